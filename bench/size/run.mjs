@@ -1,0 +1,338 @@
+// Bundle-size benchmark: builds the demo host app and a kit-less baseline with the same Vite setup, loads
+// each in real Chromium and reports the gzip bytes of JavaScript fetched before the first click, after
+// clicking "Connect Wallet", and in the whole build. `npm run bench:size`. Exit 1 only on a real error.
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { extname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+
+const repo = fileURLToPath(new URL('../../', import.meta.url))
+const outRoot = join(repo, 'bench/size/out')
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+const BUDGET_KIB = 60
+const KIB = 1024
+// Quiet period that counts as "network idle" (the same 500 ms Playwright uses for `networkidle`).
+const IDLE_QUIET_MS = 500
+const STEP_TIMEOUT_MS = 30_000
+
+/** The two apps, built with the same bundler and plugins; only the kit differs. */
+const APPS = [
+  { name: 'demo', configFile: join(repo, 'demo/vite.config.ts'), waitForDialog: true },
+  { name: 'baseline', configFile: join(repo, 'bench/size/baseline/vite.config.ts'), waitForDialog: false },
+]
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+}
+
+class BenchError extends Error {}
+
+const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length
+const kib = (bytes) => `${(bytes / KIB).toFixed(1)} KiB`
+const isJsFile = (path) => /\.m?js$/.test(path)
+
+function sum(list) {
+  const files = [...list].sort((a, b) => a.path.localeCompare(b.path))
+  return {
+    files,
+    raw: files.reduce((n, f) => n + f.raw, 0),
+    gzip: files.reduce((n, f) => n + f.gzip, 0),
+  }
+}
+
+async function buildApp(app, outDir) {
+  const { build } = await import('vite')
+  if (!existsSync(app.configFile)) throw new BenchError(`${app.name}: no Vite config at ${app.configFile}`)
+  const started = Date.now()
+  try {
+    await build({
+      configFile: app.configFile,
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    })
+  } catch (err) {
+    throw new BenchError(`build of ${app.name} (${relative(repo, app.configFile)}) failed:\n${errText(err)}`)
+  }
+  console.log(
+    `built ${app.name} in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(repo, outDir)}`,
+  )
+}
+
+async function listFiles(dir) {
+  const out = []
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...(await listFiles(path)))
+    else out.push(path)
+  }
+  return out
+}
+
+async function buildTotals(outDir) {
+  const files = []
+  for (const path of (await listFiles(outDir)).filter(isJsFile).sort()) {
+    const body = await readFile(path)
+    files.push({ path: relative(outDir, path).split(sep).join('/'), raw: body.length, gzip: gzipSize(body) })
+  }
+  return sum(files)
+}
+
+// Plain static server: no compression, no caching tricks; the benchmark gzips bodies itself.
+function serve(dir) {
+  const root = resolve(dir)
+  const server = createServer(async (req, res) => {
+    try {
+      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+      const path = resolve(root, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`)
+      if (path !== root && !path.startsWith(root + sep)) {
+        res.writeHead(403).end('forbidden')
+        return
+      }
+      const info = await stat(path).catch(() => null)
+      if (!info?.isFile()) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+        return
+      }
+      const body = await readFile(path)
+      res.writeHead(200, {
+        'content-type': MIME[extname(path)] ?? 'application/octet-stream',
+        'content-length': body.length,
+        'cache-control': 'no-store',
+      })
+      res.end(req.method === 'HEAD' ? undefined : body)
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(errText(err))
+    }
+  })
+  return new Promise((ok, fail) => {
+    server.once('error', fail)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      ok({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) })
+    })
+  })
+}
+
+/** Counts in-flight requests so "network idle" can be awaited at any time, not only after navigation. */
+function trackNetwork(page) {
+  const inflight = new Set()
+  let lastChange = Date.now()
+  const change = () => {
+    lastChange = Date.now()
+  }
+  page.on('request', (r) => {
+    inflight.add(r)
+    change()
+  })
+  const done = (r) => {
+    inflight.delete(r)
+    change()
+  }
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+  return async function waitForIdle(label) {
+    const deadline = Date.now() + STEP_TIMEOUT_MS
+    while (Date.now() < deadline) {
+      if (inflight.size === 0 && Date.now() - lastChange >= IDLE_QUIET_MS) return
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const pending = [...inflight].map((r) => r.url()).join(', ')
+    throw new BenchError(`network never went idle ${label} within ${STEP_TIMEOUT_MS} ms; pending: ${pending}`)
+  }
+}
+
+async function measureInBrowser(browser, app, url) {
+  const context = await browser.newContext({ serviceWorkers: 'block' })
+  const page = await context.newPage()
+  const origin = new URL(url).origin
+  const pageErrors = []
+  const blocked = []
+  const seen = new Set()
+  const pendingBodies = { before: [], after: [] }
+  let phase = 'before'
+
+  page.on('pageerror', (err) => pageErrors.push(err.message))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`)
+  })
+  // Keep the run hermetic: only the app's own origin is reachable. Anything else is listed, not hidden.
+  await page.route('**/*', (route) => {
+    const req = route.request()
+    if (new URL(req.url()).origin === origin) return route.continue()
+    blocked.push({ phase, type: req.resourceType(), url: req.url() })
+    return route.abort('blockedbyclient')
+  })
+  page.on('response', (response) => {
+    const type = response.request().resourceType()
+    const ct = response.headers()['content-type'] ?? ''
+    if (type !== 'script' && !/javascript|ecmascript/.test(ct)) return
+    if (!response.ok() || seen.has(response.url())) return
+    seen.add(response.url())
+    const at = phase
+    pendingBodies[at].push(
+      response.body().then((body) => ({
+        path: new URL(response.url()).pathname.replace(/^\//, ''),
+        raw: body.length,
+        gzip: gzipSize(body),
+      })),
+    )
+  })
+  const waitForIdle = trackNetwork(page)
+
+  const fail = (what, err) =>
+    new BenchError(
+      `${app.name}: ${what}: ${errText(err)}${pageErrors.length ? `\npage errors:\n  ${pageErrors.join('\n  ')}` : ''}`,
+    )
+  try {
+    try {
+      await page.goto(url, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS })
+    } catch (err) {
+      throw fail(`could not load ${url}`, err)
+    }
+    const button = page.getByRole('button', { name: 'Connect Wallet', exact: true })
+    try {
+      await button.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
+    } catch (err) {
+      throw fail('no "Connect Wallet" button appeared', err)
+    }
+    await waitForIdle('after page load')
+    const before = sum(await Promise.all(pendingBodies.before))
+
+    phase = 'after'
+    try {
+      await button.click({ timeout: STEP_TIMEOUT_MS })
+      if (app.waitForDialog) {
+        await page.getByRole('dialog').first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
+      }
+    } catch (err) {
+      throw fail(app.waitForDialog ? 'clicking "Connect Wallet" opened no dialog' : 'click failed', err)
+    }
+    await waitForIdle('after the click')
+    const after = sum(await Promise.all(pendingBodies.after))
+    return { before, after, blocked, pageErrors }
+  } finally {
+    await context.close()
+  }
+}
+
+function errText(err) {
+  if (err instanceof Error) return err.message
+  return String(err)
+}
+
+function printPhase(label, totals) {
+  console.log(
+    `  ${label.padEnd(20)} ${String(totals.files.length).padStart(3)} files  raw ${String(totals.raw).padStart(9)} B (${kib(totals.raw).padStart(10)})  gzip ${String(totals.gzip).padStart(8)} B (${kib(totals.gzip).padStart(9)})`,
+  )
+  for (const f of totals.files) {
+    console.log(`      ${f.path.padEnd(48)} raw ${kib(f.raw).padStart(10)}  gzip ${kib(f.gzip).padStart(9)}`)
+  }
+}
+
+async function main() {
+  if (!existsSync(CHROMIUM)) {
+    console.error(
+      `Chromium is not installed at ${CHROMIUM}. Install it with:\n  apt-get install -y chromium\n` +
+        '(do not use `npx playwright install`; this benchmark drives the Debian build through playwright-core)',
+    )
+    process.exit(1)
+  }
+  const { chromium } = await import('playwright-core')
+
+  const results = {}
+  for (const app of APPS) {
+    const outDir = join(outRoot, app.name)
+    await buildApp(app, outDir)
+    results[app.name] = { outDir, build: await buildTotals(outDir) }
+  }
+
+  let browser
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  } catch (err) {
+    throw new BenchError(`could not start Chromium (${CHROMIUM}): ${errText(err)}`)
+  }
+  const chromiumVersion = browser.version()
+  try {
+    for (const app of APPS) {
+      const server = await serve(results[app.name].outDir)
+      try {
+        Object.assign(results[app.name], await measureInBrowser(browser, app, server.url))
+      } finally {
+        await server.close()
+      }
+    }
+  } finally {
+    await browser.close()
+  }
+
+  console.log(
+    `\nJavaScript per app (gzip = node:zlib level 9 of each file's body, summed), Chromium ${chromiumVersion}`,
+  )
+  for (const app of APPS) {
+    const r = results[app.name]
+    console.log(`\n${app.name}`)
+    printPhase('before first click', r.before)
+    printPhase('after the click', r.after)
+    printPhase('total in build', r.build)
+    for (const b of r.blocked)
+      console.log(`  note: blocked off-origin ${b.type} request ${b.phase} click: ${b.url}`)
+    for (const e of r.pageErrors) console.log(`  note: page error: ${e}`)
+  }
+
+  const overhead = {
+    raw: results.demo.before.raw - results.baseline.before.raw,
+    gzip: results.demo.before.gzip - results.baseline.before.gzip,
+  }
+  const budget = BUDGET_KIB * KIB
+  const within = overhead.gzip <= budget
+  console.log(
+    `\nkit overhead before first click (demo - baseline): ${overhead.gzip} B gzip (${kib(overhead.gzip)}), ${kib(overhead.raw)} raw; budget ${BUDGET_KIB} KiB gzip`,
+  )
+  console.log(
+    within
+      ? `VERDICT: within budget (${kib(overhead.gzip)} of ${BUDGET_KIB} KiB, ${kib(budget - overhead.gzip)} to spare)`
+      : `VERDICT: OVER budget by ${kib(overhead.gzip - budget)} (${kib(overhead.gzip)} against ${BUDGET_KIB} KiB)`,
+  )
+
+  const strip = ({ outDir, ...rest }) => ({ outDir: relative(repo, outDir), ...rest })
+  const report = {
+    generatedAt: new Date().toISOString(),
+    chromium: chromiumVersion,
+    gzip: 'node:zlib gzipSync level 9 per file body, summed',
+    budgetBytes: budget,
+    apps: { demo: strip(results.demo), baseline: strip(results.baseline) },
+    overheadBeforeFirstClick: overhead,
+    withinBudget: within,
+  }
+  await mkdir(outRoot, { recursive: true })
+  await writeFile(join(outRoot, 'size.json'), `${JSON.stringify(report, null, 2)}\n`)
+  console.log(`figures written to ${relative(repo, join(outRoot, 'size.json'))}`)
+}
+
+main().catch((err) => {
+  console.error(err instanceof BenchError ? `bench:size failed: ${err.message}` : err)
+  process.exit(1)
+})

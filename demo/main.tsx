@@ -1,0 +1,69 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createKitMachine, defineEvmNetwork, type KitNetwork } from '../src'
+import { ConnectButton, KitRoot, type KitRootProps } from '../src/react'
+import { sandboxConfig } from './sandbox-config'
+
+/** The demo host app: what a host developer writes, plus the result box the end-to-end tests read. */
+const localChain: KitNetwork = defineEvmNetwork({
+  id: sandboxConfig.chain?.id ?? 31337,
+  name: sandboxConfig.chain?.name ?? 'Sandbox Chain',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [sandboxConfig.chain?.rpcUrl ?? 'http://127.0.0.1:8545'] } },
+  testnet: true,
+})
+
+const kit = createKitMachine({
+  projectId: sandboxConfig.projectId,
+  networks: [localChain],
+  endpoints: sandboxConfig.endpoints,
+  metadata: {
+    name: 'Walletstate demo',
+    description: 'The demo host app of the Walletstate kit',
+    url: window.location.origin,
+    icons: [],
+  },
+})
+
+function App() {
+  return (
+    <main>
+      <header>
+        <h1>Walletstate demo</h1>
+        <ConnectButton />
+      </header>
+      <div className="actions">
+        <button type="button" disabled>
+          Sign message
+        </button>
+        <button type="button" disabled>
+          Send transaction
+        </button>
+      </div>
+      <output data-testid="demo-result" aria-live="polite" />
+    </main>
+  )
+}
+
+/**
+ * `?inspect=ws://127.0.0.1:PORT` streams every actor, event and snapshot to a local inspector server
+ * (`npm start` prints the link). The inspector's code loads only then.
+ */
+async function inspector(): Promise<KitRootProps['inspect']> {
+  const url = new URLSearchParams(window.location.search).get('inspect')
+  if (!url || !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/?$/.test(url)) return undefined
+  const { createWebSocketInspector } = await import('@statelyai/inspect')
+  return createWebSocketInspector({ url }).inspect
+}
+
+const root = document.getElementById('root')
+if (!root) throw new Error('#root is missing')
+void inspector().then((inspect) => {
+  createRoot(root).render(
+    <StrictMode>
+      <KitRoot machine={kit} inspect={inspect}>
+        <App />
+      </KitRoot>
+    </StrictMode>,
+  )
+})

@@ -1,0 +1,18 @@
+import type { KitEndpoints } from '../src/config'
+
+/**
+ * What the sandbox tells the demo: where its services run. `npm start` and the tests inject it at serve time
+ * (`define`); a plain build (the size benchmark) gets the placeholder and uses the hosted defaults.
+ */
+export interface DemoSandboxConfig {
+  projectId: string
+  endpoints: Partial<KitEndpoints>
+  chain: { id: number; name: string; rpcUrl: string } | null
+}
+
+declare const __WALLETSTATE_SANDBOX__: DemoSandboxConfig | undefined
+
+export const sandboxConfig: DemoSandboxConfig =
+  typeof __WALLETSTATE_SANDBOX__ !== 'undefined'
+    ? __WALLETSTATE_SANDBOX__
+    : { projectId: 'demo-project', endpoints: {}, chain: null }

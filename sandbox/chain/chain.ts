@@ -1,0 +1,420 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  type TransactionReceipt,
+  type Chain as ViemChain,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { hashSources, readSources } from './compile.ts'
+import {
+  constantProductPoolAbi,
+  constantProductPoolBytecode,
+  sandboxPunksAbi,
+  sandboxPunksBytecode,
+  sandboxTetherAbi,
+  sandboxTetherBytecode,
+  sandboxTokenAbi,
+  sandboxTokenBytecode,
+  sourceHash,
+} from './contracts/build/artifacts.gen.ts'
+
+/** The sandbox chain's id (anvil's usual one), as a number and as a CAIP-2 id. */
+export const SANDBOX_CHAIN_ID = 31337
+export const SANDBOX_CAIP_CHAIN_ID = `eip155:${SANDBOX_CHAIN_ID}`
+
+/** Foundry's well-known test mnemonic: the dev accounts are the same on every start. */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
+/** How many dev accounts anvil derives (each starts with 10,000 ETH). */
+export const DEV_ACCOUNT_COUNT = 10
+
+/** What every dev account holds after start, in base units. */
+export const DEV_FUNDING = {
+  usdc: 10_000n * 10n ** 6n,
+  stk: 1_000n * 10n ** 18n,
+  usdt: 10_000n * 10n ** 6n,
+} as const
+
+/** The pool's opening reserves: 200,000 USDC against 100,000 STK, so 1 STK is about 2 USDC. */
+export const POOL_SEED = { usdc: 200_000n * 10n ** 6n, stk: 100_000n * 10n ** 18n } as const
+
+/** Sandbox Punks minted to the first dev account at start (token ids 1..NFT_MINTED). */
+export const NFT_MINTED = 5
+
+/** Token metadata, in the order of `Chain.tokens`. */
+export const TOKEN_SPECS = [
+  { key: 'usdc', name: 'Sandbox USD Coin', symbol: 'USDC', decimals: 6 },
+  { key: 'stk', name: 'Sandbox Token', symbol: 'STK', decimals: 18 },
+  { key: 'usdt', name: 'Sandbox Tether', symbol: 'USDT', decimals: 6 },
+] as const
+
+/** ABIs of the deployed contracts (typed `as const`, so viem infers names and arguments). */
+export const abis = {
+  /** USDC and STK: a standard ERC-20 plus the owner-only `mint(to, value)`. */
+  erc20: sandboxTokenAbi,
+  /** USDT: transfer, transferFrom and approve return no value. */
+  usdt: sandboxTetherAbi,
+  /** Sandbox Punks, ERC-721 with on-chain `tokenURI`. */
+  nft: sandboxPunksAbi,
+  /** USDC/STK constant-product pool: getReserves, getAmountOut(tokenIn, amountIn), swap, addLiquidity, ... */
+  pool: constantProductPoolAbi,
+} as const
+
+export interface ChainAccount {
+  address: Address
+  privateKey: Hex
+}
+
+export interface ChainToken {
+  address: Address
+  symbol: string
+  name: string
+  decimals: number
+}
+
+export interface ChainContracts {
+  usdc: Address
+  stk: Address
+  usdt: Address
+  nft: Address
+  /** Pool of token0 = USDC, token1 = STK. */
+  pool: Address
+}
+
+/** A running sandbox chain: anvil with the sandbox contracts deployed and the dev accounts funded. */
+export interface Chain {
+  /** anvil's own JSON-RPC URL, `http://127.0.0.1:PORT` (every method, cheat codes included). */
+  rpcUrl: string
+  port: number
+  chainId: typeof SANDBOX_CHAIN_ID
+  /** A viem chain definition pointing at `rpcUrl`. */
+  viemChain: ViemChain
+  /** The dev accounts, at least 5 (10 by default); the first deployed the contracts. */
+  accounts: ChainAccount[]
+  contracts: ChainContracts
+  /** USDC, STK and USDT. */
+  tokens: ChainToken[]
+  abis: typeof abis
+  /** anvil's process id. */
+  pid: number
+  /** Stops anvil and waits until the process has exited. Safe to call twice. */
+  close(): Promise<void>
+}
+
+export interface StartChainOptions {
+  /** anvil's port; 0 (the default) lets anvil pick a free one. */
+  port?: number
+  /** Seconds between blocks. Unset: a block per transaction (automine). Applied once the setup is mined. */
+  blockTime?: number
+}
+
+const START_TIMEOUT_MS = 15_000
+const STOP_TIMEOUT_MS = 5_000
+/** anvil's last lines kept for error messages; the rest of its output is dropped. */
+const OUTPUT_TAIL_LINES = 40
+
+/** The anvil binary of `@foundry-rs/anvil-linux-amd64`. */
+export function anvilBinary(): string {
+  const require = createRequire(import.meta.url)
+  return join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil')
+}
+
+/** A viem chain definition for the sandbox chain served at `rpcUrl`. */
+export function sandboxViemChain(rpcUrl: string): ViemChain {
+  return defineChain({
+    id: SANDBOX_CHAIN_ID,
+    name: 'Walletstate Sandbox',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+    testnet: true,
+  })
+}
+
+/**
+ * Starts anvil on 127.0.0.1 (chain id 31337), deploys the sandbox contracts from the first dev account, funds
+ * every dev account with USDC, STK and USDT, mints Sandbox Punks to the first account and seeds the pool.
+ * Contract addresses are the same on every start (same deployer, same nonces).
+ *
+ * @example
+ * const chain = await startChain()
+ * const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+ * await client.readContract({ address: chain.contracts.usdc, abi: chain.abis.erc20, functionName: 'balanceOf',
+ *   args: [chain.accounts[0].address] })
+ * await chain.close()
+ */
+export async function startChain(options: StartChainOptions = {}): Promise<Chain> {
+  if (hashSources(readSources()) !== sourceHash) {
+    throw new Error(
+      'sandbox/chain/contracts/*.sol changed since the last build: run `npx tsx sandbox/chain/build-contracts.ts`',
+    )
+  }
+  const node = await spawnAnvil(options.port ?? 0)
+  try {
+    const rpcUrl = `http://127.0.0.1:${node.port}`
+    const viemChain = sandboxViemChain(rpcUrl)
+    const test = createTestClient({ mode: 'anvil', chain: viemChain, transport: http(rpcUrl) })
+    // Logging off: anvil otherwise prints a line per RPC call that we would only read to discard.
+    await test.setLoggingEnabled(false)
+    const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
+    if (chainId !== SANDBOX_CHAIN_ID) throw new Error(`anvil answered chain id ${chainId}`)
+
+    const contracts = await deploy(rpcUrl, viemChain, node.accounts)
+    if (options.blockTime !== undefined) await test.setIntervalMining({ interval: options.blockTime })
+
+    return {
+      rpcUrl,
+      port: node.port,
+      chainId: SANDBOX_CHAIN_ID,
+      viemChain,
+      accounts: node.accounts,
+      contracts,
+      tokens: TOKEN_SPECS.map(({ key, name, symbol, decimals }) => ({
+        address: contracts[key],
+        name,
+        symbol,
+        decimals,
+      })),
+      abis,
+      pid: node.pid,
+      close: node.stop,
+    }
+  } catch (error) {
+    await node.stop()
+    throw error
+  }
+}
+
+interface AnvilNode {
+  port: number
+  pid: number
+  accounts: ChainAccount[]
+  stop(): Promise<void>
+}
+
+/** Spawns anvil and resolves once it prints the address it listens on (and the dev keys before that). */
+async function spawnAnvil(port: number): Promise<AnvilNode> {
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(SANDBOX_CHAIN_ID),
+    '--mnemonic',
+    DEV_MNEMONIC,
+    '--accounts',
+    String(DEV_ACCOUNT_COUNT),
+    '--color',
+    'never',
+  ]
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const pid = child.pid
+  if (pid === undefined) {
+    await new Promise((resolve) => child.once('error', resolve))
+    throw new Error(`Could not start anvil (${anvilBinary()})`)
+  }
+
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
+  // An anvil outliving the Node process that started it would hold its port forever.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  let stopping: Promise<void> | undefined
+  const stop = (): Promise<void> => {
+    stopping ??= stopChild(child, exited).finally(() => process.removeListener('exit', killOnExit))
+    return stopping
+  }
+
+  const tail: string[] = []
+  const keep = (line: string) => {
+    tail.push(line)
+    if (tail.length > OUTPUT_TAIL_LINES) tail.shift()
+  }
+  createInterface({ input: child.stderr }).on('line', keep)
+  // A failed kill() is reported as an 'error' event, which would crash the process if nobody listened.
+  child.on('error', (error) => keep(String(error)))
+
+  try {
+    const ready = await new Promise<{ port: number; keys: Hex[] }>((resolve, reject) => {
+      const keys: Hex[] = []
+      let section = ''
+      const timer = setTimeout(() => reject(new Error('anvil did not start in time')), START_TIMEOUT_MS)
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        keep(line)
+        const text = line.trim()
+        if (text === 'Private Keys') section = 'keys'
+        else if (text === 'Wallet' || text === 'Available Accounts') section = ''
+        const key = /^\(\d+\) (0x[0-9a-fA-F]{64})$/.exec(text)
+        if (section === 'keys' && key?.[1] !== undefined) keys.push(key[1] as Hex)
+        const listening = /^Listening on 127\.0\.0\.1:(\d+)$/.exec(text)
+        if (listening?.[1] !== undefined) {
+          clearTimeout(timer)
+          resolve({ port: Number(listening[1]), keys })
+        }
+      })
+      void exited.then(() => {
+        clearTimeout(timer)
+        reject(new Error(`anvil exited before listening:\n${tail.join('\n')}`))
+      })
+    })
+    if (ready.keys.length < 5)
+      throw new Error(`anvil printed ${ready.keys.length} dev keys, expected ${DEV_ACCOUNT_COUNT}`)
+    const accounts = ready.keys.map((privateKey) => ({
+      address: privateKeyToAccount(privateKey).address,
+      privateKey,
+    }))
+    return { port: ready.port, pid, accounts, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timedOut = await Promise.race([
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), STOP_TIMEOUT_MS).unref()),
+  ])
+  if (timedOut) {
+    child.kill('SIGKILL')
+    await exited
+  }
+}
+
+/** Deploys and funds everything from the first dev account, waiting for each receipt (automine). */
+async function deploy(
+  rpcUrl: string,
+  viemChain: ViemChain,
+  accounts: ChainAccount[],
+): Promise<ChainContracts> {
+  const deployer = accounts[0]
+  if (deployer === undefined) throw new Error('No dev account to deploy from')
+  const transport = http(rpcUrl)
+  const reader = createPublicClient({ chain: viemChain, transport, pollingInterval: 20 })
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(deployer.privateKey),
+    chain: viemChain,
+    transport,
+  })
+
+  const mined = async (hash: Hex, what: string): Promise<TransactionReceipt> => {
+    // Automine has mined the transaction by the time anvil answers with its hash; waiting is the fallback.
+    const receipt = await reader
+      .getTransactionReceipt({ hash })
+      .catch(() => reader.waitForTransactionReceipt({ hash, pollingInterval: 20 }))
+    if (receipt.status !== 'success') throw new Error(`Sandbox setup failed: ${what} reverted (${hash})`)
+    return receipt
+  }
+  const deployed = async (hash: Hex, what: string): Promise<Address> => {
+    const address = (await mined(hash, what)).contractAddress
+    if (!address) throw new Error(`Sandbox setup failed: ${what} has no contract address`)
+    return getAddress(address)
+  }
+
+  const [usdcSpec, stkSpec, usdtSpec] = TOKEN_SPECS
+  const erc20 = { abi: sandboxTokenAbi, bytecode: sandboxTokenBytecode }
+  const usdc = await deployed(
+    await wallet.deployContract({ ...erc20, args: [usdcSpec.name, usdcSpec.symbol, usdcSpec.decimals] }),
+    'USDC deploy',
+  )
+  const stk = await deployed(
+    await wallet.deployContract({ ...erc20, args: [stkSpec.name, stkSpec.symbol, stkSpec.decimals] }),
+    'STK deploy',
+  )
+  const usdt = await deployed(
+    await wallet.deployContract({
+      abi: sandboxTetherAbi,
+      bytecode: sandboxTetherBytecode,
+      args: [usdtSpec.name, usdtSpec.symbol, usdtSpec.decimals],
+    }),
+    'USDT deploy',
+  )
+  const nft = await deployed(
+    await wallet.deployContract({ abi: sandboxPunksAbi, bytecode: sandboxPunksBytecode }),
+    'Sandbox Punks deploy',
+  )
+  const pool = await deployed(
+    await wallet.deployContract({
+      abi: constantProductPoolAbi,
+      bytecode: constantProductPoolBytecode,
+      args: [usdc, stk],
+    }),
+    'pool deploy',
+  )
+
+  const funding: Array<[Address, bigint]> = [
+    [usdc, DEV_FUNDING.usdc],
+    [stk, DEV_FUNDING.stk],
+    [usdt, DEV_FUNDING.usdt],
+  ]
+  for (const account of accounts) {
+    for (const [token, amount] of funding) {
+      // `mint` is TokenBase's, the same in the USDT ABI, so one ABI serves all three tokens.
+      const hash = await wallet.writeContract({
+        address: token,
+        abi: sandboxTokenAbi,
+        functionName: 'mint',
+        args: [account.address, amount],
+      })
+      await mined(hash, `mint to ${account.address}`)
+    }
+  }
+  for (let minted = 0; minted < NFT_MINTED; minted++) {
+    const hash = await wallet.writeContract({
+      address: nft,
+      abi: sandboxPunksAbi,
+      functionName: 'mint',
+      args: [deployer.address],
+    })
+    await mined(hash, 'Sandbox Punks mint')
+  }
+
+  // The pool seed is minted on top of the deployer's funding, so every dev account ends with the same balances.
+  const seed: Array<[Address, bigint]> = [
+    [usdc, POOL_SEED.usdc],
+    [stk, POOL_SEED.stk],
+  ]
+  for (const [token, amount] of seed) {
+    await mined(
+      await wallet.writeContract({
+        address: token,
+        abi: sandboxTokenAbi,
+        functionName: 'mint',
+        args: [deployer.address, amount],
+      }),
+      'pool seed mint',
+    )
+    await mined(
+      await wallet.writeContract({
+        address: token,
+        abi: sandboxTokenAbi,
+        functionName: 'approve',
+        args: [pool, amount],
+      }),
+      'pool seed approve',
+    )
+  }
+  await mined(
+    await wallet.writeContract({
+      address: pool,
+      abi: constantProductPoolAbi,
+      functionName: 'addLiquidity',
+      args: [POOL_SEED.usdc, POOL_SEED.stk],
+    }),
+    'pool seed',
+  )
+  return { usdc, stk, usdt, nft, pool }
+}

@@ -1,0 +1,171 @@
+import * as v from 'valibot'
+import { parseJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
+import { type Chain, SANDBOX_CAIP_CHAIN_ID } from './chain.ts'
+
+export interface RpcServiceOptions {
+  chain: Chain
+  /** 0 (the default) binds a free port. */
+  port?: number
+  /** When set, only this project id is accepted (others get 401); otherwise any well-formed id is. */
+  projectId?: string
+}
+
+/** Batches larger than this are refused, as hosted RPC providers do. */
+export const MAX_BATCH = 100
+/** How long a call may wait for anvil before the service answers 504. */
+const UPSTREAM_TIMEOUT_MS = 30_000
+
+/**
+ * Methods a hosted RPC endpoint does not offer: it holds no keys (signing, node accounts) and no node controls
+ * (anvil's cheat codes). Refusing them keeps the kit honest: it must sign through the wallet, not the RPC.
+ * Tests and the orchestrator reach cheat codes through `chain.rpcUrl` (anvil direct).
+ */
+const REFUSED_PREFIXES = ['anvil_', 'evm_', 'hardhat_', 'personal_', 'admin_', 'miner_', 'debug_', 'txpool_']
+const REFUSED_METHODS = new Set([
+  'eth_sendTransaction',
+  'eth_sign',
+  'eth_signTransaction',
+  'eth_signTypedData',
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v4',
+  'eth_requestAccounts',
+  'eth_coinbase',
+])
+
+const ProjectIdSchema = v.pipe(
+  v.string(),
+  v.regex(/^[\w-]{1,100}$/, 'projectId must be 1-100 letters, digits, _ or -'),
+)
+
+const RequestIdSchema = v.union([v.string(), v.number(), v.null()])
+
+const JsonRpcRequestSchema = v.object({
+  jsonrpc: v.literal('2.0'),
+  id: v.optional(RequestIdSchema),
+  method: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  params: v.optional(v.union([v.array(v.unknown()), v.record(v.string(), v.unknown())])),
+})
+type JsonRpcRequest = v.InferOutput<typeof JsonRpcRequestSchema>
+type RequestId = v.InferOutput<typeof RequestIdSchema>
+
+const BodySchema = v.union([
+  JsonRpcRequestSchema,
+  v.pipe(
+    v.array(JsonRpcRequestSchema),
+    v.minLength(1, 'a batch needs at least one request'),
+    v.maxLength(MAX_BATCH, `a batch holds at most ${MAX_BATCH} requests`),
+  ),
+])
+
+/** The RPC host URL the kit uses for the sandbox chain: `{origin}/v1/?chainId=eip155:31337&projectId={id}`. */
+export function rpcEndpoint(
+  origin: string,
+  projectId: string,
+  chainId: string = SANDBOX_CAIP_CHAIN_ID,
+): string {
+  const query = new URLSearchParams({ chainId, projectId })
+  return `${origin}/v1/?${query.toString()}`
+}
+
+/**
+ * Starts the stand-in for the provider's RPC host: `POST /v1/?chainId=eip155:31337&projectId=ID` forwards a
+ * JSON-RPC request or batch to the sandbox chain and answers anvil's reply. A missing or malformed projectId,
+ * an unknown chainId or a body that is not JSON-RPC is refused with a 4xx and a JSON-RPC error body; the shared
+ * fault switch (`POST /__fault`) applies to every call.
+ *
+ * @example
+ * const rpc = await startRpcService({ chain })
+ * const client = createPublicClient({ transport: http(rpcEndpoint(rpc.origin, 'demo')) })
+ */
+export async function startRpcService(options: RpcServiceOptions): Promise<SandboxService> {
+  const { chain } = options
+  return startService({
+    name: 'rpc',
+    port: options.port ?? 0,
+    async handler(req) {
+      if (req.url.pathname !== '/v1/' && req.url.pathname !== '/v1') return undefined
+      if (req.method !== 'POST') {
+        return {
+          ...refusal(405, -32600, 'JSON-RPC calls must use POST'),
+          headers: { Allow: 'POST, OPTIONS' },
+        }
+      }
+
+      const projectId = req.url.searchParams.get('projectId')
+      if (projectId === null || projectId === '')
+        return refusal(400, -32602, 'Missing projectId query parameter')
+      const project = v.safeParse(ProjectIdSchema, projectId)
+      if (!project.success) return refusal(400, -32602, `Invalid projectId: ${v.summarize(project.issues)}`)
+      if (options.projectId !== undefined && project.output !== options.projectId) {
+        return refusal(401, -32602, `Invalid projectId: ${project.output} is not a known project`)
+      }
+      const chainId = req.url.searchParams.get('chainId')
+      if (chainId === null || chainId === '') {
+        return refusal(400, -32602, `Missing chainId query parameter (e.g. chainId=${SANDBOX_CAIP_CHAIN_ID})`)
+      }
+      if (chainId !== SANDBOX_CAIP_CHAIN_ID) {
+        return refusal(
+          400,
+          -32602,
+          `Unsupported chainId ${chainId}: this RPC host serves ${SANDBOX_CAIP_CHAIN_ID}`,
+        )
+      }
+
+      const json = parseJson(req.body)
+      if (json === undefined) return refusal(400, -32700, 'Parse error: the body is not JSON')
+      const parsed = v.safeParse(BodySchema, json)
+      if (!parsed.success)
+        return refusal(400, -32600, `Invalid JSON-RPC request: ${v.summarize(parsed.issues)}`)
+
+      const requests = parsed.output
+      if (!Array.isArray(requests)) return answerOne(chain.rpcUrl, requests)
+      // Each call of a batch goes to anvil on its own so a refused method only fails its own entry.
+      const answers = await Promise.all(requests.map((request) => answerOne(chain.rpcUrl, request)))
+      const failed = answers.find((answer) => (answer.status ?? 200) >= 500)
+      if (failed !== undefined) return failed
+      // Notifications (no id) get no reply, as JSON-RPC 2.0 says.
+      const replies = answers.filter((_, index) => requests[index]?.id !== undefined).map((a) => a.json)
+      return replies.length === 0 ? { status: 204 } : { json: replies }
+    },
+  })
+}
+
+/** Answers one JSON-RPC call: locally for methods a hosted RPC handles itself, otherwise from anvil. */
+async function answerOne(rpcUrl: string, request: JsonRpcRequest): Promise<SandboxResponse> {
+  const id = request.id ?? null
+  const { method } = request
+  if (REFUSED_METHODS.has(method) || REFUSED_PREFIXES.some((prefix) => method.startsWith(prefix))) {
+    return { json: rpcError(id, -32601, `The method ${method} is not available on this RPC host`) }
+  }
+  // A hosted endpoint holds no accounts; anvil would list its unlocked dev accounts.
+  if (method === 'eth_accounts') return { json: { jsonrpc: '2.0', id, result: [] } }
+
+  let response: Response
+  try {
+    response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+    })
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError'
+    return timedOut
+      ? refusal(504, -32603, 'The chain node did not answer in time', id)
+      : refusal(502, -32603, 'The chain node is unreachable', id)
+  }
+  const text = await response.text()
+  const answer = parseJson(text)
+  if (answer === undefined)
+    return refusal(502, -32603, `The chain node answered ${response.status} with no JSON`, id)
+  return { status: response.status, json: answer }
+}
+
+function rpcError(id: RequestId, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } }
+}
+
+/** An HTTP-level refusal with a JSON-RPC error body, so JSON-RPC clients can show the message. */
+function refusal(status: number, code: number, message: string, id: RequestId = null): SandboxResponse {
+  return { status, json: rpcError(id, code, message) }
+}

@@ -1,0 +1,149 @@
+import { type DataApi, startDataApi } from './api/data.ts'
+import { openDatabase, type SandboxDb } from './api/db.ts'
+import { type ListingApi, startListingApi } from './api/listing.ts'
+import { type Chain, SANDBOX_CHAIN_ID, startChain } from './chain/chain.ts'
+import { rpcEndpoint, startRpcService } from './chain/rpc.ts'
+import { type DemoServer, startDemoServer } from './demo-server.ts'
+import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
+import { type Relay, startRelay } from './relay/relay.ts'
+import type { SandboxService } from './shared/http.ts'
+
+/**
+ * The whole sandbox: every provider-hosted service the kit talks to, on 127.0.0.1, plus the demo host app.
+ * `npm start` runs it; tests start their own on free ports.
+ */
+export type ServiceName = 'chain' | 'rpc' | 'relay' | 'api' | 'walletsApi' | 'inspector' | 'demo'
+
+/** The environment variable that sets each service's port (unset: a free port). */
+export const PORT_ENV: Record<ServiceName, string> = {
+  chain: 'WALLETSTATE_CHAIN_PORT',
+  rpc: 'WALLETSTATE_RPC_PORT',
+  relay: 'WALLETSTATE_RELAY_PORT',
+  api: 'WALLETSTATE_API_PORT',
+  walletsApi: 'WALLETSTATE_WALLETS_API_PORT',
+  inspector: 'WALLETSTATE_INSPECTOR_PORT',
+  demo: 'WALLETSTATE_DEMO_PORT',
+}
+
+export interface SandboxOptions {
+  ports?: Partial<Record<ServiceName, number>>
+  projectId?: string
+  /** Serve the demo host app too (default true). */
+  demo?: boolean
+}
+
+export interface Sandbox {
+  projectId: string
+  chain: Chain
+  rpc: SandboxService
+  relay: Relay
+  api: DataApi
+  walletsApi: ListingApi
+  inspector: InspectorServer
+  demo: DemoServer | undefined
+  /** One URL per service, in start order, for printing. */
+  urls: Array<[label: string, url: string]>
+  close(): Promise<void>
+}
+
+/** Reads `WALLETSTATE_*_PORT` variables; a malformed value is an error, not a silent default. */
+export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Record<ServiceName, number>> {
+  const ports: Partial<Record<ServiceName, number>> = {}
+  for (const [name, variable] of Object.entries(PORT_ENV) as Array<[ServiceName, string]>) {
+    const raw = env[variable]
+    if (raw === undefined || raw === '') continue
+    const port = Number(raw)
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      throw new Error(`${variable} must be a port number (0-65535), got "${raw}"`)
+    }
+    ports[name] = port
+  }
+  return ports
+}
+
+/**
+ * Starts every service; on any failure, stops what already started and rethrows.
+ *
+ * @example
+ * const sandbox = await startSandbox()
+ * console.log(sandbox.demo?.url)
+ * await sandbox.close()
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const ports = options.ports ?? {}
+  const projectId = options.projectId ?? 'walletstate-demo'
+  const stops: Array<() => Promise<void>> = []
+  const track = <T extends { close(): Promise<void> }>(service: T): T => {
+    stops.push(() => service.close())
+    return service
+  }
+  const close = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop()
+      } catch (error) {
+        console.error('sandbox: a service failed to stop:', error)
+      }
+    }
+    stops.length = 0
+  }
+
+  try {
+    const [chain, relay, walletsApi, inspector, db] = await Promise.all([
+      startChain({ port: ports.chain ?? 0 }).then(track),
+      startRelay({ port: ports.relay ?? 0 }).then(track),
+      startListingApi({ port: ports.walletsApi ?? 0 }).then(track),
+      startInspectorServer({ port: ports.inspector ?? 0 }).then(track),
+      openDatabase().then(track<SandboxDb>),
+    ])
+    const [rpc, api] = await Promise.all([
+      startRpcService({ chain, port: ports.rpc ?? 0 }).then(track),
+      startDataApi({
+        port: ports.api ?? 0,
+        rpcUrl: chain.rpcUrl,
+        chainId: chain.chainId,
+        tokens: chain.tokens,
+        db,
+      }).then(track),
+    ])
+    const rpcUrl = rpcEndpoint(rpc.origin, projectId)
+    const demo =
+      options.demo === false
+        ? undefined
+        : track(
+            await startDemoServer({
+              port: ports.demo ?? 0,
+              sandbox: {
+                projectId,
+                endpoints: {
+                  api: api.origin,
+                  walletsApi: walletsApi.origin,
+                  rpc: rpc.origin,
+                  relay: relay.url,
+                  telemetry: api.origin,
+                },
+                chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
+              },
+            }),
+          )
+    const urls: Array<[string, string]> = [
+      ['Chain (anvil JSON-RPC)', chain.rpcUrl],
+      ['RPC host', rpcUrl],
+      ['Relay (WalletConnect)', relay.url],
+      ['Data API', api.origin],
+      ['Wallet-listing API', walletsApi.origin],
+      ['Inspector (live machines)', `${inspector.origin}/`],
+    ]
+    if (demo) {
+      urls.push(['Demo host app', demo.url])
+      urls.push([
+        'Demo, streaming to the inspector',
+        `${demo.url}?inspect=${encodeURIComponent(inspector.url)}`,
+      ])
+    }
+    return { projectId, chain, rpc, relay, api, walletsApi, inspector, demo, urls, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}

@@ -1,0 +1,79 @@
+import { WebSocket, WebSocketServer } from 'ws'
+import { type SandboxService, startService } from '../shared/http.ts'
+import { VIEWER_HTML } from './viewer.ts'
+
+/**
+ * A local inspector server for `@statelyai/inspect`'s WebSocket inspector, on 127.0.0.1 only.
+ *
+ * The kit (with `<KitRoot inspect={createWebSocketInspector({ url }).inspect}>`) sends every actor, event and
+ * snapshot record here; every other connected socket receives it, as with the package's own server. `GET /`
+ * serves a live viewer (actors with their current state, the event log), so a QA engineer can watch the
+ * machines with no internet; a machine with internet can open the hosted Stately inspector through the
+ * package's bridge page pointing at the same socket.
+ */
+export interface InspectorServer extends SandboxService {
+  /** `ws://127.0.0.1:PORT`: pass it to `createWebSocketInspector({ url })`. */
+  url: string
+  /** Records received so far (bounded), oldest first. */
+  records(): unknown[]
+}
+
+/** Records replayed to a viewer that connects late. */
+const BUFFER_SIZE = 2_000
+/** A single record larger than this is dropped: the inspector never buffers unbounded input. */
+const MAX_RECORD_BYTES = 512 * 1024
+
+export async function startInspectorServer(options: { port?: number } = {}): Promise<InspectorServer> {
+  const buffer: string[] = []
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_RECORD_BYTES })
+  const service = await startService({
+    name: 'inspector',
+    port: options.port ?? 0,
+    handler(req) {
+      if (req.method === 'GET' && req.url.pathname === '/') {
+        return { headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: VIEWER_HTML }
+      }
+      return undefined
+    },
+    onClose: () => {
+      for (const client of wss.clients) client.terminate()
+      wss.close()
+    },
+  })
+  service.server.on('upgrade', (request, socket, head) => {
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request))
+  })
+  wss.on('connection', (ws) => {
+    for (const record of buffer) ws.send(record)
+    ws.on('message', (data) => {
+      const text = data.toString()
+      if (!isInspectionRecord(text)) return
+      buffer.push(text)
+      if (buffer.length > BUFFER_SIZE) buffer.shift()
+      for (const client of wss.clients) {
+        if (client !== ws && client.readyState === WebSocket.OPEN) client.send(text)
+      }
+    })
+  })
+  return {
+    ...service,
+    url: `ws://127.0.0.1:${service.port}`,
+    records: () => buffer.map((text) => JSON.parse(text) as unknown),
+  }
+}
+
+/** Only JSON objects with an `@xstate.*` type are relayed; anything else is dropped. */
+function isInspectionRecord(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text)
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      'type' in value &&
+      typeof value.type === 'string' &&
+      value.type.startsWith('@xstate.')
+    )
+  } catch {
+    return false
+  }
+}

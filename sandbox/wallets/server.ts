@@ -1,0 +1,260 @@
+import { pbkdf2Sync, randomUUID } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import * as v from 'valibot'
+import type { Address, Hex } from 'viem'
+import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
+import { createServer, type Plugin, type ViteDevServer } from 'vite'
+import { DEV_MNEMONIC } from '../chain/chain.ts'
+import {
+  type DevAccount,
+  INJECTED_CONFIG_NAME,
+  type InjectedWalletConfig,
+  WC_CONFIG_NAME,
+  type WcWalletConfig,
+} from './config.ts'
+
+/** Options of {@link startWallets}. */
+export interface WalletsOptions {
+  /** The RPC URL the wallets read from and submit raw transactions to (the sandbox RPC service or anvil). */
+  rpcUrl: string
+  chainId: number
+  /** Shown in prompts; default "Walletstate Sandbox". */
+  chainName?: string
+  /** The anvil dev accounts; the injected wallet uses the first, the WalletConnect wallet the second. */
+  accounts: Array<{ address: string; privateKey: string }>
+  /** `ws://127.0.0.1:PORT` of the sandbox relay. */
+  relayUrl: string
+  projectId: string
+  /** 0 or unset: a free port. A given port must be free (no fallback to another). */
+  port?: number
+  /** Vite's log level; default 'warn'. */
+  logLevel?: 'info' | 'warn' | 'error' | 'silent'
+}
+
+/** The running wallets server. */
+export interface Wallets {
+  /** `http://127.0.0.1:PORT` */
+  origin: string
+  port: number
+  /** Load with `<script type="module" src={injectedScriptUrl}>` from any origin. */
+  injectedScriptUrl: string
+  /** The WalletConnect wallet page; `?uri=wc:...` pairs on load. */
+  wcWalletUrl: string
+  /** The injected wallet's address (first dev account) and the WalletConnect wallet's (second). */
+  injectedAddress: Address
+  wcAddress: Address
+  /** The random id `GET {origin}/__health` answers. */
+  instance: string
+  /** Stops the Vite server. Safe to call twice. */
+  close(): Promise<void>
+}
+
+const HERE = fileURLToPath(new URL('.', import.meta.url))
+const REPO = fileURLToPath(new URL('../..', import.meta.url))
+/** Dev accounts checked against Foundry's mnemonic: far more than anvil's default 10 would ever be passed. */
+const DEV_INDEX_LIMIT = 50
+/** The first start bundles the pages' dependencies (viem, sign-client) before answering; later starts reuse it. */
+const READY_TIMEOUT_MS = 90_000
+
+const OptionsSchema = v.object({
+  rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'rpcUrl must be http(s)')),
+  chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  chainName: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+  accounts: v.pipe(
+    v.array(
+      v.object({
+        address: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'address must be 20 bytes hex')),
+        privateKey: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{64}$/, 'privateKey must be 32 bytes hex')),
+      }),
+    ),
+    v.minLength(2, 'two dev accounts are needed (injected wallet, WalletConnect wallet)'),
+  ),
+  relayUrl: v.pipe(v.string(), v.url(), v.regex(/^wss?:\/\//, 'relayUrl must be ws(s)')),
+  projectId: v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/, 'projectId must be 1-100 letters, digits, _ or -')),
+  port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
+  logLevel: v.optional(v.picklist(['info', 'warn', 'error', 'silent'])),
+})
+
+let devAddresses: Set<string> | undefined
+
+/** Addresses of the first accounts of Foundry's public test mnemonic (BIP-39 seed, m/44'/60'/0'/0/i). */
+function publicDevAddresses(): Set<string> {
+  if (!devAddresses) {
+    const seed = pbkdf2Sync(DEV_MNEMONIC.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512')
+    const root = HDKey.fromMasterSeed(seed)
+    devAddresses = new Set()
+    for (let index = 0; index < DEV_INDEX_LIMIT; index++) {
+      devAddresses.add(hdKeyToAccount(root, { addressIndex: index }).address.toLowerCase())
+    }
+  }
+  return devAddresses
+}
+
+/** Refuses any key that is not a public anvil dev key: the pages carry it in plain JavaScript. */
+function devAccount(input: { address: string; privateKey: string }, which: string): DevAccount {
+  const derived = privateKeyToAccount(input.privateKey as Hex).address
+  if (derived.toLowerCase() !== input.address.toLowerCase()) {
+    throw new Error(`startWallets: the ${which} account's private key does not belong to ${input.address}`)
+  }
+  if (!publicDevAddresses().has(derived.toLowerCase())) {
+    throw new Error(
+      `startWallets: ${derived} is not an anvil dev account (Foundry's test mnemonic); refusing to serve its key`,
+    )
+  }
+  return { address: derived, privateKey: input.privateKey as Hex }
+}
+
+/**
+ * Serves both dev wallets from one Vite dev server on 127.0.0.1: the injected EIP-6963 wallet as a module any
+ * origin can load (CORS open), and the WalletConnect wallet page. Resolves once the server answers as itself
+ * and the pages' dependencies are bundled, so the first browser load is not a slow one.
+ *
+ * @example
+ * const wallets = await startWallets({ rpcUrl, chainId: 31337, accounts: chain.accounts, relayUrl: relay.url,
+ *   projectId: 'demo' })
+ * // host page: <script type="module" src={wallets.injectedScriptUrl}></script>
+ * // phone stand-in: open `${wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`
+ * await wallets.close()
+ */
+export async function startWallets(options: WalletsOptions): Promise<Wallets> {
+  const parsed = v.safeParse(OptionsSchema, options)
+  if (!parsed.success) throw new Error(`startWallets: invalid options: ${v.summarize(parsed.issues)}`)
+  const opts = parsed.output
+  const [first, second] = opts.accounts
+  if (!first || !second) throw new Error('startWallets: two dev accounts are needed')
+  const chain = { id: opts.chainId, name: opts.chainName ?? 'Walletstate Sandbox', rpcUrl: opts.rpcUrl }
+  const injected: InjectedWalletConfig = { chain, account: devAccount(first, 'first') }
+  const wc: WcWalletConfig = {
+    chain,
+    account: devAccount(second, 'second'),
+    relayUrl: opts.relayUrl,
+    projectId: opts.projectId,
+  }
+  const instance = randomUUID()
+
+  const server = await createServer({
+    configFile: false,
+    envFile: false,
+    root: HERE,
+    appType: 'mpa',
+    // Separate from the demo's cache: two dev servers optimising different dependency sets in one folder clash.
+    cacheDir: `${REPO}node_modules/.vite/sandbox-wallets`,
+    logLevel: opts.logLevel ?? 'warn',
+    clearScreen: false,
+    define: {
+      [INJECTED_CONFIG_NAME]: JSON.stringify(injected),
+      [WC_CONFIG_NAME]: JSON.stringify(wc),
+    },
+    plugins: [healthPlugin(instance)],
+    server: {
+      host: '127.0.0.1',
+      port: opts.port ?? 0,
+      strictPort: true,
+      // The injected script is loaded as a module by the host app on another origin.
+      cors: { origin: true },
+      hmr: false,
+      watch: null,
+    },
+    optimizeDeps: {
+      entries: ['wc/index.html', 'injected/index.ts'],
+      include: ['viem', 'viem/accounts', 'valibot', '@walletconnect/sign-client'],
+    },
+  })
+
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= server.close()
+    return closing
+  }
+
+  try {
+    await server.listen()
+    const address = server.httpServer?.address() as AddressInfo | null
+    if (!address) throw new Error('startWallets: the Vite server has no address')
+    const origin = `http://127.0.0.1:${address.port}`
+    const wallets: Wallets = {
+      origin,
+      port: address.port,
+      injectedScriptUrl: `${origin}/injected/index.ts`,
+      wcWalletUrl: `${origin}/wc/`,
+      injectedAddress: injected.account.address,
+      wcAddress: wc.account.address,
+      instance,
+      close,
+    }
+    await waitUntilReady(server, wallets)
+    return wallets
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+/** `GET /__health` answers `{service: 'wallets', instance}`, so a starter can tell its server from a stranger. */
+function healthPlugin(instance: string): Plugin {
+  return {
+    name: 'walletstate-wallets-health',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url !== '/__health') return next()
+        res.setHeader('Content-Type', 'application/json')
+        res.setHeader('Access-Control-Allow-Origin', '*')
+        res.end(JSON.stringify({ service: 'wallets', instance }))
+      })
+    },
+  }
+}
+
+/**
+ * Checks that our server answers on the port, then loads both pages' module graphs over HTTP as a browser
+ * would: that makes Vite bundle the dependencies now rather than during a test's first page load.
+ */
+async function waitUntilReady(server: ViteDevServer, wallets: Wallets): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  const get = async (url: string): Promise<string> => {
+    const remaining = deadline - Date.now()
+    if (remaining <= 0) throw new Error(`startWallets: ${url} did not answer in ${READY_TIMEOUT_MS} ms`)
+    const response = await fetch(url, { signal: AbortSignal.timeout(remaining) })
+    const text = await response.text()
+    if (!response.ok) throw new Error(`startWallets: ${url} answered HTTP ${response.status}: ${text.slice(0, 300)}`)
+    return text
+  }
+
+  const health = v.safeParse(
+    v.object({ service: v.literal('wallets'), instance: v.string() }),
+    JSON.parse(await get(`${wallets.origin}/__health`)),
+  )
+  if (!health.success || health.output.instance !== wallets.instance) {
+    throw new Error(`startWallets: something else answers on ${wallets.origin}`)
+  }
+
+  const seen = new Set<string>()
+  const visit = async (url: string): Promise<void> => {
+    if (seen.has(url)) return
+    seen.add(url)
+    const text = await get(url)
+    const isDependency = url.includes('/node_modules/')
+    // Dependencies are fetched (that waits for the optimiser) but not walked: their chunks are already built.
+    if (isDependency) return
+    const imports = url.endsWith('/') || url.endsWith('.html') ? htmlScripts(text) : moduleImports(text)
+    await Promise.all(
+      imports.filter((spec) => spec.startsWith('/')).map((spec) => visit(new URL(spec, url).toString())),
+    )
+  }
+  await visit(wallets.injectedScriptUrl)
+  await visit(wallets.wcWalletUrl)
+  if (server.config.server.hmr === false && server.ws === undefined) throw new Error('unreachable')
+}
+
+function htmlScripts(html: string): string[] {
+  return [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1] ?? '').filter(Boolean)
+}
+
+function moduleImports(code: string): string[] {
+  const found = [
+    ...code.matchAll(/\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?["']([^"']+)["']/g),
+    ...code.matchAll(/\bexport\s*[\w*{}\s,$]+\s*from\s*["']([^"']+)["']/g),
+  ]
+  return found.map((match) => match[1] ?? '').filter(Boolean)
+}

@@ -1,0 +1,279 @@
+import * as v from 'valibot'
+import { ALERTS, ConfigError, type KitAlert } from './errors/base'
+
+/** SPEC §3 Network. `id` is the chain reference (a number on eip155). */
+export interface KitNetwork {
+  id: number | string
+  name: string
+  chainNamespace: 'eip155' | 'solana'
+  /** `namespace:reference`, e.g. `eip155:1`. */
+  caipNetworkId: `${string}:${string}`
+  nativeCurrency: { name: string; symbol: string; decimals: number }
+  rpcUrls: { default: { http: readonly string[] } }
+  blockExplorers?: { default: { name: string; url: string } }
+  testnet?: boolean
+}
+
+/** SPEC §1 feature flags. */
+export interface KitFeatures {
+  swaps: boolean
+  onramp: boolean
+  receive: boolean
+  send: boolean
+  email: boolean
+  socials: readonly SocialProvider[] | false
+  history: boolean
+  analytics: boolean
+  allWallets: boolean
+  legalCheckbox: boolean
+  smartSessions: boolean
+  collapseWallets: boolean
+  pay: boolean
+  connectMethodsOrder: readonly ConnectMethod[]
+  walletFeaturesOrder: readonly WalletFeature[]
+  connectorsOrder: readonly ConnectorOrderItem[]
+}
+
+export type SocialProvider = 'google' | 'x' | 'discord' | 'farcaster' | 'github' | 'apple' | 'facebook'
+export type ConnectMethod = 'email' | 'social' | 'wallet'
+export type WalletFeature = 'onramp' | 'swaps' | 'receive' | 'send'
+export type ConnectorOrderItem =
+  | 'walletConnect'
+  | 'recent'
+  | 'injected'
+  | 'featured'
+  | 'custom'
+  | 'external'
+  | 'recommended'
+export type ThemeMode = 'dark' | 'light'
+
+/** Where the provider's services live; the sandbox overrides every one. */
+export interface KitEndpoints {
+  api: string
+  walletsApi: string
+  rpc: string
+  relay: string
+  frame: string
+  telemetry: string
+}
+
+/** App metadata shown to wallets (SPEC §3 App metadata). */
+export interface KitMetadata {
+  name: string
+  description: string
+  url: string
+  icons: readonly string[]
+}
+
+/** Theme variables a host may override; values are sanitised before they reach CSS. */
+export interface KitThemeVariables {
+  '--ws-accent'?: string
+  '--ws-accent-contrast'?: string
+  '--ws-font-family'?: string
+  '--ws-radius'?: string
+  '--ws-z-index'?: string
+  '--ws-background'?: string
+  '--ws-foreground'?: string
+}
+
+/** Key-value storage the kit persists to (SPEC §3); `localStorage` by default. Failures are only logged. */
+export interface KitStorage {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
+/** Sign-in configuration; the kit only checks that not both are set (SPEC §5). */
+export type SiweConfig = Record<string, unknown>
+
+/**
+ * What a host passes to `createKitMachine`. Only `projectId` and `networks` are required.
+ *
+ * @example
+ * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet] })
+ */
+export interface KitConfig {
+  projectId: string
+  networks: readonly [KitNetwork, ...KitNetwork[]]
+  defaultNetwork?: KitNetwork
+  metadata?: KitMetadata
+  features?: Partial<KitFeatures>
+  themeMode?: ThemeMode
+  themeVariables?: KitThemeVariables
+  allowUnsupportedChain?: boolean
+  enableNetworkSwitch?: boolean
+  featuredWalletIds?: readonly string[]
+  includeWalletIds?: readonly string[]
+  excludeWalletIds?: readonly string[]
+  siweConfig?: SiweConfig
+  siwx?: SiweConfig
+  storage?: KitStorage
+  endpoints?: Partial<KitEndpoints>
+}
+
+/** The config after validation, with every default filled in. */
+export interface ResolvedKitConfig {
+  projectId: string
+  networks: readonly [KitNetwork, ...KitNetwork[]]
+  defaultNetwork: KitNetwork
+  metadata: KitMetadata | undefined
+  features: KitFeatures
+  themeMode: ThemeMode
+  themeVariables: KitThemeVariables
+  allowUnsupportedChain: boolean
+  enableNetworkSwitch: boolean
+  featuredWalletIds: readonly string[]
+  includeWalletIds: readonly string[]
+  excludeWalletIds: readonly string[]
+  siweConfig: SiweConfig | undefined
+  siwx: SiweConfig | undefined
+  storage: KitStorage | undefined
+  endpoints: KitEndpoints
+  /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
+  alerts: readonly KitAlert[]
+}
+
+/** SPEC §1 defaults. */
+export const DEFAULT_FEATURES: KitFeatures = Object.freeze({
+  swaps: true,
+  onramp: true,
+  receive: true,
+  send: true,
+  email: true,
+  socials: Object.freeze(['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const),
+  history: true,
+  analytics: true,
+  allWallets: true,
+  legalCheckbox: false,
+  smartSessions: false,
+  collapseWallets: false,
+  pay: false,
+  connectMethodsOrder: Object.freeze(['email', 'social', 'wallet'] as const),
+  walletFeaturesOrder: Object.freeze(['onramp', 'swaps', 'receive', 'send'] as const),
+  connectorsOrder: Object.freeze([
+    'walletConnect',
+    'recent',
+    'injected',
+    'featured',
+    'custom',
+    'external',
+    'recommended',
+  ] as const),
+})
+
+/** The provider's hosted services; a sandbox or a self-hosted deployment overrides them. */
+export const DEFAULT_ENDPOINTS: KitEndpoints = Object.freeze({
+  api: 'https://api.walletstate.io',
+  walletsApi: 'https://wallets.walletstate.io',
+  rpc: 'https://rpc.walletstate.io',
+  relay: 'wss://relay.walletstate.io',
+  frame: 'https://secure.walletstate.io',
+  telemetry: 'https://pulse.walletstate.io',
+})
+
+const NetworkSchema = v.looseObject({
+  id: v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.minLength(1))]),
+  name: v.pipe(v.string(), v.minLength(1)),
+  chainNamespace: v.picklist(['eip155', 'solana']),
+  caipNetworkId: v.pipe(
+    v.string(),
+    v.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, 'must be namespace:reference'),
+  ),
+  nativeCurrency: v.looseObject({
+    name: v.string(),
+    symbol: v.string(),
+    decimals: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  }),
+  rpcUrls: v.looseObject({ default: v.looseObject({ http: v.array(v.string()) }) }),
+})
+
+const UrlSchema = v.pipe(v.string(), v.url())
+
+const ConfigSchema = v.looseObject({
+  projectId: v.optional(v.string()),
+  networks: v.pipe(v.array(NetworkSchema), v.minLength(1, 'networks needs at least one network')),
+  themeMode: v.optional(v.picklist(['dark', 'light'])),
+  endpoints: v.optional(
+    v.partial(
+      v.strictObject({
+        api: UrlSchema,
+        walletsApi: UrlSchema,
+        rpc: UrlSchema,
+        relay: UrlSchema,
+        frame: UrlSchema,
+        telemetry: UrlSchema,
+      }),
+    ),
+  ),
+})
+
+/**
+ * Validates a host's config (SPEC §5) and fills in the defaults (SPEC §1). Throws `ConfigError` for what the
+ * kit cannot run with (no networks, `siweConfig` with `siwx`); a missing project id does not throw but adds
+ * the project-id-not-configured alert, which the modal shows.
+ *
+ * @example
+ * const resolved = resolveConfig({ projectId: 'abc', networks: [mainnet] })
+ */
+export function resolveConfig(config: KitConfig): ResolvedKitConfig {
+  const parsed = v.safeParse(ConfigSchema, config)
+  if (!parsed.success) {
+    throw new ConfigError('Invalid kit configuration', { details: v.summarize(parsed.issues) })
+  }
+  if (config.siweConfig !== undefined && config.siwx !== undefined) {
+    throw new ConfigError('Cannot set both `siweConfig` and `siwx` options')
+  }
+  const alerts: KitAlert[] = []
+  const projectId = (config.projectId ?? '').trim()
+  if (projectId === '') alerts.push(ALERTS.PROJECT_ID_NOT_CONFIGURED)
+  const defaultNetwork = config.defaultNetwork ?? config.networks[0]
+  if (!config.networks.some((n) => n.caipNetworkId === defaultNetwork.caipNetworkId)) {
+    throw new ConfigError('Network not found', { details: `defaultNetwork ${defaultNetwork.caipNetworkId}` })
+  }
+  return {
+    projectId,
+    networks: config.networks,
+    defaultNetwork,
+    metadata: config.metadata,
+    features: { ...DEFAULT_FEATURES, ...config.features },
+    themeMode: config.themeMode ?? 'dark',
+    themeVariables: config.themeVariables ?? {},
+    allowUnsupportedChain: config.allowUnsupportedChain ?? false,
+    enableNetworkSwitch: config.enableNetworkSwitch ?? true,
+    featuredWalletIds: config.featuredWalletIds ?? [],
+    includeWalletIds: config.includeWalletIds ?? [],
+    excludeWalletIds: config.excludeWalletIds ?? [],
+    siweConfig: config.siweConfig,
+    siwx: config.siwx,
+    storage: config.storage,
+    endpoints: { ...DEFAULT_ENDPOINTS, ...config.endpoints },
+    alerts,
+  }
+}
+
+/**
+ * Turns a viem chain (or any chain object of that shape) into a kit network on eip155.
+ *
+ * @example
+ * import { mainnet } from 'viem/chains'
+ * const networks = [defineEvmNetwork(mainnet)] as const
+ */
+export function defineEvmNetwork(chain: {
+  id: number
+  name: string
+  nativeCurrency: { name: string; symbol: string; decimals: number }
+  rpcUrls: { default: { http: readonly string[] } }
+  blockExplorers?: { default: { name: string; url: string } }
+  testnet?: boolean
+}): KitNetwork {
+  return {
+    id: chain.id,
+    name: chain.name,
+    chainNamespace: 'eip155',
+    caipNetworkId: `eip155:${chain.id}`,
+    nativeCurrency: chain.nativeCurrency,
+    rpcUrls: chain.rpcUrls,
+    ...(chain.blockExplorers ? { blockExplorers: chain.blockExplorers } : {}),
+    ...(chain.testnet !== undefined ? { testnet: chain.testnet } : {}),
+  }
+}

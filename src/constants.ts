@@ -1,0 +1,61 @@
+/**
+ * The SPEC's numbers, in one place. Each carries the SPEC section it comes from; values the SPEC leaves open
+ * are marked "ours" with the reason.
+ */
+
+// §2 Animations
+/** Header text cross-fade. §2 */
+export const HEADER_TEXT_MS = 120
+/** Modal height change. §2 */
+export const MODAL_HEIGHT_MS = 150
+/** View transition (both directions). §2 */
+export const VIEW_TRANSITION_MS = 150
+/** Modal shake (e.g. after a rejected request). §2 */
+export const MODAL_SHAKE_MS = 500
+/** A new toast waits this long after the open one closes. §2, §9 */
+export const TOAST_RESHOW_MS = 150
+/** How long a success or error toast stays. Ours: the SPEC names none; long enough to read two lines. */
+export const TOAST_DURATION_MS = 2_200
+
+// §9 Caches and cooldowns
+export const EMAIL_LOGIN_COOLDOWN_MS = 30_000
+export const BALANCE_CACHE_MS = 30_000
+export const NAME_CACHE_MS = 5 * 60_000
+export const TOKEN_BALANCE_RETRY_BLOCK_MS = 30_000
+
+// §9 Timeouts
+export const FRAME_LOAD_TIMEOUT_MS = 20_000
+export const FRAME_REQUEST_TIMEOUT_MS = 30_000
+export const FRAME_SIGN_OUT_TIMEOUT_MS = 3_000
+export const FRAME_READY_DELAY_MS = 500
+export const TX_RECEIPT_TIMEOUT_MS = 25_000
+export const PENDING_TX_POLLING_MS = 30_000
+export const IMAGE_PRELOAD_RACE_MS = 2_000
+
+// §9 Limits
+export const RECENT_WALLETS_MAX = 2
+export const PENDING_TRANSACTIONS_MAX = 99
+export const WALLETS_RECOMMENDED_COUNT = 4
+export const WALLETS_PAGE_SIZE = 40
+export const WALLETS_SEARCH_SIZE = 100
+export const DEFAULT_SLIPPAGE = 1
+export const TELEMETRY_ERRORS_PER_WINDOW = 5
+export const TELEMETRY_WINDOW_MS = 60_000
+export const DEDUPE_CACHE_ENTRIES = 8_192
+
+// §9 Display
+export const TRANSFER_DECIMALS = 3
+export const ADDRESS_TRUNCATE_START = 4
+export const ADDRESS_TRUNCATE_END = 6
+
+// §7 RPC retries
+export const RPC_RETRY_COUNT = 3
+export const RPC_RETRY_BASE_MS = 150
+
+// §9 Remote sessions
+export const RELAY_PROTOCOL = 'irn'
+export const PING_RESPONSE_DELAY_MS = 500
+
+// §7, §9 The SDK identity sent to the provider's APIs as `st` and `sv`.
+export const SDK_TYPE = 'walletstate'
+export const SDK_VERSION = '0.1.0'

@@ -1,0 +1,55 @@
+/** `walletstate`: the framework-free core — config, machines, errors, constants. */
+export {
+  type ConnectMethod,
+  type ConnectorOrderItem,
+  DEFAULT_ENDPOINTS,
+  DEFAULT_FEATURES,
+  defineEvmNetwork,
+  type KitConfig,
+  type KitEndpoints,
+  type KitFeatures,
+  type KitMetadata,
+  type KitNetwork,
+  type KitStorage,
+  type KitThemeVariables,
+  type ResolvedKitConfig,
+  resolveConfig,
+  type SocialProvider,
+  type ThemeMode,
+  type WalletFeature,
+} from './config'
+export * as constants from './constants'
+export {
+  ALERTS,
+  type AlertCode,
+  BaseError,
+  type BaseErrorParameters,
+  ConfigError,
+  type KitAlert,
+} from './errors/base'
+export {
+  createKitMachine,
+  type KitActorRef,
+  type KitContext,
+  type KitEvent,
+  type KitMachine,
+  type KitSnapshot,
+  type ModalActorRef,
+  type ToastActorRef,
+} from './machines/kit'
+export {
+  type ModalContext,
+  type ModalDirection,
+  type ModalEvent,
+  type ModalInput,
+  modalMachine,
+  selectView,
+} from './machines/modal'
+export {
+  type Toast,
+  type ToastContext,
+  type ToastEvent,
+  type ToastVariant,
+  toastMachine,
+} from './machines/toast'
+export { homeView, isViewName, VIEW_NAMES, type ViewName } from './views'

@@ -1,0 +1,45 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useActorRef } from '@xstate/react'
+import { type ReactNode, useState } from 'react'
+import { WagmiProvider } from 'wagmi'
+import type { ActorOptions } from 'xstate'
+import { getWagmiConfig } from '../chains/eip155/wagmi'
+import type { KitMachine } from '../machines/kit'
+import { KitModal } from './components/KitModal'
+import { KitActorContext } from './context'
+
+export interface KitRootProps {
+  /** The kit from `createKitMachine(config)`, created once at module level. */
+  machine: KitMachine
+  /**
+   * Receives every inspection event of every actor of the kit: pass `inspector.inspect` from
+   * `@statelyai/inspect` to watch the machines live (see the README).
+   */
+  inspect?: ActorOptions<KitMachine>['inspect']
+  /** Actor options beyond `inspect`, e.g. a `SimulatedClock` in tests. */
+  options?: Omit<ActorOptions<KitMachine>, 'inspect'>
+  children?: ReactNode
+}
+
+/**
+ * Runs the kit and renders its modal; provides wagmi and react-query, so a host needs no other provider.
+ *
+ * @example
+ * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
+ * createRoot(el).render(<KitRoot machine={kit}><App /></KitRoot>)
+ */
+export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
+  const actor = useActorRef(machine, { ...options, ...(inspect ? { inspect } : {}) })
+  const [queryClient] = useState(() => new QueryClient())
+  const [wagmiConfig] = useState(() => getWagmiConfig(actor.getSnapshot().context.config))
+  return (
+    <KitActorContext.Provider value={actor}>
+      <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
+        <QueryClientProvider client={queryClient}>
+          {children}
+          <KitModal />
+        </QueryClientProvider>
+      </WagmiProvider>
+    </KitActorContext.Provider>
+  )
+}

@@ -1,0 +1,208 @@
+import { useSelector } from '@xstate/react'
+import { type KeyboardEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
+import { selectView } from '../../machines/modal'
+import { useKitActor } from '../context'
+import { useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
+import { KIT_CSS, themeStyle } from '../theme'
+import { viewComponent, viewTitle } from '../views/registry'
+import { ViewLoading } from './ViewLoading'
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/**
+ * The kit's root element: theme variables, stylesheet, the modal while open, and the toast host. Rendered
+ * into `document.body` so host styles and stacking contexts cannot clip it.
+ */
+export function KitModal() {
+  const config = useKitConfig()
+  const modal = useModalActor()
+  const isOpen = useSelector(modal, (s) => s.matches('open'))
+  const [container, setContainer] = useState<HTMLElement | null>(null)
+  useEffect(() => setContainer(document.body), [])
+  if (!container) return null
+  return createPortal(
+    <div
+      data-walletstate=""
+      data-theme={config.themeMode}
+      style={themeStyle(config.themeMode, config.themeVariables)}
+    >
+      <style>{KIT_CSS}</style>
+      {isOpen ? <Dialog /> : null}
+      <ToastHost />
+    </div>,
+    container,
+  )
+}
+
+function Dialog() {
+  const kit = useKitActor()
+  const modal = useModalActor()
+  const view = useSelector(modal, selectView)
+  const depth = useSelector(modal, (s) => s.context.history.length)
+  const direction = useSelector(modal, (s) => s.context.direction)
+  const transitioning = useSelector(modal, (s) => s.hasTag('transitioning'))
+  const shaking = useSelector(modal, (s) => s.hasTag('shaking'))
+  const canGoBack = depth > 1
+  const titleId = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const bodyRef = useRef<HTMLDivElement>(null)
+  const contentRef = useRef<HTMLDivElement>(null)
+  const View = viewComponent(view)
+
+  // Focus returns to whatever opened the modal (the host's button) when it closes.
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    return () => {
+      if (opener?.isConnected) opener.focus()
+    }
+  }, [])
+
+  // Each new view takes focus, so a keyboard user is never left on a button that just unmounted.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the shown view changes
+  useEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog) return
+    const content = contentRef.current
+    const first = content?.querySelector<HTMLElement>(FOCUSABLE)
+    ;(first ?? dialog.querySelector<HTMLElement>(FOCUSABLE) ?? dialog).focus()
+  }, [view, depth])
+
+  // The body animates to the height of the view it shows (SPEC §2: modal height 150 ms).
+  useLayoutEffect(() => {
+    const body = bodyRef.current
+    const content = contentRef.current
+    if (!body || !content || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      body.style.height = `${content.offsetHeight}px`
+    })
+    observer.observe(content)
+    return () => observer.disconnect()
+  }, [])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation()
+      kit.send({ type: 'modal.close' })
+      return
+    }
+    if (event.key !== 'Tab' || !dialogRef.current) return
+    const items = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)]
+    const first = items[0]
+    const last = items[items.length - 1]
+    if (!first || !last) {
+      event.preventDefault()
+      return
+    }
+    if (
+      event.shiftKey &&
+      (document.activeElement === first || document.activeElement === dialogRef.current)
+    ) {
+      event.preventDefault()
+      last.focus()
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault()
+      first.focus()
+    }
+  }
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the overlay closes on a pointer click; keyboard users have Escape and the close button
+    // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+    <div
+      className="ws-overlay"
+      onClick={(event) => {
+        if (event.target === event.currentTarget) kit.send({ type: 'modal.close' })
+      }}
+    >
+      <div
+        ref={dialogRef}
+        className="ws-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+        data-shaking={shaking ? '' : undefined}
+        data-transitioning={transitioning ? '' : undefined}
+      >
+        <div className="ws-header">
+          {canGoBack ? (
+            <button
+              type="button"
+              className="ws-icon-button"
+              aria-label="Back"
+              onClick={() => kit.send({ type: 'router.back' })}
+            >
+              <span aria-hidden="true">←</span>
+            </button>
+          ) : (
+            <span />
+          )}
+          <h2 className="ws-title" id={titleId} key={view}>
+            {viewTitle(view)}
+          </h2>
+          <button
+            type="button"
+            className="ws-icon-button"
+            aria-label="Close"
+            onClick={() => kit.send({ type: 'modal.close' })}
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
+        </div>
+        <Alerts />
+        <div className="ws-body" ref={bodyRef}>
+          <div ref={contentRef}>
+            <div className="ws-view" key={`${depth}:${view}`} data-view={view} data-direction={direction}>
+              <Suspense fallback={<ViewLoading />}>
+                <View />
+              </Suspense>
+            </div>
+          </div>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function Alerts() {
+  const kit = useKitActor()
+  const alerts = useKitAlerts()
+  if (alerts.length === 0) return null
+  return (
+    <>
+      {alerts.map((alert) => (
+        <div key={alert.code} className="ws-alert" role="alert" data-alert={alert.code}>
+          <div>
+            <strong>{alert.shortMessage}</strong>
+            {alert.longMessage}
+          </div>
+          <button
+            type="button"
+            className="ws-icon-button"
+            aria-label={`Dismiss: ${alert.shortMessage}`}
+            onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
+        </div>
+      ))}
+    </>
+  )
+}
+
+function ToastHost() {
+  const toast = useSelector(useToastActor(), (s) => s.context.current)
+  if (!toast) return null
+  return (
+    <div
+      className="ws-toast"
+      role={toast.variant === 'error' ? 'alert' : 'status'}
+      data-variant={toast.variant}
+    >
+      {toast.message}
+    </div>
+  )
+}

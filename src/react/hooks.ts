@@ -1,0 +1,68 @@
+import { useSelector } from '@xstate/react'
+import { useCallback } from 'react'
+import type { ResolvedKitConfig } from '../config'
+import type { KitAlert } from '../errors/base'
+import type { ModalActorRef, ToastActorRef } from '../machines/kit'
+import { selectView } from '../machines/modal'
+import type { Toast } from '../machines/toast'
+import type { ViewName } from '../views'
+import { useKitActor } from './context'
+
+/** The modal child actor of the kit. */
+export function useModalActor(): ModalActorRef {
+  const kit = useKitActor()
+  return useSelector(kit, (s) => s.children.modal) as ModalActorRef
+}
+
+export function useToastActor(): ToastActorRef {
+  const kit = useKitActor()
+  return useSelector(kit, (s) => s.children.toast) as ToastActorRef
+}
+
+export interface UseKitReturnType {
+  /** Opens the modal, on `view` or on the home view (Connect, or Account once connected). */
+  open: (view?: ViewName) => void
+  close: () => void
+  isOpen: boolean
+  /** The view shown, or the one an open would show. */
+  view: ViewName
+}
+
+/**
+ * Opens and closes the modal.
+ *
+ * @example
+ * const { open, isOpen } = useKit()
+ * <button onClick={() => open()}>Connect Wallet</button>
+ */
+export function useKit(): UseKitReturnType {
+  const kit = useKitActor()
+  const modal = useModalActor()
+  const isOpen = useSelector(modal, (s) => s.matches('open'))
+  const view = useSelector(modal, selectView)
+  const open = useCallback(
+    (target?: ViewName) => kit.send(target ? { type: 'modal.open', view: target } : { type: 'modal.open' }),
+    [kit],
+  )
+  const close = useCallback(() => kit.send({ type: 'modal.close' }), [kit])
+  return { open, close, isOpen, view }
+}
+
+/** The kit's validated config. */
+export function useKitConfig(): ResolvedKitConfig {
+  return useSelector(useKitActor(), (s) => s.context.config)
+}
+
+/** Alerts to show (SPEC §8). */
+export function useKitAlerts(): readonly KitAlert[] {
+  return useSelector(useKitActor(), (s) => s.context.alerts)
+}
+
+/** Shows a toast (success, loading or error). */
+export function useToast(): { show: (toast: Toast) => void; hide: () => void; current: Toast | undefined } {
+  const kit = useKitActor()
+  const current = useSelector(useToastActor(), (s) => s.context.current)
+  const show = useCallback((toast: Toast) => kit.send({ type: 'toast.show', ...toast }), [kit])
+  const hide = useCallback(() => kit.send({ type: 'toast.hide' }), [kit])
+  return { show, hide, current }
+}

@@ -1,0 +1,14 @@
+/** `walletstate/react`: the React surface of the kit. */
+export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton'
+export { useKitActor } from './context'
+export {
+  type UseKitReturnType,
+  useKit,
+  useKitAlerts,
+  useKitConfig,
+  useModalActor,
+  useToast,
+  useToastActor,
+} from './hooks'
+export { KitRoot, type KitRootProps } from './KitRoot'
+export { isSafeCssValue, themeStyle } from './theme'

@@ -1,0 +1,43 @@
+import { type ComponentType, lazy } from 'react'
+import type { ViewName } from '../../views'
+import { AccountView } from './Account'
+import { ConnectView } from './Connect'
+
+/**
+ * Which component renders each view. Connect and Account ship with the kit; every other view is a separate
+ * chunk loaded when first shown (DESIGN.md: feature views load on demand).
+ */
+const lazyViews: Partial<Record<ViewName, ComponentType>> = {
+  WhatIsAWallet: lazy(() => import('./WhatIsAWallet')),
+  Networks: lazy(() => import('./Networks')),
+  UnsupportedChain: lazy(() => import('./UnsupportedChain')),
+}
+
+const Unavailable = lazy(() => import('./Unavailable'))
+
+export function viewComponent(view: ViewName): ComponentType {
+  if (view === 'Connect') return ConnectView
+  if (view === 'Account') return AccountView
+  return lazyViews[view] ?? Unavailable
+}
+
+const TITLES: Partial<Record<ViewName, string>> = {
+  Connect: 'Connect Wallet',
+  Account: 'Account',
+  AllWallets: 'All Wallets',
+  Networks: 'Choose Network',
+  SwitchNetwork: 'Switch Network',
+  UnsupportedChain: 'Switch Network',
+  WhatIsAWallet: 'What is a Wallet?',
+  ApproveTransaction: 'Approve Transaction',
+  WalletSend: 'Send',
+  WalletReceive: 'Receive',
+  Swap: 'Swap',
+  Transactions: 'Activity',
+  RegisterAccountName: 'Choose Name',
+}
+
+/** The header text of a view; views without their own title show their name split into words. */
+export function viewTitle(view: ViewName): string {
+  return TITLES[view] ?? view.replace(/([a-z])([A-Z])/g, '$1 $2')
+}

@@ -1,0 +1,26 @@
+/**
+ * `walletstate/testing`: replay a machine's paths in your own tests (model-based testing over xstate/graph).
+ *
+ * @example
+ * import { createModel, replayPath, assertCoverage } from 'walletstate/testing'
+ * import { modalMachine } from 'walletstate'
+ * const model = createModel(modalMachine, { events: [{ type: 'router.push', view: 'Networks' }] })
+ * const results = model.paths.map((path) => replayPath(model, path))
+ * assertCoverage(model, results)
+ */
+export {
+  assertCoverage,
+  createModel,
+  delayOf,
+  describe as describePath,
+  describeEvent,
+  isDelayEvent,
+  type Model,
+  type ModelOptions,
+  type ModelPath,
+  type ModelStep,
+  type ReplayOptions,
+  type ReplayResult,
+  replayPath,
+  type TransitionInfo,
+} from './model'
