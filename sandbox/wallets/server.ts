@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import * as v from 'valibot'
 import type { Address, Hex } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
-import { createServer, type Plugin, type ViteDevServer } from 'vite'
+import { createServer, type Plugin } from 'vite'
 import { DEV_MNEMONIC } from '../chain/chain.ts'
 import {
   type DevAccount,
@@ -135,7 +135,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
 
   const server = await createServer({
     configFile: false,
-    envFile: false,
+    envDir: false,
     root: HERE,
     appType: 'mpa',
     // Separate from the demo's cache: two dev servers optimising different dependency sets in one folder clash.
@@ -183,7 +183,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
       instance,
       close,
     }
-    await waitUntilReady(server, wallets)
+    await waitUntilReady(wallets)
     return wallets
   } catch (error) {
     await close()
@@ -210,7 +210,7 @@ function healthPlugin(instance: string): Plugin {
  * Checks that our server answers on the port, then loads both pages' module graphs over HTTP as a browser
  * would: that makes Vite bundle the dependencies now rather than during a test's first page load.
  */
-async function waitUntilReady(server: ViteDevServer, wallets: Wallets): Promise<void> {
+async function waitUntilReady(wallets: Wallets): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   const get = async (url: string): Promise<string> => {
     const remaining = deadline - Date.now()
@@ -244,7 +244,6 @@ async function waitUntilReady(server: ViteDevServer, wallets: Wallets): Promise<
   }
   await visit(wallets.injectedScriptUrl)
   await visit(wallets.wcWalletUrl)
-  if (server.config.server.hmr === false && server.ws === undefined) throw new Error('unreachable')
 }
 
 function htmlScripts(html: string): string[] {

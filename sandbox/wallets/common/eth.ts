@@ -250,7 +250,7 @@ export function parseTypedDataV4(params: unknown, address: Address, activeChainI
       salt: domain.salt as Hex | undefined,
     },
     message,
-  } as TypedDataDefinition
+  } as unknown as TypedDataDefinition // validated above; viem checks field types again when it signs
   return {
     typedData,
     text: JSON.stringify({ domain: { ...domain, chainId }, primaryType, message }, null, 2),

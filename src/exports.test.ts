@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import * as core from './index'
+import * as react from './react/index'
+import * as testing from './testing/index'
+
+// The public surface changes only on purpose: a new or removed export shows up here.
+describe('exports', () => {
+  it('walletstate', () => {
+    expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
+      [
+        "ALERTS",
+        "BaseError",
+        "ConfigError",
+        "DEFAULT_ENDPOINTS",
+        "DEFAULT_FEATURES",
+        "VIEW_NAMES",
+        "constants",
+        "createKitMachine",
+        "defineEvmNetwork",
+        "homeView",
+        "isViewName",
+        "modalMachine",
+        "resolveConfig",
+        "selectView",
+        "toastMachine",
+      ]
+    `)
+  })
+  it('walletstate/react', () => {
+    expect(Object.keys(react).sort()).toMatchInlineSnapshot(`
+      [
+        "ConnectButton",
+        "KitRoot",
+        "isSafeCssValue",
+        "themeStyle",
+        "useKit",
+        "useKitActor",
+        "useKitAlerts",
+        "useKitConfig",
+        "useModalActor",
+        "useToast",
+        "useToastActor",
+      ]
+    `)
+  })
+  it('walletstate/testing', () => {
+    expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+      [
+        "assertCoverage",
+        "createModel",
+        "delayOf",
+        "describeEvent",
+        "describePath",
+        "isDelayEvent",
+        "replayPath",
+      ]
+    `)
+  })
+})
