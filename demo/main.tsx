@@ -1,7 +1,9 @@
-import { StrictMode } from 'react'
+import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
+import { parseEther } from 'viem'
+import { useSendTransaction, useSignMessage } from 'wagmi'
 import { createKitMachine, defineEvmNetwork, type KitNetwork } from '../src'
-import { ConnectButton, KitRoot, type KitRootProps } from '../src/react'
+import { ConnectButton, KitRoot, type KitRootProps, useKitAccount } from '../src/react'
 import { sandboxConfig } from './sandbox-config'
 
 /** The demo host app: what a host developer writes, plus the result box the end-to-end tests read. */
@@ -25,7 +27,19 @@ const kit = createKitMachine({
   },
 })
 
+/** A second dev account: the demo's transactions go there. */
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
 function App() {
+  const { isConnected, address } = useKitAccount()
+  const [result, setResult] = useState('')
+  const sign = useSignMessage()
+  const send = useSendTransaction()
+  const show = (promise: Promise<string>) =>
+    promise.then(setResult).catch((error: unknown) => {
+      const e = error as { shortMessage?: string; message?: string }
+      setResult(e.shortMessage ?? e.message ?? String(error))
+    })
   return (
     <main>
       <header>
@@ -33,14 +47,24 @@ function App() {
         <ConnectButton />
       </header>
       <div className="actions">
-        <button type="button" disabled>
+        <button
+          type="button"
+          disabled={!isConnected || sign.isPending}
+          onClick={() => show(sign.mutateAsync({ message: `Hello from the Walletstate demo to ${address}` }))}
+        >
           Sign message
         </button>
-        <button type="button" disabled>
+        <button
+          type="button"
+          disabled={!isConnected || send.isPending}
+          onClick={() => show(send.mutateAsync({ to: RECIPIENT, value: parseEther('0.01') }))}
+        >
           Send transaction
         </button>
       </div>
-      <output data-testid="demo-result" aria-live="polite" />
+      <output data-testid="demo-result" aria-live="polite">
+        {result}
+      </output>
     </main>
   )
 }

@@ -1,3 +1,4 @@
+import { DEV_WALLET_IDS } from './api/catalogue.ts'
 import { type DataApi, startDataApi } from './api/data.ts'
 import { openDatabase, type SandboxDb } from './api/db.ts'
 import { type ListingApi, startListingApi } from './api/listing.ts'
@@ -7,12 +8,13 @@ import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
 import { type Relay, startRelay } from './relay/relay.ts'
 import type { SandboxService } from './shared/http.ts'
+import { startWallets, type Wallets } from './wallets/server.ts'
 
 /**
  * The whole sandbox: every provider-hosted service the kit talks to, on 127.0.0.1, plus the demo host app.
  * `npm start` runs it; tests start their own on free ports.
  */
-export type ServiceName = 'chain' | 'rpc' | 'relay' | 'api' | 'walletsApi' | 'inspector' | 'demo'
+export type ServiceName = 'chain' | 'rpc' | 'relay' | 'api' | 'walletsApi' | 'wallets' | 'inspector' | 'demo'
 
 /** The environment variable that sets each service's port (unset: a free port). */
 export const PORT_ENV: Record<ServiceName, string> = {
@@ -21,6 +23,7 @@ export const PORT_ENV: Record<ServiceName, string> = {
   relay: 'WALLETSTATE_RELAY_PORT',
   api: 'WALLETSTATE_API_PORT',
   walletsApi: 'WALLETSTATE_WALLETS_API_PORT',
+  wallets: 'WALLETSTATE_WALLETS_PORT',
   inspector: 'WALLETSTATE_INSPECTOR_PORT',
   demo: 'WALLETSTATE_DEMO_PORT',
 }
@@ -39,6 +42,8 @@ export interface Sandbox {
   relay: Relay
   api: DataApi
   walletsApi: ListingApi
+  /** The injected dev wallet (loaded by the demo) and the WalletConnect wallet page. */
+  wallets: Wallets
   inspector: InspectorServer
   demo: DemoServer | undefined
   /** One URL per service, in start order, for printing. */
@@ -89,10 +94,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   try {
-    const [chain, relay, walletsApi, inspector, db] = await Promise.all([
+    const [chain, relay, inspector, db] = await Promise.all([
       startChain({ port: ports.chain ?? 0 }).then(track),
       startRelay({ port: ports.relay ?? 0 }).then(track),
-      startListingApi({ port: ports.walletsApi ?? 0 }).then(track),
       startInspectorServer({ port: ports.inspector ?? 0 }).then(track),
       openDatabase().then(track<SandboxDb>),
     ])
@@ -107,12 +111,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }).then(track),
     ])
     const rpcUrl = rpcEndpoint(rpc.origin, projectId)
+    const wallets = track(
+      await startWallets({
+        rpcUrl,
+        chainId: chain.chainId,
+        accounts: chain.accounts,
+        relayUrl: relay.url,
+        projectId,
+        port: ports.wallets ?? 0,
+      }),
+    )
+    const walletsApi = track(
+      await startListingApi({
+        port: ports.walletsApi ?? 0,
+        devWallets: [
+          {
+            id: DEV_WALLET_IDS.walletConnect,
+            name: 'Walletstate WC Wallet',
+            webapp_link: wallets.wcWalletUrl,
+          },
+        ],
+      }),
+    )
     const demo =
       options.demo === false
         ? undefined
         : track(
             await startDemoServer({
               port: ports.demo ?? 0,
+              headScripts: [wallets.injectedScriptUrl],
               sandbox: {
                 projectId,
                 endpoints: {
@@ -132,6 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ['Relay (WalletConnect)', relay.url],
       ['Data API', api.origin],
       ['Wallet-listing API', walletsApi.origin],
+      ['WalletConnect wallet page', wallets.wcWalletUrl],
       ['Inspector (live machines)', `${inspector.origin}/`],
     ]
     if (demo) {
@@ -141,7 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         `${demo.url}?inspect=${encodeURIComponent(inspector.url)}`,
       ])
     }
-    return { projectId, chain, rpc, relay, api, walletsApi, inspector, demo, urls, close }
+    return { projectId, chain, rpc, relay, api, walletsApi, wallets, inspector, demo, urls, close }
   } catch (error) {
     await close()
     throw error

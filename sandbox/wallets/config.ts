@@ -1,8 +1,10 @@
 import type { Address, Hex } from 'viem'
 
 /*
- * What the wallet pages are told at serve time (server.ts injects it with Vite's `define`). Only the public
- * anvil dev accounts' keys ever travel here: server.ts refuses any other key.
+ * What the wallet pages are told at serve time. server.ts serves it as two virtual modules rather than with
+ * Vite's `define`: in dev, Vite sets `define` values as globals from /@vite/env, which a foreign host page
+ * loading only the injected script never runs. Only the public anvil dev accounts' keys ever travel here:
+ * server.ts refuses any other key.
  */
 
 /** The chain a wallet serves: the sandbox chain and the RPC URL its reads and raw transactions go to. */
@@ -32,6 +34,7 @@ export interface WcWalletConfig {
   projectId: string
 }
 
-/** The names the two pages read; server.ts defines them. */
-export const INJECTED_CONFIG_NAME = '__WALLETSTATE_INJECTED_WALLET__'
-export const WC_CONFIG_NAME = '__WALLETSTATE_WC_WALLET__'
+/** The virtual modules the pages import their config from (typed in virtual-config.d.ts). */
+export const CONFIG_MODULE_PREFIX = 'virtual:walletstate-wallets/'
+export const INJECTED_CONFIG_MODULE = `${CONFIG_MODULE_PREFIX}injected-config`
+export const WC_CONFIG_MODULE = `${CONFIG_MODULE_PREFIX}wc-config`

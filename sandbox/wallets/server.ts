@@ -7,10 +7,11 @@ import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { createServer, type Plugin } from 'vite'
 import { DEV_MNEMONIC } from '../chain/chain.ts'
 import {
+  CONFIG_MODULE_PREFIX,
   type DevAccount,
-  INJECTED_CONFIG_NAME,
+  INJECTED_CONFIG_MODULE,
   type InjectedWalletConfig,
-  WC_CONFIG_NAME,
+  WC_CONFIG_MODULE,
   type WcWalletConfig,
 } from './config.ts'
 
@@ -142,11 +143,10 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
     cacheDir: `${REPO}node_modules/.vite/sandbox-wallets`,
     logLevel: opts.logLevel ?? 'warn',
     clearScreen: false,
-    define: {
-      [INJECTED_CONFIG_NAME]: JSON.stringify(injected),
-      [WC_CONFIG_NAME]: JSON.stringify(wc),
-    },
-    plugins: [healthPlugin(instance)],
+    plugins: [
+      healthPlugin(instance),
+      configPlugin({ [INJECTED_CONFIG_MODULE]: injected, [WC_CONFIG_MODULE]: wc }),
+    ],
     server: {
       host: '127.0.0.1',
       port: opts.port ?? 0,
@@ -207,6 +207,24 @@ function healthPlugin(instance: string): Plugin {
 }
 
 /**
+ * Serves each page's config as `export default {...}` from a virtual module. Each page imports only its own,
+ * so the host page never receives the WalletConnect wallet's key.
+ */
+function configPlugin(modules: Record<string, InjectedWalletConfig | WcWalletConfig>): Plugin {
+  return {
+    name: 'walletstate-wallets-config',
+    resolveId(id) {
+      return id.startsWith(CONFIG_MODULE_PREFIX) && id in modules ? `\0${id}` : undefined
+    },
+    load(id) {
+      if (!id.startsWith(`\0${CONFIG_MODULE_PREFIX}`)) return undefined
+      const config = modules[id.slice(1)]
+      return config === undefined ? undefined : `export default ${JSON.stringify(config)}\n`
+    },
+  }
+}
+
+/**
  * Checks that our server answers on the port, then loads both pages' module graphs over HTTP as a browser
  * would: that makes Vite bundle the dependencies now rather than during a test's first page load.
  */
@@ -217,7 +235,8 @@ async function waitUntilReady(wallets: Wallets): Promise<void> {
     if (remaining <= 0) throw new Error(`startWallets: ${url} did not answer in ${READY_TIMEOUT_MS} ms`)
     const response = await fetch(url, { signal: AbortSignal.timeout(remaining) })
     const text = await response.text()
-    if (!response.ok) throw new Error(`startWallets: ${url} answered HTTP ${response.status}: ${text.slice(0, 300)}`)
+    if (!response.ok)
+      throw new Error(`startWallets: ${url} answered HTTP ${response.status}: ${text.slice(0, 300)}`)
     return text
   }
 

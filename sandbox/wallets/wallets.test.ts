@@ -3,7 +3,16 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { SignClient } from '@walletconnect/sign-client'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, isHex, parseEther, toHex, verifyMessage } from 'viem'
+import {
+  createPublicClient,
+  type Hex,
+  http,
+  isHex,
+  parseEther,
+  toHex,
+  verifyMessage,
+  verifyTypedData,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, startChain } from '../chain/chain.ts'
 import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
@@ -82,7 +91,7 @@ function callProvider(page: Page, method: string, params?: unknown): Promise<Rpc
 async function answerPrompt(page: Page, expectText: string[], button: 'Approve' | 'Reject'): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Walletstate Dev Wallet' })
   await dialog.waitFor({ state: 'visible', timeout: 10_000 })
-  const text = await dialog.innerText()
+  const text = await dialog.textContent()
   for (const expected of expectText) expect(text).toContain(expected)
   await dialog.getByRole('button', { name: button, exact: true }).click()
   await dialog.waitFor({ state: 'detached', timeout: 5_000 })
@@ -159,7 +168,9 @@ describe('injected dev wallet on a host page of another origin', () => {
     context = await browser.newContext()
     page = await context.newPage()
     await page.goto(host.origin)
-    await page.waitForFunction(() => (window as unknown as { __announcements: unknown[] }).__announcements.length > 0)
+    await page.waitForFunction(
+      () => (window as unknown as { __announcements: unknown[] }).__announcements.length > 0,
+    )
   })
   afterAll(async () => {
     await context?.close()
@@ -167,16 +178,24 @@ describe('injected dev wallet on a host page of another origin', () => {
 
   it('announces itself by EIP-6963 and again on eip6963:requestProvider', async () => {
     const announced = await page.evaluate(() => {
-      const list = (window as unknown as { __announcements: Array<{ info: Record<string, string> }> }).__announcements
+      const list = (window as unknown as { __announcements: Array<{ info: Record<string, string> }> })
+        .__announcements
       const before = list.length
       window.dispatchEvent(new Event('eip6963:requestProvider'))
-      return { before, after: list.length, info: list[0]?.info, sameProvider: list[0] === list[list.length - 1] }
+      return {
+        before,
+        after: list.length,
+        info: list[0]?.info,
+        sameProvider: list[0] === list[list.length - 1],
+      }
     })
     expect(announced.after).toBe(announced.before + 1)
     expect(announced.sameProvider).toBe(true)
     expect(announced.info).toMatchObject({ name: 'Walletstate Dev Wallet', rdns: 'io.walletstate.devwallet' })
     expect(announced.info?.icon).toMatch(/^data:image\/svg\+xml[;,]/)
-    expect(announced.info?.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(announced.info?.uuid).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    )
     expect(await callProvider(page, 'eth_chainId')).toEqual({ result: toHex(chain.chainId) })
   })
 
@@ -187,7 +206,9 @@ describe('injected dev wallet on a host page of another origin', () => {
     expect(await connecting).toEqual({ result: [wallets.injectedAddress] })
 
     await page.reload()
-    await page.waitForFunction(() => (window as unknown as { __announcements: unknown[] }).__announcements.length > 0)
+    await page.waitForFunction(
+      () => (window as unknown as { __announcements: unknown[] }).__announcements.length > 0,
+    )
     expect(await callProvider(page, 'eth_accounts')).toEqual({ result: [wallets.injectedAddress] })
     // Already authorised: no prompt this time.
     expect(await callProvider(page, 'eth_requestAccounts')).toEqual({ result: [wallets.injectedAddress] })
@@ -199,9 +220,9 @@ describe('injected dev wallet on a host page of another origin', () => {
     await answerPrompt(page, ['Signature request', message], 'Approve')
     const { result } = await signing
     expect(isHex(result)).toBe(true)
-    expect(
-      await verifyMessage({ address: wallets.injectedAddress, message, signature: result as Hex }),
-    ).toBe(true)
+    expect(await verifyMessage({ address: wallets.injectedAddress, message, signature: result as Hex })).toBe(
+      true,
+    )
 
     const refused = callProvider(page, 'personal_sign', [toHex('No thanks'), wallets.injectedAddress])
     await answerPrompt(page, ['No thanks'], 'Reject')
@@ -209,6 +230,46 @@ describe('injected dev wallet on a host page of another origin', () => {
     expect(await callProvider(page, 'eth_getEncryptionPublicKey', [wallets.injectedAddress])).toMatchObject({
       error: { code: 4200 },
     })
+  })
+
+  it("prompts above the host page's own modal dialog and signs typed data", async () => {
+    // A kit modal shown with showModal() makes the rest of the page inert; the prompt must still be clickable.
+    await page.evaluate(() => {
+      const modal = document.createElement('dialog')
+      modal.id = 'host-modal'
+      modal.textContent = 'Host modal'
+      document.body.append(modal)
+      modal.showModal()
+    })
+    const typedData = {
+      domain: { name: 'Host App', version: '1', chainId: chain.chainId },
+      types: {
+        Login: [
+          { name: 'user', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Login',
+      message: { user: wallets.injectedAddress, nonce: '42' },
+    } as const
+    const signing = callProvider(page, 'eth_signTypedData_v4', [
+      wallets.injectedAddress,
+      JSON.stringify(typedData),
+    ])
+    await answerPrompt(page, ['Typed data signature request', 'Login', 'Host App'], 'Approve')
+    const { result } = await signing
+    expect(
+      await verifyTypedData({
+        address: wallets.injectedAddress,
+        ...typedData,
+        message: { user: wallets.injectedAddress, nonce: 42n },
+        signature: result as Hex,
+      }),
+    ).toBe(true)
+    expect(await page.evaluate(() => (document.getElementById('host-modal') as HTMLDialogElement).open)).toBe(
+      true,
+    )
+    await page.evaluate(() => (document.getElementById('host-modal') as HTMLDialogElement).close())
   })
 
   it('sends an approved transaction that lands on anvil', async () => {
@@ -253,7 +314,9 @@ describe('injected dev wallet on a host page of another origin', () => {
     expect(await back).toEqual({ result: null })
     expect((await callProvider(page, 'eth_blockNumber')).result).toMatch(/^0x[0-9a-f]+$/)
 
-    expect(await callProvider(page, 'wallet_revokePermissions', [{ eth_accounts: {} }])).toEqual({ result: null })
+    expect(await callProvider(page, 'wallet_revokePermissions', [{ eth_accounts: {} }])).toEqual({
+      result: null,
+    })
     expect(await callProvider(page, 'eth_accounts')).toEqual({ result: [] })
     expect(await page.evaluate(() => (window as unknown as { __events: unknown[][] }).__events)).toEqual([
       ['chainChanged', '0x1'],
@@ -264,8 +327,20 @@ describe('injected dev wallet on a host page of another origin', () => {
 })
 
 describe('WalletConnect wallet page', () => {
-  it('pairs from ?uri=, approves the session, signs on Approve and sees the dapp disconnect', async () => {
-    const dapp = await SignClient.init({
+  let dapp: InstanceType<typeof SignClient>
+  let context: BrowserContext
+  let page: Page
+  const outside: string[] = []
+  const namespaces = () => ({
+    eip155: {
+      chains: [`eip155:${chain.chainId}`],
+      methods: ['personal_sign', 'eth_sendTransaction'],
+      events: ['accountsChanged', 'chainChanged'],
+    },
+  })
+
+  beforeAll(async () => {
+    dapp = await SignClient.init({
       projectId: PROJECT_ID,
       relayUrl: relay.url,
       telemetryEnabled: false,
@@ -273,68 +348,110 @@ describe('WalletConnect wallet page', () => {
       logger: 'silent',
       metadata: { name: 'Wallets Test Dapp', description: 'test', url: 'http://127.0.0.1', icons: [] },
     })
-    const context = await browser.newContext()
-    try {
-      const { uri, approval } = await within(
-        dapp.connect({
-          optionalNamespaces: {
-            eip155: {
-              chains: [`eip155:${chain.chainId}`],
-              methods: ['personal_sign', 'eth_sendTransaction'],
-              events: ['accountsChanged', 'chainChanged'],
-            },
-          },
-        }),
-        10_000,
-        'connect',
-      )
-      const page = await context.newPage()
-      await page.goto(`${wallets.wcWalletUrl}?uri=${encodeURIComponent(uri as string)}`)
+    context = await browser.newContext()
+    page = await context.newPage()
+    // Nothing outside this machine is reachable: a page that calls hosted services would hang on them.
+    page.on('request', (request) => {
+      const url = new URL(request.url())
+      if (url.protocol !== 'data:' && url.hostname !== '127.0.0.1') outside.push(request.url())
+    })
+  })
+  afterAll(async () => {
+    await context?.close()
+    if (dapp) {
+      dapp.core.heartbeat.stop()
+      await dapp.core.relayer.transportClose()
+    }
+  })
 
-      const proposal = page.getByRole('region', { name: 'Session proposal' })
-      await proposal.waitFor({ timeout: 15_000 })
-      const proposalText = await proposal.innerText()
-      expect(proposalText).toContain('Wallets Test Dapp')
-      expect(proposalText).toContain(`eip155:${chain.chainId}`)
-      expect(proposalText).toContain('personal_sign')
-      await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
-      const session = await within(approval(), 10_000, 'session approval')
-      expect(session.namespaces.eip155?.accounts).toEqual([`eip155:${chain.chainId}:${wallets.wcAddress}`])
+  it('pairs from ?uri=, approves the session, signs on Approve and sees the dapp disconnect', async () => {
+    const { uri, approval } = await within(
+      dapp.connect({ optionalNamespaces: namespaces() }),
+      10_000,
+      'connect',
+    )
+    await page.goto(`${wallets.wcWalletUrl}?uri=${encodeURIComponent(uri as string)}`)
 
-      const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
-      await sessions.filter({ hasText: 'Wallets Test Dapp' }).waitFor()
-      expect(await sessions.getByRole('button', { name: 'Disconnect' }).count()).toBe(1)
+    const proposal = page.getByRole('region', { name: 'Session proposal' })
+    await proposal.waitFor({ timeout: 15_000 })
+    const proposalText = await proposal.textContent()
+    expect(proposalText).toContain('Wallets Test Dapp')
+    expect(proposalText).toContain(`eip155:${chain.chainId}`)
+    expect(proposalText).toContain('personal_sign')
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    const session = await within(approval(), 10_000, 'session approval')
+    expect(session.namespaces.eip155?.accounts).toEqual([`eip155:${chain.chainId}:${wallets.wcAddress}`])
 
-      const message = `WalletConnect sign-in ${randomBytes(4).toString('hex')}`
-      const signing = dapp.request<Hex>({
-        topic: session.topic,
-        chainId: `eip155:${chain.chainId}`,
-        request: { method: 'personal_sign', params: [toHex(message), wallets.wcAddress] },
-      })
-      const request = page.getByRole('region', { name: 'Signature request' })
-      await request.waitFor({ timeout: 10_000 })
-      expect(await request.innerText()).toContain(message)
-      await request.getByRole('button', { name: 'Approve', exact: true }).click()
-      const signature = await within(signing, 10_000, 'personal_sign')
-      expect(await verifyMessage({ address: wallets.wcAddress, message, signature })).toBe(true)
+    const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
+    await sessions.filter({ hasText: 'Wallets Test Dapp' }).waitFor()
+    expect(await sessions.getByRole('button', { name: 'Disconnect' }).count()).toBe(1)
 
-      const refused = dapp.request<Hex>({
+    const message = `WalletConnect sign-in ${randomBytes(4).toString('hex')}`
+    const signing = dapp.request<Hex>({
+      topic: session.topic,
+      chainId: `eip155:${chain.chainId}`,
+      request: { method: 'personal_sign', params: [toHex(message), wallets.wcAddress] },
+    })
+    const request = page.getByRole('region', { name: 'Signature request' })
+    await request.waitFor({ timeout: 10_000 })
+    expect(await request.textContent()).toContain(message)
+    await request.getByRole('button', { name: 'Approve', exact: true }).click()
+    const signature = await within(signing, 10_000, 'personal_sign')
+    expect(await verifyMessage({ address: wallets.wcAddress, message, signature })).toBe(true)
+
+    // Settled into a value at once, so the rejection is never an unhandled one while the test clicks.
+    const refused = dapp
+      .request<Hex>({
         topic: session.topic,
         chainId: `eip155:${chain.chainId}`,
         request: { method: 'personal_sign', params: [toHex('Refuse me'), wallets.wcAddress] },
       })
-      await request.getByText('Refuse me').waitFor({ timeout: 10_000 })
-      await request.getByRole('button', { name: 'Reject', exact: true }).click()
-      await expect(within(refused, 10_000, 'rejected personal_sign')).rejects.toMatchObject({ code: 4001 })
+      .then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      )
+    await request.getByText('Refuse me').waitFor({ timeout: 10_000 })
+    await request.getByRole('button', { name: 'Reject', exact: true }).click()
+    expect(await within(refused, 10_000, 'rejected personal_sign')).toEqual({
+      error: { code: 4001, message: 'User rejected the request.' },
+    })
 
-      await dapp.disconnect({ topic: session.topic, reason: { code: 6000, message: 'User disconnected.' } })
-      await page.getByText('No active sessions').waitFor({ state: 'visible', timeout: 10_000 })
-      expect(await sessions.count()).toBe(0)
-      expect(await page.getByTestId('wc-wallet-status').innerText()).toContain('The app ended the session')
-    } finally {
-      await context.close()
-      dapp.core.heartbeat.stop()
-      await dapp.core.relayer.transportClose()
+    await dapp.disconnect({ topic: session.topic, reason: { code: 6000, message: 'User disconnected.' } })
+    await page.getByText('No active sessions').waitFor({ state: 'visible', timeout: 10_000 })
+    expect(await sessions.count()).toBe(0)
+    expect(await page.getByTestId('wc-wallet-status').textContent()).toContain('The app ended the session')
+  })
+
+  it('pairs from a pasted URI, rejects a proposal, and disconnects from the wallet side', async () => {
+    const pasteAndPair = async (uri: string) => {
+      await page.getByRole('textbox', { name: 'Pairing URI' }).fill(uri)
+      await page.getByRole('button', { name: 'Pair', exact: true }).click()
+      const proposal = page.getByRole('region', { name: 'Session proposal' })
+      await proposal.waitFor({ timeout: 10_000 })
+      return proposal
     }
+
+    const first = await within(dapp.connect({ optionalNamespaces: namespaces() }), 10_000, 'connect')
+    const rejected = first.approval().then(
+      () => 'approved',
+      (error: unknown) => error,
+    )
+    await (await pasteAndPair(first.uri as string))
+      .getByRole('button', { name: 'Reject', exact: true })
+      .click()
+    expect(await within(rejected, 10_000, 'rejected proposal')).toMatchObject({ code: 5000 })
+
+    const second = await within(dapp.connect({ optionalNamespaces: namespaces() }), 10_000, 'connect')
+    await (await pasteAndPair(second.uri as string))
+      .getByRole('button', { name: 'Approve', exact: true })
+      .click()
+    const session = await within(second.approval(), 10_000, 'session approval')
+    const deleted = new Promise<string>((resolve) =>
+      dapp.once('session_delete', ({ topic }) => resolve(topic)),
+    )
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click()
+    expect(await within(deleted, 10_000, 'session_delete at the dapp')).toBe(session.topic)
+    await page.getByText('No active sessions').waitFor({ state: 'visible', timeout: 10_000 })
+    expect(outside).toEqual([])
   })
 })

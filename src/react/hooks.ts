@@ -2,9 +2,11 @@ import { useSelector } from '@xstate/react'
 import { useCallback } from 'react'
 import type { ResolvedKitConfig } from '../config'
 import type { KitAlert } from '../errors/base'
-import type { ModalActorRef, ToastActorRef } from '../machines/kit'
+import { type ConnectionStatus, selectStatus } from '../machines/connection'
+import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectView } from '../machines/modal'
 import type { Toast } from '../machines/toast'
+import type { WalletsActorRef } from '../machines/wallets'
 import type { ViewName } from '../views'
 import { useKitActor } from './context'
 
@@ -12,6 +14,12 @@ import { useKitActor } from './context'
 export function useModalActor(): ModalActorRef {
   const kit = useKitActor()
   return useSelector(kit, (s) => s.children.modal) as ModalActorRef
+}
+
+/** The wallet-listing child actor of the kit (All Wallets). */
+export function useWalletsActor(): WalletsActorRef {
+  const kit = useKitActor()
+  return useSelector(kit, (s) => s.children.wallets) as WalletsActorRef
 }
 
 export function useToastActor(): ToastActorRef {
@@ -65,4 +73,37 @@ export function useToast(): { show: (toast: Toast) => void; hide: () => void; cu
   const show = useCallback((toast: Toast) => kit.send({ type: 'toast.show', ...toast }), [kit])
   const hide = useCallback(() => kit.send({ type: 'toast.hide' }), [kit])
   return { show, hide, current }
+}
+
+/** The connection child actor of the kit (eip155). */
+export function useConnectionActor(): ConnectionActorRef {
+  const kit = useKitActor()
+  return useSelector(kit, (s) => s.children.connection) as ConnectionActorRef
+}
+
+export interface UseKitAccountReturnType {
+  status: ConnectionStatus
+  isConnected: boolean
+  address: `0x${string}` | undefined
+  chainId: number | undefined
+  connectorId: string | undefined
+}
+
+/**
+ * The connected account and the connection status (SPEC §4).
+ *
+ * @example
+ * const { status, address } = useKitAccount()
+ */
+export function useKitAccount(): UseKitAccountReturnType {
+  const connection = useConnectionActor()
+  const status = useSelector(connection, selectStatus)
+  const account = useSelector(connection, (s) => s.context.account)
+  return {
+    status,
+    isConnected: status === 'connected',
+    address: account?.address,
+    chainId: account?.chainId,
+    connectorId: account?.connectorId,
+  }
 }

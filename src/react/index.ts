@@ -2,8 +2,11 @@
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton'
 export { useKitActor } from './context'
 export {
+  type UseKitAccountReturnType,
   type UseKitReturnType,
+  useConnectionActor,
   useKit,
+  useKitAccount,
   useKitAlerts,
   useKitConfig,
   useModalActor,

@@ -155,6 +155,22 @@ export const KIT_CSS = `
 }
 [data-walletstate] .ws-toast[data-variant="error"] { border-color: var(--ws-error); }
 [data-walletstate] .ws-toast[data-variant="success"] { border-color: var(--ws-success); }
+[data-walletstate] .ws-wallet-fallback {
+  display: inline-grid; place-items: center; background: var(--ws-surface-hover); color: var(--ws-muted);
+  font-weight: 600;
+}
+[data-walletstate] .ws-center { display: grid; justify-items: center; gap: 12px; text-align: center; padding: 8px 0; }
+[data-walletstate] .ws-error-text { color: var(--ws-error); font-size: 14px; margin: 0; }
+[data-walletstate] .ws-qr { width: 100%; max-width: 280px; aspect-ratio: 1; background: #fff; border-radius: 16px; padding: 12px; }
+[data-walletstate] .ws-qr img { width: 100%; height: 100%; display: block; }
+[data-walletstate] .ws-qr-placeholder { display: grid; place-items: center; background: var(--ws-surface); }
+[data-walletstate] .ws-row { display: flex; gap: 8px; width: 100%; }
+[data-walletstate] .ws-secondary {
+  flex: 1; padding: 10px 12px; border-radius: 12px; border: 1px solid var(--ws-border); background: var(--ws-surface);
+  color: var(--ws-foreground); font: inherit; cursor: pointer; text-align: center; text-decoration: none;
+}
+[data-walletstate] .ws-address { font-size: 20px; font-weight: 600; margin: 0; }
+[data-walletstate] .ws-balance { font-size: 16px; color: var(--ws-muted); margin: 0; }
 @keyframes ws-fade { from { opacity: 0; } }
 @keyframes ws-in-next { from { opacity: 0; transform: translateX(16px); } }
 @keyframes ws-in-prev { from { opacity: 0; transform: translateX(-16px); } }

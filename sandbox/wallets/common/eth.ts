@@ -47,7 +47,10 @@ export const rpcErrors = {
       `The Walletstate Dev Wallet has no node for ${chain.name} (chain ${chain.id}): switch to the sandbox chain.`,
     ),
   unrecognizedChain: (chainId: string) =>
-    new ProviderRpcError(4902, `Unrecognized chain ID ${chainId}. Try adding the chain using wallet_addEthereumChain first.`),
+    new ProviderRpcError(
+      4902,
+      `Unrecognized chain ID ${chainId}. Try adding the chain using wallet_addEthereumChain first.`,
+    ),
   invalidRequest: (message: string) => new ProviderRpcError(-32600, message),
   invalidParams: (message: string) => new ProviderRpcError(-32602, message),
   internal: (message: string) => new ProviderRpcError(-32603, message),
@@ -154,7 +157,10 @@ function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase()
 }
 
-function invalid(method: string, issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): ProviderRpcError {
+function invalid(
+  method: string,
+  issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]],
+): ProviderRpcError {
   return rpcErrors.invalidParams(`Invalid ${method} params: ${v.summarize(issues)}`)
 }
 
@@ -218,7 +224,10 @@ export interface TypedDataRequest {
 
 /** Parses `eth_signTypedData_v4` params `[address, typedData]` (typedData as JSON text or object). */
 export function parseTypedDataV4(params: unknown, address: Address, activeChainId: number): TypedDataRequest {
-  const outer = v.safeParse(v.looseTuple([AddressString, v.union([v.string(), v.record(v.string(), v.unknown())])]), params)
+  const outer = v.safeParse(
+    v.looseTuple([AddressString, v.union([v.string(), v.record(v.string(), v.unknown())])]),
+    params,
+  )
   if (!outer.success) throw invalid('eth_signTypedData_v4', outer.issues)
   const [from, raw] = outer.output
   if (!sameAddress(from, address)) throw rpcErrors.unauthorized()
@@ -234,11 +243,15 @@ export function parseTypedDataV4(params: unknown, address: Address, activeChainI
   if (!parsed.success) throw invalid('eth_signTypedData_v4', parsed.issues)
   const { types, primaryType, domain, message } = parsed.output
   if (primaryType !== 'EIP712Domain' && !(primaryType in types)) {
-    throw rpcErrors.invalidParams(`Invalid eth_signTypedData_v4 params: primaryType ${primaryType} is not in types`)
+    throw rpcErrors.invalidParams(
+      `Invalid eth_signTypedData_v4 params: primaryType ${primaryType} is not in types`,
+    )
   }
   const chainId = domain.chainId === undefined ? undefined : chainIdNumber(domain.chainId)
   if (chainId !== undefined && chainId !== activeChainId) {
-    throw rpcErrors.invalidParams(`Provided chainId "${chainId}" must match the active chainId "${activeChainId}"`)
+    throw rpcErrors.invalidParams(
+      `Provided chainId "${chainId}" must match the active chainId "${activeChainId}"`,
+    )
   }
   const typedData = {
     types,
@@ -297,17 +310,25 @@ export interface TransactionRequest {
 const big = (value: string | undefined) => (value === undefined ? undefined : BigInt(value))
 
 /** Parses `eth_sendTransaction` params `[tx]`; `from` must be the wallet's, `chainId` (if any) the active one. */
-export function parseTransaction(params: unknown, address: Address, activeChainId: number): TransactionRequest {
+export function parseTransaction(
+  params: unknown,
+  address: Address,
+  activeChainId: number,
+): TransactionRequest {
   const parsed = v.safeParse(v.looseTuple([TransactionSchema]), params)
   if (!parsed.success) throw invalid('eth_sendTransaction', parsed.issues)
   const [tx] = parsed.output
   if (!sameAddress(tx.from, address)) throw rpcErrors.unauthorized()
   if (tx.chainId !== undefined && Number(BigInt(tx.chainId)) !== activeChainId) {
-    throw rpcErrors.invalidParams(`Transaction chainId ${tx.chainId} does not match the active chain ${toHex(activeChainId)}`)
+    throw rpcErrors.invalidParams(
+      `Transaction chainId ${tx.chainId} does not match the active chain ${toHex(activeChainId)}`,
+    )
   }
   const data = (tx.data ?? tx.input) as Hex | undefined
   if (!tx.to && (data === undefined || data === '0x')) {
-    throw rpcErrors.invalidParams('Invalid eth_sendTransaction params: a transaction needs `to` or contract `data`')
+    throw rpcErrors.invalidParams(
+      'Invalid eth_sendTransaction params: a transaction needs `to` or contract `data`',
+    )
   }
   return {
     to: (tx.to ?? undefined) as Address | undefined,
@@ -336,7 +357,11 @@ export function describeTransaction(tx: TransactionRequest): Array<{ label: stri
 }
 
 /** Signs the transaction locally and submits it raw through the chain's RPC URL; answers the hash. */
-export async function sendTransaction(account: LocalAccount, chain: Chain, tx: TransactionRequest): Promise<Hex> {
+export async function sendTransaction(
+  account: LocalAccount,
+  chain: Chain,
+  tx: TransactionRequest,
+): Promise<Hex> {
   const client = createWalletClient({ account, chain, transport: http(undefined, { retryCount: 0 }) })
   const fees =
     tx.gasPrice !== undefined

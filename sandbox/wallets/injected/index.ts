@@ -1,3 +1,4 @@
+import config from 'virtual:walletstate-wallets/injected-config'
 import * as v from 'valibot'
 import { type Address, type Hex, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -27,8 +28,6 @@ import { createPrompter } from './prompt.ts'
  * localStorage, so a reload reconnects silently (eth_accounts) as a browser extension would.
  */
 
-declare const __WALLETSTATE_INJECTED_WALLET__: InjectedWalletConfig
-
 const WALLET_NAME = 'Walletstate Dev Wallet'
 const RDNS = 'io.walletstate.devwallet'
 const STORAGE_KEY = 'walletstate-devwallet:v1'
@@ -46,7 +45,9 @@ const StoredSchema = v.object({
   account: v.nullable(v.string()),
   chainId: v.pipe(v.number(), v.integer()),
 })
-const ChainParamSchema = v.looseTuple([v.looseObject({ chainId: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{1,16}$/)) })])
+const ChainParamSchema = v.looseTuple([
+  v.looseObject({ chainId: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{1,16}$/)) }),
+])
 
 interface Stored {
   account: string | null
@@ -253,14 +254,17 @@ function install(config: InjectedWalletConfig): void {
       }
       case 'wallet_switchEthereumChain': {
         const parsed = v.safeParse(ChainParamSchema, params)
-        if (!parsed.success) throw rpcErrors.invalidParams(`Invalid ${method} params: ${v.summarize(parsed.issues)}`)
+        if (!parsed.success)
+          throw rpcErrors.invalidParams(`Invalid ${method} params: ${v.summarize(parsed.issues)}`)
         const target = chainIdNumber(parsed.output[0].chainId)
-        if (!knownChains.some((chain) => chain.id === target)) throw rpcErrors.unrecognizedChain(parsed.output[0].chainId)
+        if (!knownChains.some((chain) => chain.id === target))
+          throw rpcErrors.unrecognizedChain(parsed.output[0].chainId)
         return switchChain(target)
       }
       case 'wallet_addEthereumChain': {
         const parsed = v.safeParse(ChainParamSchema, params)
-        if (!parsed.success) throw rpcErrors.invalidParams(`Invalid ${method} params: ${v.summarize(parsed.issues)}`)
+        if (!parsed.success)
+          throw rpcErrors.invalidParams(`Invalid ${method} params: ${v.summarize(parsed.issues)}`)
         const target = chainIdNumber(parsed.output[0].chainId)
         if (!knownChains.some((chain) => chain.id === target)) {
           throw rpcErrors.invalidParams(
@@ -365,4 +369,4 @@ function uuidV4(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
-install(__WALLETSTATE_INJECTED_WALLET__)
+install(config)

@@ -150,9 +150,11 @@ export function createPrompter(options: { name: string; icon: string }): Prompte
   return {
     ask(request) {
       pending += 1
-      const run = tail.then(() => show(request)).finally(() => {
-        pending -= 1
-      })
+      const run = tail
+        .then(() => show(request))
+        .finally(() => {
+          pending -= 1
+        })
       tail = run.catch(() => undefined)
       return run
     },

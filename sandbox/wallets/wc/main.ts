@@ -1,3 +1,4 @@
+import config from 'virtual:walletstate-wallets/wc-config'
 import { SignClient } from '@walletconnect/sign-client'
 import type { ProposalTypes, SessionTypes, SignClientTypes } from '@walletconnect/types'
 import * as v from 'valibot'
@@ -18,7 +19,6 @@ import {
   toViemChain,
 } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
-import type { WcWalletConfig } from '../config.ts'
 
 /*
  * The WalletConnect wallet page: the sandbox's stand-in for a phone wallet. It pairs through the local relay
@@ -26,26 +26,32 @@ import type { WcWalletConfig } from '../config.ts'
  * It holds the second anvil dev account.
  */
 
-declare const __WALLETSTATE_WC_WALLET__: WcWalletConfig
-
 type Client = InstanceType<typeof SignClient>
 type RequestEvent = SignClientTypes.EventArguments['session_request']
 
-const config = __WALLETSTATE_WC_WALLET__
 const account = privateKeyToAccount(config.account.privateKey)
 const address = account.address
 const caipChain = `eip155:${config.chain.id}`
 const viemChain = toViemChain(config.chain)
 
 /** What the wallet offers in every session, whatever the dapp asked. */
-const METHODS = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_chainId', 'eth_accounts']
+const METHODS = [
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'eth_chainId',
+  'eth_accounts',
+]
 const EVENTS = ['accountsChanged', 'chainChanged']
 const STATUS_LINES_KEPT = 50
 
 const PairingUriSchema = v.pipe(
   v.string(),
   v.trim(),
-  v.regex(/^wc:[0-9a-fA-F]{64}@2\?\S+$/, 'a WalletConnect v2 pairing URI looks like wc:<64 hex>@2?relay-protocol=…'),
+  v.regex(
+    /^wc:[0-9a-fA-F]{64}@2\?\S+$/,
+    'a WalletConnect v2 pairing URI looks like wc:<64 hex>@2?relay-protocol=…',
+  ),
   v.check((uri) => /[?&]symKey=[0-9a-fA-F]{64}(&|$)/.test(uri), 'the pairing URI has no symKey'),
 )
 
@@ -119,7 +125,9 @@ function dequeue(match: (item: Pending) => boolean): void {
 }
 
 function requestedChains(namespaces: ProposalTypes.RequiredNamespaces | undefined): string[] {
-  return Object.entries(namespaces ?? {}).flatMap(([key, ns]) => ns.chains ?? (key.includes(':') ? [key] : []))
+  return Object.entries(namespaces ?? {}).flatMap(
+    ([key, ns]) => ns.chains ?? (key.includes(':') ? [key] : []),
+  )
 }
 
 function requestedList(
@@ -147,7 +155,10 @@ function renderPending(): void {
   if (item.kind === 'proposal') {
     const { proposer, requiredNamespaces, optionalNamespaces } = item.proposal
     const chains = union(requestedChains(requiredNamespaces), requestedChains(optionalNamespaces))
-    const methods = union(requestedList(requiredNamespaces, 'methods'), requestedList(optionalNamespaces, 'methods'))
+    const methods = union(
+      requestedList(requiredNamespaces, 'methods'),
+      requestedList(optionalNamespaces, 'methods'),
+    )
     fact('App', proposer.metadata.name || 'Unnamed app')
     fact('URL', proposer.metadata.url || 'none given')
     fact('Chains', chains.join(', ') || 'none')
@@ -207,7 +218,10 @@ function renderSessions(client: Client): void {
     disconnect.addEventListener('click', async () => {
       disconnect.disabled = true
       try {
-        await client.disconnect({ topic: session.topic, reason: { code: 6000, message: 'User disconnected.' } })
+        await client.disconnect({
+          topic: session.topic,
+          reason: { code: 6000, message: 'User disconnected.' },
+        })
         status(`Disconnected from ${session.peer.metadata.name}`)
       } catch (error) {
         status(`Could not disconnect: ${describe(error)}`)
@@ -244,12 +258,17 @@ async function settleProposal(client: Client, item: PendingProposal, approved: b
     status(`Rejected the session proposal from ${name}`)
     return
   }
-  const foreignNamespaces = Object.keys(requiredNamespaces ?? {}).filter((key) => key.split(':')[0] !== 'eip155')
+  const foreignNamespaces = Object.keys(requiredNamespaces ?? {}).filter(
+    (key) => key.split(':')[0] !== 'eip155',
+  )
   const missingChains = requestedChains(requiredNamespaces).filter((chain) => chain !== caipChain)
   if (foreignNamespaces.length > 0 || missingChains.length > 0) {
     await client.reject({
       id: item.id,
-      reason: { code: 5100, message: `Unsupported chains: ${[...foreignNamespaces, ...missingChains].join(', ')}` },
+      reason: {
+        code: 5100,
+        message: `Unsupported chains: ${[...foreignNamespaces, ...missingChains].join(', ')}`,
+      },
     })
     status(`Could not approve ${name}: it requires ${[...foreignNamespaces, ...missingChains].join(', ')}`)
     return
@@ -297,15 +316,22 @@ function respondError(client: Client, topic: string, id: number, error: Provider
   })
 }
 
-async function onRequest(client: Client, event: Pick<RequestEvent, 'id' | 'topic' | 'params'>): Promise<void> {
+async function onRequest(
+  client: Client,
+  event: Pick<RequestEvent, 'id' | 'topic' | 'params'>,
+): Promise<void> {
   const { id, topic, params } = event
   const { method } = params.request
   const requestParams: unknown = params.request.params
   const peer = client.session.keys.includes(topic)
     ? client.session.get(topic).peer.metadata.name || 'Unnamed app'
     : 'Unknown app'
-  const ask = (title: string, run: () => Promise<unknown>, lines: PendingRequest['lines'], detail?: PendingRequest['detail']) =>
-    enqueue({ kind: 'request', id, topic, peer, method, title, lines, detail, run })
+  const ask = (
+    title: string,
+    run: () => Promise<unknown>,
+    lines: PendingRequest['lines'],
+    detail?: PendingRequest['detail'],
+  ) => enqueue({ kind: 'request', id, topic, peer, method, title, lines, detail, run })
   try {
     if (params.chainId !== caipChain) {
       throw rpcErrors.invalidParams(`This wallet serves ${caipChain} only, not ${params.chainId}`)

@@ -1,14 +1,17 @@
 import { http } from 'viem'
-import { type Config, createConfig } from 'wagmi'
+import { type Config, createConfig, createStorage } from 'wagmi'
 import type { ResolvedKitConfig } from '../../config'
+import { browserStorage, createKitStore } from '../../storage'
+import { lazyWalletConnect, WALLETCONNECT_CONNECTOR_ID } from './walletConnect'
 
 type WagmiChain = Parameters<typeof createConfig>[0]['chains'][number]
 
 const configs = new WeakMap<ResolvedKitConfig, Config>()
 
 /**
- * The wagmi config for a kit: its eip155 networks as wagmi chains, one HTTP transport each. Built once per
- * kit config, so every KitRoot of the same kit shares it.
+ * The wagmi config for a kit: its eip155 networks as wagmi chains with one HTTP transport each, EIP-6963
+ * discovery (wagmi's, through mipd) and WalletConnect loaded on demand. Built once per kit config, so the kit
+ * machine's actors and `KitRoot`'s `WagmiProvider` share it.
  */
 export function getWagmiConfig(config: ResolvedKitConfig): Config {
   const existing = configs.get(config)
@@ -27,18 +30,35 @@ export function getWagmiConfig(config: ResolvedKitConfig): Config {
   const transports = Object.fromEntries(
     chains.map((chain) => [chain.id, http(chain.rpcUrls.default.http[0])]),
   )
+  const storage = config.storage ?? browserStorage()
+  const store = createKitStore(storage)
   const created = createConfig({
     chains: (chains.length > 0 ? chains : [placeholderChain]) as [WagmiChain, ...WagmiChain[]],
     transports,
-    connectors: [],
-    // The kit discovers EIP-6963 wallets through its connection machine; wagmi's own discovery stays off
-    // until that machine asks for it.
-    multiInjectedProviderDiscovery: false,
+    connectors: [
+      lazyWalletConnect({
+        projectId: config.projectId,
+        relayUrl: config.endpoints.relay,
+        metadata: {
+          name: config.metadata?.name ?? 'Walletstate',
+          description: config.metadata?.description ?? '',
+          url: config.metadata?.url ?? (typeof window !== 'undefined' ? window.location.origin : ''),
+          icons: [...(config.metadata?.icons ?? [])],
+        },
+        hasStoredSession: () =>
+          store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
+          store.read('connectionStatus') === 'connected',
+      }),
+    ],
+    multiInjectedProviderDiscovery: true,
+    storage: createStorage({ key: 'walletstate.wagmi', storage: storage ?? noStorage }),
     ssr: false,
   })
   configs.set(config, created)
   return created
 }
+
+const noStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} }
 
 /** wagmi needs one chain; a kit with only Solana networks still renders. */
 const placeholderChain: WagmiChain = {

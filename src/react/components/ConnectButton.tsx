@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react'
+import { truncateAddress } from '../../utils/format'
 import { useKitActor } from '../context'
-import { useModalActor } from '../hooks'
+import { useKitAccount, useModalActor } from '../hooks'
 
 export interface ConnectButtonProps {
   /** Text while disconnected. */
@@ -9,7 +10,8 @@ export interface ConnectButtonProps {
 }
 
 /**
- * The host page's button: opens the modal on Connect (or Account once connected).
+ * The host page's button: "Connect Wallet" while disconnected, the truncated address once connected; opens
+ * the modal on Connect or on Account.
  *
  * @example
  * <ConnectButton />
@@ -17,15 +19,19 @@ export interface ConnectButtonProps {
 export function ConnectButton({ label = 'Connect Wallet', className }: ConnectButtonProps) {
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), (s) => s.matches('open'))
+  const { status, address } = useKitAccount()
+  const text = status === 'connected' && address ? truncateAddress(address) : label
   return (
     <button
       type="button"
       className={className}
       aria-haspopup="dialog"
       aria-expanded={isOpen}
+      aria-busy={status === 'connecting' || status === 'reconnecting'}
+      data-status={status}
       onClick={() => kit.send({ type: 'modal.open' })}
     >
-      {label}
+      {text}
     </button>
   )
 }

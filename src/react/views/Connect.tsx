@@ -1,23 +1,58 @@
+import { useSelector } from '@xstate/react'
+import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
+import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
+import { useConnectionActor, useKitConfig } from '../hooks'
 
-/** SPEC §2 Connect: the first view. Wallet sections arrive with the connection machine. */
+interface WalletItem {
+  key: string
+  wallet: ChosenWallet
+  badge?: string
+}
+
+const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
+
+/**
+ * SPEC §2 Connect: the wallets in the SPEC §1 connector order — WalletConnect, recent, installed (injected and
+ * EIP-6963) — then All Wallets. Featured and recommended wallets from the listing are in All Wallets.
+ */
 export function ConnectView() {
   const kit = useKitActor()
+  const config = useKitConfig()
+  const connection = useConnectionActor()
+  const connectors = useSelector(connection, (s) => s.context.connectors)
+  const recent = useSelector(connection, (s) => s.context.recentWallets)
+  const items = orderWallets(config.features.connectorsOrder, connectors, recent)
   return (
     <div>
-      <p className="ws-muted">
-        Choose how to connect. Wallets found in this browser and by QR code appear here.
-      </p>
-      <ul className="ws-list">
-        <li>
-          <button
-            type="button"
-            className="ws-item"
-            onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
-          >
-            Supported networks
-          </button>
-        </li>
+      <ul className="ws-list" aria-label="Wallets">
+        {items.map((item) => (
+          <li key={item.key}>
+            <button
+              type="button"
+              className="ws-item"
+              onClick={() => kit.send({ type: 'wallet.select', wallet: item.wallet })}
+            >
+              <WalletImage name={item.wallet.name} src={item.wallet.imageUrl} />
+              <span>{item.wallet.name}</span>
+              {item.badge ? <span className="ws-badge">{item.badge}</span> : null}
+            </button>
+          </li>
+        ))}
+        {config.features.allWallets ? (
+          <li>
+            <button
+              type="button"
+              className="ws-item"
+              onClick={() => kit.send({ type: 'router.push', view: 'AllWallets' })}
+            >
+              <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
+                ⋯
+              </span>
+              <span>All Wallets</span>
+            </button>
+          </li>
+        ) : null}
       </ul>
       <button
         type="button"
@@ -26,6 +61,70 @@ export function ConnectView() {
       >
         What is a wallet?
       </button>
+      <button
+        type="button"
+        className="ws-link"
+        onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
+      >
+        Supported networks
+      </button>
     </div>
   )
+}
+
+/** The Connect view's list in the configured connector order, each wallet once. */
+export function orderWallets(
+  order: readonly string[],
+  connectors: readonly ConnectorInfo[],
+  recent: readonly RecentWallet[],
+): WalletItem[] {
+  const out: WalletItem[] = []
+  const seen = new Set<string>()
+  const add = (item: WalletItem, ...keys: (string | undefined)[]) => {
+    if (keys.some((k) => k !== undefined && seen.has(k))) return
+    for (const k of keys) if (k !== undefined) seen.add(k)
+    out.push(item)
+  }
+  for (const section of order) {
+    if (section === 'walletConnect') {
+      add({ key: 'walletConnect', wallet: WALLETCONNECT, badge: 'QR code' }, 'walletConnect')
+    } else if (section === 'recent') {
+      for (const wallet of recent) {
+        add(
+          {
+            key: `recent:${wallet.id}`,
+            wallet: {
+              id: wallet.id,
+              name: wallet.name,
+              ...(wallet.rdns ? { rdns: wallet.rdns } : {}),
+              ...(wallet.imageUrl ? { imageUrl: wallet.imageUrl } : {}),
+            },
+            badge: 'Recent',
+          },
+          wallet.id,
+          wallet.rdns,
+          wallet.connectorId === 'walletConnect' ? undefined : wallet.connectorId,
+        )
+      }
+    } else if (section === 'injected') {
+      for (const connector of connectors) {
+        if (connector.type !== 'injected' && connector.type !== 'announced') continue
+        add(
+          {
+            key: `connector:${connector.id}`,
+            wallet: {
+              id: connector.id,
+              name: connector.name,
+              ...(connector.rdns ? { rdns: connector.rdns } : {}),
+              ...(connector.imageUrl ? { imageUrl: connector.imageUrl } : {}),
+            },
+            badge: 'Installed',
+          },
+          connector.id,
+          connector.rdns,
+        )
+      }
+    }
+  }
+  return out
 }

@@ -1,18 +1,16 @@
-import { useKitConfig } from '../hooks'
+import { useKitActor } from '../context'
+import { NetworkList } from './Networks'
 
-/** SPEC §2: the wallet is on a network the app did not ask for. */
+/** SPEC §2: the wallet is on a network the app did not ask for; switch, or disconnect. */
 export default function UnsupportedChain() {
-  const config = useKitConfig()
+  const kit = useKitActor()
   return (
     <div>
       <p className="ws-muted">This app doesn’t support your current network. Switch to one of these:</p>
-      <ul className="ws-list" aria-label="Supported networks">
-        {config.networks.map((network) => (
-          <li key={network.caipNetworkId}>
-            <div className="ws-item">{network.name}</div>
-          </li>
-        ))}
-      </ul>
+      <NetworkList label="Supported networks" />
+      <button type="button" className="ws-link" onClick={() => kit.send({ type: 'connection.disconnect' })}>
+        Disconnect
+      </button>
     </div>
   )
 }

@@ -11,6 +11,9 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   WhatIsAWallet: lazy(() => import('./WhatIsAWallet')),
   Networks: lazy(() => import('./Networks')),
   UnsupportedChain: lazy(() => import('./UnsupportedChain')),
+  ConnectingExternal: lazy(() => import('./ConnectingExternal')),
+  ConnectingWalletConnect: lazy(() => import('./ConnectingWalletConnect')),
+  AllWallets: lazy(() => import('./AllWallets')),
 }
 
 const Unavailable = lazy(() => import('./Unavailable'))
@@ -29,6 +32,8 @@ const TITLES: Partial<Record<ViewName, string>> = {
   SwitchNetwork: 'Switch Network',
   UnsupportedChain: 'Switch Network',
   WhatIsAWallet: 'What is a Wallet?',
+  ConnectingExternal: 'Connecting',
+  ConnectingWalletConnect: 'WalletConnect',
   ApproveTransaction: 'Approve Transaction',
   WalletSend: 'Send',
   WalletReceive: 'Receive',

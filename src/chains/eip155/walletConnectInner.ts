@@ -1,0 +1,15 @@
+import { walletConnect } from 'wagmi/connectors'
+import type { LazyWalletConnectParameters } from './walletConnect'
+
+/** The part of WalletConnect that is its own chunk: wagmi's connector and, through it, the provider. */
+export function createInnerWalletConnect(parameters: LazyWalletConnectParameters) {
+  return walletConnect({
+    projectId: parameters.projectId,
+    relayUrl: parameters.relayUrl,
+    metadata: parameters.metadata,
+    // The kit draws its own QR code; WalletConnect's hosted modal and telemetry stay off.
+    showQrModal: false,
+    telemetryEnabled: false,
+    customStoragePrefix: 'walletstate',
+  } as Parameters<typeof walletConnect>[0])
+}

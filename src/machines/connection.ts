@@ -1,0 +1,503 @@
+import {
+  type ActorRefFrom,
+  assertEvent,
+  assign,
+  fromCallback,
+  fromPromise,
+  sendParent,
+  sendTo,
+  setup,
+} from 'xstate'
+import { RECENT_WALLETS_MAX } from '../constants'
+import { type ErrorInfo, errorInfo } from '../errors/connection'
+
+/**
+ * The connection lifecycle of one chain namespace (SPEC §4), over wagmi for eip155.
+ *
+ * reconnecting → connected | disconnected at start (existing connections are synced; a failure is
+ * disconnected with empty connections). disconnected → connecting → connected, or back to disconnected with
+ * the error kept (the `failed` substate, which offers retry). connected follows the wallet: account and chain
+ * changes, a disconnect from the wallet's side, network switching. disconnecting → disconnected, or back to
+ * connected with 'Failed to disconnect'.
+ *
+ * Every effect is a named actor slot (`reconnect`, `connect`, `disconnect`, `switchChain`, `watchConnection`,
+ * `watchConnectors`, `watchPairing`, `persistence`); the kit fills them for wagmi, tests with fakes.
+ */
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'reconnecting' | 'connected'
+
+/** SPEC §1 connector types. */
+export type ConnectorType = 'injected' | 'announced' | 'walletconnect' | 'auth' | 'external' | 'multichain'
+
+/** SPEC §3 Connector (what the views need of one). */
+export interface ConnectorInfo {
+  id: string
+  name: string
+  type: ConnectorType
+  chain: 'eip155' | 'solana'
+  imageUrl?: string
+  rdns?: string
+  explorerId?: string
+}
+
+/** A wallet from the listing the visitor picked (only what the connection needs of it). */
+export interface ChosenWallet {
+  id: string
+  name: string
+  rdns?: string
+  imageUrl?: string
+  mobileLink?: string
+  desktopLink?: string
+  webappLink?: string
+}
+
+export interface RecentWallet {
+  id: string
+  name: string
+  connectorId: string
+  imageUrl?: string
+  rdns?: string
+}
+
+export interface ConnectionAccount {
+  address: `0x${string}`
+  addresses: readonly `0x${string}`[]
+  chainId: number
+  connectorId: string
+}
+
+/** How a connection was made, for the success event (SPEC §4: method mobile or qrcode). */
+export type ConnectMethod = 'browser' | 'qrcode' | 'mobile'
+
+export interface ConnectTarget {
+  connectorId: string
+  wallet?: ChosenWallet
+  method: ConnectMethod
+}
+
+export interface ConnectionContext {
+  namespace: 'eip155'
+  connectors: ConnectorInfo[]
+  /** SPEC §3 connections map: connector id → accounts and chain. */
+  connections: Record<string, { accounts: readonly `0x${string}`[]; chainId: number }>
+  account: ConnectionAccount | undefined
+  target: ConnectTarget | undefined
+  wcUri: string | undefined
+  /** Epoch ms after which the pairing URI is no longer valid. */
+  wcPairingExpiry: number | undefined
+  wcLinking: { name: string; href: string } | undefined
+  wcError: boolean
+  /** True while a pairing URI is being fetched (the QR view shows a placeholder). */
+  buffering: boolean
+  recentWallet: RecentWallet | undefined
+  recentWallets: RecentWallet[]
+  error: ErrorInfo | undefined
+  /** Chain ids the app asked for; another one is an unsupported chain. */
+  supportedChainIds: number[]
+  /** SPEC §4: on Telegram or iOS Safari a pairing URI is reused until it expires. */
+  reusePairing: boolean
+}
+
+export interface ConnectionInput {
+  supportedChainIds: number[]
+  reusePairing?: boolean
+}
+
+export interface ReconnectOutput {
+  account: ConnectionAccount | undefined
+  connections: ConnectionContext['connections']
+  recentWallets: RecentWallet[]
+}
+
+export interface ConnectOutput {
+  account: ConnectionAccount
+  connections: ConnectionContext['connections']
+}
+
+export type ConnectionEvent =
+  | { type: 'connection.connect'; connectorId: string; wallet?: ChosenWallet; method?: ConnectMethod }
+  | { type: 'connection.cancel' }
+  | { type: 'connection.retry' }
+  | { type: 'connection.disconnect' }
+  | { type: 'connection.switchChain'; chainId: number }
+  | { type: 'connection.reset' }
+  /** From the watchers. */
+  | { type: 'connection.changed'; account: ConnectionAccount }
+  | { type: 'connection.lost' }
+  | { type: 'connection.connectors'; connectors: ConnectorInfo[] }
+  | { type: 'connection.wcUri'; uri: string; expiry: number }
+  | { type: 'connection.wcLinking'; name: string; href: string }
+  | { type: 'connection.pairingExpired' }
+
+/** What the connection tells its parent (the kit), so other machines can follow. */
+export type ConnectionNotice =
+  | { type: 'account.connected'; account: ConnectionAccount; method: ConnectMethod; reconnected: boolean }
+  | { type: 'account.disconnected' }
+  | { type: 'account.chainChanged'; chainId: number; supported: boolean }
+
+/** What the persistence slot is asked to store. */
+export type PersistRequest =
+  | { type: 'persist.connected'; recentWallets: RecentWallet[]; wallet: RecentWallet; chainId: number }
+  | { type: 'persist.chain'; chainId: number }
+  | { type: 'persist.disconnected' }
+
+const notProvided = (slot: string) => () => {
+  throw new Error(`connectionMachine: the "${slot}" actor slot was not provided`)
+}
+
+export const connectionMachine = setup({
+  types: {
+    context: {} as ConnectionContext,
+    events: {} as ConnectionEvent,
+    input: {} as ConnectionInput,
+    tags: {} as 'busy' | 'failed',
+  },
+  actors: {
+    reconnect: fromPromise<ReconnectOutput>(notProvided('reconnect')),
+    connect: fromPromise<ConnectOutput, { connectorId: string }>(notProvided('connect')),
+    disconnect: fromPromise<void, { connectorId: string | undefined }>(notProvided('disconnect')),
+    switchChain: fromPromise<number, { chainId: number }>(notProvided('switchChain')),
+    watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
+    watchConnectors: fromCallback<ConnectionEvent>(() => () => {}),
+    watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
+    persistence: fromCallback<PersistRequest>(() => () => {}),
+  },
+  guards: {
+    hasAccount: (_, output: ReconnectOutput) => output.account !== undefined,
+    hasTarget: ({ context }) => context.target !== undefined,
+    /** The pairing URI may be shown again only while valid and only where SPEC §4 says so. */
+    canReusePairing: ({ context, event }) => {
+      assertEvent(event, 'connection.connect')
+      return (
+        context.reusePairing &&
+        event.connectorId === context.target?.connectorId &&
+        context.wcUri !== undefined &&
+        (context.wcPairingExpiry ?? 0) > Date.now()
+      )
+    },
+  },
+  actions: {
+    applyReconnect: assign((_, output: ReconnectOutput) => {
+      return {
+        account: output.account,
+        connections: output.connections,
+        recentWallets: output.recentWallets.slice(0, RECENT_WALLETS_MAX),
+        recentWallet: output.recentWallets[0],
+      }
+    }),
+    keepRecentWallets: assign((_, output: ReconnectOutput) => ({
+      recentWallets: output.recentWallets.slice(0, RECENT_WALLETS_MAX),
+    })),
+    setTarget: assign(({ event }) => {
+      assertEvent(event, 'connection.connect')
+      return {
+        target: {
+          connectorId: event.connectorId,
+          ...(event.wallet ? { wallet: event.wallet } : {}),
+          method: event.method ?? (event.connectorId === 'walletConnect' ? 'qrcode' : 'browser'),
+        },
+        error: undefined,
+        wcError: false,
+      }
+    }),
+    startBuffering: assign({ buffering: true, wcUri: undefined, wcPairingExpiry: undefined, wcError: false }),
+    setWcUri: assign(({ event }) => {
+      assertEvent(event, 'connection.wcUri')
+      return { wcUri: event.uri, wcPairingExpiry: event.expiry, buffering: false }
+    }),
+    setWcLinking: assign(({ event }) => {
+      assertEvent(event, 'connection.wcLinking')
+      return { wcLinking: { name: event.name, href: event.href } }
+    }),
+    applyConnect: assign(({ context }, output: ConnectOutput) => {
+      const wallet = recentFrom(context.target, context.connectors, output.account.connectorId)
+      return {
+        account: output.account,
+        connections: output.connections,
+        recentWallet: wallet,
+        recentWallets: [wallet, ...context.recentWallets.filter((w) => w.id !== wallet.id)].slice(
+          0,
+          RECENT_WALLETS_MAX,
+        ),
+        buffering: false,
+        error: undefined,
+      }
+    }),
+    setError: assign(({ context }, error: unknown) => ({
+      error: errorInfo(error),
+      buffering: false,
+      wcError: context.target?.connectorId === 'walletConnect',
+    })),
+    applyChange: assign(({ context, event }) => {
+      assertEvent(event, 'connection.changed')
+      return {
+        account: event.account,
+        connections: {
+          ...context.connections,
+          [event.account.connectorId]: { accounts: event.account.addresses, chainId: event.account.chainId },
+        },
+      }
+    }),
+    setConnectors: assign(({ event }) => {
+      assertEvent(event, 'connection.connectors')
+      return { connectors: event.connectors }
+    }),
+    /** SPEC §4 reset: pairing URI, expiry, linking, recent wallet and deep link cleared; disconnected. */
+    reset: assign({
+      account: undefined,
+      connections: {},
+      target: undefined,
+      wcUri: undefined,
+      wcPairingExpiry: undefined,
+      wcLinking: undefined,
+      wcError: false,
+      buffering: false,
+      recentWallet: undefined,
+      error: undefined,
+    }),
+    clearError: assign({ error: undefined, wcError: false }),
+    setDisconnectError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
+    setSwitchError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
+    applySwitch: assign(({ context }, chainId: number) => {
+      return context.account ? { account: { ...context.account, chainId }, error: undefined } : {}
+    }),
+    notifyConnected: sendParent(({ context }): ConnectionNotice => {
+      const account = context.account!
+      return {
+        type: 'account.connected',
+        account,
+        method: context.target?.method ?? 'browser',
+        reconnected: false,
+      }
+    }),
+    notifyReconnected: sendParent(
+      ({ context }): ConnectionNotice => ({
+        type: 'account.connected',
+        account: context.account!,
+        method: 'browser',
+        reconnected: true,
+      }),
+    ),
+    notifyDisconnected: sendParent({ type: 'account.disconnected' } satisfies ConnectionNotice),
+    notifyChain: sendParent(({ context }): ConnectionNotice => {
+      const chainId = context.account?.chainId ?? 0
+      return { type: 'account.chainChanged', chainId, supported: context.supportedChainIds.includes(chainId) }
+    }),
+    persistConnected: sendTo(
+      'persistence',
+      ({ context }): PersistRequest => ({
+        type: 'persist.connected',
+        recentWallets: context.recentWallets,
+        wallet: context.recentWallet!,
+        chainId: context.account?.chainId ?? 0,
+      }),
+    ),
+    persistChain: sendTo(
+      'persistence',
+      ({ context }): PersistRequest => ({
+        type: 'persist.chain',
+        chainId: context.account?.chainId ?? 0,
+      }),
+    ),
+    persistDisconnected: sendTo('persistence', { type: 'persist.disconnected' } satisfies PersistRequest),
+  },
+}).createMachine({
+  id: 'connection',
+  context: ({ input }) => ({
+    namespace: 'eip155',
+    connectors: [],
+    connections: {},
+    account: undefined,
+    target: undefined,
+    wcUri: undefined,
+    wcPairingExpiry: undefined,
+    wcLinking: undefined,
+    wcError: false,
+    buffering: false,
+    recentWallet: undefined,
+    recentWallets: [],
+    error: undefined,
+    supportedChainIds: input.supportedChainIds,
+    reusePairing: input.reusePairing ?? false,
+  }),
+  invoke: [
+    { id: 'persistence', src: 'persistence' },
+    { id: 'watchConnectors', src: 'watchConnectors' },
+  ],
+  on: {
+    'connection.connectors': { actions: 'setConnectors' },
+  },
+  initial: 'reconnecting',
+  states: {
+    reconnecting: {
+      tags: 'busy',
+      invoke: {
+        src: 'reconnect',
+        onDone: [
+          {
+            guard: { type: 'hasAccount', params: ({ event }) => event.output },
+            target: 'connected',
+            actions: [
+              { type: 'applyReconnect', params: ({ event }) => event.output },
+              'notifyReconnected',
+              'notifyChain',
+            ],
+          },
+          {
+            target: 'disconnected',
+            actions: ['reset', { type: 'keepRecentWallets', params: ({ event }) => event.output }],
+          },
+        ],
+        onError: { target: 'disconnected', actions: 'reset' },
+      },
+    },
+    disconnected: {
+      initial: 'idle',
+      on: {
+        'connection.connect': [
+          { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'clearError' },
+          { target: 'connecting', actions: 'setTarget' },
+        ],
+        'connection.reset': { target: '.idle', actions: 'reset' },
+      },
+      states: {
+        idle: {},
+        failed: {
+          tags: 'failed',
+          on: { 'connection.retry': { guard: 'hasTarget', target: '#connection.connecting' } },
+        },
+      },
+    },
+    connecting: {
+      tags: 'busy',
+      entry: 'startBuffering',
+      invoke: [
+        {
+          src: 'connect',
+          input: ({ context }) => ({ connectorId: context.target!.connectorId }),
+          onDone: {
+            target: 'connected',
+            actions: [
+              { type: 'applyConnect', params: ({ event }) => event.output },
+              'notifyConnected',
+              'persistConnected',
+              'notifyChain',
+            ],
+          },
+          onError: {
+            target: 'disconnected.failed',
+            actions: { type: 'setError', params: ({ event }: { event: { error: unknown } }) => event.error },
+          },
+        },
+        {
+          src: 'watchPairing',
+          input: ({ context }) => ({ connectorId: context.target!.connectorId }),
+        },
+      ],
+      on: {
+        'connection.wcUri': { target: '.pairing', actions: 'setWcUri' },
+        'connection.wcLinking': { actions: 'setWcLinking' },
+        'connection.cancel': { target: 'disconnected.idle', actions: 'reset' },
+        // An expired pairing URI is replaced by a fresh attempt (the QR view shows the new one).
+        'connection.pairingExpired': { target: 'connecting', reenter: true },
+      },
+      initial: 'requesting',
+      states: {
+        requesting: {},
+        pairing: {},
+      },
+    },
+    connected: {
+      invoke: {
+        src: 'watchConnection',
+        input: ({ context }) => ({ connectorId: context.account?.connectorId ?? '' }),
+      },
+      on: {
+        'connection.changed': { actions: ['applyChange', 'persistChain', 'notifyChain'] },
+        'connection.lost': {
+          target: 'disconnected',
+          actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
+        },
+        'connection.disconnect': 'disconnecting',
+      },
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'connection.switchChain': 'switching' },
+        },
+        switching: {
+          tags: 'busy',
+          invoke: {
+            src: 'switchChain',
+            input: ({ event }) => {
+              assertEvent(event, 'connection.switchChain')
+              return { chainId: event.chainId }
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'applySwitch', params: ({ event }: { event: { output: number } }) => event.output },
+                'persistChain',
+                'notifyChain',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: {
+                type: 'setSwitchError',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
+            },
+          },
+        },
+      },
+    },
+    disconnecting: {
+      tags: 'busy',
+      invoke: {
+        src: 'disconnect',
+        input: ({ context }) => ({ connectorId: context.account?.connectorId }),
+        onDone: {
+          target: 'disconnected',
+          actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
+        },
+        onError: {
+          target: 'connected',
+          actions: {
+            type: 'setDisconnectError',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
+      },
+    },
+  },
+})
+
+/** The SPEC §4 status of a snapshot. */
+export function selectStatus(snapshot: {
+  matches: (value: 'reconnecting' | 'connecting' | 'connected' | 'disconnecting') => boolean
+}): ConnectionStatus {
+  if (snapshot.matches('reconnecting')) return 'reconnecting'
+  if (snapshot.matches('connecting')) return 'connecting'
+  if (snapshot.matches('connected') || snapshot.matches('disconnecting')) return 'connected'
+  return 'disconnected'
+}
+
+function recentFrom(
+  target: ConnectTarget | undefined,
+  connectors: ConnectorInfo[],
+  connectorId: string,
+): RecentWallet {
+  const connector = connectors.find((c) => c.id === connectorId)
+  const wallet = target?.wallet
+  const imageUrl = wallet?.imageUrl ?? connector?.imageUrl
+  const rdns = wallet?.rdns ?? connector?.rdns
+  return {
+    id: wallet?.id ?? connectorId,
+    name: wallet?.name ?? connector?.name ?? connectorId,
+    connectorId,
+    ...(imageUrl ? { imageUrl } : {}),
+    ...(rdns ? { rdns } : {}),
+  }
+}
+
+export type ConnectionActorRef = ActorRefFrom<typeof connectionMachine>

@@ -1,0 +1,138 @@
+import { useSelector } from '@xstate/react'
+import QRCode from 'qrcode'
+import { useEffect, useState } from 'react'
+import type { ChosenWallet } from '../../machines/connection'
+import { safeDeepLink, safeHttpUrl } from '../../utils/links'
+import { WalletImage } from '../components/WalletImage'
+import { useKitActor } from '../context'
+import { useConnectionActor, useToast } from '../hooks'
+
+/**
+ * SPEC §2 ConnectingWalletConnect: the pairing URI as a QR code (drawn by the `qrcode` library), a copy-link
+ * button, links that open the chosen wallet (only http(s) and app schemes pass), and the pairing's expiry.
+ * An expired URI is replaced by a fresh one by the connection machine.
+ */
+export default function ConnectingWalletConnect() {
+  const kit = useKitActor()
+  const toast = useToast()
+  const connection = useConnectionActor()
+  const uri = useSelector(connection, (s) => s.context.wcUri)
+  const expiry = useSelector(connection, (s) => s.context.wcPairingExpiry)
+  const wallet = useSelector(connection, (s) => s.context.target?.wallet)
+  const failed = useSelector(connection, (s) => s.hasTag('failed'))
+  const connected = useSelector(connection, (s) => s.matches('connected'))
+  const error = useSelector(connection, (s) => s.context.error)
+  const qr = useQrCode(uri)
+  const remaining = useRemainingSeconds(expiry)
+  const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : 'your wallet'
+
+  if (failed) {
+    return (
+      <div className="ws-center">
+        <WalletImage name={name} src={wallet?.imageUrl} size={64} />
+        <p className="ws-error-text" role="alert">
+          {error?.message ?? 'Connection failed.'}
+        </p>
+        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'connection.retry' })}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+
+  const links = uri && wallet ? walletLinks(wallet, uri) : []
+  return (
+    <div className="ws-center">
+      <p className="ws-muted">Scan this QR code with {name}, or open it on this device.</p>
+      {qr && uri ? (
+        <div className="ws-qr">
+          <img src={qr} alt="WalletConnect QR code" data-uri={uri} />
+        </div>
+      ) : (
+        <div className="ws-qr ws-qr-placeholder" role="status" aria-label="Preparing the QR code">
+          <span className="ws-spinner" aria-hidden="true" />
+        </div>
+      )}
+      {remaining !== undefined && !connected ? (
+        <p className="ws-muted" aria-live="off">
+          Expires in {Math.floor(remaining / 60)}:{String(remaining % 60).padStart(2, '0')}
+        </p>
+      ) : null}
+      <div className="ws-row">
+        <button
+          type="button"
+          className="ws-secondary"
+          disabled={!uri}
+          onClick={() => {
+            if (!uri) return
+            navigator.clipboard
+              ?.writeText(uri)
+              .then(() => toast.show({ variant: 'success', message: 'Link copied' }))
+              .catch(() => toast.show({ variant: 'error', message: 'Could not copy the link' }))
+          }}
+        >
+          Copy link
+        </button>
+        {links.map((link) => (
+          <a
+            key={link.label}
+            className="ws-secondary"
+            href={link.href}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            {link.label}
+          </a>
+        ))}
+      </div>
+    </div>
+  )
+}
+
+/** Links that hand the pairing URI to the chosen wallet; listing data that is not a safe link is dropped. */
+export function walletLinks(wallet: ChosenWallet, uri: string): Array<{ label: string; href: string }> {
+  const out: Array<{ label: string; href: string }> = []
+  const web = safeHttpUrl(wallet.webappLink)
+  if (web) {
+    const url = new URL(web)
+    url.searchParams.set('uri', uri)
+    out.push({ label: `Open ${wallet.name}`, href: url.toString() })
+  }
+  for (const [label, link] of [
+    ['Open app', wallet.mobileLink],
+    ['Open desktop app', wallet.desktopLink],
+  ] as const) {
+    const safe = safeDeepLink(link)
+    if (!safe) continue
+    const base = safe.endsWith('/') || safe.endsWith(':') ? safe : `${safe}/`
+    out.push({ label, href: `${base}wc?uri=${encodeURIComponent(uri)}` })
+  }
+  return out
+}
+
+function useQrCode(uri: string | undefined): string | undefined {
+  const [qr, setQr] = useState<{ uri: string; src: string }>()
+  useEffect(() => {
+    if (!uri) return
+    let live = true
+    QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 0 })
+      .then((svg) => {
+        if (live) setQr({ uri, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` })
+      })
+      .catch(() => {})
+    return () => {
+      live = false
+    }
+  }, [uri])
+  return qr && qr.uri === uri ? qr.src : undefined
+}
+
+function useRemainingSeconds(expiry: number | undefined): number | undefined {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (expiry === undefined) return
+    const timer = setInterval(() => setNow(Date.now()), 1_000)
+    return () => clearInterval(timer)
+  }, [expiry])
+  return expiry === undefined ? undefined : Math.max(0, Math.ceil((expiry - now) / 1_000))
+}

@@ -1,0 +1,12 @@
+/**
+ * SPEC §4: on Telegram's in-app browser, or Safari on iOS, a pairing URI is reused until it expires (opening a
+ * wallet and coming back reloads or suspends the page, and a new URI would strand the pending pairing).
+ */
+export function reusesPairing(
+  userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent,
+): boolean {
+  const telegram = typeof window !== 'undefined' && 'TelegramWebviewProxy' in window
+  const iosSafari =
+    /iP(hone|ad|od)/.test(userAgent) && /Safari\//.test(userAgent) && !/CriOS|FxiOS|EdgiOS/.test(userAgent)
+  return telegram || /Telegram/i.test(userAgent) || iosSafari
+}

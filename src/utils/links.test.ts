@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_LINK_LENGTH, safeDeepLink, safeHttpUrl, safeText } from './links'
+
+/** Every way we know to spell a script or document link; none may come out. */
+const SCRIPT_LINKS = [
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  'JAVASCRIPT:alert(1)',
+  ' javascript:alert(3)',
+  '\njavascript:alert(1)',
+  '\u0000javascript:alert(1)',
+  '\u0001\u001fjavascript:alert(1)',
+  'java\tscript:alert(1)',
+  'java\nscript:alert(1)',
+  'java\r\nscript:alert(1)',
+  'jav\u0000ascript:alert(1)',
+  '\u00a0javascript:alert(1)',
+  'javascript:alert(1)//',
+  'javascript://%0aalert(1)',
+  'javascript&colon;alert(1)',
+  'javascript&#58;alert(1)',
+  '&#106;avascript:alert(1)',
+  'jav&#x09;ascript:alert(1)',
+  'javascript%3Aalert(1)',
+  'ｊａｖａｓｃｒｉｐｔ:alert(1)',
+  'vbscript:msgbox(1)',
+  'VBScript:msgbox(1)',
+  'livescript:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  'data:text/html;base64,PHNjcmlwdD5hbGVydCgyKTwvc2NyaXB0Pg==',
+  'DATA:text/html,x',
+  ' data:image/svg+xml,x',
+  'file:///etc/passwd',
+  'FILE://c:/windows',
+  'blob:https://app.example/0b1c',
+  'about:blank',
+  'chrome://settings',
+  'chrome-extension://abc/page.html',
+  'view-source:https://app.example',
+  'filesystem:https://app.example/temporary/x',
+]
+
+describe('safeDeepLink', () => {
+  it.each(SCRIPT_LINKS)('refuses %j', (link) => {
+    expect(safeDeepLink(link)).toBeUndefined()
+  })
+
+  it('keeps custom app schemes, lower-casing the scheme only', () => {
+    expect(safeDeepLink('metamask://wc?uri=wc%3Aabc%402')).toBe('metamask://wc?uri=wc%3Aabc%402')
+    expect(safeDeepLink('rainbow:')).toBe('rainbow:')
+    expect(safeDeepLink('MetaMask://Path/Case')).toBe('metamask://Path/Case')
+    expect(safeDeepLink('zerion-wallet+x.y-z://')).toBe('zerion-wallet+x.y-z://')
+    expect(safeDeepLink('intent://wc#Intent;scheme=wc;end')).toBe('intent://wc#Intent;scheme=wc;end')
+  })
+
+  it('keeps http(s) links, normalised by the URL parser', () => {
+    expect(safeDeepLink('https://app.wallet.example/wc')).toBe('https://app.wallet.example/wc')
+    expect(safeDeepLink('HTTPS://App.Example')).toBe('https://app.example/')
+    expect(safeDeepLink('  https://app.example/\n')).toBe('https://app.example/')
+  })
+
+  it('refuses what is not a link', () => {
+    for (const value of [
+      undefined,
+      null,
+      42,
+      {},
+      ['metamask://'],
+      '',
+      '   ',
+      '\t\n',
+      'metamask',
+      '//x.example',
+    ])
+      expect(safeDeepLink(value)).toBeUndefined()
+    expect(safeDeepLink('1password://x')).toBeUndefined() // a scheme starts with a letter
+    expect(safeDeepLink('metamask ://x')).toBeUndefined()
+    expect(safeDeepLink('metamask://x y')).toBeUndefined()
+    expect(safeDeepLink('metamask://"><script>')).toBeUndefined()
+    expect(safeDeepLink("metamask://x'onclick")).toBeUndefined()
+    expect(safeDeepLink('metamask://x\u2028y')).toBeUndefined()
+    expect(safeDeepLink('metamask://x\u0085y')).toBeUndefined()
+  })
+
+  it('refuses over-long links', () => {
+    const long = `metamask://${'a'.repeat(MAX_LINK_LENGTH)}`
+    expect(safeDeepLink(long)).toBeUndefined()
+    expect(safeDeepLink(`metamask://${'a'.repeat(MAX_LINK_LENGTH - 20)}`)).toBeDefined()
+    expect(safeDeepLink(`${' '.repeat(1_000_000)}metamask://`)).toBeUndefined()
+  })
+
+  it('refuses http links with credentials', () => {
+    expect(safeDeepLink('https://wallet.example@evil.example/')).toBeUndefined()
+  })
+})
+
+describe('safeHttpUrl', () => {
+  it.each(SCRIPT_LINKS)('refuses %j', (link) => {
+    expect(safeHttpUrl(link)).toBeUndefined()
+  })
+
+  it('answers http and https links as the URL parser serialises them', () => {
+    expect(safeHttpUrl('https://app.example')).toBe('https://app.example/')
+    expect(safeHttpUrl('http://127.0.0.1:5173/wc?x=1#y')).toBe('http://127.0.0.1:5173/wc?x=1#y')
+    expect(safeHttpUrl('\t https://app.example/a\tb \n')).toBe('https://app.example/ab')
+    expect(safeHttpUrl('https://app.example/%3Cscript%3E')).toBe('https://app.example/%3Cscript%3E')
+  })
+
+  it('refuses custom schemes, relative links and credentials', () => {
+    expect(safeHttpUrl('metamask://x')).toBeUndefined()
+    expect(safeHttpUrl('ftp://files.example/')).toBeUndefined()
+    expect(safeHttpUrl('ws://relay.example')).toBeUndefined()
+    expect(safeHttpUrl('/relative/path')).toBeUndefined()
+    expect(safeHttpUrl('//app.example/')).toBeUndefined()
+    expect(safeHttpUrl('https://user:secret@app.example/')).toBeUndefined()
+    expect(safeHttpUrl('https://user@app.example/')).toBeUndefined()
+    expect(safeHttpUrl('https://:pw@app.example/')).toBeUndefined()
+    expect(safeHttpUrl('https:\\\\evil.example')).toBeUndefined()
+    expect(safeHttpUrl('https://')).toBeUndefined()
+    expect(safeHttpUrl('https://a b.example')).toBeUndefined()
+    expect(safeHttpUrl(null)).toBeUndefined()
+    expect(safeHttpUrl(new URL('https://app.example/'))).toBeUndefined()
+  })
+})
+
+describe('safeText', () => {
+  it('keeps ordinary names, trimmed and with whitespace collapsed', () => {
+    expect(safeText('Rainbow', 40)).toBe('Rainbow')
+    expect(safeText('  Rainbow \n\t Wallet  ', 40)).toBe('Rainbow Wallet')
+    expect(safeText('Zerion 🦊 ‍👩‍💻', 40)).toBe('Zerion 🦊 ‍👩‍💻')
+  })
+
+  it('returns HTML as the literal text it is (React renders it as text)', () => {
+    expect(safeText('<img src=x onerror=alert(1)>Evil', 100)).toBe('<img src=x onerror=alert(1)>Evil')
+    expect(safeText('&lt;b&gt;', 100)).toBe('&lt;b&gt;')
+  })
+
+  it('removes control, bidi and invisible characters', () => {
+    expect(safeText('Meta\u0000Mask\u0007\u007f\u0085', 40)).toBe('MetaMask')
+    expect(safeText('Wallet\u202Eniarb', 40)).toBe('Walletniarb')
+    expect(safeText('\u2066Safe\u2069\u200b\ufeff', 40)).toBe('Safe')
+    expect(safeText('a\u2028b', 40)).toBe('a b')
+  })
+
+  it('truncates to maxLength code points with an ellipsis', () => {
+    const long = `Wallet${'Extraordinarily'.repeat(20)}`
+    const cut = safeText(long, 40)
+    expect(Array.from(cut)).toHaveLength(40)
+    expect(cut.endsWith('…')).toBe(true)
+    expect(cut.startsWith('WalletExtraordinarily')).toBe(true)
+    expect(safeText('exactly ten', 11)).toBe('exactly ten')
+    expect(safeText('🦊🦊🦊🦊🦊', 3)).toBe('🦊🦊…')
+    expect(safeText('ab cd', 4)).toBe('ab…')
+    expect(safeText('x'.repeat(5_000_000), 10)).toBe(`${'x'.repeat(9)}…`)
+  })
+
+  it('answers an empty string for anything but a string', () => {
+    for (const value of [undefined, null, 1, true, {}, ['a'], Symbol('x')])
+      expect(safeText(value, 10)).toBe('')
+    expect(safeText('name', 0)).toBe('')
+    expect(safeText('\u0000\u200b  ', 10)).toBe('')
+  })
+})

@@ -1,0 +1,144 @@
+/**
+ * Safe values from untrusted data (the wallet listing, peer metadata): links a page may put in an `href` or
+ * open, and text it may show. Each function answers a clean value or `undefined`/`''`, never throws.
+ *
+ * Links are normalised the way a browser's URL parser reads them before they are checked, so what is checked
+ * is what would run: leading and trailing C0 controls and spaces are dropped and tabs and newlines anywhere
+ * are removed (`java\tscript:` is `javascript:` to a browser).
+ */
+
+/** Longest link accepted; real wallet links are far shorter. */
+export const MAX_LINK_LENGTH = 2048
+
+/**
+ * Schemes that run code, read local or browser-internal resources, or smuggle a document in: never a
+ * wallet's deep link, whatever the listing says.
+ */
+const BLOCKED_SCHEMES = new Set([
+  'javascript',
+  'vbscript',
+  'livescript',
+  'mocha',
+  'data',
+  'file',
+  'blob',
+  'filesystem',
+  'about',
+  'chrome',
+  'chrome-extension',
+  'chrome-untrusted',
+  'chrome-search',
+  'devtools',
+  'edge',
+  'brave',
+  'opera',
+  'vivaldi',
+  'view-source',
+  'jar',
+  'resource',
+  'moz-extension',
+  'ms-browser-extension',
+  'safari-extension',
+  'safari-web-extension',
+  'webkit-extension',
+])
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i
+// C0 controls and space (stripped at the ends by the URL parser), and tab/LF/CR (removed anywhere).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const EDGE_JUNK = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g
+const TAB_OR_NEWLINE = /[\t\n\r]/g
+// What may not remain inside a link after normalising: any control character, whitespace, and characters
+// that only appear in links built to break out of an attribute or a string.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const FORBIDDEN_IN_LINK = /[\u0000-\u001f\u007f-\u009f\s"'`<>\\]/u
+
+function normaliseLink(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > MAX_LINK_LENGTH * 2) return undefined
+  const link = value.replace(EDGE_JUNK, '').replace(TAB_OR_NEWLINE, '')
+  if (link === '' || link.length > MAX_LINK_LENGTH || FORBIDDEN_IN_LINK.test(link)) return undefined
+  return link
+}
+
+function checkHttp(link: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(link)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  // Credentials in a link are a phishing device (`https://wallet.example@evil.example`).
+  if (url.username !== '' || url.password !== '' || url.hostname === '') return undefined
+  return url.href
+}
+
+/**
+ * An absolute `http:`/`https:` URL without credentials, normalised by the URL parser; else `undefined`.
+ *
+ * @example
+ * safeHttpUrl(' https://app.example/x ') // 'https://app.example/x'
+ * safeHttpUrl('javascript:alert(1)') // undefined
+ * safeHttpUrl('https://user:pw@host.example') // undefined
+ */
+export function safeHttpUrl(value: unknown): string | undefined {
+  const link = normaliseLink(value)
+  if (link === undefined) return undefined
+  const scheme = SCHEME.exec(link)?.[1]?.toLowerCase()
+  if (scheme !== 'http' && scheme !== 'https') return undefined
+  return checkHttp(link)
+}
+
+/**
+ * A link a wallet can be opened with: `http:`/`https:` (as {@link safeHttpUrl}) or a custom app scheme
+ * (`metamask://`, `rainbow:`), but never a scheme that runs code or reads local data (`javascript:`,
+ * `data:`, `vbscript:`, `file:`, `blob:`, `about:`, `chrome:`, ...), in any case and however padded.
+ *
+ * @example
+ * safeDeepLink('metamask://wc?uri=x') // 'metamask://wc?uri=x'
+ * safeDeepLink('JaVaScRiPt:alert(1)') // undefined
+ * safeDeepLink('java\tscript:alert(1)') // undefined
+ */
+export function safeDeepLink(value: unknown): string | undefined {
+  const link = normaliseLink(value)
+  if (link === undefined) return undefined
+  const match = SCHEME.exec(link)
+  if (!match?.[1]) return undefined
+  const scheme = match[1].toLowerCase()
+  if (scheme === 'http' || scheme === 'https') return checkHttp(link)
+  if (BLOCKED_SCHEMES.has(scheme)) return undefined
+  return `${scheme}${link.slice(scheme.length)}`
+}
+
+// Controls (C0, DEL, C1), bidirectional overrides and isolates (they can reverse how a name reads), and
+// invisible characters that make two names look alike. Zero-width joiners stay: emoji need them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu
+
+/**
+ * Text for display: strings only, invisible and control characters removed, whitespace collapsed, trimmed,
+ * and at most `maxLength` characters (code points), ending in an ellipsis when cut. Render it as text (React
+ * escapes it); it is not HTML-safe by itself.
+ *
+ * @example
+ * safeText('  Rainbow\u0000 Wallet ', 40) // 'Rainbow Wallet'
+ * safeText('x'.repeat(50), 10) // 'xxxxxxxxx…'
+ * safeText(42, 10) // ''
+ */
+export function safeText(value: unknown, maxLength: number): string {
+  if (typeof value !== 'string' || maxLength <= 0) return ''
+  // Bound the work before normalising: a megabyte of name is not a name.
+  const bounded = value.length > maxLength * 8 + 64 ? value.slice(0, maxLength * 8 + 64) : value
+  const text = bounded
+    .normalize('NFC')
+    .replace(/[\t\n\r\v\f]/g, ' ')
+    .replace(INVISIBLE, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+  const chars = Array.from(text)
+  if (chars.length <= maxLength) return text
+  return `${chars
+    .slice(0, maxLength - 1)
+    .join('')
+    .trimEnd()}…`
+}

@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core'
+import { createPublicClient, formatEther, http, verifyMessage } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type E2eContext, startE2e } from './support.ts'
+
+let e2e: E2eContext
+let page: Page
+
+beforeAll(async () => {
+  e2e = await startE2e()
+  page = await e2e.newPage()
+})
+afterAll(async () => {
+  await e2e?.close()
+})
+
+const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
+const walletPrompt = (p: Page) => p.getByRole('dialog', { name: 'Walletstate Dev Wallet' })
+const hostButton = (p: Page) => p.locator('button[aria-haspopup="dialog"]')
+
+async function approveInWallet(p: Page) {
+  await walletPrompt(p).getByRole('button', { name: 'Approve' }).click()
+}
+
+describe('connect with the injected dev wallet (EIP-6963), in Chromium', () => {
+  it('connects after the wallet prompt is approved, and shows the truncated address and anvil balance', async () => {
+    const address = e2e.sandbox.wallets.injectedAddress
+    await hostButton(page).getByText('Connect Wallet').click()
+    const kitDialog = page.getByRole('dialog', { name: 'Connect Wallet' })
+    const item = kitDialog.getByRole('button', { name: /Walletstate Dev Wallet/ })
+    await item.waitFor()
+    expect(await item.textContent()).toContain('Installed')
+    await item.click()
+    await page.locator('[data-view="ConnectingExternal"]').waitFor()
+    await approveInWallet(page)
+    await expect.poll(() => hostButton(page).textContent()).toBe(truncated(address))
+    expect(await page.getByRole('dialog').count()).toBe(0)
+
+    await hostButton(page).click()
+    await page.locator('[data-view="Account"]').waitFor()
+    expect(await page.getByTestId('account-address').textContent()).toBe(truncated(address))
+    const client = createPublicClient({ transport: http(e2e.sandbox.chain.rpcUrl) })
+    const wei = await client.getBalance({ address })
+    const [whole, fraction = ''] = formatEther(wei).split('.')
+    const expected = `${whole}${fraction.slice(0, 4).replace(/0+$/, '') ? `.${fraction.slice(0, 4).replace(/0+$/, '')}` : ''} ETH`
+    await expect.poll(() => page.getByTestId('account-balance').textContent()).toBe(expected)
+    await page.keyboard.press('Escape')
+  })
+
+  it('signs a message from the demo after approval in the wallet', async () => {
+    await page.getByRole('button', { name: 'Sign message' }).click()
+    await approveInWallet(page)
+    const result = page.getByTestId('demo-result')
+    await expect.poll(() => result.textContent()).toMatch(/^0x[0-9a-f]{130}$/)
+    const signature = (await result.textContent()) as `0x${string}`
+    const address = e2e.sandbox.wallets.injectedAddress
+    expect(
+      await verifyMessage({ address, message: `Hello from the Walletstate demo to ${address}`, signature }),
+    ).toBe(true)
+  })
+
+  it('reconnects after a reload without a click', async () => {
+    await page.reload()
+    await expect
+      .poll(() => hostButton(page).textContent())
+      .toBe(truncated(e2e.sandbox.wallets.injectedAddress))
+    expect(await walletPrompt(page).count()).toBe(0)
+  })
+
+  it('disconnects from the Account view, and stays disconnected after a reload', async () => {
+    await hostButton(page).click()
+    await page.getByRole('button', { name: 'Disconnect' }).click()
+    await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
+    await page.reload()
+    await hostButton(page).waitFor()
+    await page.waitForTimeout(1_500)
+    expect(await hostButton(page).textContent()).toBe('Connect Wallet')
+  })
+
+  it('a rejection in the wallet leaves a retryable state with the message, and Try again connects', async () => {
+    await hostButton(page).click()
+    await page.getByRole('button', { name: /Walletstate Dev Wallet/ }).click()
+    await walletPrompt(page).getByRole('button', { name: 'Reject' }).click()
+    const view = page.locator('[data-view="ConnectingExternal"]')
+    await view.getByRole('alert').getByText('Connection declined in the wallet.').waitFor()
+    await view.getByRole('button', { name: 'Try again' }).click()
+    await approveInWallet(page)
+    await expect
+      .poll(() => hostButton(page).textContent())
+      .toBe(truncated(e2e.sandbox.wallets.injectedAddress))
+    expect(e2e.pageErrors).toEqual([])
+  })
+})
