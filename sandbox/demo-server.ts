@@ -49,6 +49,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         'viem',
         '@tanstack/react-query',
         'valibot',
+        'qrcode',
+        'wagmi/connectors',
+        '@walletconnect/ethereum-provider',
       ],
     },
   })
