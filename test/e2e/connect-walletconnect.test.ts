@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core'
+import { verifyMessage } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type E2eContext, startE2e } from './support.ts'
+
+let e2e: E2eContext
+let page: Page
+
+beforeAll(async () => {
+  e2e = await startE2e()
+  page = await e2e.newPage()
+})
+afterAll(async () => {
+  await e2e?.close()
+})
+
+const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
+const hostButton = (p: Page) => p.locator('button[aria-haspopup="dialog"]')
+
+/** Opens the QR view for WalletConnect and reads the pairing URI the QR code encodes. */
+async function pairingUri(p: Page): Promise<string> {
+  await hostButton(p).click()
+  await p.getByRole('dialog').getByRole('button', { name: /WalletConnect/ }).click()
+  await p.locator('[data-view="ConnectingWalletConnect"]').waitFor()
+  const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
+  await qr.waitFor({ timeout: 60_000 })
+  const uri = await qr.getAttribute('data-uri')
+  if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
+  return uri
+}
+
+async function openWallet(uri: string): Promise<Page> {
+  const wallet = await e2e.browser.newPage()
+  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`)
+  return wallet
+}
+
+describe('connect by WalletConnect through the sandbox relay, in Chromium', () => {
+  it('pairs by the QR view URI, signs in the wallet page, and disconnects on both sides', async () => {
+    const uri = await pairingUri(page)
+    expect(await page.getByText(/Expires in \d+:\d\d/).count()).toBe(1)
+    const wallet = await openWallet(uri)
+    const proposal = wallet.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText('Walletstate demo').first().waitFor()
+    await proposal.getByRole('button', { name: 'Approve' }).click()
+
+    const address = e2e.sandbox.wallets.wcAddress
+    await expect.poll(() => hostButton(page).textContent(), { timeout: 20_000 }).toBe(truncated(address))
+
+    await page.getByRole('button', { name: 'Sign message' }).click()
+    await wallet.getByRole('region', { name: 'Signature request' }).getByRole('button', { name: 'Approve' }).click()
+    const result = page.getByTestId('demo-result')
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/)
+    const signature = (await result.textContent()) as `0x${string}`
+    expect(
+      await verifyMessage({ address, message: `Hello from the Walletstate demo to ${address}`, signature }),
+    ).toBe(true)
+
+    await hostButton(page).click()
+    await page.getByRole('button', { name: 'Disconnect' }).click()
+    await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
+    await expect.poll(() => wallet.getByText('No active sessions').count(), { timeout: 20_000 }).toBe(1)
+    await wallet.close()
+  })
+
+  it('a session ended by the wallet puts the kit back to disconnected', async () => {
+    const uri = await pairingUri(page)
+    const wallet = await openWallet(uri)
+    await wallet.getByRole('region', { name: 'Session proposal' }).getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => hostButton(page).textContent(), { timeout: 20_000 }).toBe(
+      truncated(e2e.sandbox.wallets.wcAddress),
+    )
+    await wallet.getByRole('button', { name: 'Disconnect' }).first().click()
+    await expect.poll(() => hostButton(page).textContent(), { timeout: 10_000 }).toBe('Connect Wallet')
+    await wallet.close()
+  })
+
+  it('a proposal rejected in the wallet page leaves "Try again", which offers a fresh QR code', async () => {
+    const uri = await pairingUri(page)
+    const wallet = await openWallet(uri)
+    await wallet.getByRole('region', { name: 'Session proposal' }).getByRole('button', { name: 'Reject' }).click()
+    const view = page.locator('[data-view="ConnectingWalletConnect"]')
+    await view.getByRole('alert').waitFor({ timeout: 20_000 })
+    expect(await view.getByRole('alert').textContent()).toMatch(/declined|rejected/i)
+    await view.getByRole('button', { name: 'Try again' }).click()
+    const qr = page.getByRole('img', { name: 'WalletConnect QR code' })
+    await expect.poll(async () => (await qr.count()) > 0 && (await qr.getAttribute('data-uri')) !== uri, {
+      timeout: 30_000,
+    }).toBe(true)
+    await page.keyboard.press('Escape')
+    await wallet.close()
+  })
+})
