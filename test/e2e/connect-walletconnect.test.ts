@@ -20,7 +20,10 @@ const hostButton = (p: Page) => p.locator('button[aria-haspopup="dialog"]')
 /** Opens the QR view for WalletConnect and reads the pairing URI the QR code encodes. */
 async function pairingUri(p: Page): Promise<string> {
   await hostButton(p).click()
-  await p.getByRole('dialog').getByRole('button', { name: /WalletConnect/ }).click()
+  await p
+    .getByRole('dialog')
+    .getByRole('button', { name: /WalletConnect/ })
+    .click()
   await p.locator('[data-view="ConnectingWalletConnect"]').waitFor()
   const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
   await qr.waitFor({ timeout: 60_000 })
@@ -48,7 +51,10 @@ describe('connect by WalletConnect through the sandbox relay, in Chromium', () =
     await expect.poll(() => hostButton(page).textContent(), { timeout: 20_000 }).toBe(truncated(address))
 
     await page.getByRole('button', { name: 'Sign message' }).click()
-    await wallet.getByRole('region', { name: 'Signature request' }).getByRole('button', { name: 'Approve' }).click()
+    await wallet
+      .getByRole('region', { name: 'Signature request' })
+      .getByRole('button', { name: 'Approve' })
+      .click()
     const result = page.getByTestId('demo-result')
     await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/)
     const signature = (await result.textContent()) as `0x${string}`
@@ -66,10 +72,13 @@ describe('connect by WalletConnect through the sandbox relay, in Chromium', () =
   it('a session ended by the wallet puts the kit back to disconnected', async () => {
     const uri = await pairingUri(page)
     const wallet = await openWallet(uri)
-    await wallet.getByRole('region', { name: 'Session proposal' }).getByRole('button', { name: 'Approve' }).click()
-    await expect.poll(() => hostButton(page).textContent(), { timeout: 20_000 }).toBe(
-      truncated(e2e.sandbox.wallets.wcAddress),
-    )
+    await wallet
+      .getByRole('region', { name: 'Session proposal' })
+      .getByRole('button', { name: 'Approve' })
+      .click()
+    await expect
+      .poll(() => hostButton(page).textContent(), { timeout: 20_000 })
+      .toBe(truncated(e2e.sandbox.wallets.wcAddress))
     await wallet.getByRole('button', { name: 'Disconnect' }).first().click()
     await expect.poll(() => hostButton(page).textContent(), { timeout: 10_000 }).toBe('Connect Wallet')
     await wallet.close()
@@ -78,15 +87,20 @@ describe('connect by WalletConnect through the sandbox relay, in Chromium', () =
   it('a proposal rejected in the wallet page leaves "Try again", which offers a fresh QR code', async () => {
     const uri = await pairingUri(page)
     const wallet = await openWallet(uri)
-    await wallet.getByRole('region', { name: 'Session proposal' }).getByRole('button', { name: 'Reject' }).click()
+    await wallet
+      .getByRole('region', { name: 'Session proposal' })
+      .getByRole('button', { name: 'Reject' })
+      .click()
     const view = page.locator('[data-view="ConnectingWalletConnect"]')
     await view.getByRole('alert').waitFor({ timeout: 20_000 })
     expect(await view.getByRole('alert').textContent()).toMatch(/declined|rejected/i)
     await view.getByRole('button', { name: 'Try again' }).click()
     const qr = page.getByRole('img', { name: 'WalletConnect QR code' })
-    await expect.poll(async () => (await qr.count()) > 0 && (await qr.getAttribute('data-uri')) !== uri, {
-      timeout: 30_000,
-    }).toBe(true)
+    await expect
+      .poll(async () => (await qr.count()) > 0 && (await qr.getAttribute('data-uri')) !== uri, {
+        timeout: 30_000,
+      })
+      .toBe(true)
     await page.keyboard.press('Escape')
     await wallet.close()
   })

@@ -34,7 +34,10 @@ describe('the modal, keyboard only, in Chromium', () => {
     expect(await opener.getAttribute('aria-expanded')).toBe('true')
     await expect.poll(() => page.locator('[data-view]').getAttribute('data-view')).toBe('Connect')
 
-    // Focus moved into the dialog, on the view's first control.
+    // Focus moved into the dialog, on the view's first control (the first wallet); Tab reaches the rest.
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-view="Connect"]'))).toBe(true)
+    for (let i = 0; i < 12 && (await focusedName(page)) !== 'Supported networks'; i++)
+      await page.keyboard.press('Tab')
     expect(await focusedName(page)).toBe('Supported networks')
     await page.keyboard.press('Enter')
 
