@@ -50,8 +50,6 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         '@tanstack/react-query',
         'valibot',
         'qrcode',
-        'wagmi/connectors',
-        '@walletconnect/ethereum-provider',
       ],
     },
   })

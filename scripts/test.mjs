@@ -8,6 +8,7 @@ rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
 
 const stages = [
+  ['walletconnect bundle', ['node', 'scripts/build-walletconnect.mjs', '--if-missing']],
   ['types', ['npx', 'tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['lint', ['npx', 'biome', 'check', 'src', 'test', 'demo', 'bench', 'scripts', 'sandbox']],
   [

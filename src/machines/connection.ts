@@ -254,7 +254,6 @@ export const connectionMachine = setup({
       recentWallet: undefined,
       error: undefined,
     }),
-    clearError: assign({ error: undefined, wcError: false }),
     setDisconnectError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
     setSwitchError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
     applySwitch: assign(({ context }, chainId: number) => {
@@ -354,7 +353,8 @@ export const connectionMachine = setup({
       initial: 'idle',
       on: {
         'connection.connect': [
-          { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'clearError' },
+          // The pairing is reused, but the wallet picked may be another one (it is the one remembered).
+          { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'setTarget' },
           { target: 'connecting', actions: 'setTarget' },
         ],
         'connection.reset': { target: '.idle', actions: 'reset' },
@@ -369,7 +369,6 @@ export const connectionMachine = setup({
     },
     connecting: {
       tags: 'busy',
-      entry: 'startBuffering',
       invoke: [
         {
           src: 'connect',
@@ -402,7 +401,9 @@ export const connectionMachine = setup({
       },
       initial: 'requesting',
       states: {
-        requesting: {},
+        // Buffering starts here, not on entering `connecting`: a reused pairing (SPEC §4) enters `pairing`
+        // directly and must keep the URI it shows.
+        requesting: { entry: 'startBuffering' },
         pairing: {},
       },
     },

@@ -90,7 +90,10 @@ export function createModel<TMachine extends AnyStateMachine>(
   const eventsFor = (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
     const own = new Set<string>()
     for (const node of snapshot._nodes) for (const type of node.ownEvents) own.add(type)
-    return [...own].flatMap((type) => {
+    // A state's `onDone` listens for `xstate.done.state.<id>`, which XState raises itself in the same
+    // macrostep that reaches the final state, so the graph already follows it. Sending it would fake a
+    // completion that never happened.
+    return [...own].filter((type) => !isDoneStateEvent(type)).flatMap((type) => {
       const matching = listed.filter((event) => event.type === type)
       return matching.length > 0 ? matching : [{ type }]
     })
@@ -223,6 +226,8 @@ export function delayOf(
 }
 
 export const isDelayEvent = (event: AnyEventObject): boolean => event.type.startsWith('xstate.after.')
+
+const isDoneStateEvent = (type: string): boolean => type.startsWith('xstate.done.state.')
 
 function runSteps<TMachine extends AnyStateMachine>(
   model: Model<TMachine>,

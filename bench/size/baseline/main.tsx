@@ -1,13 +1,23 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { defineChain } from 'viem'
-import { createConfig, http, useConnect, useConnectors, WagmiProvider } from 'wagmi'
+import { defineChain, parseEther } from 'viem'
+import {
+  createConfig,
+  http,
+  useConnect,
+  useConnectors,
+  useSendTransaction,
+  useSignMessage,
+  WagmiProvider,
+} from 'wagmi'
 import { injected } from 'wagmi/connectors'
 
 /**
  * The size baseline: what a host app ships with no wallet kit at all. The same stack the kit builds on
- * (React, wagmi, viem, react-query) and one button that connects through wagmi directly.
+ * (React, wagmi, viem, react-query), one button that connects through wagmi directly, and the demo host's own
+ * two features (sign a message, send a transaction, with the same wagmi hooks), so that the difference
+ * between the demo and this app is the kit and nothing the host would ship anyway.
  */
 const localChain = defineChain({
   id: 31337,
@@ -39,6 +49,26 @@ function ConnectWallet() {
   )
 }
 
+function HostActions() {
+  const sign = useSignMessage()
+  const send = useSendTransaction()
+  return (
+    <div>
+      <button type="button" onClick={() => sign.mutate({ message: 'Hello' })}>
+        Sign message
+      </button>
+      <button
+        type="button"
+        onClick={() =>
+          send.mutate({ to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: parseEther('0.01') })
+        }
+      >
+        Send transaction
+      </button>
+    </div>
+  )
+}
+
 const root = document.getElementById('root')
 if (!root) throw new Error('#root is missing')
 createRoot(root).render(
@@ -48,6 +78,7 @@ createRoot(root).render(
         <main>
           <h1>Baseline</h1>
           <ConnectWallet />
+          <HostActions />
         </main>
       </QueryClientProvider>
     </WagmiProvider>

@@ -22,7 +22,7 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters) {
     let inner: Inner | undefined
     let loading: Promise<Inner> | undefined
     const load = (): Promise<Inner> => {
-      loading ??= import('./walletConnectInner').then(async ({ createInnerWalletConnect }) => {
+      loading ??= import('./vendor/walletconnect.js').then(async ({ createInnerWalletConnect }) => {
         const created = createInnerWalletConnect(parameters)(config)
         await created.setup?.()
         inner = created

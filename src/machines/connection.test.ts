@@ -1,0 +1,632 @@
+import { UserRejectedRequestError } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { type ActorRefFrom, createActor, fromCallback, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import { DisconnectError, SwitchChainError } from '../errors/connection'
+import {
+  type ConnectionAccount,
+  type ConnectionEvent,
+  type ConnectionInput,
+  type ConnectionNotice,
+  type ConnectOutput,
+  type ConnectorInfo,
+  connectionMachine,
+  type PersistRequest,
+  type RecentWallet,
+  type ReconnectOutput,
+  selectStatus,
+} from './connection'
+
+/** One call of a promise slot: what it was given, and the hands to settle it with. */
+interface Call<TInput, TOutput> {
+  input: TInput
+  signal: AbortSignal
+  resolve: (output: TOutput) => void
+  reject: (error: unknown) => void
+}
+
+/** A callback slot's live instance: its input, the way to talk back to the machine, and whether it stopped. */
+interface Watcher<TInput> {
+  input: TInput
+  sendBack: (event: ConnectionEvent) => void
+  stopped: boolean
+}
+
+const ALICE = '0x00000000000000000000000000000000000a11ce'
+const BOB = '0x0000000000000000000000000000000000000b0b'
+
+const account = (overrides: Partial<ConnectionAccount> = {}): ConnectionAccount => ({
+  address: ALICE,
+  addresses: [ALICE, BOB],
+  chainId: 1,
+  connectorId: 'io.metamask',
+  ...overrides,
+})
+const connectionsOf = (a: ConnectionAccount) => ({ [a.connectorId]: { accounts: a.addresses, chainId: a.chainId } })
+const recent = (id: string): RecentWallet => ({ id, name: `Wallet ${id}`, connectorId: id })
+
+const CONNECTORS: ConnectorInfo[] = [
+  { id: 'io.metamask', name: 'MetaMask', type: 'announced', chain: 'eip155', rdns: 'io.metamask' },
+  { id: 'walletConnect', name: 'WalletConnect', type: 'walletconnect', chain: 'eip155' },
+]
+
+const WC_URI = 'wc:7f6e@2?relay-protocol=irn&symKey=587d&expiryTimestamp=4102444800'
+
+/**
+ * The real machine with every actor slot replaced by a fake the test drives, run as the child of a tiny
+ * parent so its `sendParent` notices can be read, as the kit would receive them.
+ */
+function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }) {
+  const calls = {
+    reconnect: [] as Call<undefined, ReconnectOutput>[],
+    connect: [] as Call<{ connectorId: string }, ConnectOutput>[],
+    disconnect: [] as Call<{ connectorId: string | undefined }, void>[],
+    switchChain: [] as Call<{ chainId: number }, number>[],
+  }
+  const watchers = {
+    connection: [] as Watcher<{ connectorId: string }>[],
+    pairing: [] as Watcher<{ connectorId: string }>[],
+    connectors: [] as Watcher<undefined>[],
+  }
+  const persisted: PersistRequest[] = []
+  const notices: ConnectionNotice[] = []
+
+  const promiseSlot = <TInput, TOutput>(list: Call<TInput, TOutput>[]) =>
+    fromPromise<TOutput, TInput>(
+      ({ input, signal }) =>
+        new Promise<TOutput>((resolve, reject) => {
+          list.push({ input, signal, resolve, reject })
+        }),
+    )
+  const callbackSlot = <TInput>(list: Watcher<TInput>[]) =>
+    fromCallback<ConnectionEvent, TInput>(({ input, sendBack }) => {
+      const watcher: Watcher<TInput> = { input, sendBack, stopped: false }
+      list.push(watcher)
+      return () => {
+        watcher.stopped = true
+      }
+    })
+
+  const machine = connectionMachine.provide({
+    actors: {
+      reconnect: promiseSlot(calls.reconnect),
+      connect: promiseSlot(calls.connect),
+      disconnect: promiseSlot(calls.disconnect),
+      switchChain: promiseSlot(calls.switchChain),
+      watchConnection: callbackSlot(watchers.connection),
+      watchPairing: callbackSlot(watchers.pairing),
+      watchConnectors: callbackSlot(watchers.connectors),
+      persistence: fromCallback<PersistRequest>(({ receive }) => {
+        receive((request) => persisted.push(request))
+      }),
+    },
+  })
+  const parent = setup({
+    types: { events: {} as ConnectionNotice },
+    actors: { connection: machine },
+  }).createMachine({
+    invoke: { id: 'connection', src: 'connection', input },
+    on: { 'account.*': { actions: ({ event }) => notices.push(event) } },
+  })
+  const root = createActor(parent).start()
+  const connection = root.getSnapshot().children.connection as ActorRefFrom<typeof machine>
+  const snapshot = () => connection.getSnapshot()
+  const last = <T>(list: T[]): T => {
+    const item = list.at(-1)
+    if (item === undefined) throw new Error('nothing was called')
+    return item
+  }
+  return {
+    connection,
+    calls,
+    watchers,
+    persisted,
+    notices,
+    snapshot,
+    context: () => snapshot().context,
+    status: () => selectStatus(snapshot()),
+    send: (event: ConnectionEvent) => connection.send(event),
+    last,
+    /** The wallet side: an event from the live `watchConnection` instance. */
+    fromWallet: (event: ConnectionEvent) => last(watchers.connection).sendBack(event),
+    stop: () => root.stop(),
+  }
+}
+
+type Harness = ReturnType<typeof harness>
+
+/** Lets settled promises reach the machine. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+async function startDisconnected(h: Harness, recentWallets: RecentWallet[] = []) {
+  h.last(h.calls.reconnect).resolve({ account: undefined, connections: {}, recentWallets })
+  await flush()
+  expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+}
+
+async function connectWith(h: Harness, connected: ConnectionAccount, event?: Partial<ConnectionEvent>) {
+  h.send({ type: 'connection.connect', connectorId: connected.connectorId, ...event } as ConnectionEvent)
+  h.last(h.calls.connect).resolve({ account: connected, connections: connectionsOf(connected) })
+  await flush()
+  expect(h.snapshot().value).toEqual({ connected: 'idle' })
+}
+
+const rejected4001 = () => new UserRejectedRequestError(new Error('MetaMask Tx Signature: User denied.'))
+
+describe('connectionMachine: reconnect at start (SPEC §4)', () => {
+  it('reconnects an authorised connector: connected, and the kit hears of the account and its chain', async () => {
+    const h = harness()
+    expect(h.status()).toBe('reconnecting')
+    expect(h.snapshot().hasTag('busy')).toBe(true)
+    const a = account({ chainId: 10 })
+    h.last(h.calls.reconnect).resolve({
+      account: a,
+      connections: connectionsOf(a),
+      recentWallets: [recent('io.metamask'), recent('b'), recent('c')],
+    })
+    await flush()
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(h.status()).toBe('connected')
+    expect(h.context().account).toEqual(a)
+    expect(h.context().connections).toEqual(connectionsOf(a))
+    expect(h.context().recentWallets.map((w) => w.id)).toEqual(['io.metamask', 'b'])
+    expect(h.context().recentWallet?.id).toBe('io.metamask')
+    expect(h.notices).toEqual([
+      { type: 'account.connected', account: a, method: 'browser', reconnected: true },
+      { type: 'account.chainChanged', chainId: 10, supported: true },
+    ])
+    // The wallet is followed from now on, for the connector that reconnected.
+    expect(h.last(h.watchers.connection)).toMatchObject({ input: { connectorId: 'io.metamask' }, stopped: false })
+    h.stop()
+  })
+
+  it('tells the kit when the reconnected chain is not one the app asked for', async () => {
+    const h = harness({ supportedChainIds: [1] })
+    const a = account({ chainId: 56 })
+    h.last(h.calls.reconnect).resolve({ account: a, connections: connectionsOf(a), recentWallets: [] })
+    await flush()
+    expect(h.notices.at(-1)).toEqual({ type: 'account.chainChanged', chainId: 56, supported: false })
+    h.stop()
+  })
+
+  it('without an authorised connector: disconnected with empty connections, recent wallets kept', async () => {
+    const h = harness()
+    h.last(h.calls.reconnect).resolve({
+      account: undefined,
+      connections: {},
+      recentWallets: [recent('a'), recent('b'), recent('c')],
+    })
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.status()).toBe('disconnected')
+    expect(h.context()).toMatchObject({ account: undefined, connections: {}, recentWallet: undefined })
+    expect(h.context().recentWallets.map((w) => w.id)).toEqual(['a', 'b'])
+    expect(h.notices).toEqual([])
+    h.stop()
+  })
+
+  it('a failed reconnect is disconnected with empty connections, no error shown', async () => {
+    const h = harness()
+    h.last(h.calls.reconnect).reject(new Error('storage unreadable'))
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.snapshot().status).toBe('active')
+    expect(h.context()).toMatchObject({ account: undefined, connections: {}, error: undefined })
+    expect(h.notices).toEqual([])
+    h.stop()
+  })
+})
+
+describe('connectionMachine: connecting', () => {
+  it('connects: stores the wallet first in recent wallets (max 2, no duplicates) and notifies the kit', async () => {
+    const h = harness()
+    await startDisconnected(h, [recent('a'), recent('io.metamask')])
+    h.last(h.watchers.connectors).sendBack({ type: 'connection.connectors', connectors: CONNECTORS })
+
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(h.status()).toBe('connecting')
+    expect(h.snapshot().hasTag('busy')).toBe(true)
+    expect(h.last(h.calls.connect).input).toEqual({ connectorId: 'io.metamask' })
+    const a = account()
+    h.last(h.calls.connect).resolve({ account: a, connections: connectionsOf(a) })
+    await flush()
+
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    // Named after the connector, since no listing wallet was picked.
+    const metamask = { id: 'io.metamask', name: 'MetaMask', connectorId: 'io.metamask', rdns: 'io.metamask' }
+    expect(h.context().recentWallet).toEqual(metamask)
+    expect(h.context().recentWallets.map((w) => w.id)).toEqual(['io.metamask', 'a'])
+    expect(h.persisted).toEqual([
+      { type: 'persist.connected', recentWallets: [metamask, recent('a')], wallet: metamask, chainId: 1 },
+    ])
+    expect(h.notices).toEqual([
+      { type: 'account.connected', account: a, method: 'browser', reconnected: false },
+      { type: 'account.chainChanged', chainId: 1, supported: true },
+    ])
+    h.stop()
+  })
+
+  it('a wallet picked from the listing is remembered as that wallet, most recent first, at most two', async () => {
+    const h = harness()
+    await startDisconnected(h, [recent('a'), recent('b')])
+    const zerion = { id: 'zerion', name: 'Zerion', imageUrl: 'https://img.example/zerion.png' }
+    await connectWith(h, account({ connectorId: 'walletConnect' }), {
+      connectorId: 'walletConnect',
+      wallet: zerion,
+    })
+    const stored = { ...zerion, connectorId: 'walletConnect' }
+    expect(h.context().recentWallets).toEqual([stored, recent('a')])
+    expect(h.notices[0]).toMatchObject({ type: 'account.connected', method: 'qrcode' })
+    expect(h.persisted.at(-1)).toMatchObject({ type: 'persist.connected', wallet: stored })
+    h.stop()
+  })
+
+  it('a declined connection (4001) fails with the SPEC text; retry tries the same target again', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    const wallet = { id: 'rainbow', name: 'Rainbow' }
+    h.send({ type: 'connection.connect', connectorId: 'me.rainbow', wallet, method: 'mobile' })
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'failed' })
+    expect(h.snapshot().hasTag('failed')).toBe(true)
+    expect(h.status()).toBe('disconnected')
+    expect(h.context().error).toEqual({
+      name: 'UserRejectedError',
+      message: 'Connection declined in the wallet.',
+      code: 4001,
+    })
+    expect(h.context().wcError).toBe(false)
+    expect(h.notices).toEqual([])
+
+    h.send({ type: 'connection.retry' })
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(h.calls.connect).toHaveLength(2)
+    expect(h.last(h.calls.connect).input).toEqual({ connectorId: 'me.rainbow' })
+    expect(h.context().target).toEqual({ connectorId: 'me.rainbow', wallet, method: 'mobile' })
+    const a = account({ connectorId: 'me.rainbow' })
+    h.last(h.calls.connect).resolve({ account: a, connections: connectionsOf(a) })
+    await flush()
+    expect(h.context().error).toBeUndefined()
+    expect(h.notices[0]).toMatchObject({ type: 'account.connected', method: 'mobile', reconnected: false })
+    h.stop()
+  })
+
+  it('a failed WalletConnect attempt flags wcError; a new attempt clears the error', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    h.last(h.calls.connect).reject(new Error('Proposal expired'))
+    await flush()
+    expect(h.context()).toMatchObject({
+      wcError: true,
+      error: { name: 'BaseError', message: 'Connection failed.' },
+    })
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    expect(h.context()).toMatchObject({ wcError: false, error: undefined })
+    h.stop()
+  })
+
+  it('retry is only offered after a failure; reset leaves the failure', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    expect(h.snapshot().can({ type: 'connection.retry' })).toBe(false)
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    expect(h.snapshot().can({ type: 'connection.retry' })).toBe(true)
+    h.send({ type: 'connection.reset' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.context()).toMatchObject({ error: undefined, target: undefined })
+    expect(h.snapshot().can({ type: 'connection.retry' })).toBe(false)
+    h.stop()
+  })
+
+  it('cancel while connecting: disconnected, the attempt is aborted, and its late answer is ignored', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    const attempt = h.last(h.calls.connect)
+    const pairing = h.last(h.watchers.pairing)
+    expect(attempt.signal.aborted).toBe(false)
+    h.send({ type: 'connection.cancel' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(attempt.signal.aborted).toBe(true)
+    expect(pairing.stopped).toBe(true)
+    expect(h.context()).toMatchObject({ target: undefined, buffering: false, wcUri: undefined })
+
+    const a = account()
+    attempt.resolve({ account: a, connections: connectionsOf(a) })
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.context().account).toBeUndefined()
+    expect(h.notices).toEqual([])
+    expect(h.persisted).toEqual([])
+    h.stop()
+  })
+})
+
+describe('connectionMachine: WalletConnect pairing', () => {
+  it('shows the pairing URI and its expiry from watchPairing; the deep link is kept', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    expect(h.context().buffering).toBe(true)
+    expect(h.context().target?.method).toBe('qrcode')
+    const watcher = h.last(h.watchers.pairing)
+    expect(watcher.input).toEqual({ connectorId: 'walletConnect' })
+    watcher.sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: 4_102_444_800_000 })
+    expect(h.snapshot().value).toEqual({ connecting: 'pairing' })
+    expect(h.status()).toBe('connecting')
+    expect(h.context()).toMatchObject({ wcUri: WC_URI, wcPairingExpiry: 4_102_444_800_000, buffering: false })
+    watcher.sendBack({ type: 'connection.wcLinking', name: 'Rainbow', href: 'rainbow://' })
+    expect(h.context().wcLinking).toEqual({ name: 'Rainbow', href: 'rainbow://' })
+    // Still the one attempt: a URI is shown, not a new request made.
+    expect(h.calls.connect).toHaveLength(1)
+    h.stop()
+  })
+
+  it('an expired pairing starts a fresh attempt (a new connect call), the old one aborted', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    const first = h.last(h.calls.connect)
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: Date.now() + 1 })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.pairingExpired' })
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(h.calls.connect).toHaveLength(2)
+    expect(first.signal.aborted).toBe(true)
+    expect(h.last(h.calls.connect).input).toEqual({ connectorId: 'walletConnect' })
+    expect(h.context()).toMatchObject({ wcUri: undefined, wcPairingExpiry: undefined, buffering: true })
+    expect(h.watchers.pairing).toHaveLength(2)
+    expect(h.watchers.pairing[0]?.stopped).toBe(true)
+    h.stop()
+  })
+
+  /** Connect over WalletConnect, get a URI valid until `expiry`, then have the wallet decline. */
+  async function failAfterUri(h: Harness, expiry: number) {
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry })
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'failed' })
+    expect(h.context().wcUri).toBe(WC_URI)
+  }
+
+  it('on Telegram or iOS Safari an unexpired pairing is shown again at once (SPEC §4)', async () => {
+    const h = harness({ supportedChainIds: [1], reusePairing: true })
+    const expiry = Date.now() + 60_000
+    await failAfterUri(h, expiry)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    expect(h.snapshot().value).toEqual({ connecting: 'pairing' })
+    expect(h.context()).toMatchObject({
+      wcUri: WC_URI,
+      wcPairingExpiry: expiry,
+      buffering: false,
+      error: undefined,
+      wcError: false,
+    })
+    h.stop()
+  })
+
+  it('elsewhere, or once the pairing expired, connecting again is a fresh attempt', async () => {
+    const elsewhere = harness({ supportedChainIds: [1], reusePairing: false })
+    await failAfterUri(elsewhere, Date.now() + 60_000)
+    const expired = harness({ supportedChainIds: [1], reusePairing: true })
+    await failAfterUri(expired, Date.now() - 1)
+    for (const h of [elsewhere, expired]) {
+      h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+      expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+      expect(h.calls.connect).toHaveLength(2)
+      expect(h.context()).toMatchObject({ wcUri: undefined, wcPairingExpiry: undefined, buffering: true })
+      h.stop()
+    }
+  })
+
+  it('a reused pairing remembers the wallet picked this time, not the one picked before', async () => {
+    const h = harness({ supportedChainIds: [1], reusePairing: true })
+    await startDisconnected(h)
+    const zerion = { id: 'zerion', name: 'Zerion' }
+    const rainbow = { id: 'rainbow', name: 'Rainbow' }
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: zerion })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: Date.now() + 60_000 })
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: rainbow, method: 'mobile' })
+    expect(h.snapshot().value).toEqual({ connecting: 'pairing' })
+    const a = account({ connectorId: 'walletConnect' })
+    h.last(h.calls.connect).resolve({ account: a, connections: connectionsOf(a) })
+    await flush()
+    expect(h.context().recentWallet).toEqual({ ...rainbow, connectorId: 'walletConnect' })
+    expect(h.notices[0]).toMatchObject({ type: 'account.connected', method: 'mobile' })
+    h.stop()
+  })
+
+  it('a pairing is not reused for another connector', async () => {
+    const h = harness({ supportedChainIds: [1], reusePairing: true })
+    await failAfterUri(h, Date.now() + 60_000)
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(h.context().target?.connectorId).toBe('io.metamask')
+    h.stop()
+  })
+})
+
+describe('connectionMachine: connected', () => {
+  it('a disconnect from the wallet side resets (SPEC §4), forgets the session and tells the kit', async () => {
+    const h = harness()
+    await startDisconnected(h, [recent('a')])
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: 4_102_444_800_000 })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcLinking', name: 'Rainbow', href: 'rainbow://' })
+    const a = account({ connectorId: 'walletConnect' })
+    h.last(h.calls.connect).resolve({ account: a, connections: connectionsOf(a) })
+    await flush()
+    expect(h.context().recentWallet).toBeDefined()
+    h.notices.length = 0
+    h.persisted.length = 0
+
+    h.fromWallet({ type: 'connection.lost' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.status()).toBe('disconnected')
+    expect(h.context()).toMatchObject({
+      account: undefined,
+      connections: {},
+      target: undefined,
+      wcUri: undefined,
+      wcPairingExpiry: undefined,
+      wcLinking: undefined,
+      wcError: false,
+      buffering: false,
+      recentWallet: undefined,
+      error: undefined,
+    })
+    // Recent wallets outlive a disconnect: they are what the Connect view offers next.
+    expect(h.context().recentWallets.map((w) => w.id)).toEqual(['walletConnect', 'a'])
+    expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
+    expect(h.notices).toEqual([{ type: 'account.disconnected' }])
+    expect(h.watchers.connection.every((w) => w.stopped)).toBe(true)
+    h.stop()
+  })
+
+  it('an account or chain change in the wallet updates the account and connections and tells the kit', async () => {
+    const h = harness({ supportedChainIds: [1, 10] })
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.notices.length = 0
+    h.persisted.length = 0
+
+    const moved = account({ address: BOB, addresses: [BOB], chainId: 999 })
+    h.fromWallet({ type: 'connection.changed', account: moved })
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(h.context().account).toEqual(moved)
+    expect(h.context().connections).toEqual({ 'io.metamask': { accounts: [BOB], chainId: 999 } })
+    expect(h.persisted).toEqual([{ type: 'persist.chain', chainId: 999 }])
+    expect(h.notices).toEqual([{ type: 'account.chainChanged', chainId: 999, supported: false }])
+
+    h.fromWallet({ type: 'connection.changed', account: account({ chainId: 10 }) })
+    expect(h.notices.at(-1)).toEqual({ type: 'account.chainChanged', chainId: 10, supported: true })
+    h.stop()
+  })
+
+  it('switches the chain: busy while the wallet decides, then the account follows', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.notices.length = 0
+    h.persisted.length = 0
+    h.send({ type: 'connection.switchChain', chainId: 10 })
+    expect(h.snapshot().value).toEqual({ connected: 'switching' })
+    expect(h.snapshot().hasTag('busy')).toBe(true)
+    expect(h.status()).toBe('connected')
+    expect(h.last(h.calls.switchChain).input).toEqual({ chainId: 10 })
+    h.last(h.calls.switchChain).resolve(10)
+    await flush()
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(h.context().account?.chainId).toBe(10)
+    expect(h.persisted).toEqual([{ type: 'persist.chain', chainId: 10 }])
+    expect(h.notices).toEqual([{ type: 'account.chainChanged', chainId: 10, supported: true }])
+    h.stop()
+  })
+
+  it('a failed switch keeps the chain and shows "Failed to switch to chain"; a later switch clears it', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.notices.length = 0
+    h.send({ type: 'connection.switchChain', chainId: 10 })
+    // What the eip155 slot throws when the wallet does not know the chain.
+    h.last(h.calls.switchChain).reject(new SwitchChainError({ cause: Object.assign(new Error('x'), { code: 4902 }) }))
+    await flush()
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(h.context().account?.chainId).toBe(1)
+    expect(h.context().error).toEqual({ name: 'SwitchChainError', message: 'Failed to switch to chain', code: 4902 })
+    expect(h.notices).toEqual([])
+
+    h.send({ type: 'connection.switchChain', chainId: 10 })
+    h.last(h.calls.switchChain).resolve(10)
+    await flush()
+    expect(h.context().error).toBeUndefined()
+    h.stop()
+  })
+
+  it('disconnects: the connector is disconnected, the session forgotten, the kit told', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.notices.length = 0
+    h.persisted.length = 0
+    h.send({ type: 'connection.disconnect' })
+    expect(h.snapshot().value).toBe('disconnecting')
+    expect(h.status()).toBe('connected')
+    expect(h.snapshot().hasTag('busy')).toBe(true)
+    expect(h.last(h.calls.disconnect).input).toEqual({ connectorId: 'io.metamask' })
+    h.last(h.calls.disconnect).resolve()
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.context()).toMatchObject({ account: undefined, connections: {} })
+    expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
+    expect(h.notices).toEqual([{ type: 'account.disconnected' }])
+    h.stop()
+  })
+
+  it('a failed disconnect stays connected with "Failed to disconnect"', async () => {
+    const h = harness()
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.notices.length = 0
+    h.persisted.length = 0
+    h.send({ type: 'connection.disconnect' })
+    h.last(h.calls.disconnect).reject(new DisconnectError({ cause: new Error('provider gone') }))
+    await flush()
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(h.context().account).toEqual(account())
+    expect(h.context().error).toEqual({ name: 'DisconnectError', message: 'Failed to disconnect' })
+    expect(h.persisted).toEqual([])
+    expect(h.notices).toEqual([])
+    // The wallet is followed again.
+    expect(h.last(h.watchers.connection).stopped).toBe(false)
+    h.stop()
+  })
+})
+
+describe('selectStatus', () => {
+  it('gives exactly disconnected | connecting | reconnecting | connected over every state', async () => {
+    const h = harness()
+    const seen = new Map<string, string>()
+    const note = () => {
+      const s: SnapshotFrom<typeof connectionMachine> = h.snapshot()
+      seen.set(JSON.stringify(s.value), selectStatus(s))
+    }
+    note()
+    await startDisconnected(h)
+    note()
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    note()
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: 4_102_444_800_000 })
+    note()
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    note()
+    h.send({ type: 'connection.retry' })
+    h.last(h.calls.connect).resolve({ account: account(), connections: connectionsOf(account()) })
+    await flush()
+    note()
+    h.send({ type: 'connection.switchChain', chainId: 10 })
+    note()
+    h.send({ type: 'connection.disconnect' })
+    note()
+    expect(Object.fromEntries(seen)).toEqual({
+      '"reconnecting"': 'reconnecting',
+      '{"disconnected":"idle"}': 'disconnected',
+      '{"connecting":"requesting"}': 'connecting',
+      '{"connecting":"pairing"}': 'connecting',
+      '{"disconnected":"failed"}': 'disconnected',
+      '{"connected":"idle"}': 'connected',
+      '{"connected":"switching"}': 'connected',
+      '"disconnecting"': 'connected',
+    })
+    h.stop()
+  })
+})
