@@ -380,6 +380,11 @@ describe('connectionMachine: WalletConnect pairing', () => {
     expect(h.context()).toMatchObject({ wcUri: undefined, wcPairingExpiry: undefined, buffering: true })
     expect(h.watchers.pairing).toHaveLength(2)
     expect(h.watchers.pairing[0]?.stopped).toBe(true)
+    // The new attempt has the same invoke id as the old one: the old one's late answer must not count.
+    first.resolve({ account: account(), connections: connectionsOf(account()) })
+    await flush()
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(h.notices).toEqual([])
     h.stop()
   })
 

@@ -105,3 +105,51 @@ describe('connect by WalletConnect through the sandbox relay, in Chromium', () =
     await wallet.close()
   })
 })
+
+describe('wallets from the listing on the QR view', () => {
+  async function chooseFromAllWallets(p: Page, search: string, name: RegExp) {
+    await hostButton(p).click()
+    await p.getByRole('dialog').getByRole('button', { name: 'All Wallets' }).click()
+    await p.getByRole('textbox', { name: 'Search wallets' }).fill(search)
+    await p.getByRole('dialog').getByRole('button', { name }).click()
+    await p.locator('[data-view="ConnectingWalletConnect"]').waitFor()
+    await p.getByRole('img', { name: 'WalletConnect QR code' }).waitFor({ timeout: 60_000 })
+  }
+
+  it("a wallet's web-app link opens it with the pairing URI, and it connects", async () => {
+    await chooseFromAllWallets(page, 'Walletstate WC', /Walletstate WC Wallet/)
+    const link = page.getByRole('link', { name: 'Open Walletstate WC Wallet' })
+    const href = (await link.getAttribute('href')) ?? ''
+    expect(href.startsWith(e2e.sandbox.wallets.wcWalletUrl)).toBe(true)
+    expect(new URL(href).searchParams.get('uri')).toBe(
+      await page.getByRole('img', { name: 'WalletConnect QR code' }).getAttribute('data-uri'),
+    )
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
+    const [wallet] = await Promise.all([page.context().waitForEvent('page'), link.click()])
+    await wallet.getByRole('region', { name: 'Session proposal' }).getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => hostButton(page).textContent(), { timeout: 20_000 }).toBe(
+      truncated(e2e.sandbox.wallets.wcAddress),
+    )
+    await hostButton(page).click()
+    await page.getByRole('button', { name: 'Disconnect' }).click()
+    await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
+    await wallet.close()
+  })
+
+  it('hostile listing links (javascript:, data:) are never offered', async () => {
+    for (const [search, name] of [
+      ['Script Link', /Script Link Wallet/],
+      ['Data Link', /Data Link Wallet/],
+    ] as const) {
+      await chooseFromAllWallets(page, search, name)
+      const hrefs = await page
+        .locator('[data-walletstate] a[href]')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))
+      expect(hrefs.filter((h) => /^\s*(javascript|data|vbscript):/i.test(h))).toEqual([])
+      expect(await page.getByRole('link').count()).toBe(0)
+      await page.keyboard.press('Escape')
+      await page.getByRole('dialog').waitFor({ state: 'detached' })
+    }
+    expect(e2e.pageErrors).toEqual([])
+  })
+})

@@ -1,0 +1,196 @@
+import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
+import { DisconnectError, SwitchChainError, UserRejectedError } from '../../src/errors/connection'
+import {
+  type ConnectionAccount,
+  type ConnectOutput,
+  type ConnectorInfo,
+  connectionMachine,
+  type ReconnectOutput,
+  type RecentWallet,
+  selectStatus,
+} from '../../src/machines/connection'
+import { createModel } from '../../src/testing'
+
+/**
+ * The connection machine's model. Wallet calls never settle on their own: each answer is an event of the path
+ * (`xstate.done.actor.<invoke id>` with an output, `xstate.error.actor.<invoke id>` with an error), so every
+ * order of answers, wallet-side events and visitor actions is a path. The invoke ids are the ones XState
+ * derives from the state (`<index>.<state id>`), since the machine names none.
+ *
+ * The notices to the kit (`sendParent`) need a parent, which a model's root actor has not; here they only
+ * check that they are sent with what they announce (the unit tests check what the kit receives).
+ */
+export const connectionModelMachine = connectionMachine.provide({
+  actors: {
+    reconnect: fromPromise<ReconnectOutput>(() => new Promise(() => {})),
+    connect: fromPromise<ConnectOutput, { connectorId: string }>(() => new Promise(() => {})),
+    disconnect: fromPromise<void, { connectorId: string | undefined }>(() => new Promise(() => {})),
+    switchChain: fromPromise<number, { chainId: number }>(() => new Promise(() => {})),
+  },
+  actions: {
+    notifyConnected: ({ context }) => {
+      if (!context.account) throw new Error('account.connected without an account')
+    },
+    notifyReconnected: ({ context }) => {
+      if (!context.account) throw new Error('account.connected (reconnected) without an account')
+    },
+    notifyChain: ({ context }) => {
+      if (!context.account) throw new Error('account.chainChanged without an account')
+    },
+    notifyDisconnected: ({ context }) => {
+      if (context.account) throw new Error('account.disconnected with an account')
+    },
+  },
+})
+
+type Machine = typeof connectionModelMachine
+export type ConnectionModelSnapshot = SnapshotFrom<Machine>
+type Event = EventFromLogic<Machine>
+
+/** The invoke ids of the machine's wallet calls (see the file comment). */
+export const INVOKE = {
+  reconnect: '0.connection.reconnecting',
+  connect: '0.connection.connecting',
+  switchChain: '0.connection.connected.switching',
+  disconnect: '0.connection.disconnecting',
+} as const
+
+const ALICE = '0x00000000000000000000000000000000000a11ce'
+const injected: ConnectionAccount = { address: ALICE, addresses: [ALICE], chainId: 1, connectorId: 'io.metamask' }
+const recent = (id: string): RecentWallet => ({ id, name: id, connectorId: id })
+const connectors: ConnectorInfo[] = [
+  { id: 'io.metamask', name: 'MetaMask', type: 'announced', chain: 'eip155', rdns: 'io.metamask' },
+  { id: 'walletConnect', name: 'WalletConnect', type: 'walletconnect', chain: 'eip155' },
+]
+/** Far in the future, so a pairing the model reuses is valid whenever the model runs. */
+const EXPIRY = 4_102_444_800_000
+
+// The done and error events of invoked actors are machine-internal types, so they are cast as events.
+export const answers = [
+  {
+    type: `xstate.done.actor.${INVOKE.reconnect}`,
+    output: {
+      account: injected,
+      connections: { 'io.metamask': { accounts: [ALICE], chainId: 1 } },
+      recentWallets: [recent('io.metamask')],
+    },
+  },
+  {
+    type: `xstate.done.actor.${INVOKE.reconnect}`,
+    output: { account: undefined, connections: {}, recentWallets: [recent('a'), recent('b'), recent('c')] },
+  },
+  { type: `xstate.error.actor.${INVOKE.reconnect}`, error: new Error('storage unreadable') },
+  {
+    type: `xstate.done.actor.${INVOKE.connect}`,
+    output: { account: injected, connections: { 'io.metamask': { accounts: [ALICE], chainId: 1 } } },
+  },
+  { type: `xstate.error.actor.${INVOKE.connect}`, error: new UserRejectedError() },
+  { type: `xstate.done.actor.${INVOKE.switchChain}`, output: 10 },
+  { type: `xstate.error.actor.${INVOKE.switchChain}`, error: new SwitchChainError() },
+  { type: `xstate.done.actor.${INVOKE.disconnect}`, output: undefined },
+  { type: `xstate.error.actor.${INVOKE.disconnect}`, error: new DisconnectError() },
+] as unknown as Event[]
+
+export const connectionEvents: Event[] = [
+  { type: 'connection.connect', connectorId: 'io.metamask' },
+  { type: 'connection.connect', connectorId: 'walletConnect', wallet: { id: 'rainbow', name: 'Rainbow' } },
+  { type: 'connection.cancel' },
+  { type: 'connection.retry' },
+  { type: 'connection.reset' },
+  { type: 'connection.disconnect' },
+  { type: 'connection.switchChain', chainId: 10 },
+  { type: 'connection.changed', account: { ...injected, chainId: 999 } },
+  { type: 'connection.lost' },
+  { type: 'connection.connectors', connectors },
+  { type: 'connection.wcUri', uri: 'wc:7f6e@2?relay-protocol=irn&symKey=587d', expiry: EXPIRY },
+  { type: 'connection.wcLinking', name: 'Rainbow', href: 'rainbow://' },
+  { type: 'connection.pairingExpired' },
+  ...answers,
+]
+
+/**
+ * State identity: the state, and of the context only what decides where the machine can go (the target's
+ * connector, for reusing a pairing) and what the invariants speak of. Addresses, lists and chains are the
+ * unit tests' business; without them the graph is finite.
+ */
+export function serializeConnection(snapshot: ConnectionModelSnapshot): string {
+  const { account, error, wcUri, target } = snapshot.context
+  return JSON.stringify({
+    value: snapshot.value,
+    account: account !== undefined,
+    error: error !== undefined,
+    wcUri: wcUri !== undefined,
+    target: target?.connectorId ?? null,
+  })
+}
+
+/** With and without the Telegram / iOS Safari rule (SPEC §4): only the first ever reuses a pairing. */
+export const connectionModel = (reusePairing: boolean) =>
+  createModel(connectionModelMachine, {
+    events: connectionEvents,
+    input: { supportedChainIds: [1, 10], reusePairing },
+    serializeState: serializeConnection,
+  })
+
+const STATUSES = ['disconnected', 'connecting', 'reconnecting', 'connected'] as const
+
+/** What must hold in every state of the connection. */
+export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
+  const { account, connections, error, wcUri, wcError, buffering, target, recentWallets } = snapshot.context
+  const fail = (message: string) => {
+    throw new Error(`${message} in ${JSON.stringify(snapshot.value)}`)
+  }
+  if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
+
+  const status = selectStatus(snapshot)
+  if (!STATUSES.includes(status)) fail(`status ${status}`)
+  const expected = snapshot.matches('reconnecting')
+    ? 'reconnecting'
+    : snapshot.matches('connecting')
+      ? 'connecting'
+      : snapshot.matches('disconnected')
+        ? 'disconnected'
+        : 'connected'
+  if (status !== expected) fail(`status ${status}, expected ${expected}`)
+
+  const busy =
+    snapshot.matches('reconnecting') ||
+    snapshot.matches('connecting') ||
+    snapshot.matches({ connected: 'switching' }) ||
+    snapshot.matches('disconnecting')
+  if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
+  if (snapshot.hasTag('failed') !== snapshot.matches({ disconnected: 'failed' })) fail('failed tag out of step')
+
+  if (status === 'connected') {
+    if (!account) fail('connected without an account')
+    else if (!connections[account.connectorId]) fail('the connected account is not in the connections')
+  } else if (account) fail('an account while not connected')
+
+  if (snapshot.matches('disconnected')) {
+    if (Object.keys(connections).length > 0) fail('connections while disconnected')
+    if (buffering) fail('buffering while disconnected')
+  }
+  if (snapshot.matches({ disconnected: 'idle' })) {
+    if (wcUri !== undefined) fail('a pairing URI while disconnected')
+    if (error || target) fail('an error or target left after a reset')
+  }
+  if (snapshot.matches({ disconnected: 'failed' })) {
+    // The pairing URI may stay: it is what a reused pairing shows again (SPEC §4).
+    if (!error) fail('failed without an error')
+    if (!target) fail('failed without a target to retry')
+  }
+  if (wcError && !(snapshot.matches({ disconnected: 'failed' }) && target?.connectorId === 'walletConnect'))
+    fail('wcError outside a failed WalletConnect attempt')
+
+  if (snapshot.matches('connecting')) {
+    if (!target) fail('connecting without a target')
+    if (error) fail('connecting with an old error')
+  }
+  if (snapshot.matches({ connecting: 'requesting' }) && (!buffering || wcUri !== undefined))
+    fail('requesting without buffering, or with a URI')
+  if (snapshot.matches({ connecting: 'pairing' }) && (buffering || wcUri === undefined))
+    fail('pairing without a URI')
+
+  if (recentWallets.length > 2) fail('more than two recent wallets')
+  if (new Set(recentWallets.map((w) => w.id)).size !== recentWallets.length) fail('a recent wallet twice')
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest'
+import { assign, setup } from 'xstate'
+import {
+  assertCoverage,
+  createModel,
+  describeEvent,
+  type ModelPath,
+  type ReplayResult,
+  replayPath,
+} from '../../src/testing'
+import { connectionInvariant, connectionModel } from './connection.model'
+
+/** A readable path name: answers are named by the wallet call, not spelled out. */
+function short(path: ModelPath): string {
+  if (path.steps.length === 0) return '(initial state)'
+  return path.steps
+    .map(({ event }) => {
+      const answer = /^xstate\.(done|error)\.actor\.\d+\.connection\.(.+)$/.exec(event.type)
+      if (!answer) return describeEvent(event)
+      const call = answer[2]!.split('.').at(-1)
+      if (answer[1] === 'error') return `failure(${call})`
+      const output = (event as { output?: { account?: unknown } }).output
+      const detail = call === 'reconnecting' ? (output?.account ? ', account' : ', none') : ''
+      return `answer(${call}${detail})`
+    })
+    .join(' → ')
+}
+
+describe('connection machine, model-based', () => {
+  const reusing = connectionModel(true)
+  const plain = connectionModel(false)
+  const results: ReplayResult[] = []
+
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect(reusing.paths.length).toBe(0)
+    expect(plain.paths.length).toBe(0)
+  })
+
+  for (const [name, model] of [
+    ['reusing pairings (Telegram, iOS Safari)', reusing],
+    ['elsewhere', plain],
+  ] as const) {
+    describe(name, () => {
+      for (const path of model.paths) {
+        it(`replays ${short(path)}`, () => {
+          results.push(replayPath(model, path, { invariant: connectionInvariant }))
+        })
+      }
+    })
+  }
+
+  it('only the reusing model goes straight from disconnected to pairing', () => {
+    const straight = (path: ModelPath) =>
+      path.steps.some(
+        (step, i) =>
+          step.event.type === 'connection.connect' &&
+          step.expected.includes('"pairing"') &&
+          path.steps[i - 1]?.expected.includes('"disconnected"'),
+      )
+    expect(reusing.paths.some(straight)).toBe(true)
+    expect(plain.paths.some(straight)).toBe(false)
+  })
+
+  it('reaches every state and takes every transition of the machine, over both models', () => {
+    expect(results).toHaveLength(reusing.paths.length + plain.paths.length)
+    assertCoverage(reusing, results)
+  })
+})
+
+/**
+ * The harness itself: a state's `onDone` listens for XState's own `xstate.done.state.*`, which no one may send;
+ * it happens when the final state is reached. The model must not send it, must still count the `onDone`
+ * transition (and an `always` one) as taken, and must cover the machine.
+ */
+describe('model harness: completion and eventless transitions', () => {
+  const machine = setup({
+    types: { context: {} as { sent: number }, events: {} as { type: 'fill' } | { type: 'submit' } },
+    guards: { sentOnce: ({ context }) => context.sent > 0 },
+  }).createMachine({
+    id: 'form',
+    context: { sent: 0 },
+    initial: 'editing',
+    states: {
+      editing: {
+        initial: 'empty',
+        states: {
+          empty: { on: { fill: 'filled' } },
+          filled: { on: { submit: 'done' } },
+          done: { type: 'final' },
+        },
+        onDone: { target: 'sent', actions: assign({ sent: ({ context }) => context.sent + 1 }) },
+      },
+      sent: { always: { guard: 'sentOnce', target: 'closed' } },
+      closed: { type: 'final' },
+    },
+  })
+  const model = createModel(machine, { events: [] })
+
+  it('never sends xstate.done.state.*', () => {
+    const sent = model.paths.flatMap((path) => path.steps.map((step) => step.event.type))
+    expect(sent.filter((type) => type.startsWith('xstate.done.state.'))).toEqual([])
+    expect(model.paths.map((path) => path.description)).toEqual(['fill', 'fill → submit'])
+  })
+
+  it('counts the onDone and always transitions it takes, and covers the machine', () => {
+    const results = model.paths.map((path) => replayPath(model, path))
+    assertCoverage(model, results)
+    const last = results.at(-1)!
+    expect([...last.stateIds]).toContain('form.closed')
+    const taken = new Set(last.transitions)
+    for (const id of ['form.editing on xstate.done.state.form.editing #0', 'form.sent always #0']) {
+      const transition = model.transitions.find((t) => t.id === id)
+      expect(transition, id).toBeDefined()
+      expect(taken.has(transition!.definition), id).toBe(true)
+    }
+  })
+})
