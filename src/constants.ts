@@ -55,6 +55,17 @@ export const RPC_RETRY_BASE_MS = 150
 // §9 Remote sessions
 export const RELAY_PROTOCOL = 'irn'
 export const PING_RESPONSE_DELAY_MS = 500
+/** Recently deleted topics and ids kept; trimmed by half when full. §9 (value ours: the reference client's). */
+export const RECENTLY_DELETED_LIMIT = 200
+/** A request's expiry, in seconds, must lie within these bounds. §5, §9 (values: the reference client's). */
+export const REQUEST_EXPIRY_MIN_S = 5 * 60
+export const REQUEST_EXPIRY_MAX_S = 7 * 24 * 60 * 60
+/** Library-defined lifetimes, used when a record carries none. §9 (values: the reference client's). */
+export const PROPOSAL_TTL_MS = 5 * 60_000
+export const REQUEST_TTL_MS = 15 * 60_000
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60_000
+/** Settled proposals, sessions and requests a session client keeps for the inspector and callers. Ours. §4 */
+export const SESSION_OUTCOMES_KEPT = 50
 
 // §7, §9 The SDK identity sent to the provider's APIs as `st` and `sv`.
 export const SDK_TYPE = 'walletstate'

@@ -302,7 +302,8 @@ async function deploy(
 ): Promise<ChainContracts> {
   const deployer = accounts[0]
   if (deployer === undefined) throw new Error('No dev account to deploy from')
-  const transport = http(rpcUrl)
+  // Generous: a loaded machine (parallel test files) can take seconds to mine the setup.
+  const transport = http(rpcUrl, { timeout: 60_000, retryCount: 0 })
   const reader = createPublicClient({ chain: viemChain, transport, pollingInterval: 20 })
   const wallet = createWalletClient({
     account: privateKeyToAccount(deployer.privateKey),

@@ -10,8 +10,12 @@ describe('pairingExpiry', () => {
   })
 
   it('finds it anywhere in the query, not only last', () => {
-    expect(pairingExpiry('wc:ab@2?expiryTimestamp=1750000300&relay-protocol=irn', NOW)).toBe(1_750_000_300_000)
-    expect(pairingExpiry('wc:ab@2?symKey=1&expiryTimestamp=1750000300&methods=x', NOW)).toBe(1_750_000_300_000)
+    expect(pairingExpiry('wc:ab@2?expiryTimestamp=1750000300&relay-protocol=irn', NOW)).toBe(
+      1_750_000_300_000,
+    )
+    expect(pairingExpiry('wc:ab@2?symKey=1&expiryTimestamp=1750000300&methods=x', NOW)).toBe(
+      1_750_000_300_000,
+    )
   })
 
   it('without a usable expiry the URI is valid for five minutes from now', () => {

@@ -7,7 +7,7 @@ import {
   ConnectorChainMismatchError as WagmiConnectorChainMismatchError,
   ConnectorNotFoundError as WagmiConnectorNotFoundError,
 } from 'wagmi'
-import { BaseError } from './base'
+import type { BaseError } from './base'
 import {
   ChainNotConfiguredError,
   ConnectorAccountNotFoundError,
@@ -48,10 +48,8 @@ describe('toConnectionError: a declined request (4001)', () => {
     expect(toConnectionError({ code: 4001, message: 'denied' })).toBeInstanceOf(UserRejectedError)
   })
 
-  // KNOWN BUG (src/errors/connection.ts, not this file's to fix): `findCode` stops at the first code in the
-  // chain, so a wrapper's own code hides the wallet's 4001 and a declined request reads "Connection failed.".
-  // Turn `it.fails` back into `it` once the 4001 is looked for along the whole chain.
-  it.fails('finds the 4001 under a wrapper that carries a code of its own', () => {
+  // A wrapper's own code must not hide the wallet's 4001 further down the chain.
+  it('finds the 4001 under a wrapper that carries a code of its own', () => {
     // viem's InternalRpcError (-32603) around the wallet's 4001, with a message that names no rejection.
     const wrapped = new InternalRpcError(rpcError(4001, 'nope'))
     expect(toConnectionError(wrapped)).toBeInstanceOf(UserRejectedError)
@@ -74,7 +72,10 @@ describe('toConnectionError: wagmi errors become the SPEC §8 connector errors',
     [new WagmiChainNotConfiguredError(), ChainNotConfiguredError],
     [new WagmiConnectorAlreadyConnectedError(), ConnectorAlreadyConnectedError],
     // wagmi does not export this one from its entry point; the name is what is matched.
-    [Object.assign(new Error('Connector not connected.'), { name: 'ConnectorNotConnectedError' }), ConnectorNotConnectedError],
+    [
+      Object.assign(new Error('Connector not connected.'), { name: 'ConnectorNotConnectedError' }),
+      ConnectorNotConnectedError,
+    ],
     [
       new WagmiConnectorAccountNotFoundError({
         address: '0x0000000000000000000000000000000000000001',
@@ -82,7 +83,10 @@ describe('toConnectionError: wagmi errors become the SPEC §8 connector errors',
       }),
       ConnectorAccountNotFoundError,
     ],
-    [new WagmiConnectorChainMismatchError({ connectionChainId: 1, connectorChainId: 10 }), ConnectorChainMismatchError],
+    [
+      new WagmiConnectorChainMismatchError({ connectionChainId: 1, connectorChainId: 10 }),
+      ConnectorChainMismatchError,
+    ],
     [new WagmiConnectorNotFoundError(), ConnectorNotFoundError],
   ]
   for (const [raw, Expected] of cases) {
@@ -150,7 +154,9 @@ describe('toConnectionError: wagmi errors become the SPEC §8 connector errors',
 
 describe('errorInfo: plain data for snapshots', () => {
   it('keeps name, the short message and the first code in the chain', () => {
-    expect(errorInfo(new SwitchChainError({ cause: rpcError(4902, 'Unrecognized chain ID') }))).toMatchInlineSnapshot(`
+    expect(
+      errorInfo(new SwitchChainError({ cause: rpcError(4902, 'Unrecognized chain ID') })),
+    ).toMatchInlineSnapshot(`
       {
         "code": 4902,
         "message": "Failed to switch to chain",

@@ -78,8 +78,11 @@ export interface ErrorInfo {
 export function toConnectionError(error: unknown): BaseError {
   // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
   if (error instanceof BaseError) return error
-  const code = findCode(error)
-  if (code === 4001 || /user rejected|rejected the request|user denied/i.test(messageOf(error))) {
+  // A wrapper's own code (viem's InternalRpcError, -32603) can sit above the wallet's 4001: look at all.
+  if (
+    codesOf(error).includes(4001) ||
+    /user rejected|rejected the request|user denied/i.test(messageOf(error))
+  ) {
     return new UserRejectedError({ cause: error })
   }
   const name = error instanceof Error ? error.name : ''
@@ -96,6 +99,16 @@ export function errorInfo(error: unknown): ErrorInfo {
   const kit = error instanceof BaseError ? error : toConnectionError(error)
   const code = findCode(kit)
   return { name: kit.name, message: kit.shortMessage, ...(code === undefined ? {} : { code }) }
+}
+
+function codesOf(error: unknown): number[] {
+  const codes: number[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < 8 && current && typeof current === 'object'; depth++) {
+    if ('code' in current && typeof current.code === 'number') codes.push(current.code)
+    current = 'cause' in current ? current.cause : undefined
+  }
+  return codes
 }
 
 function findCode(error: unknown): number | undefined {

@@ -41,7 +41,9 @@ const account = (overrides: Partial<ConnectionAccount> = {}): ConnectionAccount 
   connectorId: 'io.metamask',
   ...overrides,
 })
-const connectionsOf = (a: ConnectionAccount) => ({ [a.connectorId]: { accounts: a.addresses, chainId: a.chainId } })
+const connectionsOf = (a: ConnectionAccount) => ({
+  [a.connectorId]: { accounts: a.addresses, chainId: a.chainId },
+})
 const recent = (id: string): RecentWallet => ({ id, name: `Wallet ${id}`, connectorId: id })
 
 const CONNECTORS: ConnectorInfo[] = [
@@ -57,7 +59,7 @@ const WC_URI = 'wc:7f6e@2?relay-protocol=irn&symKey=587d&expiryTimestamp=4102444
  */
 function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }) {
   const calls = {
-    reconnect: [] as Call<undefined, ReconnectOutput>[],
+    reconnect: [] as Call<unknown, ReconnectOutput>[],
     connect: [] as Call<{ connectorId: string }, ConnectOutput>[],
     disconnect: [] as Call<{ connectorId: string | undefined }, void>[],
     switchChain: [] as Call<{ chainId: number }, number>[],
@@ -65,7 +67,7 @@ function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }) {
   const watchers = {
     connection: [] as Watcher<{ connectorId: string }>[],
     pairing: [] as Watcher<{ connectorId: string }>[],
-    connectors: [] as Watcher<undefined>[],
+    connectors: [] as Watcher<unknown>[],
   }
   const persisted: PersistRequest[] = []
   const notices: ConnectionNotice[] = []
@@ -175,7 +177,10 @@ describe('connectionMachine: reconnect at start (SPEC §4)', () => {
       { type: 'account.chainChanged', chainId: 10, supported: true },
     ])
     // The wallet is followed from now on, for the connector that reconnected.
-    expect(h.last(h.watchers.connection)).toMatchObject({ input: { connectorId: 'io.metamask' }, stopped: false })
+    expect(h.last(h.watchers.connection)).toMatchObject({
+      input: { connectorId: 'io.metamask' },
+      stopped: false,
+    })
     h.stop()
   })
 
@@ -281,6 +286,8 @@ describe('connectionMachine: connecting', () => {
 
     h.send({ type: 'connection.retry' })
     expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    // A fresh attempt carries no error of the last one.
+    expect(h.context().error).toBeUndefined()
     expect(h.calls.connect).toHaveLength(2)
     expect(h.last(h.calls.connect).input).toEqual({ connectorId: 'me.rainbow' })
     expect(h.context().target).toEqual({ connectorId: 'me.rainbow', wallet, method: 'mobile' })
@@ -435,7 +442,11 @@ describe('connectionMachine: WalletConnect pairing', () => {
     const zerion = { id: 'zerion', name: 'Zerion' }
     const rainbow = { id: 'rainbow', name: 'Rainbow' }
     h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: zerion })
-    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: Date.now() + 60_000 })
+    h.last(h.watchers.pairing).sendBack({
+      type: 'connection.wcUri',
+      uri: WC_URI,
+      expiry: Date.now() + 60_000,
+    })
     h.last(h.calls.connect).reject(rejected4001())
     await flush()
     h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: rainbow, method: 'mobile' })
@@ -542,11 +553,17 @@ describe('connectionMachine: connected', () => {
     h.notices.length = 0
     h.send({ type: 'connection.switchChain', chainId: 10 })
     // What the eip155 slot throws when the wallet does not know the chain.
-    h.last(h.calls.switchChain).reject(new SwitchChainError({ cause: Object.assign(new Error('x'), { code: 4902 }) }))
+    h.last(h.calls.switchChain).reject(
+      new SwitchChainError({ cause: Object.assign(new Error('x'), { code: 4902 }) }),
+    )
     await flush()
     expect(h.snapshot().value).toEqual({ connected: 'idle' })
     expect(h.context().account?.chainId).toBe(1)
-    expect(h.context().error).toEqual({ name: 'SwitchChainError', message: 'Failed to switch to chain', code: 4902 })
+    expect(h.context().error).toEqual({
+      name: 'SwitchChainError',
+      message: 'Failed to switch to chain',
+      code: 4902,
+    })
     expect(h.notices).toEqual([])
 
     h.send({ type: 'connection.switchChain', chainId: 10 })

@@ -199,7 +199,14 @@ export const connectionMachine = setup({
         wcError: false,
       }
     }),
-    startBuffering: assign({ buffering: true, wcUri: undefined, wcPairingExpiry: undefined, wcError: false }),
+    /** A fresh attempt: waiting for a pairing URI, and no error of an earlier attempt (retry) left. */
+    startBuffering: assign({
+      buffering: true,
+      wcUri: undefined,
+      wcPairingExpiry: undefined,
+      wcError: false,
+      error: undefined,
+    }),
     setWcUri: assign(({ event }) => {
       assertEvent(event, 'connection.wcUri')
       return { wcUri: event.uri, wcPairingExpiry: event.expiry, buffering: false }

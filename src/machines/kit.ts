@@ -4,10 +4,12 @@ import {
   assign,
   enqueueActions,
   forwardTo,
+  fromCallback,
   type SnapshotFrom,
   setup,
 } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
+import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
 import { getWagmiConfig } from '../chains/eip155/wagmi'
 import { type KitConfig, type ResolvedKitConfig, resolveConfig } from '../config'
 import type { KitAlert } from '../errors/base'
@@ -70,6 +72,16 @@ export function createKitMachine(config: KitConfig) {
       events: {} as KitEvent,
     },
     actors: {
+      /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; I/O only, never fails the kit. */
+      telemetry: fromCallback<{ type: 'telemetry.send'; event: TelemetryEvent }>(({ receive }) => {
+        const client = createTelemetryClient({
+          telemetryUrl: resolved.endpoints.telemetry,
+          walletsApiUrl: resolved.endpoints.walletsApi,
+          projectId: resolved.projectId,
+          enabled: resolved.features.analytics && resolved.projectId !== '',
+        })
+        receive((message) => void client.send(message.event))
+      }),
       modal: modalMachine,
       toast: toastMachine,
       connection,
@@ -90,9 +102,18 @@ export function createKitMachine(config: KitConfig) {
       onConnected: enqueueActions(({ enqueue, event }) => {
         assertEvent(event, 'account.connected')
         enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
-        // A fresh connection closes the modal (the host's button now shows the account); a silent
-        // reconnect at start leaves the page as it is.
-        if (!event.reconnected) enqueue.sendTo('modal', { type: 'modal.close' })
+        // A fresh connection closes the modal (the host's button now shows the account) and is tracked
+        // (SPEC §4: a success event with its method); a silent reconnect at start leaves the page as it is.
+        if (event.reconnected) return
+        enqueue.sendTo('modal', { type: 'modal.close' })
+        enqueue.sendTo('telemetry', {
+          type: 'telemetry.send',
+          event: {
+            type: 'track',
+            event: 'CONNECT_SUCCESS',
+            properties: { method: event.method, connector: event.account.connectorId },
+          },
+        })
       }),
       onDisconnected: enqueueActions(({ enqueue }) => {
         enqueue.sendTo('modal', { type: 'modal.connected', connected: false })
@@ -138,6 +159,7 @@ export function createKitMachine(config: KitConfig) {
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'toast', systemId: 'toast', src: 'toast' },
+      { id: 'telemetry', src: 'telemetry' },
       {
         id: 'connection',
         systemId: 'connection',

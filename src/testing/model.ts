@@ -93,10 +93,12 @@ export function createModel<TMachine extends AnyStateMachine>(
     // A state's `onDone` listens for `xstate.done.state.<id>`, which XState raises itself in the same
     // macrostep that reaches the final state, so the graph already follows it. Sending it would fake a
     // completion that never happened.
-    return [...own].filter((type) => !isDoneStateEvent(type)).flatMap((type) => {
-      const matching = listed.filter((event) => event.type === type)
-      return matching.length > 0 ? matching : [{ type }]
-    })
+    return [...own]
+      .filter((type) => !isDoneStateEvent(type))
+      .flatMap((type) => {
+        const matching = listed.filter((event) => event.type === type)
+        return matching.length > 0 ? matching : [{ type }]
+      })
   }
   const anyMachine: AnyStateMachine = machine
   const adjacency = getAdjacencyMap(anyMachine, {
@@ -242,8 +244,10 @@ function runSteps<TMachine extends AnyStateMachine>(
     inspect: (event: InspectionEvent) => {
       // Only the machine under test, not actors it spawns.
       if (event.actorRef.sessionId !== event.rootId) return
+      // Microsteps too, not only the settled snapshot: a state left in the same macrostep it was entered
+      // (by `always`, or a final state whose `onDone` fires at once) is still reached.
       if (event.type === '@xstate.microstep') for (const t of event._transitions) result.transitions.add(t)
-      if (event.type === '@xstate.snapshot') {
+      if (event.type === '@xstate.microstep' || event.type === '@xstate.snapshot') {
         const snap = event.snapshot as AnyMachineSnapshot
         for (const node of snap._nodes ?? []) if (node !== model.machine.root) result.stateIds.add(node.id)
       }

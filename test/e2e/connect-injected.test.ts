@@ -91,3 +91,16 @@ describe('connect with the injected dev wallet (EIP-6963), in Chromium', () => {
     expect(e2e.pageErrors).toEqual([])
   })
 })
+
+describe('telemetry', () => {
+  it('tracked each fresh connection with its method, and not the silent reconnect', async () => {
+    const events = await e2e.sandbox.api.telemetry(e2e.sandbox.projectId)
+    const connects = events.filter((e) => e.props.event === 'CONNECT_SUCCESS')
+    // Two fresh connections above (the first, and Try again); the reconnect after reload is not one.
+    expect(connects).toHaveLength(2)
+    expect(connects.map((e) => (e.props as { properties?: { method?: string } }).properties?.method)).toEqual(
+      ['browser', 'browser'],
+    )
+    expect(connects[0]?.st).toBe('walletstate')
+  })
+})

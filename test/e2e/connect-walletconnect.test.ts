@@ -126,10 +126,13 @@ describe('wallets from the listing on the QR view', () => {
     )
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
     const [wallet] = await Promise.all([page.context().waitForEvent('page'), link.click()])
-    await wallet.getByRole('region', { name: 'Session proposal' }).getByRole('button', { name: 'Approve' }).click()
-    await expect.poll(() => hostButton(page).textContent(), { timeout: 20_000 }).toBe(
-      truncated(e2e.sandbox.wallets.wcAddress),
-    )
+    await wallet
+      .getByRole('region', { name: 'Session proposal' })
+      .getByRole('button', { name: 'Approve' })
+      .click()
+    await expect
+      .poll(() => hostButton(page).textContent(), { timeout: 20_000 })
+      .toBe(truncated(e2e.sandbox.wallets.wcAddress))
     await hostButton(page).click()
     await page.getByRole('button', { name: 'Disconnect' }).click()
     await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')

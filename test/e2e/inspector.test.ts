@@ -45,7 +45,7 @@ describe('live inspection (KitRoot inspect → local inspector server)', () => {
     expect(actorNames).toEqual(expect.arrayContaining(['modal', 'toast']))
     const modalStates = records()
       .filter((r) => r.type === '@xstate.snapshot')
-      .map((r) => JSON.stringify(r.snapshot?.value))
+      .map((r) => JSON.stringify(r.snapshot?.value) ?? '')
     expect(modalStates.some((value) => value.includes('"view":"transitioning"'))).toBe(true)
 
     // The viewer page received the same stream and lists the modal with its current state.
@@ -58,14 +58,20 @@ describe('live inspection (KitRoot inspect → local inspector server)', () => {
 
   it('refuses records that are not inspection events', async () => {
     const { inspector } = e2e.sandbox
-    const before = inspector.records().length
+    const count = (type: string) => (inspector.records() as Recorded[]).filter((r) => r.type === type).length
+    const probes = () =>
+      (inspector.records() as Recorded[]).filter(
+        (r) => r.type === '@xstate.event' && r.event?.type === 'probe',
+      ).length
     const { WebSocket } = await import('ws')
     const ws = new WebSocket(inspector.url)
     await new Promise((resolve) => ws.once('open', resolve))
     ws.send('not json')
     ws.send(JSON.stringify({ type: 'evil', payload: '<script>' }))
     ws.send(JSON.stringify({ type: '@xstate.event', event: { type: 'probe' }, sessionId: 'x' }))
-    await expect.poll(() => inspector.records().length).toBe(before + 1)
+    await expect.poll(probes).toBe(1)
+    expect(count('evil')).toBe(0)
+    expect(JSON.stringify(inspector.records())).not.toContain('not json')
     ws.close()
   })
 })

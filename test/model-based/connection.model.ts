@@ -5,8 +5,8 @@ import {
   type ConnectOutput,
   type ConnectorInfo,
   connectionMachine,
-  type ReconnectOutput,
   type RecentWallet,
+  type ReconnectOutput,
   selectStatus,
 } from '../../src/machines/connection'
 import { createModel } from '../../src/testing'
@@ -56,7 +56,12 @@ export const INVOKE = {
 } as const
 
 const ALICE = '0x00000000000000000000000000000000000a11ce'
-const injected: ConnectionAccount = { address: ALICE, addresses: [ALICE], chainId: 1, connectorId: 'io.metamask' }
+const injected: ConnectionAccount = {
+  address: ALICE,
+  addresses: [ALICE],
+  chainId: 1,
+  connectorId: 'io.metamask',
+}
 const recent = (id: string): RecentWallet => ({ id, name: id, connectorId: id })
 const connectors: ConnectorInfo[] = [
   { id: 'io.metamask', name: 'MetaMask', type: 'announced', chain: 'eip155', rdns: 'io.metamask' },
@@ -82,7 +87,10 @@ export const answers = [
   { type: `xstate.error.actor.${INVOKE.reconnect}`, error: new Error('storage unreadable') },
   {
     type: `xstate.done.actor.${INVOKE.connect}`,
-    output: { account: injected, connections: { 'io.metamask': { accounts: [ALICE], chainId: 1 } } },
+    output: {
+      account: { ...injected, connectorId: 'walletConnect' },
+      connections: { walletConnect: { accounts: [ALICE], chainId: 1 } },
+    },
   },
   { type: `xstate.error.actor.${INVOKE.connect}`, error: new UserRejectedError() },
   { type: `xstate.done.actor.${INVOKE.switchChain}`, output: 10 },
@@ -92,8 +100,9 @@ export const answers = [
 ] as unknown as Event[]
 
 export const connectionEvents: Event[] = [
-  { type: 'connection.connect', connectorId: 'io.metamask' },
+  // WalletConnect first: paths are picked breadth first in this order, and only WalletConnect has pairings.
   { type: 'connection.connect', connectorId: 'walletConnect', wallet: { id: 'rainbow', name: 'Rainbow' } },
+  { type: 'connection.connect', connectorId: 'io.metamask' },
   { type: 'connection.cancel' },
   { type: 'connection.retry' },
   { type: 'connection.reset' },
@@ -159,7 +168,8 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
     snapshot.matches({ connected: 'switching' }) ||
     snapshot.matches('disconnecting')
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
-  if (snapshot.hasTag('failed') !== snapshot.matches({ disconnected: 'failed' })) fail('failed tag out of step')
+  if (snapshot.hasTag('failed') !== snapshot.matches({ disconnected: 'failed' }))
+    fail('failed tag out of step')
 
   if (status === 'connected') {
     if (!account) fail('connected without an account')

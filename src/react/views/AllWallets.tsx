@@ -1,7 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { type ChangeEvent, memo, useCallback, useEffect, useId, useRef, useState } from 'react'
-import { type WalletListing, walletImageUrl } from '../../api/walletsApi'
-import type { KitEndpoints } from '../../config'
+import type { WalletListing } from '../../api/walletsApi'
 import type { ChosenWallet } from '../../machines/connection'
 import {
   selectHasMoreWallets,
@@ -9,10 +8,11 @@ import {
   selectWalletsMode,
   type WalletsSnapshot,
 } from '../../machines/wallets'
-import { safeDeepLink, safeHttpUrl, safeText } from '../../utils/links'
+import { safeText } from '../../utils/links'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useKitConfig, useWalletsActor } from '../hooks'
+import { imageUrlOf, toChosenWallet } from '../walletListing'
 
 /**
  * SPEC §2 AllWallets: every wallet of the listing, searchable, loaded page by page as the visitor scrolls.
@@ -71,32 +71,6 @@ function selectStatus(snapshot: WalletsSnapshot) {
   if (snapshot.matches({ ready: { browse: 'loadingMore' } })) return 'loadingMore' as const
   if (snapshot.hasTag('error')) return 'partError' as const
   return 'ready' as const
-}
-
-/** What the connection machine needs of a listing entry; links checked again, here at the last step. */
-function toChosenWallet(wallet: WalletListing, imageUrl: string | undefined): ChosenWallet {
-  return {
-    id: wallet.id,
-    name: wallet.name,
-    ...(wallet.rdns ? { rdns: wallet.rdns } : {}),
-    ...(imageUrl ? { imageUrl } : {}),
-    ...optional('mobileLink', safeDeepLink(wallet.mobile_link)),
-    ...optional('desktopLink', safeDeepLink(wallet.desktop_link)),
-    ...optional('webappLink', safeHttpUrl(wallet.webapp_link)),
-  }
-}
-
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
-}
-
-function imageUrlOf(endpoints: KitEndpoints, projectId: string, wallet: WalletListing): string | undefined {
-  if (!wallet.image_id) return undefined
-  try {
-    return walletImageUrl(endpoints, projectId, wallet.image_id)
-  } catch {
-    return undefined
-  }
 }
 
 export default function AllWallets() {

@@ -1,8 +1,11 @@
 import { useSelector } from '@xstate/react'
+import { useEffect } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
+import { selectRecommendedWallets } from '../../machines/wallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
-import { useConnectionActor, useKitConfig } from '../hooks'
+import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
+import { imageUrlOf, toChosenWallet } from '../walletListing'
 
 interface WalletItem {
   key: string
@@ -14,15 +17,28 @@ const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect'
 
 /**
  * SPEC §2 Connect: the wallets in the SPEC §1 connector order — WalletConnect, recent, installed (injected and
- * EIP-6963) — then All Wallets. Featured and recommended wallets from the listing are in All Wallets.
+ * EIP-6963), the host's featured wallets, then the listing's recommended ones — and All Wallets. Each wallet
+ * shows once, where it first appears.
  */
 export function ConnectView() {
   const kit = useKitActor()
   const config = useKitConfig()
   const connection = useConnectionActor()
+  const wallets = useWalletsActor()
   const connectors = useSelector(connection, (s) => s.context.connectors)
   const recent = useSelector(connection, (s) => s.context.recentWallets)
-  const items = orderWallets(config.features.connectorsOrder, connectors, recent)
+  const featured = useSelector(wallets, (s) => s.context.featured)
+  const recommended = useSelector(wallets, selectRecommendedWallets)
+  // The listing is asked once, when Connect is first shown; it answers from memory afterwards.
+  useEffect(() => {
+    if (config.features.allWallets) kit.send({ type: 'wallets.load' })
+  }, [kit, config.features.allWallets])
+  const fromListing = (list: typeof featured) =>
+    list.map((w) => toChosenWallet(w, imageUrlOf(config.endpoints, config.projectId, w)))
+  const items = orderWallets(config.features.connectorsOrder, connectors, recent, {
+    featured: fromListing(featured),
+    recommended: fromListing(recommended),
+  })
   return (
     <div>
       <ul className="ws-list" aria-label="Wallets">
@@ -77,6 +93,10 @@ export function orderWallets(
   order: readonly string[],
   connectors: readonly ConnectorInfo[],
   recent: readonly RecentWallet[],
+  listing: { featured: readonly ChosenWallet[]; recommended: readonly ChosenWallet[] } = {
+    featured: [],
+    recommended: [],
+  },
 ): WalletItem[] {
   const out: WalletItem[] = []
   const seen = new Set<string>()
@@ -123,6 +143,10 @@ export function orderWallets(
           connector.id,
           connector.rdns,
         )
+      }
+    } else if (section === 'featured' || section === 'recommended') {
+      for (const wallet of listing[section]) {
+        add({ key: `${section}:${wallet.id}`, wallet }, wallet.id, wallet.rdns)
       }
     }
   }
