@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'test/model-based/**/*.test.{ts,tsx}', 'sandbox/**/*.test.ts'],
+    include: [
+      'src/**/*.test.{ts,tsx}',
+      'test/model-based/**/*.test.{ts,tsx}',
+      'test/integration/**/*.test.ts',
+      'sandbox/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { SnapshotFrom } from 'xstate'
-import { toastMachine } from '../../src/machines/toast'
-import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
+import { assertCoverage, type ReplayResult, replayPath } from '../../src/testing'
+import { invariant, toastModel } from './toast.model'
 
-type ToastSnapshot = SnapshotFrom<typeof toastMachine>
-
-const model = createModel(toastMachine, {
-  events: [
-    { type: 'toast.show', variant: 'success', message: 'Saved' },
-    { type: 'toast.show', variant: 'loading', message: 'Sending' },
-    { type: 'toast.show', variant: 'error', message: 'Failed' },
-    { type: 'toast.hide' },
-  ],
-})
-
-function invariant(snapshot: ToastSnapshot): void {
-  const { current, pending } = snapshot.context
-  if (snapshot.matches('closed') && (current || pending)) throw new Error('closed with a toast left')
-  if (snapshot.matches('open') && (!current || pending)) throw new Error('open without exactly one toast')
-  if (snapshot.matches('replacing') && (current || !pending))
-    throw new Error('replacing without a waiting toast')
-  if (snapshot.hasTag('visible') !== snapshot.matches('open')) throw new Error('visible tag out of step')
-}
+const model = toastModel()
 
 describe('toast machine, model-based', () => {
   it('has the expected number of covering paths', () => {

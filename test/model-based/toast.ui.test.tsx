@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SimulatedClock } from 'xstate'
+import { createKitMachine, defineEvmNetwork, type KitActorRef, type ToastActorRef } from '../../src'
+import { KitRoot, useKitActor } from '../../src/react'
+import { isDelayEvent } from '../../src/testing'
+import { toastModel } from './toast.model'
+
+/** The toast paths replayed through the rendered toast host: after every step the page shows what the machine holds. */
+const model = toastModel()
+
+const kitMachine = createKitMachine({
+  projectId: 'ui-replay',
+  networks: [
+    defineEvmNetwork({
+      id: 31337,
+      name: 'Walletstate Sandbox',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+    }),
+  ],
+})
+
+afterEach(cleanup)
+
+function Capture({ onActor }: { onActor: (actor: KitActorRef) => void }) {
+  onActor(useKitActor())
+  return null
+}
+
+describe('toast paths through the rendered UI', () => {
+  for (const path of model.paths) {
+    it(`shows ${path.description}`, async () => {
+      let kit: KitActorRef | undefined
+      render(
+        <KitRoot machine={kitMachine} options={{ clock: new SimulatedClock() }}>
+          <Capture
+            onActor={(actor) => {
+              kit = actor
+            }}
+          />
+        </KitRoot>,
+      )
+      const toast = () => kit!.getSnapshot().children.toast as ToastActorRef
+      for (const step of path.steps) {
+        await act(async () => {
+          if (isDelayEvent(step.event)) toast().send(step.event as never)
+          else kit!.send(step.event as never)
+        })
+        expect(model.serialize(toast().getSnapshot())).toBe(step.expected)
+        const current = toast().getSnapshot().context.current
+        const shown = document.querySelector('.ws-toast')
+        if (!current) {
+          expect(shown).toBeNull()
+          continue
+        }
+        const role = current.variant === 'error' ? 'alert' : 'status'
+        expect(screen.getByRole(role)).toBe(shown)
+        expect(shown?.getAttribute('data-variant')).toBe(current.variant)
+        expect(shown?.textContent).toBe(current.message)
+      }
+    })
+  }
+})
