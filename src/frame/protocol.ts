@@ -1,0 +1,197 @@
+import * as v from 'valibot'
+
+/**
+ * The login-frame protocol (SPEC §4, §7): the kit (the "app", a page on the host's origin) and the hidden frame
+ * (the "secure site", its own origin) exchange envelopes `{ id?, type, payload? }` by `postMessage`, always to
+ * the exact origin of the other side, never `*`. Both sides parse every message they receive with these
+ * schemas and check its origin and source window; anything else is dropped.
+ *
+ * Requests go app → frame with an `id`; the frame answers each with exactly one `frame.reply` carrying the same
+ * `id`: `{ ok: true, result }` or `{ ok: false, error: { message, code? } }`. The frame also sends events
+ * without an `id` (ready, approval needed or settled, a social result).
+ */
+export const FRAME_PROTOCOL_VERSION = 1
+
+/** App → frame commands (SPEC §4 "Commands"). */
+export const FRAME_COMMANDS = [
+  'switchNetwork',
+  'connectEmail',
+  'connectDevice',
+  'connectOtp',
+  'getSocialRedirectUri',
+  'connectSocial',
+  'getFarcasterUri',
+  'connectFarcaster',
+  'getUser',
+  'signOut',
+  'isConnected',
+  'getChainId',
+  'initSmartAccount',
+  'setPreferredAccount',
+  'rpcRequest',
+  'updateEmail',
+  'updateEmailPrimaryOtp',
+  'updateEmailSecondaryOtp',
+  'syncTheme',
+  'syncDappData',
+  'reload',
+  /** Rejects every open RPC request except the safe (read-only) ones (SPEC §7). */
+  'rejectRpcRequests',
+] as const
+export type FrameCommand = (typeof FRAME_COMMANDS)[number]
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.regex(/^[\w-]+$/))
+const Address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'Address: 0x plus 40 hex characters'))
+const Email = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('Invalid email'))
+const Otp = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'One-time code: 6 digits'))
+const ChainId = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.string(), v.maxLength(80))])
+export const SocialProviderSchema = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
+export const AccountTypeSchema = v.picklist(['eoa', 'smartAccount'])
+
+/** Payloads of the commands, checked by the frame before it acts. */
+export const CommandPayloads = {
+  switchNetwork: v.object({ chainId: ChainId }),
+  connectEmail: v.object({ email: Email }),
+  connectDevice: v.object({}),
+  connectOtp: v.object({ otp: Otp }),
+  getSocialRedirectUri: v.object({ provider: SocialProviderSchema }),
+  connectSocial: v.object({ uri: v.pipe(v.string(), v.maxLength(4096)) }),
+  getFarcasterUri: v.object({}),
+  connectFarcaster: v.object({}),
+  getUser: v.object({ chainId: v.optional(ChainId) }),
+  signOut: v.object({}),
+  isConnected: v.object({}),
+  getChainId: v.object({}),
+  initSmartAccount: v.object({}),
+  setPreferredAccount: v.object({ type: AccountTypeSchema }),
+  rpcRequest: v.object({
+    method: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+    params: v.optional(v.array(v.unknown())),
+    chainId: v.optional(ChainId),
+  }),
+  updateEmail: v.object({ email: Email }),
+  updateEmailPrimaryOtp: v.object({ otp: Otp }),
+  updateEmailSecondaryOtp: v.object({ otp: Otp }),
+  syncTheme: v.object({
+    themeMode: v.picklist(['dark', 'light']),
+    themeVariables: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(200)))),
+  }),
+  syncDappData: v.object({
+    projectId: v.pipe(v.string(), v.maxLength(200)),
+    sdkVersion: v.pipe(v.string(), v.maxLength(50)),
+    metadata: v.optional(
+      v.object({
+        name: v.pipe(v.string(), v.maxLength(200)),
+        description: v.pipe(v.string(), v.maxLength(1000)),
+        url: v.pipe(v.string(), v.maxLength(2048)),
+        icons: v.array(v.pipe(v.string(), v.maxLength(2048))),
+      }),
+    ),
+  }),
+  reload: v.object({}),
+  rejectRpcRequests: v.object({}),
+} satisfies Record<FrameCommand, v.GenericSchema>
+
+export type CommandPayload<C extends FrameCommand> = v.InferOutput<(typeof CommandPayloads)[C]>
+
+/** SPEC §3 User from the login frame. */
+export const FrameUserSchema = v.object({
+  email: v.optional(Email),
+  address: Address,
+  chainId: ChainId,
+  accounts: v.array(v.object({ address: Address, type: AccountTypeSchema })),
+  userName: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  preferredAccountType: AccountTypeSchema,
+  smartAccountDeployed: v.optional(v.boolean()),
+})
+export type FrameUser = v.InferOutput<typeof FrameUserSchema>
+
+/** SPEC §4: e-mail connect answers what the visitor must do next. */
+export const EmailConnectResultSchema = v.object({ action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']) })
+
+/** The envelope every message is, before its type is looked at. */
+export const EnvelopeSchema = v.object({
+  id: v.optional(Id),
+  type: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+  payload: v.optional(v.unknown()),
+})
+export type Envelope = v.InferOutput<typeof EnvelopeSchema>
+
+/** App → frame request. */
+export const RequestSchema = v.object({
+  id: Id,
+  type: v.picklist(FRAME_COMMANDS),
+  payload: v.optional(v.unknown()),
+})
+export type FrameRequest = v.InferOutput<typeof RequestSchema>
+
+/** Frame → app: one reply per request. */
+export const ReplySchema = v.object({
+  id: Id,
+  type: v.literal('frame.reply'),
+  payload: v.variant('ok', [
+    v.object({ ok: v.literal(true), result: v.optional(v.unknown()) }),
+    v.object({
+      ok: v.literal(false),
+      error: v.object({
+        message: v.pipe(v.string(), v.maxLength(500)),
+        code: v.optional(v.pipe(v.number(), v.integer())),
+      }),
+    }),
+  ]),
+})
+export type FrameReply = v.InferOutput<typeof ReplySchema>
+
+/** Frame → app events (no id). */
+export const FrameEventSchema = v.variant('type', [
+  /** The frame is loaded and listening (SPEC §4: ready, then a further 500 ms wait). */
+  v.object({ type: v.literal('frame.ready'), payload: v.object({ version: v.number() }) }),
+  /** A signing call waits for the visitor: show the frame (ApproveTransaction view). */
+  v.object({ type: v.literal('frame.approvalNeeded'), payload: v.object({ requestId: Id, method: v.string() }) }),
+  /** The visitor approved or declined; hide the frame. */
+  v.object({
+    type: v.literal('frame.approvalSettled'),
+    payload: v.object({ requestId: Id, approved: v.boolean() }),
+  }),
+  /** The page is not on the project's allowed origins (SPEC §5): the invalid-app-configuration alert. */
+  v.object({ type: v.literal('frame.originNotAllowed'), payload: v.object({ origin: v.string() }) }),
+])
+export type FrameEvent = v.InferOutput<typeof FrameEventSchema>
+
+/** Signing calls need the visitor's confirmation in the frame; everything else listed here is read-only. */
+export const SIGNING_METHODS = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
+export const SAFE_RPC_METHODS = [
+  'eth_accounts',
+  'eth_chainId',
+  'eth_blockNumber',
+  'eth_getBalance',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_gasPrice',
+  'eth_maxPriorityFeePerGas',
+  'eth_feeHistory',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_getTransactionByHash',
+  'eth_getBlockByNumber',
+  'eth_getCode',
+] as const
+
+/**
+ * Parses one received message: the source must be the expected window and the origin the expected one, and
+ * the data a well-formed envelope. Answers `undefined` for anything else (the caller logs and drops it).
+ *
+ * @example
+ * window.addEventListener('message', (e) => {
+ *   const envelope = acceptMessage(e, { origin: frameOrigin, source: iframe.contentWindow })
+ * })
+ */
+export function acceptMessage(
+  event: { origin: string; source: unknown; data: unknown },
+  expected: { origin: string; source: unknown },
+): Envelope | undefined {
+  if (event.origin !== expected.origin) return undefined
+  if (expected.source === null || event.source !== expected.source) return undefined
+  const parsed = v.safeParse(EnvelopeSchema, event.data)
+  return parsed.success ? parsed.output : undefined
+}
