@@ -107,7 +107,9 @@ export const FrameUserSchema = v.object({
 export type FrameUser = v.InferOutput<typeof FrameUserSchema>
 
 /** SPEC §4: e-mail connect answers what the visitor must do next. */
-export const EmailConnectResultSchema = v.object({ action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']) })
+export const EmailConnectResultSchema = v.object({
+  action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']),
+})
 
 /** The envelope every message is, before its type is looked at. */
 export const EnvelopeSchema = v.object({
@@ -147,7 +149,10 @@ export const FrameEventSchema = v.variant('type', [
   /** The frame is loaded and listening (SPEC §4: ready, then a further 500 ms wait). */
   v.object({ type: v.literal('frame.ready'), payload: v.object({ version: v.number() }) }),
   /** A signing call waits for the visitor: show the frame (ApproveTransaction view). */
-  v.object({ type: v.literal('frame.approvalNeeded'), payload: v.object({ requestId: Id, method: v.string() }) }),
+  v.object({
+    type: v.literal('frame.approvalNeeded'),
+    payload: v.object({ requestId: Id, method: v.string() }),
+  }),
   /** The visitor approved or declined; hide the frame. */
   v.object({
     type: v.literal('frame.approvalSettled'),

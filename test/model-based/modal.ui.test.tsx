@@ -15,8 +15,19 @@ import { modalModel } from './modal.model'
  */
 const model = modalModel()
 
+// Nothing here may reach a network: no listing or analytics calls, every endpoint on loopback.
+const loopback = 'http://127.0.0.1:9'
 const kitMachine = createKitMachine({
   projectId: 'ui-replay',
+  features: { allWallets: false, analytics: false },
+  endpoints: {
+    api: loopback,
+    walletsApi: loopback,
+    rpc: loopback,
+    relay: 'ws://127.0.0.1:9',
+    frame: loopback,
+    telemetry: loopback,
+  },
   networks: [
     defineEvmNetwork({
       id: 31337,

@@ -10,8 +10,19 @@ import { toastModel } from './toast.model'
 /** The toast paths replayed through the rendered toast host: after every step the page shows what the machine holds. */
 const model = toastModel()
 
+// Nothing here may reach a network: no listing or analytics calls, every endpoint on loopback.
+const loopback = 'http://127.0.0.1:9'
 const kitMachine = createKitMachine({
   projectId: 'ui-replay',
+  features: { allWallets: false, analytics: false },
+  endpoints: {
+    api: loopback,
+    walletsApi: loopback,
+    rpc: loopback,
+    relay: 'ws://127.0.0.1:9',
+    frame: loopback,
+    telemetry: loopback,
+  },
   networks: [
     defineEvmNetwork({
       id: 31337,

@@ -81,12 +81,21 @@ function Dialog() {
     return () => observer.disconnect()
   }, [])
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation()
-      kit.send({ type: 'modal.close' })
-      return
+  // Escape closes from inside the dialog, and also when focus fell back to the page because the focused
+  // control unmounted (a view's state changed under it); a key meant for another page dialog is left alone.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      const dialog = dialogRef.current
+      const inside = dialog !== null && event.composedPath().includes(dialog)
+      const nowhere = document.activeElement === null || document.activeElement === document.body
+      if (inside || nowhere) kit.send({ type: 'modal.close' })
     }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [kit])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Tab' || !dialogRef.current) return
     const items = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)]
     const first = items[0]
