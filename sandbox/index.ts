@@ -94,14 +94,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   try {
-    const [chain, relay, inspector, db] = await Promise.all([
-      startChain({ port: ports.chain ?? 0 }).then(track),
-      startRelay({ port: ports.relay ?? 0 }).then(track),
-      startInspectorServer({ port: ports.inspector ?? 0 }).then(track),
-      openDatabase().then(track<SandboxDb>),
-    ])
-    const [rpc, api] = await Promise.all([
-      startRpcService({ chain, port: ports.rpc ?? 0 }).then(track),
+    // Each service starts as soon as what it needs is up; every one is tracked the moment it is, so a
+    // failure anywhere still stops all that started.
+    const chainP = startChain({ port: ports.chain ?? 0 }).then(track)
+    const relayP = startRelay({ port: ports.relay ?? 0 }).then(track)
+    const inspectorP = startInspectorServer({ port: ports.inspector ?? 0 }).then(track)
+    const dbP = openDatabase().then(track<SandboxDb>)
+    const rpcP = chainP.then((chain) => startRpcService({ chain, port: ports.rpc ?? 0 }).then(track))
+    const apiP = Promise.all([chainP, dbP]).then(([chain, db]) =>
       startDataApi({
         port: ports.api ?? 0,
         rpcUrl: chain.rpcUrl,
@@ -109,20 +109,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         tokens: chain.tokens,
         db,
       }).then(track),
-    ])
-    const rpcUrl = rpcEndpoint(rpc.origin, projectId)
-    const wallets = track(
-      await startWallets({
-        rpcUrl,
+    )
+    const walletsP = Promise.all([chainP, rpcP, relayP]).then(([chain, rpc, relay]) =>
+      startWallets({
+        rpcUrl: rpcEndpoint(rpc.origin, projectId),
         chainId: chain.chainId,
         accounts: chain.accounts,
         relayUrl: relay.url,
         projectId,
         port: ports.wallets ?? 0,
-      }),
+      }).then(track),
     )
-    const walletsApi = track(
-      await startListingApi({
+    const walletsApiP = walletsP.then((wallets) =>
+      startListingApi({
         port: ports.walletsApi ?? 0,
         devWallets: [
           {
@@ -131,8 +130,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             webapp_link: wallets.wcWalletUrl,
           },
         ],
-      }),
+      }).then(track),
     )
+    const all = [chainP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP]
+    const settled = await Promise.allSettled(all)
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failure) throw failure.reason
+    const [chain, relay, inspector, rpc, api, wallets, walletsApi] = await Promise.all([
+      chainP,
+      relayP,
+      inspectorP,
+      rpcP,
+      apiP,
+      walletsP,
+      walletsApiP,
+    ])
+    const rpcUrl = rpcEndpoint(rpc.origin, projectId)
     const demo =
       options.demo === false
         ? undefined

@@ -111,6 +111,35 @@ export const EmailConnectResultSchema = v.object({
   action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']),
 })
 
+/** SPEC §4: updating the e-mail asks for the current address's code first, or straight for the new one's. */
+export const UpdateEmailResultSchema = v.object({ action: v.picklist(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']) })
+
+/**
+ * What a successful reply carries as `result`, per command, where the kit reads it (added for the kit's frame
+ * machine; the other commands answer anything, usually nothing).
+ */
+export const CommandResults = {
+  connectEmail: EmailConnectResultSchema,
+  getSocialRedirectUri: v.object({ uri: v.pipe(v.string(), v.url(), v.maxLength(4096)) }),
+  getFarcasterUri: v.object({ url: v.pipe(v.string(), v.url(), v.maxLength(4096)) }),
+  getUser: FrameUserSchema,
+  isConnected: v.object({ isConnected: v.boolean() }),
+  getChainId: v.object({ chainId: ChainId }),
+  switchNetwork: v.object({ chainId: ChainId }),
+  updateEmail: UpdateEmailResultSchema,
+} satisfies Partial<Record<FrameCommand, v.GenericSchema>>
+
+/**
+ * The message the social-login popup posts to its opener (the app) when the provider has sent the visitor
+ * back: the URI to pass to `connectSocial`. Posted from the frame's origin to the app's exact origin; the kit
+ * checks both and that it comes from the popup it opened.
+ */
+export const SocialResultSchema = v.object({
+  type: v.literal('frame.socialResult'),
+  payload: v.object({ uri: v.pipe(v.string(), v.maxLength(4096)) }),
+})
+export type SocialResult = v.InferOutput<typeof SocialResultSchema>
+
 /** The envelope every message is, before its type is looked at. */
 export const EnvelopeSchema = v.object({
   id: v.optional(Id),

@@ -1156,7 +1156,7 @@ export type SignClientEvent =
       pairings: Record<string, { expiry: number }>
       proposals: ProposalInfo[]
       sessions: SessionInfo[]
-      requests: RequestInfo[]
+      requests: (Omit<RequestInfo, 'expiry'> & { expiry?: unknown })[]
     }
   | { type: 'wc.pairings'; pairings: Record<string, { expiry: number }> }
   | { type: 'wc.sessionPropose'; proposal: ProposalInfo }

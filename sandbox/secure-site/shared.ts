@@ -1,0 +1,162 @@
+import * as v from 'valibot'
+
+/*
+ * The secure site's own HTTP API: what the frame page (same origin) asks its server. Browser-safe (valibot
+ * only): the frame bundle and the server both import it, so the shapes cannot drift apart.
+ */
+
+/** The sdk type the origins check sends to the listing API (the kit's `SDK_TYPE`). */
+export const SDK_TYPE = 'walletstate'
+
+/** The query parameter the social stand-in appends to the app URL it redirects back to. */
+export const SOCIAL_TOKEN_PARAM = 'walletstate_social'
+
+const Hex40 = /^0x[0-9a-fA-F]{40}$/
+export const AddressSchema = v.pipe(v.string(), v.regex(Hex40, 'Address: 0x plus 40 hex characters'))
+export const EmailSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(254),
+  v.email('Invalid email'),
+)
+export const OtpSchema = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'One-time code: 6 digits'))
+/** Random ids the frame makes up (device) or the server hands out (login, channel): url-safe, bounded. */
+export const TokenSchema = v.pipe(v.string(), v.regex(/^[\w-]{16,128}$/, 'Malformed id'))
+export const AccountTypeSchema = v.picklist(['eoa', 'smartAccount'])
+export type AccountType = v.InferOutput<typeof AccountTypeSchema>
+/** Farcaster names: lowercase letters, digits and hyphens, 1-16 characters, optionally `.eth`. */
+export const FarcasterNameSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(/^[a-z0-9][a-z0-9-]{0,15}(\.eth)?$/, 'Username: 1-16 letters, digits or hyphens'),
+)
+export const ProjectIdSchema = v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/, 'Malformed projectId'))
+
+/** The account as the server describes it; the frame turns it into the SPEC §3 user for a chain. */
+export const AccountViewSchema = v.object({
+  email: v.optional(v.string()),
+  userName: v.optional(v.string()),
+  eoa: AddressSchema,
+  smartAccount: AddressSchema,
+  preferredAccountType: AccountTypeSchema,
+  smartAccountDeployed: v.boolean(),
+})
+export type AccountView = v.InferOutput<typeof AccountViewSchema>
+
+/** A new session: the token the frame keeps in its own origin's storage, and the account. */
+export const SessionAnswerSchema = v.object({ token: TokenSchema, account: AccountViewSchema })
+
+/** Request bodies of the API, by path. */
+export const ApiBodies = {
+  '/api/origin-check': v.object({
+    projectId: ProjectIdSchema,
+    sdkVersion: v.pipe(v.string(), v.maxLength(50)),
+    origin: v.pipe(v.string(), v.maxLength(300)),
+  }),
+  '/api/login/email': v.object({ email: EmailSchema, deviceId: TokenSchema }),
+  '/api/login/device': v.object({ loginId: TokenSchema }),
+  '/api/login/otp': v.object({ loginId: TokenSchema, otp: OtpSchema }),
+  '/api/social/start': v.object({
+    provider: v.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord']),
+    deviceId: TokenSchema,
+    projectId: ProjectIdSchema,
+    sdkVersion: v.pipe(v.string(), v.maxLength(50)),
+    returnTo: v.pipe(v.string(), v.maxLength(2048), v.url('returnTo must be a URL')),
+  }),
+  '/api/social/finish': v.object({ uri: v.pipe(v.string(), v.maxLength(4096)), deviceId: TokenSchema }),
+  '/api/farcaster/start': v.object({ deviceId: TokenSchema }),
+  '/api/farcaster/poll': v.object({ channel: TokenSchema, deviceId: TokenSchema }),
+  '/api/session': v.object({}),
+  '/api/signout': v.object({}),
+  '/api/preferred-account': v.object({ type: AccountTypeSchema }),
+  '/api/email/update': v.object({ email: EmailSchema }),
+  '/api/email/primary': v.object({ otp: OtpSchema }),
+  '/api/email/secondary': v.object({ otp: OtpSchema }),
+  '/api/rpc': v.object({
+    method: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+    params: v.optional(v.pipe(v.array(v.unknown()), v.maxLength(20))),
+    chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  }),
+  '/api/sign/prepare': v.object({
+    method: v.picklist(['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction']),
+    params: v.pipe(v.array(v.unknown()), v.maxLength(5)),
+    chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  }),
+  '/api/sign': v.object({
+    method: v.picklist(['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction']),
+    params: v.pipe(v.array(v.unknown()), v.maxLength(5)),
+    chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  }),
+} as const
+export type ApiPath = keyof typeof ApiBodies
+export type ApiBody<P extends ApiPath> = v.InferInput<(typeof ApiBodies)[P]>
+
+/** Answers of the API, by path (the frame parses them; the server builds them). */
+export const ApiAnswers = {
+  '/api/origin-check': v.object({ allowed: v.boolean() }),
+  '/api/login/email': v.object({ loginId: TokenSchema, action: v.picklist(['VERIFY_OTP', 'VERIFY_DEVICE']) }),
+  '/api/login/device': v.object({ verified: v.boolean() }),
+  '/api/login/otp': SessionAnswerSchema,
+  '/api/social/start': v.object({ uri: v.string() }),
+  '/api/social/finish': SessionAnswerSchema,
+  '/api/farcaster/start': v.object({ url: v.string(), channel: TokenSchema }),
+  '/api/farcaster/poll': v.union([v.object({ done: v.literal(false) }), v.object({ done: v.literal(true), ...SessionAnswerSchema.entries })]),
+  '/api/session': v.object({ account: AccountViewSchema }),
+  '/api/signout': v.object({}),
+  '/api/preferred-account': v.object({ account: AccountViewSchema }),
+  '/api/email/update': v.object({ action: v.literal('VERIFY_PRIMARY_OTP') }),
+  '/api/email/primary': v.object({ action: v.literal('VERIFY_SECONDARY_OTP') }),
+  '/api/email/secondary': v.object({ newEmail: v.string(), account: AccountViewSchema }),
+  '/api/rpc': v.object({ result: v.unknown() }),
+  '/api/sign/prepare': v.object({
+    summary: v.object({
+      title: v.string(),
+      from: AddressSchema,
+      accountType: AccountTypeSchema,
+      details: v.array(v.object({ label: v.string(), value: v.string() })),
+    }),
+  }),
+  '/api/sign': v.object({ result: v.unknown() }),
+} as const satisfies Record<ApiPath, v.GenericSchema>
+export type ApiAnswer<P extends ApiPath> = v.InferOutput<(typeof ApiAnswers)[P]>
+
+/** The JSON error body every sandbox service answers (`errorJson`), plus an optional RPC/provider code. */
+export const ApiErrorSchema = v.object({ error: v.string(), code: v.optional(v.number()) })
+
+/**
+ * Turns a SPEC §3 chain id (number, decimal or hex string, or CAIP-2 `eip155:N`) into the EVM chain number;
+ * `undefined` for anything else (Solana and other namespaces are not served by the sandbox).
+ */
+export function evmChainNumber(chainId: number | string): number | undefined {
+  if (typeof chainId === 'number') return Number.isSafeInteger(chainId) && chainId > 0 ? chainId : undefined
+  const text = chainId.trim()
+  const caip = /^eip155:(\d{1,15})$/.exec(text)
+  const decimal = caip?.[1] ?? (/^\d{1,15}$/.test(text) ? text : undefined)
+  if (decimal !== undefined) return Number(decimal) > 0 ? Number(decimal) : undefined
+  if (/^0x[0-9a-fA-F]{1,13}$/.test(text)) return Number.parseInt(text, 16) || undefined
+  return undefined
+}
+
+/**
+ * Whether `origin` matches one allowed-origins entry. `*` stands for any run of characters that are not `/`
+ * or `:` (one host label run or one port), so `http://127.0.0.1:*` allows every port of 127.0.0.1 and
+ * `https://*.example.com` every subdomain, but neither lets a pattern spill into another part of the origin.
+ * A bare `*` allows every origin (SPEC §5: origin lists support `*` wildcards).
+ */
+export function originMatches(pattern: string, origin: string): boolean {
+  const p = pattern.trim().toLowerCase().replace(/\/+$/, '')
+  const o = origin.trim().toLowerCase()
+  if (p === '*') return o !== '' && o !== 'null'
+  const source = p
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/:]*')
+  return new RegExp(`^${source}$`).test(o)
+}
+
+/** Whether `origin` matches any entry of `allowedOrigins`. */
+export function originAllowed(allowedOrigins: readonly string[], origin: string): boolean {
+  return allowedOrigins.some((pattern) => originMatches(pattern, origin))
+}

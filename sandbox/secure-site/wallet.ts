@@ -1,0 +1,454 @@
+import { readFileSync } from 'node:fs'
+import * as v from 'valibot'
+import {
+  type Address,
+  BaseError,
+  type Chain,
+  concatHex,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  formatEther,
+  getAddress,
+  getContractAddress,
+  type Hex,
+  hashTypedData,
+  hexToString,
+  http,
+  isAddressEqual,
+  keccak256,
+  type PublicClient,
+  type SignableMessage,
+  serializeErc6492Signature,
+  stringToHex,
+  type TypedDataDefinition,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { CONTRACT_SOURCE, contractSourceHash } from './build-contract.ts'
+import { smartAccountAbi, smartAccountBytecode, sourceHash } from './contracts/smart-account.gen.ts'
+import type { AccountType } from './shared.ts'
+
+/**
+ * The deterministic CREATE2 deployer (Arachnid's proxy) anvil ships at genesis. Smart accounts are created
+ * through it, so an account's address follows from its owner alone, on any chain that has the proxy.
+ */
+export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C'
+export const SMART_ACCOUNT_SALT: Hex = keccak256(stringToHex('walletstate.sandbox.smart-account.v1'))
+
+/** Fails loudly when the contract source changed since `build-contract.ts` last ran. */
+export function checkContractBuild(): void {
+  if (contractSourceHash(readFileSync(CONTRACT_SOURCE, 'utf8')) !== sourceHash) {
+    throw new Error(
+      'sandbox/secure-site/contracts changed since the last build: run `npx tsx sandbox/secure-site/build-contract.ts`',
+    )
+  }
+}
+
+/** Creation code of the smart account owned by `owner`. */
+export function smartAccountInitCode(owner: Address): Hex {
+  return concatHex([smartAccountBytecode, encodeAbiParameters([{ type: 'address' }], [owner])])
+}
+
+/** The counterfactual address of `owner`'s smart account (CREATE2 through {@link CREATE2_DEPLOYER}). */
+export function smartAccountAddress(owner: Address): Address {
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: CREATE2_DEPLOYER,
+    salt: SMART_ACCOUNT_SALT,
+    bytecode: smartAccountInitCode(owner),
+  })
+}
+
+/** Calldata for the deployer that creates `owner`'s smart account (also the ERC-6492 factory data). */
+export function smartAccountDeployData(owner: Address): Hex {
+  return concatHex([SMART_ACCOUNT_SALT, smartAccountInitCode(owner)])
+}
+
+/** An error with the JSON-RPC / provider code the frame passes on to the kit. */
+export class RpcFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly status = 400,
+  ) {
+    super(message)
+  }
+}
+
+/** The two addresses of an embedded wallet account and the key that controls both. */
+export interface WalletAccount {
+  eoa: Address
+  smartAccount: Address
+  preferredAccountType: AccountType
+}
+
+/** A signing request checked and ready to run: what it signs, with which account, and how to show it. */
+export type PreparedSigning = {
+  from: Address
+  accountType: AccountType
+  summary: { title: string; from: Address; accountType: AccountType; details: Array<{ label: string; value: string }> }
+} & (
+  | { method: 'personal_sign'; message: SignableMessage }
+  | { method: 'eth_signTypedData_v4'; typedData: TypedDataDefinition }
+  | { method: 'eth_sendTransaction'; tx: { to: Address | undefined; value: bigint; data: Hex; gas: bigint | undefined } }
+)
+
+export type SigningMethod = PreparedSigning['method']
+
+export interface FaucetOptions {
+  /** A funded key (an anvil dev account) that pays new accounts. */
+  privateKey: Hex
+  /** Wei sent to each new account's EOA (its gas) and to its smart account; default 1 ETH. */
+  wei?: bigint
+  /** ERC-20 amounts sent the same way (both addresses). */
+  tokens?: Array<{ address: Address; amount: bigint }>
+}
+
+const HexData = v.pipe(v.string(), v.regex(/^0x([0-9a-fA-F]{2})*$/, 'must be 0x-prefixed hex bytes'))
+const Quantity = v.pipe(
+  v.string(),
+  v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be a 0x-prefixed hex quantity'),
+  v.transform((text) => BigInt(text)),
+)
+const AddressParam = v.pipe(
+  v.string(),
+  v.regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address'),
+  v.transform((text) => getAddress(text.toLowerCase())),
+)
+const TransactionSchema = v.object({
+  from: v.optional(AddressParam),
+  to: v.optional(v.nullable(AddressParam)),
+  value: v.optional(Quantity),
+  data: v.optional(HexData),
+  input: v.optional(HexData),
+  gas: v.optional(Quantity),
+  chainId: v.optional(Quantity),
+})
+const TypedDataSchema = v.object({
+  types: v.record(
+    v.pipe(v.string(), v.maxLength(100)),
+    v.pipe(v.array(v.object({ name: v.string(), type: v.string() })), v.maxLength(100)),
+  ),
+  primaryType: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  domain: v.optional(
+    v.object({
+      name: v.optional(v.string()),
+      version: v.optional(v.string()),
+      chainId: v.optional(v.union([v.number(), v.string()])),
+      verifyingContract: v.optional(AddressParam),
+      salt: v.optional(HexData),
+    }),
+    {},
+  ),
+  message: v.record(v.string(), v.unknown()),
+})
+
+const PREVIEW_CHARS = 600
+
+/**
+ * The embedded wallet's chain side: reads forwarded to the RPC, signatures made with the account's key, and
+ * transactions signed locally and broadcast as raw transactions (the RPC host holds no keys).
+ */
+export class ChainWallet {
+  readonly chain: Chain
+  readonly client: PublicClient
+  readonly #rpcUrl: string
+  readonly #faucet: FaucetOptions | undefined
+  /** One queue per sending address, so nonces of concurrent sends never collide. */
+  readonly #queues = new Map<string, Promise<unknown>>()
+
+  constructor(options: { rpcUrl: string; chainId: number; faucet?: FaucetOptions }) {
+    this.#rpcUrl = options.rpcUrl
+    this.#faucet = options.faucet
+    this.chain = defineChain({
+      id: options.chainId,
+      name: `Chain ${options.chainId}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [options.rpcUrl] } },
+    })
+    this.client = createPublicClient({
+      chain: this.chain,
+      transport: http(options.rpcUrl, { retryCount: 0, timeout: 30_000 }),
+      pollingInterval: 100,
+    })
+  }
+
+  async isDeployed(address: Address): Promise<boolean> {
+    const code = await this.client.getCode({ address })
+    return code !== undefined && code !== '0x'
+  }
+
+  /** Forwards one read-only call to the RPC and answers its result, or throws its JSON-RPC error. */
+  async forward(method: string, params: unknown[] | undefined): Promise<unknown> {
+    let response: Response
+    try {
+      response = await fetch(this.#rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
+        signal: AbortSignal.timeout(30_000),
+      })
+    } catch {
+      throw new RpcFailure('The chain RPC did not answer', -32603, 502)
+    }
+    let json: unknown
+    try {
+      json = await response.json()
+    } catch {
+      throw new RpcFailure(`The chain RPC answered HTTP ${response.status} with no JSON`, -32603, 502)
+    }
+    const parsed = v.safeParse(
+      v.object({
+        result: v.optional(v.unknown()),
+        error: v.optional(v.object({ code: v.number(), message: v.string() })),
+      }),
+      json,
+    )
+    if (!parsed.success) throw new RpcFailure('The chain RPC answered something that is not JSON-RPC', -32603, 502)
+    if (parsed.output.error) throw new RpcFailure(parsed.output.error.message, parsed.output.error.code)
+    return parsed.output.result ?? null
+  }
+
+  /**
+   * Checks a signing request against the account (the address must be one of its two) and the chain, and
+   * describes it for the approval view. Throws {@link RpcFailure} with -32602 for malformed parameters.
+   */
+  prepare(method: SigningMethod, params: unknown[], account: WalletAccount): PreparedSigning {
+    const own = (address: Address): AccountType => {
+      if (isAddressEqual(address, account.eoa)) return 'eoa'
+      if (isAddressEqual(address, account.smartAccount)) return 'smartAccount'
+      throw new RpcFailure(`The address ${address} is not an account of this wallet`, 4100)
+    }
+    const preferred = account.preferredAccountType === 'eoa' ? account.eoa : account.smartAccount
+    const summary = (title: string, from: Address, details: Array<{ label: string; value: string }>) => ({
+      title,
+      from,
+      accountType: own(from),
+      details,
+    })
+
+    if (method === 'personal_sign') {
+      const [data, addressParam] = params
+      const message = v.safeParse(v.pipe(v.string(), v.maxLength(100_000)), data)
+      if (!message.success) throw invalidParams('personal_sign needs [message, address]')
+      const from = addressParam === undefined ? preferred : parseAddress(addressParam, 'personal_sign address')
+      const raw = /^0x([0-9a-fA-F]{2})*$/.test(message.output)
+      const signable: SignableMessage = raw ? { raw: message.output as Hex } : message.output
+      const shown = raw ? readableText(message.output as Hex) : message.output
+      return {
+        method,
+        from,
+        accountType: own(from),
+        message: signable,
+        summary: summary('Sign message', from, [{ label: 'Message', value: preview(shown) }]),
+      }
+    }
+
+    if (method === 'eth_signTypedData_v4') {
+      const [addressParam, data] = params
+      const from = parseAddress(addressParam, 'eth_signTypedData_v4 address')
+      let json: unknown = data
+      if (typeof data === 'string') {
+        try {
+          json = JSON.parse(data)
+        } catch {
+          throw invalidParams('eth_signTypedData_v4: the typed data is not JSON')
+        }
+      }
+      const parsed = v.safeParse(TypedDataSchema, json)
+      if (!parsed.success) throw invalidParams(`eth_signTypedData_v4: ${v.summarize(parsed.issues)}`)
+      const { domain, types, primaryType, message } = parsed.output
+      let chainId: number | undefined
+      if (domain.chainId !== undefined) {
+        chainId = Number(typeof domain.chainId === 'string' ? BigInt(domain.chainId) : domain.chainId)
+        if (chainId !== this.chain.id) {
+          throw invalidParams(`The typed data is for chain ${chainId}, the wallet is on chain ${this.chain.id}`)
+        }
+      }
+      const typedData = {
+        domain: { ...domain, ...(chainId === undefined ? {} : { chainId }) },
+        types,
+        primaryType,
+        message,
+      } as TypedDataDefinition
+      try {
+        hashTypedData(typedData)
+      } catch (error) {
+        throw invalidParams(`eth_signTypedData_v4: ${describe(error)}`)
+      }
+      const domainText = [domain.name, domain.version && `v${domain.version}`].filter(Boolean).join(' ')
+      return {
+        method,
+        from,
+        accountType: own(from),
+        typedData,
+        summary: summary('Sign typed data', from, [
+          ...(domainText ? [{ label: 'Domain', value: domainText }] : []),
+          { label: 'Type', value: primaryType },
+          { label: 'Message', value: preview(JSON.stringify(message, null, 2)) },
+        ]),
+      }
+    }
+
+    const parsed = v.safeParse(TransactionSchema, params[0])
+    if (!parsed.success) throw invalidParams(`eth_sendTransaction: ${v.summarize(parsed.issues)}`)
+    const tx = parsed.output
+    if (tx.chainId !== undefined && tx.chainId !== BigInt(this.chain.id)) {
+      throw invalidParams(`The transaction is for chain ${tx.chainId}, the wallet is on chain ${this.chain.id}`)
+    }
+    if (tx.data !== undefined && tx.input !== undefined && tx.data !== tx.input) {
+      throw invalidParams('eth_sendTransaction: data and input differ')
+    }
+    const from = tx.from ?? preferred
+    const data = (tx.data ?? tx.input ?? '0x') as Hex
+    const to = tx.to ?? undefined
+    const value = tx.value ?? 0n
+    const details = [
+      { label: 'To', value: to ?? 'New contract' },
+      { label: 'Amount', value: `${formatEther(value)} ETH` },
+      { label: 'Network', value: `Chain ${this.chain.id}` },
+    ]
+    if (data !== '0x') details.push({ label: 'Data', value: preview(data) })
+    return {
+      method,
+      from,
+      accountType: own(from),
+      tx: { to, value, data, gas: tx.gas },
+      summary: summary('Send transaction', from, details),
+    }
+  }
+
+  /**
+   * Runs a prepared request with the account's key: a signature (ERC-6492-wrapped for a smart account not yet
+   * deployed, so verifiers can check it counterfactually) or the hash of the broadcast transaction.
+   */
+  async execute(prepared: PreparedSigning, privateKey: Hex, account: WalletAccount): Promise<Hex> {
+    const signer = privateKeyToAccount(privateKey)
+    if (!isAddressEqual(signer.address, account.eoa)) throw new Error('The stored key does not match the account')
+    try {
+      if (prepared.method === 'eth_sendTransaction') return await this.#send(prepared, privateKey, account)
+      const signature =
+        prepared.method === 'personal_sign'
+          ? await signer.signMessage({ message: prepared.message })
+          : await signer.signTypedData(prepared.typedData)
+      if (prepared.accountType === 'eoa' || (await this.isDeployed(account.smartAccount))) return signature
+      return serializeErc6492Signature({
+        address: CREATE2_DEPLOYER,
+        data: smartAccountDeployData(account.eoa),
+        signature,
+      })
+    } catch (error) {
+      if (error instanceof RpcFailure) throw error
+      throw new RpcFailure(describe(error), -32603)
+    }
+  }
+
+  async #send(
+    prepared: Extract<PreparedSigning, { method: 'eth_sendTransaction' }>,
+    privateKey: Hex,
+    account: WalletAccount,
+  ): Promise<Hex> {
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(privateKey),
+      chain: this.chain,
+      transport: http(this.#rpcUrl, { retryCount: 0, timeout: 30_000 }),
+    })
+    const { tx } = prepared
+    return this.#queued(account.eoa, async () => {
+      if (prepared.accountType === 'eoa') {
+        return wallet.sendTransaction({ to: tx.to ?? null, value: tx.value, data: tx.data, gas: tx.gas })
+      }
+      if (tx.to === undefined) {
+        throw new RpcFailure('The smart account cannot create contracts: send from the EOA instead', -32602)
+      }
+      // The EOA pays the gas; the call itself comes from the smart account (its balance, its tokens).
+      if (!(await this.isDeployed(account.smartAccount))) {
+        const deployHash = await wallet.sendTransaction({
+          to: CREATE2_DEPLOYER,
+          data: smartAccountDeployData(account.eoa),
+        })
+        const receipt = await this.client.waitForTransactionReceipt({ hash: deployHash, timeout: 30_000 })
+        if (receipt.status !== 'success' || !(await this.isDeployed(account.smartAccount))) {
+          throw new RpcFailure('Deploying the smart account failed', -32603)
+        }
+      }
+      return wallet.sendTransaction({
+        to: account.smartAccount,
+        data: encodeFunctionData({ abi: smartAccountAbi, functionName: 'execute', args: [tx.to, tx.value, tx.data] }),
+      })
+    })
+  }
+
+  /** Sends the faucet's ETH and tokens to a new account's two addresses; a no-op without a faucet. */
+  async fund(addresses: Address[]): Promise<void> {
+    const faucet = this.#faucet
+    if (!faucet) return
+    const funder = privateKeyToAccount(faucet.privateKey)
+    const wallet = createWalletClient({
+      account: funder,
+      chain: this.chain,
+      transport: http(this.#rpcUrl, { retryCount: 0, timeout: 30_000 }),
+    })
+    const wei = faucet.wei ?? 10n ** 18n
+    await this.#queued(funder.address, async () => {
+      let last: Hex | undefined
+      for (const to of addresses) {
+        if (wei > 0n) last = await wallet.sendTransaction({ to, value: wei })
+        for (const token of faucet.tokens ?? []) {
+          last = await wallet.writeContract({
+            address: token.address,
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [to, token.amount],
+          })
+        }
+      }
+      if (last) await this.client.waitForTransactionReceipt({ hash: last, timeout: 30_000 })
+    })
+  }
+
+  #queued<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(key) ?? Promise.resolve()
+    const next = previous.then(task, task)
+    const settled = next.catch(() => undefined)
+    this.#queues.set(key, settled)
+    void settled.then(() => {
+      if (this.#queues.get(key) === settled) this.#queues.delete(key)
+    })
+    return next
+  }
+}
+
+function parseAddress(value: unknown, what: string): Address {
+  const parsed = v.safeParse(AddressParam, value)
+  if (!parsed.success) throw invalidParams(`${what} must be an address`)
+  return parsed.output
+}
+
+function invalidParams(message: string): RpcFailure {
+  return new RpcFailure(message, -32602)
+}
+
+/** The message as text when its bytes are printable UTF-8, else the hex itself. */
+function readableText(hex: Hex): string {
+  try {
+    const text = hexToString(hex)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is tested
+    return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text) ? hex : text
+  } catch {
+    return hex
+  }
+}
+
+function preview(text: string): string {
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text
+}
+
+/** viem's short message (its first line), else the error's message. */
+export function describe(error: unknown): string {
+  if (error instanceof BaseError) return error.shortMessage
+  return error instanceof Error ? error.message : String(error)
+}
