@@ -47,7 +47,7 @@ describe('the modal, keyboard only, in Chromium', () => {
     expect(await networks.getAttribute('data-direction')).toBe('next')
     await expect.poll(() => page.getByRole('dialog').getAttribute('data-transitioning')).toBeNull()
     await page.getByRole('dialog', { name: 'Choose Network' }).waitFor()
-    expect(await page.getByText('Walletstate Sandbox').count()).toBe(1)
+    await networks.getByText('Walletstate Sandbox').waitFor()
     const animation = await networks.evaluate((el) => getComputedStyle(el).animationName)
     expect(animation).toBe('ws-in-next')
 
