@@ -3,29 +3,18 @@
 // Two variants per run: the first open after a fresh page load, and a re-open after closing the modal.
 // `npm run bench:connect-time [-- --runs N --warmup N]`. Exit 1 only on a real error.
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg } from 'node:os'
-import { extname, join, relative, resolve, sep } from 'node:path'
+import { join, relative } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { CHROMIUM, CHROMIUM_ARGS, serve } from '../shared.mjs'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const outRoot = join(repo, 'bench/connect-time/out')
 const demoOut = join(outRoot, 'demo')
 const demoConfig = join(repo, 'demo/vite.config.ts')
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const GOAL_MS = 50
 // The issue's figures for other kits, measured the same way elsewhere; this script does not measure them.
 const REFERENCE_MS = { RainbowKit: 80, AppKit: 180 }
@@ -39,19 +28,6 @@ const IDLE_QUIET_MS = 500
 const SETTLE_MS = 250
 const STEP_TIMEOUT_MS = 30_000
 const PROBE_TIMEOUT_MS = 10_000
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2',
-}
 
 /** What each variant reports, in print order; `paint` is the figure compared with the goal. */
 const METRICS = [
@@ -118,42 +94,6 @@ async function buildDemo() {
     throw new BenchError(`build of the demo (${relative(repo, demoConfig)}) failed:\n${errText(err)}`)
   }
   console.log(`built demo in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(repo, demoOut)}`)
-}
-
-// Plain static server: no compression, no caching, so every page load fetches and compiles the same way.
-function serve(dir) {
-  const root = resolve(dir)
-  const server = createServer(async (req, res) => {
-    try {
-      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-      const path = resolve(root, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`)
-      if (path !== root && !path.startsWith(root + sep)) {
-        res.writeHead(403).end('forbidden')
-        return
-      }
-      const info = await stat(path).catch(() => null)
-      if (!info?.isFile()) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-        return
-      }
-      const body = await readFile(path)
-      res.writeHead(200, {
-        'content-type': MIME[extname(path)] ?? 'application/octet-stream',
-        'content-length': body.length,
-        'cache-control': 'no-store',
-      })
-      res.end(req.method === 'HEAD' ? undefined : body)
-    } catch (err) {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(errText(err))
-    }
-  })
-  return new Promise((ok, fail) => {
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      ok({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) })
-    })
-  })
 }
 
 /** Counts in-flight requests so "network idle" can be awaited at any time, not only after navigation. */

@@ -2,25 +2,14 @@
 // each in real Chromium and reports the gzip bytes of JavaScript fetched before the first click, after
 // clicking "Connect Wallet", and in the whole build. `npm run bench:size`. Exit 1 only on a real error.
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import { extname, join, relative, resolve, sep } from 'node:path'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import { CHROMIUM, CHROMIUM_ARGS, serve } from '../shared.mjs'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const outRoot = join(repo, 'bench/size/out')
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const BUDGET_KIB = 60
 const KIB = 1024
 // Quiet period that counts as "network idle" (the same 500 ms Playwright uses for `networkidle`).
@@ -32,19 +21,6 @@ const APPS = [
   { name: 'demo', configFile: join(repo, 'demo/vite.config.ts'), waitForDialog: true },
   { name: 'baseline', configFile: join(repo, 'bench/size/baseline/vite.config.ts'), waitForDialog: false },
 ]
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2',
-}
 
 class BenchError extends Error {}
 
@@ -97,42 +73,6 @@ async function buildTotals(outDir) {
     files.push({ path: relative(outDir, path).split(sep).join('/'), raw: body.length, gzip: gzipSize(body) })
   }
   return sum(files)
-}
-
-// Plain static server: no compression, no caching tricks; the benchmark gzips bodies itself.
-function serve(dir) {
-  const root = resolve(dir)
-  const server = createServer(async (req, res) => {
-    try {
-      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-      const path = resolve(root, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`)
-      if (path !== root && !path.startsWith(root + sep)) {
-        res.writeHead(403).end('forbidden')
-        return
-      }
-      const info = await stat(path).catch(() => null)
-      if (!info?.isFile()) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-        return
-      }
-      const body = await readFile(path)
-      res.writeHead(200, {
-        'content-type': MIME[extname(path)] ?? 'application/octet-stream',
-        'content-length': body.length,
-        'cache-control': 'no-store',
-      })
-      res.end(req.method === 'HEAD' ? undefined : body)
-    } catch (err) {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(errText(err))
-    }
-  })
-  return new Promise((ok, fail) => {
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      ok({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) })
-    })
-  })
 }
 
 /** Counts in-flight requests so "network idle" can be awaited at any time, not only after navigation. */
