@@ -3,10 +3,11 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AnyEventObject } from 'xstate'
 import { SimulatedClock } from 'xstate'
-import { createKitMachine, defineEvmNetwork, type KitActorRef, type ModalActorRef } from '../../src'
-import { ConnectButton, KitRoot, useKitActor } from '../../src/react'
+import type { KitActorRef, ModalActorRef } from '../../src'
+import { ConnectButton, KitRoot } from '../../src/react'
 import { isDelayEvent, type ModelPath } from '../../src/testing'
 import { modalModel } from './modal.model'
+import { Capture, testKitMachine } from './ui-kit'
 
 /**
  * The modal's model-based paths, replayed through the rendered kit: every step is done the way a person
@@ -15,37 +16,9 @@ import { modalModel } from './modal.model'
  */
 const model = modalModel()
 
-// Nothing here may reach a network: no listing or analytics calls, every endpoint on loopback.
-const loopback = 'http://127.0.0.1:9'
-const kitMachine = createKitMachine({
-  projectId: 'ui-replay',
-  features: { allWallets: false, analytics: false },
-  endpoints: {
-    api: loopback,
-    walletsApi: loopback,
-    rpc: loopback,
-    relay: 'ws://127.0.0.1:9',
-    frame: loopback,
-    telemetry: loopback,
-  },
-  networks: [
-    defineEvmNetwork({
-      id: 31337,
-      name: 'Walletstate Sandbox',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-      testnet: true,
-    }),
-  ],
-})
+const kitMachine = testKitMachine
 
 afterEach(cleanup)
-
-/** Hands the running kit actor to the test, as a host component would reach it. */
-function Capture({ onActor }: { onActor: (actor: KitActorRef) => void }) {
-  onActor(useKitActor())
-  return null
-}
 
 function renderKit() {
   let kit: KitActorRef | undefined

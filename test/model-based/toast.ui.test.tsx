@@ -2,43 +2,18 @@
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SimulatedClock } from 'xstate'
-import { createKitMachine, defineEvmNetwork, type KitActorRef, type ToastActorRef } from '../../src'
-import { KitRoot, useKitActor } from '../../src/react'
+import type { KitActorRef, ToastActorRef } from '../../src'
+import { KitRoot } from '../../src/react'
 import { isDelayEvent } from '../../src/testing'
 import { toastModel } from './toast.model'
+import { Capture, testKitMachine } from './ui-kit'
 
 /** The toast paths replayed through the rendered toast host: after every step the page shows what the machine holds. */
 const model = toastModel()
 
-// Nothing here may reach a network: no listing or analytics calls, every endpoint on loopback.
-const loopback = 'http://127.0.0.1:9'
-const kitMachine = createKitMachine({
-  projectId: 'ui-replay',
-  features: { allWallets: false, analytics: false },
-  endpoints: {
-    api: loopback,
-    walletsApi: loopback,
-    rpc: loopback,
-    relay: 'ws://127.0.0.1:9',
-    frame: loopback,
-    telemetry: loopback,
-  },
-  networks: [
-    defineEvmNetwork({
-      id: 31337,
-      name: 'Walletstate Sandbox',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-    }),
-  ],
-})
+const kitMachine = testKitMachine
 
 afterEach(cleanup)
-
-function Capture({ onActor }: { onActor: (actor: KitActorRef) => void }) {
-  onActor(useKitActor())
-  return null
-}
 
 describe('toast paths through the rendered UI', () => {
   for (const path of model.paths) {
