@@ -7,6 +7,7 @@ import { rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
 import { type Relay, startRelay } from './relay/relay.ts'
+import { type SecureSite, startSecureSite } from './secure-site/server.ts'
 import type { SandboxService } from './shared/http.ts'
 import { startWallets, type Wallets } from './wallets/server.ts'
 
@@ -14,7 +15,16 @@ import { startWallets, type Wallets } from './wallets/server.ts'
  * The whole sandbox: every provider-hosted service the kit talks to, on 127.0.0.1, plus the demo host app.
  * `npm start` runs it; tests start their own on free ports.
  */
-export type ServiceName = 'chain' | 'rpc' | 'relay' | 'api' | 'walletsApi' | 'wallets' | 'inspector' | 'demo'
+export type ServiceName =
+  | 'chain'
+  | 'rpc'
+  | 'relay'
+  | 'api'
+  | 'walletsApi'
+  | 'wallets'
+  | 'secureSite'
+  | 'inspector'
+  | 'demo'
 
 /** The environment variable that sets each service's port (unset: a free port). */
 export const PORT_ENV: Record<ServiceName, string> = {
@@ -24,6 +34,7 @@ export const PORT_ENV: Record<ServiceName, string> = {
   api: 'WALLETSTATE_API_PORT',
   walletsApi: 'WALLETSTATE_WALLETS_API_PORT',
   wallets: 'WALLETSTATE_WALLETS_PORT',
+  secureSite: 'WALLETSTATE_SECURE_SITE_PORT',
   inspector: 'WALLETSTATE_INSPECTOR_PORT',
   demo: 'WALLETSTATE_DEMO_PORT',
 }
@@ -44,6 +55,8 @@ export interface Sandbox {
   walletsApi: ListingApi
   /** The injected dev wallet (loaded by the demo) and the WalletConnect wallet page. */
   wallets: Wallets
+  /** The login frame's secure site: e-mail codes in its mailbox, social stand-ins, embedded wallets. */
+  secureSite: SecureSite
   inspector: InspectorServer
   demo: DemoServer | undefined
   /** One URL per service, in start order, for printing. */
@@ -132,11 +145,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ],
       }).then(track),
     )
-    const all = [chainP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP]
+    const secureSiteP = Promise.all([chainP, rpcP, walletsApiP, dbP]).then(([chain, rpc, walletsApi, db]) =>
+      startSecureSite({
+        rpcUrl: rpcEndpoint(rpc.origin, projectId),
+        chainId: chain.chainId,
+        originsUrl: walletsApi.origin,
+        db,
+        port: ports.secureSite ?? 0,
+        // The last dev account funds new embedded wallets, so they can send from the start.
+        faucet: {
+          privateKey: chain.accounts[chain.accounts.length - 1]!.privateKey,
+          tokens: chain.tokens.map((t) => ({ address: t.address, amount: 100n * 10n ** BigInt(t.decimals) })),
+        },
+      }).then(track),
+    )
+    const all = [chainP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP, secureSiteP]
     const settled = await Promise.allSettled(all)
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failure) throw failure.reason
-    const [chain, relay, inspector, rpc, api, wallets, walletsApi] = await Promise.all([
+    const [chain, relay, inspector, rpc, api, wallets, walletsApi, secureSite] = await Promise.all([
       chainP,
       relayP,
       inspectorP,
@@ -144,6 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       apiP,
       walletsP,
       walletsApiP,
+      secureSiteP,
     ])
     const rpcUrl = rpcEndpoint(rpc.origin, projectId)
     const demo =
@@ -161,6 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
                   rpc: rpc.origin,
                   relay: relay.url,
                   telemetry: api.origin,
+                  frame: secureSite.origin,
                 },
                 chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
               },
@@ -173,6 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ['Data API', api.origin],
       ['Wallet-listing API', walletsApi.origin],
       ['WalletConnect wallet page', wallets.wcWalletUrl],
+      ['Secure site (login frame, mailbox)', secureSite.mailboxUrl],
       ['Inspector (live machines)', `${inspector.origin}/`],
     ]
     if (demo) {
@@ -182,7 +212,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         `${demo.url}?inspect=${encodeURIComponent(inspector.url)}`,
       ])
     }
-    return { projectId, chain, rpc, relay, api, walletsApi, wallets, inspector, demo, urls, close }
+    return {
+      projectId,
+      chain,
+      rpc,
+      relay,
+      api,
+      walletsApi,
+      wallets,
+      secureSite,
+      inspector,
+      demo,
+      urls,
+      close,
+    }
   } catch (error) {
     await close()
     throw error

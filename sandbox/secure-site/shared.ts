@@ -95,14 +95,17 @@ export type ApiBody<P extends ApiPath> = v.InferInput<(typeof ApiBodies)[P]>
 
 /** Answers of the API, by path (the frame parses them; the server builds them). */
 export const ApiAnswers = {
-  '/api/origin-check': v.object({ allowed: v.boolean() }),
+  '/api/origin-check': v.object({ allowed: v.boolean(), chainId: v.number() }),
   '/api/login/email': v.object({ loginId: TokenSchema, action: v.picklist(['VERIFY_OTP', 'VERIFY_DEVICE']) }),
   '/api/login/device': v.object({ verified: v.boolean() }),
   '/api/login/otp': SessionAnswerSchema,
   '/api/social/start': v.object({ uri: v.string() }),
   '/api/social/finish': SessionAnswerSchema,
   '/api/farcaster/start': v.object({ url: v.string(), channel: TokenSchema }),
-  '/api/farcaster/poll': v.union([v.object({ done: v.literal(false) }), v.object({ done: v.literal(true), ...SessionAnswerSchema.entries })]),
+  '/api/farcaster/poll': v.union([
+    v.object({ done: v.literal(false) }),
+    v.object({ done: v.literal(true), ...SessionAnswerSchema.entries }),
+  ]),
   '/api/session': v.object({ account: AccountViewSchema }),
   '/api/signout': v.object({}),
   '/api/preferred-account': v.object({ account: AccountViewSchema }),

@@ -89,11 +89,19 @@ export interface WalletAccount {
 export type PreparedSigning = {
   from: Address
   accountType: AccountType
-  summary: { title: string; from: Address; accountType: AccountType; details: Array<{ label: string; value: string }> }
+  summary: {
+    title: string
+    from: Address
+    accountType: AccountType
+    details: Array<{ label: string; value: string }>
+  }
 } & (
   | { method: 'personal_sign'; message: SignableMessage }
   | { method: 'eth_signTypedData_v4'; typedData: TypedDataDefinition }
-  | { method: 'eth_sendTransaction'; tx: { to: Address | undefined; value: bigint; data: Hex; gas: bigint | undefined } }
+  | {
+      method: 'eth_sendTransaction'
+      tx: { to: Address | undefined; value: bigint; data: Hex; gas: bigint | undefined }
+    }
 )
 
 export type SigningMethod = PreparedSigning['method']
@@ -207,7 +215,8 @@ export class ChainWallet {
       }),
       json,
     )
-    if (!parsed.success) throw new RpcFailure('The chain RPC answered something that is not JSON-RPC', -32603, 502)
+    if (!parsed.success)
+      throw new RpcFailure('The chain RPC answered something that is not JSON-RPC', -32603, 502)
     if (parsed.output.error) throw new RpcFailure(parsed.output.error.message, parsed.output.error.code)
     return parsed.output.result ?? null
   }
@@ -234,7 +243,8 @@ export class ChainWallet {
       const [data, addressParam] = params
       const message = v.safeParse(v.pipe(v.string(), v.maxLength(100_000)), data)
       if (!message.success) throw invalidParams('personal_sign needs [message, address]')
-      const from = addressParam === undefined ? preferred : parseAddress(addressParam, 'personal_sign address')
+      const from =
+        addressParam === undefined ? preferred : parseAddress(addressParam, 'personal_sign address')
       const raw = /^0x([0-9a-fA-F]{2})*$/.test(message.output)
       const signable: SignableMessage = raw ? { raw: message.output as Hex } : message.output
       const shown = raw ? readableText(message.output as Hex) : message.output
@@ -263,9 +273,19 @@ export class ChainWallet {
       const { domain, types, primaryType, message } = parsed.output
       let chainId: number | undefined
       if (domain.chainId !== undefined) {
-        chainId = Number(typeof domain.chainId === 'string' ? BigInt(domain.chainId) : domain.chainId)
+        const raw = domain.chainId
+        chainId =
+          typeof raw === 'number'
+            ? raw
+            : /^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/.test(raw)
+              ? Number(raw)
+              : Number.NaN
+        if (Number.isNaN(chainId))
+          throw invalidParams('eth_signTypedData_v4: domain.chainId is not a chain id')
         if (chainId !== this.chain.id) {
-          throw invalidParams(`The typed data is for chain ${chainId}, the wallet is on chain ${this.chain.id}`)
+          throw invalidParams(
+            `The typed data is for chain ${chainId}, the wallet is on chain ${this.chain.id}`,
+          )
         }
       }
       const typedData = {
@@ -273,7 +293,7 @@ export class ChainWallet {
         types,
         primaryType,
         message,
-      } as TypedDataDefinition
+      } as unknown as TypedDataDefinition
       try {
         hashTypedData(typedData)
       } catch (error) {
@@ -297,7 +317,9 @@ export class ChainWallet {
     if (!parsed.success) throw invalidParams(`eth_sendTransaction: ${v.summarize(parsed.issues)}`)
     const tx = parsed.output
     if (tx.chainId !== undefined && tx.chainId !== BigInt(this.chain.id)) {
-      throw invalidParams(`The transaction is for chain ${tx.chainId}, the wallet is on chain ${this.chain.id}`)
+      throw invalidParams(
+        `The transaction is for chain ${tx.chainId}, the wallet is on chain ${this.chain.id}`,
+      )
     }
     if (tx.data !== undefined && tx.input !== undefined && tx.data !== tx.input) {
       throw invalidParams('eth_sendTransaction: data and input differ')
@@ -327,7 +349,8 @@ export class ChainWallet {
    */
   async execute(prepared: PreparedSigning, privateKey: Hex, account: WalletAccount): Promise<Hex> {
     const signer = privateKeyToAccount(privateKey)
-    if (!isAddressEqual(signer.address, account.eoa)) throw new Error('The stored key does not match the account')
+    if (!isAddressEqual(signer.address, account.eoa))
+      throw new Error('The stored key does not match the account')
     try {
       if (prepared.method === 'eth_sendTransaction') return await this.#send(prepared, privateKey, account)
       const signature =
@@ -377,7 +400,11 @@ export class ChainWallet {
       }
       return wallet.sendTransaction({
         to: account.smartAccount,
-        data: encodeFunctionData({ abi: smartAccountAbi, functionName: 'execute', args: [tx.to, tx.value, tx.data] }),
+        data: encodeFunctionData({
+          abi: smartAccountAbi,
+          functionName: 'execute',
+          args: [tx.to, tx.value, tx.data],
+        }),
       })
     })
   }

@@ -1,0 +1,566 @@
+import { randomBytes } from 'node:crypto'
+import {
+  type Address,
+  bytesToHex,
+  createPublicClient,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  isErc6492Signature,
+  parseEther,
+  toHex,
+  verifyMessage,
+  verifyTypedData,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, type SandboxDb } from '../api/db.ts'
+import { type ListingApi, startListingApi } from '../api/listing.ts'
+import { type Chain, startChain } from '../chain/chain.ts'
+import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
+import type { SandboxService } from '../shared/http.ts'
+import { KeyVault } from './keys.ts'
+import { SECURE_SITE_MIGRATIONS, type SecureSite, smartAccountAddress, startSecureSite } from './server.ts'
+import { originAllowed, originMatches } from './shared.ts'
+
+const PROJECT_ID = 'secure-site-test'
+const SECRET = randomBytes(32)
+const USDC_GRANT = 250n * 10n ** 6n
+
+let chain: Chain
+let rpc: SandboxService
+let listing: ListingApi
+let db: SandboxDb
+let site: SecureSite
+
+interface Answer {
+  status: number
+  headers: Headers
+  json: Record<string, unknown>
+}
+
+/** Calls the site's API as its frame page would (same origin, so no Origin header from Node). */
+async function call(
+  path: string,
+  body: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(`${site.origin}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  })
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: (await response.json()) as Record<string, unknown>,
+  }
+}
+
+function device(): string {
+  return randomBytes(18).toString('base64url')
+}
+
+async function latestCode(email: string): Promise<string> {
+  const [mail] = await site.mailbox(email)
+  if (!mail?.code) throw new Error(`no code mail for ${email}`)
+  return mail.code
+}
+
+/** A full e-mail sign-in from a known-or-first device; answers the session token and the account. */
+async function signIn(email: string, deviceId = device()) {
+  const start = await call('/api/login/email', { email, deviceId })
+  expect(start.json.action).toBe('VERIFY_OTP')
+  const done = await call('/api/login/otp', { loginId: start.json.loginId, otp: await latestCode(email) })
+  expect(done.status).toBe(200)
+  const account = done.json.account as { eoa: Address; smartAccount: Address; email?: string }
+  return { token: done.json.token as string, account, deviceId }
+}
+
+beforeAll(async () => {
+  ;[chain, db, listing] = await Promise.all([
+    startChain(),
+    openDatabase({ migrations: SECURE_SITE_MIGRATIONS }),
+    startListingApi({ allowedOrigins: ['http://127.0.0.1:*'] }),
+  ])
+  rpc = await startRpcService({ chain })
+  const faucet = chain.accounts[9]
+  if (!faucet) throw new Error('no faucet account')
+  site = await startSecureSite({
+    // Through the RPC host, as in the sandbox: it refuses eth_sendTransaction, so sends must be raw.
+    rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
+    chainId: chain.chainId,
+    originsUrl: listing.origin,
+    db,
+    keySecret: SECRET,
+    faucet: {
+      privateKey: faucet.privateKey,
+      wei: parseEther('2'),
+      tokens: [{ address: chain.contracts.usdc, amount: USDC_GRANT }],
+    },
+  })
+}, 90_000)
+
+afterAll(async () => {
+  await site?.close()
+  await Promise.all([rpc?.close(), listing?.close(), db?.close()])
+  await chain?.close()
+})
+
+describe('allowed origins', () => {
+  it('matches exact entries and * wildcards without spilling into other parts of the origin', () => {
+    expect(originMatches('http://127.0.0.1:*', 'http://127.0.0.1:5173')).toBe(true)
+    expect(originMatches('http://127.0.0.1:*', 'http://127.0.0.2:5173')).toBe(false)
+    expect(originMatches('https://*.example.com', 'https://app.example.com')).toBe(true)
+    expect(originMatches('https://*.example.com', 'https://example.com.evil.test')).toBe(false)
+    expect(originMatches('https://app.example.com/', 'https://APP.example.com')).toBe(true)
+    expect(originAllowed(['*'], 'https://anything.test')).toBe(true)
+    expect(originAllowed([], 'http://127.0.0.1:1')).toBe(false)
+  })
+
+  it('asks the listing API and answers whether the page origin is allowed', async () => {
+    const check = (origin: string) =>
+      call('/api/origin-check', { projectId: PROJECT_ID, sdkVersion: '1.0.0', origin })
+    expect((await check('http://127.0.0.1:4444')).json).toEqual({ allowed: true, chainId: chain.chainId })
+    expect((await check('http://evil.test')).json.allowed).toBe(false)
+    listing.setAllowedOrigins(['https://app.example'])
+    try {
+      expect((await check('http://127.0.0.1:4444')).json.allowed).toBe(false)
+      expect((await check('https://app.example')).json.allowed).toBe(true)
+      // SPEC §7: a failing origins endpoint is an empty list.
+      await fetch(`${listing.origin}/__fault`, {
+        method: 'POST',
+        body: JSON.stringify({ mode: 'fail', times: 1 }),
+      })
+      expect((await check('https://app.example')).json.allowed).toBe(false)
+    } finally {
+      listing.setAllowedOrigins(['http://127.0.0.1:*'])
+    }
+  })
+
+  it('refuses API calls from other origins', async () => {
+    const answer = await call('/api/login/email', { email: 'x@example.com', deviceId: device() }, undefined, {
+      origin: 'http://127.0.0.1:1',
+    })
+    expect(answer.status).toBe(403)
+    expect(await site.mailbox('x@example.com')).toEqual([])
+  })
+})
+
+describe('e-mail sign-in', () => {
+  it('creates the account, mails a 6-digit code, refuses a wrong code and opens a session', async () => {
+    const email = 'alice@example.com'
+    const deviceId = device()
+    const start = await call('/api/login/email', { email: 'Alice@Example.com', deviceId })
+    expect(start.status).toBe(200)
+    expect(start.json.action).toBe('VERIFY_OTP')
+
+    const response = await fetch(`${site.origin}/mailbox?to=${encodeURIComponent(email)}`)
+    const mails = (await response.json()) as Array<{ to: string; subject: string; code?: string; at: string }>
+    expect(mails).toHaveLength(1)
+    expect(mails[0]).toMatchObject({ to: email, subject: 'Your sign-in code' })
+    const code = mails[0]?.code ?? ''
+    expect(code).toMatch(/^\d{6}$/)
+
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+    const refused = await call('/api/login/otp', { loginId: start.json.loginId, otp: wrong })
+    expect(refused.status).toBe(400)
+    expect(refused.json.error).toBe('Invalid code')
+
+    const done = await call('/api/login/otp', { loginId: start.json.loginId, otp: code })
+    expect(done.status).toBe(200)
+    const token = done.json.token as string
+    const account = done.json.account as { eoa: Address; smartAccount: Address }
+    expect(done.json.account).toMatchObject({
+      email,
+      preferredAccountType: 'smartAccount',
+      smartAccountDeployed: false,
+    })
+    expect(account.smartAccount).toBe(smartAccountAddress(account.eoa))
+
+    // The code works once.
+    expect((await call('/api/login/otp', { loginId: start.json.loginId, otp: code })).status).toBe(404)
+    // The session survives: the frame asks with its token after a reload.
+    const session = await call('/api/session', {}, token)
+    expect(session.json.account).toMatchObject({ email, eoa: account.eoa })
+    expect((await call('/api/session', {})).status).toBe(401)
+
+    await call('/api/signout', {}, token)
+    expect((await call('/api/session', {}, token)).status).toBe(401)
+  })
+
+  it('sends at most one code per address per 10 s', async () => {
+    const email = 'throttle@example.com'
+    expect((await call('/api/login/email', { email, deviceId: device() })).status).toBe(200)
+    const again = await call('/api/login/email', { email, deviceId: device() })
+    expect(again.status).toBe(429)
+    expect(again.json.error).toMatch(
+      /^A code was sent to throttle@example\.com less than 10 seconds ago: try again in \d+ seconds$/,
+    )
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await site.mailbox(email)).toHaveLength(1)
+  })
+
+  it('asks a new device of an existing account to approve by link first', async () => {
+    const email = 'devices@example.com'
+    const first = await signIn(email)
+    const newDevice = device()
+    const start = await call('/api/login/email', { email, deviceId: newDevice })
+    expect(start.json.action).toBe('VERIFY_DEVICE')
+    const [linkMail] = await site.mailbox(email)
+    expect(linkMail?.code).toBeUndefined()
+    const link = linkMail?.link ?? ''
+    expect(link).toMatch(new RegExp(`^${site.origin}/verify-device\\?token=`))
+    expect(linkMail?.text).toContain(link)
+
+    expect((await call('/api/login/device', { loginId: start.json.loginId })).json).toEqual({
+      verified: false,
+    })
+    const early = await call('/api/login/otp', { loginId: start.json.loginId, otp: '000000' })
+    expect(early.status).toBe(403)
+
+    const opened = await fetch(link)
+    expect(opened.status).toBe(200)
+    expect(await opened.text()).toContain('Device approved')
+    expect((await fetch(link)).status).toBe(409)
+    expect((await call('/api/login/device', { loginId: start.json.loginId })).json).toEqual({
+      verified: true,
+    })
+
+    const done = await call('/api/login/otp', { loginId: start.json.loginId, otp: await latestCode(email) })
+    expect(done.status).toBe(200)
+    expect((done.json.account as { eoa: string }).eoa).toBe(first.account.eoa)
+    // Known now: the next sign-in from it would get a code, not a link (refused only by the code throttle).
+    const next = await call('/api/login/email', { email, deviceId: newDevice })
+    expect(next.status).toBe(429)
+    expect(next.json.error).toMatch(/^A code was sent/)
+  })
+})
+
+describe('embedded wallet', () => {
+  it('keeps each key encrypted at rest (AES-GCM, bound to the account)', async () => {
+    const { account } = await signIn('keys@example.com')
+    const { rows } = await db.pg.query<Record<string, unknown>>(
+      'SELECT * FROM secure_accounts WHERE address = $1',
+      [account.eoa],
+    )
+    const row = rows[0]
+    if (!row) throw new Error('no account row')
+    const sealed = {
+      iv: row.key_iv as Uint8Array,
+      tag: row.key_tag as Uint8Array,
+      ciphertext: row.key_ciphertext as Uint8Array,
+    }
+    expect(sealed.ciphertext).toHaveLength(32)
+    expect(sealed.iv).toHaveLength(12)
+    expect(sealed.tag).toHaveLength(16)
+
+    // Only the server's secret opens it, and only for this account's row.
+    const key = new KeyVault(SECRET).open(sealed, row.id as string)
+    expect(privateKeyToAccount(key).address).toBe(account.eoa)
+    expect(bytesToHex(sealed.ciphertext)).not.toBe(key)
+    const rowText = JSON.stringify(row, (_k, value) =>
+      value instanceof Uint8Array ? bytesToHex(value) : value,
+    )
+    expect(rowText.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
+    expect(() => new KeyVault(randomBytes(32)).open(sealed, row.id as string)).toThrow()
+    expect(() => new KeyVault(SECRET).open(sealed, 'another-account')).toThrow()
+  })
+
+  it('signs messages and typed data that viem verifies (EOA, and the smart account by ERC-6492)', async () => {
+    const { token, account } = await signIn('signer@example.com')
+    const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    const message = 'Hello from the sandbox'
+
+    const prepare = await call(
+      '/api/sign/prepare',
+      { method: 'personal_sign', params: [toHex(message), account.eoa], chainId: chain.chainId },
+      token,
+    )
+    expect(prepare.json.summary).toEqual({
+      title: 'Sign message',
+      from: account.eoa,
+      accountType: 'eoa',
+      details: [{ label: 'Message', value: message }],
+    })
+    const eoaSig = (
+      await call(
+        '/api/sign',
+        { method: 'personal_sign', params: [toHex(message), account.eoa], chainId: chain.chainId },
+        token,
+      )
+    ).json.result as Hex
+    expect(await verifyMessage({ address: account.eoa, message, signature: eoaSig })).toBe(true)
+
+    const smartSig = (
+      await call(
+        '/api/sign',
+        { method: 'personal_sign', params: [toHex(message), account.smartAccount], chainId: chain.chainId },
+        token,
+      )
+    ).json.result as Hex
+    expect(isErc6492Signature(smartSig)).toBe(true)
+    expect(await client.verifyMessage({ address: account.smartAccount, message, signature: smartSig })).toBe(
+      true,
+    )
+    expect(
+      await client.verifyMessage({ address: account.smartAccount, message: 'other', signature: smartSig }),
+    ).toBe(false)
+
+    const typedData = {
+      domain: { name: 'Sandbox', version: '1', chainId: chain.chainId },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+        ],
+        Mail: [
+          { name: 'to', type: 'address' },
+          { name: 'contents', type: 'string' },
+        ],
+      },
+      primaryType: 'Mail',
+      message: { to: chain.accounts[1]?.address, contents: 'gm' },
+    } as const
+    const typedSig = (
+      await call(
+        '/api/sign',
+        {
+          method: 'eth_signTypedData_v4',
+          params: [account.eoa, JSON.stringify(typedData)],
+          chainId: chain.chainId,
+        },
+        token,
+      )
+    ).json.result as Hex
+    const { EIP712Domain: _domain, ...types } = typedData.types
+    expect(
+      await verifyTypedData({
+        address: account.eoa,
+        domain: typedData.domain,
+        types,
+        primaryType: 'Mail',
+        message: { to: getAddress(chain.accounts[1]?.address ?? ''), contents: 'gm' },
+        signature: typedSig,
+      }),
+    ).toBe(true)
+
+    // Somebody else's address is refused, and so is typed data for another chain.
+    const stranger = await call(
+      '/api/sign',
+      {
+        method: 'personal_sign',
+        params: [toHex(message), chain.accounts[0]?.address],
+        chainId: chain.chainId,
+      },
+      token,
+    )
+    expect(stranger.status).toBe(400)
+    expect(stranger.json.error).toMatch(/is not an account of this wallet/)
+    const otherChain = await call(
+      '/api/sign/prepare',
+      {
+        method: 'eth_signTypedData_v4',
+        params: [account.eoa, { ...typedData, domain: { ...typedData.domain, chainId: 1 } }],
+        chainId: chain.chainId,
+      },
+      token,
+    )
+    expect(otherChain.json).toMatchObject({ code: -32602 })
+  })
+
+  it('sends transactions that land on anvil, from the EOA and through the smart account', async () => {
+    const { token, account } = await signIn('sender@example.com')
+    const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    const to = chain.accounts[2]?.address as Address
+    const before = await client.getBalance({ address: to })
+
+    const sent = await call(
+      '/api/sign',
+      {
+        method: 'eth_sendTransaction',
+        params: [{ from: account.eoa, to, value: toHex(parseEther('0.25')) }],
+        chainId: chain.chainId,
+      },
+      token,
+    )
+    expect(sent.status).toBe(200)
+    const receipt = await client.waitForTransactionReceipt({ hash: sent.json.result as Hex })
+    expect(receipt.status).toBe('success')
+    expect(getAddress(receipt.from)).toBe(account.eoa)
+    expect(await client.getBalance({ address: to })).toBe(before + parseEther('0.25'))
+
+    // The smart account (funded by the faucet, not deployed yet) sends USDC: deployed on the way.
+    expect(await client.getCode({ address: account.smartAccount })).toBeUndefined()
+    const amount = 10n * 10n ** 6n
+    const transfer = await call(
+      '/api/sign',
+      {
+        method: 'eth_sendTransaction',
+        params: [
+          {
+            from: account.smartAccount,
+            to: chain.contracts.usdc,
+            data: encodeTransfer(to, amount),
+          },
+        ],
+        chainId: chain.chainId,
+      },
+      token,
+    )
+    expect(transfer.status).toBe(200)
+    const transferReceipt = await client.waitForTransactionReceipt({ hash: transfer.json.result as Hex })
+    expect(transferReceipt.status).toBe('success')
+    const usdc = (address: Address) =>
+      client.readContract({
+        address: chain.contracts.usdc,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [address],
+      })
+    expect(await usdc(account.smartAccount)).toBe(USDC_GRANT - amount)
+
+    const session = await call('/api/session', {}, token)
+    expect(session.json.account).toMatchObject({ smartAccountDeployed: true })
+    // Deployed: a plain signature, checked by the account's ERC-1271.
+    const signature = (
+      await call(
+        '/api/sign',
+        {
+          method: 'personal_sign',
+          params: [toHex('deployed'), account.smartAccount],
+          chainId: chain.chainId,
+        },
+        token,
+      )
+    ).json.result as Hex
+    expect(isErc6492Signature(signature)).toBe(false)
+    expect(
+      await client.verifyMessage({ address: account.smartAccount, message: 'deployed', signature }),
+    ).toBe(true)
+  })
+
+  it('forwards read-only calls, refuses everything else and needs a session', async () => {
+    const { token, account } = await signIn('reader@example.com')
+    const block = await call('/api/rpc', { method: 'eth_blockNumber', chainId: chain.chainId }, token)
+    expect(block.json.result).toMatch(/^0x[0-9a-f]+$/)
+    const accounts = await call('/api/rpc', { method: 'eth_accounts', chainId: chain.chainId }, token)
+    expect(accounts.json.result).toEqual([account.smartAccount, account.eoa])
+
+    const refused = await call('/api/rpc', { method: 'eth_sign', params: [], chainId: chain.chainId }, token)
+    expect(refused.json).toMatchObject({ error: 'Requested RPC call is not allowed', code: 4200 })
+    const wrongChain = await call('/api/rpc', { method: 'eth_blockNumber', chainId: 1 }, token)
+    expect(wrongChain.json).toMatchObject({ error: 'Chain is not supported', code: 4902 })
+    expect((await call('/api/rpc', { method: 'eth_blockNumber', chainId: chain.chainId })).status).toBe(401)
+
+    const preferred = await call('/api/preferred-account', { type: 'eoa' }, token)
+    expect(preferred.json.account).toMatchObject({ preferredAccountType: 'eoa' })
+    const after = await call('/api/rpc', { method: 'eth_accounts', chainId: chain.chainId }, token)
+    expect(after.json.result).toEqual([account.eoa, account.smartAccount])
+  })
+})
+
+describe('e-mail change and stand-in identities', () => {
+  it('changes the e-mail in two steps: a code to the current address, then one to the new', async () => {
+    const { token } = await signIn('old@example.com')
+    const start = await call('/api/email/update', { email: 'new@example.com' }, token)
+    expect(start.json).toEqual({ action: 'VERIFY_PRIMARY_OTP' })
+    const [primaryMail] = await site.mailbox('old@example.com')
+    expect(primaryMail?.subject).toBe('Confirm changing your e-mail to new@example.com')
+    expect(await site.mailbox('new@example.com')).toEqual([])
+
+    expect((await call('/api/email/secondary', { otp: '123456' }, token)).status).toBe(409)
+    const wrong = await call(
+      '/api/email/primary',
+      { otp: primaryMail?.code === '000000' ? '111111' : '000000' },
+      token,
+    )
+    expect(wrong.json.error).toBe('Invalid code')
+    const primary = await call('/api/email/primary', { otp: primaryMail?.code }, token)
+    expect(primary.json).toEqual({ action: 'VERIFY_SECONDARY_OTP' })
+    const secondary = await call('/api/email/secondary', { otp: await latestCode('new@example.com') }, token)
+    expect(secondary.json).toMatchObject({
+      newEmail: 'new@example.com',
+      account: { email: 'new@example.com' },
+    })
+    expect((await call('/api/session', {}, token)).json.account).toMatchObject({ email: 'new@example.com' })
+  })
+
+  it('signs in through the social stand-in with a one-time token in the URL it redirects back to', async () => {
+    const deviceId = device()
+    const returnTo = 'http://127.0.0.1:4321/app?tab=1'
+    const start = await call(
+      '/api/social/start',
+      { provider: 'github', deviceId, projectId: PROJECT_ID, sdkVersion: '1', returnTo },
+      undefined,
+    )
+    const uri = start.json.uri as string
+    expect(uri).toMatch(new RegExp(`^${site.origin}/social/github\\?state=`))
+    const page = await fetch(uri)
+    const html = await page.text()
+    expect(html).toContain('Sign in as')
+    expect(html).toContain('Continue')
+
+    const state = new URL(uri).searchParams.get('state') ?? ''
+    const submitted = await fetch(`${site.origin}/social/github`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state, email: 'social@example.com' }).toString(),
+      redirect: 'manual',
+    })
+    expect(submitted.status).toBe(303)
+    const back = submitted.headers.get('location') ?? ''
+    expect(back.startsWith('http://127.0.0.1:4321/app?tab=1&walletstate_social=')).toBe(true)
+
+    expect((await call('/api/social/finish', { uri: back, deviceId: device() })).status).toBe(403)
+    const done = await call('/api/social/finish', { uri: back, deviceId })
+    expect(done.json.account).toMatchObject({ email: 'social@example.com' })
+    expect((await call('/api/social/finish', { uri: back, deviceId })).status).toBe(410)
+
+    const stranger = await call(
+      '/api/social/start',
+      { provider: 'x', deviceId, projectId: PROJECT_ID, sdkVersion: '1', returnTo: 'https://evil.test/' },
+      undefined,
+    )
+    expect(stranger.status).toBe(403)
+  })
+
+  it('signs in through the Farcaster stand-in once its page is submitted', async () => {
+    const deviceId = device()
+    const start = await call('/api/farcaster/start', { deviceId })
+    const channel = start.json.channel as string
+    expect(start.json.url).toBe(`${site.origin}/farcaster?channel=${channel}`)
+    expect((await call('/api/farcaster/poll', { channel, deviceId })).json).toEqual({ done: false })
+    expect(await (await fetch(start.json.url as string)).text()).toContain('Username')
+    const submitted = await fetch(`${site.origin}/farcaster`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ channel, username: 'alice-fc' }).toString(),
+    })
+    expect(submitted.status).toBe(200)
+    const done = await call('/api/farcaster/poll', { channel, deviceId })
+    expect(done.json).toMatchObject({
+      done: true,
+      account: { userName: 'alice-fc', preferredAccountType: 'smartAccount' },
+    })
+    expect(done.json.account).not.toHaveProperty('email')
+  })
+
+  it('shows every mail on the mailbox page, newest first', async () => {
+    const html = await (await fetch(`${site.origin}/mailbox`)).text()
+    expect(html).toContain('<h1>Mailbox</h1>')
+    expect(html.indexOf('new@example.com')).toBeLessThan(html.indexOf('alice@example.com'))
+  })
+})
+
+function encodeTransfer(to: Address, amount: bigint): Hex {
+  // transfer(address,uint256)
+  return `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${amount.toString(16).padStart(64, '0')}`
+}

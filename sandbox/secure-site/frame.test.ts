@@ -1,0 +1,451 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import * as v from 'valibot'
+import { createPublicClient, type Hex, http, toHex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FrameUserSchema } from '../../src/frame/protocol.ts'
+import { type ListingApi, startListingApi } from '../api/listing.ts'
+import { type Chain, startChain } from '../chain/chain.ts'
+import { type SecureSite, startSecureSite } from './server.ts'
+
+const PROJECT_ID = 'secure-frame-test'
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+interface Reply {
+  ok: boolean
+  result?: unknown
+  error?: { message: string; code?: number }
+}
+interface Message {
+  id?: string
+  type: string
+  payload?: unknown
+}
+/** What the host page exposes to the test. */
+interface HostWindow {
+  __messages: Message[]
+  __request(type: string, payload?: unknown, id?: string): Promise<Reply>
+}
+
+let chain: Chain
+let listing: ListingApi
+let site: SecureSite
+let host: { origin: string; server: Server }
+let stranger: { origin: string; server: Server }
+let browser: Browser
+
+/**
+ * A host app on its own origin: it embeds the frame, records every message the frame posts (from the frame's
+ * origin and window only, as the kit does) and sends requests with ids. `/foreign` is a page that posts a
+ * request straight into the secure frame (`parent.frames[0]`) from another window.
+ */
+async function startHost(frameSrc: string, frameOrigin: string): Promise<{ origin: string; server: Server }> {
+  const hostPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Host app</title><link rel="icon" href="data:,"></head>
+<body><h1>Host app</h1>
+<iframe id="secure" title="Secure site" src="${frameSrc}" style="width:420px;height:520px;border:1px solid #ccc"></iframe>
+<script>
+  const frameOrigin = ${JSON.stringify(frameOrigin)}
+  const frame = document.getElementById('secure')
+  window.__messages = []
+  const waiting = new Map()
+  let next = 0
+  window.addEventListener('message', (event) => {
+    if (event.origin !== frameOrigin || event.source !== frame.contentWindow) return
+    window.__messages.push(event.data)
+    const resolve = event.data && event.data.type === 'frame.reply' && waiting.get(event.data.id)
+    if (resolve) { waiting.delete(event.data.id); resolve(event.data.payload) }
+  })
+  window.__request = (type, payload, id) => new Promise((resolve) => {
+    const requestId = id || 'req-' + ++next
+    waiting.set(requestId, resolve)
+    frame.contentWindow.postMessage({ id: requestId, type, payload }, frameOrigin)
+  })
+</script></body></html>`
+  const foreignPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Foreign</title></head><body>
+<script>
+  window.__received = []
+  window.addEventListener('message', (event) => window.__received.push(event.data))
+  const id = new URLSearchParams(location.search).get('id')
+  parent.frames[0].postMessage({ id, type: 'getChainId', payload: {} }, '*')
+  parent.frames[0].postMessage({ id: id + '-user', type: 'isConnected', payload: {} }, ${JSON.stringify(frameOrigin)})
+  window.__posted = true
+</script></body></html>`
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostPage)
+    else if (path === '/foreign')
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(foreignPage)
+    else res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+}
+
+function request(page: Page, type: string, payload?: unknown, id?: string): Promise<Reply> {
+  return page.evaluate(
+    ([t, p, i]) => (window as unknown as HostWindow).__request(t as string, p, i as string | undefined),
+    [type, payload, id] as const,
+  )
+}
+
+function messages(page: Page): Promise<Message[]> {
+  return page.evaluate(() => (window as unknown as HostWindow).__messages)
+}
+
+function waitForEvent(page: Page, type: string, count = 1): Promise<unknown> {
+  return page.waitForFunction(
+    ([t, n]) =>
+      (window as unknown as HostWindow).__messages.filter((m) => m.type === t).length >= (n as number),
+    [type, count] as const,
+    { timeout: 15_000 },
+  )
+}
+
+async function closeServer(server: Server | undefined): Promise<void> {
+  if (!server) return
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+beforeAll(async () => {
+  ;[chain, listing, browser] = await Promise.all([
+    startChain(),
+    startListingApi(),
+    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+  ])
+  site = await startSecureSite({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, originsUrl: listing.origin })
+  const query = new URLSearchParams({
+    projectId: PROJECT_ID,
+    chainId: String(chain.chainId),
+    version: 'test-1',
+  })
+  const frameSrc = `${site.frameUrl}?${query.toString()}&enableLogger=true`
+  ;[host, stranger] = await Promise.all([startHost(frameSrc, site.origin), startHost(frameSrc, site.origin)])
+  // Exactly one allowed app origin: the stranger is on 127.0.0.1 too, but another port.
+  listing.setAllowedOrigins([host.origin])
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all([closeServer(host?.server), closeServer(stranger?.server)])
+  await site?.close()
+  await listing?.close()
+  await chain?.close()
+})
+
+describe('the login frame in Chromium, embedded by an app on another origin', () => {
+  it('logs in by e-mail, survives a reload, signs on Approve and refuses on Decline', async () => {
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    try {
+      await page.goto(`${host.origin}/`)
+      await waitForEvent(page, 'frame.ready')
+      expect((await messages(page))[0]).toEqual({ type: 'frame.ready', payload: { version: 1 } })
+
+      expect(await request(page, 'isConnected', {})).toEqual({ ok: true, result: { isConnected: false } })
+      expect(await request(page, 'syncTheme', { themeMode: 'light' })).toEqual({ ok: true })
+      expect(
+        await request(page, 'syncDappData', {
+          projectId: PROJECT_ID,
+          sdkVersion: 'test-1',
+          metadata: { name: 'Host app', description: 'A test host', url: host.origin, icons: [] },
+        }),
+      ).toEqual({ ok: true })
+      expect(await request(page, 'connectEmail', { email: 'not-an-email' })).toMatchObject({
+        ok: false,
+        error: { code: -32602 },
+      })
+
+      const email = 'browser@example.com'
+      expect(await request(page, 'connectEmail', { email })).toEqual({
+        ok: true,
+        result: { action: 'VERIFY_OTP' },
+      })
+      const mails = (await (
+        await fetch(`${site.origin}/mailbox?to=${encodeURIComponent(email)}`)
+      ).json()) as Array<{
+        code: string
+      }>
+      const code = mails[0]?.code ?? ''
+      const wrong = code === '000000' ? '111111' : '000000'
+      expect(await request(page, 'connectOtp', { otp: wrong })).toEqual({
+        ok: false,
+        error: { message: 'Invalid code' },
+      })
+      const connected = await request(page, 'connectOtp', { otp: code })
+      expect(connected.ok).toBe(true)
+
+      const user = v.parse(FrameUserSchema, (await request(page, 'getUser', {})).result)
+      expect(user).toMatchObject({
+        email,
+        chainId: chain.chainId,
+        preferredAccountType: 'smartAccount',
+        smartAccountDeployed: false,
+      })
+      expect(user.accounts.map((account) => account.type)).toEqual(['eoa', 'smartAccount'])
+      expect(user.address).toBe(user.accounts[1]?.address)
+
+      // The session lives in the frame origin's storage, not the app's: a reload of the app keeps it.
+      expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([])
+      await page.reload()
+      await waitForEvent(page, 'frame.ready')
+      expect(await request(page, 'isConnected', {})).toEqual({ ok: true, result: { isConnected: true } })
+      expect((await request(page, 'getUser', {})).result).toEqual(user)
+
+      // Signing waits for the visitor, in the frame.
+      const message = 'Sign in to Host app'
+      const signing = request(
+        page,
+        'rpcRequest',
+        { method: 'personal_sign', params: [toHex(message), user.address] },
+        'sign-1',
+      )
+      await waitForEvent(page, 'frame.approvalNeeded')
+      const frame = page.frameLocator('iframe#secure')
+      await expect.poll(() => frame.getByRole('dialog').textContent()).toContain(message)
+      await frame.getByRole('button', { name: 'Approve' }).click()
+      const signed = await signing
+      expect(signed.ok).toBe(true)
+      const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+      expect(
+        await client.verifyMessage({
+          address: user.address as Hex,
+          message,
+          signature: signed.result as Hex,
+        }),
+      ).toBe(true)
+      const events = (await messages(page)).filter((m) => m.type.startsWith('frame.approval'))
+      expect(events).toEqual([
+        { type: 'frame.approvalNeeded', payload: { requestId: 'sign-1', method: 'personal_sign' } },
+        { type: 'frame.approvalSettled', payload: { requestId: 'sign-1', approved: true } },
+      ])
+
+      const declining = request(page, 'rpcRequest', {
+        method: 'personal_sign',
+        params: [toHex('no'), user.address],
+      })
+      await waitForEvent(page, 'frame.approvalNeeded', 2)
+      await frame.getByRole('button', { name: 'Decline' }).click()
+      expect(await declining).toEqual({ ok: false, error: { message: 'Signature declined', code: 4001 } })
+
+      expect(await request(page, 'rpcRequest', { method: 'eth_sign', params: [] })).toEqual({
+        ok: false,
+        error: { message: 'Requested RPC call is not allowed', code: 4200 },
+      })
+
+      // rejectRpcRequests aborts the open signing request; a read-only one carries on.
+      const open = request(page, 'rpcRequest', {
+        method: 'personal_sign',
+        params: [toHex('later'), user.address],
+      })
+      await waitForEvent(page, 'frame.approvalNeeded', 3)
+      const [aborted, block, rejected] = await Promise.all([
+        open,
+        request(page, 'rpcRequest', { method: 'eth_blockNumber' }),
+        request(page, 'rejectRpcRequests', {}),
+      ])
+      expect(aborted).toEqual({ ok: false, error: { message: 'Request was aborted' } })
+      expect(block.result).toMatch(/^0x[0-9a-f]+$/)
+      expect(rejected).toEqual({ ok: true })
+      await expect.poll(() => frame.getByRole('dialog').isHidden()).toBe(true)
+
+      expect(await request(page, 'signOut', {})).toEqual({ ok: true })
+      expect(await request(page, 'isConnected', {})).toEqual({ ok: true, result: { isConnected: false } })
+      expect(errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('runs the other commands: network, social and Farcaster stand-ins, device approval, e-mail change, reload', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    try {
+      await page.goto(`${host.origin}/`)
+      await waitForEvent(page, 'frame.ready')
+      expect(await request(page, 'switchNetwork', { chainId: 1 })).toEqual({
+        ok: false,
+        error: { message: 'Chain is not supported', code: 4902 },
+      })
+      expect(await request(page, 'switchNetwork', { chainId: `eip155:${chain.chainId}` })).toEqual({
+        ok: true,
+        result: { chainId: chain.chainId },
+      })
+      await request(page, 'syncDappData', {
+        projectId: PROJECT_ID,
+        sdkVersion: 'test-1',
+        metadata: { name: 'Host app', description: '', url: `${host.origin}/`, icons: [] },
+      })
+
+      // Social: the stand-in page (a popup, as the kit opens it) redirects back to the app with a one-time token.
+      const social = await request(page, 'getSocialRedirectUri', { provider: 'google' })
+      const uri = (social.result as { uri: string }).uri
+      expect(uri.startsWith(`${site.origin}/social/google?state=`)).toBe(true)
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        page.evaluate((url) => void window.open(url, 'social', 'width=480,height=640'), uri),
+      ])
+      await popup.getByRole('textbox', { name: 'Email' }).fill('social-frame@example.com')
+      await popup.getByRole('button', { name: 'Continue' }).click()
+      await popup.waitForURL((url) => url.searchParams.has('walletstate_social'))
+      const socialUser = await request(page, 'connectSocial', { uri: popup.url() })
+      await popup.close()
+      expect(socialUser.result).toMatchObject({
+        email: 'social-frame@example.com',
+        preferredAccountType: 'smartAccount',
+      })
+
+      const eoaUser = await request(page, 'setPreferredAccount', { type: 'eoa' })
+      const accounts = (eoaUser.result as { accounts: Array<{ address: string; type: string }> }).accounts
+      expect(eoaUser.result).toMatchObject({ preferredAccountType: 'eoa', address: accounts[0]?.address })
+      expect(await request(page, 'initSmartAccount', {})).toEqual({
+        ok: true,
+        result: { address: accounts[1]?.address, isDeployed: false },
+      })
+
+      // E-mail change: a code to the current address, then one to the new.
+      expect(await request(page, 'updateEmail', { email: 'renamed@example.com' })).toEqual({
+        ok: true,
+        result: { action: 'VERIFY_PRIMARY_OTP' },
+      })
+      const [primary] = await site.mailbox('social-frame@example.com')
+      expect(await request(page, 'updateEmailPrimaryOtp', { otp: primary?.code })).toEqual({
+        ok: true,
+        result: { action: 'VERIFY_SECONDARY_OTP' },
+      })
+      const [secondary] = await site.mailbox('renamed@example.com')
+      expect(await request(page, 'updateEmailSecondaryOtp', { otp: secondary?.code })).toEqual({
+        ok: true,
+        result: { newEmail: 'renamed@example.com' },
+      })
+
+      // reload: the frame reloads itself, announces itself again and keeps session and chain.
+      expect(await request(page, 'reload', {})).toEqual({ ok: true })
+      await waitForEvent(page, 'frame.ready', 2)
+      expect((await request(page, 'getUser', {})).result).toMatchObject({
+        email: 'renamed@example.com',
+        chainId: chain.chainId,
+        preferredAccountType: 'eoa',
+      })
+
+      // Farcaster: the frame polls until the stand-in page is submitted.
+      const farcaster = await request(page, 'getFarcasterUri', {})
+      const url = (farcaster.result as { url: string }).url
+      const connecting = request(page, 'connectFarcaster', {})
+      const phone = await context.newPage()
+      await phone.goto(url)
+      await phone.getByRole('textbox', { name: 'Username' }).fill('frame-fc')
+      await phone.getByRole('button', { name: 'Continue' }).click()
+      await expect.poll(() => phone.getByRole('status').textContent()).toContain('Signed in as @frame-fc')
+      await phone.close()
+      expect((await connecting).result).toMatchObject({
+        userName: 'frame-fc',
+        preferredAccountType: 'smartAccount',
+      })
+    } finally {
+      await context.close()
+    }
+
+    // Another browser is another device: the account asks it to approve by the e-mailed link first.
+    const other = await browser.newContext()
+    const second = await other.newPage()
+    try {
+      await second.goto(`${host.origin}/`)
+      await waitForEvent(second, 'frame.ready')
+      expect(await request(second, 'connectEmail', { email: 'renamed@example.com' })).toEqual({
+        ok: true,
+        result: { action: 'VERIFY_DEVICE' },
+      })
+      const waiting = request(second, 'connectDevice', {})
+      const [linkMail] = await site.mailbox('renamed@example.com')
+      const opened = await other.newPage()
+      await opened.goto(linkMail?.link ?? '')
+      await expect.poll(() => opened.getByRole('status').textContent()).toContain('approved')
+      expect(await waiting).toEqual({ ok: true, result: { action: 'VERIFY_OTP' } })
+      const [codeMail] = await site.mailbox('renamed@example.com')
+      expect((await request(second, 'connectOtp', { otp: codeMail?.code })).result).toMatchObject({
+        email: 'renamed@example.com',
+      })
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('ignores requests posted from any other window, whatever its origin', async () => {
+    const page = await browser.newPage()
+    const logs: string[] = []
+    page.on('console', (entry) => logs.push(entry.text()))
+    try {
+      await page.goto(`${host.origin}/`)
+      await waitForEvent(page, 'frame.ready')
+      // A sibling frame on the app's own origin and one on another origin both post into the secure frame.
+      await page.evaluate(
+        ([sameOrigin, otherOrigin]) => {
+          for (const [src, id] of [
+            [`${sameOrigin}/foreign?id=evil-sibling`, 'sibling'],
+            [`${otherOrigin}/foreign?id=evil-stranger`, 'stranger'],
+          ]) {
+            const frame = document.createElement('iframe')
+            frame.src = src as string
+            frame.id = id as string
+            document.body.append(frame)
+          }
+        },
+        [host.origin, stranger.origin] as const,
+      )
+      await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3)
+      await expect.poll(() => page.frames().filter((f) => f.url().includes('/foreign')).length).toBe(2)
+      for (const foreign of page.frames().filter((f) => f.url().includes('/foreign'))) {
+        await foreign.waitForLoadState('load')
+      }
+      // A request of the app itself is answered; by then the foreign ones would have been too.
+      expect(await request(page, 'getChainId', {})).toEqual({ ok: true, result: { chainId: chain.chainId } })
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const replies = (await messages(page)).filter((m) => m.type === 'frame.reply').map((m) => m.id)
+      expect(replies).toEqual(['req-1'])
+      for (const foreign of page.frames().filter((f) => f.url().includes('/foreign'))) {
+        const seen = await foreign.evaluate(() => {
+          const w = window as unknown as { __posted?: boolean; __received: unknown[] }
+          return { __posted: w.__posted, __received: w.__received }
+        })
+        expect(seen).toEqual({ __posted: true, __received: [] })
+      }
+      // The frame saw them (its logger is on) and dropped them: two from each foreign window.
+      const dropped = logs.filter((line) => line.includes('dropped a message from'))
+      expect(dropped.filter((line) => line.endsWith(host.origin))).toHaveLength(2)
+      expect(dropped.filter((line) => line.endsWith(stranger.origin))).toHaveLength(2)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('tells a page whose origin is not allowed, and answers nothing else', async () => {
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${stranger.origin}/`)
+      await waitForEvent(page, 'frame.originNotAllowed')
+      const unanswered = await Promise.race([
+        request(page, 'isConnected', {}),
+        new Promise<'no reply'>((resolve) => setTimeout(() => resolve('no reply'), 1_000)),
+      ])
+      expect(unanswered).toBe('no reply')
+      expect(await messages(page)).toEqual([
+        { type: 'frame.originNotAllowed', payload: { origin: stranger.origin } },
+      ])
+    } finally {
+      await page.close()
+    }
+  })
+})

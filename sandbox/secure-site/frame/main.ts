@@ -1,0 +1,607 @@
+/*
+ * The login frame ("secure site") page: the other side of the kit's frame protocol (src/frame/protocol.ts).
+ * It runs on the secure site's own origin inside the kit's hidden iframe. It answers only its parent window,
+ * and only when the parent's origin is on the project's allowed origins; everything that needs a secret (codes,
+ * sessions, wallet keys) happens on its own server, which it reaches same-origin with a session token kept in
+ * this origin's storage. Signing calls wait for the visitor's Approve or Decline, shown in this page.
+ */
+import * as v from 'valibot'
+import {
+  acceptMessage,
+  type CommandPayload,
+  CommandPayloads,
+  FRAME_PROTOCOL_VERSION,
+  type FrameCommand,
+  type FrameEvent,
+  type FrameReply,
+  type FrameRequest,
+  type FrameUser,
+  RequestSchema,
+  SAFE_RPC_METHODS,
+  SIGNING_METHODS,
+} from '../../../src/frame/protocol.ts'
+import {
+  type AccountView,
+  type ApiAnswer,
+  ApiAnswers,
+  type ApiBody,
+  ApiErrorSchema,
+  type ApiPath,
+  evmChainNumber,
+} from '../shared.ts'
+
+/** How long connectDevice and connectFarcaster wait for the visitor (the server's sign-in lifetime). */
+const VISITOR_WAIT_MS = 10 * 60_000
+const POLL_MS = 700
+const API_TIMEOUT_MS = 40_000
+const MAX_ERROR_CHARS = 500
+
+class FrameError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message)
+  }
+}
+
+const params = new URLSearchParams(location.search)
+const projectId = params.get('projectId') ?? ''
+const sdkVersion = params.get('version') ?? ''
+const logging = params.get('enableLogger') === 'true'
+
+function log(...args: unknown[]): void {
+  if (logging) console.info('[secure-site]', ...args)
+}
+
+// --- storage of this origin (never the app's) ------------------------------------------------------------
+
+/** Storage may be unavailable (blocked third-party storage): fall back to memory for this page's life. */
+function store(area: 'local' | 'session') {
+  const memory = new Map<string, string>()
+  const backend = (): Storage | undefined => {
+    try {
+      return area === 'local' ? window.localStorage : window.sessionStorage
+    } catch {
+      return undefined
+    }
+  }
+  return {
+    get(key: string): string | undefined {
+      try {
+        return backend()?.getItem(key) ?? memory.get(key)
+      } catch {
+        return memory.get(key)
+      }
+    },
+    set(key: string, value: string | undefined): void {
+      if (value === undefined) memory.delete(key)
+      else memory.set(key, value)
+      try {
+        if (value === undefined) backend()?.removeItem(key)
+        else backend()?.setItem(key, value)
+      } catch {
+        // memory keeps it for this page's life
+      }
+    },
+  }
+}
+const local = store('local')
+const session = store('session')
+const key = (name: string) => `walletstate-secure:${projectId}:${name}`
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+const deviceId = (() => {
+  const existing = local.get('walletstate-secure:device')
+  if (existing && /^[\w-]{16,128}$/.test(existing)) return existing
+  const created = randomId()
+  local.set('walletstate-secure:device', created)
+  return created
+})()
+
+let sessionToken = local.get(key('session'))
+function setSession(token: string | undefined): void {
+  sessionToken = token
+  local.set(key('session'), token)
+}
+
+// --- state -----------------------------------------------------------------------------------------------
+
+let parentOrigin = ''
+/** The chain the server serves (the only one it can sign for). */
+let siteChainId = 0
+let chainId: number | undefined
+let pendingLogin: { loginId: string } | undefined
+let pendingFarcaster: { channel: string } | undefined
+let dappData: CommandPayload<'syncDappData'> | undefined
+
+// --- the server ------------------------------------------------------------------------------------------
+
+async function api<P extends ApiPath>(
+  path: P,
+  body: ApiBody<P>,
+  token = sessionToken,
+): Promise<ApiAnswer<P>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (token) headers.authorization = `Bearer ${token}`
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+    })
+  } catch {
+    throw new FrameError('The secure site could not be reached')
+  }
+  const json: unknown = await response.json().catch(() => undefined)
+  if (!response.ok) {
+    const error = v.safeParse(ApiErrorSchema, json)
+    if (response.status === 401 && token === sessionToken) setSession(undefined)
+    throw new FrameError(
+      error.success ? error.output.error : `The secure site answered HTTP ${response.status}`,
+      error.success ? error.output.code : undefined,
+    )
+  }
+  const schema = ApiAnswers[path] as v.GenericSchema<unknown, ApiAnswer<P>>
+  const parsed = v.safeParse(schema, json)
+  if (!parsed.success) throw new FrameError('The secure site answered in an unexpected shape')
+  return parsed.output
+}
+
+function requireSession(): void {
+  if (!sessionToken) throw new FrameError('Not signed in', 4100)
+}
+
+function adoptSession(token: string): void {
+  const previous = sessionToken
+  setSession(token)
+  if (previous && previous !== token) void api('/api/signout', {}, previous).catch(() => undefined)
+}
+
+/** SPEC §3 user: `address` is the preferred account's; both accounts are listed. */
+function frameUser(account: AccountView, forChain?: number | string): FrameUser {
+  return {
+    ...(account.email ? { email: account.email } : {}),
+    address: account.preferredAccountType === 'eoa' ? account.eoa : account.smartAccount,
+    chainId: forChain ?? chainId ?? siteChainId,
+    accounts: [
+      { address: account.eoa, type: 'eoa' },
+      { address: account.smartAccount, type: 'smartAccount' },
+    ],
+    ...(account.userName ? { userName: account.userName } : {}),
+    preferredAccountType: account.preferredAccountType,
+    smartAccountDeployed: account.smartAccountDeployed,
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+// --- approvals (the only UI this page shows) -------------------------------------------------------------
+
+interface Approval {
+  requestId: string
+  method: string
+  summary: ApiAnswer<'/api/sign/prepare'>['summary']
+  resolve(approved: boolean): void
+  reject(error: FrameError): void
+}
+const queued: Approval[] = []
+let current: Approval | undefined
+/** Signing requests still being checked by the server, not yet shown: rejectRpcRequests aborts them too. */
+const preparing = new Set<{ aborted: boolean }>()
+
+const element = <T extends HTMLElement>(id: string): T => {
+  const found = document.getElementById(id)
+  if (!found) throw new Error(`#${id} missing from the frame page`)
+  return found as T
+}
+
+function askApproval(requestId: string, method: string, summary: Approval['summary']): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    queued.push({ requestId, method, summary, resolve, reject })
+    showNext()
+  })
+}
+
+function showNext(): void {
+  if (current) return
+  current = queued.shift()
+  if (!current) return
+  const { summary } = current
+  element('approval-title').textContent = summary.title
+  const who = summary.accountType === 'smartAccount' ? 'smart account' : 'account'
+  const app = dappData?.metadata?.name
+  element('approval-from').textContent =
+    `${app ? `${app} asks` : 'The app asks'} you to use your ${who} ${summary.from}`
+  const list = element<HTMLDListElement>('approval-details')
+  list.replaceChildren()
+  for (const detail of summary.details) {
+    const term = document.createElement('dt')
+    term.textContent = detail.label
+    const value = document.createElement('dd')
+    value.textContent = detail.value
+    list.append(term, value)
+  }
+  element('status').hidden = true
+  element('approval').hidden = false
+  element<HTMLButtonElement>('decline').focus()
+  post({ type: 'frame.approvalNeeded', payload: { requestId: current.requestId, method: current.method } })
+}
+
+function settle(approved: boolean): void {
+  const approval = current
+  if (!approval) return
+  current = undefined
+  hideApproval()
+  post({ type: 'frame.approvalSettled', payload: { requestId: approval.requestId, approved } })
+  approval.resolve(approved)
+  showNext()
+}
+
+function hideApproval(): void {
+  element('approval').hidden = true
+  element('status').hidden = false
+}
+
+/** rejectRpcRequests and sign-out: every signing request still waiting for the visitor ends as aborted. */
+function abortApprovals(): void {
+  const aborted = () => new FrameError('Request was aborted')
+  for (const ticket of preparing) ticket.aborted = true
+  for (const approval of queued.splice(0)) approval.reject(aborted())
+  const approval = current
+  if (approval) {
+    current = undefined
+    hideApproval()
+    post({ type: 'frame.approvalSettled', payload: { requestId: approval.requestId, approved: false } })
+    approval.reject(aborted())
+  }
+}
+
+// --- commands --------------------------------------------------------------------------------------------
+
+const SIGNING: readonly string[] = SIGNING_METHODS
+const SAFE: readonly string[] = SAFE_RPC_METHODS
+let reloadAfterReply = false
+
+type Handlers = { [C in FrameCommand]: (payload: CommandPayload<C>, id: string) => Promise<unknown> }
+
+const handlers: Handlers = {
+  async switchNetwork({ chainId: requested }) {
+    const chain = evmChainNumber(requested)
+    if (chain === undefined || chain !== siteChainId) throw new FrameError('Chain is not supported', 4902)
+    chainId = chain
+    return { chainId: chain }
+  },
+
+  async connectEmail({ email }) {
+    if (sessionToken) {
+      const signedIn = await api('/api/session', {}).catch(() => undefined)
+      if (signedIn?.account.email === email.toLowerCase()) return { action: 'CONNECT' }
+    }
+    const answer = await api('/api/login/email', { email, deviceId })
+    pendingLogin = { loginId: answer.loginId }
+    return { action: answer.action }
+  },
+
+  async connectDevice() {
+    const login = pendingLogin
+    if (!login) throw new FrameError('No sign-in in progress: enter your e-mail first')
+    const deadline = Date.now() + VISITOR_WAIT_MS
+    for (;;) {
+      if (pendingLogin !== login) throw new FrameError('The sign-in was cancelled')
+      const { verified } = await api('/api/login/device', { loginId: login.loginId })
+      if (verified) return { action: 'VERIFY_OTP' }
+      if (Date.now() > deadline) throw new FrameError('The device was not approved in time: sign in again')
+      await sleep(POLL_MS)
+    }
+  },
+
+  async connectOtp({ otp }) {
+    const login = pendingLogin
+    if (!login) throw new FrameError('No sign-in in progress: enter your e-mail first')
+    const answer = await api('/api/login/otp', { loginId: login.loginId, otp })
+    if (pendingLogin === login) pendingLogin = undefined
+    adoptSession(answer.token)
+    return frameUser(answer.account)
+  },
+
+  async getSocialRedirectUri({ provider }) {
+    const dappUrl = dappData?.metadata?.url
+    let returnTo = `${parentOrigin}/`
+    try {
+      if (dappUrl && new URL(dappUrl).origin === parentOrigin) returnTo = new URL(dappUrl).toString()
+    } catch {
+      // not a URL: the app's origin is where the visitor returns
+    }
+    return api('/api/social/start', { provider, deviceId, projectId, sdkVersion, returnTo })
+  },
+
+  async connectSocial({ uri }) {
+    const answer = await api('/api/social/finish', { uri, deviceId })
+    adoptSession(answer.token)
+    return frameUser(answer.account)
+  },
+
+  async getFarcasterUri() {
+    const answer = await api('/api/farcaster/start', { deviceId })
+    pendingFarcaster = { channel: answer.channel }
+    return { url: answer.url }
+  },
+
+  async connectFarcaster() {
+    const farcaster = pendingFarcaster
+    if (!farcaster) throw new FrameError('No Farcaster sign-in in progress: ask for its URI first')
+    const deadline = Date.now() + VISITOR_WAIT_MS
+    for (;;) {
+      if (pendingFarcaster !== farcaster) throw new FrameError('The sign-in was cancelled')
+      const answer = await api('/api/farcaster/poll', { channel: farcaster.channel, deviceId })
+      if (answer.done) {
+        pendingFarcaster = undefined
+        adoptSession(answer.token)
+        return frameUser(answer.account)
+      }
+      if (Date.now() > deadline) throw new FrameError('The Farcaster sign-in was not completed in time')
+      await sleep(POLL_MS)
+    }
+  },
+
+  async getUser({ chainId: requested }) {
+    requireSession()
+    const { account } = await api('/api/session', {})
+    return frameUser(account, requested)
+  },
+
+  async signOut() {
+    abortApprovals()
+    pendingLogin = undefined
+    pendingFarcaster = undefined
+    const token = sessionToken
+    setSession(undefined)
+    if (token) await api('/api/signout', {}, token).catch(() => undefined)
+    return undefined
+  },
+
+  async isConnected() {
+    if (!sessionToken) return { isConnected: false }
+    try {
+      await api('/api/session', {})
+      return { isConnected: true }
+    } catch (error) {
+      if (!sessionToken) return { isConnected: false }
+      throw error
+    }
+  },
+
+  async getChainId() {
+    return { chainId: chainId ?? siteChainId }
+  },
+
+  async initSmartAccount() {
+    requireSession()
+    const { account } = await api('/api/session', {})
+    return { address: account.smartAccount, isDeployed: account.smartAccountDeployed }
+  },
+
+  async setPreferredAccount({ type }) {
+    requireSession()
+    const { account } = await api('/api/preferred-account', { type })
+    return frameUser(account)
+  },
+
+  async rpcRequest({ method, params: rpcParams, chainId: requested }, id) {
+    const signing = SIGNING.includes(method)
+    if (!signing && !SAFE.includes(method)) throw new FrameError('Requested RPC call is not allowed', 4200)
+    const chain = requested === undefined ? (chainId ?? siteChainId) : evmChainNumber(requested)
+    if (chain === undefined || chain !== siteChainId) throw new FrameError('Chain is not supported', 4902)
+    requireSession()
+    if (!signing) return (await api('/api/rpc', { method, params: rpcParams, chainId: chain })).result
+    const signingMethod = method as (typeof SIGNING_METHODS)[number]
+    const body = { method: signingMethod, params: rpcParams ?? [], chainId: chain }
+    const ticket = { aborted: false }
+    preparing.add(ticket)
+    let summary: Approval['summary']
+    try {
+      summary = (await api('/api/sign/prepare', body)).summary
+    } finally {
+      preparing.delete(ticket)
+    }
+    if (ticket.aborted) throw new FrameError('Request was aborted')
+    // Once approved, a request runs to its end: a transaction may already be on its way.
+    const approved = await askApproval(id, method, summary)
+    if (!approved) throw new FrameError('Signature declined', 4001)
+    return (await api('/api/sign', body)).result
+  },
+
+  async updateEmail({ email }) {
+    requireSession()
+    return api('/api/email/update', { email })
+  },
+
+  async updateEmailPrimaryOtp({ otp }) {
+    requireSession()
+    return api('/api/email/primary', { otp })
+  },
+
+  async updateEmailSecondaryOtp({ otp }) {
+    requireSession()
+    const { newEmail } = await api('/api/email/secondary', { otp })
+    return { newEmail }
+  },
+
+  async syncTheme(theme) {
+    applyTheme(theme)
+    local.set(key('theme'), JSON.stringify(theme))
+    return undefined
+  },
+
+  async syncDappData(data) {
+    dappData = data
+    local.set(key('dapp'), JSON.stringify(data))
+    return undefined
+  },
+
+  async reload() {
+    // The chain survives the reload; the session does anyway (it is in this origin's storage).
+    session.set(key('chain'), String(chainId ?? siteChainId))
+    reloadAfterReply = true
+    return undefined
+  },
+
+  async rejectRpcRequests() {
+    abortApprovals()
+    return undefined
+  },
+}
+
+const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|rgba?\([\d\s.,%]+\)|hsla?\([\d\s.,%deg]+\))$/
+
+function applyTheme(theme: CommandPayload<'syncTheme'>): void {
+  document.documentElement.dataset.theme = theme.themeMode
+  const accent = Object.entries(theme.themeVariables ?? {}).find(([name]) => /accent/i.test(name))?.[1]
+  if (accent !== undefined && CSS_COLOR.test(accent.trim())) {
+    document.documentElement.style.setProperty('--accent', accent.trim())
+  }
+}
+
+// --- messaging -------------------------------------------------------------------------------------------
+
+function post(message: FrameEvent | FrameReply): void {
+  window.parent.postMessage(message, parentOrigin)
+}
+
+function reply(id: string, payload: FrameReply['payload']): void {
+  log('reply', id, payload.ok ? 'ok' : payload.error.message)
+  post({ id, type: 'frame.reply', payload })
+}
+
+function failure(error: unknown): FrameReply['payload'] {
+  const message = error instanceof Error && error.message ? error.message : 'An error occurred'
+  const code = error instanceof FrameError ? error.code : undefined
+  return {
+    ok: false,
+    error: { message: message.slice(0, MAX_ERROR_CHARS), ...(code === undefined ? {} : { code }) },
+  }
+}
+
+async function run(request: FrameRequest): Promise<void> {
+  const payload = v.safeParse(CommandPayloads[request.type], request.payload ?? {})
+  if (!payload.success) {
+    reply(
+      request.id,
+      failure(new FrameError(`Invalid ${request.type}: ${v.summarize(payload.issues)}`, -32602)),
+    )
+    return
+  }
+  log('request', request.id, request.type)
+  const handler = handlers[request.type] as (payload: unknown, id: string) => Promise<unknown>
+  try {
+    const result = await handler(payload.output, request.id)
+    reply(request.id, result === undefined ? { ok: true } : { ok: true, result })
+  } catch (error) {
+    reply(request.id, failure(error))
+  }
+  if (reloadAfterReply) {
+    reloadAfterReply = false
+    setTimeout(() => location.reload(), 50)
+  }
+}
+
+function onMessage(event: MessageEvent): void {
+  const envelope = acceptMessage(event, { origin: parentOrigin, source: window.parent })
+  if (!envelope) {
+    log('dropped a message from', event.origin)
+    return
+  }
+  if (envelope.id === undefined) return
+  const request = v.safeParse(RequestSchema, envelope)
+  if (!request.success) {
+    reply(envelope.id, failure(new FrameError(`Unknown command: ${envelope.type}`, -32601)))
+    return
+  }
+  void run(request.output)
+}
+
+// --- start -----------------------------------------------------------------------------------------------
+
+/** The embedding page's origin: `ancestorOrigins` where the browser has it, else the referrer's origin. */
+function findParentOrigin(): string | undefined {
+  if (window.parent === window) return undefined
+  const ancestors = location.ancestorOrigins
+  let origin: string | undefined =
+    ancestors && ancestors.length > 0 ? (ancestors.item(0) ?? undefined) : undefined
+  if (!origin && document.referrer) {
+    try {
+      origin = new URL(document.referrer).origin
+    } catch {
+      origin = undefined
+    }
+  }
+  return origin && origin !== 'null' ? origin : undefined
+}
+
+function restore(): void {
+  try {
+    const theme = local.get(key('theme'))
+    if (theme) {
+      const parsed = v.safeParse(CommandPayloads.syncTheme, JSON.parse(theme))
+      if (parsed.success) applyTheme(parsed.output)
+    }
+    const dapp = local.get(key('dapp'))
+    if (dapp) {
+      const parsed = v.safeParse(CommandPayloads.syncDappData, JSON.parse(dapp))
+      if (parsed.success) dappData = parsed.output
+    }
+  } catch {
+    // a damaged cache is only a cache
+  }
+}
+
+async function start(): Promise<void> {
+  const status = element('status')
+  const origin = findParentOrigin()
+  if (!origin) {
+    status.textContent = 'This is the login frame of the Walletstate kit: it only works inside an app.'
+    return
+  }
+  parentOrigin = origin
+  let allowed = false
+  try {
+    const check = await api('/api/origin-check', { projectId, sdkVersion, origin })
+    allowed = check.allowed
+    siteChainId = check.chainId
+  } catch (error) {
+    log('origin check failed', error)
+  }
+  if (!allowed) {
+    status.textContent = `${origin} is not on this project's allowed origins.`
+    post({ type: 'frame.originNotAllowed', payload: { origin } })
+    return
+  }
+  restore()
+  const saved = session.get(key('chain'))
+  session.set(key('chain'), undefined)
+  chainId = evmChainNumber(saved ?? params.get('chainId') ?? '') ?? siteChainId
+  element('approve').addEventListener('click', () => settle(true))
+  element('decline').addEventListener('click', () => settle(false))
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && current) settle(false)
+  })
+  window.addEventListener('message', onMessage)
+  status.textContent = 'Secure site ready.'
+  post({ type: 'frame.ready', payload: { version: FRAME_PROTOCOL_VERSION } })
+  log('ready for', origin)
+}
+
+void start()
