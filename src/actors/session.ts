@@ -21,18 +21,17 @@ import {
   type AuthEvent,
   authMachine,
   type ConnectOutput,
-  errorInfoOf,
   incomingRequestMachine,
   outgoingRequestMachine,
   proposalMachine,
   type Role,
-  type SessionClientInput,
   type SessionEvent,
   type SignClientCommand,
   type SignClientEvent,
   sessionClientMachine,
   sessionMachine,
 } from '../machines/session'
+import { errorInfoOf } from '../session/rules'
 import type {
   AppMetadata,
   AuthenticateParams,
@@ -43,7 +42,6 @@ import type {
   ProposalInfo,
   ProposalNamespaces,
   RequestInfo,
-  RpcResponse,
   SessionInfo,
   SettleParams,
 } from '../session/types'
@@ -78,7 +76,7 @@ export function createSessionActors(client: SignClient) {
     const { role } = input
     let stopped = false
     const report = (event: SignClientEvent) => {
-      if (!stopped) sendBack(event as never)
+      if (!stopped) sendBack(event)
     }
     const subscriptions: (() => void)[] = []
     const onClient = <E extends SignClientTypes.Event>(
@@ -450,13 +448,15 @@ export async function requestThrough(
 // ---------------------------------------------------------------------------------------------- conversions
 
 function pingPeer(client: SignClient, topic: string, sendBack: (event: SessionEvent) => void): () => void {
-  let stopped = false
+  let settled = false
   let ownId: number | undefined
-  const send = (event: SessionEvent) => {
-    if (!stopped) sendBack(event)
-    stopped = true
+  const settle = (event: SessionEvent) => {
+    if (settled) return
+    settled = true
+    sendBack(event)
   }
-  // The peer's answer is seen in the history as it arrives; the client's own promise settles 500 ms later.
+  // The peer's answer shows in the history as it arrives; the client's own promise settles 500 ms later, and
+  // the machine models that delay itself (SPEC §9).
   const onCreated = (payload: unknown) => {
     const record = asRecord(payload)
     if (ownId === undefined && record?.method === 'wc_sessionPing' && record.topic === topic)
@@ -465,7 +465,7 @@ function pingPeer(client: SignClient, topic: string, sendBack: (event: SessionEv
   const onUpdated = (payload: unknown) => {
     const record = asRecord(payload)
     if (!record?.response || record.id !== ownId) return
-    send(
+    settle(
       'error' in record.response
         ? { type: 'session.pingFailed', error: errorInfoOf(toSessionError(record.response.error)) }
         : { type: 'session.pong' },
@@ -474,11 +474,11 @@ function pingPeer(client: SignClient, topic: string, sendBack: (event: SessionEv
   client.core.history.on('history_created', onCreated)
   client.core.history.on('history_updated', onUpdated)
   client.ping({ topic }).then(
-    () => send({ type: 'session.pong' }),
-    (error: unknown) => send({ type: 'session.pingFailed', error: errorInfoOf(toSessionError(error)) }),
+    () => settle({ type: 'session.pong' }),
+    (error: unknown) => settle({ type: 'session.pingFailed', error: errorInfoOf(toSessionError(error)) }),
   )
   return () => {
-    stopped = true
+    settled = true
     client.core.history.off('history_created', onCreated)
     client.core.history.off('history_updated', onUpdated)
   }
@@ -685,5 +685,3 @@ export async function verifyCacaos(
   }
   return true
 }
-
-export type { RpcResponse, SessionClientInput }

@@ -51,6 +51,7 @@ const UNSUPPORTED_EVENTS = 5102
 const UNSUPPORTED_ACCOUNTS = 5103
 const UNSUPPORTED_NAMESPACE_KEY = 5104
 const SESSION_SETTLEMENT_FAILED = 7000
+const USER_DISCONNECTED = 6000
 const PROVIDER_DISCONNECTED = 4900
 const CHAIN_DISCONNECTED = 4901
 const SWITCH_CHAIN_ERROR = 4902
@@ -333,6 +334,14 @@ export class OutOfOrderUpdateError extends SessionError {
   }
 }
 
+/** A request left unanswered when its session ended (SPEC §4: pending requests are then removed). */
+export class SessionEndedError extends SessionError {
+  override name = 'SessionEndedError'
+  constructor(parameters: Parameters = {}) {
+    super('The session ended before the request was answered', { ...parameters, code: USER_DISCONNECTED })
+  }
+}
+
 export class RequestNotFoundError extends SessionError {
   override name = 'RequestNotFoundError'
   constructor(parameters: Parameters = {}) {
@@ -409,6 +418,7 @@ const MAPPINGS: ReadonlyArray<readonly [RegExp, Make]> = [
   [/Expired\. pairing topic|pairing topic expired/, (_, p) => new PairingExpiredError(p)],
   [/Expired\. proposal id|Proposal expired|proposal expired/, (_, p) => new ProposalExpiredError(p)],
   [/Request expired|request expired/, (_, p) => new RequestExpiredError(p)],
+  [/session ended before the request/, (_, p) => new SessionEndedError(p)],
   [/Multi-namespace requests are not supported/, (_, p) => new MultiNamespaceAuthError(p)],
   [/Only eip155 namespace is supported/, (_, p) => new NonEip155AuthError(p)],
   [

@@ -12,24 +12,26 @@ import { PING_RESPONSE_DELAY_MS, REQUEST_TTL_MS, SESSION_OUTCOMES_KEPT, SESSION_
 import {
   type ErrorReason,
   InvalidParamsError,
-  InvalidRejectReasonError,
-  NotConnectedError,
   RequestExpiredError,
+  SessionEndedError,
   type SessionError,
   type SessionErrorInfo,
   SignatureVerificationError,
   sessionErrorInfo,
-  toSessionError,
   WrongRoleError,
 } from '../errors/session'
-import { answerLocally, type LocalAnswer } from '../session/eip155'
 import { sessionChains } from '../session/namespaces'
+import { createRecentlyDeleted, type RecentlyDeleted, rememberDeleted } from '../session/recentlyDeleted'
 import {
-  createRecentlyDeleted,
-  type RecentlyDeleted,
-  rememberDeleted,
-  wasRecentlyDeleted,
-} from '../session/recentlyDeleted'
+  chainReference,
+  defaultChain,
+  errorInfoOf,
+  isKnownKey,
+  planRequest,
+  recordsView,
+  refusalOf,
+  switchTarget,
+} from '../session/rules'
 import type {
   AuthenticateParams,
   AuthRequestInfo,
@@ -47,16 +49,10 @@ import type {
   SessionInfo,
   SettleParams,
 } from '../session/types'
-import { type ApproveParams, validateApprove } from '../session/validateApprove'
-import { validateAuthenticate, validateAuthResponse } from '../session/validateAuthenticate'
-import { validateConnect, validateProposal } from '../session/validateConnect'
-import { validateEmit } from '../session/validateEmit'
-import { isPlainObject } from '../session/validateNamespaces'
-import { isErrorReason, validateReject } from '../session/validateReject'
-import { validateIncomingRequest, validateRequest } from '../session/validateRequest'
-import { validateRespond } from '../session/validateRespond'
+import type { ApproveParams } from '../session/validateApprove'
+import { validateProposal } from '../session/validateConnect'
+import { validateIncomingRequest } from '../session/validateRequest'
 import { validateSettle } from '../session/validateSettle'
-import { type RecordsView, validateSessionTopic } from '../session/validateTopic'
 import { validateUpdate } from '../session/validateUpdate'
 
 /**
@@ -211,14 +207,12 @@ export const proposalMachine = setup({
     topic: undefined,
     error: undefined,
   }),
-  initial: 'routing',
+  initial: 'pending',
   states: {
-    /** An invalid proposal (wallet) is rejected to its peer; any other waits for an answer. */
-    routing: {
-      always: [{ guard: 'refused', target: 'refusing' }, { target: 'pending' }],
-    },
     pending: {
       tags: 'pending',
+      // An invalid proposal (wallet) is rejected to its peer at once; any other waits for an answer.
+      always: { guard: 'refused', target: 'refusing' },
       after: { proposalExpiry: 'expired' },
       on: {
         'proposal.approve': { target: 'approving', actions: 'setApproval' },
@@ -519,7 +513,10 @@ export const sessionMachine = setup({
           reason: event.type === 'session.disconnect' && event.reason ? event.reason : USER_DISCONNECTED,
         }),
         onDone: 'deleted',
-        onError: { target: 'active', actions: { type: 'setError', params: errorOf } },
+        onError: [
+          { guard: 'acknowledged', target: 'active', actions: { type: 'setError', params: errorOf } },
+          { target: 'settling', actions: { type: 'setError', params: errorOf } },
+        ],
       },
       on: {
         'wc.sessionDelete': [{ guard: 'byPeer', target: 'peerDisconnected' }, { target: 'deleted' }],
@@ -585,11 +582,13 @@ export const outgoingRequestMachine = setup({
   },
   guards: {
     observed: ({ context }) => context.observed,
+    sessionEnded: (_, error: unknown) => errorInfoOf(error).code === USER_DISCONNECTED.code,
   },
   actions: {
     setResult: assign((_, result: unknown) => ({ result })),
     setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
     setExpired: assign({ error: info(new RequestExpiredError()) }),
+    setRemoved: assign({ error: info(new SessionEndedError()) }),
     /** Tells the client (absent when the machine runs on its own). */
     notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
       if (context.parent) enqueue.sendTo(context.parent, notice)
@@ -605,19 +604,18 @@ export const outgoingRequestMachine = setup({
     result: undefined,
     error: undefined,
   }),
-  initial: 'routing',
+  initial: 'awaiting',
   states: {
-    routing: {
-      always: [{ guard: 'observed', target: 'awaiting.pending' }, { target: 'awaiting.sending' }],
-    },
     /** Out to the wallet; it answers, or the request expires (SPEC §4), or its session ends. */
     awaiting: {
       tags: 'pending',
       after: { requestExpiry: { target: 'expired', actions: 'setExpired' } },
-      on: { 'request.remove': 'removed' },
+      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
       initial: 'sending',
       states: {
         sending: {
+          // Sent by someone else on the same client: only its answer is awaited.
+          always: { guard: 'observed', target: 'pending' },
           invoke: {
             id: 'sendRequest',
             src: 'sendRequest',
@@ -629,10 +627,15 @@ export const outgoingRequestMachine = setup({
               target: '#outgoingRequest.fulfilled',
               actions: { type: 'setResult', params: outputOf },
             },
-            onError: {
-              target: '#outgoingRequest.rejected',
-              actions: { type: 'setError', params: errorOf },
-            },
+            onError: [
+              // The library rejects what is pending when the peer ends the session: removed, not refused.
+              {
+                guard: { type: 'sessionEnded', params: errorOf },
+                target: '#outgoingRequest.removed',
+                actions: 'setRemoved',
+              },
+              { target: '#outgoingRequest.rejected', actions: { type: 'setError', params: errorOf } },
+            ],
           },
         },
         pending: {
@@ -740,6 +743,7 @@ export const incomingRequestMachine = setup({
     }),
     setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
     setExpired: assign({ error: info(new RequestExpiredError()) }),
+    setRemoved: assign({ error: info(new SessionEndedError()) }),
     /** Tells the client (absent when the machine runs on its own). */
     notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
       if (context.parent) enqueue.sendTo(context.parent, notice)
@@ -754,15 +758,14 @@ export const incomingRequestMachine = setup({
     response: undefined,
     error: input.refusal,
   }),
-  initial: 'routing',
+  initial: 'waiting',
   states: {
-    routing: {
-      always: [{ guard: 'refused', target: 'refusing' }, { target: 'waiting' }],
-    },
     waiting: {
+      // An invalid request never waits: it is refused to the peer at once.
+      always: { guard: 'refused', target: 'refusing' },
       after: { requestExpiry: { target: 'expired', actions: 'setExpired' } },
       on: {
-        'request.remove': 'removed',
+        'request.remove': { target: 'removed', actions: 'setRemoved' },
         'wc.requestExpired': { target: 'expired', actions: 'setExpired' },
       },
       initial: 'queued',
@@ -793,7 +796,7 @@ export const incomingRequestMachine = setup({
         onDone: 'fulfilled',
         onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
       },
-      on: { 'request.remove': 'removed' },
+      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
     },
     rejecting: {
       tags: 'busy',
@@ -808,7 +811,7 @@ export const incomingRequestMachine = setup({
         onDone: 'rejected',
         onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
       },
-      on: { 'request.remove': 'removed' },
+      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
     },
     /** SPEC §8: an invalid request sends the error to the peer. */
     refusing: {
@@ -954,9 +957,8 @@ export const authMachine = setup({
     reason: undefined,
     error: undefined,
   }),
-  initial: 'routing',
+  initial: 'pending',
   states: {
-    routing: { always: [{ guard: 'isApp', target: 'requesting' }, { target: 'pending' }] },
     /** App: the request is out; the wallet signs in, refuses, or lets it expire. */
     requesting: {
       tags: 'pending',
@@ -978,6 +980,7 @@ export const authMachine = setup({
     /** Wallet: waits for the person's decision. */
     pending: {
       tags: 'pending',
+      always: { guard: 'isApp', target: 'requesting' },
       after: { authExpiry: 'expired' },
       on: {
         'auth.approve': { target: 'verifying', actions: 'setAuths' },
@@ -1234,6 +1237,8 @@ export const sessionClientMachine = setup({
     events: {} as SessionClientEvent,
     input: {} as SessionClientInput,
     tags: {} as 'connecting' | 'pairing',
+    /** Each settled record, for hosts that follow them with `actor.on(type, listener)`. */
+    emitted: {} as SessionNotice,
   },
   actors: {
     /** The WalletConnect client: reports `wc.*` events, receives `library.*` commands. */
@@ -1502,6 +1507,7 @@ export const sessionClientMachine = setup({
       assertEvent(event, 'proposal.settled')
       const key = String(event.id)
       if (!context.proposals[key]) return
+      enqueue.emit(event)
       const { [key]: _, ...proposals } = context.proposals
       enqueue.stopChild(`proposal:${key}`)
       if (event.outcome === 'expired')
@@ -1521,6 +1527,7 @@ export const sessionClientMachine = setup({
       assertEvent(event, 'auth.settled')
       const key = String(event.id)
       if (!context.auths[key]) return
+      enqueue.emit(event)
       const { [key]: _, ...auths } = context.auths
       enqueue.stopChild(`auth:${key}`)
       let next: SessionClientContext = {
@@ -1537,12 +1544,20 @@ export const sessionClientMachine = setup({
       if (event.session && !isKnownKey(next, 'session', event.session.topic)) {
         next = addSession(next, { ...event.session, acknowledged: true }, enqueue, self)
       }
+      // App: the fallback proposal sent beside the auth request is answered by the auth approval.
+      if (event.outcome === 'approved' && event.pairingTopic) {
+        for (const proposal of Object.values(context.proposals)) {
+          if (proposal.pairingTopic !== event.pairingTopic) continue
+          enqueue.sendTo(`proposal:${proposal.id}`, { type: 'wc.proposalApproved', id: proposal.id })
+        }
+      }
       enqueue.assign(next)
     }),
     forgetSession: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'session.ended')
       const { topic } = event
       if (!context.sessions[topic]) return
+      enqueue.emit(event)
       const { [topic]: _, ...sessions } = context.sessions
       enqueue.stopChild(`session:${topic}`)
       if (event.outcome === 'expired') enqueue.sendTo('signClient', { type: 'library.expireSession', topic })
@@ -1568,6 +1583,7 @@ export const sessionClientMachine = setup({
       const key = String(event.id)
       const record = context.requests[key]
       if (!record) return
+      enqueue.emit(event)
       const { [key]: _, ...requests } = context.requests
       enqueue.stopChild(`request:${key}`)
       if (event.outcome === 'expired' && context.role === 'wallet') {
@@ -1757,17 +1773,6 @@ export const sessionClientMachine = setup({
 
 // ===================================================================================================== helpers
 
-/** The records as the SPEC §5 rules read them. */
-function recordsView(context: SessionClientContext): RecordsView {
-  return {
-    now: Date.now(),
-    recentlyDeleted: context.recentlyDeleted,
-    sessions: context.sessions,
-    proposals: context.proposals,
-    pairings: context.pairings,
-  }
-}
-
 const capped = (expiry: number, ttlMs: number | undefined) =>
   ttlMs === undefined ? expiry : Math.min(expiry, Date.now() + ttlMs)
 
@@ -1780,23 +1785,6 @@ function keyOf(event: SessionClientEvent): { key?: string } {
     return { key: String(event.id) }
   if ('topic' in event && typeof event.topic === 'string') return { key: event.topic }
   return {}
-}
-
-function isKnownKey(context: SessionClientContext, kind: RecordKind, key: string | number): boolean {
-  const id = String(key)
-  if (wasRecentlyDeleted(context.recentlyDeleted, id)) return true
-  switch (kind) {
-    case 'proposal':
-      return id in context.proposals
-    case 'session':
-      return id in context.sessions
-    case 'request':
-      return id in context.requests
-    case 'auth':
-      return id in context.auths
-    case 'pairing':
-      return id in context.pairings
-  }
 }
 
 function isKnown(context: SessionClientContext, event: SessionClientEvent): boolean {
@@ -1981,161 +1969,8 @@ function sessionFromSettle(event: Extract<SignClientEvent, { type: 'wc.sessionSe
   }
 }
 
-/** The chain the app starts on: the namespace's default, else the first approved one. */
-function defaultChain(namespaces: Namespaces): string | undefined {
-  const eip155 = namespaces.eip155
-  if (eip155?.defaultChain) {
-    return eip155.defaultChain.includes(':') ? eip155.defaultChain : `eip155:${eip155.defaultChain}`
-  }
-  return sessionChains(namespaces)[0]
-}
-
-function chainReference(data: unknown): string | undefined {
-  if (typeof data === 'number' && Number.isSafeInteger(data)) return String(data)
-  if (typeof data === 'string' && /^0x[0-9a-f]+$/i.test(data)) return BigInt(data).toString()
-  if (typeof data === 'string' && /^\d+$/.test(data)) return data
-  return undefined
-}
-
-function switchTarget(event: Extract<SessionNotice, { type: 'request.settled' }>): string | undefined {
-  if (event.outcome !== 'fulfilled' || event.request.method !== 'wallet_switchEthereumChain') return undefined
-  const params = event.request.params
-  const first = Array.isArray(params) ? params[0] : undefined
-  const reference = isPlainObject(first) ? chainReference(first.chainId) : undefined
-  return reference === undefined ? undefined : `eip155:${reference}`
-}
-
-type RequestPlan =
-  | { kind: 'refused'; error: SessionError }
-  | { kind: 'local'; topic: string; answer: Extract<LocalAnswer, { kind: 'result' }> }
-  | { kind: 'send'; topic: string; chainId: string }
-
-/**
- * App: where a request goes. No session: 'Please call connect() before request()'. A locally handled eip155
- * method is answered here (SPEC §7); anything else must pass the request rule (SPEC §5) to be sent.
- */
-function planRequest(
-  context: SessionClientContext,
-  event: Extract<SessionCommand, { type: 'request.send' }>,
-): RequestPlan {
-  const view = recordsView(context)
-  if (!Number.isSafeInteger(event.id) || isKnownKey(context, 'request', event.id)) {
-    return { kind: 'refused', error: new InvalidParamsError('A request id must be a new number') }
-  }
-  const topics = Object.keys(context.sessions)
-  const topic = event.topic ?? topics[topics.length - 1]
-  if (topic === undefined) return { kind: 'refused', error: new NotConnectedError() }
-  const topicError = validateSessionTopic(topic, view)
-  if (topicError) return { kind: 'refused', error: topicError }
-  const record = context.sessions[topic]!
-  const chainId = event.chainId ?? record.chainId ?? defaultChain(record.namespaces)
-  const local = isPlainObject(event.request)
-    ? answerLocally(event.request, { session: record, chainId, rpcMap: context.rpcMap })
-    : undefined
-  if (local?.kind === 'error') return { kind: 'refused', error: local.error }
-  if (local?.kind === 'result') return { kind: 'local', topic, answer: local }
-  const sendChainId = local?.kind === 'wallet' ? local.chainId : (chainId ?? '')
-  const error = validateRequest(
-    {
-      topic,
-      chainId: sendChainId,
-      request: event.request,
-      ...(event.expiry === undefined ? {} : { expiry: event.expiry }),
-    },
-    view,
-  )
-  return error ? { kind: 'refused', error } : { kind: 'send', topic, chainId: sendChainId }
-}
-
-/** The SPEC §5 rule a command or report breaks, if any. */
-function refusalOf(context: SessionClientContext, event: SessionClientEvent): SessionError | undefined {
-  const view = recordsView(context)
-  const role = (wanted: Role, command: string) =>
-    context.role === wanted ? undefined : new WrongRoleError(command, wanted)
-  switch (event.type) {
-    case 'session.connect':
-      return role('app', 'connect()') ?? validateConnect(event.params, view)
-    case 'session.pair':
-      return (
-        role('wallet', 'pair()') ??
-        (typeof event.uri === 'string' && /^wc:[0-9a-f]{64}@2\?/i.test(event.uri)
-          ? undefined
-          : new InvalidParamsError('pair() needs a WalletConnect v2 URI'))
-      )
-    case 'session.authenticate':
-      return (
-        role('app', 'authenticate()') ??
-        (Number.isSafeInteger(event.id) && !isKnownKey(context, 'auth', event.id)
-          ? validateAuthenticate(event.params)
-          : new InvalidParamsError('An auth request id must be a new number'))
-      )
-    case 'proposal.approve': {
-      const { type: _, ...params } = event
-      return role('wallet', 'approve()') ?? validateApprove(params, view)
-    }
-    case 'proposal.reject': {
-      const { type: _, ...params } = event
-      return role('wallet', 'reject()') ?? validateReject(params, view)
-    }
-    case 'auth.approve':
-      return role('wallet', 'approveSessionAuthenticate()') ?? validateAuthResponse(event.id, context.auths)
-    case 'auth.reject':
-      return (
-        role('wallet', 'rejectSessionAuthenticate()') ??
-        validateAuthResponse(event.id, context.auths) ??
-        (isErrorReason(event.reason) ? undefined : new InvalidRejectReasonError())
-      )
-    case 'request.send': {
-      const wrong = role('app', 'request()')
-      if (wrong) return wrong
-      const plan = planRequest(context, event)
-      return plan.kind === 'refused' ? plan.error : undefined
-    }
-    case 'request.respond': {
-      const { type: _, ...params } = event
-      return (
-        role('wallet', 'respond()') ??
-        validateRespond(params, {
-          active: context.activeRequest,
-          known: new Set(Object.keys(context.requests)),
-          recentlyDeleted: context.recentlyDeleted,
-        })
-      )
-    }
-    case 'session.ping':
-    case 'session.extend':
-    case 'session.disconnect':
-      return validateSessionTopic(event.topic, view)
-    case 'session.emit': {
-      const { type: _, ...params } = event
-      return role('wallet', 'emit()') ?? validateEmit(params, view)
-    }
-    case 'wc.sessionSettle':
-      return validateSettle(event.settle, view.now)
-    case 'wc.sessionUpdate': {
-      const record = context.sessions[event.topic]
-      return validateUpdate(event, record?.lastUpdateId, view)
-    }
-    default:
-      return undefined
-  }
-}
-
 function remoteInfo(error: ErrorReason): SessionErrorInfo {
   return { name: 'RemoteError', message: error.message, code: error.code }
-}
-
-/** Any failure, as snapshot data. */
-export function errorInfoOf(error: unknown): SessionErrorInfo {
-  if (
-    isPlainObject(error) &&
-    typeof error.name === 'string' &&
-    typeof error.message === 'string' &&
-    typeof error.code === 'number'
-  ) {
-    return { name: error.name, message: error.message, code: error.code }
-  }
-  return info(toSessionError(error))
 }
 
 // ===================================================================================================== selectors
