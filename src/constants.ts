@@ -31,6 +31,8 @@ export const FRAME_READY_DELAY_MS = 500
 export const TX_RECEIPT_TIMEOUT_MS = 25_000
 export const PENDING_TX_POLLING_MS = 30_000
 export const IMAGE_PRELOAD_RACE_MS = 2_000
+/** The frame waits this long before reloading for Farcaster. §9 */
+export const FARCASTER_RELOAD_DELAY_MS = 100
 
 // §9 Limits
 export const RECENT_WALLETS_MAX = 2

@@ -87,6 +87,14 @@ export class ActionNotAllowedError extends FrameError {
   }
 }
 
+/** A social login could not start, e.g. the browser blocked its popup (SPEC §8). */
+export class AuthInitError extends FrameError {
+  override name = 'AuthInitError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('A problem occurred while trying initialize authentication', parameters)
+  }
+}
+
 /** SPEC §5: a new e-mail login within the cooldown. `seconds` is the time left, rounded up. */
 export class EmailThrottledError extends FrameError {
   override name = 'EmailThrottledError'
@@ -128,7 +136,11 @@ export interface FrameErrorInfo {
  */
 export function frameErrorInfo(error: unknown): FrameErrorInfo {
   if (error instanceof FrameError) {
-    return { name: error.name, message: error.shortMessage, ...(error.code === undefined ? {} : { code: error.code }) }
+    return {
+      name: error.name,
+      message: error.shortMessage,
+      ...(error.code === undefined ? {} : { code: error.code }),
+    }
   }
   if (error instanceof BaseError) return { name: error.name, message: error.shortMessage }
   return { name: 'FrameError', message: 'Something went wrong' }

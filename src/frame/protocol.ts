@@ -111,8 +111,13 @@ export const EmailConnectResultSchema = v.object({
   action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']),
 })
 
+/** An address the kit may open or show as a QR code: http(s) only, never a script URL. */
+const HttpUrl = v.pipe(v.string(), v.maxLength(4096), v.url(), v.regex(/^https?:\/\//i, 'An http(s) address'))
+
 /** SPEC §4: updating the e-mail asks for the current address's code first, or straight for the new one's. */
-export const UpdateEmailResultSchema = v.object({ action: v.picklist(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']) })
+export const UpdateEmailResultSchema = v.object({
+  action: v.picklist(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']),
+})
 
 /**
  * What a successful reply carries as `result`, per command, where the kit reads it (added for the kit's frame
@@ -120,8 +125,8 @@ export const UpdateEmailResultSchema = v.object({ action: v.picklist(['VERIFY_PR
  */
 export const CommandResults = {
   connectEmail: EmailConnectResultSchema,
-  getSocialRedirectUri: v.object({ uri: v.pipe(v.string(), v.url(), v.maxLength(4096)) }),
-  getFarcasterUri: v.object({ url: v.pipe(v.string(), v.url(), v.maxLength(4096)) }),
+  getSocialRedirectUri: v.object({ uri: HttpUrl }),
+  getFarcasterUri: v.object({ url: HttpUrl }),
   getUser: FrameUserSchema,
   isConnected: v.object({ isConnected: v.boolean() }),
   getChainId: v.object({ chainId: ChainId }),

@@ -162,13 +162,22 @@ export function createFrameChannel(options: FrameChannelOptions): FrameChannel {
       }
       if (!target) return 'The login frame is not available'
       open.add(checked.output.id)
-      target.postMessage({ id: checked.output.id, type: checked.output.type, payload: payload.output }, targetOrigin)
+      target.postMessage(
+        { id: checked.output.id, type: checked.output.type, payload: payload.output },
+        targetOrigin,
+      )
       return undefined
     },
     receive(event) {
       if (source === null || event.source !== source) return drop('source')
       if (event.origin !== targetOrigin) return drop('origin', event.origin)
-      const envelope = acceptMessage(event, { origin: targetOrigin, source })
+      let envelope: ReturnType<typeof acceptMessage>
+      try {
+        envelope = acceptMessage(event, { origin: targetOrigin, source })
+      } catch {
+        // Only a script of this page can hand over data that throws when read (a real message is a copy).
+        envelope = undefined
+      }
       if (!envelope) return drop('shape')
       if (envelope.type === 'frame.reply') {
         const reply = v.safeParse(ReplySchema, envelope)
@@ -179,7 +188,7 @@ export function createFrameChannel(options: FrameChannelOptions): FrameChannel {
       }
       const frameEvent = v.safeParse(FrameEventSchema, envelope)
       if (!frameEvent.success) {
-        return drop(envelope.id === undefined && !isKnownEvent(envelope.type) ? 'unknownType' : 'shape', envelope.type)
+        return drop(KNOWN_EVENTS.has(envelope.type) ? 'shape' : 'unknownType', envelope.type)
       }
       stats.accepted += 1
       return frameEvent.output
@@ -187,8 +196,7 @@ export function createFrameChannel(options: FrameChannelOptions): FrameChannel {
   }
 }
 
-const KNOWN_EVENTS = new Set(['frame.ready', 'frame.approvalNeeded', 'frame.approvalSettled', 'frame.originNotAllowed'])
-const isKnownEvent = (type: string) => KNOWN_EVENTS.has(type)
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(FrameEventSchema.options.map((o) => o.entries.type.literal))
 
 /** What the frame machine tells its transport. */
 export type FrameTransportCommand =
@@ -235,99 +243,102 @@ const HIDDEN_STYLE: Partial<CSSStyleDeclaration> = {
 }
 
 function frameTransportLogic(options: FrameTransportOptions, stats: FrameChannelStats) {
-  return fromCallback<FrameTransportCommand, FrameTransportInput, FrameInbound>(({ input, sendBack, receive }) => {
-    const doc = options.document ?? document
-    const win = doc.defaultView
-    const log = options.log ?? defaultLog
-    const targetOrigin = frameOrigin(input.endpoint)
+  return fromCallback<FrameTransportCommand, FrameTransportInput, FrameInbound>(
+    ({ input, sendBack, receive }) => {
+      const doc = options.document ?? document
+      const win = doc.defaultView
+      const log = options.log ?? defaultLog
+      const targetOrigin = frameOrigin(input.endpoint)
 
-    const iframe = doc.createElement('iframe')
-    iframe.src = frameUrl(input)
-    iframe.title = 'Walletstate login'
-    iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups')
-    iframe.setAttribute('data-walletstate-frame', '')
-    const hide = () => {
-      Object.assign(iframe.style, HIDDEN_STYLE)
-      iframe.setAttribute('aria-hidden', 'true')
-      iframe.tabIndex = -1
-    }
-    hide()
-    ;(doc.body ?? doc.documentElement).appendChild(iframe)
-
-    // contentWindow is the frame's WindowProxy: the same object for the iframe's whole life, across reloads.
-    const channel = createFrameChannel({
-      target: iframe.contentWindow,
-      targetOrigin,
-      source: iframe.contentWindow,
-      log,
-      stats,
-    })
-    const onMessage = (event: MessageEvent) => {
-      const inbound = channel.receive(event)
-      if (inbound) sendBack(inbound)
-    }
-    win?.addEventListener('message', onMessage)
-
-    let unfollow: (() => void) | undefined
-    /**
-     * Places the frame over the container and keeps it there. The iframe is never moved in the DOM: moving it
-     * would reload the frame and lose the request waiting for the visitor.
-     */
-    const show = (container: Element) => {
-      unfollow?.()
-      const place = () => {
-        const rect = container.getBoundingClientRect()
-        Object.assign(iframe.style, {
-          top: `${rect.top}px`,
-          left: `${rect.left}px`,
-          width: `${rect.width}px`,
-          height: `${rect.height}px`,
-          opacity: '1',
-          pointerEvents: 'auto',
-          zIndex: '2147483647',
-        })
+      const iframe = doc.createElement('iframe')
+      iframe.src = frameUrl(input)
+      iframe.title = 'Walletstate login'
+      iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups')
+      iframe.setAttribute('data-walletstate-frame', '')
+      const hide = () => {
+        Object.assign(iframe.style, HIDDEN_STYLE)
+        iframe.setAttribute('aria-hidden', 'true')
+        iframe.tabIndex = -1
       }
-      place()
-      iframe.removeAttribute('aria-hidden')
-      iframe.removeAttribute('tabindex')
-      const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(place)
-      observer?.observe(container)
-      win?.addEventListener('resize', place)
-      win?.addEventListener('scroll', place, true)
-      unfollow = () => {
-        observer?.disconnect()
-        win?.removeEventListener('resize', place)
-        win?.removeEventListener('scroll', place, true)
-        unfollow = undefined
-      }
-    }
+      hide()
+      ;(doc.body ?? doc.documentElement).appendChild(iframe)
 
-    receive((command) => {
-      switch (command.type) {
-        case 'transport.post': {
-          const failure = channel.post(command.request)
-          if (failure !== undefined) {
-            log('warn', `Could not send ${command.request.type} to the login frame: ${failure}`)
-            sendBack(localFailure(command.request.id, failure))
-          }
-          return
+      // contentWindow is the frame's WindowProxy: the same object for the iframe's whole life, across reloads.
+      const channel = createFrameChannel({
+        target: iframe.contentWindow,
+        targetOrigin,
+        source: iframe.contentWindow,
+        log,
+        stats,
+      })
+      const onMessage = (event: MessageEvent) => {
+        const inbound = channel.receive(event)
+        if (inbound) sendBack(inbound)
+      }
+      win?.addEventListener('message', onMessage)
+
+      let unfollow: (() => void) | undefined
+      /**
+       * Places the frame over the container and keeps it there. The iframe is never moved in the DOM: moving it
+       * would reload the frame and lose the request waiting for the visitor.
+       */
+      const show = (container: Element) => {
+        unfollow?.()
+        const place = () => {
+          const rect = container.getBoundingClientRect()
+          Object.assign(iframe.style, {
+            top: `${rect.top}px`,
+            left: `${rect.left}px`,
+            width: `${rect.width}px`,
+            height: `${rect.height}px`,
+            opacity: '1',
+            pointerEvents: 'auto',
+            zIndex: '2147483647',
+          })
         }
-        case 'transport.show':
-          show(command.container)
-          return
-        case 'transport.hide':
-          unfollow?.()
-          hide()
-          return
+        place()
+        iframe.removeAttribute('aria-hidden')
+        iframe.removeAttribute('tabindex')
+        const Observer = win?.ResizeObserver
+        const observer = Observer ? new Observer(place) : undefined
+        observer?.observe(container)
+        win?.addEventListener('resize', place)
+        win?.addEventListener('scroll', place, true)
+        unfollow = () => {
+          observer?.disconnect()
+          win?.removeEventListener('resize', place)
+          win?.removeEventListener('scroll', place, true)
+          unfollow = undefined
+        }
       }
-    })
 
-    return () => {
-      win?.removeEventListener('message', onMessage)
-      unfollow?.()
-      iframe.remove()
-    }
-  })
+      receive((command) => {
+        switch (command.type) {
+          case 'transport.post': {
+            const failure = channel.post(command.request)
+            if (failure !== undefined) {
+              log('warn', `Could not send ${command.request.type} to the login frame: ${failure}`)
+              sendBack(localFailure(command.request.id, failure))
+            }
+            return
+          }
+          case 'transport.show':
+            show(command.container)
+            return
+          case 'transport.hide':
+            unfollow?.()
+            hide()
+            return
+        }
+      })
+
+      return () => {
+        win?.removeEventListener('message', onMessage)
+        unfollow?.()
+        iframe.remove()
+      }
+    },
+  )
 }
 
 /**

@@ -1,0 +1,264 @@
+import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate'
+import { getAdjacencyMap } from 'xstate/graph'
+import { ALERTS } from '../../src/errors/base'
+import type { FrameUser } from '../../src/frame/protocol'
+import { frameMachine, selectFrameStatus, selectFrameView } from '../../src/machines/frame'
+import { createModel } from '../../src/testing'
+
+/**
+ * The frame machine's model. Its slots are the machine's own do-nothing defaults: no transport answers, so
+ * every answer of the frame is an event of the path. The login flow's answers are the machine's internal
+ * `frame.authDone` / `frame.authFailed` (what a reply of the right id turns into), so paths do not depend on
+ * request ids; a few replies and timeouts with ids cover the bookkeeping that turns one into the other.
+ */
+export const frameModelMachine = frameMachine
+
+type Machine = typeof frameModelMachine
+export type FrameModelSnapshot = SnapshotFrom<Machine>
+type Event = EventFromLogic<Machine>
+
+const ALICE = 'alice@example.com'
+const ADDRESS = '0x00000000000000000000000000000000000a11ce'
+const USER: FrameUser = {
+  email: ALICE,
+  address: ADDRESS,
+  chainId: 1,
+  accounts: [{ address: ADDRESS, type: 'smartAccount' }],
+  preferredAccountType: 'smartAccount',
+}
+const error = { name: 'FrameReplyError', message: 'Invalid one-time code' }
+/** A code the model types; it must never be found in a snapshot. */
+export const MODEL_OTP = '918273'
+
+const done = (command: string, result?: unknown) =>
+  ({ type: 'frame.authDone', command, result }) as unknown as Event
+
+export const frameEvents: Event[] = [
+  { type: 'frame.ready', payload: { version: 1 } },
+  { type: 'frame.originNotAllowed', payload: { origin: 'https://app.example' } },
+  { type: 'frame.retry' },
+  { type: 'frame.connectEmail', email: ALICE },
+  { type: 'frame.connectEmail', email: 'not-an-email' },
+  { type: 'frame.submitOtp', otp: MODEL_OTP },
+  { type: 'frame.submitOtp', otp: '12' },
+  { type: 'frame.resendCode' },
+  { type: 'frame.cancel' },
+  { type: 'frame.connectSocial', provider: 'google' },
+  { type: 'frame.socialCallback', uri: 'https://secure.example/social/callback?code=1' },
+  { type: 'frame.socialCancelled', reason: 'closed' },
+  { type: 'frame.socialCancelled', reason: 'blocked' },
+  { type: 'frame.connectFarcaster' },
+  { type: 'frame.signOut' },
+  { type: 'frame.switchNetwork', chainId: 10 },
+  { type: 'frame.setAccountType', accountType: 'eoa' },
+  { type: 'frame.updateEmail', email: 'bob@example.com' },
+  { type: 'frame.updateEmail', email: 'bob' },
+  { type: 'frame.rpc', ref: 'sign', method: 'personal_sign', params: ['0x00', ADDRESS] },
+  { type: 'frame.rpc', ref: 'read', method: 'eth_getBalance', params: [ADDRESS, 'latest'] },
+  { type: 'frame.rpc', ref: 'bad', method: '' },
+  { type: 'frame.rejectRpcRequests' },
+  { type: 'frame.syncTheme', theme: { themeMode: 'light' } },
+  { type: 'frame.showIn', container: {} as Element },
+  // The frame shows itself for the signing request: its id is the third request of the shortest login.
+  { type: 'frame.approvalNeeded', payload: { requestId: 'r3', method: 'personal_sign' } },
+  { type: 'frame.approvalSettled', payload: { requestId: 'r3', approved: true } },
+  // The first request of a path: a reply of each kind, and its timeout.
+  { type: 'frame.reply', id: 'r1', payload: { ok: true, result: { action: 'VERIFY_OTP' } } },
+  { type: 'frame.reply', id: 'r1', payload: { ok: false, error: { message: '' } } },
+  { type: 'frame.timeout', id: 'r1' },
+  // What replies turn into.
+  done('isConnected', { isConnected: true }),
+  done('isConnected', { isConnected: false }),
+  done('connectEmail', { action: 'VERIFY_DEVICE' }),
+  done('connectEmail', { action: 'VERIFY_OTP' }),
+  done('connectEmail', { action: 'CONNECT' }),
+  done('connectEmail', { action: 'SOMETHING_ELSE' }),
+  done('connectDevice'),
+  done('connectOtp'),
+  done('getSocialRedirectUri', { uri: 'https://id.example/authorize?provider=google' }),
+  done('getSocialRedirectUri', { uri: 'javascript:alert(1)' }),
+  done('connectSocial'),
+  done('getFarcasterUri', { url: 'https://farcaster.example/~/siwf?channel=1' }),
+  done('getFarcasterUri', {}),
+  done('connectFarcaster'),
+  done('getUser', USER),
+  done('getUser', { address: 'not an address' }),
+  done('switchNetwork', { chainId: 10 }),
+  done('setPreferredAccount'),
+  done('updateEmail', { action: 'VERIFY_PRIMARY_OTP' }),
+  done('updateEmail', { action: 'VERIFY_SECONDARY_OTP' }),
+  done('updateEmail', { action: 'NOPE' }),
+  done('updateEmailPrimaryOtp'),
+  done('updateEmailSecondaryOtp'),
+  done('signOut'),
+  { type: 'frame.authFailed', command: 'connectOtp', error } as Event,
+]
+
+/**
+ * State identity: the state, and of the context what the invariants speak of and what decides where the
+ * machine can go. Ids, chains, addresses and timestamps are the unit tests' business.
+ */
+export function serializeFrame(snapshot: FrameModelSnapshot): string {
+  const { pending, user, alert, approval, restoring, cooldownUntil, socialUri, farcasterUrl } =
+    snapshot.context
+  return JSON.stringify({
+    value: snapshot.value,
+    user: user !== undefined,
+    alert: alert?.code ?? null,
+    approval: approval !== undefined,
+    auth: pending.find((r) => r.owner === 'auth')?.command ?? null,
+    signing: pending.some((r) => r.owner === 'rpc' && r.method === 'personal_sign'),
+    reading: pending.some((r) => r.owner === 'rpc' && r.method !== 'personal_sign'),
+    restoring,
+    cooling: cooldownUntil !== undefined,
+    flow: [socialUri !== undefined, farcasterUrl !== undefined],
+  })
+}
+
+export const frameInputs = {
+  fresh: { endpoint: 'https://secure.example', projectId: 'p1', chainId: 1 },
+  restored: {
+    endpoint: 'https://secure.example',
+    projectId: 'p1',
+    chainId: 1,
+    restored: { loggedIn: true, email: ALICE, cooldownMs: 12_000 },
+  },
+} satisfies Record<string, InputFrom<Machine>>
+
+/**
+ * A first visit explores the whole machine. A stored login (with a cooldown left) differs only until the
+ * stored login is checked, so its exploration stops there.
+ */
+export const frameModel = (name: keyof typeof frameInputs) =>
+  createModel(frameModelMachine, {
+    events: frameEvents,
+    input: frameInputs[name],
+    serializeState: serializeFrame,
+    ...(name === 'restored'
+      ? { stopWhen: (snapshot: FrameModelSnapshot) => !snapshot.context.restoring }
+      : {}),
+  })
+
+/**
+ * Every state of the model's abstraction with the snapshot first found for it, the way the model explores
+ * (each listed event a state takes, the others bare), for checking the invariant beyond the covering paths.
+ */
+export function frameReachable(name: keyof typeof frameInputs): FrameModelSnapshot[] {
+  const events = (snapshot: AnyMachineSnapshot) => {
+    const own = new Set<string>()
+    for (const node of snapshot._nodes) for (const type of node.ownEvents) own.add(type)
+    return [...own]
+      .filter((type) => !type.startsWith('xstate.done.state.'))
+      .flatMap((type) => {
+        const listed = frameEvents.filter((event) => event.type === type)
+        return listed.length > 0 ? listed : [{ type } as Event]
+      })
+  }
+  const machine: AnyStateMachine = frameModelMachine
+  const adjacency = getAdjacencyMap(machine, {
+    input: frameInputs[name],
+    events,
+    serializeState: (snapshot: AnyMachineSnapshot) => serializeFrame(snapshot as FrameModelSnapshot),
+    limit: 10_000,
+  })
+  return Object.values(adjacency).map((entry) => entry.state as FrameModelSnapshot)
+}
+
+const READY = (auth: unknown) => ({ lifecycle: { active: { ready: { auth } } } })
+
+/** Login steps that wait on the frame: each has exactly one request of the login flow pending. */
+const WAITING: unknown[] = [
+  'reconnecting',
+  { email: 'submitting' },
+  { email: 'device' },
+  { email: 'submittingOtp' },
+  { social: 'requestingUri' },
+  { social: 'connecting' },
+  { farcaster: 'requestingUri' },
+  { farcaster: 'connecting' },
+  'fetchingUser',
+  { connected: 'switchingNetwork' },
+  { connected: 'settingAccountType' },
+  { connected: 'refreshingUser' },
+  { connected: { updateEmail: 'submitting' } },
+  { connected: { updateEmail: 'submittingPrimary' } },
+  { connected: { updateEmail: 'submittingSecondary' } },
+  'signingOut',
+]
+/** Those the visitor sees a spinner for (the others wait on the visitor: an e-mail link, the Farcaster app). */
+const SPINNING = WAITING.filter(
+  (step) =>
+    JSON.stringify(step) !== '{"email":"device"}' && JSON.stringify(step) !== '{"farcaster":"connecting"}',
+)
+
+/** What must hold in every state of the frame machine. */
+export function frameInvariant(snapshot: FrameModelSnapshot): void {
+  const { context } = snapshot
+  const fail = (message: string) => {
+    throw new Error(`${message} in ${JSON.stringify(snapshot.value)}`)
+  }
+  if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
+
+  const status = selectFrameStatus(snapshot)
+  const failed = snapshot.matches({ lifecycle: 'failed' })
+  const ready = snapshot.matches({ lifecycle: { active: 'ready' } })
+  if ((status === 'failed') !== failed) fail('failed status out of step')
+  if ((status === 'ready') !== ready) fail('ready status out of step')
+  if (failed) {
+    if (!context.error || !context.alert) fail('failed without its error and alert')
+    const codes = [ALERTS.EMBEDDED_WALLET_LOAD_FAILED.code, ALERTS.INVALID_APP_CONFIGURATION.code]
+    if (!codes.includes(context.alert!.code)) fail(`alert ${context.alert!.code}`)
+  } else if (context.alert) fail('an alert outside failed')
+
+  // Requests exist only while the frame is ready.
+  if (!ready && context.pending.length > 0) fail('requests pending while the frame is not ready')
+  const ids = context.pending.map((r) => r.id)
+  if (new Set(ids).size !== ids.length) fail('two pending requests with one id')
+
+  // The login flow waits on one request at a time, exactly in the steps that wait.
+  const authRequests = context.pending.filter((r) => r.owner === 'auth')
+  const waiting = WAITING.some((step) => snapshot.matches(READY(step) as never))
+  if (authRequests.length > 1) fail('more than one login request pending')
+  if (waiting !== (authRequests.length === 1)) fail(`login request pending: ${authRequests.length}`)
+  const spinning = SPINNING.some((step) => snapshot.matches(READY(step) as never))
+  if (snapshot.hasTag('busy') !== spinning) fail('busy tag out of step')
+  if (snapshot.hasTag('loading') !== (status === 'loading')) fail('loading tag out of step')
+
+  // The account exists while connected (and while signing out), nowhere else.
+  const connected = snapshot.matches(READY('connected') as never)
+  const signingOut = snapshot.matches(READY('signingOut') as never)
+  if (snapshot.hasTag('connected') !== connected) fail('connected tag out of step')
+  if ((context.user !== undefined) !== (connected || signingOut)) fail('user out of step with the state')
+  if (!connected && context.pending.some((r) => r.owner === 'rpc')) fail('an RPC request while not connected')
+
+  // The frame is shown only for a signing request still open.
+  const shown = snapshot.matches({ lifecycle: { active: { ready: { approval: 'shown' } } } })
+  if (snapshot.hasTag('showFrame') !== shown || (context.approval !== undefined) !== shown)
+    fail('approval out of step')
+  if (
+    context.approval &&
+    !context.pending.some((r) => r.owner === 'rpc' && r.id === context.approval!.requestId)
+  )
+    fail('the frame is shown for no open request')
+  if (shown !== (selectFrameView(snapshot) === 'ApproveTransaction'))
+    fail('ApproveTransaction view out of step')
+
+  // The cooldown.
+  const cooling = snapshot.matches({ cooldown: 'cooling' })
+  if (snapshot.hasTag('coolingDown') !== cooling || (context.cooldownUntil !== undefined) !== cooling)
+    fail('cooldown out of step')
+
+  // What a flow step shows exists only in that step.
+  const social = (step: string) => snapshot.matches(READY({ social: step }) as never)
+  if (social('awaitingCallback') && context.socialUri === undefined)
+    fail('waiting for the popup without its URI')
+  if (context.socialUri !== undefined && !social('awaitingCallback') && !social('connecting'))
+    fail('a social redirect URI outside the social login')
+  if (context.farcasterUrl !== undefined && !snapshot.matches(READY('farcaster') as never))
+    fail('a Farcaster URI outside the Farcaster login')
+  if (context.newEmail !== undefined && !snapshot.matches(READY({ connected: 'updateEmail' }) as never))
+    fail('a new e-mail outside the update')
+
+  // Nothing secret in a snapshot.
+  if (JSON.stringify(context).includes(MODEL_OTP)) fail('a one-time code in the context')
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { createActor } from 'xstate'
+import {
+  assertCoverage,
+  describeEvent,
+  type ModelPath,
+  type ReplayResult,
+  replayPath,
+} from '../../src/testing'
+import {
+  frameInputs,
+  frameInvariant,
+  frameModel,
+  frameModelMachine,
+  frameReachable,
+  serializeFrame,
+} from './frame.model'
+
+/** A readable path name: the frame's answers by command, envelopes by id. */
+function short(path: ModelPath): string {
+  if (path.steps.length === 0) return '(initial state)'
+  return path.steps
+    .map(({ event }) => {
+      if (event.type === 'frame.authDone') {
+        const result = JSON.stringify(event.result ?? null)
+        return `done(${event.command}${result === 'null' ? '' : ` ${result.slice(0, 40)}`})`
+      }
+      if (event.type === 'frame.authFailed') return `failed(${event.command})`
+      if (event.type === 'frame.reply') return `reply(${event.id}, ${event.payload.ok ? 'ok' : 'error'})`
+      if (event.type === 'frame.showIn') return 'frame.showIn(container)'
+      return describeEvent(event)
+    })
+    .join(' → ')
+}
+
+describe('frame machine, model-based', () => {
+  const fresh = frameModel('fresh')
+  const restored = frameModel('restored')
+  const results: ReplayResult[] = []
+
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect(fresh.paths.length).toBe(100)
+    expect(restored.paths.length).toBe(28)
+  })
+
+  for (const [name, model] of [
+    ['a first visit', fresh],
+    ['a stored login and cooldown', restored],
+  ] as const) {
+    describe(name, () => {
+      for (const path of model.paths) {
+        it(`replays ${short(path)}`, () => {
+          results.push(replayPath(model, path, { invariant: frameInvariant }))
+        })
+      }
+    })
+  }
+
+  it('reaches every state and takes every transition of the machine, over both models', () => {
+    expect(results).toHaveLength(fresh.paths.length + restored.paths.length)
+    assertCoverage(fresh, results)
+  })
+
+  it('the invariant holds in every state of the abstraction, not only along the covering paths', () => {
+    const states = frameReachable('fresh')
+    for (const snapshot of states) {
+      expect(() => frameInvariant(snapshot), serializeFrame(snapshot)).not.toThrow()
+    }
+    expect(states).toHaveLength(172)
+  })
+
+  it('the model serializes the start of both inputs differently (the stored login is checked)', () => {
+    const start = (input: typeof frameInputs.fresh) => {
+      const actor = createActor(frameModelMachine, { input }).start()
+      const key = serializeFrame(actor.getSnapshot())
+      actor.stop()
+      return key
+    }
+    expect(start(frameInputs.fresh)).not.toBe(start(frameInputs.restored))
+  })
+})
