@@ -3,19 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { extname, resolve, sep } from 'node:path'
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-/** As root and with no network: no sandbox, and no background traffic to hosts this machine cannot reach. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+export { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs'
 
 export const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -68,4 +56,32 @@ export function serve(dir) {
       ok({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) })
     })
   })
+}
+
+/** Counts in-flight requests so "network idle" can be awaited at any time, not only after navigation. */
+export function trackNetwork(page, { quietMs, timeoutMs, fail }) {
+  const inflight = new Set()
+  let lastChange = Date.now()
+  const change = () => {
+    lastChange = Date.now()
+  }
+  page.on('request', (r) => {
+    inflight.add(r)
+    change()
+  })
+  const done = (r) => {
+    inflight.delete(r)
+    change()
+  }
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+  return async function waitForIdle(label) {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      if (inflight.size === 0 && Date.now() - lastChange >= quietMs) return
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const pending = [...inflight].map((r) => r.url()).join(', ')
+    throw fail(`network never went idle ${label} within ${timeoutMs} ms; pending: ${pending}`)
+  }
 }

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, serve } from '../shared.mjs'
+import { CHROMIUM, CHROMIUM_ARGS, serve, trackNetwork } from '../shared.mjs'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const outRoot = join(repo, 'bench/connect-time/out')
@@ -94,34 +94,6 @@ async function buildDemo() {
     throw new BenchError(`build of the demo (${relative(repo, demoConfig)}) failed:\n${errText(err)}`)
   }
   console.log(`built demo in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(repo, demoOut)}`)
-}
-
-/** Counts in-flight requests so "network idle" can be awaited at any time, not only after navigation. */
-function trackNetwork(page) {
-  const inflight = new Set()
-  let lastChange = Date.now()
-  const change = () => {
-    lastChange = Date.now()
-  }
-  page.on('request', (r) => {
-    inflight.add(r)
-    change()
-  })
-  const done = (r) => {
-    inflight.delete(r)
-    change()
-  }
-  page.on('requestfinished', done)
-  page.on('requestfailed', done)
-  return async function waitForIdle(label) {
-    const deadline = Date.now() + STEP_TIMEOUT_MS
-    while (Date.now() < deadline) {
-      if (inflight.size === 0 && Date.now() - lastChange >= IDLE_QUIET_MS) return
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    const pending = [...inflight].map((r) => r.url()).join(', ')
-    throw new BenchError(`network never went idle ${label} within ${STEP_TIMEOUT_MS} ms; pending: ${pending}`)
-  }
 }
 
 /**
@@ -333,7 +305,11 @@ async function runOnce(browser, url, notes) {
     return route.abort('blockedbyclient')
   })
   await page.exposeFunction('__connectTimePainted', () => painted.fire())
-  const waitForIdle = trackNetwork(page)
+  const waitForIdle = trackNetwork(page, {
+    quietMs: IDLE_QUIET_MS,
+    timeoutMs: STEP_TIMEOUT_MS,
+    fail: (m) => new BenchError(m),
+  })
 
   const fail = (what, err) =>
     new BenchError(

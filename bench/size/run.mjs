@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { CHROMIUM, CHROMIUM_ARGS, serve } from '../shared.mjs'
+import { CHROMIUM, CHROMIUM_ARGS, serve, trackNetwork } from '../shared.mjs'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const outRoot = join(repo, 'bench/size/out')
@@ -75,34 +75,6 @@ async function buildTotals(outDir) {
   return sum(files)
 }
 
-/** Counts in-flight requests so "network idle" can be awaited at any time, not only after navigation. */
-function trackNetwork(page) {
-  const inflight = new Set()
-  let lastChange = Date.now()
-  const change = () => {
-    lastChange = Date.now()
-  }
-  page.on('request', (r) => {
-    inflight.add(r)
-    change()
-  })
-  const done = (r) => {
-    inflight.delete(r)
-    change()
-  }
-  page.on('requestfinished', done)
-  page.on('requestfailed', done)
-  return async function waitForIdle(label) {
-    const deadline = Date.now() + STEP_TIMEOUT_MS
-    while (Date.now() < deadline) {
-      if (inflight.size === 0 && Date.now() - lastChange >= IDLE_QUIET_MS) return
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    const pending = [...inflight].map((r) => r.url()).join(', ')
-    throw new BenchError(`network never went idle ${label} within ${STEP_TIMEOUT_MS} ms; pending: ${pending}`)
-  }
-}
-
 async function measureInBrowser(browser, app, url) {
   const context = await browser.newContext({ serviceWorkers: 'block' })
   const page = await context.newPage()
@@ -139,7 +111,11 @@ async function measureInBrowser(browser, app, url) {
       })),
     )
   })
-  const waitForIdle = trackNetwork(page)
+  const waitForIdle = trackNetwork(page, {
+    quietMs: IDLE_QUIET_MS,
+    timeoutMs: STEP_TIMEOUT_MS,
+    fail: (m) => new BenchError(m),
+  })
 
   const fail = (what, err) =>
     new BenchError(

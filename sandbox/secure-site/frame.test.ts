@@ -4,22 +4,13 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import * as v from 'valibot'
 import { createPublicClient, type Hex, http, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 import { FrameUserSchema } from '../../src/frame/protocol.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
 import { type SecureSite, startSecureSite } from './server.ts'
 
 const PROJECT_ID = 'secure-frame-test'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 interface Reply {
   ok: boolean
@@ -122,7 +113,7 @@ beforeAll(async () => {
   ;[chain, listing, browser] = await Promise.all([
     startChain(),
     startListingApi(),
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
   ])
   site = await startSecureSite({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, originsUrl: listing.origin })
   const query = new URLSearchParams({

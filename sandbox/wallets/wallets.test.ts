@@ -14,6 +14,7 @@ import {
   verifyTypedData,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 import { type Chain, startChain } from '../chain/chain.ts'
 import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import { type Relay, startRelay } from '../relay/relay.ts'
@@ -21,16 +22,6 @@ import type { SandboxService } from '../shared/http.ts'
 import { startWallets, type Wallets } from './server.ts'
 
 const PROJECT_ID = 'wallets-test'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 let chain: Chain
 let rpc: SandboxService
@@ -118,7 +109,7 @@ beforeAll(async () => {
     projectId: PROJECT_ID,
   })
   host = await startHostPage(wallets.injectedScriptUrl)
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 }, 120_000)
 
 afterAll(async () => {

@@ -140,6 +140,20 @@ export type PersistRequest =
   | { type: 'persist.chain'; chainId: number }
   | { type: 'persist.disconnected' }
 
+/** What a disconnected connection holds; the start and every reset (SPEC §4) come back to it. */
+const DISCONNECTED = {
+  account: undefined,
+  connections: {},
+  target: undefined,
+  wcUri: undefined,
+  wcPairingExpiry: undefined,
+  wcLinking: undefined,
+  wcError: false,
+  buffering: false,
+  recentWallet: undefined,
+  error: undefined,
+} satisfies Partial<ConnectionContext>
+
 const notProvided = (slot: string) => () => {
   throw new Error(`connectionMachine: the "${slot}" actor slot was not provided`)
 }
@@ -249,18 +263,7 @@ export const connectionMachine = setup({
       return { connectors: event.connectors }
     }),
     /** SPEC §4 reset: pairing URI, expiry, linking, recent wallet and deep link cleared; disconnected. */
-    reset: assign({
-      account: undefined,
-      connections: {},
-      target: undefined,
-      wcUri: undefined,
-      wcPairingExpiry: undefined,
-      wcLinking: undefined,
-      wcError: false,
-      buffering: false,
-      recentWallet: undefined,
-      error: undefined,
-    }),
+    reset: assign(() => ({ ...DISCONNECTED })),
     setDisconnectError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
     setSwitchError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
     applySwitch: assign(({ context }, chainId: number) => {
@@ -311,17 +314,8 @@ export const connectionMachine = setup({
   context: ({ input }) => ({
     namespace: 'eip155',
     connectors: [],
-    connections: {},
-    account: undefined,
-    target: undefined,
-    wcUri: undefined,
-    wcPairingExpiry: undefined,
-    wcLinking: undefined,
-    wcError: false,
-    buffering: false,
-    recentWallet: undefined,
+    ...DISCONNECTED,
     recentWallets: [],
-    error: undefined,
     supportedChainIds: input.supportedChainIds,
     reusePairing: input.reusePairing ?? false,
   }),

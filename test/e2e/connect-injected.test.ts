@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { createPublicClient, formatEther, http, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, startE2e } from './support.ts'
+import { type E2eContext, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
 
 let e2e: E2eContext
 let page: Page
@@ -13,10 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close()
 })
-
-const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
-const walletPrompt = (p: Page) => p.getByRole('dialog', { name: 'Walletstate Dev Wallet' })
-const hostButton = (p: Page) => p.locator('button[aria-haspopup="dialog"]')
 
 async function approveInWallet(p: Page) {
   await walletPrompt(p).getByRole('button', { name: 'Approve' }).click()

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, startE2e } from './support.ts'
+import { type E2eContext, hostButton, startE2e, truncated } from './support.ts'
 
 let e2e: E2eContext
 let page: Page
@@ -13,9 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close()
 })
-
-const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
-const hostButton = (p: Page) => p.locator('button[aria-haspopup="dialog"]')
 
 /** Opens the QR view for WalletConnect and reads the pairing URI the QR code encodes. */
 async function pairingUri(p: Page): Promise<string> {

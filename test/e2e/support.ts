@@ -1,21 +1,9 @@
 import { existsSync } from 'node:fs'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 
-/** Debian's Chromium; `scripts/ensure-chromium.mjs` installs it when missing. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-/** The flags this machine needs: no sandbox as root, and no background traffic to hosts it cannot reach. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+export { CHROMIUM, CHROMIUM_ARGS }
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
@@ -61,3 +49,12 @@ export async function startE2e(options: SandboxOptions = {}): Promise<E2eContext
     },
   }
 }
+
+/** The host page's kit button (its name changes from "Connect Wallet" to the address). */
+export const hostButton = (page: Page) => page.locator('button[aria-haspopup="dialog"]')
+
+/** The injected dev wallet's approve/reject prompt. */
+export const walletPrompt = (page: Page) => page.getByRole('dialog', { name: 'Walletstate Dev Wallet' })
+
+/** An address as the kit shows it (SPEC §9: 4 + 6 characters), computed independently of the kit. */
+export const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, startE2e } from './support.ts'
+import { type E2eContext, hostButton, startE2e, walletPrompt } from './support.ts'
 
 let e2e: E2eContext
 let page: Page
@@ -12,9 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close()
 })
-
-const hostButton = (p: Page) => p.locator('button[aria-haspopup="dialog"]')
-const walletPrompt = (p: Page) => p.getByRole('dialog', { name: 'Walletstate Dev Wallet' })
 
 /** The visitor switches network inside their wallet (here: asked through the wallet's own provider). */
 async function switchInWallet(p: Page, chainIdHex: string) {

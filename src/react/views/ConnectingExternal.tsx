@@ -1,29 +1,20 @@
 import { useSelector } from '@xstate/react'
+import { ConnectFailed } from '../components/ConnectFailed'
 import { WalletImage } from '../components/WalletImage'
-import { useKitActor } from '../context'
 import { useConnectionActor } from '../hooks'
 
 /** SPEC §2 ConnectingExternal: waiting for an installed wallet; a failure offers "Try again". */
 export default function ConnectingExternal() {
-  const kit = useKitActor()
   const connection = useConnectionActor()
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
   const failed = useSelector(connection, (s) => s.hasTag('failed'))
-  const error = useSelector(connection, (s) => s.context.error)
   const busy = useSelector(connection, (s) => s.matches('connecting'))
   const name = wallet?.name ?? 'your wallet'
   return (
     <div className="ws-center">
       <WalletImage name={name} src={wallet?.imageUrl} size={64} />
       {failed ? (
-        <>
-          <p className="ws-error-text" role="alert">
-            {error?.message ?? 'Connection failed.'}
-          </p>
-          <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'connection.retry' })}>
-            Try again
-          </button>
-        </>
+        <ConnectFailed />
       ) : (
         <>
           <p>Continue in {name}</p>

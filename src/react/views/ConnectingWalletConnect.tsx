@@ -3,8 +3,8 @@ import QRCode from 'qrcode'
 import { useEffect, useState } from 'react'
 import type { ChosenWallet } from '../../machines/connection'
 import { safeDeepLink, safeHttpUrl } from '../../utils/links'
+import { ConnectFailed } from '../components/ConnectFailed'
 import { WalletImage } from '../components/WalletImage'
-import { useKitActor } from '../context'
 import { useConnectionActor, useToast } from '../hooks'
 
 /**
@@ -13,7 +13,6 @@ import { useConnectionActor, useToast } from '../hooks'
  * An expired URI is replaced by a fresh one by the connection machine.
  */
 export default function ConnectingWalletConnect() {
-  const kit = useKitActor()
   const toast = useToast()
   const connection = useConnectionActor()
   const uri = useSelector(connection, (s) => s.context.wcUri)
@@ -21,7 +20,6 @@ export default function ConnectingWalletConnect() {
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
   const failed = useSelector(connection, (s) => s.hasTag('failed'))
   const connected = useSelector(connection, (s) => s.matches('connected'))
-  const error = useSelector(connection, (s) => s.context.error)
   const qr = useQrCode(uri)
   const remaining = useRemainingSeconds(expiry)
   const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : 'your wallet'
@@ -30,12 +28,7 @@ export default function ConnectingWalletConnect() {
     return (
       <div className="ws-center">
         <WalletImage name={name} src={wallet?.imageUrl} size={64} />
-        <p className="ws-error-text" role="alert">
-          {error?.message ?? 'Connection failed.'}
-        </p>
-        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'connection.retry' })}>
-          Try again
-        </button>
+        <ConnectFailed />
       </div>
     )
   }
