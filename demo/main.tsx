@@ -15,8 +15,14 @@ const localChain: KitNetwork = defineEvmNetwork({
   testnet: true,
 })
 
+/** `?proposalTtl=MS`: a short pairing-proposal lifetime, to watch the QR code renew (demos and tests). */
+const proposalTtl = Number(new URLSearchParams(window.location.search).get('proposalTtl'))
+
 const kit = createKitMachine({
   projectId: sandboxConfig.projectId,
+  ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
+    ? { walletConnect: { proposalTtlMs: proposalTtl } }
+    : {}),
   networks: [localChain],
   endpoints: sandboxConfig.endpoints,
   metadata: {

@@ -109,6 +109,16 @@ export interface KitConfig {
   siwx?: SiweConfig
   storage?: KitStorage
   endpoints?: Partial<KitEndpoints>
+  /** WalletConnect pairing options. */
+  walletConnect?: Partial<KitWalletConnectOptions>
+}
+
+export interface KitWalletConnectOptions {
+  /**
+   * How long a pairing proposal waits for the wallet before the QR view offers a fresh one; the library's
+   * own lifetime (5 min) when unset. Shorter values are for demos and tests.
+   */
+  proposalTtlMs: number | undefined
 }
 
 /** The config after validation, with every default filled in. */
@@ -129,6 +139,7 @@ export interface ResolvedKitConfig {
   siwx: SiweConfig | undefined
   storage: KitStorage | undefined
   endpoints: KitEndpoints
+  walletConnect: KitWalletConnectOptions
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
 }
@@ -193,6 +204,11 @@ const ConfigSchema = v.looseObject({
   projectId: v.optional(v.string()),
   networks: v.pipe(v.array(NetworkSchema), v.minLength(1, 'networks needs at least one network')),
   themeMode: v.optional(v.picklist(['dark', 'light'])),
+  walletConnect: v.optional(
+    v.strictObject({
+      proposalTtlMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000))),
+    }),
+  ),
   endpoints: v.optional(
     v.partial(
       v.strictObject({
@@ -247,6 +263,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     siwx: config.siwx,
     storage: config.storage,
     endpoints: { ...DEFAULT_ENDPOINTS, ...config.endpoints },
+    walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
     alerts,
   }
 }

@@ -152,22 +152,14 @@ export function createEip155ConnectionActors({
       if (input.connectorId !== WALLETCONNECT_CONNECTOR_ID) return () => {}
       const connector = findConnector(input.connectorId)
       if (!connector) return () => {}
-      let expiryTimer: ReturnType<typeof setTimeout> | undefined
+      // The URI's expiry is shown as a countdown; when the proposal behind it expires is the remote session
+      // client's to say (`remoteSessions.proposalExpired` in the kit), so one clock decides.
       const onMessage = (message: { type: string; data?: unknown }) => {
         if (message.type !== 'display_uri' || typeof message.data !== 'string') return
-        const expiry = pairingExpiry(message.data)
-        sendBack({ type: 'connection.wcUri', uri: message.data, expiry })
-        clearTimeout(expiryTimer)
-        expiryTimer = setTimeout(
-          () => sendBack({ type: 'connection.pairingExpired' }),
-          Math.max(0, expiry - Date.now()),
-        )
+        sendBack({ type: 'connection.wcUri', uri: message.data, expiry: pairingExpiry(message.data) })
       }
       connector.emitter.on('message', onMessage)
-      return () => {
-        clearTimeout(expiryTimer)
-        connector.emitter.off('message', onMessage)
-      }
+      return () => connector.emitter.off('message', onMessage)
     }),
 
     persistence: fromCallback<PersistRequest>(({ receive }) => {

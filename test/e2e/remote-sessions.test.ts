@@ -1,0 +1,99 @@
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type E2eContext, hostButton, startE2e, truncated } from './support.ts'
+
+/*
+ * SPEC §4 remote sessions, end to end: the kit's session client (role app) beside WalletConnect's provider,
+ * and the sandbox wallet page (role wallet), through the sandbox relay.
+ */
+let e2e: E2eContext
+
+beforeAll(async () => {
+  e2e = await startE2e()
+})
+afterAll(async () => {
+  await e2e?.close()
+})
+
+const qrCode = (page: Page) => page.getByRole('img', { name: 'WalletConnect QR code' })
+
+async function openQrView(page: Page): Promise<string> {
+  await hostButton(page).click()
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /WalletConnect/ })
+    .click()
+  await page.locator('[data-view="ConnectingWalletConnect"]').waitFor()
+  await qrCode(page).waitFor({ timeout: 60_000 })
+  const uri = await qrCode(page).getAttribute('data-uri')
+  if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
+  return uri
+}
+
+async function approveIn(uri: string): Promise<Page> {
+  const wallet = await e2e.browser.newPage()
+  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`)
+  await wallet
+    .getByRole('region', { name: 'Session proposal' })
+    .getByRole('button', { name: 'Approve' })
+    .click()
+  return wallet
+}
+
+describe('remote sessions in Chromium', () => {
+  it('a proposal left unanswered expires and the QR view offers a fresh one, which connects', async () => {
+    const page = await e2e.newPage('?proposalTtl=4000')
+    const first = await openQrView(page)
+    // Nobody scans it: after its 4 s lifetime the session client expires it and the connection asks again.
+    await expect
+      .poll(
+        async () =>
+          (await qrCode(page).count()) > 0 && (await qrCode(page).getAttribute('data-uri')) !== first,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(true)
+    const fresh = (await qrCode(page).getAttribute('data-uri')) ?? ''
+    expect(fresh).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+    expect(fresh.split('@')[0]).not.toBe(first.split('@')[0])
+    expect(await page.locator('[data-view="ConnectingWalletConnect"]').getByRole('alert').count()).toBe(0)
+
+    const wallet = await approveIn(fresh)
+    await expect
+      .poll(() => hostButton(page).textContent(), { timeout: 20_000 })
+      .toBe(truncated(e2e.sandbox.wallets.wcAddress))
+    await hostButton(page).click()
+    await page.getByRole('button', { name: 'Disconnect' }).click()
+    await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
+    await wallet.close()
+    await page.close()
+  })
+
+  it('a session the wallet deletes, with a request open, puts the kit back to disconnected within a second', async () => {
+    const page = await e2e.newPage()
+    const wallet = await approveIn(await openQrView(page))
+    await expect
+      .poll(() => hostButton(page).textContent(), { timeout: 20_000 })
+      .toBe(truncated(e2e.sandbox.wallets.wcAddress))
+
+    // A signing request the wallet never answers.
+    await page.getByRole('button', { name: 'Sign message' }).click()
+    await wallet.getByRole('region', { name: 'Signature request' }).waitFor({ timeout: 20_000 })
+
+    await wallet
+      .getByRole('button', { name: /^Disconnect/ })
+      .first()
+      .click()
+    await expect
+      .poll(() => hostButton(page).textContent(), { timeout: 1_000, interval: 50 })
+      .toBe('Connect Wallet')
+    // Nothing is left waiting: the open request settles, with an error and no signature, instead of hanging.
+    await expect
+      .poll(() => page.getByTestId('demo-result').textContent(), { timeout: 10_000 })
+      .toMatch(/error/i)
+    expect(await page.getByTestId('demo-result').textContent()).not.toMatch(/0x[0-9a-f]{130}/)
+    await wallet.close()
+    await page.close()
+  })
+})
