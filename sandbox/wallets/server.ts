@@ -158,7 +158,15 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
     },
     optimizeDeps: {
       entries: ['wc/index.html', 'injected/index.ts'],
-      include: ['viem', 'viem/accounts', 'valibot', '@walletconnect/sign-client'],
+      // The inspector is imported only with ?inspect=: bundled now, so that first load does not re-optimise.
+      include: [
+        'viem',
+        'viem/accounts',
+        'valibot',
+        'xstate',
+        '@walletconnect/sign-client',
+        '@statelyai/inspect',
+      ],
     },
   })
 

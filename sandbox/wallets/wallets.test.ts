@@ -361,6 +361,8 @@ describe('WalletConnect wallet page', () => {
       10_000,
       'connect',
     )
+    // Waited on from the start: sign-client resolves only a caller already waiting when the session settles.
+    const approved = approval()
     await page.goto(`${wallets.wcWalletUrl}?uri=${encodeURIComponent(uri as string)}`)
 
     const proposal = page.getByRole('region', { name: 'Session proposal' })
@@ -370,7 +372,7 @@ describe('WalletConnect wallet page', () => {
     expect(proposalText).toContain(`eip155:${chain.chainId}`)
     expect(proposalText).toContain('personal_sign')
     await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
-    const session = await within(approval(), 10_000, 'session approval')
+    const session = await within(approved, 10_000, 'session approval')
     expect(session.namespaces.eip155?.accounts).toEqual([`eip155:${chain.chainId}:${wallets.wcAddress}`])
 
     const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
@@ -433,14 +435,15 @@ describe('WalletConnect wallet page', () => {
     expect(await within(rejected, 10_000, 'rejected proposal')).toMatchObject({ code: 5000 })
 
     const second = await within(dapp.connect({ optionalNamespaces: namespaces() }), 10_000, 'connect')
+    const approved = second.approval()
     await (await pasteAndPair(second.uri as string))
       .getByRole('button', { name: 'Approve', exact: true })
       .click()
-    const session = await within(second.approval(), 10_000, 'session approval')
+    const session = await within(approved, 10_000, 'session approval')
     const deleted = new Promise<string>((resolve) =>
       dapp.once('session_delete', ({ topic }) => resolve(topic)),
     )
-    await page.getByRole('button', { name: 'Disconnect', exact: true }).click()
+    await page.getByRole('button', { name: 'Disconnect Wallets Test Dapp', exact: true }).click()
     expect(await within(deleted, 10_000, 'session_delete at the dapp')).toBe(session.topic)
     await page.getByText('No active sessions').waitFor({ state: 'visible', timeout: 10_000 })
     expect(outside).toEqual([])

@@ -10,6 +10,7 @@ import {
   watchConnectors,
 } from 'wagmi/actions'
 import { fromCallback, fromPromise } from 'xstate'
+import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import {
   ConnectorAccountNotFoundError,
@@ -52,6 +53,8 @@ export function createEip155ConnectionActors({
   announceWaitMs = 1_000,
 }: Eip155ActorDependencies) {
   const findConnector = (id: string): Connector | undefined => wagmi.connectors.find((c) => c.id === id)
+  /** Connectors whose cancelled attempt is still being ended. */
+  const ending = new Map<string, Promise<void>>()
 
   return {
     reconnect: fromPromise<ReconnectOutput>(async () => {
@@ -74,8 +77,17 @@ export function createEip155ConnectionActors({
     connect: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) => {
       const connector = findConnector(input.connectorId)
       if (!connector) throw new ConnectorNotFoundError({ details: input.connectorId })
+      // An attempt that replaces a cancelled one (a retry, a fresh QR code) starts once the cancelled one has
+      // ended: its disconnect must not land on the new pairing.
+      await ending.get(connector.id)
       // A cancelled attempt must not finish in the background: the wallet's pending prompt or pairing ends.
-      const onAbort = () => void connector.disconnect().catch(() => {})
+      const onAbort = () => {
+        const ended = connector.disconnect().catch(() => {})
+        ending.set(connector.id, ended)
+        void ended.then(() => {
+          if (ending.get(connector.id) === ended) ending.delete(connector.id)
+        })
+      }
       signal.addEventListener('abort', onAbort, { once: true })
       try {
         const result = await connect(wagmi, { connector })
@@ -198,7 +210,14 @@ export function safeIcon(icon: string | undefined): string | undefined {
 
 function toConnectorInfo(connector: Connector): ConnectorInfo {
   const rdns = typeof connector.rdns === 'string' ? connector.rdns : connector.rdns?.[0]
-  const type = connector.id === WALLETCONNECT_CONNECTOR_ID ? 'walletconnect' : rdns ? 'announced' : 'injected'
+  const type =
+    connector.id === WALLETCONNECT_CONNECTOR_ID
+      ? 'walletconnect'
+      : connector.id === EMBEDDED_CONNECTOR_ID
+        ? 'auth'
+        : rdns
+          ? 'announced'
+          : 'injected'
   const imageUrl = safeIcon(connector.icon)
   return {
     id: connector.id,

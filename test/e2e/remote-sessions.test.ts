@@ -42,9 +42,10 @@ async function approveIn(uri: string): Promise<Page> {
 
 describe('remote sessions in Chromium', () => {
   it('a proposal left unanswered expires and the QR view offers a fresh one, which connects', async () => {
-    const page = await e2e.newPage('?proposalTtl=4000')
+    const { inspector } = e2e.sandbox
+    const page = await e2e.newPage(`?proposalTtl=8000&inspect=${encodeURIComponent(inspector.url)}`)
     const first = await openQrView(page)
-    // Nobody scans it: after its 4 s lifetime the session client expires it and the connection asks again.
+    // Nobody scans it: after its 8 s lifetime the session client expires it and the connection asks again.
     await expect
       .poll(
         async () =>
@@ -58,6 +59,20 @@ describe('remote sessions in Chromium', () => {
     expect(fresh).toMatch(/^wc:[0-9a-f]{64}@2\?/)
     expect(fresh.split('@')[0]).not.toBe(first.split('@')[0])
     expect(await page.locator('[data-view="ConnectingWalletConnect"]').getByRole('alert').count()).toBe(0)
+    // The inspector shows the lifecycle as states: the session client, its proposal, and the expiry.
+    const records = inspector.records() as { type: string; name?: string; event?: { type?: string } }[]
+    const actors = records.filter((r) => r.type === '@xstate.actor').map((r) => r.name ?? '')
+    expect(actors).toContain('sessionClient')
+    expect(actors.filter((name) => name.startsWith('proposal:')).length).toBeGreaterThanOrEqual(2)
+    const events = records.filter((r) => r.type === '@xstate.event').map((r) => r.event?.type)
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'wc.sessionPropose',
+        'xstate.after.proposalExpiry.proposal.pending',
+        'remoteSessions.proposalExpired',
+        'connection.pairingExpired',
+      ]),
+    )
 
     const wallet = await approveIn(fresh)
     await expect

@@ -1,49 +1,62 @@
 import config from 'virtual:walletstate-wallets/wc-config'
 import { SignClient } from '@walletconnect/sign-client'
-import type { ProposalTypes, SessionTypes, SignClientTypes } from '@walletconnect/types'
+import type { AuthTypes } from '@walletconnect/types'
 import * as v from 'valibot'
-import { type Hex, toHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import {
-  describeTransaction,
-  FORWARDED_METHODS,
-  forwardRpc,
-  type ProviderRpcError,
-  parsePersonalSign,
-  parseTransaction,
-  parseTypedDataV4,
-  rpcErrors,
-  sendTransaction,
-  signTypedData,
-  toProviderError,
-  toViemChain,
-} from '../common/eth.ts'
+  type Actor,
+  type ActorRefFrom,
+  type AnyActorRef,
+  createActor,
+  type InspectionEvent,
+  type Observer,
+  type SnapshotFrom,
+  type Subscription,
+  waitFor,
+} from 'xstate'
+import { createSessionClientMachine } from '../../../src/actors/session.ts'
+import {
+  type authMachine,
+  type incomingRequestMachine,
+  type proposalMachine,
+  type Refusal,
+  type SessionCommand,
+  selectActiveRequest,
+  selectSessions,
+  type sessionMachine,
+} from '../../../src/machines/session.ts'
+import type { RpcResponse } from '../../../src/session/types.ts'
+import { type ProviderRpcError, rpcErrors, toProviderError } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
+import { byId, type Card, logLine, renderCard, renderSessions, type SessionRow, setAlert } from './view.ts'
+import {
+  address,
+  approvalFor,
+  caipChain,
+  describeProposal,
+  type FormatAuthMessage,
+  planRequest,
+  planSignIn,
+  type RequestPlan,
+  signIn,
+  USER_REJECTED,
+} from './wallet.ts'
 
 /*
- * The WalletConnect wallet page: the sandbox's stand-in for a phone wallet. It pairs through the local relay
- * from a pasted URI or `?uri=`, shows each proposal and signing request, and acts only when the person clicks.
- * It holds the second anvil dev account.
+ * The WalletConnect wallet page: the sandbox's stand-in for a phone wallet, holding the second anvil dev
+ * account. It is driven by the kit's own session client machine in the wallet role: the machine keeps the
+ * proposals, the sessions and the one-at-a-time request queue, checks every command against the SPEC §5 rules
+ * and talks to @walletconnect/sign-client; this page renders its snapshot, sends it the person's decisions and
+ * does the signing (wallet.ts). `?uri=` pairs on load; `?inspect=ws://127.0.0.1:PORT` streams the machine to a
+ * Stately inspector server (the inspector's code loads only then).
  */
 
+type WalletMachine = ReturnType<typeof createSessionClientMachine>
+type WalletSnapshot = SnapshotFrom<WalletMachine>
 type Client = InstanceType<typeof SignClient>
-type RequestEvent = SignClientTypes.EventArguments['session_request']
-
-const account = privateKeyToAccount(config.account.privateKey)
-const address = account.address
-const caipChain = `eip155:${config.chain.id}`
-const viemChain = toViemChain(config.chain)
-
-/** What the wallet offers in every session, whatever the dapp asked. */
-const METHODS = [
-  'personal_sign',
-  'eth_signTypedData_v4',
-  'eth_sendTransaction',
-  'eth_chainId',
-  'eth_accounts',
-]
-const EVENTS = ['accountsChanged', 'chainChanged']
-const STATUS_LINES_KEPT = 50
+type ProposalRef = ActorRefFrom<typeof proposalMachine>
+type SessionRef = ActorRefFrom<typeof sessionMachine>
+type RequestRef = ActorRefFrom<typeof incomingRequestMachine>
+type AuthRef = ActorRefFrom<typeof authMachine>
 
 const PairingUriSchema = v.pipe(
   v.string(),
@@ -55,348 +68,486 @@ const PairingUriSchema = v.pipe(
   v.check((uri) => /[?&]symKey=[0-9a-fA-F]{64}(&|$)/.test(uri), 'the pairing URI has no symKey'),
 )
 
-interface PendingProposal {
-  kind: 'proposal'
-  id: number
-  proposal: ProposalTypes.Struct
-}
-interface PendingRequest {
-  kind: 'request'
-  id: number
-  topic: string
-  peer: string
-  method: string
-  title: string
-  lines: Array<{ label: string; value: string }>
-  detail?: { label: string; text: string }
-  run(): Promise<unknown>
-}
-type Pending = PendingProposal | PendingRequest
+const InspectorUrlSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^wss?:\/\/[^\s/?#]+/, 'an inspector URL looks like ws://127.0.0.1:PORT'),
+  v.url('an inspector URL looks like ws://127.0.0.1:PORT'),
+)
 
-// ----- DOM -----
-function byId<T extends HTMLElement>(id: string): T {
-  const node = document.getElementById(id)
-  if (!node) throw new Error(`#${id} is missing from the page`)
-  return node as T
-}
+// ---------------------------------------------------------------------------------------------- the page
+
 const app = byId<HTMLElement>('app')
+const machineStatus = byId<HTMLElement>('machine-status')
 const pairForm = byId<HTMLFormElement>('pair-form')
 const pairInput = byId<HTMLInputElement>('pair-uri')
 const pairButton = pairForm.querySelector('button') as HTMLButtonElement
+const pairError = byId<HTMLElement>('pair-error')
+const actionError = byId<HTMLElement>('action-error')
 const pendingSection = byId<HTMLElement>('pending')
 const sessionsList = byId<HTMLUListElement>('sessions')
 const noSessions = byId<HTMLElement>('no-sessions')
 const statusLog = document.querySelector('[data-testid="wc-wallet-status"]') as HTMLOListElement
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
-  const node = document.createElement(tag)
-  if (text !== undefined) node.textContent = text
-  if (className) node.className = className
-  return node
-}
+const status = (text: string) => logLine(statusLog, text)
+/** The first thing wrong with an input, as a sentence (valibot's summary is a bulleted list). */
+const firstIssue = (issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]) => issues[0].message
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-function status(text: string): void {
-  const line = el('li', text)
-  statusLog.append(line)
-  while (statusLog.children.length > STATUS_LINES_KEPT) statusLog.firstElementChild?.remove()
-  line.scrollIntoView({ block: 'nearest' })
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-// ----- pending proposals and requests: one shown at a time, so "Approve" is never ambiguous -----
-const queue: Pending[] = []
-
-function enqueue(item: Pending): void {
-  if (queue.some((queued) => queued.kind === item.kind && queued.id === item.id)) return
-  queue.push(item)
-  renderPending()
-}
-
-function dequeue(match: (item: Pending) => boolean): void {
-  const before = queue.length
-  for (let index = queue.length - 1; index >= 0; index--) {
-    const item = queue[index]
-    if (item && match(item)) queue.splice(index, 1)
-  }
-  if (queue.length !== before) renderPending()
-}
-
-function requestedChains(namespaces: ProposalTypes.RequiredNamespaces | undefined): string[] {
-  return Object.entries(namespaces ?? {}).flatMap(
-    ([key, ns]) => ns.chains ?? (key.includes(':') ? [key] : []),
-  )
-}
-
-function requestedList(
-  namespaces: ProposalTypes.RequiredNamespaces | undefined,
-  field: 'methods' | 'events',
-): string[] {
-  return Object.values(namespaces ?? {}).flatMap((ns) => ns[field] ?? [])
-}
-
-const union = (...lists: string[][]) => [...new Set(lists.flat())]
-
-function renderPending(): void {
-  const item = queue[0]
-  pendingSection.replaceChildren()
-  pendingSection.hidden = item === undefined
-  if (!item) return
-
-  const heading = el('h2', item.kind === 'proposal' ? 'Session proposal' : item.title)
-  heading.id = 'pending-heading'
-  const facts = el('dl')
-  const fact = (label: string, value: string) => facts.append(el('dt', label), el('dd', value))
-  let detail: HTMLElement | undefined
-  let note: HTMLElement | undefined
-
-  if (item.kind === 'proposal') {
-    const { proposer, requiredNamespaces, optionalNamespaces } = item.proposal
-    const chains = union(requestedChains(requiredNamespaces), requestedChains(optionalNamespaces))
-    const methods = union(
-      requestedList(requiredNamespaces, 'methods'),
-      requestedList(optionalNamespaces, 'methods'),
-    )
-    fact('App', proposer.metadata.name || 'Unnamed app')
-    fact('URL', proposer.metadata.url || 'none given')
-    fact('Chains', chains.join(', ') || 'none')
-    fact('Methods', methods.join(', ') || 'none')
-    fact('Account', `${caipChain}:${address}`)
-    const missing = requestedChains(requiredNamespaces).filter((chain) => chain !== caipChain)
-    if (missing.length > 0) {
-      note = el('p', `This wallet serves ${caipChain} only; the app requires ${missing.join(', ')}.`, 'note')
-    }
-  } else {
-    fact('App', item.peer)
-    fact('Method', item.method)
-    for (const line of item.lines) fact(line.label, line.value)
-    if (item.detail) {
-      detail = el('pre', item.detail.text)
-      detail.tabIndex = 0
-      detail.setAttribute('aria-label', item.detail.label)
-    }
-  }
-
-  const actions = el('div', undefined, 'actions')
-  const reject = el('button', 'Reject')
-  reject.type = 'button'
-  const approve = el('button', 'Approve', 'primary')
-  approve.type = 'button'
-  actions.append(reject, approve)
-  const decide = (approved: boolean) => {
-    approve.disabled = true
-    reject.disabled = true
-    void settle(item, approved)
-  }
-  approve.addEventListener('click', () => decide(true))
-  reject.addEventListener('click', () => decide(false))
-
-  pendingSection.append(heading, facts)
-  if (note) pendingSection.append(note)
-  if (detail) pendingSection.append(detail)
-  pendingSection.append(actions)
-  if (queue.length > 1) pendingSection.append(el('p', `${queue.length - 1} more waiting`, 'muted'))
-}
-
-// ----- sessions -----
-function renderSessions(client: Client): void {
-  const sessions: SessionTypes.Struct[] = client.session.getAll()
-  sessionsList.replaceChildren()
-  noSessions.hidden = sessions.length > 0
-  for (const session of sessions) {
-    const item = el('li')
-    const name = el('p', session.peer.metadata.name || 'Unnamed app')
-    name.id = `session-${session.topic}`
-    const url = el('p', session.peer.metadata.url, 'muted')
-    const text = el('div')
-    text.append(name, url)
-    const disconnect = el('button', 'Disconnect')
-    disconnect.type = 'button'
-    disconnect.setAttribute('aria-describedby', name.id)
-    disconnect.addEventListener('click', async () => {
-      disconnect.disabled = true
-      try {
-        await client.disconnect({
-          topic: session.topic,
-          reason: { code: 6000, message: 'User disconnected.' },
-        })
-        status(`Disconnected from ${session.peer.metadata.name}`)
-      } catch (error) {
-        status(`Could not disconnect: ${describe(error)}`)
-      }
-      dequeue((pending) => pending.kind === 'request' && pending.topic === session.topic)
-      renderSessions(client)
-    })
-    item.append(text, disconnect)
-    sessionsList.append(item)
+function showPairError(text: string | undefined): void {
+  setAlert(pairError, text)
+  if (text === undefined) pairInput.removeAttribute('aria-invalid')
+  else {
+    pairInput.setAttribute('aria-invalid', 'true')
+    status(text)
   }
 }
 
-// ----- the client -----
+function showActionError(text: string): void {
+  setAlert(actionError, text)
+  status(text)
+}
+
+// ------------------------------------------------------- what the machine does not keep: work in progress
+
+/** How the wallet answers each request the machine made active (planned once: its params do not change). */
+const plans = new Map<number, RequestPlan>()
+/** Answers already computed (signed, sent): re-sent as they are if the library failed to deliver them. */
+const answers = new Map<number, RpcResponse>()
+/** Sign-in plans by auth request id. */
+const signIns = new Map<number, ReturnType<typeof planSignIn>>()
+/** Records (`request:1`, `auth:2`) whose decision is being carried out here, before the machine hears it. */
+const working = new Set<string>()
+/** Names of the apps behind records, for the notices that arrive once a record's child is gone. */
+const names = new Map<string, string>()
+/** Sessions already reported active in the log. */
+const announced = new Set<string>()
+
+let actor: Actor<WalletMachine> | undefined
 let client: Client | undefined
 
-async function settle(item: Pending, approved: boolean): Promise<void> {
-  if (!client) return
-  try {
-    if (item.kind === 'proposal') await settleProposal(client, item, approved)
-    else await settleRequest(client, item, approved)
-  } catch (error) {
-    status(`Failed: ${describe(error)}`)
-  } finally {
-    dequeue((queued) => queued === item)
-    renderSessions(client)
-  }
+/** Sends a command; answers the machine's refusal (a SPEC §5 rule it broke), if it refused. */
+function command(event: SessionCommand): Refusal | undefined {
+  if (!actor) return undefined
+  const before = actor.getSnapshot().context.lastError
+  actor.send(event)
+  const after = actor.getSnapshot().context.lastError
+  return after && after !== before && after.command === event.type ? after : undefined
 }
 
-async function settleProposal(client: Client, item: PendingProposal, approved: boolean): Promise<void> {
-  const { proposer, requiredNamespaces } = item.proposal
-  const name = proposer.metadata.name || 'the app'
+function refused(what: string, refusal: Refusal | undefined): boolean {
+  if (refusal) showActionError(`${what}: ${refusal.error.message}`)
+  return refusal !== undefined
+}
+
+function child<T extends AnyActorRef>(snapshot: WalletSnapshot, id: string): T | undefined {
+  return (snapshot.children as Record<string, AnyActorRef | undefined>)[id] as T | undefined
+}
+
+const errorResponse = (error: ProviderRpcError): RpcResponse => ({
+  error: { code: error.code, message: error.message },
+})
+
+const sessionName = (snapshot: WalletSnapshot, topic: string) =>
+  snapshot.context.sessions[topic]?.peer.metadata.name || names.get(`session:${topic}`) || 'Unnamed app'
+
+const formatAuthMessage: FormatAuthMessage = (payload, iss) => {
+  if (!client) throw new Error('The WalletConnect client is not ready')
+  return client.formatAuthMessage({ request: payload as AuthTypes.BaseAuthRequestParams, iss })
+}
+
+// ---------------------------------------------------------------------------------------------- decisions
+
+function decideProposal(id: number, approved: boolean): void {
+  const key = `proposal:${id}`
+  const state = actor && child<ProposalRef>(actor.getSnapshot(), key)?.getSnapshot()
+  if (!state?.matches('pending')) return
+  setAlert(actionError, undefined)
+  const name = names.get(key) ?? 'the app'
   if (!approved) {
-    await client.reject({ id: item.id, reason: { code: 5000, message: 'User rejected.' } })
-    status(`Rejected the session proposal from ${name}`)
+    refused(`Could not reject ${name}`, command({ type: 'proposal.reject', id, reason: USER_REJECTED }))
     return
   }
-  const foreignNamespaces = Object.keys(requiredNamespaces ?? {}).filter(
-    (key) => key.split(':')[0] !== 'eip155',
-  )
-  const missingChains = requestedChains(requiredNamespaces).filter((chain) => chain !== caipChain)
-  if (foreignNamespaces.length > 0 || missingChains.length > 0) {
-    await client.reject({
-      id: item.id,
-      reason: {
-        code: 5100,
-        message: `Unsupported chains: ${[...foreignNamespaces, ...missingChains].join(', ')}`,
-      },
-    })
-    status(`Could not approve ${name}: it requires ${[...foreignNamespaces, ...missingChains].join(', ')}`)
+  const approval = approvalFor(state.context.proposal)
+  if (approval.kind === 'unsupported') {
+    refused(`Could not reject ${name}`, command({ type: 'proposal.reject', id, reason: approval.reason }))
     return
   }
-  // 2.25 dapps put everything in optionalNamespaces; whatever is required must still be granted to validate.
-  const { acknowledged } = await client.approve({
-    id: item.id,
-    namespaces: {
-      eip155: {
-        chains: [caipChain],
-        accounts: [`${caipChain}:${address}`],
-        methods: union(METHODS, requestedList(requiredNamespaces, 'methods')),
-        events: union(EVENTS, requestedList(requiredNamespaces, 'events')),
-      },
-    },
-  })
-  status(`Approved the session with ${name}; waiting for it to settle`)
-  await acknowledged()
-  status(`Session with ${name} is active`)
-}
-
-async function settleRequest(client: Client, item: PendingRequest, approved: boolean): Promise<void> {
-  if (!approved) {
-    await respondError(client, item.topic, item.id, rpcErrors.userRejected())
-    status(`Rejected ${item.method} from ${item.peer}`)
-    return
-  }
-  let result: unknown
-  try {
-    result = await item.run()
-  } catch (error) {
-    const failure = toProviderError(error)
-    await respondError(client, item.topic, item.id, failure)
-    status(`${item.method} from ${item.peer} failed: ${failure.message}`)
-    return
-  }
-  await client.respond({ topic: item.topic, response: { id: item.id, jsonrpc: '2.0', result } })
-  status(`Approved ${item.method} from ${item.peer}`)
-}
-
-function respondError(client: Client, topic: string, id: number, error: ProviderRpcError): Promise<void> {
-  return client.respond({
-    topic,
-    response: { id, jsonrpc: '2.0', error: { code: error.code, message: error.message } },
-  })
-}
-
-async function onRequest(
-  client: Client,
-  event: Pick<RequestEvent, 'id' | 'topic' | 'params'>,
-): Promise<void> {
-  const { id, topic, params } = event
-  const { method } = params.request
-  const requestParams: unknown = params.request.params
-  const peer = client.session.keys.includes(topic)
-    ? client.session.get(topic).peer.metadata.name || 'Unnamed app'
-    : 'Unknown app'
-  const ask = (
-    title: string,
-    run: () => Promise<unknown>,
-    lines: PendingRequest['lines'],
-    detail?: PendingRequest['detail'],
-  ) => enqueue({ kind: 'request', id, topic, peer, method, title, lines, detail, run })
-  try {
-    if (params.chainId !== caipChain) {
-      throw rpcErrors.invalidParams(`This wallet serves ${caipChain} only, not ${params.chainId}`)
-    }
-    const accountLine = { label: 'Account', value: address }
-    switch (method) {
-      case 'eth_chainId':
-        await client.respond({ topic, response: { id, jsonrpc: '2.0', result: toHex(config.chain.id) } })
-        return
-      case 'eth_accounts':
-      case 'eth_requestAccounts':
-        await client.respond({ topic, response: { id, jsonrpc: '2.0', result: [address] } })
-        return
-      case 'personal_sign': {
-        const request = parsePersonalSign(requestParams, address)
-        ask('Signature request', () => account.signMessage({ message: request.message }), [accountLine], {
-          label: 'Message',
-          text: request.text,
-        })
-        status(`${peer} asks for a signature`)
-        return
-      }
-      case 'eth_signTypedData_v4': {
-        const request = parseTypedDataV4(requestParams, address, config.chain.id)
-        ask('Typed data signature request', () => signTypedData(account, request), [accountLine], {
-          label: 'Typed data',
-          text: request.text,
-        })
-        status(`${peer} asks for a typed data signature`)
-        return
-      }
-      case 'eth_sendTransaction': {
-        const tx = parseTransaction(requestParams, address, config.chain.id)
-        ask('Transaction request', (): Promise<Hex> => sendTransaction(account, viemChain, tx), [
-          accountLine,
-          ...describeTransaction(tx),
-        ])
-        status(`${peer} asks to send a transaction`)
-        return
-      }
-    }
-    if (!FORWARDED_METHODS.has(method)) throw rpcErrors.unsupportedMethod(method)
-    const result = await forwardRpc(config.chain.rpcUrl, method, requestParams)
-    await client.respond({ topic, response: { id, jsonrpc: '2.0', result } })
-  } catch (error) {
-    const failure = toProviderError(error)
-    status(`Refused ${method} from ${peer}: ${failure.message}`)
-    await respondError(client, topic, id, failure).catch((respondFailure: unknown) =>
-      status(`Could not answer ${method}: ${describe(respondFailure)}`),
+  if (
+    !refused(
+      `Could not approve ${name}`,
+      command({ type: 'proposal.approve', id, namespaces: approval.namespaces }),
     )
+  ) {
+    status(`Approving the session with ${name}…`)
   }
 }
 
-async function pair(client: Client, input: string): Promise<void> {
+async function decideSignIn(id: number, approved: boolean): Promise<void> {
+  const key = `auth:${id}`
+  const state = actor && child<AuthRef>(actor.getSnapshot(), key)?.getSnapshot()
+  const request = state?.context.request
+  const plan = signIns.get(id)
+  if (!state?.matches('pending') || !request || !plan || working.has(key)) return
+  setAlert(actionError, undefined)
+  const name = names.get(key) ?? 'the app'
+  if (!approved || plan.refusal) {
+    const reason = approved && plan.refusal ? plan.refusal : USER_REJECTED
+    refused(`Could not reject ${name}`, command({ type: 'auth.reject', id, reason }))
+    return
+  }
+  working.add(key)
+  scheduleRender()
+  try {
+    const auths = await signIn(request, formatAuthMessage)
+    refused(`Could not sign in to ${name}`, command({ type: 'auth.approve', id, auths }))
+  } catch (error) {
+    showActionError(`Could not sign in to ${name}: ${describe(error)}`)
+  } finally {
+    working.delete(key)
+    scheduleRender()
+  }
+}
+
+async function decideRequest(id: number, approved: boolean): Promise<void> {
+  const key = `request:${id}`
+  const plan = plans.get(id)
+  if (plan?.kind !== 'ask' || working.has(key)) return
+  setAlert(actionError, undefined)
+  let response: RpcResponse = errorResponse(rpcErrors.userRejected())
+  if (approved) {
+    working.add(key)
+    scheduleRender()
+    response = answers.get(id) ?? (await compute(plan.run, `${plan.method} from ${plan.peer} failed`))
+    working.delete(key)
+    // Settled while the wallet worked (expired, or its session ended): there is no one left to answer.
+    if (!plans.has(id)) return
+    answers.set(id, response)
+  }
+  respond(id, response)
+}
+
+async function compute(run: () => Promise<unknown>, failure: string): Promise<RpcResponse> {
+  try {
+    return { result: await run() }
+  } catch (error) {
+    const providerError = toProviderError(error)
+    status(`${failure}: ${providerError.message}`)
+    return errorResponse(providerError)
+  }
+}
+
+function respond(id: number, response: RpcResponse): void {
+  refused(`Could not answer request ${id}`, command({ type: 'request.respond', id, response }))
+  scheduleRender()
+}
+
+/** The machine made a request active: plan its answer once; what needs no person is answered at once. */
+function takeActiveRequest(snapshot: WalletSnapshot): void {
+  const record = selectActiveRequest(snapshot)
+  if (!record || plans.has(record.id)) return
+  const state = child<RequestRef>(snapshot, `request:${record.id}`)?.getSnapshot()
+  if (!state?.hasTag('awaitingDecision')) return
+  const plan = planRequest(state.context.request, sessionName(snapshot, record.topic))
+  plans.set(record.id, plan)
+  if (plan.kind === 'ask') status(`${plan.peer} ${plan.asks}`)
+  else if (plan.kind === 'refuse') respond(record.id, errorResponse(plan.error))
+  else {
+    const key = `request:${record.id}`
+    working.add(key)
+    void compute(plan.run, `Could not answer ${plan.method} for ${plan.peer}`).then((response) => {
+      working.delete(key)
+      respond(record.id, response)
+    })
+  }
+}
+
+function disconnect(topic: string): void {
+  if (!actor) return
+  setAlert(actionError, undefined)
+  const name = sessionName(actor.getSnapshot(), topic)
+  if (!refused(`Could not disconnect from ${name}`, command({ type: 'session.disconnect', topic }))) {
+    status(`Disconnecting from ${name}…`)
+  }
+}
+
+async function pair(input: string): Promise<void> {
+  if (!actor) return
   const parsed = v.safeParse(PairingUriSchema, input)
   if (!parsed.success) {
-    status(`Not a pairing URI: ${v.summarize(parsed.issues)}`)
+    showPairError(`Not a pairing URI: ${firstIssue(parsed.issues)}`)
     return
   }
+  showPairError(undefined)
   status('Pairing…')
+  const refusal = command({ type: 'session.pair', uri: parsed.output })
+  if (refusal) {
+    showPairError(`Could not pair: ${refusal.error.message}`)
+    return
+  }
+  const snapshot = await waitFor(actor, (s) => !s.hasTag('pairing'))
+  const failed = snapshot.context.lastError
+  if (failed?.command === 'session.pair') showPairError(`Pairing failed: ${failed.error.message}`)
+  else status('Paired; waiting for the session proposal')
+}
+
+// ---------------------------------------------------------------------------------------------- rendering
+
+interface Shown {
+  kind: 'proposal' | 'sign-in' | 'request'
+  key: string
+  card: Omit<Card, 'more'>
+}
+
+function pendingProposals(snapshot: WalletSnapshot): Shown[] {
+  return Object.keys(snapshot.context.proposals).flatMap((id): Shown[] => {
+    const key = `proposal:${id}`
+    const state = child<ProposalRef>(snapshot, key)?.getSnapshot()
+    if (state?.status !== 'active') return []
+    const { proposal, error } = state.context
+    const name = proposal.proposer.metadata.name || 'Unnamed app'
+    names.set(key, name)
+    // A proposal that broke a rule is being refused to its peer by the machine: nothing to decide.
+    if (state.matches('refusing')) return []
+    const { facts, note } = describeProposal(proposal)
+    const card = {
+      heading: 'Session proposal',
+      facts,
+      ...(note ? { note } : {}),
+      ...(error && state.matches('pending') ? { error: `The last answer failed: ${error.message}` } : {}),
+      busy: state.hasTag('busy'),
+      onApprove: () => decideProposal(proposal.id, true),
+      onReject: () => decideProposal(proposal.id, false),
+    }
+    return [{ kind: 'proposal', key, card }]
+  })
+}
+
+function pendingSignIns(snapshot: WalletSnapshot): Shown[] {
+  return Object.keys(snapshot.context.auths).flatMap((id): Shown[] => {
+    const key = `auth:${id}`
+    const state = child<AuthRef>(snapshot, key)?.getSnapshot()
+    const request = state?.context.request
+    if (state?.status !== 'active' || !request || state.matches('refusingSignature')) return []
+    names.set(key, request.requester.metadata.name || 'Unnamed app')
+    let plan = signIns.get(request.id)
+    if (!plan) {
+      plan = planSignIn(request, formatAuthMessage)
+      signIns.set(request.id, plan)
+    }
+    const { error } = state.context
+    const card = {
+      heading: 'Sign-in request',
+      facts: plan.facts,
+      ...(plan.refusal ? { note: `This wallet cannot sign in here: ${plan.refusal.message}` } : {}),
+      ...(plan.message ? { detail: { label: 'Message', text: plan.message } } : {}),
+      ...(error && state.matches('pending') ? { error: `The last answer failed: ${error.message}` } : {}),
+      busy: state.hasTag('busy') || working.has(key),
+      onApprove: () => void decideSignIn(request.id, true),
+      onReject: () => void decideSignIn(request.id, false),
+    }
+    return [{ kind: 'sign-in', key, card }]
+  })
+}
+
+function activeRequest(snapshot: WalletSnapshot): Shown[] {
+  const record = selectActiveRequest(snapshot)
+  const plan = record && plans.get(record.id)
+  if (!record || plan?.kind !== 'ask') return []
+  const key = `request:${record.id}`
+  const state = child<RequestRef>(snapshot, key)?.getSnapshot()
+  if (state?.status !== 'active') return []
+  const deciding = state.hasTag('awaitingDecision')
+  const { error } = state.context
+  const card = {
+    heading: plan.title,
+    facts: [{ label: 'App', value: plan.peer }, { label: 'Method', value: plan.method }, ...plan.facts],
+    ...(plan.detail ? { detail: plan.detail } : {}),
+    ...(error && deciding ? { error: `The last answer failed: ${error.message}` } : {}),
+    busy: !deciding || working.has(key),
+    onApprove: () => void decideRequest(record.id, true),
+    onReject: () => void decideRequest(record.id, false),
+  }
+  return [{ kind: 'request', key, card }]
+}
+
+function sessionRows(snapshot: WalletSnapshot): SessionRow[] {
+  return selectSessions(snapshot).map((record) => {
+    const { topic } = record
+    const state = child<SessionRef>(snapshot, `session:${topic}`)?.getSnapshot()
+    const name = record.peer.metadata.name || 'Unnamed app'
+    names.set(`session:${topic}`, name)
+    const phase: SessionRow['state'] =
+      !state || state.matches('settling')
+        ? 'settling'
+        : state.matches('deleting')
+          ? 'disconnecting'
+          : 'active'
+    if (phase === 'active' && !announced.has(topic)) {
+      announced.add(topic)
+      status(`Session with ${name} is active`)
+    }
+    const error = state?.context.error
+    return {
+      topic,
+      peer: name,
+      url: record.peer.metadata.url,
+      expiry: record.expiry,
+      state: phase,
+      ...(error ? { error: `Last failure: ${error.message}` } : {}),
+      onDisconnect: () => disconnect(topic),
+    }
+  })
+}
+
+/** The rendered parts, by what they showed: a part is rebuilt only when that changes. */
+const rendered = { card: '', sessions: '', status: '' }
+const signature = (value: unknown) =>
+  JSON.stringify(value, (_, field) => (typeof field === 'function' ? undefined : field))
+
+/** Children change without a new snapshot of the client machine: each one is followed too. */
+const followed = new Map<string, Subscription>()
+
+function follow(snapshot: WalletSnapshot): void {
+  const children = snapshot.children as Record<string, AnyActorRef | undefined>
+  for (const [id, ref] of Object.entries(children)) {
+    if (!ref || followed.has(id) || !/^(proposal|session|request|auth):/.test(id)) continue
+    followed.set(id, ref.subscribe({ next: scheduleRender, error: scheduleRender }))
+  }
+  for (const [id, subscription] of followed) {
+    if (children[id]) continue
+    subscription.unsubscribe()
+    followed.delete(id)
+  }
+}
+
+let renderQueued = false
+function scheduleRender(): void {
+  if (renderQueued) return
+  renderQueued = true
+  queueMicrotask(() => {
+    renderQueued = false
+    render()
+  })
+}
+
+function render(): void {
+  if (!actor) return
+  const snapshot = actor.getSnapshot()
+  follow(snapshot)
+  takeActiveRequest(snapshot)
+
+  // One decision shown at a time, so "Approve" is never ambiguous: proposals, sign-ins, then the active request.
+  const proposals = pendingProposals(snapshot)
+  const signIns = pendingSignIns(snapshot)
+  const [shown] = [...proposals, ...signIns, ...activeRequest(snapshot)]
+  // Everything else that waits: the queue holds the active request too.
+  const waiting = proposals.length + signIns.length + snapshot.context.queue.length
+  const card = shown && { ...shown.card, more: Math.max(0, waiting - 1) }
+  const cardSignature = signature({ key: shown?.key, card })
+  if (cardSignature !== rendered.card) {
+    rendered.card = cardSignature
+    renderCard(pendingSection, card)
+  }
+
+  const rows = sessionRows(snapshot)
+  const rowsSignature = signature(rows)
+  if (rowsSignature !== rendered.sessions) {
+    rendered.sessions = rowsSignature
+    renderSessions(sessionsList, noSessions, rows)
+  }
+
+  const pairing = snapshot.hasTag('pairing')
+  const facts = {
+    state: shown?.kind ?? (pairing ? 'pairing' : 'idle'),
+    pair: pairing ? 'pairing' : 'idle',
+    queue: snapshot.matches({ queue: 'active' }) ? 'active' : 'idle',
+    sessions: String(rows.length),
+    proposals: String(proposals.length),
+    requests: String(snapshot.context.queue.length),
+  }
+  const statusSignature = signature(facts)
+  if (statusSignature !== rendered.status) {
+    rendered.status = statusSignature
+    Object.assign(machineStatus.dataset, facts)
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
+    machineStatus.textContent = [
+      ...(pairing ? ['Pairing…'] : []),
+      count(rows.length, 'session'),
+      `${count(proposals.length, 'proposal')} to decide`,
+      `${count(snapshot.context.queue.length, 'request')} queued`,
+    ].join(' · ')
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- notices
+
+function logNotices(wallet: Actor<WalletMachine>): void {
+  wallet.on('proposal.settled', ({ id, outcome, reason }) => {
+    const name = names.get(`proposal:${id}`) ?? 'an app'
+    names.delete(`proposal:${id}`)
+    if (outcome === 'approved') status(`Approved the session with ${name}; waiting for it to settle`)
+    else if (outcome === 'expired') status(`The session proposal from ${name} expired`)
+    else if (reason?.code === USER_REJECTED.code) status(`Rejected the session proposal from ${name}`)
+    else status(`Refused the session proposal from ${name}: ${reason?.message ?? 'no reason given'}`)
+  })
+  wallet.on('auth.settled', ({ id, outcome, reason }) => {
+    const name = names.get(`auth:${id}`) ?? 'an app'
+    names.delete(`auth:${id}`)
+    signIns.delete(id)
+    if (outcome === 'approved') status(`Signed in to ${name}`)
+    else if (outcome === 'expired') status(`The sign-in request from ${name} expired`)
+    else status(`Refused to sign in to ${name}: ${reason?.message ?? 'no reason given'}`)
+  })
+  wallet.on('session.ended', ({ topic, outcome }) => {
+    const name = names.get(`session:${topic}`) ?? 'an app'
+    names.delete(`session:${topic}`)
+    announced.delete(topic)
+    const text = {
+      deleted: `Disconnected from ${name}`,
+      peerDisconnected: `The app ended the session (${name})`,
+      expired: `The session with ${name} expired`,
+      settlementFailed: `The session with ${name} could not settle`,
+    }[outcome]
+    status(text)
+  })
+  wallet.on('request.settled', ({ id, topic, outcome, request, error }) => {
+    const plan = plans.get(id)
+    plans.delete(id)
+    answers.delete(id)
+    working.delete(`request:${id}`)
+    const method = plan?.method ?? request.method
+    const peer = plan?.peer ?? names.get(`session:${topic}`) ?? 'an app'
+    if (outcome === 'fulfilled') {
+      status(plan?.kind === 'ask' ? `Approved ${method} from ${peer}` : `Answered ${method} for ${peer}`)
+    } else if (outcome === 'rejected') {
+      status(
+        error?.code === 4001
+          ? `Rejected ${method} from ${peer}`
+          : `Refused ${method} from ${peer}: ${error?.message ?? 'no reason given'}`,
+      )
+    } else if (outcome === 'expired') status(`The ${method} request from ${peer} expired`)
+    else status(`The ${method} request from ${peer} was withdrawn: its session ended`)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------- start
+
+/** `?inspect=ws://…`: the inspector's code, loaded only when asked for. */
+async function inspector(param: string | null): Promise<Observer<InspectionEvent> | undefined> {
+  if (param === null) return undefined
+  const parsed = v.safeParse(InspectorUrlSchema, param)
+  if (!parsed.success) {
+    showActionError(`Not an inspector URL: ${firstIssue(parsed.issues)}; running without the inspector`)
+    return undefined
+  }
   try {
-    await client.pair({ uri: parsed.output })
-    status('Paired; waiting for the session proposal')
+    const { createWebSocketInspector } = await import('@statelyai/inspect')
+    status(`Streaming the session client to the inspector at ${parsed.output}`)
+    return createWebSocketInspector({ url: parsed.output }).inspect
   } catch (error) {
-    status(`Pairing failed: ${describe(error)}`)
+    showActionError(`Could not load the inspector: ${describe(error)}; running without it`)
+    return undefined
   }
 }
 
@@ -406,7 +557,10 @@ async function main(): Promise<void> {
   byId('account-network').textContent = `${config.chain.name} (${caipChain})`
   status('Starting…')
 
-  const signClient = await SignClient.init({
+  const url = new URL(window.location.href)
+  const inspect = await inspector(url.searchParams.get('inspect'))
+
+  client = await SignClient.init({
     projectId: config.projectId,
     relayUrl: config.relayUrl,
     telemetryEnabled: false,
@@ -419,59 +573,47 @@ async function main(): Promise<void> {
       icons: [],
     },
   })
-  client = signClient
 
-  // Listeners first: a pairing's proposal can arrive as soon as pair() subscribes.
-  signClient.on('session_proposal', ({ id, params }) => {
-    status(`Session proposal from ${params.proposer.metadata.name || 'an unnamed app'}`)
-    enqueue({ kind: 'proposal', id, proposal: params })
+  // The machine's client slot listens to the WalletConnect client from its start, before anything is paired.
+  const wallet = createActor(createSessionClientMachine(client), {
+    input: { role: 'wallet' },
+    ...(inspect ? { inspect } : {}),
   })
-  signClient.on('session_request', (event) => void onRequest(signClient, event))
-  signClient.on('session_delete', ({ topic }) => {
-    status('The app ended the session')
-    dequeue((item) => item.kind === 'request' && item.topic === topic)
-    renderSessions(signClient)
+  actor = wallet
+  logNotices(wallet)
+  wallet.subscribe({
+    next: scheduleRender,
+    error: (error) => {
+      app.dataset.state = 'failed'
+      machineStatus.dataset.state = 'failed'
+      showActionError(`The session client stopped: ${describe(error)}`)
+    },
   })
-  signClient.on('session_expire', ({ topic }) => {
-    status('A session expired')
-    dequeue((item) => item.kind === 'request' && item.topic === topic)
-    renderSessions(signClient)
-  })
-  signClient.on('proposal_expire', ({ id }) => {
-    status('A session proposal expired')
-    dequeue((item) => item.kind === 'proposal' && item.id === id)
-  })
-  signClient.on('session_request_expire', ({ id }) => {
-    status('A request expired')
-    dequeue((item) => item.kind === 'request' && item.id === id)
-  })
+  wallet.start()
 
   pairForm.addEventListener('submit', (event) => {
     event.preventDefault()
     const uri = pairInput.value
     pairInput.value = ''
-    void pair(signClient, uri)
+    pair(uri).catch((error: unknown) => showPairError(`Pairing failed: ${describe(error)}`))
   })
   pairButton.disabled = false
-
-  renderSessions(signClient)
-  // Requests that arrived while the page was closed are still waiting for an answer.
-  for (const pending of signClient.getPendingSessionRequests()) await onRequest(signClient, pending)
-
   app.dataset.state = 'ready'
   app.removeAttribute('aria-busy')
   status(`Ready: ${address} on ${caipChain}`)
 
-  const uri = new URL(window.location.href).searchParams.get('uri')
+  const uri = url.searchParams.get('uri')
   if (uri !== null) {
-    // A reload must not pair the same (by then used) URI again.
-    window.history.replaceState(null, '', window.location.pathname)
-    await pair(signClient, uri)
+    // A reload must not pair the same (by then used) URI again; other parameters (inspect) stay.
+    url.searchParams.delete('uri')
+    window.history.replaceState(null, '', `${url.pathname}${url.search}`)
+    await pair(uri)
   }
 }
 
 main().catch((error: unknown) => {
   app.dataset.state = 'failed'
+  machineStatus.dataset.state = 'failed'
   app.removeAttribute('aria-busy')
-  status(`Could not start: ${describe(error)}`)
+  showActionError(`Could not start: ${describe(error)}`)
 })

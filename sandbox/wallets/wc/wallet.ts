@@ -1,0 +1,267 @@
+import config from 'virtual:walletstate-wallets/wc-config'
+import { type Hex, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { ErrorReason } from '../../../src/errors/session.ts'
+import type {
+  AuthRequestInfo,
+  Cacao,
+  Namespaces,
+  ProposalInfo,
+  ProposalNamespaces,
+  RequestInfo,
+} from '../../../src/session/types.ts'
+import {
+  describeTransaction,
+  FORWARDED_METHODS,
+  forwardRpc,
+  type ProviderRpcError,
+  parsePersonalSign,
+  parseTransaction,
+  parseTypedDataV4,
+  rpcErrors,
+  sendTransaction,
+  signTypedData,
+  toProviderError,
+  toViemChain,
+} from '../common/eth.ts'
+
+/*
+ * What this wallet decides on its own: which session it grants a proposal, how it answers each request and what
+ * it signs to sign in. The session client machine decides everything about the lifecycle (what is pending, which
+ * request is active, when a record ends); this module only turns one record into the wallet's answer.
+ */
+
+export const account = privateKeyToAccount(config.account.privateKey)
+export const address = account.address
+/** The one chain this wallet serves (`eip155:31337`). */
+export const caipChain = `eip155:${config.chain.id}`
+const viemChain = toViemChain(config.chain)
+
+/** What the wallet offers in every session, whatever the dapp asked. */
+const METHODS = [
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'eth_chainId',
+  'eth_accounts',
+]
+const EVENTS = ['accountsChanged', 'chainChanged']
+
+/** Proposal rejections (WalletConnect's codes): the person said no, or the wallet cannot serve a required chain. */
+export const USER_REJECTED: ErrorReason = { code: 5000, message: 'User rejected.' }
+const UNSUPPORTED_CHAINS = 5100
+
+export interface Fact {
+  label: string
+  value: string
+}
+
+const union = (...lists: string[][]) => [...new Set(lists.flat())]
+
+function requestedChains(namespaces: ProposalNamespaces): string[] {
+  return Object.entries(namespaces).flatMap(([key, ns]) => ns.chains ?? (key.includes(':') ? [key] : []))
+}
+
+function requestedList(namespaces: ProposalNamespaces, field: 'methods' | 'events'): string[] {
+  return Object.values(namespaces).flatMap((ns) => ns[field] ?? [])
+}
+
+// ---------------------------------------------------------------------------------------------- proposals
+
+/** What the person reads before approving a proposal. */
+export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?: string } {
+  const { proposer, requiredNamespaces, optionalNamespaces } = proposal
+  const chains = union(requestedChains(requiredNamespaces), requestedChains(optionalNamespaces))
+  const methods = union(
+    requestedList(requiredNamespaces, 'methods'),
+    requestedList(optionalNamespaces, 'methods'),
+  )
+  const facts = [
+    { label: 'App', value: proposer.metadata.name || 'Unnamed app' },
+    { label: 'URL', value: proposer.metadata.url || 'none given' },
+    { label: 'Chains', value: chains.join(', ') || 'none' },
+    { label: 'Methods', value: methods.join(', ') || 'none' },
+    { label: 'Account', value: `${caipChain}:${address}` },
+  ]
+  const missing = unsupportedRequirements(proposal)
+  return missing.length > 0
+    ? { facts, note: `This wallet serves ${caipChain} only; the app requires ${missing.join(', ')}.` }
+    : { facts }
+}
+
+function unsupportedRequirements({ requiredNamespaces }: ProposalInfo): string[] {
+  const foreign = Object.keys(requiredNamespaces).filter((key) => key.split(':')[0] !== 'eip155')
+  const chains = requestedChains(requiredNamespaces).filter((chain) => chain !== caipChain)
+  return union(foreign, chains)
+}
+
+/**
+ * The session this wallet grants: its one chain and account, its methods and events plus whatever the proposal
+ * requires (2.25 dapps put everything in optionalNamespaces; what is required must still be granted to conform).
+ */
+export function approvalFor(
+  proposal: ProposalInfo,
+): { kind: 'approve'; namespaces: Namespaces } | { kind: 'unsupported'; reason: ErrorReason } {
+  const missing = unsupportedRequirements(proposal)
+  if (missing.length > 0) {
+    return {
+      kind: 'unsupported',
+      reason: { code: UNSUPPORTED_CHAINS, message: `Unsupported chains: ${missing.join(', ')}` },
+    }
+  }
+  const { requiredNamespaces } = proposal
+  return {
+    kind: 'approve',
+    namespaces: {
+      eip155: {
+        chains: [caipChain],
+        accounts: [`${caipChain}:${address}`],
+        methods: union(METHODS, requestedList(requiredNamespaces, 'methods')),
+        events: union(EVENTS, requestedList(requiredNamespaces, 'events')),
+      },
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- requests
+
+interface PlanBase {
+  method: string
+  /** The app's name, as its session names it. */
+  peer: string
+}
+
+/** A request the person decides on: what to show, and what Approve does. */
+export interface Ask extends PlanBase {
+  kind: 'ask'
+  title: string
+  /** "asks for a signature" */
+  asks: string
+  facts: Fact[]
+  detail?: { label: string; text: string }
+  run(): Promise<unknown>
+}
+
+/** How the wallet answers one request: asking the person, answering at once, or refusing. */
+export type RequestPlan =
+  | Ask
+  | (PlanBase & { kind: 'answer'; run(): Promise<unknown> })
+  | (PlanBase & { kind: 'refuse'; error: ProviderRpcError })
+
+/**
+ * Plans the answer to a request the machine made active. Its params come from the dapp: every signing method's
+ * params are parsed, and a malformed request is refused with the EIP-1193 error rather than shown.
+ */
+export function planRequest(request: RequestInfo, peer: string): RequestPlan {
+  const { method } = request.request
+  const params: unknown = request.request.params
+  const base = { method, peer }
+  const accountFact = { label: 'Account', value: address }
+  try {
+    if (request.chainId !== caipChain) {
+      throw rpcErrors.invalidParams(`This wallet serves ${caipChain} only, not ${request.chainId}`)
+    }
+    switch (method) {
+      case 'eth_chainId':
+        return { ...base, kind: 'answer', run: async () => toHex(config.chain.id) }
+      case 'eth_accounts':
+      case 'eth_requestAccounts':
+        return { ...base, kind: 'answer', run: async () => [address] }
+      case 'personal_sign': {
+        const parsed = parsePersonalSign(params, address)
+        return {
+          ...base,
+          kind: 'ask',
+          title: 'Signature request',
+          asks: 'asks for a signature',
+          facts: [accountFact],
+          detail: { label: 'Message', text: parsed.text },
+          run: () => account.signMessage({ message: parsed.message }),
+        }
+      }
+      case 'eth_signTypedData_v4': {
+        const parsed = parseTypedDataV4(params, address, config.chain.id)
+        return {
+          ...base,
+          kind: 'ask',
+          title: 'Typed data signature request',
+          asks: 'asks for a typed data signature',
+          facts: [accountFact],
+          detail: { label: 'Typed data', text: parsed.text },
+          run: () => signTypedData(account, parsed),
+        }
+      }
+      case 'eth_sendTransaction': {
+        const tx = parseTransaction(params, address, config.chain.id)
+        return {
+          ...base,
+          kind: 'ask',
+          title: 'Transaction request',
+          asks: 'asks to send a transaction',
+          facts: [accountFact, ...describeTransaction(tx)],
+          run: (): Promise<Hex> => sendTransaction(account, viemChain, tx),
+        }
+      }
+    }
+    if (!FORWARDED_METHODS.has(method)) throw rpcErrors.unsupportedMethod(method)
+    return { ...base, kind: 'answer', run: () => forwardRpc(config.chain.rpcUrl, method, params) }
+  } catch (error) {
+    return { ...base, kind: 'refuse', error: toProviderError(error) }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- sign-in
+
+/** Formats a CAIP-122 message as the WalletConnect client does (`client.formatAuthMessage`). */
+export type FormatAuthMessage = (payload: Cacao['p'], iss: string) => string
+
+/** One-click auth: what the person reads, and the message Approve signs (or why the wallet cannot). */
+export function planSignIn(
+  request: AuthRequestInfo,
+  format: FormatAuthMessage,
+): { facts: Fact[]; message?: string; refusal?: ErrorReason } {
+  const { payload, requester } = request
+  const facts = [
+    { label: 'App', value: requester.metadata.name || 'Unnamed app' },
+    { label: 'Domain', value: payload.domain },
+    { label: 'Chains', value: payload.chains.join(', ') || 'none' },
+    { label: 'Account', value: `${caipChain}:${address}` },
+  ]
+  if (!payload.chains.includes(caipChain)) {
+    return {
+      facts,
+      refusal: { code: UNSUPPORTED_CHAINS, message: `Unsupported chains: ${payload.chains.join(', ')}` },
+    }
+  }
+  try {
+    const { p, iss } = cacaoPayload(request)
+    return { facts, message: format(p, iss) }
+  } catch (error) {
+    // A statement with line breaks, for one: the request cannot be signed as asked.
+    const message = error instanceof Error ? error.message : String(error)
+    return { facts, refusal: { code: 5, message: `Missing or invalid. ${message}` } }
+  }
+}
+
+function cacaoPayload(request: AuthRequestInfo): { p: Cacao['p']; iss: string } {
+  const { payload } = request
+  const iss = `did:pkh:${caipChain}:${address}`
+  const p: Cacao['p'] = {
+    iss,
+    domain: payload.domain,
+    aud: payload.aud,
+    version: payload.version ?? '1',
+    nonce: payload.nonce,
+    iat: payload.iat,
+    ...(payload.statement ? { statement: payload.statement } : {}),
+    ...(payload.resources ? { resources: payload.resources } : {}),
+  }
+  return { p, iss }
+}
+
+/** Signs the sign-in message for this wallet's chain: one CACAO (EIP-191 signature). */
+export async function signIn(request: AuthRequestInfo, format: FormatAuthMessage): Promise<Cacao[]> {
+  const { p, iss } = cacaoPayload(request)
+  const signature = await account.signMessage({ message: format(p, iss) })
+  return [{ h: { t: 'caip122' }, p, s: { t: 'eip191', s: signature } }]
+}
