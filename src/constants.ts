@@ -30,6 +30,8 @@ export const FRAME_SIGN_OUT_TIMEOUT_MS = 3_000
 export const FRAME_READY_DELAY_MS = 500
 export const TX_RECEIPT_TIMEOUT_MS = 25_000
 export const PENDING_TX_POLLING_MS = 30_000
+/** How often a pending transaction's receipt is asked for while polling. Ours: §9 names only the 30 s. §4 */
+export const PENDING_TX_POLL_INTERVAL_MS = 2_000
 export const IMAGE_PRELOAD_RACE_MS = 2_000
 /** The frame waits this long before reloading for Farcaster. §9 */
 export const FARCASTER_RELOAD_DELAY_MS = 100
@@ -72,3 +74,15 @@ export const SESSION_OUTCOMES_KEPT = 50
 // §7, §9 The SDK identity sent to the provider's APIs as `st` and `sv`.
 export const SDK_TYPE = 'walletstate'
 export const SDK_VERSION = '0.1.0'
+
+// §7, §9 Data API and chain RPC clients
+/** How long one Data API request may take. Ours: the SPEC names none. */
+export const DATA_API_TIMEOUT_MS = 15_000
+/** How long the supported-networks list is trusted before it is asked for again. Ours: §5 says only "checked". */
+export const SUPPORTED_CHAINS_CACHE_MS = 10 * 60_000
+/** History and NFTs are kept as fresh as balances. Ours: §9 names caches for balances and names only. */
+export const ACTIVITY_CACHE_MS = 30_000
+/** How long one chain RPC attempt may take before it counts as failed. Ours (viem's http default). */
+export const RPC_TIMEOUT_MS = 10_000
+/** A Retry-After longer than this is not waited for: the call fails at once instead. Ours. §7 */
+export const RPC_RETRY_AFTER_MAX_MS = 30_000

@@ -1,11 +1,18 @@
 import * as v from 'valibot'
 import { type Address, createPublicClient, erc20Abi, formatUnits, getAddress, http, isAddress } from 'viem'
-import { errorJson, type SandboxService, startService } from '../shared/http.ts'
+import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
+import { ChainIndex } from './chainIndex.ts'
 import { createRouter, parseBody, parseQuery, type Route } from './common.ts'
 import { openDatabase, type SandboxDb } from './db.ts'
+import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
 import { badgeSvg, SVG_HEADERS } from './images.ts'
+import { avatarLabel, identityOf, nameRecord, namesOf } from './names.ts'
 import { listTelemetry, storeTelemetry, TelemetryBodySchema, type TelemetryEvent } from './telemetry.ts'
 
+export type { HistoryItem, HistoryTransfer, NftItem, OperationType, Page } from './history.ts'
+export { HISTORY_PAGE_SIZE, NFT_PAGE_SIZE } from './history.ts'
+export type { NameRecord } from './names.ts'
+export { SEEDED_NAME } from './names.ts'
 export type { TelemetryEvent } from './telemetry.ts'
 
 /** An ERC-20 token the Data API reports balances and prices for. */
@@ -45,6 +52,11 @@ export interface DataApiOptions {
   prices?: Record<string, number>
   /** When set, calls with any other project id are refused with 403 "Invalid project id". */
   projectIds?: string[]
+  /**
+   * NFTs to flag as spam, added to the database's spam list at start (which already holds the sandbox's seed:
+   * token 5 of the SPUNK collection, the last Sandbox Punk minted at start).
+   */
+  spamNfts?: Array<{ contract: string; tokenId: number | bigint | string }>
 }
 
 export interface DataApi extends SandboxService {
@@ -90,11 +102,54 @@ const PriceBodySchema = v.object({
 
 const round = (n: number) => Math.round(n * 1e8) / 1e8
 
+const AddressSchema = v.pipe(
+  v.string(),
+  v.check((value) => isAddress(value, { strict: false }), 'must be a 0x address of 40 hex characters'),
+)
+const ChainIdSchema = v.pipe(v.string(), v.regex(CAIP2, 'must be a CAIP-2 chain id like eip155:1'))
+const CursorSchema = v.pipe(v.string(), v.maxLength(400, 'is too long'))
+
+const HistoryQuerySchema = v.object({
+  cursor: v.optional(CursorSchema),
+  // The provider filters onramp purchases with it (`onramp=coinbase`); the sandbox has none to list.
+  onramp: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9_-]{1,40}$/, 'must be a provider name'))),
+  chainId: v.optional(ChainIdSchema),
+})
+const NftQuerySchema = v.object({ cursor: v.optional(CursorSchema), chainId: v.optional(ChainIdSchema) })
+const ProfileQuerySchema = v.object({
+  sender: v.optional(AddressSchema),
+  apiVersion: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, 'must be a number'))),
+})
+/** Names as the profile calls take them: labels of letters, digits and hyphens, dot-separated. */
+const NAME = /^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63}){1,4}$/
+const TOKEN_ID = /^\d{1,78}$/
+const EMPTY_PAGE = { data: [], next: null }
+
+/** 400 for an address path parameter that is not one; `undefined` when it is. */
+function badAddress(value: string): SandboxResponse | undefined {
+  return isAddress(value, { strict: false })
+    ? undefined
+    : errorJson(400, `Invalid address: ${value.slice(0, 100)}`)
+}
+
+function chainUnavailable(error: unknown): SandboxResponse {
+  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  return errorJson(502, `Chain RPC unavailable: ${detail}`)
+}
+
 /**
- * Starts the Data API's first slice (SPEC §7): `GET /v1/supported-chains`, `GET /v1/account/{address}/balance`
- * (read live from the chain), `POST /v1/fungible/price` (fixed prices) and the telemetry sink `POST /e`, each
- * requiring projectId, st and sv. Sandbox-only: `GET /__telemetry` lists stored events and `GET
- * /icons/{SYMBOL}.svg` serves the token icons balances point at.
+ * Starts the Data API (SPEC §7), every call requiring projectId, st and sv:
+ * - `GET /v1/supported-chains`; `GET /v1/account/{address}/balance` (read live from the chain);
+ *   `POST /v1/fungible/price` (fixed prices); the telemetry sink `POST /e`.
+ * - `GET /v1/account/{account}/history?cursor&chainId&onramp`: transfer history, newest first, pages of
+ *   {@link HISTORY_PAGE_SIZE} with a `next` cursor, derived from the chain (see `chainIndex.ts`).
+ * - `GET /v1/account/{account}/nfts?cursor&chainId`: the NFTs the account holds (sandbox path; the provider's
+ *   is not in the SPEC), spam flagged in `flags.is_spam`.
+ * - `GET /v1/identity/{address}?sender`: `{ name, avatar }` of the address's primary name (or nulls).
+ * - `GET /v1/profile/reverse/{address}?sender&apiVersion`: the name records the address holds.
+ * - `GET /v1/profile/account/{name}?apiVersion`: one name record, 404 when nobody holds it.
+ * Sandbox-only, without SDK parameters: `GET /__telemetry` lists stored events, `GET /icons/{SYMBOL}.svg`
+ * serves token icons, `GET /nft/{contract}/{tokenId}.svg` an item's image, `GET /avatars/{slug}.svg` avatars.
  *
  * @example
  * const chain = await startChain()
@@ -118,6 +173,15 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
   let origin = ''
   const iconUrl = (symbol: string) => `${origin}/icons/${encodeURIComponent(symbol.toUpperCase())}.svg`
   const priceOf = (symbol: string) => prices[symbol.toUpperCase()] ?? 0
+  const index = new ChainIndex({ db, client, chainId: caip2, tokens })
+  const presenter: Presenter = {
+    chainId: caip2,
+    iconUrl: (symbol) => (iconSymbols.has(symbol.toUpperCase()) ? iconUrl(symbol) : undefined),
+    priceOf,
+    nftImageUrl: (contract, tokenId) => `${origin}/nft/${getAddress(contract)}/${tokenId}.svg`,
+    native: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  }
+  const served = (chainId: string | undefined) => chainId === undefined || chainId === caip2
 
   async function balances(address: Address): Promise<BalanceItem[]> {
     const [native, ...tokenRaw] = await Promise.all([
@@ -174,13 +238,12 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         if ('error' in parsed) return parsed.error
         const chainId = parsed.value.chainId ?? caip2
         if (chainId !== caip2) return { json: { balances: [] } }
-        if (!isAddress(account, { strict: false }))
-          return errorJson(400, `Invalid address: ${account.slice(0, 100)}`)
+        const invalid = badAddress(account)
+        if (invalid) return invalid
         try {
           return { json: { balances: await balances(getAddress(account)) } }
         } catch (error) {
-          const detail = error instanceof Error ? error.message.split('\n')[0] : String(error)
-          return errorJson(502, `Chain RPC unavailable: ${detail}`)
+          return chainUnavailable(error)
         }
       },
     },
@@ -212,6 +275,96 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
       },
     },
     {
+      method: 'GET',
+      pattern: /^\/v1\/account\/([^/]+)\/history$/,
+      handle: async ({ req, params: [account = ''] }) => {
+        const parsed = parseQuery(req.url, ['cursor', 'onramp', 'chainId'], HistoryQuerySchema)
+        if ('error' in parsed) return parsed.error
+        const invalid = badAddress(account)
+        if (invalid) return invalid
+        const { cursor, onramp, chainId } = parsed.value
+        let position: { block: number; index: number } | undefined
+        if (cursor) {
+          const decoded = decodeCursor(cursor)
+          if (!decoded || !Number.isInteger(decoded.b) || !Number.isInteger(decoded.i))
+            return errorJson(400, 'Invalid query parameter cursor: not a cursor this API made')
+          position = { block: decoded.b as number, index: decoded.i as number }
+        }
+        if (!served(chainId) || onramp !== undefined) return { json: EMPTY_PAGE }
+        try {
+          await index.sync()
+        } catch (error) {
+          return chainUnavailable(error)
+        }
+        return { json: await historyPage(index, presenter, account, position) }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/account\/([^/]+)\/nfts$/,
+      handle: async ({ req, params: [account = ''] }) => {
+        const parsed = parseQuery(req.url, ['cursor', 'chainId'], NftQuerySchema)
+        if ('error' in parsed) return parsed.error
+        const invalid = badAddress(account)
+        if (invalid) return invalid
+        const { cursor, chainId } = parsed.value
+        let position: { contract: string; tokenId: bigint } | undefined
+        if (cursor) {
+          const decoded = decodeCursor(cursor)
+          if (
+            !decoded ||
+            typeof decoded.c !== 'string' ||
+            !isAddress(decoded.c, { strict: false }) ||
+            typeof decoded.t !== 'string' ||
+            !TOKEN_ID.test(decoded.t)
+          )
+            return errorJson(400, 'Invalid query parameter cursor: not a cursor this API made')
+          position = { contract: decoded.c.toLowerCase(), tokenId: BigInt(decoded.t) }
+        }
+        if (!served(chainId)) return { json: EMPTY_PAGE }
+        try {
+          await index.sync()
+        } catch (error) {
+          return chainUnavailable(error)
+        }
+        return { json: await nftPage(index, presenter, account, position) }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/identity\/([^/]+)$/,
+      handle: async ({ req, params: [address = ''] }) => {
+        const parsed = parseQuery(req.url, ['sender'], v.object({ sender: v.optional(AddressSchema) }))
+        if ('error' in parsed) return parsed.error
+        const invalid = badAddress(address)
+        if (invalid) return invalid
+        return { json: await identityOf(db, address, origin) }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/profile\/reverse\/([^/]+)$/,
+      handle: async ({ req, params: [address = ''] }) => {
+        const parsed = parseQuery(req.url, ['sender', 'apiVersion'], ProfileQuerySchema)
+        if ('error' in parsed) return parsed.error
+        const invalid = badAddress(address)
+        if (invalid) return invalid
+        return { json: await namesOf(db, address, origin) }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/profile\/account\/([^/]+)$/,
+      handle: async ({ req, params: [name = ''] }) => {
+        const parsed = parseQuery(req.url, ['sender', 'apiVersion'], ProfileQuerySchema)
+        if ('error' in parsed) return parsed.error
+        const wanted = name.toLowerCase()
+        if (!NAME.test(wanted)) return errorJson(400, `Invalid name: ${name.slice(0, 100)}`)
+        const record = await nameRecord(db, wanted, origin)
+        return record ? { json: record } : errorJson(404, `Name not found: ${wanted}`)
+      },
+    },
+    {
       method: 'POST',
       pattern: /^\/e$/,
       handle: async ({ req, sdk }) => {
@@ -232,6 +385,32 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
     },
     {
       method: 'GET',
+      pattern: /^\/nft\/(0x[0-9a-fA-F]{40})\/(\d{1,78})\.svg$/,
+      sdkParams: false,
+      handle: async ({ params: [contract = '', tokenId = '0'] }) => {
+        try {
+          await index.sync()
+        } catch (error) {
+          return chainUnavailable(error)
+        }
+        const image = (await index.nftMetadata(contract, BigInt(tokenId)))?.image ?? ''
+        const svg = /^data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)$/.exec(image)?.[1]
+        if (!svg) return errorJson(404, `No image for ${contract} #${tokenId}`)
+        return { headers: SVG_HEADERS, body: Buffer.from(svg, 'base64').toString('utf8') }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/avatars\/([a-z0-9-]{1,64})\.svg$/,
+      sdkParams: false,
+      handle: async ({ req }) => {
+        const name = await avatarLabel(db, req.url.pathname)
+        if (!name) return errorJson(404, `No avatar at ${req.url.pathname}`)
+        return { headers: SVG_HEADERS, body: badgeSvg(`avatar/${name}`, name, 'circle') }
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/icons\/([A-Za-z0-9._-]{1,32})\.svg$/,
       sdkParams: false,
       handle: ({ params: [symbol = ''] }) => {
@@ -244,6 +423,14 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
 
   let service: SandboxService
   try {
+    for (const item of options.spamNfts ?? []) {
+      await db.pg.query(
+        `INSERT INTO nft_spam (contract, token_id, reason)
+         SELECT $1::text, $2::numeric, 'marked at start'
+          WHERE NOT EXISTS (SELECT 1 FROM nft_spam WHERE contract = $1::text AND token_id = $2::numeric)`,
+        [item.contract.toLowerCase(), String(item.tokenId)],
+      )
+    }
     service = await startService({
       name: 'data-api',
       port: options.port ?? 0,

@@ -32,6 +32,108 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX telemetry_events_project ON telemetry_events (project_id, seq);
     `,
   },
+  {
+    id: 2,
+    name: 'profile names',
+    // One row per registered name (SPEC §7 profile calls). Addresses are stored lower-case so look-ups need no
+    // function index; `avatar` is a URL, or a path starting with '/' served by the Data API itself.
+    sql: `
+      CREATE TABLE profile_names (
+        name          TEXT PRIMARY KEY CHECK (name = lower(name)),
+        address       TEXT NOT NULL CHECK (address ~ '^0x[0-9a-f]{40}$'),
+        coin_type     INTEGER NOT NULL DEFAULT 60,
+        avatar        TEXT,
+        bio           TEXT,
+        registered_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX profile_names_address ON profile_names (address, registered_at);
+      -- Dev account 0 of the sandbox's well-known mnemonic has a name from the start.
+      INSERT INTO profile_names (name, address, avatar, bio, registered_at, updated_at)
+      VALUES ('sandbox-dev.reown.id', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+              '/avatars/sandbox-dev.svg', 'Dev account 0 of the Walletstate sandbox',
+              '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+    `,
+  },
+  {
+    id: 3,
+    name: 'chain index',
+    // What the Data API derives from the chain: transactions, the transfers in them (native value, ERC-20 and
+    // ERC-721 Transfer logs), the contracts seen, NFT owners and a spam list. Rebuilt from block 0 whenever
+    // the chain no longer has the block the index stopped at (a restarted anvil, a revert).
+    sql: `
+      CREATE TABLE chain_index_state (
+        chain_id   TEXT PRIMARY KEY,
+        last_block BIGINT NOT NULL,
+        last_hash  TEXT NOT NULL
+      );
+      CREATE TABLE chain_transactions (
+        chain_id         TEXT NOT NULL,
+        hash             TEXT NOT NULL,
+        block_number     BIGINT NOT NULL,
+        tx_index         INTEGER NOT NULL,
+        mined_at         TIMESTAMPTZ NOT NULL,
+        from_address     TEXT NOT NULL,
+        to_address       TEXT,
+        contract_address TEXT,
+        nonce            INTEGER NOT NULL,
+        selector         TEXT,
+        status           TEXT NOT NULL CHECK (status IN ('confirmed', 'failed')),
+        PRIMARY KEY (chain_id, hash)
+      );
+      CREATE INDEX chain_transactions_order ON chain_transactions (chain_id, block_number DESC, tx_index DESC);
+      CREATE INDEX chain_transactions_from ON chain_transactions (chain_id, from_address);
+      CREATE INDEX chain_transactions_to ON chain_transactions (chain_id, to_address);
+      CREATE TABLE chain_transfers (
+        chain_id     TEXT NOT NULL,
+        tx_hash      TEXT NOT NULL,
+        -- The log index; -1 for the transaction's native value, -2 for the transfer a failed call meant.
+        position     INTEGER NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('native', 'erc20', 'erc721')),
+        contract     TEXT,
+        from_address TEXT NOT NULL,
+        to_address   TEXT NOT NULL,
+        amount       NUMERIC(78, 0) NOT NULL,
+        token_id     NUMERIC(78, 0),
+        PRIMARY KEY (chain_id, tx_hash, position)
+      );
+      CREATE INDEX chain_transfers_from ON chain_transfers (chain_id, from_address);
+      CREATE INDEX chain_transfers_to ON chain_transfers (chain_id, to_address);
+      CREATE TABLE chain_contracts (
+        chain_id TEXT NOT NULL,
+        address  TEXT NOT NULL,
+        kind     TEXT NOT NULL CHECK (kind IN ('erc20', 'erc721')),
+        name     TEXT NOT NULL,
+        symbol   TEXT NOT NULL,
+        decimals INTEGER,
+        PRIMARY KEY (chain_id, address)
+      );
+      CREATE TABLE nft_items (
+        chain_id TEXT NOT NULL,
+        contract TEXT NOT NULL,
+        token_id NUMERIC(78, 0) NOT NULL,
+        owner    TEXT NOT NULL,
+        -- tokenURI's JSON (name, image), read from the chain the first time the item is served.
+        metadata JSONB,
+        PRIMARY KEY (chain_id, contract, token_id)
+      );
+      CREATE INDEX nft_items_owner ON nft_items (chain_id, owner);
+      -- Items flagged as spam, by contract, or by collection symbol when the contract address is not known
+      -- up front (the sandbox's own collection is deployed at start).
+      CREATE TABLE nft_spam (
+        id                SERIAL PRIMARY KEY,
+        contract          TEXT,
+        collection_symbol TEXT,
+        token_id          NUMERIC(78, 0) NOT NULL,
+        reason            TEXT NOT NULL,
+        CHECK (contract IS NOT NULL OR collection_symbol IS NOT NULL),
+        UNIQUE (contract, collection_symbol, token_id)
+      );
+      -- The last Sandbox Punk minted at start is the sandbox's spam item, so the kit has one to hide.
+      INSERT INTO nft_spam (collection_symbol, token_id, reason)
+      VALUES ('SPUNK', 5, 'sandbox seed: an unsolicited item');
+    `,
+  },
 ]
 
 export interface SandboxDbOptions {

@@ -1,14 +1,21 @@
 import * as v from 'valibot'
-import { SDK_TYPE, SDK_VERSION } from '../constants'
+import { TELEMETRY_ERRORS_PER_WINDOW, TELEMETRY_WINDOW_MS } from '../constants'
+import { apiUrl } from './http'
 
 /**
  * Telemetry (SPEC §7): `POST {telemetry}/e?projectId&st&sv` with `{ eventId, url, domain, timestamp, props }`.
- * Nothing is sent unless the project's analytics config says so; when that call fails, analytics is off.
+ * Nothing is sent unless the project's analytics config (`GET {walletsApi}/getAnalyticsConfig`) says so; when
+ * that call fails, analytics is off. Error events are capped at 5 per rolling 60 s (SPEC §9): a burst of
+ * errors (a failing balance call retried by every view) reports its first five and drops the rest.
  */
 export interface TelemetryEvent {
   type: 'track' | 'error'
   event: string
   properties?: Record<string, string | number | boolean>
+  /** Error events: the error's name, message and stack (SPEC §7 props errorType, errorMessage, stackTrace). */
+  errorType?: string
+  errorMessage?: string
+  stackTrace?: string
 }
 
 export interface TelemetryClientOptions {
@@ -17,9 +24,36 @@ export interface TelemetryClientOptions {
   projectId: string
   enabled: boolean
   fetch?: typeof fetch
+  /** Clock of the error cap's rolling window; default `Date.now`. */
+  now?: () => number
 }
 
 const AnalyticsConfigSchema = v.object({ isAnalyticsEnabled: v.boolean() })
+
+/** Longest error message and stack sent: the sink's own limits. */
+const MAX_ERROR_MESSAGE = 5_000
+const MAX_STACK_TRACE = 20_000
+
+/**
+ * The SPEC §7 error props of anything thrown: its name, message (a kit error's short message first) and stack.
+ *
+ * @example
+ * client.send({ type: 'error', event: 'BALANCE_FAILED', ...errorProps(error) })
+ */
+export function errorProps(
+  error: unknown,
+): Pick<TelemetryEvent, 'errorType' | 'errorMessage' | 'stackTrace'> {
+  if (error instanceof Error) {
+    const short =
+      'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : undefined
+    return {
+      errorType: error.name.slice(0, 200),
+      errorMessage: (short ?? error.message).slice(0, MAX_ERROR_MESSAGE),
+      ...(error.stack ? { stackTrace: error.stack.slice(0, MAX_STACK_TRACE) } : {}),
+    }
+  }
+  return { errorType: typeof error, errorMessage: String(error).slice(0, MAX_ERROR_MESSAGE) }
+}
 
 /**
  * @example
@@ -28,15 +62,14 @@ const AnalyticsConfigSchema = v.object({ isAnalyticsEnabled: v.boolean() })
  */
 export function createTelemetryClient(options: TelemetryClientOptions) {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
-  const query = new URLSearchParams({
-    projectId: options.projectId,
-    st: SDK_TYPE,
-    sv: SDK_VERSION,
-  }).toString()
+  const now = options.now ?? Date.now
+  /** When the error events of the current window were accepted, oldest first. */
+  const errorTimes: number[] = []
+
   let enabled: Promise<boolean> | undefined
   const isEnabled = () => {
     enabled ??= options.enabled
-      ? doFetch(`${options.walletsApiUrl}/getAnalyticsConfig?${query}`)
+      ? doFetch(apiUrl(options.walletsApiUrl, 'getAnalyticsConfig', options.projectId))
           .then(async (response) => {
             if (!response.ok) return false
             const parsed = v.safeParse(AnalyticsConfigSchema, await response.json())
@@ -46,10 +79,25 @@ export function createTelemetryClient(options: TelemetryClientOptions) {
       : Promise.resolve(false)
     return enabled
   }
+
+  /** Takes a place in the rolling window for an error event; false when the window is full. */
+  const admitError = (): boolean => {
+    const at = now()
+    while (errorTimes.length > 0 && errorTimes[0]! <= at - TELEMETRY_WINDOW_MS) errorTimes.shift()
+    if (errorTimes.length >= TELEMETRY_ERRORS_PER_WINDOW) return false
+    errorTimes.push(at)
+    return true
+  }
+
   return {
     isEnabled,
-    /** Sends one event; answers whether it was sent. Never throws: telemetry must not break the kit. */
+    /**
+     * Sends one event; answers whether it was sent. Never throws: telemetry must not break the kit. An error
+     * event over the cap is dropped (false) without a request.
+     */
     async send(event: TelemetryEvent): Promise<boolean> {
+      // Counted when it happens, not when the config answers: a burst is capped however long that takes.
+      if (event.type === 'error' && !admitError()) return false
       if (!(await isEnabled())) return false
       const location = typeof window === 'undefined' ? undefined : window.location
       const body = {
@@ -64,10 +112,13 @@ export function createTelemetryClient(options: TelemetryClientOptions) {
           type: event.type,
           event: event.event,
           ...(event.properties ? { properties: event.properties } : {}),
+          ...(event.errorType === undefined ? {} : { errorType: event.errorType }),
+          ...(event.errorMessage === undefined ? {} : { errorMessage: event.errorMessage }),
+          ...(event.stackTrace === undefined ? {} : { stackTrace: event.stackTrace }),
         },
       }
       try {
-        const response = await doFetch(`${options.telemetryUrl}/e?${query}`, {
+        const response = await doFetch(apiUrl(options.telemetryUrl, 'e', options.projectId), {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(body),

@@ -1,8 +1,8 @@
 import * as v from 'valibot'
 import type { KitEndpoints } from '../config'
-import { SDK_TYPE, SDK_VERSION } from '../constants'
 import { BaseError } from '../errors/base'
 import { safeDeepLink, safeHttpUrl, safeText } from '../utils/links'
+import { apiUrl, requestJson } from './http'
 
 /**
  * Client of the wallet-listing API (SPEC §7): `GET /getWallets` and the wallet image URL. Every call carries
@@ -164,26 +164,14 @@ export function parseWalletListing(value: unknown): WalletListing | undefined {
   return parsed.success ? compact(parsed.output) : undefined
 }
 
-function endpointUrl(walletsApi: string, path: string): URL {
-  // A base with a path (`https://host/listing`) keeps it: resolve against it as a directory.
-  return new URL(path, walletsApi.endsWith('/') ? walletsApi : `${walletsApi}/`)
-}
-
-function sdkParams(url: URL, projectId: string): URL {
-  url.searchParams.set('projectId', projectId)
-  url.searchParams.set('st', SDK_TYPE)
-  url.searchParams.set('sv', SDK_VERSION)
-  return url
-}
-
 /** The query string of a `getWallets` call, in a stable order (tests and caches rely on it). */
 export function walletsUrl(parameters: Omit<FetchWalletsParameters, 'signal' | 'timeoutMs'>): URL {
-  const url = sdkParams(endpointUrl(parameters.walletsApi, 'getWallets'), parameters.projectId)
-  url.searchParams.set('page', String(parameters.page))
-  url.searchParams.set('entries', String(parameters.entries))
-  const search = parameters.search?.trim()
-  if (search) url.searchParams.set('search', search)
-  if (parameters.badge_type) url.searchParams.set('badge_type', parameters.badge_type)
+  const url = apiUrl(parameters.walletsApi, 'getWallets', parameters.projectId, {
+    page: parameters.page,
+    entries: parameters.entries,
+    search: parameters.search?.trim() || undefined,
+    badge_type: parameters.badge_type,
+  })
   const list = (name: string, values: readonly string[] | undefined) => {
     if (values && values.length > 0) url.searchParams.set(name, [...new Set(values)].join(','))
   }
@@ -206,49 +194,19 @@ export function walletsUrl(parameters: Omit<FetchWalletsParameters, 'signal' | '
  */
 export async function fetchWallets(parameters: FetchWalletsParameters): Promise<FetchWalletsReturnType> {
   const { signal, timeoutMs = WALLETS_API_TIMEOUT_MS } = parameters
-  const url = walletsUrl(parameters)
-  const timeout = AbortSignal.timeout(timeoutMs)
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout
-
-  let response: Response
-  let text: string
-  try {
-    response = await fetch(url, { signal: combined, headers: { accept: 'application/json' } })
-    text = await response.text()
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason
-    if (timeout.aborted) {
-      throw new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-        cause: error,
-        details: `The wallet listing did not answer within ${Math.round(timeoutMs / 1000)} s`,
-      })
-    }
-    throw new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-      cause: error,
-      details: `Network error: ${error instanceof Error ? error.message : String(error)}`,
-    })
-  }
-
-  if (!response.ok) {
-    throw new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-      status: response.status,
-      details: `HTTP ${response.status}${serverMessage(text)}`,
-    })
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-      cause: error,
-      status: response.status,
-      details: 'The wallet listing answered something that is not JSON',
-    })
-  }
+  const json = await requestJson(
+    walletsUrl(parameters),
+    { timeoutMs, label: 'The wallet listing', ...(signal ? { signal } : {}) },
+    ({ details, status, cause }) =>
+      new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
+        details,
+        ...(status === undefined ? {} : { status }),
+        ...(cause === undefined ? {} : { cause }),
+      }),
+  )
   const page = v.safeParse(PageSchema, json)
   if (!page.success) {
     throw new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-      status: response.status,
       details: `The wallet listing answered an unexpected body: ${v.summarize(page.issues)}`,
     })
   }
@@ -261,19 +219,6 @@ export async function fetchWallets(parameters: FetchWalletsParameters): Promise<
     data.push(wallet)
   }
   return { data, count: page.output.count }
-}
-
-/** The `error` text of a JSON error body, bounded, for `details`. */
-function serverMessage(text: string): string {
-  try {
-    const body: unknown = JSON.parse(text)
-    if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string') {
-      return `: ${safeText(body.error, 200)}`
-    }
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return ''
 }
 
 /**
@@ -290,8 +235,5 @@ export function walletImageUrl(
 ): string {
   if (!IMAGE_ID.test(imageId))
     throw new WalletsApiError('Invalid wallet image id', { details: imageId.slice(0, 140) })
-  return sdkParams(
-    endpointUrl(endpoints.walletsApi, `getWalletImage/${encodeURIComponent(imageId)}`),
-    projectId,
-  ).toString()
+  return apiUrl(endpoints.walletsApi, `getWalletImage/${encodeURIComponent(imageId)}`, projectId).toString()
 }

@@ -1,0 +1,254 @@
+import { type Address, encodeFunctionData, formatUnits, getAddress, type Hex, isAddress } from 'viem'
+import { waitForTransactionReceipt as viemWaitForTransactionReceipt } from 'viem/actions'
+import type { Config } from 'wagmi'
+import {
+  estimateFeesPerGas,
+  estimateGas,
+  getConnection,
+  getTransactionReceipt,
+  sendTransaction,
+  writeContract,
+} from 'wagmi/actions'
+import { fromPromise } from 'xstate'
+import { PENDING_TX_POLL_INTERVAL_MS } from '../constants'
+import {
+  ResolveNameError,
+  SendAccountNotFoundError,
+  TransactionPendingError,
+  toSendError,
+  UnsupportedChainError,
+} from '../errors/send'
+import type {
+  FeeEstimate,
+  ReceiptRequest,
+  ResolvedName,
+  SendReceipt,
+  SendRequest,
+  SendTransactionRequest,
+} from '../machines/send'
+
+/**
+ * The eip155 implementations of the send machine's actor slots, over wagmi core actions. The kit provides them;
+ * tests provide fakes instead. Every error leaves as one of the kit's send errors (src/errors/send.ts).
+ */
+
+/**
+ * ERC-20 `transfer` without outputs. Tether's USDT (and the sandbox's SandboxTether) returns nothing where the
+ * standard returns a bool; an ABI that declares the bool makes a simulating caller decode nothing and fail. No
+ * output declared, nothing is decoded, and standard tokens work the same (their bool is simply not read).
+ */
+export const erc20TransferAbi = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [],
+  },
+] as const
+
+/** Resolves a name (an account name, ENS) to an address; undefined when it names no one. */
+export type NameResolver = (
+  name: string,
+  options: { signal: AbortSignal },
+) => Promise<{ address: string; name?: string; imageUrl?: string } | undefined>
+
+export interface SendActorDependencies {
+  wagmi: Config
+  /** The kit passes the Data API's name lookup (`/v1/profile/account/{name}`); without one, names fail. */
+  resolveName?: NameResolver
+  /** How often a pending transaction's receipt is asked for (SPEC §9 polling). */
+  pollIntervalMs?: number
+}
+
+/**
+ * @example
+ * const send = sendMachine.provide({ actors: createSendActors({ wagmi, resolveName }) })
+ */
+export function createSendActors({
+  wagmi,
+  resolveName,
+  pollIntervalMs = PENDING_TX_POLL_INTERVAL_MS,
+}: SendActorDependencies) {
+  return {
+    resolveName: fromPromise<ResolvedName, { name: string }>(async ({ input, signal }) => {
+      if (!resolveName) throw new ResolveNameError({ details: 'No name resolver is configured.' })
+      let found: Awaited<ReturnType<NameResolver>>
+      try {
+        found = await resolveName(input.name, { signal })
+      } catch (error) {
+        throw new ResolveNameError({ cause: error })
+      }
+      if (!found || !isAddress(found.address, { strict: false })) {
+        throw new ResolveNameError({ details: `${input.name} does not resolve to an address.` })
+      }
+      return {
+        address: getAddress(found.address),
+        name: found.name ?? input.name,
+        ...(found.imageUrl ? { imageUrl: found.imageUrl } : {}),
+      }
+    }),
+
+    estimateFee: fromPromise<FeeEstimate, SendRequest>(async ({ input }) => {
+      try {
+        const chain = chainOf(wagmi, input.chainId)
+        const account = senderOf(wagmi)
+        const [gas, fees] = await Promise.all([
+          estimateGas(wagmi, { chainId: input.chainId, account, ...callOf(input) }),
+          feesPerGas(wagmi, input.chainId),
+        ])
+        const perGas = fees.maxFeePerGas ?? fees.gasPrice ?? 0n
+        const fee = gas * perGas
+        return {
+          gas: gas.toString(),
+          ...(fees.maxFeePerGas === undefined
+            ? { gasPrice: perGas.toString() }
+            : {
+                maxFeePerGas: fees.maxFeePerGas.toString(),
+                maxPriorityFeePerGas: (fees.maxPriorityFeePerGas ?? 0n).toString(),
+              }),
+          fee: fee.toString(),
+          formatted: formatUnits(fee, chain.nativeCurrency.decimals),
+          symbol: chain.nativeCurrency.symbol,
+          decimals: chain.nativeCurrency.decimals,
+        }
+      } catch (error) {
+        throw toSendError(error, 'estimate')
+      }
+    }),
+
+    sendNative: fromPromise<Hex, SendTransactionRequest>(async ({ input }) => {
+      try {
+        chainOf(wagmi, input.chainId)
+        return await sendTransaction(wagmi, {
+          chainId: input.chainId,
+          to: input.to,
+          value: input.amount,
+          ...feeFieldsOf(input.fee),
+        })
+      } catch (error) {
+        throw toSendError(error, 'send')
+      }
+    }),
+
+    sendErc20: fromPromise<Hex, SendTransactionRequest & { token: Address }>(async ({ input }) => {
+      try {
+        chainOf(wagmi, input.chainId)
+        // wagmi's writeContract sends without simulating, and the ABI declares no output: USDT-style tokens work.
+        return await writeContract(wagmi, {
+          chainId: input.chainId,
+          address: input.token,
+          abi: erc20TransferAbi,
+          functionName: 'transfer',
+          args: [input.to, input.amount],
+          ...feeFieldsOf(input.fee),
+        })
+      } catch (error) {
+        throw toSendError(error, 'send')
+      }
+    }),
+
+    waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(async ({ input }) => {
+      try {
+        const receipt = await waitForReceipt(wagmi, input)
+        return { status: receipt.status, blockNumber: receipt.blockNumber.toString() }
+      } catch (error) {
+        throw toSendError(error, 'receipt')
+      }
+    }),
+
+    pollReceipt: fromPromise<SendReceipt, { hash: Hex; chainId: number }>(async ({ input, signal }) => {
+      // The machine bounds the polling (SPEC §9: 30 s) and stops this actor, which aborts the signal.
+      while (!signal.aborted) {
+        try {
+          const receipt = await getTransactionReceipt(wagmi, { chainId: input.chainId, hash: input.hash })
+          return { status: receipt.status, blockNumber: receipt.blockNumber.toString() }
+        } catch {
+          // Not mined yet (TransactionReceiptNotFoundError) or a passing RPC failure: ask again.
+        }
+        await sleep(pollIntervalMs, signal)
+      }
+      throw new TransactionPendingError({ hash: input.hash })
+    }),
+  }
+}
+
+/**
+ * viem's wait rather than wagmi's: wagmi throws on a reverted receipt (after replaying the call for a reason);
+ * here a reverted receipt is an answer the machine shows.
+ */
+function waitForReceipt(wagmi: Config, input: ReceiptRequest) {
+  const client = wagmi.getClient({ chainId: input.chainId })
+  return viemWaitForTransactionReceipt(client, { hash: input.hash, timeout: input.timeoutMs })
+}
+
+function chainOf(wagmi: Config, chainId: number) {
+  const chain = wagmi.chains.find((c) => c.id === chainId)
+  if (!chain) throw new UnsupportedChainError({ details: `Chain ${chainId} is not configured.` })
+  return chain
+}
+
+function senderOf(wagmi: Config): Address {
+  const connection = getConnection(wagmi)
+  if (connection.status !== 'connected') throw new SendAccountNotFoundError()
+  return connection.address
+}
+
+function callOf(request: SendRequest): { to: Address; value?: bigint; data?: Hex } {
+  if (!request.token) return { to: request.to, value: request.amount }
+  return {
+    to: request.token,
+    data: encodeFunctionData({
+      abi: erc20TransferAbi,
+      functionName: 'transfer',
+      args: [request.to, request.amount],
+    }),
+  }
+}
+
+/** EIP-1559 fees, or the gas price on a chain without them. */
+async function feesPerGas(
+  wagmi: Config,
+  chainId: number,
+): Promise<{ maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }> {
+  try {
+    const fees = await estimateFeesPerGas(wagmi, { chainId })
+    return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+  } catch {
+    const fees = await estimateFeesPerGas(wagmi, { chainId, type: 'legacy' })
+    return { gasPrice: fees.gasPrice }
+  }
+}
+
+/**
+ * The fees per gas the visitor was shown, so the wallet is asked for no more than the preview said (and a Max
+ * send of the native currency, which leaves exactly that fee, fits). The gas limit is left to the wallet: a
+ * stale limit would only turn a refusal into a mined revert.
+ */
+function feeFieldsOf(
+  fee: FeeEstimate | undefined,
+): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint } | Record<string, never> {
+  if (fee?.maxFeePerGas !== undefined) {
+    return {
+      maxFeePerGas: BigInt(fee.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas ?? '0'),
+    }
+  }
+  if (fee?.gasPrice !== undefined) return { gasPrice: BigInt(fee.gasPrice) }
+  return {}
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}

@@ -1,0 +1,251 @@
+import { BaseError, type BaseErrorParameters } from './base'
+import type { ErrorInfo } from './connection'
+
+/**
+ * Errors of the send flow (SPEC §4 "Sending a token", §5 send validation, §8). Where the SPEC names a text it is
+ * the `shortMessage` exactly ('An amount and receiver address are required', 'A token is required',
+ * 'Unsupported chain', 'Error resolving name'); the other texts are ours and say what the visitor can do.
+ */
+export class SendError extends BaseError {
+  override name = 'SendError'
+  /** An EIP-1193 / JSON-RPC code when there is one (4001 for a declined request). */
+  readonly code: number | undefined
+
+  constructor(shortMessage: string, parameters: BaseErrorParameters & { code?: number } = {}) {
+    super(shortMessage, parameters)
+    this.code = parameters.code
+  }
+}
+
+// SPEC §5 validation. Shown beside the form; nothing has been sent.
+
+export class AmountAndReceiverRequiredError extends SendError {
+  override name = 'AmountAndReceiverRequiredError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('An amount and receiver address are required', parameters)
+  }
+}
+
+export class TokenRequiredError extends SendError {
+  override name = 'TokenRequiredError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('A token is required', parameters)
+  }
+}
+
+/** The token lives on a chain namespace this kit cannot send on. */
+export class UnsupportedChainError extends SendError {
+  override name = 'UnsupportedChainError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Unsupported chain', parameters)
+  }
+}
+
+/** The token's address is neither a contract address (CAIP-10 or 0x) nor the native currency. */
+export class InvalidTokenError extends SendError {
+  override name = 'InvalidTokenError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid token', parameters)
+  }
+}
+
+/** Not a positive decimal number, or more decimals than the token has. */
+export class InvalidAmountError extends SendError {
+  override name = 'InvalidAmountError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid amount', parameters)
+  }
+}
+
+/**
+ * The amount is more than the balance: the form's check, the token contract's refusal, or the chain's
+ * "insufficient funds for gas * price + value" when the balance changed after the preview.
+ */
+export class InsufficientBalanceError extends SendError {
+  override name = 'InsufficientBalanceError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Insufficient funds', parameters)
+  }
+}
+
+/** Neither an address nor something that looks like a name. */
+export class InvalidReceiverError extends SendError {
+  override name = 'InvalidReceiverError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid address', parameters)
+  }
+}
+
+// The way to the transaction.
+
+/** SPEC §8: the name did not resolve to an address. */
+export class ResolveNameError extends SendError {
+  override name = 'ResolveNameError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Error resolving name', parameters)
+  }
+}
+
+export class FeeEstimateError extends SendError {
+  override name = 'FeeEstimateError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Unable to estimate the network fee.', parameters)
+  }
+}
+
+/** The estimate came back, but the native balance cannot pay the fee (with the amount, for a native send). */
+export class InsufficientFeeFundsError extends SendError {
+  override name = 'InsufficientFeeFundsError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Insufficient funds for the network fee', parameters)
+  }
+}
+
+/** The visitor declined the transaction in the wallet (EIP-1193 4001). */
+export class TransactionRejectedError extends SendError {
+  override name = 'TransactionRejectedError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Transaction declined in the wallet.', { code: 4001, ...parameters })
+  }
+}
+
+/** The wallet is on another chain than the token's. */
+export class SendChainMismatchError extends SendError {
+  override name = 'SendChainMismatchError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The wallet is on another network than the token.', parameters)
+  }
+}
+
+/** No account to send from. */
+export class SendAccountNotFoundError extends SendError {
+  override name = 'SendAccountNotFoundError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Connect a wallet to send.', parameters)
+  }
+}
+
+/** The transaction was mined, or would be, and failed: the reason is in `details`. */
+export class TransactionRevertedError extends SendError {
+  override name = 'TransactionRevertedError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The transaction failed.', parameters)
+  }
+}
+
+/** Anything else on the way to a hash. */
+export class SendTransactionError extends SendError {
+  override name = 'SendTransactionError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Failed to send the transaction.', parameters)
+  }
+}
+
+/**
+ * No receipt after the SPEC §9 receipt timeout and the pending-transaction polling. The transaction was sent
+ * (its hash is in `details`) and may still be mined, so it must not simply be sent again.
+ */
+export class TransactionPendingError extends SendError {
+  override name = 'TransactionPendingError'
+  constructor(parameters: BaseErrorParameters & { hash?: string } = {}) {
+    super('The transaction is still pending.', {
+      ...parameters,
+      details: parameters.details ?? (parameters.hash ? `Transaction ${parameters.hash}` : undefined),
+    })
+  }
+}
+
+/** Where in the flow an error happened: decides the fallback when nothing more specific is recognised. */
+export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt'
+
+/**
+ * Maps anything a wallet, viem or wagmi throws in the send flow onto the kit's error family, keeping the cause.
+ *
+ * @example
+ * try { await sendTransaction(config, request) } catch (error) { throw toSendError(error, 'send') }
+ */
+export function toSendError(error: unknown, stage: SendStage): BaseError {
+  // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
+  if (error instanceof BaseError) return error
+  const chain = causeChain(error)
+  const names = chain.map((e) => (e instanceof Error ? e.name : ''))
+  const text = chain.map(messageOf).join(' | ')
+  // A wrapper's own code (viem's InternalRpcError, -32603) can sit above the wallet's 4001: look at all.
+  if (chain.some((e) => codeOf(e) === 4001) || /user rejected|user denied|rejected the request/i.test(text)) {
+    return new TransactionRejectedError({ cause: error })
+  }
+  if (names.includes('ChainMismatchError') || names.includes('ConnectorChainMismatchError')) {
+    return new SendChainMismatchError({ cause: error })
+  }
+  if (names.includes('ChainNotConfiguredError')) return new UnsupportedChainError({ cause: error })
+  if (names.includes('ConnectorNotConnectedError') || names.includes('ConnectorAccountNotFoundError')) {
+    return new SendAccountNotFoundError({ cause: error })
+  }
+  // A token contract refusing more than the balance (OpenZeppelin's, the sandbox's and most others' texts).
+  if (/exceeds balance|insufficient balance|ERC20InsufficientBalance/i.test(text)) {
+    return new InsufficientBalanceError({ cause: error, details: revertReason(chain) ?? undefined })
+  }
+  // viem's InsufficientFundsError, or the node's text under another wrapper.
+  if (names.includes('InsufficientFundsError') || /insufficient funds/i.test(text)) {
+    return new InsufficientBalanceError({ cause: error })
+  }
+  if (
+    names.some((n) => n === 'ExecutionRevertedError' || n === 'ContractFunctionRevertedError') ||
+    /execution reverted/i.test(text)
+  ) {
+    return new TransactionRevertedError({ cause: error, details: revertReason(chain) ?? undefined })
+  }
+  switch (stage) {
+    case 'resolve':
+      return new ResolveNameError({ cause: error })
+    case 'estimate':
+      return new FeeEstimateError({ cause: error })
+    case 'send':
+      return new SendTransactionError({ cause: error })
+    case 'receipt':
+      return new SendTransactionError({ cause: error })
+  }
+}
+
+/** What a snapshot keeps of a send error: plain data, for the inspector and the views. */
+export function sendErrorInfo(error: unknown, stage: SendStage): ErrorInfo {
+  const kit = toSendError(error, stage)
+  const code = causeChain(kit)
+    .map(codeOf)
+    .find((c) => c !== undefined)
+  return { name: kit.name, message: kit.shortMessage, ...(code === undefined ? {} : { code }) }
+}
+
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth++) {
+    chain.push(current)
+    current = typeof current === 'object' && 'cause' in current ? current.cause : undefined
+  }
+  return chain
+}
+
+function codeOf(error: unknown): number | undefined {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'number')
+    return error.code
+  return undefined
+}
+
+function messageOf(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const short = 'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : ''
+    const message = 'message' in error && typeof error.message === 'string' ? error.message : ''
+    return [short, message].filter(Boolean).join(' ')
+  }
+  return typeof error === 'string' ? error : ''
+}
+
+/** A revert reason as viem reports it (`reason` on its revert errors), if any. */
+function revertReason(chain: unknown[]): string | undefined {
+  for (const e of chain) {
+    if (e && typeof e === 'object' && 'reason' in e && typeof e.reason === 'string' && e.reason)
+      return e.reason
+  }
+  return undefined
+}

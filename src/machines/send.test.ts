@@ -1,0 +1,696 @@
+import { type Address, type Hex, parseEther, UserRejectedRequestError } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { createActor, fromPromise, SimulatedClock } from 'xstate'
+import { PENDING_TX_POLLING_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
+import {
+  type FeeEstimate,
+  feeInUsd,
+  isNativeToken,
+  parseAmount,
+  type ReceiptRequest,
+  type ResolvedName,
+  routeAfterSend,
+  type SendEvent,
+  type SendInput,
+  type SendNotice,
+  type SendReceipt,
+  type SendRequest,
+  type SendTransactionRequest,
+  sendMachine,
+  type TokenBalance,
+  tokenContract,
+  validateSend,
+} from './send'
+
+/** One call of a promise slot: what it was given, and the hands to settle it with. */
+interface Call<TInput, TOutput> {
+  input: TInput
+  signal: AbortSignal
+  resolve: (output: TOutput) => void
+  reject: (error: unknown) => void
+}
+
+const CHAIN = 'eip155:31337'
+const STK_ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const USDT_ADDRESS = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0'
+/** Lower case on purpose: the machine hands the checksummed form to the slots. */
+const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const BOB_CHECKSUMMED = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const HASH: Hex = `0x${'ab'.repeat(32)}`
+
+const ETH: TokenBalance = {
+  name: 'Ether',
+  symbol: 'ETH',
+  chainId: CHAIN,
+  value: 6000,
+  price: 3000,
+  quantity: { decimals: '18', numeric: '2' },
+  iconUrl: 'http://127.0.0.1/icons/ETH.svg',
+}
+const STK: TokenBalance = {
+  name: 'Sandbox Token',
+  symbol: 'STK',
+  chainId: CHAIN,
+  address: `${CHAIN}:${STK_ADDRESS}`,
+  value: 2000,
+  price: 2,
+  quantity: { decimals: '18', numeric: '1000' },
+  iconUrl: 'http://127.0.0.1/icons/STK.svg',
+}
+const USDT: TokenBalance = {
+  name: 'Sandbox Tether',
+  symbol: 'USDT',
+  chainId: CHAIN,
+  address: `${CHAIN}:${USDT_ADDRESS}`,
+  value: 10000,
+  price: 1,
+  quantity: { decimals: '6', numeric: '10000' },
+  iconUrl: 'http://127.0.0.1/icons/USDT.svg',
+}
+const SOL_USDT: TokenBalance = {
+  ...USDT,
+  chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  address: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+}
+
+/** 21 000 gas at 2 gwei: 0.000042 ETH. */
+const FEE: FeeEstimate = {
+  gas: '21000',
+  maxFeePerGas: '2000000000',
+  maxPriorityFeePerGas: '1000000000',
+  fee: '42000000000000',
+  formatted: '0.000042',
+  symbol: 'ETH',
+  decimals: 18,
+}
+
+/**
+ * The real machine with every actor slot replaced by a fake the test settles, on a simulated clock, with every
+ * emitted notice recorded.
+ */
+function harness(input: SendInput = { tokenBalances: [ETH, STK, USDT] }) {
+  const calls = {
+    resolveName: [] as Call<{ name: string }, ResolvedName>[],
+    estimateFee: [] as Call<SendRequest, FeeEstimate>[],
+    sendNative: [] as Call<SendTransactionRequest, Hex>[],
+    sendErc20: [] as Call<SendTransactionRequest & { token: Address }, Hex>[],
+    waitForReceipt: [] as Call<ReceiptRequest, SendReceipt>[],
+    pollReceipt: [] as Call<{ hash: Hex; chainId: number }, SendReceipt>[],
+  }
+  const slot = <TInput, TOutput>(list: Call<TInput, TOutput>[]) =>
+    fromPromise<TOutput, TInput>(
+      ({ input, signal }) =>
+        new Promise<TOutput>((resolve, reject) => {
+          list.push({ input, signal, resolve, reject })
+        }),
+    )
+  const machine = sendMachine.provide({
+    actors: {
+      resolveName: slot(calls.resolveName),
+      estimateFee: slot(calls.estimateFee),
+      sendNative: slot(calls.sendNative),
+      sendErc20: slot(calls.sendErc20),
+      waitForReceipt: slot(calls.waitForReceipt),
+      pollReceipt: slot(calls.pollReceipt),
+    },
+  })
+  const clock = new SimulatedClock()
+  const actor = createActor(machine, { input, clock })
+  const notices: SendNotice[] = []
+  actor.on('*', (notice) => notices.push(notice))
+  actor.start()
+  const send = (...events: SendEvent[]) => {
+    for (const event of events) actor.send(event)
+  }
+  return {
+    actor,
+    calls,
+    clock,
+    notices,
+    send,
+    snapshot: () => actor.getSnapshot(),
+    context: () => actor.getSnapshot().context,
+  }
+}
+
+/** Lets settled slot promises reach the machine. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+/** Fills the form and opens the preview with a fee estimate. */
+async function toReady(t: ReturnType<typeof harness>, token: TokenBalance, amount: string) {
+  t.send(
+    { type: 'send.setToken', token },
+    { type: 'send.setAmount', amount },
+    { type: 'send.setReceiver', receiverAddress: BOB },
+    { type: 'send.preview' },
+  )
+  t.calls.estimateFee.at(-1)!.resolve(FEE)
+  await flush()
+  expect(t.snapshot().value).toEqual({ previewing: 'ready' })
+}
+
+/** From a ready preview to waiting for the receipt of HASH. */
+async function toWaiting(t: ReturnType<typeof harness>, token: TokenBalance, amount: string) {
+  await toReady(t, token, amount)
+  t.send({ type: 'send.confirm' })
+  const calls = isNativeToken(token) ? t.calls.sendNative : t.calls.sendErc20
+  calls.at(-1)!.resolve(HASH)
+  await flush()
+  expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+}
+
+describe('send machine: the form', () => {
+  it('starts editing an empty form, with the balances it was given (decimals 0 dropped, SPEC §5)', () => {
+    const nft = { ...STK, symbol: 'PUNK', quantity: { decimals: '0', numeric: '3' } }
+    const t = harness({ tokenBalances: [ETH, nft, STK] })
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context()).toMatchObject({
+      token: undefined,
+      sendTokenAmount: undefined,
+      receiverAddress: undefined,
+      receiverProfileName: undefined,
+      receiverProfileImageUrl: undefined,
+      loading: false,
+      tokenBalances: [ETH, STK],
+      networkBalanceInUsd: '6000',
+      fee: undefined,
+      error: undefined,
+      hash: undefined,
+    })
+  })
+
+  it('takes a token given as input', () => {
+    const t = harness({ tokenBalances: [ETH, STK], token: STK })
+    expect(t.context().token).toEqual(STK)
+  })
+
+  it('keeps what is typed, as typed', () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: ' 1.5' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+    )
+    expect(t.context()).toMatchObject({ token: STK, sendTokenAmount: ' 1.5', receiverAddress: BOB })
+  })
+
+  it('shows the SPEC §5 texts in order when previewing an incomplete form, and calls nothing', () => {
+    const t = harness()
+    const previewError = () => {
+      t.send({ type: 'send.preview' })
+      expect(t.snapshot().value).toBe('editing')
+      return t.context().error?.message
+    }
+    expect(previewError()).toBe('An amount and receiver address are required')
+    t.send({ type: 'send.setAmount', amount: '1' })
+    expect(t.context().error).toBeUndefined()
+    expect(previewError()).toBe('An amount and receiver address are required')
+    t.send({ type: 'send.setReceiver', receiverAddress: BOB })
+    expect(previewError()).toBe('A token is required')
+    t.send({ type: 'send.setToken', token: SOL_USDT })
+    expect(previewError()).toBe('Unsupported chain')
+    t.send({ type: 'send.setToken', token: USDT }, { type: 'send.setAmount', amount: '1.0000001' })
+    expect(previewError()).toBe('Invalid amount')
+    t.send({ type: 'send.setAmount', amount: '10000.000001' })
+    expect(previewError()).toBe('Insufficient funds')
+    t.send({ type: 'send.setAmount', amount: '10000' }, { type: 'send.setReceiver', receiverAddress: 'bob' })
+    expect(previewError()).toBe('Invalid address')
+    expect(t.context().error).toEqual({ name: 'InvalidReceiverError', message: 'Invalid address' })
+    for (const list of Object.values(t.calls)) expect(list).toHaveLength(0)
+  })
+
+  it('send.setMax fills the balance; for the native currency less the last fee estimate', async () => {
+    const t = harness()
+    expect(t.snapshot().can({ type: 'send.setMax' })).toBe(false)
+    t.send({ type: 'send.setToken', token: USDT }, { type: 'send.setMax' })
+    expect(t.context().sendTokenAmount).toBe('10000')
+    t.send({ type: 'send.setToken', token: ETH }, { type: 'send.setMax' })
+    // No estimate yet for ETH: the whole balance, which the preview then finds too much to pay a fee on.
+    expect(t.context().sendTokenAmount).toBe('2')
+    t.send({ type: 'send.setReceiver', receiverAddress: BOB }, { type: 'send.preview' })
+    t.calls.estimateFee[0]!.resolve(FEE)
+    await flush()
+    expect(t.snapshot().value).toEqual({ previewing: 'unavailable' })
+    expect(t.context().error?.message).toBe('Insufficient funds for the network fee')
+    t.send({ type: 'send.edit' }, { type: 'send.setMax' })
+    expect(t.context().sendTokenAmount).toBe('1.999958')
+    t.send({ type: 'send.preview' })
+    t.calls.estimateFee[1]!.resolve(FEE)
+    await flush()
+    expect(t.snapshot().value).toEqual({ previewing: 'ready' })
+    // Another token: the ETH fee no longer applies.
+    t.send({ type: 'send.edit' }, { type: 'send.setToken', token: STK })
+    expect(t.context().fee).toBeUndefined()
+  })
+
+  it('follows fresh balances in every state: the selected token, the network balance in USD', async () => {
+    const t = harness()
+    t.send({ type: 'send.setToken', token: STK })
+    const richer = { ...STK, value: 4000, quantity: { decimals: '18', numeric: '2000' } }
+    const ethLater = { ...ETH, value: 3000, quantity: { decimals: '18', numeric: '1' } }
+    t.send({ type: 'send.setTokenBalances', tokenBalances: [ethLater, richer, USDT] })
+    expect(t.context().token).toEqual(richer)
+    expect(t.context().networkBalanceInUsd).toBe('3000')
+    await toWaiting(t, richer, '1500')
+    t.send({ type: 'send.setTokenBalances', tokenBalances: [ETH, STK] })
+    expect(t.context().tokenBalances).toEqual([ETH, STK])
+    expect(t.context().token).toEqual(STK)
+    // A token no longer listed stays selected as it was.
+    t.send({ type: 'send.setTokenBalances', tokenBalances: [ETH] })
+    expect(t.context().token).toEqual(STK)
+  })
+
+  it('send.reset clears the form, keeps the balances', () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.reset' },
+    )
+    expect(t.context()).toMatchObject({
+      token: undefined,
+      sendTokenAmount: undefined,
+      receiverAddress: undefined,
+      tokenBalances: [ETH, STK, USDT],
+    })
+  })
+})
+
+describe('send machine: receiver and preview', () => {
+  it('an address goes straight to the fee estimate, with the form parsed', () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: USDT },
+      { type: 'send.setAmount', amount: '1.5' },
+      { type: 'send.setReceiver', receiverAddress: ` ${BOB} ` },
+      { type: 'send.preview' },
+    )
+    expect(t.snapshot().value).toEqual({ previewing: 'estimating' })
+    expect(t.snapshot().hasTag('busy')).toBe(true)
+    expect(t.calls.resolveName).toHaveLength(0)
+    expect(t.calls.estimateFee[0]!.input).toEqual({
+      chainId: 31337,
+      to: BOB_CHECKSUMMED,
+      amount: 1_500_000n,
+      token: USDT_ADDRESS,
+    })
+    expect(t.context().resolvedAddress).toBe(BOB_CHECKSUMMED)
+  })
+
+  it('shows the fee once estimated; the native send has no token contract', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    expect(t.calls.estimateFee[0]!.input).toEqual({
+      chainId: 31337,
+      to: BOB_CHECKSUMMED,
+      amount: parseEther('0.01'),
+    })
+    expect(t.context().fee).toEqual(FEE)
+    expect(feeInUsd(t.context())).toBeCloseTo(0.126)
+    expect(t.snapshot().hasTag('busy')).toBe(false)
+  })
+
+  it('a name is resolved first; its address and profile are kept', async () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: 'bob.reown.id' },
+      { type: 'send.preview' },
+    )
+    expect(t.snapshot().value).toBe('resolving')
+    expect(t.calls.resolveName[0]!.input).toEqual({ name: 'bob.reown.id' })
+    t.calls.resolveName[0]!.resolve({
+      address: BOB as Address,
+      name: 'bob.reown.id',
+      imageUrl: 'http://127.0.0.1/avatar/bob.png',
+    })
+    await flush()
+    expect(t.snapshot().value).toEqual({ previewing: 'estimating' })
+    expect(t.context()).toMatchObject({
+      receiverAddress: 'bob.reown.id',
+      resolvedAddress: BOB_CHECKSUMMED,
+      receiverProfileName: 'bob.reown.id',
+      receiverProfileImageUrl: 'http://127.0.0.1/avatar/bob.png',
+    })
+    expect(t.calls.estimateFee[0]!.input.to).toBe(BOB_CHECKSUMMED)
+    // A new receiver drops the old one's profile.
+    t.send({ type: 'send.edit' }, { type: 'send.setReceiver', receiverAddress: BOB })
+    expect(t.context()).toMatchObject({ resolvedAddress: undefined, receiverProfileName: undefined })
+  })
+
+  it('a name that does not resolve: back to the form with SPEC §8’s text, values kept', async () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: 'nobody.reown.id' },
+      { type: 'send.preview' },
+    )
+    t.calls.resolveName[0]!.reject(new Error('404'))
+    await flush()
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context()).toMatchObject({
+      error: { name: 'ResolveNameError', message: 'Error resolving name' },
+      token: STK,
+      sendTokenAmount: '1',
+      receiverAddress: 'nobody.reown.id',
+    })
+  })
+
+  it('leaving a lookup in flight stops it', () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: 'bob.eth' },
+      { type: 'send.preview' },
+      { type: 'send.edit' },
+    )
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.calls.resolveName[0]!.signal.aborted).toBe(true)
+  })
+
+  it('a failed estimate is shown on the preview; retry estimates again, edit keeps the values', async () => {
+    const t = harness()
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.preview' },
+    )
+    t.calls.estimateFee[0]!.reject(new Error('RPC down'))
+    await flush()
+    expect(t.snapshot().value).toEqual({ previewing: 'unavailable' })
+    expect(t.snapshot().hasTag('failed')).toBe(true)
+    expect(t.context().error).toEqual({
+      name: 'FeeEstimateError',
+      message: 'Unable to estimate the network fee.',
+    })
+    expect(t.snapshot().can({ type: 'send.confirm' })).toBe(false)
+    t.send({ type: 'send.retry' })
+    expect(t.snapshot().value).toEqual({ previewing: 'estimating' })
+    expect(t.context().error).toBeUndefined()
+    expect(t.calls.estimateFee).toHaveLength(2)
+    t.send({ type: 'send.edit' })
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context()).toMatchObject({ token: STK, sendTokenAmount: '1', receiverAddress: BOB })
+  })
+
+  it('an ERC-20 send whose fee the listed native balance cannot pay is not offered', async () => {
+    const poor = { ...ETH, value: 0.03, quantity: { decimals: '18', numeric: '0.00001' } }
+    const t = harness({ tokenBalances: [poor, STK] })
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.preview' },
+    )
+    t.calls.estimateFee[0]!.resolve(FEE)
+    await flush()
+    expect(t.snapshot().value).toEqual({ previewing: 'unavailable' })
+    expect(t.context().error?.message).toBe('Insufficient funds for the network fee')
+  })
+
+  it('without the native balance listed, the fee is not judged here (the wallet will)', async () => {
+    const t = harness({ tokenBalances: [STK] })
+    await toReady(t, STK, '1')
+  })
+})
+
+describe('send machine: sending and confirming', () => {
+  it('a native send: loading on, the wallet asked with the fee shown, receipt awaited, send state reset', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    expect(t.snapshot().value).toEqual({ sending: 'native' })
+    expect(t.context().loading).toBe(true)
+    expect(t.snapshot().hasTag('loading')).toBe(true)
+    expect(t.snapshot().can({ type: 'send.reset' })).toBe(false)
+    expect(t.calls.sendErc20).toHaveLength(0)
+    expect(t.calls.sendNative[0]!.input).toEqual({
+      chainId: 31337,
+      to: BOB_CHECKSUMMED,
+      amount: parseEther('0.01'),
+      fee: FEE,
+    })
+    t.calls.sendNative[0]!.resolve(HASH)
+    await flush()
+    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.context()).toMatchObject({ loading: true, hash: HASH })
+    expect(t.notices).toEqual([{ type: 'send.submitted', hash: HASH, chainId: 31337 }])
+    expect(t.calls.waitForReceipt[0]!.input).toEqual({ hash: HASH, chainId: 31337, timeoutMs: 25_000 })
+    t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '7' })
+    await flush()
+    expect(t.snapshot().value).toBe('done')
+    const succeeded = t.notices[1]
+    expect(succeeded).toEqual({
+      type: 'send.succeeded',
+      hash: HASH,
+      chainId: 31337,
+      native: true,
+      symbol: 'ETH',
+      amount: '0.01',
+      to: BOB_CHECKSUMMED,
+    })
+    // SPEC §2: a native send goes back without naming a view.
+    expect(routeAfterSend(succeeded as Extract<SendNotice, { type: 'send.succeeded' }>)).toEqual({
+      type: 'router.back',
+    })
+    // SPEC §4: then the send state is reset; the hash stays for the success view.
+    expect(t.context()).toMatchObject({
+      token: undefined,
+      sendTokenAmount: undefined,
+      receiverAddress: undefined,
+      resolvedAddress: undefined,
+      fee: undefined,
+      loading: false,
+      error: undefined,
+      hash: HASH,
+      tokenBalances: [ETH, STK, USDT],
+    })
+    expect(t.snapshot().hasTag('loading')).toBe(false)
+  })
+
+  it('an ERC-20 send goes through sendErc20 with the contract, and returns to Account', async () => {
+    const t = harness()
+    await toWaiting(t, USDT, '1.5')
+    expect(t.calls.sendNative).toHaveLength(0)
+    expect(t.calls.sendErc20[0]!.input).toEqual({
+      chainId: 31337,
+      to: BOB_CHECKSUMMED,
+      amount: 1_500_000n,
+      token: USDT_ADDRESS,
+      fee: FEE,
+    })
+    t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '8' })
+    await flush()
+    const succeeded = t.notices.at(-1) as Extract<SendNotice, { type: 'send.succeeded' }>
+    expect(succeeded).toMatchObject({ type: 'send.succeeded', native: false, symbol: 'USDT', amount: '1.5' })
+    expect(routeAfterSend(succeeded)).toEqual({ type: 'router.replace', view: 'Account' })
+  })
+
+  it('declined in the wallet: a clear error, the form keeps its values; retry asks again, edit returns', async () => {
+    const t = harness()
+    await toReady(t, STK, '1.5')
+    t.send({ type: 'send.confirm' })
+    t.calls.sendErc20[0]!.reject(new UserRejectedRequestError(new Error('User rejected the request.')))
+    await flush()
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    expect(t.snapshot().hasTag('failed')).toBe(true)
+    expect(t.context()).toMatchObject({
+      error: { name: 'TransactionRejectedError', message: 'Transaction declined in the wallet.', code: 4001 },
+      token: STK,
+      sendTokenAmount: '1.5',
+      receiverAddress: BOB,
+      resolvedAddress: BOB_CHECKSUMMED,
+      fee: FEE,
+      loading: false,
+      hash: undefined,
+    })
+    expect(t.notices).toEqual([
+      {
+        type: 'send.failed',
+        error: {
+          name: 'TransactionRejectedError',
+          message: 'Transaction declined in the wallet.',
+          code: 4001,
+        },
+        hash: undefined,
+      },
+    ])
+    t.send({ type: 'send.retry' })
+    expect(t.snapshot().value).toEqual({ sending: 'erc20' })
+    expect(t.context().error).toBeUndefined()
+    expect(t.calls.sendErc20).toHaveLength(2)
+    expect(t.calls.sendErc20[1]!.input).toEqual(t.calls.sendErc20[0]!.input)
+    t.calls.sendErc20[1]!.reject(new Error('boom'))
+    await flush()
+    expect(t.context().error?.message).toBe('Failed to send the transaction.')
+    t.send({ type: 'send.edit' })
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context()).toMatchObject({
+      token: STK,
+      sendTokenAmount: '1.5',
+      receiverAddress: BOB,
+      error: undefined,
+    })
+  })
+
+  it('a reverted receipt fails the send, with the hash to look it up', async () => {
+    const t = harness()
+    await toWaiting(t, STK, '1')
+    t.calls.waitForReceipt[0]!.resolve({ status: 'reverted', blockNumber: '9' })
+    await flush()
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    expect(t.context()).toMatchObject({
+      error: { name: 'TransactionRevertedError', message: 'The transaction failed.' },
+      hash: HASH,
+      sendTokenAmount: '1',
+    })
+    expect(t.notices.at(-1)).toMatchObject({ type: 'send.failed', hash: HASH })
+  })
+
+  it('no receipt in 25 s (SPEC §9): the wait stops and polling starts, not a moment earlier', async () => {
+    const t = harness()
+    await toWaiting(t, ETH, '0.01')
+    t.clock.increment(TX_RECEIPT_TIMEOUT_MS - 1)
+    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    t.clock.increment(1)
+    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.calls.waitForReceipt[0]!.signal.aborted).toBe(true)
+    expect(t.calls.pollReceipt[0]!.input).toEqual({ hash: HASH, chainId: 31337 })
+    expect(t.context().loading).toBe(true)
+    t.calls.pollReceipt[0]!.resolve({ status: 'success', blockNumber: '12' })
+    await flush()
+    expect(t.snapshot().value).toBe('done')
+    expect(t.notices.at(-1)).toMatchObject({ type: 'send.succeeded', hash: HASH })
+  })
+
+  it('a wait that fails (its own timeout, a dropped connection) polls too: never a second send', async () => {
+    const t = harness()
+    await toWaiting(t, ETH, '0.01')
+    t.calls.waitForReceipt[0]!.reject(new Error('Timed out while waiting for transaction'))
+    await flush()
+    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.calls.sendNative).toHaveLength(1)
+    t.calls.pollReceipt[0]!.resolve({ status: 'reverted', blockNumber: '12' })
+    await flush()
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+  })
+
+  it('after 30 s of polling (SPEC §9) the send is unconfirmed; retry polls again, reset leaves it', async () => {
+    const t = harness()
+    await toWaiting(t, ETH, '0.01')
+    t.clock.increment(TX_RECEIPT_TIMEOUT_MS)
+    t.clock.increment(PENDING_TX_POLLING_MS - 1)
+    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    t.clock.increment(1)
+    expect(t.snapshot().value).toEqual({ failed: 'unconfirmed' })
+    expect(t.calls.pollReceipt[0]!.signal.aborted).toBe(true)
+    expect(t.context()).toMatchObject({
+      error: { name: 'TransactionPendingError', message: 'The transaction is still pending.' },
+      hash: HASH,
+      loading: false,
+      sendTokenAmount: '0.01',
+    })
+    expect(t.notices.at(-1)).toMatchObject({ type: 'send.failed', hash: HASH })
+    // Editing and sending again could pay twice: not offered.
+    expect(t.snapshot().can({ type: 'send.edit' })).toBe(false)
+    t.send({ type: 'send.retry' })
+    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.calls.sendNative).toHaveLength(1)
+    expect(t.calls.pollReceipt).toHaveLength(2)
+    t.clock.increment(PENDING_TX_POLLING_MS)
+    expect(t.snapshot().value).toEqual({ failed: 'unconfirmed' })
+    t.send({ type: 'send.reset' })
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context()).toMatchObject({ sendTokenAmount: undefined, hash: undefined, error: undefined })
+  })
+
+  it('done: a new token or a reset starts a new send', async () => {
+    const t = harness()
+    await toWaiting(t, STK, '1')
+    t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '3' })
+    await flush()
+    expect(t.snapshot().can({ type: 'send.setAmount', amount: '1' })).toBe(false)
+    t.send({ type: 'send.setToken', token: USDT })
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context()).toMatchObject({ token: USDT, hash: undefined })
+  })
+
+  it('nothing is sent, and nothing reset, while a transaction is in flight', async () => {
+    const t = harness()
+    await toReady(t, STK, '1')
+    t.send({ type: 'send.confirm' })
+    for (const event of [
+      { type: 'send.reset' },
+      { type: 'send.edit' },
+      { type: 'send.confirm' },
+      { type: 'send.setAmount', amount: '2' },
+    ] as const) {
+      expect(t.snapshot().can(event), event.type).toBe(false)
+    }
+    t.calls.sendErc20[0]!.resolve(HASH)
+    await flush()
+    expect(t.snapshot().can({ type: 'send.reset' })).toBe(false)
+    expect(t.snapshot().can({ type: 'send.retry' })).toBe(false)
+  })
+
+  it('without provided slots a step fails as the visitor sees it; the actor itself does not fail', async () => {
+    const actor = createActor(sendMachine, { input: {} })
+    const errors: unknown[] = []
+    actor.subscribe({ error: (error) => errors.push(error) })
+    actor.start()
+    actor.send({ type: 'send.setToken', token: STK })
+    actor.send({ type: 'send.setAmount', amount: '1' })
+    actor.send({ type: 'send.setReceiver', receiverAddress: BOB })
+    actor.send({ type: 'send.preview' })
+    await flush()
+    expect(actor.getSnapshot().value).toEqual({ previewing: 'unavailable' })
+    expect(errors).toEqual([])
+    actor.stop()
+  })
+})
+
+describe('validateSend and the token helpers', () => {
+  const form = (token: TokenBalance | undefined, amount: string | undefined, receiver: string | undefined) =>
+    validateSend({ token, sendTokenAmount: amount, receiverAddress: receiver })?.shortMessage
+
+  it('passes a complete form with an address or a name', () => {
+    expect(form(STK, '1.5', BOB)).toBeUndefined()
+    expect(form(STK, '.5', 'alice.reown.id')).toBeUndefined()
+    expect(form(ETH, '2', 'vitalik.eth')).toBeUndefined()
+    expect(form(USDT, '0.000001', BOB)).toBeUndefined()
+  })
+
+  it('names the first problem', () => {
+    expect(form(undefined, undefined, undefined)).toBe('An amount and receiver address are required')
+    expect(form(STK, '  ', BOB)).toBe('An amount and receiver address are required')
+    expect(form(STK, '1', ' ')).toBe('An amount and receiver address are required')
+    expect(form(undefined, '1', BOB)).toBe('A token is required')
+    expect(form(SOL_USDT, '1', BOB)).toBe('Unsupported chain')
+    expect(form({ ...STK, address: `${CHAIN}:0x1234` }, '1', BOB)).toBe('Invalid token')
+    for (const amount of ['abc', '0', '0.0', '-1', '1e3', '1,5', '1.2.3', '0.0000001']) {
+      expect(form(USDT, amount, BOB), amount).toBe('Invalid amount')
+    }
+    expect(form(STK, '1000.000000000000000001', BOB)).toBe('Insufficient funds')
+    expect(form(STK, '1000', BOB)).toBeUndefined()
+    for (const receiver of ['bob', '0x1234', 'alice .eth', 'alice.', '.eth']) {
+      expect(form(STK, '1', receiver), receiver).toBe('Invalid address')
+    }
+  })
+
+  it('reads native and ERC-20 tokens from CAIP-10, plain and marker addresses', () => {
+    expect(isNativeToken(ETH)).toBe(true)
+    expect(isNativeToken({ address: `${CHAIN}:0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE` })).toBe(true)
+    expect(isNativeToken(STK)).toBe(false)
+    expect(tokenContract(STK)).toBe(STK_ADDRESS)
+    expect(tokenContract({ address: STK_ADDRESS.toLowerCase() })).toBe(STK_ADDRESS)
+    expect(tokenContract(ETH)).toBeUndefined()
+    expect(parseAmount('1.5', 6)).toBe(1_500_000n)
+    expect(parseAmount('1.', 6)).toBe(1_000_000n)
+    expect(parseAmount('1.0000001', 6)).toBeUndefined()
+  })
+})

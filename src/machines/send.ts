@@ -1,0 +1,685 @@
+import { type Address, formatUnits, getAddress, type Hex, isAddress, parseUnits } from 'viem'
+import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import { PENDING_TX_POLLING_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
+import type { BaseError } from '../errors/base'
+import type { ErrorInfo } from '../errors/connection'
+import {
+  AmountAndReceiverRequiredError,
+  InsufficientBalanceError,
+  InsufficientFeeFundsError,
+  InvalidAmountError,
+  InvalidReceiverError,
+  InvalidTokenError,
+  type SendStage,
+  sendErrorInfo,
+  TokenRequiredError,
+  TransactionPendingError,
+  TransactionRevertedError,
+  UnsupportedChainError,
+} from '../errors/send'
+import type { ModalEvent } from './modal'
+
+/**
+ * The send flow (SPEC §4 "Sending a token", §5, §8, §9).
+ *
+ * editing → (`send.preview`, the form valid) → previewing, or through `resolving` when the receiver is a name →
+ * previewing: `estimating` the network fee → `ready` (shown; `send.confirm`) or `unavailable` (the estimate
+ * failed or the fee cannot be paid; `send.retry`) → sending (loading on; the wallet is asked, native or ERC-20)
+ * → confirming: `waiting` for the receipt up to 25 s, then `polling` for it another 30 s (SPEC §9) → done (the
+ * send state is reset and `send.succeeded` emitted, so the kit navigates: SPEC §2) or failed.
+ *
+ * failed keeps the form: `retryable` (declined in the wallet, refused, reverted) offers `send.retry` (send again)
+ * and `send.edit`; `unconfirmed` (sent, but no receipt in time) offers `send.retry` as "check again", which polls
+ * and never sends twice.
+ *
+ * Every effect is a named actor slot: `resolveName`, `estimateFee`, `sendNative`, `sendErc20`, `waitForReceipt`,
+ * `pollReceipt`. `createSendActors` (src/actors/send.ts) fills them over wagmi; tests with fakes.
+ */
+
+/** SPEC §3 token balance, as the Data API reports it. */
+export interface TokenBalance {
+  name: string
+  symbol: string
+  /** CAIP-2, e.g. `eip155:1`. */
+  chainId: string
+  /** CAIP-10 (`eip155:1:0x…`) or a plain address for a token; absent (or the 0xeee… marker) for the native currency. */
+  address?: string | undefined
+  /** In USD: quantity times price. */
+  value?: number | undefined
+  price: number
+  quantity: { decimals: string; numeric: string }
+  iconUrl?: string | undefined
+}
+
+/** What the network fee preview shows. Amounts are decimal strings in wei, so snapshots stay plain data. */
+export interface FeeEstimate {
+  /** Gas limit. */
+  gas: string
+  /** EIP-1559 fees; a legacy chain has `gasPrice` instead. */
+  maxFeePerGas?: string | undefined
+  maxPriorityFeePerGas?: string | undefined
+  gasPrice?: string | undefined
+  /** The most the transaction can cost: gas × (maxFeePerGas or gasPrice), in wei. */
+  fee: string
+  /** `fee` in the native currency's units, e.g. '0.000042'. */
+  formatted: string
+  /** The native currency's symbol and decimals. */
+  symbol: string
+  decimals: number
+}
+
+/** What `resolveName` answers for a name. */
+export interface ResolvedName {
+  address: Address
+  name: string
+  imageUrl?: string | undefined
+}
+
+/** What the fee is estimated for and what is sent: the form, parsed. */
+export interface SendRequest {
+  /** The token's chain (eip155 reference). */
+  chainId: number
+  to: Address
+  /** In the token's base units. */
+  amount: bigint
+  /** The ERC-20 contract; absent for the native currency. */
+  token?: Address | undefined
+}
+
+/** A send request with the fee the visitor was shown, so the wallet is asked for the same. */
+export interface SendTransactionRequest extends SendRequest {
+  fee?: FeeEstimate | undefined
+}
+
+export interface ReceiptRequest {
+  hash: Hex
+  chainId: number
+  /** How long the slot may wait (SPEC §9: 25 s); the machine also stops waiting then. */
+  timeoutMs: number
+}
+
+export interface SendReceipt {
+  status: 'success' | 'reverted'
+  /** Decimal string. */
+  blockNumber: string
+}
+
+/** SPEC §3 Send state, plus the fee preview, the last error and the transaction hash. */
+export interface SendContext {
+  token: TokenBalance | undefined
+  /** As typed. */
+  sendTokenAmount: string | undefined
+  /** As typed: an address or a name. */
+  receiverAddress: string | undefined
+  /** The address the transaction goes to, once the receiver is checked (or its name resolved). */
+  resolvedAddress: Address | undefined
+  receiverProfileName: string | undefined
+  receiverProfileImageUrl: string | undefined
+  /** The native balance of the token's network in USD (SPEC §3), from the token balances. */
+  networkBalanceInUsd: string | undefined
+  /** True while a transaction is being sent or confirmed (the `loading` tag says the same). */
+  loading: boolean
+  tokenBalances: TokenBalance[]
+  /** The last fee estimate for the selected token; kept while editing so Max can leave room for it. */
+  fee: FeeEstimate | undefined
+  error: ErrorInfo | undefined
+  /** The hash of the transaction sent; kept in `done` until the next send. */
+  hash: Hex | undefined
+}
+
+export interface SendInput {
+  tokenBalances?: TokenBalance[]
+  token?: TokenBalance
+}
+
+export type SendEvent =
+  | { type: 'send.setToken'; token: TokenBalance }
+  | { type: 'send.setAmount'; amount: string }
+  | { type: 'send.setReceiver'; receiverAddress: string }
+  /** The whole balance; for the native currency less the last fee estimate, if there is one. */
+  | { type: 'send.setMax' }
+  /** Fresh balances (the Data API); the selected token follows its entry. Accepted in every state. */
+  | { type: 'send.setTokenBalances'; tokenBalances: TokenBalance[] }
+  | { type: 'send.preview' }
+  | { type: 'send.confirm' }
+  /** Back to the form, values kept (from the preview, a name lookup or a failed send). */
+  | { type: 'send.edit' }
+  /** Failed: send again; preview unavailable: estimate again; unconfirmed: look for the receipt again. */
+  | { type: 'send.retry' }
+  /** The send state reset (SPEC §4); not while a transaction is in flight. */
+  | { type: 'send.reset' }
+
+/** What the send machine tells the kit (`actor.on(type, …)`). */
+export type SendNotice =
+  | { type: 'send.submitted'; hash: Hex; chainId: number }
+  | {
+      type: 'send.succeeded'
+      hash: Hex
+      chainId: number
+      /** SPEC §2: a native send goes back; an ERC-20 send returns to Account. */
+      native: boolean
+      symbol: string
+      amount: string
+      to: Address
+    }
+  | { type: 'send.failed'; error: ErrorInfo; hash?: Hex | undefined }
+
+/** The address some APIs use for the native currency. */
+export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+
+const EMPTY_FORM = {
+  token: undefined,
+  sendTokenAmount: undefined,
+  receiverAddress: undefined,
+  resolvedAddress: undefined,
+  receiverProfileName: undefined,
+  receiverProfileImageUrl: undefined,
+  fee: undefined,
+  error: undefined,
+  loading: false,
+} satisfies Partial<SendContext>
+
+const notProvided = (slot: string) => () => {
+  throw new Error(`sendMachine: the "${slot}" actor slot was not provided`)
+}
+
+/** An error event's payload, for `params`. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
+export const sendMachine = setup({
+  types: {
+    context: {} as SendContext,
+    events: {} as SendEvent,
+    input: {} as SendInput,
+    emitted: {} as SendNotice,
+    tags: {} as 'loading' | 'busy' | 'failed',
+  },
+  actors: {
+    resolveName: fromPromise<ResolvedName, { name: string }>(notProvided('resolveName')),
+    estimateFee: fromPromise<FeeEstimate, SendRequest>(notProvided('estimateFee')),
+    sendNative: fromPromise<Hex, SendTransactionRequest>(notProvided('sendNative')),
+    sendErc20: fromPromise<Hex, SendTransactionRequest & { token: Address }>(notProvided('sendErc20')),
+    waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(notProvided('waitForReceipt')),
+    pollReceipt: fromPromise<SendReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
+  },
+  delays: {
+    /** SPEC §9. */
+    receiptTimeout: TX_RECEIPT_TIMEOUT_MS,
+    /** SPEC §9. */
+    pendingPolling: PENDING_TX_POLLING_MS,
+  },
+  guards: {
+    formInvalid: ({ context }) => validateSend(context) !== undefined,
+    receiverIsName: ({ context }) => !isAddress(context.receiverAddress?.trim() ?? '', { strict: false }),
+    hasToken: ({ context }) => context.token !== undefined,
+    isNative: ({ context }) => context.token !== undefined && isNativeToken(context.token),
+    reverted: (_, receipt: SendReceipt) => receipt.status === 'reverted',
+    cannotPayFee: ({ context }, fee: FeeEstimate) => !canPayFee(context, fee),
+  },
+  actions: {
+    setToken: assign(({ context, event }) => {
+      assertEvent(event, 'send.setToken')
+      const same = context.token !== undefined && sameToken(context.token, event.token)
+      // A fee estimated for another token (or chain) says nothing about this one.
+      return {
+        token: event.token,
+        fee: same ? context.fee : undefined,
+        error: undefined,
+        networkBalanceInUsd: networkBalanceInUsd(context.tokenBalances, event.token.chainId),
+      }
+    }),
+    setAmount: assign(({ event }) => {
+      assertEvent(event, 'send.setAmount')
+      return { sendTokenAmount: event.amount, error: undefined }
+    }),
+    setReceiver: assign(({ event }) => {
+      assertEvent(event, 'send.setReceiver')
+      return {
+        receiverAddress: event.receiverAddress,
+        resolvedAddress: undefined,
+        receiverProfileName: undefined,
+        receiverProfileImageUrl: undefined,
+        error: undefined,
+      }
+    }),
+    setMax: assign(({ context }) => ({ sendTokenAmount: maxAmount(context), error: undefined })),
+    setTokenBalances: assign(({ context, event }) => {
+      assertEvent(event, 'send.setTokenBalances')
+      // SPEC §5: balances with decimals '0' are dropped.
+      const tokenBalances = event.tokenBalances.filter((t) => t.quantity.decimals !== '0')
+      const selected = context.token
+      const fresh = selected ? tokenBalances.find((t) => sameToken(t, selected)) : undefined
+      return {
+        tokenBalances,
+        token: fresh ?? selected,
+        networkBalanceInUsd: networkBalanceInUsd(tokenBalances, selected?.chainId),
+      }
+    }),
+    showValidationError: assign(({ context }) => ({
+      error: infoOf(validateSend(context)!),
+    })),
+    acceptAddress: assign(({ context }) => ({
+      resolvedAddress: getAddress(context.receiverAddress!.trim()),
+      receiverProfileName: undefined,
+      receiverProfileImageUrl: undefined,
+      error: undefined,
+    })),
+    applyResolvedName: assign((_, resolved: ResolvedName) => ({
+      resolvedAddress: getAddress(resolved.address),
+      receiverProfileName: resolved.name,
+      receiverProfileImageUrl: resolved.imageUrl,
+      error: undefined,
+    })),
+    setFee: assign((_, fee: FeeEstimate) => ({ fee })),
+    /** The fee estimate came back, but the native balance cannot pay it (with the amount, for native sends). */
+    showFeeNotPayable: assign((_, fee: FeeEstimate) => ({
+      fee,
+      error: infoOf(
+        new InsufficientFeeFundsError({ details: `Network fee up to ${fee.formatted} ${fee.symbol}` }),
+      ),
+    })),
+    setError: assign((_, params: { error: unknown; stage: SendStage }) => ({
+      error: sendErrorInfo(params.error, params.stage),
+    })),
+    setReverted: assign(({ context }) => ({
+      error: infoOf(new TransactionRevertedError({ details: `Transaction ${context.hash}` })),
+    })),
+    setPending: assign(({ context }) => ({
+      error: infoOf(new TransactionPendingError({ hash: context.hash })),
+    })),
+    clearError: assign({ error: undefined }),
+    clearHash: assign({ hash: undefined }),
+    setHash: assign((_, hash: Hex) => ({ hash })),
+    loadingOn: assign({ loading: true }),
+    loadingOff: assign({ loading: false }),
+    /** SPEC §4: the send state reset. The balances stay: they are the account's, not the form's. */
+    resetForm: assign(({ context }) => ({
+      ...EMPTY_FORM,
+      networkBalanceInUsd: networkBalanceInUsd(context.tokenBalances, undefined),
+    })),
+    emitSubmitted: emit(({ context }) => ({
+      type: 'send.submitted' as const,
+      hash: context.hash!,
+      chainId: chainReference(context.token!)!,
+    })),
+    emitSucceeded: emit(({ context }) => ({
+      type: 'send.succeeded' as const,
+      hash: context.hash!,
+      chainId: chainReference(context.token!)!,
+      native: isNativeToken(context.token!),
+      symbol: context.token!.symbol,
+      amount: context.sendTokenAmount!.trim(),
+      to: context.resolvedAddress!,
+    })),
+    emitFailed: emit(({ context }) => ({
+      type: 'send.failed' as const,
+      error: context.error!,
+      hash: context.hash,
+    })),
+  },
+}).createMachine({
+  id: 'send',
+  context: ({ input }) => {
+    const tokenBalances = (input.tokenBalances ?? []).filter((t) => t.quantity.decimals !== '0')
+    return {
+      ...EMPTY_FORM,
+      token: input.token,
+      tokenBalances,
+      networkBalanceInUsd: networkBalanceInUsd(tokenBalances, input.token?.chainId),
+      hash: undefined,
+    }
+  },
+  on: {
+    'send.setTokenBalances': { actions: 'setTokenBalances' },
+  },
+  initial: 'editing',
+  states: {
+    editing: {
+      entry: 'clearHash',
+      on: {
+        'send.setToken': { actions: 'setToken' },
+        'send.setAmount': { actions: 'setAmount' },
+        'send.setReceiver': { actions: 'setReceiver' },
+        'send.setMax': { guard: 'hasToken', actions: 'setMax' },
+        'send.preview': [
+          { guard: 'formInvalid', actions: 'showValidationError' },
+          { guard: 'receiverIsName', target: 'resolving', actions: 'clearError' },
+          { target: 'previewing', actions: 'acceptAddress' },
+        ],
+        'send.reset': { actions: 'resetForm' },
+      },
+    },
+    resolving: {
+      tags: 'busy',
+      invoke: {
+        id: 'resolveName',
+        src: 'resolveName',
+        input: ({ context }) => ({ name: context.receiverAddress!.trim() }),
+        onDone: {
+          target: 'previewing',
+          actions: { type: 'applyResolvedName', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'editing',
+          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'resolve' }) },
+        },
+      },
+      on: {
+        'send.edit': 'editing',
+        'send.reset': { target: 'editing', actions: 'resetForm' },
+      },
+    },
+    previewing: {
+      on: {
+        'send.edit': { target: 'editing', actions: 'clearError' },
+        'send.reset': { target: 'editing', actions: 'resetForm' },
+      },
+      initial: 'estimating',
+      states: {
+        estimating: {
+          tags: 'busy',
+          entry: 'clearError',
+          invoke: {
+            id: 'estimateFee',
+            src: 'estimateFee',
+            input: ({ context }) => sendRequestOf(context),
+            onDone: [
+              {
+                guard: { type: 'cannotPayFee', params: ({ event }) => event.output },
+                target: 'unavailable',
+                actions: { type: 'showFeeNotPayable', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'setFee', params: ({ event }) => event.output } },
+            ],
+            onError: {
+              target: 'unavailable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'estimate' }) },
+            },
+          },
+        },
+        ready: {
+          on: { 'send.confirm': '#send.sending' },
+        },
+        unavailable: {
+          tags: 'failed',
+          on: { 'send.retry': 'estimating' },
+        },
+      },
+    },
+    sending: {
+      tags: ['loading', 'busy'],
+      entry: ['loadingOn', 'clearError', 'clearHash'],
+      exit: 'loadingOff',
+      initial: 'choosing',
+      states: {
+        choosing: {
+          always: [{ guard: 'isNative', target: 'native' }, { target: 'erc20' }],
+        },
+        native: {
+          invoke: {
+            id: 'sendNative',
+            src: 'sendNative',
+            input: ({ context }) => ({ ...sendRequestOf(context), fee: context.fee }),
+            onDone: {
+              target: '#send.confirming',
+              actions: [{ type: 'setHash', params: ({ event }) => event.output }, 'emitSubmitted'],
+            },
+            onError: {
+              target: '#send.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
+        },
+        erc20: {
+          invoke: {
+            id: 'sendErc20',
+            src: 'sendErc20',
+            input: ({ context }) => {
+              const request = sendRequestOf(context)
+              return { ...request, token: request.token!, fee: context.fee }
+            },
+            onDone: {
+              target: '#send.confirming',
+              actions: [{ type: 'setHash', params: ({ event }) => event.output }, 'emitSubmitted'],
+            },
+            onError: {
+              target: '#send.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
+        },
+      },
+    },
+    confirming: {
+      tags: ['loading', 'busy'],
+      entry: ['loadingOn', 'clearError'],
+      exit: 'loadingOff',
+      initial: 'waiting',
+      states: {
+        waiting: {
+          invoke: {
+            id: 'waitForReceipt',
+            src: 'waitForReceipt',
+            input: ({ context }) => ({
+              hash: context.hash!,
+              chainId: chainReference(context.token!)!,
+              timeoutMs: TX_RECEIPT_TIMEOUT_MS,
+            }),
+            onDone: [
+              {
+                guard: { type: 'reverted', params: ({ event }) => event.output },
+                target: '#send.failed.retryable',
+                actions: 'setReverted',
+              },
+              { target: '#send.done' },
+            ],
+            // A timed-out (or interrupted) wait is not a failed send: the transaction is out there. Look again.
+            onError: 'polling',
+          },
+          after: { receiptTimeout: 'polling' },
+        },
+        polling: {
+          invoke: {
+            id: 'pollReceipt',
+            src: 'pollReceipt',
+            input: ({ context }) => ({ hash: context.hash!, chainId: chainReference(context.token!)! }),
+            onDone: [
+              {
+                guard: { type: 'reverted', params: ({ event }) => event.output },
+                target: '#send.failed.retryable',
+                actions: 'setReverted',
+              },
+              { target: '#send.done' },
+            ],
+          },
+          after: { pendingPolling: { target: '#send.failed.unconfirmed', actions: 'setPending' } },
+        },
+      },
+    },
+    done: {
+      // The notice first: it reads the form the reset clears.
+      entry: ['emitSucceeded', 'resetForm'],
+      on: {
+        'send.reset': 'editing',
+        'send.setToken': { target: 'editing', actions: 'setToken' },
+      },
+    },
+    failed: {
+      tags: 'failed',
+      entry: 'emitFailed',
+      initial: 'retryable',
+      states: {
+        retryable: {
+          on: {
+            'send.retry': '#send.sending',
+            'send.edit': { target: '#send.editing', actions: 'clearError' },
+            'send.reset': { target: '#send.editing', actions: 'resetForm' },
+          },
+        },
+        unconfirmed: {
+          on: {
+            // Never a second transaction: only the receipt of the one sent is looked for again.
+            'send.retry': '#send.confirming.polling',
+            'send.reset': { target: '#send.editing', actions: 'resetForm' },
+          },
+        },
+      },
+    },
+  },
+})
+
+export type SendMachine = typeof sendMachine
+export type SendActorRef = ActorRefFrom<typeof sendMachine>
+export type SendSnapshot = SnapshotFrom<typeof sendMachine>
+
+/** True for the native currency: no contract address, or the 0xeee… marker. */
+export function isNativeToken(token: Pick<TokenBalance, 'address'>): boolean {
+  const address = token.address?.split(':').at(-1)?.trim()
+  return !address || address.toLowerCase() === NATIVE_TOKEN_ADDRESS
+}
+
+/** The ERC-20 contract of a token (from CAIP-10 or a plain address); undefined for native or malformed ones. */
+export function tokenContract(token: Pick<TokenBalance, 'address'>): Address | undefined {
+  if (isNativeToken(token)) return undefined
+  const address = token.address!.split(':').at(-1)!.trim()
+  return isAddress(address, { strict: false }) ? getAddress(address) : undefined
+}
+
+/** The eip155 reference of a CAIP-2 chain id (`eip155:1` → 1); undefined for other namespaces. */
+export function chainReference(token: Pick<TokenBalance, 'chainId'>): number | undefined {
+  const match = /^(?:eip155:)?(\d{1,18})$/.exec(token.chainId.trim())
+  return match ? Number(match[1]) : undefined
+}
+
+const DECIMAL = /^(\d+\.?\d*|\.\d+)$/
+/** A name: labels joined by dots (ENS, `.reown.id`), no spaces. */
+const NAME = /^[^\s.]+(\.[^\s.]+)+$/
+
+/** The amount in base units, or undefined if it is not a decimal the token can hold. */
+export function parseAmount(amount: string, decimals: number): bigint | undefined {
+  const text = amount.trim()
+  if (!DECIMAL.test(text)) return undefined
+  const fraction = text.split('.')[1] ?? ''
+  if (fraction.length > decimals) return undefined
+  return parseUnits(text, decimals)
+}
+
+function decimalsOf(token: TokenBalance): number | undefined {
+  const decimals = Number(token.quantity.decimals)
+  return Number.isInteger(decimals) && decimals >= 0 && decimals <= 255 ? decimals : undefined
+}
+
+function balanceOf(token: TokenBalance): bigint | undefined {
+  const decimals = decimalsOf(token)
+  if (decimals === undefined) return undefined
+  const numeric = token.quantity.numeric.trim()
+  if (!DECIMAL.test(numeric)) return undefined
+  // A balance with more decimals than the token is a rounding artefact; the extra digits are dropped.
+  const [whole = '', fraction = ''] = numeric.split('.')
+  return parseUnits(`${whole || '0'}.${fraction.slice(0, decimals) || '0'}`, decimals)
+}
+
+/**
+ * The first problem with the form (SPEC §5, in its order), or undefined when it can be previewed. Views use it
+ * to label the preview button; the machine shows it when `send.preview` comes anyway.
+ *
+ * @example
+ * const problem = validateSend(snapshot.context)
+ * <button disabled={problem !== undefined}>{problem?.shortMessage ?? 'Preview send'}</button>
+ */
+export function validateSend(
+  form: Pick<SendContext, 'token' | 'sendTokenAmount' | 'receiverAddress'>,
+): BaseError | undefined {
+  const amount = form.sendTokenAmount?.trim() ?? ''
+  const receiver = form.receiverAddress?.trim() ?? ''
+  if (!amount || !receiver) return new AmountAndReceiverRequiredError()
+  const token = form.token
+  if (!token) return new TokenRequiredError()
+  if (chainReference(token) === undefined) return new UnsupportedChainError({ details: token.chainId })
+  const decimals = decimalsOf(token)
+  if (decimals === undefined || (!isNativeToken(token) && tokenContract(token) === undefined)) {
+    return new InvalidTokenError()
+  }
+  const value = parseAmount(amount, decimals)
+  if (value === undefined || value === 0n) return new InvalidAmountError()
+  const balance = balanceOf(token)
+  if (balance !== undefined && value > balance) return new InsufficientBalanceError()
+  if (!isAddress(receiver, { strict: false }) && !NAME.test(receiver)) return new InvalidReceiverError()
+  return undefined
+}
+
+/** The form as a request. Only called where the form is known to be valid. */
+export function sendRequestOf(context: SendContext): SendRequest {
+  const token = context.token!
+  const contract = tokenContract(token)
+  return {
+    chainId: chainReference(token)!,
+    to: context.resolvedAddress!,
+    amount: parseAmount(context.sendTokenAmount!, decimalsOf(token)!)!,
+    ...(contract ? { token: contract } : {}),
+  }
+}
+
+/** Whether the native balance pays the fee (and, for the native currency, the amount too), as far as known. */
+function canPayFee(context: SendContext, fee: FeeEstimate): boolean {
+  const token = context.token!
+  const feeWei = BigInt(fee.fee)
+  if (isNativeToken(token)) {
+    const balance = balanceOf(token)
+    const amount = parseAmount(context.sendTokenAmount!, decimalsOf(token)!)!
+    return balance === undefined || amount + feeWei <= balance
+  }
+  const native = context.tokenBalances.find((t) => t.chainId === token.chainId && isNativeToken(t))
+  // Not listed is not proof of zero (the balances may not be loaded): the wallet and the chain will tell.
+  const balance = native ? balanceOf(native) : undefined
+  return balance === undefined || feeWei <= balance
+}
+
+function maxAmount(context: SendContext): string {
+  const token = context.token!
+  const decimals = decimalsOf(token)
+  const balance = balanceOf(token)
+  if (decimals === undefined || balance === undefined) return token.quantity.numeric
+  const reserve = isNativeToken(token) && context.fee ? BigInt(context.fee.fee) : 0n
+  const max = balance > reserve ? balance - reserve : 0n
+  return formatUnits(max, decimals)
+}
+
+function sameToken(a: TokenBalance, b: TokenBalance): boolean {
+  if (a.chainId !== b.chainId) return false
+  if (isNativeToken(a) || isNativeToken(b)) return isNativeToken(a) && isNativeToken(b)
+  return tokenContract(a) !== undefined && tokenContract(a) === tokenContract(b)
+}
+
+/** The native balance's USD value on a chain (the first native balance when no chain is given). */
+function networkBalanceInUsd(tokenBalances: TokenBalance[], chainId: string | undefined): string | undefined {
+  const native = tokenBalances.find(
+    (t) => isNativeToken(t) && (chainId === undefined || t.chainId === chainId),
+  )
+  return native ? String(native.value ?? 0) : undefined
+}
+
+function infoOf(error: BaseError): ErrorInfo {
+  return sendErrorInfo(error, 'send')
+}
+
+/** The fee in USD, when the native currency's price is among the balances. */
+export function feeInUsd(context: Pick<SendContext, 'fee' | 'token' | 'tokenBalances'>): number | undefined {
+  const { fee, token } = context
+  if (!fee || !token) return undefined
+  const native = context.tokenBalances.find((t) => t.chainId === token.chainId && isNativeToken(t))
+  const price = native?.price ?? (isNativeToken(token) ? token.price : undefined)
+  if (price === undefined) return undefined
+  return Number(fee.formatted) * price
+}
+
+/**
+ * Where the modal goes after a successful send (SPEC §2): an ERC-20 (or Solana) send returns to Account, a
+ * native one goes back without naming a view.
+ *
+ * @example
+ * sendActor.on('send.succeeded', (notice) => modal.send(routeAfterSend(notice)))
+ */
+export function routeAfterSend(notice: Extract<SendNotice, { type: 'send.succeeded' }>): ModalEvent {
+  return notice.native ? { type: 'router.back' } : { type: 'router.replace', view: 'Account' }
+}

@@ -1,0 +1,223 @@
+import type { Hex } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
+import { TransactionRejectedError } from '../../src/errors/send'
+import {
+  type FeeEstimate,
+  type ResolvedName,
+  type SendReceipt,
+  sendMachine,
+  type TokenBalance,
+  validateSend,
+} from '../../src/machines/send'
+import {
+  assertCoverage,
+  createModel,
+  describeEvent,
+  type ModelPath,
+  type ReplayResult,
+  replayPath,
+} from '../../src/testing'
+
+/**
+ * The send machine's model. Slots never settle on their own: each answer is an event of the path
+ * (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error; the machine names its
+ * invokes), and the receipt timeout and the polling window are explored as delayed events, so every order of
+ * answers, timers and visitor actions is a path.
+ *
+ * The notices (`emit`) are checked for what they announce: the emit actions are replaced by checks that throw
+ * when a notice would go out without its facts. The unit tests check what a listener receives.
+ */
+const never = <T>() => new Promise<T>(() => {})
+const modelMachine = sendMachine.provide({
+  actors: {
+    resolveName: fromPromise(never<ResolvedName>),
+    estimateFee: fromPromise(never<FeeEstimate>),
+    sendNative: fromPromise(never<Hex>),
+    sendErc20: fromPromise(never<Hex>),
+    waitForReceipt: fromPromise(never<SendReceipt>),
+    pollReceipt: fromPromise(never<SendReceipt>),
+  },
+  actions: {
+    emitSubmitted: ({ context }) => {
+      if (!context.hash) throw new Error('send.submitted without a hash')
+    },
+    emitSucceeded: ({ context }) => {
+      if (!context.hash || !context.token || !context.sendTokenAmount || !context.resolvedAddress)
+        throw new Error('send.succeeded without the hash, token, amount and receiver it announces')
+    },
+    emitFailed: ({ context }) => {
+      if (!context.error) throw new Error('send.failed without an error')
+    },
+  },
+})
+
+type Machine = typeof modelMachine
+type Snapshot = SnapshotFrom<Machine>
+type Event = EventFromLogic<Machine>
+
+const CHAIN = 'eip155:31337'
+const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const HASH = `0x${'ab'.repeat(32)}`
+
+const ETH: TokenBalance = {
+  name: 'Ether',
+  symbol: 'ETH',
+  chainId: CHAIN,
+  value: 6000,
+  price: 3000,
+  quantity: { decimals: '18', numeric: '2' },
+}
+const STK: TokenBalance = {
+  name: 'Sandbox Token',
+  symbol: 'STK',
+  chainId: CHAIN,
+  address: `${CHAIN}:0x5FbDB2315678afecb367f032d93F642f64180aa3`,
+  value: 2000,
+  price: 2,
+  quantity: { decimals: '18', numeric: '1000' },
+}
+const fee = (wei: string, formatted: string): FeeEstimate => ({
+  gas: '21000',
+  maxFeePerGas: '1',
+  maxPriorityFeePerGas: '1',
+  fee: wei,
+  formatted,
+  symbol: 'ETH',
+  decimals: 18,
+})
+/** Payable from 2 ETH with 0.5 sent, not with all of it (Max before any estimate). */
+const FEE = fee('42000000000000', '0.000042')
+
+// The done and error events of invoked actors are machine-internal types, so they are cast as events.
+const answers = [
+  { type: 'xstate.done.actor.resolveName', output: { address: BOB, name: 'bob.reown.id' } },
+  { type: 'xstate.error.actor.resolveName', error: new Error('not found') },
+  { type: 'xstate.done.actor.estimateFee', output: FEE },
+  { type: 'xstate.error.actor.estimateFee', error: new Error('RPC down') },
+  { type: 'xstate.done.actor.sendNative', output: HASH },
+  { type: 'xstate.error.actor.sendNative', error: new TransactionRejectedError() },
+  { type: 'xstate.done.actor.sendErc20', output: HASH },
+  { type: 'xstate.error.actor.sendErc20', error: new Error('execution reverted') },
+  { type: 'xstate.done.actor.waitForReceipt', output: { status: 'success', blockNumber: '1' } },
+  { type: 'xstate.done.actor.waitForReceipt', output: { status: 'reverted', blockNumber: '1' } },
+  { type: 'xstate.error.actor.waitForReceipt', error: new Error('Timed out while waiting for transaction') },
+  { type: 'xstate.done.actor.pollReceipt', output: { status: 'success', blockNumber: '2' } },
+  { type: 'xstate.done.actor.pollReceipt', output: { status: 'reverted', blockNumber: '2' } },
+] as unknown as Event[]
+
+const events: Event[] = [
+  { type: 'send.setToken', token: ETH },
+  { type: 'send.setToken', token: STK },
+  { type: 'send.setAmount', amount: '0.5' },
+  { type: 'send.setReceiver', receiverAddress: BOB },
+  { type: 'send.setReceiver', receiverAddress: 'bob.reown.id' },
+  { type: 'send.setTokenBalances', tokenBalances: [ETH, STK] },
+  ...answers,
+]
+
+/**
+ * State identity: the state and the context that decides where the machine goes (the form as typed, the fee
+ * kept for Max) and what the invariants speak of. The event payloads are few, so the graph is finite.
+ */
+function serialize(snapshot: Snapshot): string {
+  const c = snapshot.context
+  return JSON.stringify({
+    value: snapshot.value,
+    token: c.token?.symbol ?? null,
+    amount: c.sendTokenAmount ?? null,
+    receiver: c.receiverAddress ?? null,
+    resolved: c.resolvedAddress !== undefined,
+    profile: c.receiverProfileName !== undefined,
+    fee: c.fee?.formatted ?? null,
+    error: c.error?.name ?? null,
+    hash: c.hash !== undefined,
+  })
+}
+
+const model = createModel(modelMachine, {
+  events,
+  input: { tokenBalances: [ETH, STK] },
+  serializeState: serialize,
+})
+
+/** What must hold in every state of the send flow. */
+function invariant(snapshot: Snapshot): void {
+  const c = snapshot.context
+  const fail = (message: string) => {
+    throw new Error(`${message} in ${JSON.stringify(snapshot.value)}`)
+  }
+  if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
+  const inFlight = snapshot.matches('sending') || snapshot.matches('confirming')
+  if (c.loading !== inFlight) fail('loading out of step with sending/confirming')
+  if (snapshot.hasTag('loading') !== inFlight) fail('loading tag out of step')
+  const busy = inFlight || snapshot.matches('resolving') || snapshot.matches({ previewing: 'estimating' })
+  if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
+  const failed = snapshot.matches('failed') || snapshot.matches({ previewing: 'unavailable' })
+  if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
+  if (failed && !c.error) fail('failed without an error')
+  // A transaction in flight is never abandoned by a reset.
+  if (snapshot.can({ type: 'send.reset' }) === inFlight)
+    fail('reset offered while in flight, or refused at rest')
+
+  if (snapshot.matches('editing') && c.hash !== undefined) fail('a hash while editing')
+  // Past the form, the form is valid, and stays so (the form keeps its values through failures).
+  const pastForm = !snapshot.matches('editing') && !snapshot.matches('done')
+  if (pastForm && validateSend(c) !== undefined)
+    fail(`an invalid form past editing (${validateSend(c)?.name})`)
+  const addressed = pastForm && !snapshot.matches('resolving')
+  if (addressed && !c.resolvedAddress) fail('no resolved receiver')
+  if (c.receiverProfileName !== undefined && !c.receiverAddress?.includes('.'))
+    fail('a profile for an address')
+  if ((snapshot.matches({ previewing: 'ready' }) || inFlight) && !c.fee) fail('no fee shown before sending')
+  if ((snapshot.matches({ previewing: 'ready' }) || inFlight) && c.error) fail('an old error shown')
+  if (snapshot.matches('sending') && c.hash) fail('an old hash while sending')
+  if ((snapshot.matches('confirming') || snapshot.matches({ failed: 'unconfirmed' })) && !c.hash)
+    fail('confirming without a hash')
+  if (snapshot.matches({ failed: 'unconfirmed' }) && c.error?.name !== 'TransactionPendingError')
+    fail('unconfirmed without the pending error')
+  if (snapshot.matches({ failed: 'unconfirmed' }) && snapshot.can({ type: 'send.edit' }))
+    fail('editing offered while the sent transaction may still land')
+  if (snapshot.matches('done')) {
+    if (!c.hash) fail('done without a hash')
+    if (c.token || c.sendTokenAmount || c.receiverAddress || c.resolvedAddress || c.fee || c.error)
+      fail('done without the send state reset')
+  }
+}
+
+/** A readable path name: answers are named by the slot. */
+function short(path: ModelPath): string {
+  if (path.steps.length === 0) return '(initial state)'
+  return path.steps
+    .map(({ event }) => {
+      const e = event as Event
+      if (e.type === 'send.setToken') return `setToken(${e.token.symbol})`
+      if (e.type === 'send.setTokenBalances') return `setTokenBalances(${e.tokenBalances.length})`
+      const answer = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type)
+      if (!answer) return describeEvent(event).replace(/^send\./, '')
+      if (answer[1] === 'error') return `failure(${answer[2]})`
+      const output = (event as { output?: unknown }).output as { status?: string; formatted?: string }
+      const detail = output?.status ?? (output?.formatted ? `fee ${output.formatted}` : '')
+      return `answer(${answer[2]}${detail ? `, ${detail}` : ''})`
+    })
+    .join(' → ')
+}
+
+describe('send machine, model-based', () => {
+  const results: ReplayResult[] = []
+
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect(model.paths.length).toBe(39)
+  })
+
+  for (const path of model.paths) {
+    it(`replays ${short(path)}`, () => {
+      results.push(replayPath(model, path, { invariant }))
+    })
+  }
+
+  it('reaches every state and takes every transition of the machine', () => {
+    expect(results).toHaveLength(model.paths.length)
+    assertCoverage(model, results)
+  })
+})
