@@ -71,6 +71,9 @@ function App() {
       <output data-testid="demo-result" aria-live="polite">
         {result}
       </output>
+      <p>
+        Account: <output data-testid="demo-address">{isConnected ? address : ''}</output>
+      </p>
     </main>
   )
 }

@@ -16,6 +16,10 @@ export const StorageSchemas = {
   lastUsedChain: v.picklist(['eip155', 'solana']),
   connectionStatus: v.picklist(['connected', 'disconnected']),
   connectedSocial: v.pipe(v.string(), v.maxLength(40)),
+  /** SPEC §3: the embedded wallet's login flag, its e-mail and the last login time (epoch ms). */
+  emailLoginFlag: v.boolean(),
+  email: v.pipe(v.string(), v.maxLength(320)),
+  lastLoginTime: v.pipe(v.number(), v.integer(), v.minValue(0)),
   recentWallets: v.pipe(
     v.array(
       v.object({

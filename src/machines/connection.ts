@@ -66,7 +66,7 @@ export interface ConnectionAccount {
 }
 
 /** How a connection was made, for the success event (SPEC §4: method mobile or qrcode). */
-export type ConnectMethod = 'browser' | 'qrcode' | 'mobile'
+export type ConnectMethod = 'browser' | 'qrcode' | 'mobile' | 'email' | 'social'
 
 export interface ConnectTarget {
   connectorId: string
@@ -231,14 +231,15 @@ export const connectionMachine = setup({
     }),
     applyConnect: assign(({ context }, output: ConnectOutput) => {
       const wallet = recentFrom(context.target, context.connectors, output.account.connectorId)
+      // The embedded wallet (e-mail and social login) is not a wallet to pick again from a list.
+      const embedded = context.connectors.some((c) => c.id === wallet.connectorId && c.type === 'auth')
       return {
         account: output.account,
         connections: output.connections,
         recentWallet: wallet,
-        recentWallets: [wallet, ...context.recentWallets.filter((w) => w.id !== wallet.id)].slice(
-          0,
-          RECENT_WALLETS_MAX,
-        ),
+        recentWallets: embedded
+          ? context.recentWallets
+          : [wallet, ...context.recentWallets.filter((w) => w.id !== wallet.id)].slice(0, RECENT_WALLETS_MAX),
         buffering: false,
         error: undefined,
       }

@@ -36,7 +36,6 @@ import {
   InvalidOtpError,
   RpcNotAllowedError,
   replyError,
-  toFrameError,
 } from '../errors/frame'
 import {
   type AccountTypeSchema,
@@ -1441,36 +1440,4 @@ export function selectFrameView(snapshot: { matches: (value: object) => boolean 
   return undefined
 }
 
-let rpcCounter = 0
-
-/**
- * Sends one RPC request through the frame and settles with its result: the core of the embedded wallet's
- * EIP-1193 `request`. Rejects with the kit's FrameError (code 4001 when declined or aborted).
- *
- * @example
- * const signature = await frameRpc(frameActor, { method: 'personal_sign', params: [message, address] })
- */
-export function frameRpc(
-  actor: Pick<FrameActorRef, 'send' | 'on'>,
-  request: Omit<FrameRpcRequest, 'ref'>,
-): Promise<unknown> {
-  rpcCounter += 1
-  const ref = `rpc-${rpcCounter}`
-  return new Promise((resolve, reject) => {
-    const done = actor.on('embedded.rpcResult', (event) => {
-      if (event.ref !== ref) return
-      stop()
-      resolve(event.result)
-    })
-    const failed = actor.on('embedded.rpcError', (event) => {
-      if (event.ref !== ref) return
-      stop()
-      reject(toFrameError(event.error))
-    })
-    const stop = () => {
-      done.unsubscribe()
-      failed.unsubscribe()
-    }
-    actor.send({ type: 'frame.rpc', ref, ...request })
-  })
-}
+export { frameRpc } from '../frame/rpc'

@@ -8,15 +8,19 @@ import {
   forwardTo,
   fromCallback,
   fromPromise,
+  raise,
   type SnapshotFrom,
   setup,
 } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import type { SessionClientActor } from '../actors/session'
 import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
-import { getWagmiConfig } from '../chains/eip155/wagmi'
+import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
+import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { type KitConfig, type ResolvedKitConfig, resolveConfig } from '../config'
+import { SDK_VERSION } from '../constants'
+import type { EmbeddedWallet } from '../embedded/load'
 import type { KitAlert } from '../errors/base'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing } from '../utils/environment'
@@ -28,6 +32,7 @@ import {
   type ConnectorInfo,
   connectionMachine,
 } from './connection'
+import type { FrameActorRef, FrameEmitted, FrameMachineEvent } from './frame'
 import { type ModalEvent, modalMachine } from './modal'
 import type { SessionClientInput, SessionNotice } from './session'
 import { type ToastEvent, toastMachine } from './toast'
@@ -47,7 +52,33 @@ export interface KitContext {
    * spawned once WalletConnect's provider has loaded, so its code costs nothing until then.
    */
   remoteSessions: AnyActorRef | undefined
+  /**
+   * The login frame (`src/machines/frame.ts`, systemId `frame`): spawned when the modal first opens with e-mail
+   * or social login on, or at start to restore a stored login; its code and iframe cost nothing before.
+   */
+  frame: AnyActorRef | undefined
 }
+
+/** What the views send the login frame, through the kit (which forwards them once the frame runs). */
+export type FrameViewEvent = Extract<
+  FrameMachineEvent,
+  {
+    type:
+      | 'frame.retry'
+      | 'frame.connectEmail'
+      | 'frame.submitOtp'
+      | 'frame.resendCode'
+      | 'frame.cancel'
+      | 'frame.connectSocial'
+      | 'frame.connectFarcaster'
+      | 'frame.signOut'
+      | 'frame.setAccountType'
+      | 'frame.updateEmail'
+      | 'frame.rejectRpcRequests'
+      | 'frame.showIn'
+      | 'frame.syncTheme'
+  }
+>
 
 export type KitEvent =
   | ModalEvent
@@ -55,11 +86,18 @@ export type KitEvent =
   | ConnectionEvent
   | ConnectionNotice
   | WalletsEvent
+  | FrameViewEvent
   | { type: 'kit.dismissAlert'; code: KitAlert['code'] }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
   /** From the remote session client, through `followRemoteSessions`. */
   | { type: 'remoteSessions.load' }
+  /** The login frame is needed (the modal opened with e-mail or socials on; the wallet connector asks). */
+  | { type: 'embedded.load' }
+  /** From the login frame, through `followFrame`. */
+  | Extract<FrameEmitted, { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' }>
+  /** The view the frame's flow calls for changed (`selectFrameView`). */
+  | { type: 'embedded.view'; view: ViewName | undefined; previous: ViewName | undefined; connected: boolean }
   | { type: 'remoteSessions.proposalExpired' }
   | { type: 'remoteSessions.sessionEnded'; topic: string }
 
@@ -76,12 +114,14 @@ export function createKitMachine(config: KitConfig) {
     .filter((n) => n.chainNamespace === 'eip155')
     .map((n) => Number(n.id))
   const wagmi = getWagmiConfig(resolved)
+  const store = createKitStore(resolved.storage ?? browserStorage())
   const connection = connectionMachine.provide({
-    actors: createEip155ConnectionActors({
-      wagmi,
-      store: createKitStore(resolved.storage ?? browserStorage()),
-    }),
+    actors: createEip155ConnectionActors({ wagmi, store }),
   })
+  const embeddedOn = resolved.features.email || resolved.features.socials !== false
+  const bridge = getEmbeddedBridge(resolved)
+  /** Set by `loadEmbedded`: the frame machine with its real slots, and what the kit reads of it. */
+  let embedded: EmbeddedWallet | undefined
   /** Set by `loadRemoteSessions`: the session client over the loaded provider's SignClient. */
   let remoteSessionsLogic: Awaited<ReturnType<typeof loadSessionClient>> | undefined
   const remoteSessionsInput: SessionClientInput = {
@@ -136,12 +176,60 @@ export function createKitMachine(config: KitConfig) {
           }
         },
       ),
+      /** Loads the embedded wallet's code (the frame machine, transport and popup). */
+      loadEmbedded: fromPromise<void>(async () => {
+        if (embedded) return
+        const { createEmbeddedWallet } = await import('../embedded/load')
+        embedded = createEmbeddedWallet(store)
+      }),
+      /** Lets the embedded wallet's wagmi connector ask for the frame (a stored login restored at start). */
+      embeddedLoader: fromCallback<KitEvent>(({ sendBack }) => {
+        bridge.setLoader(() => sendBack({ type: 'embedded.load' }))
+        return () => bridge.setLoader(undefined)
+      }),
+      /**
+       * Follows the running frame: hands it to the connector, turns its notices into kit events, and tells
+       * the kit when the view its flow calls for changes.
+       */
+      followFrame: fromCallback<KitEvent, { frame: AnyActorRef | undefined }>(({ input, sendBack }) => {
+        const frame = input.frame as FrameActorRef | undefined
+        if (!frame || !embedded) return () => {}
+        const { selectFrameView } = embedded
+        bridge.attach(frame)
+        const subscriptions = [
+          frame.on('embedded.connected', (event) => sendBack(event)),
+          frame.on('embedded.disconnected', (event) => sendBack(event)),
+          frame.on('embedded.failed', (event) => sendBack(event)),
+        ]
+        let view = selectFrameView(frame.getSnapshot())
+        if (view) sendBack({ type: 'embedded.view', view, previous: undefined, connected: false })
+        subscriptions.push(
+          frame.subscribe((snapshot) => {
+            const next = selectFrameView(snapshot)
+            if (next === view) return
+            sendBack({
+              type: 'embedded.view',
+              view: next,
+              previous: view,
+              connected: snapshot.hasTag('connected'),
+            })
+            view = next
+          }),
+        )
+        return () => {
+          for (const subscription of subscriptions) subscription.unsubscribe()
+          bridge.attach(undefined)
+        }
+      }),
       modal: modalMachine,
       toast: toastMachine,
       connection,
       wallets: walletsMachine,
     },
     guards: {
+      /** A stored e-mail or social login is restored at start: its frame loads at once. */
+      storedLogin: () => embeddedOn && store.read('emailLoginFlag') === true,
+      embeddedOn: () => embeddedOn,
       /** SPEC §2: UnsupportedChain opens unless unsupported chains are allowed or switching is disabled. */
       opensUnsupportedChain: ({ context, event }) => {
         assertEvent(event, 'account.chainChanged')
@@ -177,6 +265,108 @@ export function createKitMachine(config: KitConfig) {
           snapshot.context.account?.connectorId === WALLETCONNECT_CONNECTOR_ID
         )
           connectionActor?.send({ type: 'connection.lost' })
+      },
+      spawnFrame: assign(({ spawn, context }) => {
+        if (context.frame || !embedded) return {}
+        const { config } = context
+        const network = config.defaultNetwork
+        return {
+          frame: spawn(embedded.logic as AnyActorLogic, {
+            systemId: 'frame',
+            input: {
+              endpoint: config.endpoints.frame,
+              projectId: config.projectId,
+              chainId: network.chainNamespace === 'eip155' ? Number(network.id) : String(network.id),
+              namespace: network.chainNamespace,
+              restored: embedded.restoredLogin(),
+              theme: { themeMode: config.themeMode },
+              dappData: {
+                projectId: config.projectId,
+                sdkVersion: SDK_VERSION,
+                ...(config.metadata
+                  ? {
+                      metadata: {
+                        name: config.metadata.name,
+                        description: config.metadata.description,
+                        url: config.metadata.url,
+                        icons: [...config.metadata.icons],
+                      },
+                    }
+                  : {}),
+              },
+            },
+          }),
+        }
+      }),
+      forwardToFrame: ({ context, event }) => {
+        context.frame?.send(event)
+      },
+      /**
+       * Leaving a frame view (back, close, Escape) ends its flow: a login is cancelled, a signing request the
+       * frame is shown for is declined. Read before the modal moves.
+       */
+      cancelFrameFlow: ({ context, system }) => {
+        const frame = context.frame
+        if (!frame) return
+        const modal = system.get('modal') as ModalActorRef | undefined
+        const snapshot = modal?.getSnapshot()
+        if (!snapshot?.matches('open')) return
+        const view = snapshot.context.history.at(-1)
+        if (view === 'ApproveTransaction') frame.send({ type: 'frame.rejectRpcRequests' })
+        else if (view && FRAME_FLOW_VIEWS.has(view)) frame.send({ type: 'frame.cancel' })
+      },
+      /** A login in the frame connects the kit through the embedded wallet's connector. */
+      connectEmbedded: ({ event, system }) => {
+        assertEvent(event, 'embedded.connected')
+        const connectionActor = system.get('connection') as ConnectionActorRef | undefined
+        const snapshot = connectionActor?.getSnapshot()
+        if (!snapshot || snapshot.matches('reconnecting')) return
+        if (snapshot.matches('connected') && snapshot.context.account?.connectorId === EMBEDDED_CONNECTOR_ID)
+          return
+        connectionActor?.send({
+          type: 'connection.connect',
+          connectorId: EMBEDDED_CONNECTOR_ID,
+          method: event.social ? 'social' : 'email',
+        })
+      },
+      /** Signed out, or the frame lost its session: disconnected now. */
+      loseEmbedded: ({ system }) => {
+        const connectionActor = system.get('connection') as ConnectionActorRef | undefined
+        const snapshot = connectionActor?.getSnapshot()
+        if (snapshot?.matches('connected') && snapshot.context.account?.connectorId === EMBEDDED_CONNECTOR_ID)
+          connectionActor?.send({ type: 'connection.lost' })
+      },
+      showFrameAlert: assign(({ context, event }) => {
+        assertEvent(event, 'embedded.failed')
+        if (context.alerts.some((alert) => alert.code === event.alert.code)) return {}
+        return { alerts: [...context.alerts, event.alert] }
+      }),
+      /** The modal follows the frame's flow: its view is pushed, and left when the flow moves on. */
+      followFrameView: ({ event, system }) => {
+        assertEvent(event, 'embedded.view')
+        const modal = system.get('modal') as ModalActorRef | undefined
+        const snapshot = modal?.getSnapshot()
+        if (!modal || !snapshot) return
+        const open = snapshot.matches('open')
+        const current = open ? snapshot.context.history.at(-1) : undefined
+        if (event.view) {
+          if (!open) {
+            // Only a signing request opens the modal by itself; a login view waits for the visitor to open it.
+            if (event.view === 'ApproveTransaction') modal.send({ type: 'modal.open', view: event.view })
+          } else if (current !== event.view) {
+            modal.send({ type: 'router.push', view: event.view })
+          }
+          return
+        }
+        // The flow ended. A login that connected closes the modal through the connection; otherwise the view
+        // the flow showed is left (at one view, going back closes the modal).
+        if (
+          event.connected &&
+          event.previous !== 'ApproveTransaction' &&
+          !event.previous?.startsWith('UpdateEmail')
+        )
+          return
+        if (open && current === event.previous) modal.send({ type: 'router.back' })
       },
       dismissAlert: assign(({ context, event }) => {
         assertEvent(event, 'kit.dismissAlert')
@@ -241,11 +431,12 @@ export function createKitMachine(config: KitConfig) {
     },
   }).createMachine({
     id: 'kit',
-    context: { config: resolved, alerts: resolved.alerts, remoteSessions: undefined },
+    context: { config: resolved, alerts: resolved.alerts, remoteSessions: undefined, frame: undefined },
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'toast', systemId: 'toast', src: 'toast' },
       { id: 'telemetry', src: 'telemetry' },
+      { id: 'embeddedLoader', src: 'embeddedLoader' },
       {
         id: 'connection',
         systemId: 'connection',
@@ -268,9 +459,16 @@ export function createKitMachine(config: KitConfig) {
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
+      // The login frame loads when the modal first opens, so e-mail and socials are ready when reached.
+      'modal.open': { actions: [forwardTo('modal'), raise({ type: 'embedded.load' })] },
       // Leaving a connecting view (back, close, Escape) cancels the attempt: nothing finishes unseen.
-      'modal.close': { actions: [forwardTo('modal'), 'cancelConnecting'] },
-      'router.back': { actions: [forwardTo('modal'), 'cancelConnecting'] },
+      'modal.close': { actions: ['cancelFrameFlow', forwardTo('modal'), 'cancelConnecting'] },
+      'router.back': { actions: ['cancelFrameFlow', forwardTo('modal'), 'cancelConnecting'] },
+      'frame.*': { actions: 'forwardToFrame' },
+      'embedded.connected': { actions: 'connectEmbedded' },
+      'embedded.disconnected': { actions: 'loseEmbedded' },
+      'embedded.failed': { actions: 'showFrameAlert' },
+      'embedded.view': { actions: 'followFrameView' },
       'router.*': { actions: forwardTo('modal') },
       'toast.*': { actions: forwardTo('toast') },
       'connection.*': { actions: forwardTo('connection') },
@@ -290,6 +488,33 @@ export function createKitMachine(config: KitConfig) {
     },
     type: 'parallel',
     states: {
+      /**
+       * The embedded wallet (SPEC §4 login frame): its code and hidden iframe load when first needed, then the
+       * frame machine runs as `frame` in the kit's system.
+       */
+      embedded: {
+        initial: 'idle',
+        states: {
+          idle: {
+            always: { guard: 'storedLogin', target: 'loading' },
+            on: { 'embedded.load': { guard: 'embeddedOn', target: 'loading' } },
+          },
+          loading: {
+            invoke: {
+              src: 'loadEmbedded',
+              onDone: { target: 'running', actions: 'spawnFrame' },
+              onError: 'unavailable',
+            },
+          },
+          running: {
+            invoke: { src: 'followFrame', input: ({ context }) => ({ frame: context.frame }) },
+          },
+          /** The code did not load (offline, a blocked chunk): the next open tries again. */
+          unavailable: {
+            on: { 'embedded.load': { guard: 'embeddedOn', target: 'loading' } },
+          },
+        },
+      },
       /**
        * SPEC §4 remote sessions: the session client runs beside WalletConnect's provider once that has
        * loaded (the visitor picked a wallet over WalletConnect, or a stored session was restored).
@@ -326,6 +551,17 @@ export function createKitMachine(config: KitConfig) {
     },
   })
 }
+
+/** Views of the frame's login flows: leaving one cancels the flow. */
+const FRAME_FLOW_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
+  'EmailVerifyOtp',
+  'EmailVerifyDevice',
+  'ConnectingSocial',
+  'ConnectingFarcaster',
+  'UpdateEmailWallet',
+  'UpdateEmailPrimaryOtp',
+  'UpdateEmailSecondaryOtp',
+])
 
 /** WalletConnect's SignClient, from the provider the lazy connector loads, and the session machine over it. */
 async function loadSessionClient(connectors: readonly { id: string; getProvider(): Promise<unknown> }[]) {

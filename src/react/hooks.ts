@@ -3,6 +3,7 @@ import { useCallback } from 'react'
 import type { ResolvedKitConfig } from '../config'
 import type { KitAlert } from '../errors/base'
 import { type ConnectionStatus, selectStatus } from '../machines/connection'
+import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectView } from '../machines/modal'
 import type { Toast } from '../machines/toast'
@@ -20,6 +21,16 @@ export function useModalActor(): ModalActorRef {
 export function useWalletsActor(): WalletsActorRef {
   const kit = useKitActor()
   return useSelector(kit, (s) => s.children.wallets) as WalletsActorRef
+}
+
+/**
+ * The login frame's actor (`src/machines/frame.ts`, systemId `frame`), once the kit has loaded it (the modal
+ * opened with e-mail or social login on, or a stored login is being restored); `undefined` before.
+ * Send its events through the kit (`kit.send({ type: 'frame.connectEmail', email })`): the kit forwards them.
+ */
+export function useFrameActor(): FrameActorRef | undefined {
+  const kit = useKitActor()
+  return useSelector(kit, (s) => s.context.frame) as FrameActorRef | undefined
 }
 
 export function useToastActor(): ToastActorRef {

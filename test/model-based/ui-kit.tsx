@@ -7,7 +7,7 @@ const loopback = 'http://127.0.0.1:9'
 /** The kit the UI replays render. */
 export const testKitMachine = createKitMachine({
   projectId: 'ui-replay',
-  features: { allWallets: false, analytics: false },
+  features: { allWallets: false, analytics: false, email: false, socials: false },
   endpoints: {
     api: loopback,
     walletsApi: loopback,

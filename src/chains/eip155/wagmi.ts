@@ -1,7 +1,8 @@
-import { http } from 'viem'
 import { type Config, createConfig, createStorage } from 'wagmi'
 import type { ResolvedKitConfig } from '../../config'
 import { browserStorage, createKitStore } from '../../storage'
+import { createEmbeddedBridge, type EmbeddedBridge, embeddedWallet } from './embedded'
+import { chainTransport } from './transport'
 import { lazyWalletConnect, WALLETCONNECT_CONNECTOR_ID } from './walletConnect'
 
 type WagmiChain = Parameters<typeof createConfig>[0]['chains'][number]
@@ -27,15 +28,27 @@ export function getWagmiConfig(config: ResolvedKitConfig): Config {
       ...(n.testnet !== undefined ? { testnet: n.testnet } : {}),
     }),
   )
+  // Every chain read goes through the kit's retrying transport (SPEC §7): the provider's RPC host first,
+  // then the network's own URL should the host not serve it.
   const transports = Object.fromEntries(
-    chains.map((chain) => [chain.id, http(chain.rpcUrls.default.http[0])]),
+    chains.map((chain) => [
+      chain.id,
+      chainTransport({
+        chainId: chain.id,
+        projectId: config.projectId,
+        rpc: config.endpoints.rpc,
+        fallbackUrls: chain.rpcUrls.default.http,
+      }),
+    ]),
   )
   const storage = config.storage ?? browserStorage()
   const store = createKitStore(storage)
+  const bridge = getEmbeddedBridge(config)
   const created = createConfig({
     chains: (chains.length > 0 ? chains : [placeholderChain]) as [WagmiChain, ...WagmiChain[]],
     transports,
     connectors: [
+      ...(config.features.email || config.features.socials ? [embeddedWallet({ bridge, store })] : []),
       lazyWalletConnect({
         projectId: config.projectId,
         relayUrl: config.endpoints.relay,
@@ -56,6 +69,18 @@ export function getWagmiConfig(config: ResolvedKitConfig): Config {
   })
   configs.set(config, created)
   return created
+}
+
+const bridges = new WeakMap<ResolvedKitConfig, EmbeddedBridge>()
+
+/** The bridge between the kit's login frame and the embedded wallet's connector, one per kit config. */
+export function getEmbeddedBridge(config: ResolvedKitConfig): EmbeddedBridge {
+  let bridge = bridges.get(config)
+  if (!bridge) {
+    bridge = createEmbeddedBridge()
+    bridges.set(config, bridge)
+  }
+  return bridge
 }
 
 const noStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} }
