@@ -171,6 +171,23 @@ export const KIT_CSS = `
 }
 [data-walletstate] .ws-address { font-size: 20px; font-weight: 600; margin: 0; }
 [data-walletstate] .ws-balance { font-size: 16px; color: var(--ws-muted); margin: 0; }
+[data-walletstate] .ws-form { display: grid; gap: 8px; margin: 0; }
+[data-walletstate] .ws-label { font-size: 14px; font-weight: 600; padding: 0; }
+[data-walletstate] .ws-input {
+  width: 100%; min-width: 0; padding: 11px 12px; border-radius: 12px; border: 1px solid var(--ws-border);
+  background: var(--ws-surface); color: var(--ws-foreground); font: inherit;
+}
+[data-walletstate] .ws-input[aria-invalid="true"] { border-color: var(--ws-error); }
+[data-walletstate] .ws-fit { width: auto; flex: none; display: inline-flex; align-items: center; gap: 8px; }
+[data-walletstate] :is(.ws-primary, .ws-secondary, .ws-link):disabled { opacity: 0.55; cursor: default; }
+[data-walletstate] .ws-divider { border: none; border-top: 1px solid var(--ws-border); margin: 16px 0; }
+[data-walletstate] .ws-notice { display: grid; gap: 8px; margin-top: 8px; }
+[data-walletstate] .ws-status { display: flex; align-items: center; justify-content: center; gap: 8px; margin: 8px 0 0; }
+[data-walletstate] .ws-form + .ws-error-text { margin-top: 8px; }
+[data-walletstate] .ws-spinner-small { width: 16px; height: 16px; border-width: 2px; flex: none; }
+[data-walletstate] .ws-socials { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; grid-template-columns: repeat(auto-fill, minmax(104px, 1fr)); }
+[data-walletstate] .ws-social { padding: 10px; gap: 8px; }
+[data-walletstate] .ws-social-glyph { width: 24px; height: 24px; border-radius: 6px; flex: none; }
 @keyframes ws-fade { from { opacity: 0; } }
 @keyframes ws-in-next { from { opacity: 0; transform: translateX(16px); } }
 @keyframes ws-in-prev { from { opacity: 0; transform: translateX(-16px); } }

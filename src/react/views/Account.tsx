@@ -1,11 +1,18 @@
 import { useSelector } from '@xstate/react'
+import { lazy, Suspense } from 'react'
 import { formatUnits } from 'viem'
 import { useBalance } from 'wagmi'
 import { truncateAddress } from '../../utils/format'
 import { useKitActor } from '../context'
-import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
+import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 
-/** SPEC §2 Account: the connected account, its network and balance, and Disconnect. */
+/** Only an embedded wallet's account needs it, so it loads with the login frame's code, not with the kit. */
+const EmbeddedAccount = lazy(() => import('../components/EmbeddedAccount'))
+
+/**
+ * SPEC §2 Account: the connected account, its network and balance, and Disconnect; for an embedded wallet
+ * also its login, "Update email" and the account type.
+ */
 export function AccountView() {
   const kit = useKitActor()
   const config = useKitConfig()
@@ -13,6 +20,7 @@ export function AccountView() {
   const connection = useConnectionActor()
   const error = useSelector(connection, (s) => s.context.error)
   const disconnecting = useSelector(connection, (s) => s.matches('disconnecting'))
+  const embedded = useSelector(useFrameActor(), (s) => s?.hasTag('connected') ?? false)
   const network = config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
   const balance = useBalance({ address, chainId, query: { enabled: !!address && !!network } })
   if (status !== 'connected' || !address) {
@@ -42,6 +50,11 @@ export function AccountView() {
       >
         {network?.name ?? 'Unsupported network'}
       </button>
+      {embedded ? (
+        <Suspense fallback={null}>
+          <EmbeddedAccount />
+        </Suspense>
+      ) : null}
       {error ? (
         <p className="ws-error-text" role="alert">
           {error.message}

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { useEffect } from 'react'
+import { Fragment, useEffect, useId } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectRecommendedWallets } from '../../machines/wallets'
+import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
@@ -16,11 +17,59 @@ interface WalletItem {
 const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
 
 /**
- * SPEC §2 Connect: the wallets in the SPEC §1 connector order — WalletConnect, recent, installed (injected and
+ * SPEC §2 Connect: the connect methods in the SPEC §1 order (`connectMethodsOrder`: e-mail, socials, wallets),
+ * each only when its feature is on. The frame's status and errors show once, under the first embedded-wallet
+ * method.
+ */
+export function ConnectView() {
+  const kit = useKitActor()
+  const { email, socials, connectMethodsOrder } = useKitConfig().features
+  const providers = socials || []
+  const noticeId = useId()
+  const methods = connectMethodsOrder.filter(
+    (method) =>
+      method === 'wallet' || (method === 'email' && email) || (method === 'social' && providers.length > 0),
+  )
+  const noticeAfter = methods.find((method) => method !== 'wallet')
+  return (
+    <div>
+      {methods.map((method, index) => (
+        <Fragment key={method}>
+          {index > 0 ? <hr className="ws-divider" /> : null}
+          {method === 'email' ? (
+            <EmailLogin noticeId={noticeId} />
+          ) : method === 'social' ? (
+            <SocialLogins providers={providers} />
+          ) : (
+            <WalletList />
+          )}
+          {method === noticeAfter ? <FrameNotice id={noticeId} /> : null}
+        </Fragment>
+      ))}
+      <button
+        type="button"
+        className="ws-link"
+        onClick={() => kit.send({ type: 'router.push', view: 'WhatIsAWallet' })}
+      >
+        What is a wallet?
+      </button>
+      <button
+        type="button"
+        className="ws-link"
+        onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
+      >
+        Supported networks
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The wallets in the SPEC §1 connector order — WalletConnect, recent, installed (injected and
  * EIP-6963), the host's featured wallets, then the listing's recommended ones — and All Wallets. Each wallet
  * shows once, where it first appears.
  */
-export function ConnectView() {
+function WalletList() {
   const kit = useKitActor()
   const config = useKitConfig()
   const connection = useConnectionActor()
@@ -40,51 +89,35 @@ export function ConnectView() {
     recommended: fromListing(recommended),
   })
   return (
-    <div>
-      <ul className="ws-list" aria-label="Wallets">
-        {items.map((item) => (
-          <li key={item.key}>
-            <button
-              type="button"
-              className="ws-item"
-              onClick={() => kit.send({ type: 'wallet.select', wallet: item.wallet })}
-            >
-              <WalletImage name={item.wallet.name} src={item.wallet.imageUrl} />
-              <span>{item.wallet.name}</span>
-              {item.badge ? <span className="ws-badge">{item.badge}</span> : null}
-            </button>
-          </li>
-        ))}
-        {config.features.allWallets ? (
-          <li>
-            <button
-              type="button"
-              className="ws-item"
-              onClick={() => kit.send({ type: 'router.push', view: 'AllWallets' })}
-            >
-              <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
-                ⋯
-              </span>
-              <span>All Wallets</span>
-            </button>
-          </li>
-        ) : null}
-      </ul>
-      <button
-        type="button"
-        className="ws-link"
-        onClick={() => kit.send({ type: 'router.push', view: 'WhatIsAWallet' })}
-      >
-        What is a wallet?
-      </button>
-      <button
-        type="button"
-        className="ws-link"
-        onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
-      >
-        Supported networks
-      </button>
-    </div>
+    <ul className="ws-list" aria-label="Wallets">
+      {items.map((item) => (
+        <li key={item.key}>
+          <button
+            type="button"
+            className="ws-item"
+            onClick={() => kit.send({ type: 'wallet.select', wallet: item.wallet })}
+          >
+            <WalletImage name={item.wallet.name} src={item.wallet.imageUrl} />
+            <span>{item.wallet.name}</span>
+            {item.badge ? <span className="ws-badge">{item.badge}</span> : null}
+          </button>
+        </li>
+      ))}
+      {config.features.allWallets ? (
+        <li>
+          <button
+            type="button"
+            className="ws-item"
+            onClick={() => kit.send({ type: 'router.push', view: 'AllWallets' })}
+          >
+            <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
+              ⋯
+            </span>
+            <span>All Wallets</span>
+          </button>
+        </li>
+      ) : null}
+    </ul>
   )
 }
 

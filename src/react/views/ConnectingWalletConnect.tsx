@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react'
-import QRCode from 'qrcode'
 import { useEffect, useState } from 'react'
 import type { ChosenWallet } from '../../machines/connection'
 import { safeDeepLink, safeHttpUrl } from '../../utils/links'
 import { ConnectFailed } from '../components/ConnectFailed'
+import { QrCode } from '../components/QrCode'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor, useToast } from '../hooks'
 
@@ -20,7 +20,6 @@ export default function ConnectingWalletConnect() {
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
   const failed = useSelector(connection, (s) => s.hasTag('failed'))
   const connected = useSelector(connection, (s) => s.matches('connected'))
-  const qr = useQrCode(uri)
   const remaining = useRemainingSeconds(expiry)
   const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : 'your wallet'
 
@@ -37,15 +36,7 @@ export default function ConnectingWalletConnect() {
   return (
     <div className="ws-center">
       <p className="ws-muted">Scan this QR code with {name}, or open it on this device.</p>
-      {qr && uri ? (
-        <div className="ws-qr">
-          <img src={qr} alt="WalletConnect QR code" data-uri={uri} />
-        </div>
-      ) : (
-        <div className="ws-qr ws-qr-placeholder" role="status" aria-label="Preparing the QR code">
-          <span className="ws-spinner" aria-hidden="true" />
-        </div>
-      )}
+      <QrCode uri={uri} label="WalletConnect QR code" />
       {remaining !== undefined && !connected ? (
         <p className="ws-muted" aria-live="off">
           Expires in {Math.floor(remaining / 60)}:{String(remaining % 60).padStart(2, '0')}
@@ -101,23 +92,6 @@ export function walletLinks(wallet: ChosenWallet, uri: string): Array<{ label: s
     out.push({ label, href: `${base}wc?uri=${encodeURIComponent(uri)}` })
   }
   return out
-}
-
-function useQrCode(uri: string | undefined): string | undefined {
-  const [qr, setQr] = useState<{ uri: string; src: string }>()
-  useEffect(() => {
-    if (!uri) return
-    let live = true
-    QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 0 })
-      .then((svg) => {
-        if (live) setQr({ uri, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` })
-      })
-      .catch(() => {})
-    return () => {
-      live = false
-    }
-  }, [uri])
-  return qr && qr.uri === uri ? qr.src : undefined
 }
 
 function useRemainingSeconds(expiry: number | undefined): number | undefined {

@@ -14,6 +14,14 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   ConnectingExternal: lazy(() => import('./ConnectingExternal')),
   ConnectingWalletConnect: lazy(() => import('./ConnectingWalletConnect')),
   AllWallets: lazy(() => import('./AllWallets')),
+  EmailVerifyOtp: lazy(() => import('./EmailVerifyOtp')),
+  EmailVerifyDevice: lazy(() => import('./EmailVerifyDevice')),
+  ConnectingSocial: lazy(() => import('./ConnectingSocial')),
+  ConnectingFarcaster: lazy(() => import('./ConnectingFarcaster')),
+  ApproveTransaction: lazy(() => import('./ApproveTransaction')),
+  UpdateEmailWallet: lazy(() => import('./UpdateEmailWallet')),
+  UpdateEmailPrimaryOtp: lazy(() => import('./UpdateEmailPrimaryOtp')),
+  UpdateEmailSecondaryOtp: lazy(() => import('./UpdateEmailSecondaryOtp')),
 }
 
 const Unavailable = lazy(() => import('./Unavailable'))
@@ -35,6 +43,13 @@ const TITLES: Partial<Record<ViewName, string>> = {
   ConnectingExternal: 'Connecting',
   ConnectingWalletConnect: 'WalletConnect',
   ApproveTransaction: 'Approve Transaction',
+  EmailVerifyOtp: 'Confirm Email',
+  EmailVerifyDevice: 'Register Device',
+  ConnectingSocial: 'Log In',
+  ConnectingFarcaster: 'Farcaster',
+  UpdateEmailWallet: 'Update Email',
+  UpdateEmailPrimaryOtp: 'Confirm Current Email',
+  UpdateEmailSecondaryOtp: 'Confirm New Email',
   WalletSend: 'Send',
   WalletReceive: 'Receive',
   Swap: 'Swap',

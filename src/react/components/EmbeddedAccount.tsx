@@ -1,0 +1,97 @@
+import { useSelector } from '@xstate/react'
+import { useEffect, useId, useState } from 'react'
+import type { AccountType } from '../../machines/frame'
+import { useKitActor } from '../context'
+import { useFrameActor } from '../hooks'
+import { FrameViewsStyle, inAuth, Progress } from './frameViews'
+import { SOCIAL_NAMES } from './socialNames'
+
+const ACCOUNT_TYPES: { value: AccountType; label: string }[] = [
+  { value: 'smartAccount', label: 'Smart account' },
+  { value: 'eoa', label: 'EOA' },
+]
+
+/**
+ * The Account view's part for an embedded wallet (loaded only for one): how the visitor logged in, "Update
+ * email" for an e-mail login, and the account type (SPEC §4: smart account or EOA), switched through the frame.
+ */
+export default function EmbeddedAccount() {
+  const kit = useKitActor()
+  const frame = useFrameActor()
+  const email = useSelector(frame, (s) => s?.context.user?.email ?? s?.context.email)
+  const social = useSelector(frame, (s) => s?.context.social)
+  const userName = useSelector(frame, (s) => s?.context.user?.userName)
+  const accountType = useSelector(frame, (s) => s?.context.accountType)
+  const error = useSelector(frame, (s) => s?.context.error?.message)
+  const canSwitch = useSelector(
+    frame,
+    (s) => s?.can({ type: 'frame.setAccountType', accountType: 'eoa' }) ?? false,
+  )
+  const canUpdate = useSelector(frame, (s) => s?.can({ type: 'frame.updateEmail', email: '' }) ?? false)
+  const switching = useSelector(
+    frame,
+    (s) => inAuth(s, { connected: 'settingAccountType' }) || inAuth(s, { connected: 'refreshingUser' }),
+  )
+  // The choice shows at once; the frame's answer (the refreshed user) settles it, or puts the old one back.
+  const [chosen, setChosen] = useState<AccountType>()
+  useEffect(() => {
+    if (!switching) setChosen(undefined)
+  }, [switching])
+  const name = useId()
+  const shown = chosen ?? accountType
+  const socialName = social ? SOCIAL_NAMES[social] : undefined
+  return (
+    <section className="ws-stack ws-full" aria-label="Embedded wallet">
+      <FrameViewsStyle />
+      <p className="ws-muted" data-testid="account-login">
+        {email && !socialName ? (
+          <>
+            Logged in as <strong className="ws-strong">{email}</strong>
+          </>
+        ) : (
+          <>
+            Logged in with <strong className="ws-strong">{socialName ?? 'a social account'}</strong>
+            {userName ? ` as ${userName}` : ''}
+          </>
+        )}
+      </p>
+      {email && !socialName ? (
+        <button
+          type="button"
+          className="ws-secondary"
+          disabled={!canUpdate}
+          onClick={() => kit.send({ type: 'router.push', view: 'UpdateEmailWallet' })}
+        >
+          Update email
+        </button>
+      ) : null}
+      <fieldset className="ws-fieldset" disabled={!canSwitch}>
+        <legend className="ws-label">Account type</legend>
+        <div className="ws-segmented">
+          {ACCOUNT_TYPES.map((type) => (
+            <label key={type.value} className="ws-segment">
+              <input
+                type="radio"
+                name={name}
+                value={type.value}
+                checked={shown === type.value}
+                onChange={() => {
+                  if (type.value === accountType) return
+                  setChosen(type.value)
+                  kit.send({ type: 'frame.setAccountType', accountType: type.value })
+                }}
+              />
+              <span>{type.label}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {switching ? <Progress>Switching the account type…</Progress> : null}
+      {error && !switching ? (
+        <p className="ws-error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,177 @@
+import { useSelector } from '@xstate/react'
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import type { FrameErrorInfo } from '../../errors/frame'
+import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
+
+/*
+ * Pieces the embedded wallet's views share (all of them load on demand, and so does this file).
+ */
+
+export type FrameSnapshot = ReturnType<FrameActorRef['getSnapshot']>
+type AuthValue = Parameters<FrameSnapshot['matches']>[0] extends infer V
+  ? V extends { lifecycle?: infer L }
+    ? L extends { active?: infer A }
+      ? A extends { ready?: infer R }
+        ? R extends { auth?: infer U }
+          ? U
+          : never
+        : never
+      : never
+    : never
+  : never
+
+/** Whether the login flow (the `auth` region of the ready frame) is in `value`. */
+export function inAuth(s: FrameSnapshot | undefined, value: AuthValue): boolean {
+  return s?.matches({ lifecycle: { active: { ready: { auth: value } } } }) ?? false
+}
+
+/**
+ * The embedded wallet views' own styles. They ride with these views' code rather than in the kit's stylesheet,
+ * which is in the first-load bundle (DESIGN.md's budget); scoped to the kit's root like the rest.
+ */
+const FRAME_VIEWS_CSS = `
+[data-walletstate] .ws-stack { display: grid; gap: 12px; }
+[data-walletstate] .ws-code { font-size: 20px; letter-spacing: 0.3em; text-align: center; font-variant-numeric: tabular-nums; }
+[data-walletstate] .ws-badge-icon { width: 64px; height: 64px; border-radius: 16px; font-size: 28px; }
+[data-walletstate] .ws-lead { font-size: 16px; font-weight: 600; margin: 0; }
+[data-walletstate] .ws-strong { color: var(--ws-foreground); font-weight: 600; word-break: break-all; }
+[data-walletstate] .ws-small { font-size: 12px; margin: 0; }
+[data-walletstate] .ws-full { width: 100%; }
+[data-walletstate] .ws-row-center { justify-content: center; align-items: center; }
+[data-walletstate] .ws-frame-slot {
+  position: relative; width: 100%; height: min(520px, calc(100vh - 200px)); min-height: 320px;
+  border-radius: 12px; border: 1px solid var(--ws-border); background: var(--ws-surface);
+  display: grid; place-items: center; outline: none;
+}
+[data-walletstate] .ws-view[data-view="ApproveTransaction"] { animation: none; }
+[data-walletstate] .ws-fieldset { border: none; margin: 0; padding: 0; min-width: 0; display: grid; gap: 8px; }
+[data-walletstate] .ws-segmented { display: flex; gap: 4px; padding: 4px; border: 1px solid var(--ws-border); border-radius: 12px; }
+[data-walletstate] .ws-segment { flex: 1; position: relative; }
+[data-walletstate] .ws-segment input { position: absolute; opacity: 0; inset: 0; margin: 0; cursor: pointer; }
+[data-walletstate] .ws-segment span { display: block; padding: 8px; border-radius: 8px; text-align: center; font-size: 14px; }
+[data-walletstate] .ws-segment input:checked + span { background: var(--ws-accent); color: var(--ws-accent-contrast); font-weight: 600; }
+[data-walletstate] .ws-segment input:focus-visible + span { outline: 2px solid var(--ws-accent); outline-offset: 2px; }
+[data-walletstate] .ws-fieldset:disabled .ws-segmented { opacity: 0.7; }
+`
+
+/** Renders the embedded wallet views' styles; each of those views puts it in its root. */
+export function FrameViewsStyle() {
+  return <style>{FRAME_VIEWS_CSS}</style>
+}
+
+const FOCUSABLE =
+  'input:not([disabled]), button:not([disabled]), a[href], textarea:not([disabled]), select:not([disabled])'
+
+/**
+ * Focus moves into a view when it appears, and again when `part` (what the view shows) changes: to its first
+ * field or control, else to the element itself (which then needs `tabIndex={-1}`). The modal focuses a lazy
+ * view's placeholder before the view's code has arrived, so each view does it once it is there.
+ */
+export function useFocusOnMount<T extends HTMLElement>(part?: string | boolean) {
+  const ref = useRef<T>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the part shown changes
+  useEffect(() => {
+    const root = ref.current
+    if (!root) return
+    const target = root.matches(FOCUSABLE) ? root : root.querySelector<HTMLElement>(FOCUSABLE)
+    ;(target ?? root).focus()
+  }, [part])
+  return ref
+}
+
+/** The time on the frame's actor-system clock (a SimulatedClock in tests), which the cooldown is kept on. */
+function clockNow(frame: FrameActorRef): number {
+  const clock = (frame.system as unknown as { _clock?: { now?: () => number } })._clock
+  return typeof clock?.now === 'function' ? clock.now() : Date.now()
+}
+
+/** Whole seconds left of the e-mail login cooldown (SPEC §5), refreshed every second while it runs. */
+export function useCooldownSeconds(frame: FrameActorRef | undefined): number {
+  const until = useSelector(frame, (s) => s?.context.cooldownUntil)
+  const [, tick] = useState(0)
+  useEffect(() => {
+    if (until === undefined) return
+    const timer = setInterval(() => tick((n) => n + 1), 1_000)
+    return () => clearInterval(timer)
+  }, [until])
+  if (!frame || until === undefined) return 0
+  return selectCooldownSeconds(
+    { context: { ...frame.getSnapshot().context, cooldownUntil: until } },
+    clockNow(frame),
+  )
+}
+
+/** A progress line: announced politely, with a spinner for sighted visitors. */
+export function Progress({ children }: { children: ReactNode }) {
+  return (
+    <p className="ws-muted ws-status" role="status">
+      <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+      {children}
+    </p>
+  )
+}
+
+export interface CodeFormProps {
+  /** The frame's last error (a wrong code, the cooldown), shown under the field. */
+  error: FrameErrorInfo | undefined
+  /** Whether the frame takes a code now. */
+  canSubmit: boolean
+  /** What is under way, if anything (checking the code, sending a new one). */
+  progress: string | undefined
+  onSubmit: (code: string) => void
+}
+
+/**
+ * A one-time code form: a field named "Code", "Continue", the error in an alert. A wrong code stays typed and
+ * selected, so the visitor can retype it at once.
+ */
+export function CodeForm({ error, canSubmit, progress, onSubmit }: CodeFormProps) {
+  const [code, setCode] = useState('')
+  const input = useRef<HTMLInputElement>(null)
+  const id = useId()
+  const errorId = useId()
+  // Only the answer to a code typed here takes the focus back (not, say, a refused "Resend code").
+  const submitted = useRef(false)
+  useEffect(() => {
+    if (!error || !submitted.current) return
+    submitted.current = false
+    input.current?.focus()
+    input.current?.select()
+  }, [error])
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!canSubmit) return
+    submitted.current = true
+    onSubmit(code.replace(/\s+/g, ''))
+  }
+  return (
+    <form className="ws-form" noValidate onSubmit={submit} aria-busy={progress !== undefined}>
+      <label htmlFor={id} className="ws-label">
+        Code
+      </label>
+      <input
+        ref={input}
+        id={id}
+        className="ws-input ws-code"
+        type="text"
+        name="one-time-code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        spellCheck={false}
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {error ? (
+        <p className="ws-error-text" role="alert" id={errorId}>
+          {error.message}
+        </p>
+      ) : null}
+      {progress ? <Progress>{progress}</Progress> : null}
+      <button type="submit" className="ws-primary" disabled={!canSubmit}>
+        Continue
+      </button>
+    </form>
+  )
+}

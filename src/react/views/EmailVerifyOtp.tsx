@@ -1,0 +1,77 @@
+import { useSelector } from '@xstate/react'
+import { useState } from 'react'
+import {
+  CodeForm,
+  FrameViewsStyle,
+  inAuth,
+  useCooldownSeconds,
+  useFocusOnMount,
+} from '../components/frameViews'
+import { ViewLoading } from '../components/ViewLoading'
+import { useKitActor } from '../context'
+import { useFrameActor } from '../hooks'
+
+/**
+ * EmailVerifyOtp: the one-time code the frame e-mailed. A wrong code's error stays until the next try; a new
+ * code can be asked for, refused with the SPEC's cooldown message inside 30 s of the last one (SPEC §5).
+ */
+export default function EmailVerifyOtp() {
+  const kit = useKitActor()
+  const frame = useFrameActor()
+  const root = useFocusOnMount<HTMLDivElement>()
+  const email = useSelector(frame, (s) => s?.context.email)
+  const error = useSelector(frame, (s) => s?.context.error)
+  const canSubmit = useSelector(frame, (s) => s?.can({ type: 'frame.submitOtp', otp: '' }) ?? false)
+  const canResend = useSelector(frame, (s) => s?.can({ type: 'frame.resendCode' }) ?? false)
+  const checking = useSelector(frame, (s) => inAuth(s, { email: 'submittingOtp' }))
+  const resending = useSelector(frame, (s) => inAuth(s, { email: 'submitting' }))
+  const connecting = useSelector(frame, (s) => inAuth(s, 'fetchingUser') || inAuth(s, 'connected'))
+  const seconds = useCooldownSeconds(frame)
+  const [resent, setResent] = useState(false)
+  if (!frame) return <ViewLoading />
+  const progress = checking
+    ? 'Checking the code…'
+    : resending
+      ? 'Sending a new code…'
+      : connecting
+        ? 'Connecting your wallet…'
+        : undefined
+  return (
+    <div className="ws-stack" ref={root}>
+      <FrameViewsStyle />
+      <p className="ws-muted">
+        Enter the code we sent to <strong className="ws-strong">{email ?? 'your email'}</strong>.
+      </p>
+      <CodeForm
+        error={error}
+        canSubmit={canSubmit}
+        progress={progress}
+        onSubmit={(otp) => kit.send({ type: 'frame.submitOtp', otp })}
+      />
+      {resent && !progress && !error ? (
+        <p className="ws-muted" role="status">
+          We sent a new code to {email ?? 'your email'}.
+        </p>
+      ) : null}
+      <div className="ws-row ws-row-center">
+        <span className="ws-muted">Didn’t get it?</span>
+        <button
+          type="button"
+          className="ws-link"
+          disabled={!canResend}
+          onClick={() => {
+            setResent(true)
+            kit.send({ type: 'frame.resendCode' })
+          }}
+        >
+          Resend code
+        </button>
+      </div>
+      {seconds > 0 ? (
+        <p className="ws-muted ws-small" aria-live="off">
+          You can ask for a new code in {seconds} s.
+        </p>
+      ) : null}
+    </div>
+  )
+}
