@@ -43,8 +43,9 @@ function App() {
   const send = useSendTransaction()
   const show = (promise: Promise<string>) =>
     promise.then(setResult).catch((error: unknown) => {
-      const e = error as { shortMessage?: string; message?: string }
-      setResult(e.shortMessage ?? e.message ?? String(error))
+      const e = error as { shortMessage?: string; message?: string; details?: string }
+      const short = e.shortMessage ?? e.message ?? String(error)
+      setResult(e.details && e.details !== short ? `${short} (${e.details})` : short)
     })
   return (
     <main>

@@ -299,6 +299,9 @@ function frameTransportLogic(options: FrameTransportOptions, stats: FrameChannel
         place()
         iframe.removeAttribute('aria-hidden')
         iframe.removeAttribute('tabindex')
+        // Keyboard and screen-reader users land in the frame, where the visitor approves or declines (the
+        // modal's focus trap cannot reach into it).
+        iframe.focus()
         const Observer = win?.ResizeObserver
         const observer = Observer ? new Observer(place) : undefined
         observer?.observe(container)

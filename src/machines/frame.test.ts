@@ -379,7 +379,7 @@ describe('frameMachine: e-mail login', () => {
     expect(h.auth()).toEqual({ email: 'otp' })
     h.clock.increment(EMAIL_LOGIN_COOLDOWN_MS - 5_000)
     h.send({ type: 'frame.resendCode' })
-    expect(h.auth()).toEqual({ email: 'submitting' })
+    expect(h.auth()).toEqual({ email: 'resendingOtp' })
     await flush()
     expect(h.frame.mailbox).toHaveLength(2)
   })

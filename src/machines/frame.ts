@@ -892,6 +892,10 @@ export const frameMachine = setup({
                           entry: { type: 'request', params: auth('connectDevice') },
                           exit: 'forgetAuthRequests',
                           on: {
+                            'frame.resendCode': [
+                              { guard: 'coolingDown', actions: 'setThrottled' },
+                              { target: 'resendingDevice', actions: 'clearError' },
+                            ],
                             'frame.authDone': {
                               guard: answers('connectDevice'),
                               target: 'otp',
@@ -921,10 +925,14 @@ export const frameMachine = setup({
                             ],
                             'frame.resendCode': [
                               { guard: 'coolingDown', actions: 'setThrottled' },
-                              { target: 'submitting', actions: 'clearError' },
+                              { target: 'resendingOtp', actions: 'clearError' },
                             ],
                           },
                         },
+                        /** A new mail is asked for from the code view; the view stays, an error returns to it. */
+                        resendingOtp: resending('otp'),
+                        /** The same from the device view. */
+                        resendingDevice: resending('device'),
                         submittingOtp: {
                           tags: 'busy',
                           exit: 'forgetAuthRequests',
@@ -1356,6 +1364,30 @@ export const frameMachine = setup({
   },
 })
 
+/**
+ * Asking the frame for another mail (SPEC §4 e-mail login): its answer leads on as a first submit does, but a
+ * failure keeps the visitor on the view they were on, with the error.
+ */
+function resending(from: 'otp' | 'device') {
+  return {
+    tags: 'busy' as const,
+    entry: {
+      type: 'request' as const,
+      params: ({ context }: { context: FrameContext }) => auth('connectEmail', { email: context.email }),
+    },
+    exit: 'forgetAuthRequests' as const,
+    on: {
+      'frame.authDone': [
+        { guard: emailAction('VERIFY_DEVICE'), target: 'device', actions: 'emailSent' as const },
+        { guard: emailAction('VERIFY_OTP'), target: 'otp', actions: 'emailSent' as const },
+        { guard: emailAction('CONNECT'), target: '#frame.lifecycle.active.ready.auth.fetchingUser' },
+        { guard: answers('connectEmail'), target: from, actions: 'setBadReply' as const },
+      ],
+      'frame.authFailed': { target: from, actions: 'setError' as const },
+    },
+  }
+}
+
 function answers(command: FrameCommand) {
   return { type: 'answers' as const, params: { command } }
 }
@@ -1426,8 +1458,13 @@ export function selectFrameView(snapshot: { matches: (value: object) => boolean 
   const ready = (auth: unknown) => ({ lifecycle: { active: { ready: { auth } } } })
   if (snapshot.matches({ lifecycle: { active: { ready: { approval: 'shown' } } } }))
     return 'ApproveTransaction'
-  if (snapshot.matches(ready({ email: 'device' }))) return 'EmailVerifyDevice'
-  if (snapshot.matches(ready({ email: 'otp' })) || snapshot.matches(ready({ email: 'submittingOtp' })))
+  if (snapshot.matches(ready({ email: 'device' })) || snapshot.matches(ready({ email: 'resendingDevice' })))
+    return 'EmailVerifyDevice'
+  if (
+    snapshot.matches(ready({ email: 'otp' })) ||
+    snapshot.matches(ready({ email: 'submittingOtp' })) ||
+    snapshot.matches(ready({ email: 'resendingOtp' }))
+  )
     return 'EmailVerifyOtp'
   if (snapshot.matches(ready('social'))) return 'ConnectingSocial'
   if (snapshot.matches(ready('farcaster'))) return 'ConnectingFarcaster'

@@ -21,7 +21,7 @@ import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { type KitConfig, type ResolvedKitConfig, resolveConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
-import type { KitAlert } from '../errors/base'
+import { ALERTS, type KitAlert } from '../errors/base'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing } from '../utils/environment'
 import type { ViewName } from '../views'
@@ -336,15 +336,23 @@ export function createKitMachine(config: KitConfig) {
         if (snapshot?.matches('connected') && snapshot.context.account?.connectorId === EMBEDDED_CONNECTOR_ID)
           connectionActor?.send({ type: 'connection.lost' })
       },
+      /** The embedded wallet's code did not load: said at once, not left as an endless "Loading…". */
+      showEmbeddedUnavailable: assign(({ context }) => {
+        const alert = ALERTS.EMBEDDED_WALLET_LOAD_FAILED
+        if (context.alerts.some((a) => a.code === alert.code)) return {}
+        return { alerts: [...context.alerts, alert] }
+      }),
       showFrameAlert: assign(({ context, event }) => {
         assertEvent(event, 'embedded.failed')
         if (context.alerts.some((alert) => alert.code === event.alert.code)) return {}
         return { alerts: [...context.alerts, event.alert] }
       }),
       /** The modal follows the frame's flow: its view is pushed, and left when the flow moves on. */
-      followFrameView: ({ event, system }) => {
+      followFrameView: ({ context, event, system }) => {
         assertEvent(event, 'embedded.view')
         const modal = system.get('modal') as ModalActorRef | undefined
+        const toast = system.get('toast') as ToastActorRef | undefined
+        const frameError = (context.frame as FrameActorRef | undefined)?.getSnapshot().context.error
         const snapshot = modal?.getSnapshot()
         if (!modal || !snapshot) return
         const open = snapshot.matches('open')
@@ -358,14 +366,15 @@ export function createKitMachine(config: KitConfig) {
           }
           return
         }
-        // The flow ended. A login that connected closes the modal through the connection; otherwise the view
-        // the flow showed is left (at one view, going back closes the modal).
-        if (
-          event.connected &&
-          event.previous !== 'ApproveTransaction' &&
-          !event.previous?.startsWith('UpdateEmail')
-        )
+        // The flow ended. A login that connected closes the modal through the connection; an e-mail update
+        // lands back on Account; otherwise the view the flow showed is left (at one view, back closes).
+        if (event.previous?.startsWith('UpdateEmail')) {
+          if (open && current === event.previous) modal.send({ type: 'router.reset', view: 'Account' })
+          if (event.connected && !frameError)
+            toast?.send({ type: 'toast.show', variant: 'success', message: 'Email updated' })
           return
+        }
+        if (event.connected && event.previous !== 'ApproveTransaction') return
         if (open && current === event.previous) modal.send({ type: 'router.back' })
       },
       dismissAlert: assign(({ context, event }) => {
@@ -503,7 +512,7 @@ export function createKitMachine(config: KitConfig) {
             invoke: {
               src: 'loadEmbedded',
               onDone: { target: 'running', actions: 'spawnFrame' },
-              onError: 'unavailable',
+              onError: { target: 'unavailable', actions: 'showEmbeddedUnavailable' },
             },
           },
           running: {

@@ -172,6 +172,8 @@ const WAITING: unknown[] = [
   { email: 'submitting' },
   { email: 'device' },
   { email: 'submittingOtp' },
+  { email: 'resendingOtp' },
+  { email: 'resendingDevice' },
   { social: 'requestingUri' },
   { social: 'connecting' },
   { farcaster: 'requestingUri' },

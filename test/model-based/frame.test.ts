@@ -39,7 +39,7 @@ describe('frame machine, model-based', () => {
   const results: ReplayResult[] = []
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(fresh.paths.length).toBe(100)
+    expect(fresh.paths.length).toBe(112)
     expect(restored.paths.length).toBe(28)
   })
 
@@ -66,7 +66,7 @@ describe('frame machine, model-based', () => {
     for (const snapshot of states) {
       expect(() => frameInvariant(snapshot), serializeFrame(snapshot)).not.toThrow()
     }
-    expect(states).toHaveLength(172)
+    expect(states).toHaveLength(176)
   })
 
   it('the model serializes the start of both inputs differently (the stored login is checked)', () => {

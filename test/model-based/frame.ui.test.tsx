@@ -481,9 +481,10 @@ describe('signed in', () => {
     expect(dialog().textContent).toContain('Now enter the code we sent to new@example.com')
     await enterCode(r.frame.codeFor('new@example.com')!)
 
-    await waitFor(() => expect(dialog().textContent).toContain('You log in with new@example.com.'))
-    fireEvent.click(button('Back to account'))
+    // The update done, the modal is back on Account (nothing to go back to) and says so.
     await showView('Account')
+    await waitFor(() => expect(screen.getByText('Email updated')).toBeTruthy())
+    expect(screen.queryByRole('button', { name: 'Back' })).toBeNull()
     await waitFor(() =>
       expect(screen.getByTestId('account-login').textContent).toBe('Logged in as new@example.com'),
     )
