@@ -30,9 +30,10 @@ async function openQrView(page: Page): Promise<string> {
   return uri
 }
 
-async function approveIn(uri: string): Promise<Page> {
+async function approveIn(uri: string, inspect?: string): Promise<Page> {
   const wallet = await e2e.browser.newPage()
-  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`)
+  const query = `uri=${encodeURIComponent(uri)}${inspect ? `&inspect=${encodeURIComponent(inspect)}` : ''}`
+  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?${query}`)
   await wallet
     .getByRole('region', { name: 'Session proposal' })
     .getByRole('button', { name: 'Approve' })
@@ -74,10 +75,19 @@ describe('remote sessions in Chromium', () => {
       ]),
     )
 
-    const wallet = await approveIn(fresh)
+    // The wallet page streams to the same inspector: both sides of the lifecycle, side by side.
+    const wallet = await approveIn(fresh, inspector.url)
     await expect
       .poll(() => hostButton(page).textContent(), { timeout: 20_000 })
       .toBe(truncated(e2e.sandbox.wallets.wcAddress))
+    const both = inspector.records() as { type: string; name?: string; event?: { type?: string } }[]
+    const seen = both.filter((r) => r.type === '@xstate.event').map((r) => r.event?.type)
+    // The wallet approved (its command) and the app saw the settlement acknowledged, as states of each side.
+    expect(seen).toEqual(
+      expect.arrayContaining(['session.pair', 'proposal.approve', 'wc.settleAcknowledged']),
+    )
+    const sessionActors = both.filter((r) => r.type === '@xstate.actor' && r.name?.startsWith('session:'))
+    expect(sessionActors.length).toBeGreaterThanOrEqual(2)
     await hostButton(page).click()
     await page.getByRole('button', { name: 'Disconnect' }).click()
     await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
