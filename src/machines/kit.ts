@@ -14,6 +14,7 @@ import {
 } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import type { SessionClientActor } from '../actors/session'
+import type { BalancesResult } from '../api/dataApi'
 import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
@@ -25,6 +26,7 @@ import { ALERTS, type KitAlert } from '../errors/base'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing } from '../utils/environment'
 import type { ViewName } from '../views'
+import type { AccountEvent, AccountNotice, BalancesOwner } from './account'
 import {
   type ChosenWallet,
   type ConnectionEvent,
@@ -34,6 +36,7 @@ import {
 } from './connection'
 import type { FrameActorRef, FrameEmitted, FrameMachineEvent } from './frame'
 import { type ModalEvent, modalMachine } from './modal'
+import type { SendEvent, SendNotice } from './send'
 import type { SessionClientInput, SessionNotice } from './session'
 import { type ToastEvent, toastMachine } from './toast'
 import { type WalletsEvent, walletsMachine } from './wallets'
@@ -57,6 +60,13 @@ export interface KitContext {
    * or social login on, or at start to restore a stored login; its code and iframe cost nothing before.
    */
   frame: AnyActorRef | undefined
+  /**
+   * The Account view's tabs and token balances (`src/machines/account.ts`, systemId `account`): spawned when the
+   * Account view's details first show, with the Data API client, so neither costs anything before.
+   */
+  account: AnyActorRef | undefined
+  /** The send flow (`src/machines/send.ts`, systemId `send`): spawned when the visitor first opens Send. */
+  sendFlow: AnyActorRef | undefined
 }
 
 /** What the views send the login frame, through the kit (which forwards them once the frame runs). */
@@ -100,6 +110,14 @@ export type KitEvent =
   | { type: 'embedded.view'; view: ViewName | undefined; previous: ViewName | undefined; connected: boolean }
   | { type: 'remoteSessions.proposalExpired' }
   | { type: 'remoteSessions.sessionEnded'; topic: string }
+  /** The Account view's details need their machine (`account`); the send views need theirs (`send`). */
+  | { type: 'account.load' }
+  | { type: 'send.load' }
+  | AccountEvent
+  | SendEvent
+  /** From the account and send machines, through `follow`. */
+  | AccountNotice
+  | Extract<SendNotice, { type: 'send.succeeded' }>
 
 /**
  * Builds the kit's root machine from the host's config. Call it once, at module level.
@@ -124,6 +142,10 @@ export function createKitMachine(config: KitConfig) {
   let embedded: EmbeddedWallet | undefined
   /** Set by `loadRemoteSessions`: the session client over the loaded provider's SignClient. */
   let remoteSessionsLogic: Awaited<ReturnType<typeof loadSessionClient>> | undefined
+  /** Set by `loadAccount` and `loadSend`: the machines with their real slots (and the send flow's router rule). */
+  let accountLogic: AnyActorLogic | undefined
+  let sendLogic: AnyActorLogic | undefined
+  let routeAfterSend: ((notice: Extract<SendNotice, { type: 'send.succeeded' }>) => ModalEvent) | undefined
   const remoteSessionsInput: SessionClientInput = {
     role: 'app',
     // The provider proposes again itself when the connection retries (a fresh QR code).
@@ -221,6 +243,49 @@ export function createKitMachine(config: KitConfig) {
           bridge.attach(undefined)
         }
       }),
+      /** Loads the account machine and the Data API client, whose balance call fills its slot. */
+      loadAccount: fromPromise<void>(async () => {
+        if (accountLogic) return
+        const [{ accountMachine }, { getDataApiClient }] = await Promise.all([
+          import('./account'),
+          import('../api/dataApi'),
+        ])
+        const api = getDataApiClient(resolved)
+        accountLogic = accountMachine.provide({
+          actors: {
+            fetchBalances: fromPromise<BalancesResult, BalancesOwner & { forceUpdate: boolean }>(
+              ({ input, signal }) => api.getBalances({ ...input, signal }),
+            ),
+          },
+        })
+      }),
+      /** Loads the send machine with its wagmi actors; a receiver's name resolves through the Data API. */
+      loadSend: fromPromise<void>(async () => {
+        if (sendLogic) return
+        const [send, { createSendActors }, { getDataApiClient }] = await Promise.all([
+          import('./send'),
+          import('../actors/send'),
+          import('../api/dataApi'),
+        ])
+        const api = getDataApiClient(resolved)
+        routeAfterSend = send.routeAfterSend
+        sendLogic = send.sendMachine.provide({
+          actors: createSendActors({
+            wagmi,
+            resolveName: (name, { signal }) => api.resolveName(name, { signal }),
+          }),
+        })
+      }),
+      /** Turns a child's notices (emitted, so `actor.on`) into kit events. */
+      follow: fromCallback<
+        KitEvent,
+        { actor: AnyActorRef | undefined; notices: readonly KitEvent['type'][] }
+      >(({ input, sendBack }) => {
+        const subscriptions = input.notices.map((type) => input.actor?.on(type, sendBack))
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
       modal: modalMachine,
       toast: toastMachine,
       connection,
@@ -237,6 +302,60 @@ export function createKitMachine(config: KitConfig) {
       },
     },
     actions: {
+      spawnAccount: assign(({ spawn, context }) =>
+        context.account || !accountLogic ? {} : { account: spawn(accountLogic, { systemId: 'account' }) },
+      ),
+      /** The token picker starts from the balances the account already has. */
+      spawnSend: assign(({ spawn, context }) =>
+        context.sendFlow || !sendLogic
+          ? {}
+          : {
+              sendFlow: spawn(sendLogic, {
+                systemId: 'send',
+                input: { tokenBalances: context.account?.getSnapshot().context.balances ?? [] },
+              }),
+            },
+      ),
+      forwardToAccount: ({ context, event }) => {
+        context.account?.send(event)
+      },
+      forwardToSend: ({ context, event }) => {
+        context.sendFlow?.send(event)
+      },
+      /** The send flow's token picker follows the account's balances. */
+      balancesToSend: ({ context, event }) => {
+        assertEvent(event, 'account.balancesUpdated')
+        context.sendFlow?.send({ type: 'send.setTokenBalances', tokenBalances: event.balances })
+      },
+      /** SPEC §8: 'Token Balance Unavailable', as a toast. */
+      showBalancesUnavailable: ({ event, system }) => {
+        assertEvent(event, 'account.balancesUnavailable')
+        system.get('toast')?.send({ type: 'toast.show', variant: 'error', message: event.message })
+      },
+      /**
+       * SPEC §2: a send that succeeded leaves its preview (`routeAfterSend`: ERC-20 to Account, native back), and
+       * the account's balances are read fresh.
+       */
+      afterSend: ({ context, event, system }) => {
+        assertEvent(event, 'send.succeeded')
+        const modal = system.get('modal') as ModalActorRef | undefined
+        const snapshot = modal?.getSnapshot()
+        if (
+          snapshot?.matches('open') &&
+          snapshot.context.history.at(-1) === 'WalletSendPreview' &&
+          routeAfterSend
+        )
+          modal?.send(routeAfterSend(event))
+        context.account?.send({ type: 'account.refreshBalances' })
+        system
+          .get('toast')
+          ?.send({ type: 'toast.show', variant: 'success', message: `Sent ${event.amount} ${event.symbol}` })
+      },
+      /** Disconnected: the account's balances and the send form go (SPEC §4 disconnect resets send state). */
+      clearAccount: ({ context }) => {
+        context.account?.send({ type: 'account.clear' })
+        context.sendFlow?.send({ type: 'send.reset' })
+      },
       spawnRemoteSessions: assign(({ spawn, context }) => {
         if (context.remoteSessions || !remoteSessionsLogic) return {}
         return {
@@ -249,21 +368,13 @@ export function createKitMachine(config: KitConfig) {
       /** Only while the connection tries WalletConnect: the proposal that expired is its QR code's. */
       renewPairing: ({ system }) => {
         const connectionActor = system.get('connection') as ConnectionActorRef | undefined
-        const snapshot = connectionActor?.getSnapshot()
-        if (
-          snapshot?.matches('connecting') &&
-          snapshot.context.target?.connectorId === WALLETCONNECT_CONNECTOR_ID
-        )
+        if (connectionIs(connectionActor, 'connecting', WALLETCONNECT_CONNECTOR_ID))
           connectionActor?.send({ type: 'connection.pairingExpired' })
       },
       /** Only while connected through WalletConnect: then the session that ended is the one in use. */
       loseWalletConnect: ({ system }) => {
         const connectionActor = system.get('connection') as ConnectionActorRef | undefined
-        const snapshot = connectionActor?.getSnapshot()
-        if (
-          snapshot?.matches('connected') &&
-          snapshot.context.account?.connectorId === WALLETCONNECT_CONNECTOR_ID
-        )
+        if (connectionIs(connectionActor, 'connected', WALLETCONNECT_CONNECTOR_ID))
           connectionActor?.send({ type: 'connection.lost' })
       },
       spawnFrame: assign(({ spawn, context }) => {
@@ -332,8 +443,7 @@ export function createKitMachine(config: KitConfig) {
       /** Signed out, or the frame lost its session: disconnected now. */
       loseEmbedded: ({ system }) => {
         const connectionActor = system.get('connection') as ConnectionActorRef | undefined
-        const snapshot = connectionActor?.getSnapshot()
-        if (snapshot?.matches('connected') && snapshot.context.account?.connectorId === EMBEDDED_CONNECTOR_ID)
+        if (connectionIs(connectionActor, 'connected', EMBEDDED_CONNECTOR_ID))
           connectionActor?.send({ type: 'connection.lost' })
       },
       /** The embedded wallet's code did not load: said at once, not left as an endless "Loading…". */
@@ -440,7 +550,14 @@ export function createKitMachine(config: KitConfig) {
     },
   }).createMachine({
     id: 'kit',
-    context: { config: resolved, alerts: resolved.alerts, remoteSessions: undefined, frame: undefined },
+    context: {
+      config: resolved,
+      alerts: resolved.alerts,
+      remoteSessions: undefined,
+      frame: undefined,
+      account: undefined,
+      sendFlow: undefined,
+    },
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'toast', systemId: 'toast', src: 'toast' },
@@ -485,7 +602,7 @@ export function createKitMachine(config: KitConfig) {
       'kit.dismissAlert': { actions: 'dismissAlert' },
       'wallet.select': { actions: 'selectWallet' },
       'account.connected': { actions: 'onConnected' },
-      'account.disconnected': { actions: 'onDisconnected' },
+      'account.disconnected': { actions: ['onDisconnected', 'clearAccount'] },
       'account.chainChanged': [
         { guard: 'opensUnsupportedChain', actions: 'openUnsupportedChain' },
         { actions: 'leaveUnsupportedChain' },
@@ -494,6 +611,12 @@ export function createKitMachine(config: KitConfig) {
       'remoteSessions.proposalExpired': { actions: 'renewPairing' },
       // The wallet deleted the session (or it expired): disconnected now, not when the provider notices.
       'remoteSessions.sessionEnded': { actions: 'loseWalletConnect' },
+      // The account machine's and send flow's own events (the connection's `account.*` notices match exactly).
+      'account.*': { actions: 'forwardToAccount' },
+      'account.balancesUnavailable': { actions: 'showBalancesUnavailable' },
+      'account.balancesUpdated': { actions: 'balancesToSend' },
+      'send.*': { actions: 'forwardToSend' },
+      'send.succeeded': { actions: 'afterSend' },
     },
     type: 'parallel',
     states: {
@@ -557,8 +680,66 @@ export function createKitMachine(config: KitConfig) {
           },
         },
       },
+      /** The Account view's tabs and balances (SPEC §3, §4): the machine and the Data API load when first shown. */
+      account: {
+        initial: 'idle',
+        states: {
+          idle: { on: { 'account.load': 'loading' } },
+          loading: {
+            invoke: {
+              src: 'loadAccount',
+              onDone: { target: 'running', actions: 'spawnAccount' },
+              onError: 'failed',
+            },
+          },
+          running: {
+            invoke: {
+              src: 'follow',
+              input: ({ context }) => ({
+                actor: context.account,
+                notices: ['account.balancesUnavailable', 'account.balancesUpdated'],
+              }),
+            },
+          },
+          /** The code did not load (offline, a blocked chunk): the view says so; showing it again retries. */
+          failed: { on: { 'account.load': 'loading' } },
+        },
+      },
+      /** The send flow (SPEC §4 "Sending a token"): its machine and wagmi actors load when Send first opens. */
+      sendFlow: {
+        initial: 'idle',
+        states: {
+          idle: { on: { 'send.load': 'loading' } },
+          loading: {
+            invoke: {
+              src: 'loadSend',
+              onDone: { target: 'running', actions: 'spawnSend' },
+              onError: 'failed',
+            },
+          },
+          running: {
+            invoke: {
+              src: 'follow',
+              input: ({ context }) => ({ actor: context.sendFlow, notices: ['send.succeeded'] }),
+            },
+          },
+          failed: { on: { 'send.load': 'loading' } },
+        },
+      },
     },
   })
+}
+
+/** Whether the connection is `connecting` to, or `connected` through, the given connector. */
+function connectionIs(
+  connection: ConnectionActorRef | undefined,
+  state: 'connecting' | 'connected',
+  connectorId: string,
+): boolean {
+  const snapshot = connection?.getSnapshot()
+  if (!snapshot?.matches(state)) return false
+  const current = state === 'connecting' ? snapshot.context.target : snapshot.context.account
+  return current?.connectorId === connectorId
 }
 
 /** Views of the frame's login flows: leaving one cancels the flow. */
