@@ -155,7 +155,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // The last dev account funds new embedded wallets, so they can send from the start.
         faucet: {
           privateKey: chain.accounts[chain.accounts.length - 1]!.privateKey,
-          tokens: chain.tokens.map((t) => ({ address: t.address, amount: 100n * 10n ** BigInt(t.decimals) })),
+          // 10 of each token: the faucet holds 1,000 STK, so a long test run does not drain it.
+          tokens: chain.tokens.map((t) => ({ address: t.address, amount: 10n * 10n ** BigInt(t.decimals) })),
         },
       }).then(track),
     )
