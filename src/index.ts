@@ -27,6 +27,14 @@ export {
   ConfigError,
   type KitAlert,
 } from './errors/base'
+export type {
+  AccountActorRef,
+  AccountContext,
+  AccountEvent,
+  AccountNotice,
+  AccountTab,
+  BalancesOwner,
+} from './machines/account'
 export {
   createKitMachine,
   type KitActorRef,

@@ -2,10 +2,12 @@ import { useSelector } from '@xstate/react'
 import { useCallback } from 'react'
 import type { ResolvedKitConfig } from '../config'
 import type { KitAlert } from '../errors/base'
+import type { AccountActorRef } from '../machines/account'
 import { type ConnectionStatus, selectStatus } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectView } from '../machines/modal'
+import type { SendActorRef } from '../machines/send'
 import type { Toast } from '../machines/toast'
 import type { WalletsActorRef } from '../machines/wallets'
 import type { ViewName } from '../views'
@@ -117,4 +119,22 @@ export function useKitAccount(): UseKitAccountReturnType {
     chainId: account?.chainId,
     connectorId: account?.connectorId,
   }
+}
+
+/**
+ * The account machine (`src/machines/account.ts`, systemId `account`: tabs and token balances), once the kit has
+ * loaded it (`kit.send({ type: 'account.load' })`, which the Account view's details do); `undefined` before.
+ * Send its events through the kit (`kit.send({ type: 'account.selectTab', tab: 'nfts' })`).
+ */
+export function useAccountActor(): AccountActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.account) as AccountActorRef | undefined
+}
+
+/**
+ * The send flow's machine (`src/machines/send.ts`, systemId `send`), once the kit has loaded it
+ * (`kit.send({ type: 'send.load' })`, which the send views do); `undefined` before. Send its events through the
+ * kit (`kit.send({ type: 'send.setAmount', amount: '1.5' })`).
+ */
+export function useSendActor(): SendActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.sendFlow) as SendActorRef | undefined
 }

@@ -10,6 +10,7 @@ import {
   FARCASTER_RELOAD_DELAY_MS,
   FRAME_LOAD_TIMEOUT_MS,
   FRAME_READY_DELAY_MS,
+  TOAST_RESHOW_MS,
 } from '../../src/constants'
 import { FakeFrame, type FakeFrameAccount, FakeSocialPopup } from '../../src/frame/fakeFrame'
 import { frameRpc } from '../../src/frame/rpc'
@@ -483,6 +484,8 @@ describe('signed in', () => {
 
     // The update done, the modal is back on Account (nothing to go back to) and says so.
     await showView('Account')
+    // The Account view's balance call fails here (no Data API): its toast is up, so the next one waits the gap.
+    await r.advance(TOAST_RESHOW_MS)
     await waitFor(() => expect(screen.getByText('Email updated')).toBeTruthy())
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull()
     await waitFor(() =>

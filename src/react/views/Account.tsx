@@ -1,17 +1,24 @@
 import { useSelector } from '@xstate/react'
 import { lazy, Suspense } from 'react'
-import { formatUnits } from 'viem'
-import { useBalance } from 'wagmi'
 import { truncateAddress } from '../../utils/format'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 
 /** Only an embedded wallet's account needs it, so it loads with the login frame's code, not with the kit. */
 const EmbeddedAccount = lazy(() => import('../components/EmbeddedAccount'))
+/**
+ * Profile, balance, features and tabs: they, the chain reads and the Data API client load when the view first
+ * shows, not with the kit (the first-load budget).
+ */
+const details = () => import('../components/AccountDetails')
+const AccountDetails = lazy(details)
+const AccountProfile = lazy(() => details().then((m) => ({ default: m.AccountProfile })))
+const AccountBalance = lazy(() => details().then((m) => ({ default: m.AccountBalance })))
 
 /**
- * SPEC §2 Account: the connected account, its network and balance, and Disconnect; for an embedded wallet
- * also its login, "Update email" and the account type.
+ * SPEC §2 Account: the connected account, its profile, network and balance, the wallet features and the tabs
+ * Tokens, NFTs and Activity, and Disconnect; for an embedded wallet also its login, "Update email" and the
+ * account type.
  */
 export function AccountView() {
   const kit = useKitActor()
@@ -22,26 +29,26 @@ export function AccountView() {
   const disconnecting = useSelector(connection, (s) => s.matches('disconnecting'))
   const embedded = useSelector(useFrameActor(), (s) => s?.hasTag('connected') ?? false)
   const network = config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
-  const balance = useBalance({ address, chainId, query: { enabled: !!address && !!network } })
   if (status !== 'connected' || !address) {
     return <p className="ws-muted">No account is connected.</p>
   }
-  const shownBalance =
-    !network || !balance.data
-      ? balance.isLoading
-        ? 'Loading balance…'
-        : network
-          ? 'Balance unavailable'
-          : '0.00'
-      : `${formatAmount(formatUnits(balance.data.value, balance.data.decimals))} ${balance.data.symbol}`
   return (
     <div className="ws-center">
+      <Suspense fallback={null}>
+        <AccountProfile />
+      </Suspense>
       <p className="ws-address" title={address} data-testid="account-address">
         {truncateAddress(address)}
       </p>
-      <p className="ws-balance" data-testid="account-balance" aria-live="polite">
-        {shownBalance}
-      </p>
+      <Suspense
+        fallback={
+          <p className="ws-balance" data-testid="account-balance">
+            Loading balance…
+          </p>
+        }
+      >
+        <AccountBalance />
+      </Suspense>
       <button
         type="button"
         className="ws-secondary"
@@ -50,6 +57,9 @@ export function AccountView() {
       >
         {network?.name ?? 'Unsupported network'}
       </button>
+      <Suspense fallback={null}>
+        <AccountDetails />
+      </Suspense>
       {embedded ? (
         <Suspense fallback={null}>
           <EmbeddedAccount />
@@ -70,11 +80,4 @@ export function AccountView() {
       </button>
     </div>
   )
-}
-
-/** Up to 4 decimals, trailing zeros dropped. */
-function formatAmount(value: string): string {
-  const [whole, fraction = ''] = value.split('.')
-  const trimmed = fraction.slice(0, 4).replace(/0+$/, '')
-  return trimmed ? `${whole}.${trimmed}` : (whole ?? '0')
 }

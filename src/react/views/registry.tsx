@@ -22,6 +22,10 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   UpdateEmailWallet: lazy(() => import('./UpdateEmailWallet')),
   UpdateEmailPrimaryOtp: lazy(() => import('./UpdateEmailPrimaryOtp')),
   UpdateEmailSecondaryOtp: lazy(() => import('./UpdateEmailSecondaryOtp')),
+  WalletReceive: lazy(() => import('./WalletReceive')),
+  WalletSend: lazy(() => import('./WalletSend')),
+  WalletSendSelectToken: lazy(() => import('./WalletSendSelectToken')),
+  WalletSendPreview: lazy(() => import('./WalletSendPreview')),
 }
 
 const Unavailable = lazy(() => import('./Unavailable'))
@@ -51,6 +55,8 @@ const TITLES: Partial<Record<ViewName, string>> = {
   UpdateEmailPrimaryOtp: 'Confirm Current Email',
   UpdateEmailSecondaryOtp: 'Confirm New Email',
   WalletSend: 'Send',
+  WalletSendSelectToken: 'Select Token',
+  WalletSendPreview: 'Review Send',
   WalletReceive: 'Receive',
   Swap: 'Swap',
   Transactions: 'Activity',

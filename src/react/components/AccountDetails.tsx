@@ -1,0 +1,407 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useSelector } from '@xstate/react'
+import { type KeyboardEvent, useId, useRef } from 'react'
+import { formatUnits } from 'viem'
+import { useBalance } from 'wagmi'
+import {
+  getDataApiClient,
+  type HistoryItem,
+  type HistoryTransfer,
+  type NftItem,
+  type TokenBalance,
+} from '../../api/dataApi'
+import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
+import type { WalletFeature } from '../../config'
+import { type AccountTab, selectCurrentTab } from '../../machines/account'
+import type { ViewName } from '../../views'
+import { useKitActor } from '../context'
+import { useAccountActor, useKitAccount, useKitConfig, useSendActor } from '../hooks'
+import {
+  AccountStyle,
+  formatQuantity,
+  formatTransferAmount,
+  formatUsd,
+  useAccountBalances,
+  useActiveNetwork,
+} from './accountShared'
+import { useRefreshAfterSend } from './sendShared'
+
+/*
+ * The Account view's details (SPEC §2, §3): profile name and image, the portfolio's value, the wallet features,
+ * and the tabs Tokens, NFTs and Activity. This file, the account machine and the Data API client load when the
+ * Account view first shows; the view itself (in the first-load bundle) stays small.
+ */
+
+const FEATURES: Record<WalletFeature, { label: string; view: ViewName }> = {
+  onramp: { label: 'Buy', view: 'OnRampProviders' },
+  swaps: { label: 'Swap', view: 'Swap' },
+  receive: { label: 'Receive', view: 'WalletReceive' },
+  send: { label: 'Send', view: 'WalletSend' },
+}
+
+const TAB_LABELS: Record<AccountTab, string> = { tokens: 'Tokens', nfts: 'NFTs', activity: 'Activity' }
+
+/** The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. */
+export function AccountProfile() {
+  const config = useKitConfig()
+  const { address, chainId } = useKitAccount()
+  const api = getDataApiClient(config)
+  const caip = `eip155:${chainId ?? 0}`
+  const enabled = !!address && chainId !== undefined
+  const parameters = { address: address ?? '', chainId: caip, sender: address ?? '' }
+  const names = useQuery({ ...namesQuery(api, parameters), enabled })
+  const identity = useQuery({ ...identityQuery(api, parameters), enabled })
+  const primary = names.data?.[0]
+  const name = primary?.name ?? identity.data?.name ?? undefined
+  const image = primary?.attributes.avatar ?? identity.data?.avatar ?? undefined
+  if (!name && !image) return null
+  return (
+    <div className="ws-profile">
+      <AccountStyle />
+      {image ? <img className="ws-avatar" src={image} alt="" data-testid="account-profile-image" /> : null}
+      {name ? (
+        <span className="ws-lead" data-testid="account-profile-name">
+          {name}
+        </span>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * The native balance, read from the chain (wagmi, through the kit's RPC transport). On a network the app does
+ * not list there is nothing to read: 0.00 (SPEC §9).
+ */
+export function AccountBalance() {
+  const { address, chainId } = useKitAccount()
+  const network = useActiveNetwork()
+  const balance = useBalance({ address, chainId, query: { enabled: !!address && !!network } })
+  const shown = !network
+    ? '0.00'
+    : balance.data
+      ? `${formatQuantity(formatUnits(balance.data.value, balance.data.decimals))} ${balance.data.symbol}`
+      : balance.isLoading
+        ? 'Loading balance…'
+        : 'Balance unavailable'
+  return (
+    <p className="ws-balance" data-testid="account-balance" aria-live="polite">
+      {shown}
+    </p>
+  )
+}
+
+export default function AccountDetails() {
+  const kit = useKitActor()
+  const config = useKitConfig()
+  // A send that lands while this view shows (the visitor left its preview) refreshes what is shown here too.
+  useRefreshAfterSend(useSendActor())
+  const shown = config.features.walletFeaturesOrder.filter((feature) => config.features[feature])
+  return (
+    <div className="ws-stack ws-full">
+      <AccountStyle />
+      <PortfolioValue />
+      {shown.length > 0 ? (
+        <nav className="ws-features" aria-label="Wallet features">
+          {shown.map((feature) => (
+            <button
+              key={feature}
+              type="button"
+              className="ws-secondary"
+              onClick={() => kit.send({ type: 'router.push', view: FEATURES[feature].view })}
+            >
+              {FEATURES[feature].label}
+            </button>
+          ))}
+        </nav>
+      ) : null}
+      <AccountTabs />
+    </div>
+  )
+}
+
+/**
+ * The portfolio's value in USD. SPEC §9: 0.00 on testnets (their tokens have no market value, whatever an API
+ * quotes) and on networks the Data API does not serve.
+ */
+function PortfolioValue() {
+  const network = useActiveNetwork()
+  const account = useAccountActor()
+  const total = useSelector(account, (s) =>
+    s?.matches({ balances: 'unsupported' })
+      ? 0
+      : (s?.context.balances ?? []).reduce((sum, balance) => sum + (balance.value ?? 0), 0),
+  )
+  const value = !network || network.testnet ? 0 : total
+  return (
+    <p className="ws-total" data-testid="account-total">
+      {formatUsd(value)}
+    </p>
+  )
+}
+
+function AccountTabs() {
+  const kit = useKitActor()
+  const config = useKitConfig()
+  const account = useAccountActor()
+  const current = useSelector(account, (s) => (s ? selectCurrentTab(s) : 'tokens'))
+  const tabs: AccountTab[] = config.features.history ? ['tokens', 'nfts', 'activity'] : ['tokens', 'nfts']
+  const selected = tabs.includes(current) ? current : 'tokens'
+  const id = useId()
+  const listRef = useRef<HTMLDivElement>(null)
+  const select = (tab: AccountTab) => kit.send({ type: 'account.selectTab', tab })
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+    if (step === 0) return
+    event.preventDefault()
+    const next = tabs[(tabs.indexOf(selected) + step + tabs.length) % tabs.length]!
+    select(next)
+    listRef.current?.querySelector<HTMLElement>(`[data-tab="${next}"]`)?.focus()
+  }
+  return (
+    <div className="ws-stack ws-full">
+      <div className="ws-tabs" role="tablist" aria-label="Account" ref={listRef} onKeyDown={onKeyDown}>
+        {tabs.map((tab) => (
+          <button
+            key={tab}
+            type="button"
+            role="tab"
+            className="ws-tab"
+            id={`${id}-${tab}`}
+            data-tab={tab}
+            aria-selected={tab === selected}
+            aria-controls={`${id}-panel`}
+            tabIndex={tab === selected ? 0 : -1}
+            onClick={() => select(tab)}
+          >
+            {TAB_LABELS[tab]}
+          </button>
+        ))}
+      </div>
+      <div className="ws-panel" role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${selected}`}>
+        {selected === 'tokens' ? <TokensTab /> : selected === 'nfts' ? <NftsTab /> : <ActivityTab />}
+      </div>
+    </div>
+  )
+}
+
+function TokensTab() {
+  const network = useActiveNetwork()
+  const { balances, status, canRetry, retry } = useAccountBalances()
+  if (status === 'loading' && balances.length === 0) return <Status label="Loading tokens…" />
+  if (status === 'unsupported') {
+    return <p className="ws-muted">Token balances are not available on this network.</p>
+  }
+  if ((status === 'blocked' || status === 'idle') && balances.length === 0) {
+    return (
+      <div className="ws-stack">
+        <p className="ws-muted">Token balances are unavailable right now.</p>
+        <button type="button" className="ws-secondary" disabled={!canRetry} onClick={retry}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+  if (balances.length === 0) return <p className="ws-muted">No tokens yet.</p>
+  return (
+    <ul className="ws-list" aria-label="Tokens">
+      {balances.map((balance) => (
+        <TokenRow
+          key={`${balance.chainId}:${balance.address ?? 'native'}`}
+          balance={balance}
+          usd={!network?.testnet}
+        />
+      ))}
+    </ul>
+  )
+}
+
+function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
+  const quantity = formatQuantity(balance.quantity.numeric)
+  return (
+    <li className="ws-line" data-testid="token-balance" data-symbol={balance.symbol}>
+      {balance.iconUrl ? (
+        <img className="ws-token-icon" src={balance.iconUrl} alt="" />
+      ) : (
+        <span className="ws-token-icon" aria-hidden="true" />
+      )}
+      <span className="ws-grow">
+        <span className="ws-ellipsis">{balance.name}</span>
+        {usd ? <span className="ws-muted ws-small">{formatUsd(balance.value)}</span> : null}
+      </span>
+      <span className="ws-end" data-testid="token-quantity">
+        {quantity} {balance.symbol}
+      </span>
+    </li>
+  )
+}
+
+function useDataApiAccount() {
+  const config = useKitConfig()
+  const { address, chainId } = useKitAccount()
+  return {
+    api: getDataApiClient(config),
+    parameters: { account: address ?? '', chainId: `eip155:${chainId ?? 0}` },
+    enabled: !!address && chainId !== undefined,
+  }
+}
+
+function NftsTab() {
+  const { api, parameters, enabled } = useDataApiAccount()
+  const query = useInfiniteQuery({ ...nftsQuery(api, parameters), enabled })
+  // Items the API flags as spam are never shown.
+  const items: NftItem[] = (query.data?.pages ?? [])
+    .flatMap((page) => page.data)
+    .filter((nft) => !nft.flags.is_spam)
+  if (query.isPending) return <Status label="Loading NFTs…" />
+  if (query.isError && items.length === 0)
+    return <Failed error={query.error} onRetry={() => query.refetch()} />
+  return (
+    <div className="ws-stack">
+      {items.length === 0 ? (
+        <p className="ws-muted">No NFTs yet.</p>
+      ) : (
+        <ul className="ws-nfts" aria-label="NFTs">
+          {items.map((nft) => (
+            <li key={`${nft.contract}:${nft.tokenId}`} className="ws-nft" data-testid="nft">
+              {nft.preview ? <img src={nft.preview.url} alt="" /> : null}
+              <span className="ws-ellipsis">{nft.name}</span>
+              <span className="ws-muted ws-small ws-ellipsis">{nft.collection.name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <LoadMore query={query} />
+    </div>
+  )
+}
+
+const OPERATIONS: Record<string, string> = {
+  send: 'Sent',
+  receive: 'Received',
+  mint: 'Minted',
+  burn: 'Burned',
+  trade: 'Swapped',
+  approve: 'Approved',
+  deploy: 'Deployed',
+  execute: 'Executed',
+}
+
+const STATUSES: Record<HistoryItem['metadata']['status'], string> = {
+  confirmed: 'Confirmed',
+  failed: 'Failed',
+  pending: 'Pending',
+}
+
+/** SPEC §3: spam NFTs are hidden, and so is an item that moved nothing else. */
+function visibleTransfers(item: HistoryItem): HistoryTransfer[] | undefined {
+  const transfers = item.transfers.filter((transfer) => !transfer.nft_info?.flags.is_spam)
+  return transfers.length === 0 && item.transfers.length > 0 ? undefined : transfers
+}
+
+function ActivityTab() {
+  const { api, parameters, enabled } = useDataApiAccount()
+  const query = useInfiniteQuery({ ...historyQuery(api, parameters), enabled })
+  const items = (query.data?.pages ?? [])
+    .flatMap((page) => page.data)
+    .flatMap((item) => {
+      const transfers = visibleTransfers(item)
+      return transfers ? [{ item, transfers }] : []
+    })
+  if (query.isPending) return <Status label="Loading activity…" />
+  if (query.isError && items.length === 0)
+    return <Failed error={query.error} onRetry={() => query.refetch()} />
+  return (
+    <div className="ws-stack">
+      {items.length === 0 ? (
+        <p className="ws-muted">No activity yet.</p>
+      ) : (
+        <ul className="ws-list" aria-label="Activity">
+          {items.map(({ item, transfers }) => (
+            <ActivityRow key={item.id} item={item} transfers={transfers} />
+          ))}
+        </ul>
+      )}
+      <LoadMore query={query} />
+    </div>
+  )
+}
+
+function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: HistoryTransfer[] }) {
+  const { operationType, status, minedAt, hash } = item.metadata
+  const label = OPERATIONS[operationType] ?? operationType.replace(/^./, (c) => c.toUpperCase())
+  const when = new Date(minedAt)
+  return (
+    <li className="ws-line" data-testid="activity-item" data-hash={hash} data-operation={operationType}>
+      <span className="ws-grow">
+        <span>{label}</span>
+        <span className="ws-muted ws-small">
+          <span data-testid="activity-status">{STATUSES[status] ?? status}</span> ·{' '}
+          <time dateTime={minedAt}>{when.toLocaleString()}</time>
+        </span>
+      </span>
+      <span className="ws-end">
+        {transfers.map((transfer, index) => (
+          <span
+            // biome-ignore lint/suspicious/noArrayIndexKey: a transfer has no id of its own; the list is fixed
+            key={index}
+            className={transfer.direction === 'in' ? 'ws-in' : undefined}
+            data-testid="activity-transfer"
+          >
+            {transferText(transfer)}
+          </span>
+        ))}
+      </span>
+    </li>
+  )
+}
+
+function transferText(transfer: HistoryTransfer): string {
+  const sign = transfer.direction === 'in' ? '+' : transfer.direction === 'out' ? '-' : ''
+  if (transfer.fungible_info) {
+    return `${sign}${formatTransferAmount(transfer.quantity.numeric)} ${transfer.fungible_info.symbol}`
+  }
+  return `${sign}${transfer.nft_info?.name ?? 'NFT'}`
+}
+
+function LoadMore({
+  query,
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown }
+}) {
+  if (!query.hasNextPage) return null
+  return (
+    <button
+      type="button"
+      className="ws-secondary"
+      disabled={query.isFetchingNextPage}
+      onClick={() => void query.fetchNextPage()}
+    >
+      {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
+    </button>
+  )
+}
+
+function Status({ label }: { label: string }) {
+  return (
+    <p className="ws-status ws-muted" role="status">
+      <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+      {label}
+    </p>
+  )
+}
+
+function Failed({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  // The Data API client's errors carry the SPEC's text as their short message.
+  const message =
+    'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : error.message
+  return (
+    <div className="ws-stack">
+      <p className="ws-error-text" role="alert">
+        {message}
+      </p>
+      <button type="button" className="ws-secondary" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,147 @@
+import { useSelector } from '@xstate/react'
+import { useCallback, useEffect } from 'react'
+import type { TokenBalance } from '../../api/dataApi'
+import { TRANSFER_DECIMALS } from '../../constants'
+import { useKitActor } from '../context'
+import { useAccountActor, useKitAccount, useKitConfig } from '../hooks'
+
+/*
+ * Pieces the Account view's details, Receive and the send views share. All of them load on demand, and so
+ * does this file: nothing here is in the first-load bundle.
+ */
+
+/**
+ * Styles of the account and send views. They ride with these views' code rather than in the kit's stylesheet,
+ * which is in the first-load bundle; scoped to the kit's root like the rest.
+ */
+const ACCOUNT_CSS = `
+[data-walletstate] .ws-stack { display: grid; gap: 12px; }
+[data-walletstate] .ws-full { width: 100%; }
+[data-walletstate] .ws-lead { font-size: 16px; font-weight: 600; margin: 0; }
+[data-walletstate] .ws-profile { display: flex; align-items: center; gap: 8px; justify-content: center; }
+[data-walletstate] .ws-avatar { width: 40px; height: 40px; border-radius: 50%; background: var(--ws-surface-hover); object-fit: cover; }
+[data-walletstate] .ws-token-icon { width: 32px; height: 32px; border-radius: 50%; flex: none; background: var(--ws-surface-hover); }
+[data-walletstate] .ws-total { font-size: 28px; font-weight: 600; margin: 0; font-variant-numeric: tabular-nums; }
+[data-walletstate] .ws-features { display: grid; grid-template-columns: repeat(auto-fit, minmax(64px, 1fr)); gap: 8px; width: 100%; }
+[data-walletstate] .ws-tabs { display: flex; gap: 4px; padding: 4px; border: 1px solid var(--ws-border); border-radius: 12px; width: 100%; }
+[data-walletstate] .ws-tab {
+  flex: 1; padding: 8px; border-radius: 8px; border: none; background: transparent; color: var(--ws-muted);
+  font: inherit; font-size: 14px; cursor: pointer;
+}
+[data-walletstate] .ws-tab[aria-selected="true"] { background: var(--ws-surface-hover); color: var(--ws-foreground); font-weight: 600; }
+[data-walletstate] .ws-panel { width: 100%; text-align: left; }
+[data-walletstate] .ws-line { display: flex; align-items: center; gap: 12px; padding: 10px 12px; border-radius: 12px; background: var(--ws-surface); }
+[data-walletstate] .ws-grow { flex: 1; min-width: 0; display: grid; gap: 2px; }
+[data-walletstate] .ws-end { text-align: right; display: grid; gap: 2px; font-variant-numeric: tabular-nums; }
+[data-walletstate] .ws-ellipsis { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+[data-walletstate] .ws-small { font-size: 12px; margin: 0; }
+[data-walletstate] .ws-in { color: var(--ws-success); }
+[data-walletstate] .ws-nfts { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; grid-template-columns: repeat(2, 1fr); }
+[data-walletstate] .ws-nft { display: grid; gap: 4px; padding: 8px; border-radius: 12px; background: var(--ws-surface); }
+[data-walletstate] .ws-nft img { width: 100%; aspect-ratio: 1; border-radius: 8px; object-fit: cover; background: var(--ws-surface-hover); }
+[data-walletstate] .ws-field { display: grid; gap: 6px; }
+[data-walletstate] .ws-summary { display: grid; gap: 8px; padding: 12px; border-radius: 12px; background: var(--ws-surface); }
+[data-walletstate] .ws-summary div { display: flex; justify-content: space-between; gap: 12px; }
+[data-walletstate] .ws-summary dt { color: var(--ws-muted); }
+[data-walletstate] .ws-summary dd { margin: 0; text-align: right; word-break: break-all; }
+[data-walletstate] .ws-mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; word-break: break-all; }
+`
+
+/** Renders the account and send views' styles; each of those views puts it in its root. */
+export function AccountStyle() {
+  return <style>{ACCOUNT_CSS}</style>
+}
+
+/**
+ * A token quantity for lists and balances: at most `maxDecimals` decimals (cut, not rounded: never more than is
+ * held), trailing zeros dropped. Exact: decimal strings, no floating point.
+ *
+ * @example
+ * formatQuantity('1234.567890') // '1234.5678'
+ * formatQuantity('2.50') // '2.5'
+ */
+export function formatQuantity(numeric: string, maxDecimals = 4): string {
+  const [rawWhole = '0', fraction = ''] = numeric.trim().split('.')
+  const negative = rawWhole.startsWith('-')
+  const whole = (negative ? rawWhole.slice(1) : rawWhole).replace(/^0+(?=\d)/, '') || '0'
+  const cut = fraction.slice(0, maxDecimals).replace(/0+$/, '')
+  const text = cut ? `${whole}.${cut}` : whole
+  return negative && text !== '0' ? `-${text}` : text
+}
+
+/**
+ * A transfer amount as the SPEC shows it (§9: transfers display 3 decimals).
+ *
+ * @example
+ * formatTransferAmount('1.5') // '1.500'
+ */
+export function formatTransferAmount(numeric: string): string {
+  const value = Number(numeric)
+  if (!Number.isFinite(value)) return numeric
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: TRANSFER_DECIMALS,
+    maximumFractionDigits: TRANSFER_DECIMALS,
+  })
+}
+
+/** US dollars with cents. */
+export function formatUsd(value: number): string {
+  return `$${(Number.isFinite(value) ? value : 0).toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  })}`
+}
+
+/** The connected account's network as the kit's config has it, and whether it is a testnet. */
+export function useActiveNetwork() {
+  const config = useKitConfig()
+  const { chainId } = useKitAccount()
+  return config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
+}
+
+export type BalancesStatus = 'idle' | 'loading' | 'ready' | 'unsupported' | 'blocked'
+
+export interface UseAccountBalancesReturnType {
+  balances: readonly TokenBalance[]
+  status: BalancesStatus
+  /** False while the machine refuses a new request (SPEC §4: blocked 30 s after a failure). */
+  canRetry: boolean
+  retry: () => void
+}
+
+/**
+ * The connected account's token balances from the account machine: loads the machine if needed and asks it for
+ * the balances of the account and network shown. Whether that becomes a request is the machine's call (its
+ * 30 s cache, and the 30 s block after a failure).
+ */
+export function useAccountBalances(): UseAccountBalancesReturnType {
+  const kit = useKitActor()
+  const account = useAccountActor()
+  const { address, chainId } = useKitAccount()
+  const caip = chainId === undefined ? undefined : `eip155:${chainId}`
+  const balances = useSelector(account, (s) => s?.context.balances ?? EMPTY)
+  const status = useSelector(account, (s): BalancesStatus => {
+    if (!s || s.hasTag('loading')) return 'loading'
+    if (s.matches({ balances: 'ready' })) return 'ready'
+    if (s.matches({ balances: 'unsupported' })) return 'unsupported'
+    if (s.matches({ balances: 'blocked' })) return 'blocked'
+    return 'idle'
+  })
+  const canRetry = useSelector(
+    account,
+    (s) => !!s && !!address && !!caip && s.can({ type: 'account.fetchBalances', address, chainId: caip }),
+  )
+  const retry = useCallback(() => {
+    if (address && caip) kit.send({ type: 'account.fetchBalances', address, chainId: caip })
+  }, [kit, address, caip])
+  useEffect(() => {
+    if (!account) kit.send({ type: 'account.load' })
+  }, [kit, account])
+  // Asked when shown and when the account or network changes; the machine decides what that costs.
+  useEffect(() => {
+    if (account) retry()
+  }, [account, retry])
+  return { balances, status, canRetry, retry }
+}
+
+const EMPTY: readonly TokenBalance[] = []

@@ -1,0 +1,62 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useSelector } from '@xstate/react'
+import { useEffect } from 'react'
+import { getDataApiClient } from '../../api/dataApi'
+import { dataApiKeys } from '../../api/queries'
+import type { SendActorRef } from '../../machines/send'
+import { useKitActor } from '../context'
+import { useKitAccount, useKitConfig, useSendActor } from '../hooks'
+import { ViewLoading } from './ViewLoading'
+
+/*
+ * Pieces the send views share (they load on demand, and so does this file).
+ */
+
+/**
+ * The send flow's machine; asks the kit to load it (the machine and its wagmi actors load on first use).
+ * `failed` says that its code did not load.
+ */
+export function useSendFlow(): { send: SendActorRef | undefined; failed: boolean; retry: () => void } {
+  const kit = useKitActor()
+  const send = useSendActor()
+  const failed = useSelector(kit, (s) => s.matches({ sendFlow: 'failed' }))
+  useEffect(() => {
+    if (!send) kit.send({ type: 'send.load' })
+  }, [kit, send])
+  return { send, failed, retry: () => kit.send({ type: 'send.load' }) }
+}
+
+/** What a send view shows while the send flow's code loads, or when it did not. */
+export function SendFlowLoading({ failed, retry }: { failed: boolean; retry: () => void }) {
+  if (!failed) return <ViewLoading label="Loading…" />
+  return (
+    <div className="ws-stack">
+      <p className="ws-error-text" role="alert">
+        Sending is not available right now.
+      </p>
+      <button type="button" className="ws-secondary" onClick={retry}>
+        Try again
+      </button>
+    </div>
+  )
+}
+
+/**
+ * After a send succeeds, the account's data (history, NFTs, names; SPEC §7 calls cached by react-query) and the
+ * native balance are read again. The kit itself routes the modal and refreshes the token balances.
+ */
+export function useRefreshAfterSend(send: SendActorRef | undefined) {
+  const queryClient = useQueryClient()
+  const config = useKitConfig()
+  const { address } = useKitAccount()
+  useEffect(() => {
+    if (!send || !address) return
+    const api = getDataApiClient(config)
+    const subscription = send.on('send.succeeded', () => {
+      void queryClient.invalidateQueries({ queryKey: dataApiKeys.account(api, address) })
+      // wagmi's balance queries (the Account view's native balance).
+      void queryClient.invalidateQueries({ queryKey: ['balance'] })
+    })
+    return () => subscription.unsubscribe()
+  }, [send, address, config, queryClient])
+}

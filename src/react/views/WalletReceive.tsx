@@ -1,0 +1,52 @@
+import { useCallback, useId } from 'react'
+import { AccountStyle } from '../components/accountShared'
+import { QrCode } from '../components/QrCode'
+import { useKitAccount, useKitConfig, useToast } from '../hooks'
+
+/**
+ * SPEC §2 WalletReceive: the connected address to share, as text, with a copy button and as a QR code, and the
+ * networks it can receive on (those of the account's namespace the app supports).
+ */
+export default function WalletReceive() {
+  const config = useKitConfig()
+  const { address, chainId } = useKitAccount()
+  const { show } = useToast()
+  const networksId = useId()
+  const copy = useCallback(async () => {
+    if (!address) return
+    try {
+      await navigator.clipboard.writeText(address)
+      show({ variant: 'success', message: 'Address copied' })
+    } catch {
+      show({ variant: 'error', message: 'Could not copy the address' })
+    }
+  }, [address, show])
+  if (!address) return <p className="ws-muted">No account is connected.</p>
+  // The account is an EVM one: it receives on every eip155 network of the app.
+  const networks = config.networks.filter((network) => network.chainNamespace === 'eip155')
+  return (
+    <div className="ws-center">
+      <AccountStyle />
+      <QrCode uri={address} label="QR code of your address" />
+      <p className="ws-mono" data-testid="receive-address">
+        {address}
+      </p>
+      <button type="button" className="ws-primary" onClick={() => void copy()}>
+        Copy address
+      </button>
+      <section className="ws-stack ws-full" aria-labelledby={networksId}>
+        <p className="ws-muted" id={networksId}>
+          Only send assets on these networks to this address:
+        </p>
+        <ul className="ws-list" aria-label="Compatible networks">
+          {networks.map((network) => (
+            <li key={network.caipNetworkId} className="ws-line" data-network={network.caipNetworkId}>
+              <span className="ws-grow">{network.name}</span>
+              {Number(network.id) === chainId ? <span className="ws-badge">Connected</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  )
+}

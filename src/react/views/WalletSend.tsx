@@ -1,0 +1,153 @@
+import { useSelector } from '@xstate/react'
+import { type FormEvent, useEffect, useId, useRef } from 'react'
+import { type SendActorRef, validateSend } from '../../machines/send'
+import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
+import { SendFlowLoading, useSendFlow } from '../components/sendShared'
+import { useKitActor } from '../context'
+
+/**
+ * SPEC §2, §4, §5 WalletSend: the send form. The token (chosen in WalletSendSelectToken), the amount (with Max)
+ * and the receiver (an address or a name); the preview button carries the machine's validation text until the
+ * form is valid. The form's values live in the send machine, so they survive a failed send or a look at the
+ * preview.
+ */
+export default function WalletSend() {
+  const { send, failed, retry } = useSendFlow()
+  // The token picker needs the account's balances; the kit hands them to the send machine.
+  useAccountBalances()
+  if (!send) return <SendFlowLoading failed={failed} retry={retry} />
+  return <SendForm send={send} />
+}
+
+function SendForm({ send }: { send: SendActorRef }) {
+  const kit = useKitActor()
+  const token = useSelector(send, (s) => s.context.token)
+  const amount = useSelector(send, (s) => s.context.sendTokenAmount ?? '')
+  const receiver = useSelector(send, (s) => s.context.receiverAddress ?? '')
+  const error = useSelector(send, (s) => (s.matches('editing') ? s.context.error : undefined))
+  const problem = useSelector(send, (s) => validateSend(s.context)?.shortMessage)
+  const editing = useSelector(send, (s) => s.matches('editing'))
+  const resolving = useSelector(send, (s) => s.matches('resolving'))
+  const previewing = useSelector(send, (s) => s.matches('previewing'))
+  const inFlight = useSelector(send, (s) => s.hasTag('loading') || s.matches({ failed: 'unconfirmed' }))
+  const amountId = useId()
+  const receiverId = useId()
+
+  // Shown again (back from the preview, or reopened after a send): the form is what is edited now.
+  useEffect(() => {
+    const snapshot = send.getSnapshot()
+    if (snapshot.matches('previewing') || snapshot.matches({ failed: 'retryable' }))
+      kit.send({ type: 'send.edit' })
+    else if (snapshot.matches('done')) kit.send({ type: 'send.reset' })
+  }, [kit, send])
+
+  // The form was accepted (a name resolved, if it was one): the preview shows next.
+  const wasPreviewing = useRef(previewing)
+  useEffect(() => {
+    if (previewing && !wasPreviewing.current) kit.send({ type: 'router.push', view: 'WalletSendPreview' })
+    wasPreviewing.current = previewing
+  }, [kit, previewing])
+
+  if (inFlight) {
+    return (
+      <div className="ws-stack">
+        <AccountStyle />
+        <p className="ws-muted" role="status">
+          A transaction is on its way.
+        </p>
+        <button
+          type="button"
+          className="ws-primary"
+          onClick={() => kit.send({ type: 'router.push', view: 'WalletSendPreview' })}
+        >
+          View transaction
+        </button>
+      </div>
+    )
+  }
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    kit.send({ type: 'send.preview' })
+  }
+  const locked = !editing
+  return (
+    <form className="ws-stack" onSubmit={onSubmit} noValidate>
+      <AccountStyle />
+      <div className="ws-field">
+        <span className="ws-label">Token</span>
+        <button
+          type="button"
+          className="ws-item"
+          aria-label={token ? `Token: ${token.symbol}` : 'Select token'}
+          disabled={locked}
+          onClick={() => kit.send({ type: 'router.push', view: 'WalletSendSelectToken' })}
+        >
+          {token ? (
+            <>
+              {token.iconUrl ? <img className="ws-token-icon" src={token.iconUrl} alt="" /> : null}
+              <span className="ws-grow">
+                <span>{token.symbol}</span>
+                <span className="ws-muted ws-small">
+                  Balance {formatQuantity(token.quantity.numeric)} {token.symbol}
+                </span>
+              </span>
+            </>
+          ) : (
+            <span className="ws-grow">Select token</span>
+          )}
+          <span aria-hidden="true">›</span>
+        </button>
+      </div>
+      <div className="ws-field">
+        <label className="ws-label" htmlFor={amountId}>
+          Amount
+        </label>
+        <div className="ws-row">
+          <input
+            id={amountId}
+            className="ws-input"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0"
+            value={amount}
+            disabled={locked}
+            onChange={(event) => kit.send({ type: 'send.setAmount', amount: event.target.value })}
+          />
+          <button
+            type="button"
+            className="ws-secondary ws-fit"
+            disabled={locked || !token}
+            onClick={() => kit.send({ type: 'send.setMax' })}
+          >
+            Max
+          </button>
+        </div>
+      </div>
+      <div className="ws-field">
+        <label className="ws-label" htmlFor={receiverId}>
+          Receiver
+        </label>
+        <input
+          id={receiverId}
+          className="ws-input"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="Address or name"
+          value={receiver}
+          disabled={locked}
+          aria-invalid={error?.name === 'ResolveNameError' ? true : undefined}
+          onChange={(event) => kit.send({ type: 'send.setReceiver', receiverAddress: event.target.value })}
+        />
+      </div>
+      {error ? (
+        <p className="ws-error-text" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      <button type="submit" className="ws-primary" disabled={locked || problem !== undefined}>
+        {resolving ? 'Resolving name…' : (problem ?? 'Preview send')}
+      </button>
+    </form>
+  )
+}

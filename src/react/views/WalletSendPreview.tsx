@@ -1,0 +1,185 @@
+import { useSelector } from '@xstate/react'
+import { feeInUsd, type SendActorRef, type SendSnapshot } from '../../machines/send'
+import { truncateAddress } from '../../utils/format'
+import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../components/accountShared'
+import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
+import { useKitActor } from '../context'
+
+/**
+ * SPEC §2, §4 WalletSendPreview: what is about to be sent, to whom, and the network fee; Send asks the wallet.
+ * Then the progress (the wallet's prompt, the receipt), and a failure with its message and the way on: try again,
+ * or back to the form with its values kept. A success leaves this view (the kit routes: ERC-20 to Account,
+ * native back).
+ */
+export default function WalletSendPreview() {
+  const { send, failed, retry } = useSendFlow()
+  useRefreshAfterSend(send)
+  if (!send) return <SendFlowLoading failed={failed} retry={retry} />
+  return <Preview send={send} />
+}
+
+type Stage =
+  | 'editing'
+  | 'resolving'
+  | 'estimating'
+  | 'ready'
+  | 'unavailable'
+  | 'sending'
+  | 'confirming'
+  | 'retryable'
+  | 'unconfirmed'
+  | 'done'
+
+function stageOf(s: SendSnapshot): Stage {
+  if (s.matches({ previewing: 'estimating' })) return 'estimating'
+  if (s.matches({ previewing: 'ready' })) return 'ready'
+  if (s.matches({ previewing: 'unavailable' })) return 'unavailable'
+  if (s.matches('sending')) return 'sending'
+  if (s.matches('confirming')) return 'confirming'
+  if (s.matches({ failed: 'retryable' })) return 'retryable'
+  if (s.matches({ failed: 'unconfirmed' })) return 'unconfirmed'
+  if (s.matches('done')) return 'done'
+  if (s.matches('resolving')) return 'resolving'
+  return 'editing'
+}
+
+function Preview({ send }: { send: SendActorRef }) {
+  const kit = useKitActor()
+  const network = useActiveNetwork()
+  const stage = useSelector(send, stageOf)
+  const token = useSelector(send, (s) => s.context.token)
+  const amount = useSelector(send, (s) => s.context.sendTokenAmount)
+  const to = useSelector(send, (s) => s.context.resolvedAddress)
+  const profileName = useSelector(send, (s) => s.context.receiverProfileName)
+  const fee = useSelector(send, (s) => s.context.fee)
+  const feeUsd = useSelector(send, (s) => feeInUsd(s.context))
+  const error = useSelector(send, (s) => s.context.error)
+  const hash = useSelector(send, (s) => s.context.hash)
+  const usd = !network?.testnet
+
+  if (stage === 'done') {
+    return (
+      <p className="ws-muted" role="status">
+        Sent.
+      </p>
+    )
+  }
+  if (stage === 'editing' || stage === 'resolving' || !token || !amount || !to) {
+    return (
+      <div className="ws-stack">
+        <p className="ws-muted">Nothing to review yet: fill in the form first.</p>
+        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'router.back' })}>
+          Back to the form
+        </button>
+      </div>
+    )
+  }
+  const value = usd && token.price ? Number(amount) * token.price : undefined
+  const back = () => kit.send({ type: 'router.back' })
+  return (
+    <div className="ws-stack" data-stage={stage}>
+      <AccountStyle />
+      <dl className="ws-summary" aria-label="Send summary">
+        <div>
+          <dt>Amount</dt>
+          <dd data-testid="send-amount">
+            {amount.trim()} {token.symbol}
+            {value !== undefined ? <span className="ws-muted ws-small"> ({formatUsd(value)})</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>To</dt>
+          <dd data-testid="send-receiver" title={to}>
+            {profileName ? `${profileName} (${truncateAddress(to)})` : truncateAddress(to)}
+          </dd>
+        </div>
+        {network ? (
+          <div>
+            <dt>Network</dt>
+            <dd>{network.name}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Network fee</dt>
+          <dd data-testid="send-fee">
+            {fee
+              ? `${formatQuantity(fee.formatted, 8)} ${fee.symbol}${usd && feeUsd !== undefined ? ` (${formatUsd(feeUsd)})` : ''}`
+              : stage === 'estimating'
+                ? 'Estimating…'
+                : '—'}
+          </dd>
+        </div>
+      </dl>
+      <Progress stage={stage} hash={hash} />
+      {error && (stage === 'unavailable' || stage === 'retryable' || stage === 'unconfirmed') ? (
+        <p className="ws-error-text" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      {stage === 'ready' || stage === 'estimating' ? (
+        <div className="ws-row">
+          <button type="button" className="ws-secondary" onClick={back}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="ws-primary"
+            style={{ flex: 1 }}
+            disabled={stage !== 'ready'}
+            onClick={() => kit.send({ type: 'send.confirm' })}
+          >
+            Send
+          </button>
+        </div>
+      ) : null}
+      {stage === 'sending' || stage === 'confirming' ? (
+        <button type="button" className="ws-primary" disabled>
+          {stage === 'sending' ? 'Sending…' : 'Confirming…'}
+        </button>
+      ) : null}
+      {stage === 'unavailable' || stage === 'retryable' ? (
+        <div className="ws-row">
+          <button type="button" className="ws-secondary" onClick={back}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className="ws-primary"
+            style={{ flex: 1 }}
+            onClick={() => kit.send({ type: 'send.retry' })}
+          >
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {stage === 'unconfirmed' ? (
+        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
+          Check again
+        </button>
+      ) : null}
+    </div>
+  )
+}
+
+function Progress({ stage, hash }: { stage: Stage; hash: string | undefined }) {
+  const label =
+    stage === 'sending'
+      ? 'Approve the transaction in your wallet…'
+      : stage === 'confirming'
+        ? 'Waiting for the transaction to be confirmed…'
+        : undefined
+  if (!label) return null
+  return (
+    <div className="ws-stack">
+      <p className="ws-status ws-muted" role="status">
+        <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+        {label}
+      </p>
+      {hash ? (
+        <p className="ws-mono ws-muted ws-small" data-testid="send-hash">
+          {hash}
+        </p>
+      ) : null}
+    </div>
+  )
+}

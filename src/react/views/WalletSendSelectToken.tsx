@@ -1,0 +1,103 @@
+import { useSelector } from '@xstate/react'
+import { useId, useState } from 'react'
+import { isNativeToken, type SendActorRef } from '../../machines/send'
+import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
+import { SendFlowLoading, useSendFlow } from '../components/sendShared'
+import { useKitActor } from '../context'
+
+/** SPEC §2 WalletSendSelectToken: the account's token balances to send from, searchable by name or symbol. */
+export default function WalletSendSelectToken() {
+  const { send, failed, retry } = useSendFlow()
+  const balances = useAccountBalances()
+  if (!send) return <SendFlowLoading failed={failed} retry={retry} />
+  return <TokenPicker send={send} balances={balances} />
+}
+
+function TokenPicker({
+  send,
+  balances,
+}: {
+  send: SendActorRef
+  balances: ReturnType<typeof useAccountBalances>
+}) {
+  const kit = useKitActor()
+  const tokens = useSelector(send, (s) => s.context.tokenBalances)
+  const selected = useSelector(send, (s) => s.context.token)
+  const [search, setSearch] = useState('')
+  const searchId = useId()
+  const wanted = search.trim().toLowerCase()
+  const shown = wanted
+    ? tokens.filter((t) => t.name.toLowerCase().includes(wanted) || t.symbol.toLowerCase().includes(wanted))
+    : tokens
+  return (
+    <div className="ws-stack">
+      <AccountStyle />
+      <label className="ws-label" htmlFor={searchId}>
+        Search tokens
+      </label>
+      <input
+        id={searchId}
+        className="ws-input"
+        type="search"
+        autoComplete="off"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      {tokens.length === 0 ? (
+        balances.status === 'loading' ? (
+          <p className="ws-status ws-muted" role="status">
+            <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+            Loading tokens…
+          </p>
+        ) : (
+          <div className="ws-stack">
+            <p className="ws-muted">No tokens to send.</p>
+            {balances.status === 'blocked' || balances.status === 'idle' ? (
+              <button
+                type="button"
+                className="ws-secondary"
+                disabled={!balances.canRetry}
+                onClick={balances.retry}
+              >
+                Try again
+              </button>
+            ) : null}
+          </div>
+        )
+      ) : shown.length === 0 ? (
+        <p className="ws-muted">No token matches “{search.trim()}”.</p>
+      ) : (
+        <ul className="ws-list" aria-label="Tokens">
+          {shown.map((token) => {
+            const current =
+              selected?.chainId === token.chainId &&
+              (isNativeToken(selected) ? isNativeToken(token) : selected.address === token.address)
+            return (
+              <li key={`${token.chainId}:${token.address ?? 'native'}`}>
+                <button
+                  type="button"
+                  className="ws-item"
+                  data-symbol={token.symbol}
+                  aria-current={current ? 'true' : undefined}
+                  onClick={() => {
+                    kit.send({ type: 'send.setToken', token })
+                    kit.send({ type: 'router.back' })
+                  }}
+                >
+                  {token.iconUrl ? <img className="ws-token-icon" src={token.iconUrl} alt="" /> : null}
+                  <span className="ws-grow">
+                    <span>{token.name}</span>
+                    <span className="ws-muted ws-small">{token.symbol}</span>
+                  </span>
+                  <span className="ws-end">
+                    {formatQuantity(token.quantity.numeric)} {token.symbol}
+                  </span>
+                </button>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest'
+import { createActor, type EventFromLogic, fromPromise, SimulatedClock, type SnapshotFrom } from 'xstate'
+import type { BalancesResult, TokenBalance } from '../../src/api/dataApi'
+import { BALANCE_CACHE_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
+import { DataApiError } from '../../src/errors/api'
+import {
+  type AccountNotice,
+  accountMachine,
+  type BalancesOwner,
+  selectCurrentTab,
+  TOKEN_BALANCE_UNAVAILABLE,
+} from '../../src/machines/account'
+import {
+  assertCoverage,
+  createModel,
+  describeEvent,
+  type ModelPath,
+  type ReplayResult,
+  replayPath,
+} from '../../src/testing'
+
+/**
+ * The account machine's model: the tabs, and the balances' fetch lifecycle with its SPEC §4 rule (a failed
+ * fetch blocks new attempts for 30 s). The fetch slot never settles on its own: its answers are events of the
+ * path, and the cache and block timers are explored as delayed events, so every order of answers, timers and
+ * requests is a path.
+ */
+const never = <T>() => new Promise<T>(() => {})
+const modelMachine = accountMachine.provide({
+  actors: { fetchBalances: fromPromise(never<BalancesResult>) },
+})
+
+type Machine = typeof modelMachine
+type Snapshot = SnapshotFrom<Machine>
+type Event = EventFromLogic<Machine>
+
+const CHAIN = 'eip155:31337'
+const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+const ETH: TokenBalance = {
+  name: 'Ether',
+  symbol: 'ETH',
+  chainId: CHAIN,
+  value: 6000,
+  price: 3000,
+  quantity: { decimals: '18', numeric: '2' },
+  iconUrl: '',
+}
+
+const answers = [
+  { type: 'xstate.done.actor.fetchBalances', output: { balances: [ETH], supported: true } },
+  { type: 'xstate.done.actor.fetchBalances', output: { balances: [], supported: false } },
+  {
+    type: 'xstate.error.actor.fetchBalances',
+    error: new DataApiError('balance', { kind: 'http', status: 500, details: 'HTTP 500' }),
+  },
+] as unknown as Event[]
+
+const events: Event[] = [
+  { type: 'account.selectTab', tab: 'tokens' },
+  { type: 'account.selectTab', tab: 'nfts' },
+  { type: 'account.selectTab', tab: 'activity' },
+  { type: 'account.fetchBalances', address: ALICE, chainId: CHAIN },
+  { type: 'account.fetchBalances', address: BOB, chainId: CHAIN },
+  { type: 'account.fetchBalances', address: ALICE, chainId: 'not a chain' },
+  { type: 'account.refreshBalances' },
+  { type: 'account.clear' },
+  ...answers,
+]
+
+const NAMES: Record<string, string> = { [ALICE]: 'alice', [BOB]: 'bob' }
+
+function serialize(snapshot: Snapshot): string {
+  const c = snapshot.context
+  return JSON.stringify({
+    value: snapshot.value,
+    owner: c.owner ? NAMES[c.owner.address] : null,
+    balances: c.balances.length,
+    force: c.forceUpdate,
+    error: c.error?.message ?? null,
+  })
+}
+
+const model = createModel(modelMachine, { events, serializeState: serialize })
+
+const canFetch = (snapshot: Snapshot, owner: BalancesOwner) =>
+  snapshot.can({ type: 'account.fetchBalances', ...owner })
+
+function invariant(snapshot: Snapshot): void {
+  const c = snapshot.context
+  const fail = (message: string) => {
+    throw new Error(`${message} in ${JSON.stringify(snapshot.value)}`)
+  }
+  if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
+  const tabs = (['tokens', 'nfts', 'activity'] as const).filter((tab) => snapshot.matches({ tab }))
+  if (tabs.length !== 1 || tabs[0] !== selectCurrentTab(snapshot)) fail('not exactly one tab')
+  const fetching = snapshot.matches({ balances: 'fetching' })
+  if (snapshot.hasTag('loading') !== fetching) fail('loading tag out of step with fetching')
+  if (fetching && !c.owner) fail('fetching for nobody')
+  if (snapshot.matches({ balances: 'ready' }) && (!c.owner || c.error))
+    fail('ready without an owner, or with an error')
+  if (snapshot.matches({ balances: 'unsupported' }) && c.balances.length > 0)
+    fail('balances of an unsupported network')
+  if (snapshot.matches({ balances: 'blocked' })) {
+    if (c.error?.message !== TOKEN_BALANCE_UNAVAILABLE) fail('blocked without the SPEC text')
+    // SPEC §4: no new attempt while blocked, whoever asks and for whichever account.
+    if (
+      canFetch(snapshot, { address: ALICE, chainId: CHAIN }) ||
+      canFetch(snapshot, { address: BOB, chainId: CHAIN })
+    )
+      fail('a fetch accepted during the block')
+    if (snapshot.can({ type: 'account.refreshBalances' })) fail('a refresh accepted during the block')
+  }
+  if (snapshot.matches({ balances: { ready: 'fresh' } }) && c.owner && canFetch(snapshot, c.owner))
+    fail('a fresh cache asked again for the same owner')
+  if (c.balances.length > 0 && !c.owner) fail('balances without an owner')
+  // An invalid request is never one.
+  if (canFetch(snapshot, { address: ALICE, chainId: 'not a chain' })) fail('an invalid request accepted')
+}
+
+function short(path: ModelPath): string {
+  if (path.steps.length === 0) return '(initial state)'
+  return path.steps
+    .map(({ event }) => {
+      const e = event as Event
+      if (e.type === 'account.fetchBalances') return `fetch(${NAMES[e.address] ?? e.address}, ${e.chainId})`
+      const answer = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type)
+      if (!answer) return describeEvent(event).replace(/^account\./, '')
+      if (answer[1] === 'error') return 'failure(fetchBalances)'
+      const output = (event as { output?: BalancesResult }).output
+      return `answer(${output?.supported ? `${output.balances.length} balances` : 'unsupported'})`
+    })
+    .join(' → ')
+}
+
+describe('account machine, model-based', () => {
+  const results: ReplayResult[] = []
+
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect(model.paths.length).toBe(21)
+  })
+
+  for (const path of model.paths) {
+    it(`replays ${short(path)}`, () => {
+      results.push(replayPath(model, path, { invariant }))
+    })
+  }
+
+  it('reaches every state and takes every transition of the machine', () => {
+    expect(results).toHaveLength(model.paths.length)
+    assertCoverage(model, results)
+  })
+})
+
+/** The machine with a fetch slot that records each request and answers by a script (a stand-in Data API). */
+function run(script: Array<'ok' | 'fail' | 'unsupported'>) {
+  const requests: Array<BalancesOwner & { forceUpdate: boolean }> = []
+  const clock = new SimulatedClock()
+  const actor = createActor(
+    accountMachine.provide({
+      actors: {
+        fetchBalances: fromPromise(async ({ input }) => {
+          requests.push(input)
+          const next = script.shift() ?? 'ok'
+          if (next === 'fail')
+            throw new DataApiError('balance', { kind: 'http', status: 500, details: 'HTTP 500' })
+          return next === 'ok' ? { balances: [ETH], supported: true } : { balances: [], supported: false }
+        }),
+      },
+    }),
+    { clock },
+  )
+  const notices: AccountNotice[] = []
+  actor.on('*', (notice) => notices.push(notice))
+  actor.start()
+  return { actor, clock, requests, notices }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+const alice = { type: 'account.fetchBalances', address: ALICE, chainId: CHAIN } as const
+
+describe('account machine, behaviour', () => {
+  it('a failed fetch announces the SPEC text once and makes no new request for 30 s, then allows one', async () => {
+    const { actor, clock, requests, notices } = run(['fail', 'ok'])
+    actor.send(alice)
+    await settle()
+    expect(actor.getSnapshot().matches({ balances: 'blocked' })).toBe(true)
+    expect(notices).toEqual([
+      { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'failed' },
+    ])
+    // Asked again and again during the block, also for another account and as a refresh: no request.
+    for (let i = 0; i < 5; i++) {
+      clock.increment(TOKEN_BALANCE_RETRY_BLOCK_MS / 6)
+      actor.send(alice)
+      actor.send({ type: 'account.fetchBalances', address: BOB, chainId: CHAIN })
+      actor.send({ type: 'account.refreshBalances' })
+      await settle()
+    }
+    expect(requests).toHaveLength(1)
+    expect(notices).toHaveLength(1)
+    clock.increment(TOKEN_BALANCE_RETRY_BLOCK_MS / 6)
+    expect(actor.getSnapshot().matches({ balances: 'idle' })).toBe(true)
+    actor.send(alice)
+    await settle()
+    expect(requests).toHaveLength(2)
+    expect(actor.getSnapshot().matches({ balances: 'ready' })).toBe(true)
+    expect(actor.getSnapshot().context.balances).toEqual([ETH])
+    actor.stop()
+  })
+
+  it('serves the 30 s cache, refreshes with forceUpdate, and follows another owner', async () => {
+    const { actor, clock, requests, notices } = run([])
+    actor.send(alice)
+    await settle()
+    actor.send(alice)
+    await settle()
+    expect(requests).toHaveLength(1)
+    clock.increment(BALANCE_CACHE_MS)
+    actor.send(alice)
+    await settle()
+    expect(requests).toHaveLength(2)
+    actor.send({ type: 'account.refreshBalances' })
+    await settle()
+    expect(requests.at(-1)).toEqual({ address: ALICE, chainId: CHAIN, forceUpdate: true })
+    actor.send({ type: 'account.fetchBalances', address: BOB, chainId: CHAIN })
+    await settle()
+    expect(requests.at(-1)).toEqual({ address: BOB, chainId: CHAIN, forceUpdate: false })
+    expect(notices.filter((n) => n.type === 'account.balancesUpdated')).toHaveLength(4)
+    expect(notices.at(-1)).toMatchObject({ type: 'account.balancesUpdated', owner: { address: BOB } })
+    actor.stop()
+  })
+
+  it('an unsupported network is announced once, with the SPEC text, and not asked again', async () => {
+    const { actor, requests, notices } = run(['unsupported'])
+    actor.send(alice)
+    await settle()
+    actor.send(alice)
+    actor.send({ type: 'account.refreshBalances' })
+    await settle()
+    expect(requests).toHaveLength(1)
+    expect(notices).toEqual([
+      { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'unsupported' },
+    ])
+    actor.stop()
+  })
+
+  it('switches tabs', () => {
+    const actor = createActor(accountMachine).start()
+    expect(selectCurrentTab(actor.getSnapshot())).toBe('tokens')
+    actor.send({ type: 'account.selectTab', tab: 'activity' })
+    expect(selectCurrentTab(actor.getSnapshot())).toBe('activity')
+    actor.send({ type: 'account.selectTab', tab: 'nfts' })
+    expect(selectCurrentTab(actor.getSnapshot())).toBe('nfts')
+    actor.stop()
+  })
+})
