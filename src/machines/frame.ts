@@ -910,19 +910,7 @@ export const frameMachine = setup({
                         /** EmailVerifyOtp: waiting for the code; a wrong one's error stays until the next try. */
                         otp: {
                           on: {
-                            'frame.submitOtp': [
-                              { guard: 'invalidOtp', actions: 'setInvalidOtp' },
-                              {
-                                target: 'submittingOtp',
-                                actions: [
-                                  'clearError',
-                                  {
-                                    type: 'request',
-                                    params: ({ event }) => auth('connectOtp', { otp: event.otp.trim() }),
-                                  },
-                                ],
-                              },
-                            ],
+                            'frame.submitOtp': submitCode('connectOtp', 'submittingOtp'),
                             'frame.resendCode': [
                               { guard: 'coolingDown', actions: 'setThrottled' },
                               { target: 'resendingOtp', actions: 'clearError' },
@@ -1215,20 +1203,7 @@ export const frameMachine = setup({
                             /** UpdateEmailPrimaryOtp: the code sent to the current address. */
                             primaryOtp: {
                               on: {
-                                'frame.submitOtp': [
-                                  { guard: 'invalidOtp', actions: 'setInvalidOtp' },
-                                  {
-                                    target: 'submittingPrimary',
-                                    actions: [
-                                      'clearError',
-                                      {
-                                        type: 'request',
-                                        params: ({ event }) =>
-                                          auth('updateEmailPrimaryOtp', { otp: event.otp.trim() }),
-                                      },
-                                    ],
-                                  },
-                                ],
+                                'frame.submitOtp': submitCode('updateEmailPrimaryOtp', 'submittingPrimary'),
                               },
                             },
                             submittingPrimary: {
@@ -1245,20 +1220,10 @@ export const frameMachine = setup({
                             /** UpdateEmailSecondaryOtp: the code sent to the new address. */
                             secondaryOtp: {
                               on: {
-                                'frame.submitOtp': [
-                                  { guard: 'invalidOtp', actions: 'setInvalidOtp' },
-                                  {
-                                    target: 'submittingSecondary',
-                                    actions: [
-                                      'clearError',
-                                      {
-                                        type: 'request',
-                                        params: ({ event }) =>
-                                          auth('updateEmailSecondaryOtp', { otp: event.otp.trim() }),
-                                      },
-                                    ],
-                                  },
-                                ],
+                                'frame.submitOtp': submitCode(
+                                  'updateEmailSecondaryOtp',
+                                  'submittingSecondary',
+                                ),
                               },
                             },
                             submittingSecondary: {
@@ -1363,6 +1328,29 @@ export const frameMachine = setup({
     },
   },
 })
+
+/**
+ * A view waiting for a one-time code (e-mail login, and both steps of an e-mail update): a malformed code is
+ * refused here; a well-formed one is sent to the frame as `command` while the flow waits in `submitting`.
+ */
+function submitCode(
+  command: 'connectOtp' | 'updateEmailPrimaryOtp' | 'updateEmailSecondaryOtp',
+  submitting: string,
+) {
+  return [
+    { guard: 'invalidOtp' as const, actions: 'setInvalidOtp' as const },
+    {
+      target: submitting,
+      actions: [
+        'clearError' as const,
+        {
+          type: 'request' as const,
+          params: ({ event }: { event: { otp: string } }) => auth(command, { otp: event.otp.trim() }),
+        },
+      ],
+    },
+  ]
+}
 
 /**
  * Asking the frame for another mail (SPEC §4 e-mail login): its answer leads on as a first submit does, but a

@@ -432,8 +432,7 @@ export function createKitMachine(config: KitConfig) {
         const connectionActor = system.get('connection') as ConnectionActorRef | undefined
         const snapshot = connectionActor?.getSnapshot()
         if (!snapshot || snapshot.matches('reconnecting')) return
-        if (snapshot.matches('connected') && snapshot.context.account?.connectorId === EMBEDDED_CONNECTOR_ID)
-          return
+        if (connectionIs(connectionActor, 'connected', EMBEDDED_CONNECTOR_ID)) return
         connectionActor?.send({
           type: 'connection.connect',
           connectorId: EMBEDDED_CONNECTOR_ID,
