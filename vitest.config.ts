@@ -10,6 +10,7 @@ export default defineConfig({
       'src/**/*.test.{ts,tsx}',
       'test/model-based/**/*.test.{ts,tsx}',
       'test/integration/**/*.test.ts',
+      'test/layering/**/*.test.ts',
       'sandbox/**/*.test.ts',
     ],
     environment: 'node',

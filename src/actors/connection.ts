@@ -1,4 +1,4 @@
-import type { Config, Connector } from 'wagmi'
+import { type Config, type Connector, ConnectorAlreadyConnectedError } from 'wagmi'
 import {
   connect,
   disconnect,
@@ -12,12 +12,14 @@ import {
 import { fromCallback, fromPromise } from 'xstate'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
+import { walkError } from '../errors/base'
 import {
   ConnectorAccountNotFoundError,
   ConnectorNotFoundError,
   DisconnectError,
   SwitchChainError,
   toConnectionError,
+  UserRejectedError,
 } from '../errors/connection'
 import type {
   ConnectionAccount,
@@ -101,7 +103,8 @@ export function createEip155ConnectionActors({
         }
         return { account, connections: connectionsOf(wagmi) }
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConnectorAlreadyConnectedError') {
+        // wagmi refuses a connector that is already connected: that connection is the answer.
+        if (walkError(error, (e) => e instanceof ConnectorAlreadyConnectedError)) {
           const account = currentAccount(wagmi)
           if (account && account.connectorId === connector.id) {
             return { account, connections: connectionsOf(wagmi) }
@@ -127,8 +130,9 @@ export function createEip155ConnectionActors({
         const chain = await switchChain(wagmi, { chainId: input.chainId })
         return chain.id
       } catch (error) {
+        // A decline stays a decline; anything else is the SPEC's 'Failed to switch to chain'.
         const mapped = toConnectionError(error)
-        if (mapped.name === 'UserRejectedError') throw mapped
+        if (mapped instanceof UserRejectedError) throw mapped
         throw new SwitchChainError({ cause: error })
       }
     }),

@@ -48,16 +48,66 @@ export class BaseError extends Error {
    * const rpc = error.walk((e) => e instanceof RpcError)
    */
   walk(fn?: (error: unknown) => boolean): unknown {
-    return walk(this, fn)
+    return walkError(this, fn)
   }
 }
 
-function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
-  if (fn?.(error)) return error
-  if (error && typeof error === 'object' && 'cause' in error && error.cause !== undefined) {
-    return walk(error.cause, fn)
+/** How deep a cause chain is followed (a chain that loops back on itself stops here). */
+const MAX_CAUSE_DEPTH = 16
+
+/**
+ * `BaseError.walk` for anything thrown: ours, viem's and wagmi's errors, a plain `Error` with a `cause`, or the
+ * plain `{ code, message }` object some wallets reject with. The deepest cause without `fn`, or the first
+ * error of the chain `fn` accepts (else `null`).
+ *
+ * @example
+ * walkError(error, (e) => e instanceof UserRejectedRequestError) // viem's 4001, however deep
+ */
+export function walkError(error: unknown, fn?: (error: unknown) => boolean): unknown {
+  let current = error
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH; depth++) {
+    if (fn?.(current)) return current
+    const cause = current && typeof current === 'object' && 'cause' in current ? current.cause : undefined
+    if (cause === undefined || cause === null) break
+    current = cause
   }
-  return fn ? null : error
+  return fn ? null : current
+}
+
+/** The numeric `code` of an error (EIP-1193, JSON-RPC, WalletConnect), if it has one. */
+export function codeOf(error: unknown): number | undefined {
+  return error && typeof error === 'object' && 'code' in error && typeof error.code === 'number'
+    ? error.code
+    : undefined
+}
+
+/** The first numeric `code` on the cause chain, if any (a wrapper's own code comes before the wallet's). */
+export function findCode(error: unknown): number | undefined {
+  return codeOf(walkError(error, (e) => codeOf(e) !== undefined))
+}
+
+/** Whether any error on the cause chain carries `code` (e.g. a wallet's 4001 under viem's InternalRpcError). */
+export function hasCode(error: unknown, code: number): boolean {
+  return walkError(error, (e) => codeOf(e) === code) !== null
+}
+
+/**
+ * What a snapshot keeps of an error: plain, serialisable data, so the inspector, storage and the views can
+ * carry it, and a provider can rebuild an error from it. The one form for every area (connection, send,
+ * frame, session): `FrameErrorInfo` and `SessionErrorInfo` are this type.
+ *
+ * @example
+ * { name: 'UserRejectedError', message: 'Connection declined in the wallet.', code: 4001 }
+ */
+export interface ErrorInfo {
+  /** The error's class name, stable to switch on. */
+  name: string
+  /** The short message: the SPEC's text, as the UI shows it (`BaseError.shortMessage`). */
+  message: string
+  /** An EIP-1193, JSON-RPC or WalletConnect code, when there is one. */
+  code?: number
+  /** More about the cause, for the inspector and logs; not the text the UI shows. */
+  details?: string
 }
 
 /** A configuration the kit cannot run with (SPEC §5). */

@@ -146,6 +146,18 @@ describe('toConnectionError: wagmi errors become the SPEC §8 connector errors',
     `)
   })
 
+  it('finds a wagmi error under a wrapper: by class, anywhere on the cause chain', () => {
+    const inner = new WagmiConnectorNotFoundError()
+    const error = toConnectionError(new Error('connect failed', { cause: inner }))
+    expect(error).toBeInstanceOf(ConnectorNotFoundError)
+    expect(error.walk((e) => e instanceof WagmiConnectorNotFoundError)).toBe(inner)
+  })
+
+  it('an error only named like a wagmi class is not taken for one', () => {
+    const lookalike = Object.assign(new Error('no'), { name: 'ChainNotConfiguredError' })
+    expect(toConnectionError(lookalike).shortMessage).toBe('Connection failed.')
+  })
+
   it("the kit's own errors pass through unchanged", () => {
     const own = new SwitchChainError()
     expect(toConnectionError(own)).toBe(own)

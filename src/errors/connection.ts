@@ -1,4 +1,14 @@
-import { BaseError, type BaseErrorParameters } from './base'
+import { UserRejectedRequestError } from 'viem'
+import {
+  ChainNotConfiguredError as WagmiChainNotConfiguredError,
+  ConnectorAccountNotFoundError as WagmiConnectorAccountNotFoundError,
+  ConnectorAlreadyConnectedError as WagmiConnectorAlreadyConnectedError,
+  ConnectorChainMismatchError as WagmiConnectorChainMismatchError,
+  ConnectorNotFoundError as WagmiConnectorNotFoundError,
+} from 'wagmi'
+import { BaseError, type BaseErrorParameters, type ErrorInfo, findCode, hasCode, walkError } from './base'
+
+export type { ErrorInfo } from './base'
 
 /** SPEC §8 connector errors, one class each, so callers switch on `name`. */
 export class ChainNotConfiguredError extends BaseError {
@@ -67,65 +77,70 @@ export class SwitchChainError extends BaseError {
   }
 }
 
-/** What a snapshot keeps of an error: plain data, so the inspector and storage can carry it. */
-export interface ErrorInfo {
-  name: string
-  message: string
-  code?: number
+/**
+ * Whether the visitor declined: viem's `UserRejectedRequestError` or an EIP-1193 4001 anywhere on the cause
+ * chain (a wrapper's own code, e.g. viem's InternalRpcError -32603, can sit above the wallet's), or a wallet
+ * that rejects with words instead of a code.
+ */
+export function isUserRejection(error: unknown): boolean {
+  if (walkError(error, (e) => e instanceof UserRejectedRequestError || e instanceof UserRejectedError))
+    return true
+  if (hasCode(error, UserRejectedRequestError.code)) return true
+  return /user rejected|rejected the request|user denied/i.test(messagesOf(error))
 }
 
-/** Maps anything thrown by a wallet or library onto the kit's error family and keeps the cause. */
+type Make = (parameters: BaseErrorParameters) => BaseError
+
+/**
+ * wagmi's connector errors, by class, and the SPEC §8 error each becomes. wagmi does not export its
+ * `ConnectorNotConnectedError` from its entry point, so that one alone is recognised by its `name`.
+ */
+const WAGMI_ERRORS: ReadonlyArray<readonly [(error: unknown) => boolean, Make]> = [
+  [(e) => e instanceof WagmiChainNotConfiguredError, (p) => new ChainNotConfiguredError(p)],
+  [(e) => e instanceof WagmiConnectorAlreadyConnectedError, (p) => new ConnectorAlreadyConnectedError(p)],
+  [(e) => isWagmiConnectorNotConnected(e), (p) => new ConnectorNotConnectedError(p)],
+  [(e) => e instanceof WagmiConnectorAccountNotFoundError, (p) => new ConnectorAccountNotFoundError(p)],
+  [(e) => e instanceof WagmiConnectorChainMismatchError, (p) => new ConnectorChainMismatchError(p)],
+  [(e) => e instanceof WagmiConnectorNotFoundError, (p) => new ConnectorNotFoundError(p)],
+]
+
+/** wagmi's `ConnectorNotConnectedError` (not exported by wagmi, see above). */
+export function isWagmiConnectorNotConnected(error: unknown): boolean {
+  return (
+    error instanceof Error && error.name === 'ConnectorNotConnectedError' && !(error instanceof BaseError)
+  )
+}
+
+/**
+ * Maps anything thrown by a wallet or library onto the kit's error family and keeps the cause: a decline
+ * first, then wagmi's connector errors by class (anywhere on the cause chain), else 'Connection failed.'.
+ *
+ * @example
+ * toConnectionError(new UserRejectedRequestError(cause)) // UserRejectedError, 'Connection declined in the wallet.'
+ */
 export function toConnectionError(error: unknown): BaseError {
   // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
   if (error instanceof BaseError) return error
-  // A wrapper's own code (viem's InternalRpcError, -32603) can sit above the wallet's 4001: look at all.
-  if (
-    codesOf(error).includes(4001) ||
-    /user rejected|rejected the request|user denied/i.test(messageOf(error))
-  ) {
-    return new UserRejectedError({ cause: error })
+  if (isUserRejection(error)) return new UserRejectedError({ cause: error })
+  for (const [matches, make] of WAGMI_ERRORS) {
+    if (walkError(error, matches)) return make({ cause: error })
   }
-  const name = error instanceof Error ? error.name : ''
-  if (name === 'ChainNotConfiguredError') return new ChainNotConfiguredError({ cause: error })
-  if (name === 'ConnectorAlreadyConnectedError') return new ConnectorAlreadyConnectedError({ cause: error })
-  if (name === 'ConnectorNotConnectedError') return new ConnectorNotConnectedError({ cause: error })
-  if (name === 'ConnectorAccountNotFoundError') return new ConnectorAccountNotFoundError({ cause: error })
-  if (name === 'ConnectorChainMismatchError') return new ConnectorChainMismatchError({ cause: error })
-  if (name === 'ConnectorNotFoundError') return new ConnectorNotFoundError({ cause: error })
   return new BaseError('Connection failed.', { cause: error })
 }
 
+/** What a snapshot keeps of a connection error. */
 export function errorInfo(error: unknown): ErrorInfo {
   const kit = error instanceof BaseError ? error : toConnectionError(error)
   const code = findCode(kit)
   return { name: kit.name, message: kit.shortMessage, ...(code === undefined ? {} : { code }) }
 }
 
-function codesOf(error: unknown): number[] {
-  const codes: number[] = []
-  let current: unknown = error
-  for (let depth = 0; depth < 8 && current && typeof current === 'object'; depth++) {
-    if ('code' in current && typeof current.code === 'number') codes.push(current.code)
-    current = 'cause' in current ? current.cause : undefined
-  }
-  return codes
-}
-
-function findCode(error: unknown): number | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 8 && current && typeof current === 'object'; depth++) {
-    if ('code' in current && typeof current.code === 'number') return current.code
-    current = 'cause' in current ? current.cause : undefined
-  }
-  return undefined
-}
-
-function messageOf(error: unknown): string {
-  let current: unknown = error
+/** The messages along the cause chain, for wallets that say "rejected" without a code. */
+function messagesOf(error: unknown): string {
   const parts: string[] = []
-  for (let depth = 0; depth < 8 && current && typeof current === 'object'; depth++) {
-    if ('message' in current && typeof current.message === 'string') parts.push(current.message)
-    current = 'cause' in current ? current.cause : undefined
-  }
+  walkError(error, (e) => {
+    if (e && typeof e === 'object' && 'message' in e && typeof e.message === 'string') parts.push(e.message)
+    return false
+  })
   return parts.join(' | ')
 }

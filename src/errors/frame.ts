@@ -1,4 +1,4 @@
-import { ALERTS, BaseError, type BaseErrorParameters, type KitAlert } from './base'
+import { ALERTS, BaseError, type BaseErrorParameters, type ErrorInfo, type KitAlert } from './base'
 
 /**
  * Errors of the login frame and the embedded wallet (SPEC §8). The SPEC's texts are the `shortMessage`s; a
@@ -121,12 +121,8 @@ export class InvalidOtpError extends FrameError {
   }
 }
 
-/** What a snapshot keeps of a frame error. */
-export interface FrameErrorInfo {
-  name: string
-  message: string
-  code?: number
-}
+/** What a snapshot keeps of a frame error: the kit's one `ErrorInfo` (this name is kept for existing code). */
+export type FrameErrorInfo = ErrorInfo
 
 /**
  * The plain data a snapshot keeps of an error.

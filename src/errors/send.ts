@@ -1,5 +1,23 @@
-import { BaseError, type BaseErrorParameters } from './base'
-import type { ErrorInfo } from './connection'
+import {
+  ChainMismatchError,
+  ContractFunctionRevertedError,
+  ExecutionRevertedError,
+  InsufficientFundsError,
+} from 'viem'
+import {
+  ChainNotConfiguredError as WagmiChainNotConfiguredError,
+  ConnectorAccountNotFoundError as WagmiConnectorAccountNotFoundError,
+  ConnectorChainMismatchError as WagmiConnectorChainMismatchError,
+} from 'wagmi'
+import { BaseError, type BaseErrorParameters, type ErrorInfo, findCode, walkError } from './base'
+import {
+  ChainNotConfiguredError,
+  ConnectorAccountNotFoundError,
+  ConnectorChainMismatchError,
+  ConnectorNotConnectedError,
+  isUserRejection,
+  isWagmiConnectorNotConnected,
+} from './connection'
 
 /**
  * Errors of the send flow (SPEC §4 "Sending a token", §5 send validation, §8). Where the SPEC names a text it is
@@ -167,33 +185,32 @@ export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt'
 export function toSendError(error: unknown, stage: SendStage): BaseError {
   // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
   if (error instanceof BaseError) return error
-  const chain = causeChain(error)
-  const names = chain.map((e) => (e instanceof Error ? e.name : ''))
-  const text = chain.map(messageOf).join(' | ')
-  // A wrapper's own code (viem's InternalRpcError, -32603) can sit above the wallet's 4001: look at all.
-  if (chain.some((e) => codeOf(e) === 4001) || /user rejected|user denied|rejected the request/i.test(text)) {
-    return new TransactionRejectedError({ cause: error })
-  }
-  if (names.includes('ChainMismatchError') || names.includes('ConnectorChainMismatchError')) {
+  const find = (...classes: ErrorClass[]) =>
+    walkError(error, (e) => classes.some((c) => e instanceof c)) !== null
+  const text = causeChain(error).map(messageOf).join(' | ')
+  if (isUserRejection(error)) return new TransactionRejectedError({ cause: error })
+  if (find(ChainMismatchError, WagmiConnectorChainMismatchError, ConnectorChainMismatchError)) {
     return new SendChainMismatchError({ cause: error })
   }
-  if (names.includes('ChainNotConfiguredError')) return new UnsupportedChainError({ cause: error })
-  if (names.includes('ConnectorNotConnectedError') || names.includes('ConnectorAccountNotFoundError')) {
+  if (find(WagmiChainNotConfiguredError, ChainNotConfiguredError))
+    return new UnsupportedChainError({ cause: error })
+  if (
+    find(WagmiConnectorAccountNotFoundError, ConnectorAccountNotFoundError, ConnectorNotConnectedError) ||
+    walkError(error, isWagmiConnectorNotConnected) !== null
+  ) {
     return new SendAccountNotFoundError({ cause: error })
   }
-  // A token contract refusing more than the balance (OpenZeppelin's, the sandbox's and most others' texts).
+  // A token contract refusing more than the balance (OpenZeppelin's, the sandbox's and most others' texts):
+  // a revert reason, which only its text tells apart.
   if (/exceeds balance|insufficient balance|ERC20InsufficientBalance/i.test(text)) {
-    return new InsufficientBalanceError({ cause: error, details: revertReason(chain) ?? undefined })
+    return new InsufficientBalanceError({ cause: error, details: revertReason(error) })
   }
   // viem's InsufficientFundsError, or the node's text under another wrapper.
-  if (names.includes('InsufficientFundsError') || /insufficient funds/i.test(text)) {
+  if (find(InsufficientFundsError) || /insufficient funds/i.test(text)) {
     return new InsufficientBalanceError({ cause: error })
   }
-  if (
-    names.some((n) => n === 'ExecutionRevertedError' || n === 'ContractFunctionRevertedError') ||
-    /execution reverted/i.test(text)
-  ) {
-    return new TransactionRevertedError({ cause: error, details: revertReason(chain) ?? undefined })
+  if (find(ExecutionRevertedError, ContractFunctionRevertedError) || /execution reverted/i.test(text)) {
+    return new TransactionRevertedError({ cause: error, details: revertReason(error) })
   }
   switch (stage) {
     case 'resolve':
@@ -207,29 +224,23 @@ export function toSendError(error: unknown, stage: SendStage): BaseError {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: any error class, whatever its constructor takes
+type ErrorClass = abstract new (...args: any[]) => Error
+
 /** What a snapshot keeps of a send error: plain data, for the inspector and the views. */
 export function sendErrorInfo(error: unknown, stage: SendStage): ErrorInfo {
   const kit = toSendError(error, stage)
-  const code = causeChain(kit)
-    .map(codeOf)
-    .find((c) => c !== undefined)
+  const code = findCode(kit)
   return { name: kit.name, message: kit.shortMessage, ...(code === undefined ? {} : { code }) }
 }
 
 function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = []
-  let current: unknown = error
-  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth++) {
-    chain.push(current)
-    current = typeof current === 'object' && 'cause' in current ? current.cause : undefined
-  }
+  walkError(error, (e) => {
+    chain.push(e)
+    return false
+  })
   return chain
-}
-
-function codeOf(error: unknown): number | undefined {
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'number')
-    return error.code
-  return undefined
 }
 
 function messageOf(error: unknown): string {
@@ -242,10 +253,10 @@ function messageOf(error: unknown): string {
 }
 
 /** A revert reason as viem reports it (`reason` on its revert errors), if any. */
-function revertReason(chain: unknown[]): string | undefined {
-  for (const e of chain) {
-    if (e && typeof e === 'object' && 'reason' in e && typeof e.reason === 'string' && e.reason)
-      return e.reason
-  }
-  return undefined
+function revertReason(error: unknown): string | undefined {
+  const withReason = walkError(
+    error,
+    (e) => !!e && typeof e === 'object' && 'reason' in e && typeof e.reason === 'string' && e.reason !== '',
+  ) as { reason: string } | null
+  return withReason?.reason
 }

@@ -1,5 +1,5 @@
 import { REQUEST_EXPIRY_MAX_S, REQUEST_EXPIRY_MIN_S } from '../constants'
-import { BaseError, type BaseErrorParameters } from './base'
+import { BaseError, type BaseErrorParameters, codeOf, type ErrorInfo } from './base'
 
 /**
  * Remote-session errors (SPEC §5 rules, SPEC §8 texts). Each carries the numeric `code` a WalletConnect peer
@@ -13,13 +13,11 @@ export interface ErrorReason {
   message: string
 }
 
-/** What a snapshot keeps of a session error: plain data, for the inspector and storage. */
-export interface SessionErrorInfo {
-  name: string
-  message: string
-  code: number
-  details?: string
-}
+/**
+ * What a snapshot keeps of a session error: the kit's one `ErrorInfo`, whose `code` a session error always has
+ * (the name is kept for existing code).
+ */
+export type SessionErrorInfo = ErrorInfo & { code: number }
 
 /** Root of the remote-session errors. */
 export class SessionError extends BaseError {
@@ -448,12 +446,6 @@ function messageOf(error: unknown): string {
     return error.message
   }
   return ''
-}
-
-function codeOf(error: unknown): number | undefined {
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'number')
-    return error.code
-  return undefined
 }
 
 /** Rebuilds an error from snapshot data (for callers awaiting a command's outcome); `name` is kept. */

@@ -1,0 +1,65 @@
+import {
+  ChainMismatchError,
+  ContractFunctionRevertedError,
+  InsufficientFundsError,
+  UserRejectedRequestError,
+} from 'viem'
+import { mainnet, optimism } from 'viem/chains'
+import { describe, expect, it } from 'vitest'
+import { ConnectorAccountNotFoundError as WagmiConnectorAccountNotFoundError } from 'wagmi'
+import {
+  InsufficientBalanceError,
+  SendAccountNotFoundError,
+  SendChainMismatchError,
+  SendTransactionError,
+  sendErrorInfo,
+  TransactionRejectedError,
+  TransactionRevertedError,
+  toSendError,
+} from './send'
+
+// toSendError recognises viem's and wagmi's errors by class, wherever they sit on the cause chain.
+describe('toSendError: by class, along the cause chain', () => {
+  it("viem's UserRejectedRequestError is a declined transaction, with its 4001 kept", () => {
+    const raw = new UserRejectedRequestError(new Error('User rejected the request.'))
+    expect(toSendError(raw, 'send')).toBeInstanceOf(TransactionRejectedError)
+    expect(sendErrorInfo(raw, 'send')).toEqual({
+      name: 'TransactionRejectedError',
+      message: 'Transaction declined in the wallet.',
+      code: 4001,
+    })
+  })
+
+  it("viem's ChainMismatchError under a wrapper is the send flow's chain mismatch", () => {
+    const raw = new Error('sendTransaction failed', {
+      cause: new ChainMismatchError({ chain: optimism, currentChainId: mainnet.id }),
+    })
+    const error = toSendError(raw, 'send')
+    expect(error).toBeInstanceOf(SendChainMismatchError)
+    expect(error.shortMessage).toBe('The wallet is on another network than the token.')
+  })
+
+  it("wagmi's ConnectorAccountNotFoundError is 'Connect a wallet to send.'", () => {
+    const raw = new WagmiConnectorAccountNotFoundError({
+      address: '0x0000000000000000000000000000000000000001',
+      connector: { name: 'MetaMask' } as never,
+    })
+    expect(toSendError(raw, 'estimate')).toBeInstanceOf(SendAccountNotFoundError)
+  })
+
+  it("viem's InsufficientFundsError is 'Insufficient funds'", () => {
+    expect(toSendError(new InsufficientFundsError(), 'estimate')).toBeInstanceOf(InsufficientBalanceError)
+  })
+
+  it("viem's ContractFunctionRevertedError is a failed transaction, its reason in the details", () => {
+    const raw = new ContractFunctionRevertedError({ abi: [], functionName: 'transfer', message: 'paused' })
+    const error = toSendError(raw, 'send')
+    expect(error).toBeInstanceOf(TransactionRevertedError)
+    expect(error.details).toBe('paused')
+  })
+
+  it('an error only named like a library class is not taken for one: the stage decides', () => {
+    const lookalike = Object.assign(new Error('something else'), { name: 'ChainMismatchError' })
+    expect(toSendError(lookalike, 'send')).toBeInstanceOf(SendTransactionError)
+  })
+})
