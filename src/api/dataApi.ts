@@ -1,9 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
+import { isAddress } from 'viem'
 import type { ResolvedKitConfig } from '../config'
 import { DATA_API_TIMEOUT_MS, SUPPORTED_CHAINS_CACHE_MS } from '../constants'
 import { type DataApiCall, DataApiError } from '../errors/api'
-import { isCaip2, isCaip10, isEvmAddress, namespaceOf } from '../utils/caip'
+import { isCaip2, isCaip10, namespaceOf } from '../utils/caip'
 import { safeHttpUrl, safeText } from '../utils/links'
 import { apiUrl, type QueryValues, requestJson, waitUnlessAborted } from './http'
 
@@ -504,7 +505,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
   }
 
   const evmAddress = (address: string, which: DataApiCall) => {
-    if (!isEvmAddress(address)) {
+    if (!isAddress(address, { strict: false })) {
       throw new DataApiError(which, { kind: 'input', details: `Not an EVM address: ${address.slice(0, 60)}` })
     }
     return address
@@ -619,7 +620,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     async resolveName(name, callOptions = {}) {
       const record = await client.getNameRecord({ name, ...callOptions })
       const address = record?.addresses['60']?.address
-      if (!record || !address || !isEvmAddress(address)) return undefined
+      if (!record || !address || !isAddress(address, { strict: false })) return undefined
       return {
         address,
         name: record.name,

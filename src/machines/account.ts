@@ -283,9 +283,11 @@ export function selectBalancesStatus(snapshot: AccountSnapshot | undefined): Bal
   return 'idle'
 }
 
-/** The balances shown (none off-network). */
-export function selectBalances(snapshot: AccountSnapshot | undefined): TokenBalance[] {
-  return snapshot?.context.balances ?? []
+const NO_BALANCES: readonly TokenBalance[] = []
+
+/** The balances shown (none off-network, or before the machine runs: always the same empty list). */
+export function selectBalances(snapshot: AccountSnapshot | undefined): readonly TokenBalance[] {
+  return snapshot?.context.balances ?? NO_BALANCES
 }
 
 /** The portfolio's value in USD: the balances' sum; 0 on a network the Data API does not serve. */
