@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query'
 import {
   type Address,
   ChainMismatchError,
@@ -10,7 +11,7 @@ import {
   UserRejectedRequestError,
 } from 'viem'
 import { mainnet } from 'viem/chains'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   type Connector,
   createConfig,
@@ -18,6 +19,8 @@ import {
   ConnectorAccountNotFoundError as WagmiConnectorAccountNotFoundError,
 } from 'wagmi'
 import { type AnyActorLogic, createActor, type InputFrom, type OutputFrom, toPromise } from 'xstate'
+import type { DataApiClient } from '../api/dataApi'
+import { NAME_CACHE_MS } from '../constants'
 import { BaseError } from '../errors/base'
 import {
   InsufficientBalanceError,
@@ -100,6 +103,51 @@ describe('resolveName slot', () => {
     const none = await call(offline().resolveName, { name: 'x.eth' }).catch((e: unknown) => e)
     expect(none).toBeInstanceOf(ResolveNameError)
     expect((none as ResolveNameError).details).toBe('No name resolver is configured.')
+  })
+})
+
+describe('resolveName slot through the QueryClient', () => {
+  it('asks the Data API once per name for 5 min, whoever asks, and answers the checksummed address', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const asked: string[] = []
+      const api = {
+        api: 'http://data.invalid',
+        projectId: 'send-actors-test',
+        resolveName: async (name: string) => {
+          asked.push(name)
+          return name === 'bob.reown.id' ? { address: BOB.toLowerCase(), name } : undefined
+        },
+      } as unknown as DataApiClient
+      const queryClient = new QueryClient()
+      const wagmi = createConfig({
+        chains: [mainnet],
+        transports: { [mainnet.id]: http('http://127.0.0.1:9/') },
+        storage: null,
+        multiInjectedProviderDiscovery: false,
+      })
+      const actors = createSendActors({ wagmi, names: { api, queryClient } })
+      const [a, b] = await Promise.all([
+        call(actors.resolveName, { name: 'bob.reown.id' }),
+        call(actors.resolveName, { name: 'BOB.reown.id ' }),
+      ])
+      expect(a).toEqual({ address: BOB, name: 'bob.reown.id' })
+      expect(b).toEqual(a)
+      expect(asked).toEqual(['bob.reown.id'])
+      vi.setSystemTime(Date.now() + NAME_CACHE_MS - 1)
+      await call(actors.resolveName, { name: 'bob.reown.id' })
+      expect(asked).toHaveLength(1)
+      vi.setSystemTime(Date.now() + 1)
+      await call(actors.resolveName, { name: 'bob.reown.id' })
+      expect(asked).toHaveLength(2)
+      // A name nobody holds is cached too (as null) and fails with the SPEC text.
+      const error = await call(actors.resolveName, { name: 'nobody.reown.id' }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ResolveNameError)
+      await call(actors.resolveName, { name: 'nobody.reown.id' }).catch(() => undefined)
+      expect(asked.filter((name) => name === 'nobody.reown.id')).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

@@ -1,4 +1,5 @@
-import { type Address, encodeFunctionData, formatUnits, getAddress, type Hex, isAddress } from 'viem'
+import type { QueryClient } from '@tanstack/react-query'
+import { type Address, encodeFunctionData, formatUnits, type Hex } from 'viem'
 import { waitForTransactionReceipt as viemWaitForTransactionReceipt } from 'viem/actions'
 import type { Config } from 'wagmi'
 import {
@@ -10,6 +11,8 @@ import {
   writeContract,
 } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
+import type { DataApiClient } from '../api/dataApi'
+import { fetchQueryFor, resolvedNameQuery } from '../api/queries'
 import { PENDING_TX_POLL_INTERVAL_MS } from '../constants'
 import {
   ResolveNameError,
@@ -26,6 +29,7 @@ import type {
   SendRequest,
   SendTransactionRequest,
 } from '../machines/send'
+import { evmAddressOf } from '../utils/caip'
 
 /**
  * The eip155 implementations of the send machine's actor slots, over wagmi core actions. The kit provides them;
@@ -58,7 +62,12 @@ export type NameResolver = (
 
 export interface SendActorDependencies {
   wagmi: Config
-  /** The kit passes the Data API's name lookup (`/v1/profile/account/{name}`); without one, names fail. */
+  /**
+   * The kit's Data API client and QueryClient: a receiver's name resolves through `/v1/profile/account/{name}`,
+   * cached 5 min in the QueryClient (SPEC §9) and asked once however many callers wait.
+   */
+  names?: { api: DataApiClient; queryClient: QueryClient }
+  /** Another name lookup (tests, other resolvers); used when `names` is not given. Without either, names fail. */
   resolveName?: NameResolver
   /** How often a pending transaction's receipt is asked for (SPEC §9 polling). */
   pollIntervalMs?: number
@@ -66,13 +75,18 @@ export interface SendActorDependencies {
 
 /**
  * @example
- * const send = sendMachine.provide({ actors: createSendActors({ wagmi, resolveName }) })
+ * const send = sendMachine.provide({ actors: createSendActors({ wagmi, names: { api, queryClient } }) })
  */
 export function createSendActors({
   wagmi,
-  resolveName,
+  names,
   pollIntervalMs = PENDING_TX_POLL_INTERVAL_MS,
+  ...rest
 }: SendActorDependencies) {
+  const resolveName: NameResolver | undefined = names
+    ? async (name, { signal }) =>
+        (await fetchQueryFor(names.queryClient, resolvedNameQuery(names.api, { name }), signal)) ?? undefined
+    : rest.resolveName
   return {
     resolveName: fromPromise<ResolvedName, { name: string }>(async ({ input, signal }) => {
       if (!resolveName) throw new ResolveNameError({ details: 'No name resolver is configured.' })
@@ -82,11 +96,12 @@ export function createSendActors({
       } catch (error) {
         throw new ResolveNameError({ cause: error })
       }
-      if (!found || !isAddress(found.address, { strict: false })) {
+      const address = found ? evmAddressOf(found.address.toLowerCase()) : undefined
+      if (!found || !address) {
         throw new ResolveNameError({ details: `${input.name} does not resolve to an address.` })
       }
       return {
-        address: getAddress(found.address),
+        address,
         name: found.name ?? input.name,
         ...(found.imageUrl ? { imageUrl: found.imageUrl } : {}),
       }

@@ -12,6 +12,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { getBalanceQueryOptions } from 'wagmi/query'
 import { type DataApi, NATIVE_TOKEN_ADDRESS, SEEDED_NAME, startDataApi } from '../../sandbox/api/data.ts'
 import { openDatabase, type SandboxDb } from '../../sandbox/api/db.ts'
 import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
@@ -20,19 +21,25 @@ import { rpcEndpoint, startRpcService } from '../../sandbox/chain/rpc.ts'
 import type { SandboxService } from '../../sandbox/shared/http.ts'
 import { getWagmiConfig } from '../chains/eip155/wagmi'
 import { defineEvmNetwork, resolveConfig } from '../config'
-import { BALANCE_CACHE_MS, NAME_CACHE_MS, SDK_TYPE, SDK_VERSION } from '../constants'
+import {
+  BALANCE_CACHE_MS,
+  NAME_CACHE_MS,
+  SDK_TYPE,
+  SDK_VERSION,
+  SUPPORTED_CHAINS_CACHE_MS,
+} from '../constants'
 import { DataApiError } from '../errors/api'
 import { BaseError } from '../errors/base'
 import { createDataApiClient, type DataApiClient, getDataApiClient, safeImageUrl } from './dataApi'
 import {
   balancesQuery,
   dataApiKeys,
+  fetchQueryFor,
   historyQuery,
   identityQuery,
-  nameRecordQuery,
   namesQuery,
-  nativeBalanceQuery,
   nftsQuery,
+  resolvedNameQuery,
 } from './queries'
 
 const projectId = 'data-api-client-test'
@@ -49,8 +56,15 @@ const spy: typeof fetch = (input, init) => {
 }
 const paths = () => asked.map((url) => url.pathname)
 
+/** A client as the kit builds it: its network checks cached in a QueryClient (a fresh one unless given). */
 function newClient(options: Partial<Parameters<typeof createDataApiClient>[0]> = {}): DataApiClient {
-  return createDataApiClient({ api: api.origin, projectId, fetch: spy, ...options })
+  return createDataApiClient({
+    api: api.origin,
+    projectId,
+    fetch: spy,
+    queryClient: new QueryClient(),
+    ...options,
+  })
 }
 
 async function mined(hash: Hex): Promise<Hex> {
@@ -143,22 +157,50 @@ describe('every call', () => {
     }
   })
 
-  it('the supported-networks answer is shared by concurrent calls and asked again after its time', async () => {
-    let clock = 0
-    const client = newClient({ now: () => clock, supportedChainsTtlMs: 1_000 })
-    const answers = await Promise.all([
-      client.isNetworkSupported(CHAIN),
-      client.isNetworkSupported('eip155:1'),
-      client.getSupportedChains(),
-    ])
-    expect(answers).toEqual([true, false, { http: [CHAIN], ws: [] }])
+  it('the supported-networks answer lives in the QueryClient: shared by concurrent calls, asked again when stale', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const queryClient = new QueryClient()
+      const client = newClient({ queryClient })
+      const answers = await Promise.all([
+        client.isNetworkSupported(CHAIN),
+        client.isNetworkSupported('eip155:1'),
+        client.getSupportedChains(),
+      ])
+      expect(answers).toEqual([true, false, { http: [CHAIN], ws: [] }])
+      expect(paths()).toEqual(['/v1/supported-chains'])
+      expect(queryClient.getQueryData(dataApiKeys.supportedChains(client))).toEqual({ http: [CHAIN], ws: [] })
+      vi.setSystemTime(Date.now() + SUPPORTED_CHAINS_CACHE_MS - 1)
+      await client.isNetworkSupported(CHAIN)
+      expect(asked).toHaveLength(1)
+      vi.setSystemTime(Date.now() + 1)
+      await client.isNetworkSupported(CHAIN)
+      expect(asked).toHaveLength(2)
+      // Another client on the same QueryClient and API shares the cached answer.
+      await newClient({ queryClient }).isNetworkSupported(CHAIN)
+      expect(asked).toHaveLength(2)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('without a QueryClient the client keeps no cache: every network check asks', async () => {
+    const client = createDataApiClient({ api: api.origin, projectId, fetch: spy })
+    await client.isNetworkSupported(CHAIN)
+    await client.isNetworkSupported(CHAIN)
+    expect(paths()).toEqual(['/v1/supported-chains', '/v1/supported-chains'])
+  })
+
+  it('a caller that stops waiting does not cancel the shared network check', async () => {
+    const queryClient = new QueryClient()
+    const client = newClient({ queryClient })
+    const controller = new AbortController()
+    const first = client.isNetworkSupported(CHAIN, { signal: controller.signal })
+    const second = client.isNetworkSupported(CHAIN)
+    controller.abort(new Error('left'))
+    await expect(first).rejects.toThrow('left')
+    await expect(second).resolves.toBe(true)
     expect(paths()).toEqual(['/v1/supported-chains'])
-    clock = 999
-    await client.isNetworkSupported(CHAIN)
-    expect(asked).toHaveLength(1)
-    clock = 1_000
-    await client.isNetworkSupported(CHAIN)
-    expect(asked).toHaveLength(2)
   })
 })
 
@@ -418,14 +460,18 @@ describe('query factories', () => {
       const identity = identityQuery(client, { address, chainId: CHAIN })
       expect(identity.staleTime).toBe(NAME_CACHE_MS)
       expect(namesQuery(client, { address, chainId: CHAIN }).staleTime).toBe(NAME_CACHE_MS)
-      expect(nameRecordQuery(client, { name: SEEDED_NAME }).staleTime).toBe(NAME_CACHE_MS)
+      expect(resolvedNameQuery(client, { name: SEEDED_NAME }).staleTime).toBe(NAME_CACHE_MS)
       await queryClient.fetchQuery(identity)
       vi.setSystemTime(Date.now() + NAME_CACHE_MS - 1_000)
       await queryClient.fetchQuery(identity)
       expect(paths().filter((p) => p.startsWith('/v1/identity'))).toHaveLength(1)
       expect(
-        await queryClient.fetchQuery(nameRecordQuery(client, { name: 'nobody-here.reown.id' })),
+        await queryClient.fetchQuery(resolvedNameQuery(client, { name: 'nobody-here.reown.id' })),
       ).toBeNull()
+      const named = resolvedNameQuery(client, { name: SEEDED_NAME })
+      await expect(queryClient.fetchQuery(named)).resolves.toMatchObject({ name: SEEDED_NAME })
+      await fetchQueryFor(queryClient, named)
+      expect(paths().filter((p) => p === `/v1/profile/account/${SEEDED_NAME}`)).toHaveLength(1)
     } finally {
       vi.useRealTimers()
     }
@@ -447,6 +493,29 @@ describe('query factories', () => {
     expect(nfts.pages[0]?.data.length).toBeGreaterThan(0)
   })
 
+  it('a forced balances query takes nothing from the cache', async () => {
+    const client = newClient()
+    const queryClient = new QueryClient()
+    const address = chain.accounts[2]!.address
+    await queryClient.fetchQuery(balancesQuery(client, { address, chainId: CHAIN }))
+    await queryClient.fetchQuery(balancesQuery(client, { address, chainId: CHAIN, forceUpdate: true }))
+    const balanceCalls = asked.filter((url) => url.pathname.endsWith('/balance'))
+    expect(balanceCalls.map((url) => url.searchParams.get('forceUpdate'))).toEqual([null, 'true'])
+  })
+
+  it('fetchQueryFor: an aborted caller stops waiting, the request goes on for the others', async () => {
+    const client = newClient()
+    const queryClient = new QueryClient()
+    const options = identityQuery(client, { address: chain.accounts[3]!.address, chainId: CHAIN })
+    const controller = new AbortController()
+    const leaving = fetchQueryFor(queryClient, options, controller.signal)
+    const staying = fetchQueryFor(queryClient, options)
+    controller.abort(new Error('left'))
+    await expect(leaving).rejects.toThrow('left')
+    await expect(staying).resolves.toHaveProperty('name')
+    expect(paths().filter((p) => p.startsWith('/v1/identity'))).toHaveLength(1)
+  })
+
   it('the native balance comes from the chain through wagmi and the kit’s transport', async () => {
     const rpc: SandboxService = await startRpcService({ chain })
     try {
@@ -465,9 +534,11 @@ describe('query factories', () => {
       })
       expect(getDataApiClient(config)).toBe(getDataApiClient(config))
       const queryClient = new QueryClient()
+      expect(getDataApiClient(config, queryClient)).toBe(getDataApiClient(config, queryClient))
+      expect(getDataApiClient(config, queryClient)).not.toBe(getDataApiClient(config))
       const address = chain.accounts[5]!.address
-      const options = nativeBalanceQuery(getWagmiConfig(config), { address, chainId: 31337 })
-      expect(options.staleTime).toBe(BALANCE_CACHE_MS)
+      // What the Account view's useBalance asks, in the same QueryClient.
+      const options = getBalanceQueryOptions(getWagmiConfig(config), { address, chainId: 31337 })
       const reader = createPublicClient({ transport: http(chain.rpcUrl) })
       const balance = await queryClient.fetchQuery(options)
       expect(balance).toMatchObject({

@@ -1,18 +1,24 @@
+import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
+import { isAddress } from 'viem'
 import type { ResolvedKitConfig } from '../config'
 import { DATA_API_TIMEOUT_MS, SUPPORTED_CHAINS_CACHE_MS } from '../constants'
 import { type DataApiCall, DataApiError } from '../errors/api'
+import { isCaip2, isCaip10, namespaceOf } from '../utils/caip'
 import { safeHttpUrl, safeText } from '../utils/links'
-import { apiUrl, type QueryValues, requestJson } from './http'
+import { apiUrl, type QueryValues, requestJson, waitUnlessAborted } from './http'
 
 /**
  * Client of the provider's Data API (SPEC §7). Every call carries projectId, st and sv; every answer is
  * parsed with a schema (a body that does not fit fails with `DataApiError` of kind 'malformed'; a single
  * item that does not fit is dropped, the rest kept). Calls about a network check first that the API serves
- * it (`GET /v1/supported-chains`, cached): an unsupported network answers empty results, never an error
- * (SPEC §8). Names, identity and activity exist on eip155 only (SPEC §1).
+ * it (`GET /v1/supported-chains`): an unsupported network answers empty results, never an error (SPEC §8).
+ * Names, identity and activity exist on eip155 only (SPEC §1).
  *
- * Views use the react-query factories of `./queries`; machines and actors may call the client directly.
+ * The client keeps no cache of its own: the kit's QueryClient is the one cache. Given one, the supported-networks
+ * answer is kept there (`dataApiKeys.supportedChains`, {@link SUPPORTED_CHAINS_CACHE_MS}) and concurrent checks
+ * share one request; views and actors cache the calls themselves through `queryClient.fetchQuery` / `useQuery`
+ * with the option factories of `./queries`.
  */
 
 // ---------------------------------------------------------------------------------------------------------
@@ -148,10 +154,12 @@ export interface FungiblePrice {
 // ---------------------------------------------------------------------------------------------------------
 // Schemas
 
-const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
-const CAIP10 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]{1,128}$/
 const DECIMAL = /^-?\d{1,80}(\.\d{1,80})?$/
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
+/** A CAIP-2 chain id (`eip155:1`), checked by `src/utils/caip.ts`. */
+const caip2 = v.pipe(
+  v.string(),
+  v.check((value: string) => isCaip2(value), 'is not a CAIP-2 chain id'),
+)
 const MAX_ITEMS = 1_000
 const MAX_DATA_IMAGE = 200_000
 
@@ -202,8 +210,13 @@ const SupportedChainsSchema = v.object({
 const TokenBalanceSchema = v.object({
   name: text(100),
   symbol: label(32),
-  chainId: v.pipe(v.string(), v.regex(CAIP2)),
-  address: v.optional(v.pipe(v.string(), v.regex(CAIP10))),
+  chainId: caip2,
+  address: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value: string) => isCaip10(value), 'is not a CAIP-10 account id'),
+    ),
+  ),
   value: v.optional(finite, 0),
   price: v.optional(finite, 0),
   quantity: v.object({
@@ -253,7 +266,7 @@ const HistoryItemSchema = v.object({
     sentTo: v.pipe(v.string(), v.maxLength(200)),
     status: v.picklist(['confirmed', 'failed', 'pending']),
     nonce: v.optional(v.pipe(v.number(), v.integer())),
-    chain: v.optional(v.pipe(v.string(), v.regex(CAIP2))),
+    chain: v.optional(caip2),
   }),
   transfers: v.pipe(
     v.array(v.unknown()),
@@ -262,7 +275,7 @@ const HistoryItemSchema = v.object({
 })
 
 const NftItemSchema = v.object({
-  chainId: v.pipe(v.string(), v.regex(CAIP2)),
+  chainId: caip2,
   contract: v.pipe(v.string(), v.maxLength(200)),
   tokenId: v.pipe(v.string(), v.regex(/^\d{1,78}$/)),
   name: text(200),
@@ -341,11 +354,12 @@ export interface DataApiClientOptions {
   projectId: string
   /** Per request; default {@link DATA_API_TIMEOUT_MS}. */
   timeoutMs?: number
-  /** How long the supported-networks answer is reused; default {@link SUPPORTED_CHAINS_CACHE_MS}. */
-  supportedChainsTtlMs?: number
+  /**
+   * The kit's QueryClient: the supported-networks answer is cached there for {@link SUPPORTED_CHAINS_CACHE_MS}
+   * and concurrent checks share one request. Without one, every network check asks.
+   */
+  queryClient?: QueryClient
   fetch?: typeof fetch
-  /** Clock for the supported-networks cache (tests). */
-  now?: () => number
 }
 
 interface CallOptions {
@@ -386,7 +400,7 @@ export interface AddressLookupParameters extends CallOptions {
 export interface DataApiClient {
   readonly api: string
   readonly projectId: string
-  /** `GET /v1/supported-chains`, cached for `supportedChainsTtlMs`; concurrent calls share one request. */
+  /** `GET /v1/supported-chains`, through the QueryClient when the client has one (cached, one request at a time). */
   getSupportedChains(options?: CallOptions): Promise<SupportedChains>
   /** Whether the API serves a network (CAIP-2) over HTTP. */
   isNetworkSupported(chainId: string, options?: CallOptions): Promise<boolean>
@@ -419,8 +433,7 @@ export interface DataApiClient {
 export function createDataApiClient(options: DataApiClientOptions): DataApiClient {
   const { api, projectId } = options
   const timeoutMs = options.timeoutMs ?? DATA_API_TIMEOUT_MS
-  const ttl = options.supportedChainsTtlMs ?? SUPPORTED_CHAINS_CACHE_MS
-  const now = options.now ?? Date.now
+  const queryClient = options.queryClient
 
   async function call<S extends v.GenericSchema>(
     which: DataApiCall,
@@ -448,25 +461,23 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     return parsed.output
   }
 
-  let cached: { at: number; value: SupportedChains } | undefined
-  let inflight: Promise<SupportedChains> | undefined
+  const requestSupportedChains = (signal?: AbortSignal) =>
+    call('supportedChains', { path: 'v1/supported-chains', signal }, SupportedChainsSchema)
 
   async function getSupportedChains(callOptions: CallOptions = {}): Promise<SupportedChains> {
-    if (cached && now() - cached.at < ttl) return cached.value
-    // Shared by every caller, so one caller's abort must not cancel it: the signal only stops the wait.
-    inflight ??= call('supportedChains', { path: 'v1/supported-chains' }, SupportedChainsSchema)
-      .then((value) => {
-        cached = { at: now(), value }
-        return value
-      })
-      .finally(() => {
-        inflight = undefined
-      })
-    return abortable(inflight, callOptions.signal)
+    if (!queryClient) return requestSupportedChains(callOptions.signal)
+    // One cached answer shared by every caller, so one caller's abort must not cancel it: the signal only stops
+    // the wait.
+    const answer = queryClient.fetchQuery({
+      queryKey: dataApiKeys.supportedChains(client),
+      queryFn: ({ signal }) => requestSupportedChains(signal),
+      staleTime: SUPPORTED_CHAINS_CACHE_MS,
+    })
+    return waitUnlessAborted(answer, callOptions.signal)
   }
 
   async function isNetworkSupported(chainId: string, callOptions: CallOptions = {}): Promise<boolean> {
-    if (!CAIP2.test(chainId)) return false
+    if (!isCaip2(chainId)) return false
     return (await getSupportedChains(callOptions)).http.includes(chainId)
   }
 
@@ -490,11 +501,11 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
 
   /** Look-ups that exist on eip155 only, on a network the API serves. */
   async function evmSupported(which: DataApiCall, chainId: string, signal: AbortSignal | undefined) {
-    return chainId.startsWith('eip155:') && supportedFor(which, chainId, signal)
+    return namespaceOf(chainId) === 'eip155' && supportedFor(which, chainId, signal)
   }
 
   const evmAddress = (address: string, which: DataApiCall) => {
-    if (!EVM_ADDRESS.test(address)) {
+    if (!isAddress(address, { strict: false })) {
       throw new DataApiError(which, { kind: 'input', details: `Not an EVM address: ${address.slice(0, 60)}` })
     }
     return address
@@ -609,7 +620,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     async resolveName(name, callOptions = {}) {
       const record = await client.getNameRecord({ name, ...callOptions })
       const address = record?.addresses['60']?.address
-      if (!record || !address || !EVM_ADDRESS.test(address)) return undefined
+      if (!record || !address || !isAddress(address, { strict: false })) return undefined
       return {
         address,
         name: record.name,
@@ -634,40 +645,64 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
   return client
 }
 
-/** Waits for a shared promise, stopping the wait (not the work) when `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
-}
-
-const clients = new WeakMap<ResolvedKitConfig, DataApiClient>()
+const lower = (address: string) => address.toLowerCase()
 
 /**
- * The one Data API client of a kit config (views, actors and the RPC transport share its caches).
+ * The query keys of the Data API's answers in the kit's QueryClient. Keys start with `dataApiKeys.all(client)`,
+ * so `queryClient.invalidateQueries({ queryKey: dataApiKeys.account(client, address) })` refreshes everything
+ * about an account after a transaction.
+ */
+export const dataApiKeys = {
+  all: (client: Pick<DataApiClient, 'api' | 'projectId'>) =>
+    ['walletstate', 'dataApi', client.api, client.projectId] as const,
+  supportedChains: (client: Pick<DataApiClient, 'api' | 'projectId'>) =>
+    [...dataApiKeys.all(client), 'supportedChains'] as const,
+  /** Everything about one account (balances, history, NFTs, identity, names). */
+  account: (client: Pick<DataApiClient, 'api' | 'projectId'>, address: string) =>
+    [...dataApiKeys.all(client), 'account', lower(address)] as const,
+  balances: (client: Pick<DataApiClient, 'api' | 'projectId'>, address: string, chainId: string) =>
+    [...dataApiKeys.account(client, address), 'balances', chainId] as const,
+  history: (client: Pick<DataApiClient, 'api' | 'projectId'>, account: string, chainId: string) =>
+    [...dataApiKeys.account(client, account), 'history', chainId] as const,
+  nfts: (client: Pick<DataApiClient, 'api' | 'projectId'>, account: string, chainId: string) =>
+    [...dataApiKeys.account(client, account), 'nfts', chainId] as const,
+  identity: (client: Pick<DataApiClient, 'api' | 'projectId'>, address: string, chainId: string) =>
+    [...dataApiKeys.account(client, address), 'identity', chainId] as const,
+  names: (client: Pick<DataApiClient, 'api' | 'projectId'>, address: string, chainId: string) =>
+    [...dataApiKeys.account(client, address), 'names', chainId] as const,
+  /** A name to its address (the send flow's receiver). */
+  resolvedName: (client: Pick<DataApiClient, 'api' | 'projectId'>, name: string) =>
+    [...dataApiKeys.all(client), 'name', name.trim().toLowerCase()] as const,
+}
+
+const clients = new WeakMap<object, WeakMap<ResolvedKitConfig, DataApiClient>>()
+const uncached = {}
+
+/**
+ * The Data API client of a kit config and its QueryClient (one per pair, so views and actors share it; its
+ * network checks are cached in that QueryClient).
  *
  * @example
- * const api = getDataApiClient(config)
+ * const api = getDataApiClient(config, queryClient)
  */
-export function getDataApiClient(config: Pick<ResolvedKitConfig, 'endpoints' | 'projectId'>): DataApiClient {
+export function getDataApiClient(
+  config: Pick<ResolvedKitConfig, 'endpoints' | 'projectId'>,
+  queryClient?: QueryClient,
+): DataApiClient {
   const key = config as ResolvedKitConfig
-  let client = clients.get(key)
+  let perConfig = clients.get(queryClient ?? uncached)
+  if (!perConfig) {
+    perConfig = new WeakMap()
+    clients.set(queryClient ?? uncached, perConfig)
+  }
+  let client = perConfig.get(key)
   if (!client) {
-    client = createDataApiClient({ api: config.endpoints.api, projectId: config.projectId })
-    clients.set(key, client)
+    client = createDataApiClient({
+      api: config.endpoints.api,
+      projectId: config.projectId,
+      ...(queryClient ? { queryClient } : {}),
+    })
+    perConfig.set(key, client)
   }
   return client
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import type { KitEndpoints } from '../config'
 import { BaseError } from '../errors/base'
+import { formatChainId, isCaip2, namespaceOf } from '../utils/caip'
 import { safeDeepLink, safeHttpUrl, safeText } from '../utils/links'
 import { apiUrl, requestJson } from './http'
 
@@ -84,7 +85,6 @@ export const WALLETS_API_ERROR_MESSAGE = 'Could not load wallets'
 
 // An id ends up in query lists (comma-separated) and React keys: a conservative character set.
 const ID = /^[A-Za-z0-9._:-]{1,128}$/
-const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
 // No dots: a path segment of dots would climb out of /getWalletImage/.
 const IMAGE_ID = /^[A-Za-z0-9_-]{1,128}$/
 const RDNS = /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/
@@ -100,7 +100,14 @@ const matching = (pattern: RegExp) => (value: unknown) =>
   typeof value === 'string' && pattern.test(value) ? value : undefined
 
 const InjectedSchema = v.object({
-  namespace: v.pipe(v.string(), v.regex(/^[-a-z0-9]{3,8}$/)),
+  // A CAIP-2 namespace: one that forms a chain id with any reference.
+  namespace: v.pipe(
+    v.string(),
+    v.check(
+      (namespace: string) => namespaceOf(formatChainId(namespace, '0')) === namespace,
+      'is not a namespace',
+    ),
+  ),
   injected_id: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
 })
 
@@ -116,9 +123,7 @@ const WalletListingSchema = v.object({
     typeof value === 'string' && value.length <= 255 ? matching(RDNS)(value) : undefined,
   ),
   chains: lenient((value) =>
-    Array.isArray(value)
-      ? value.filter((chain): chain is string => typeof chain === 'string' && CAIP2.test(chain)).slice(0, 256)
-      : [],
+    Array.isArray(value) ? value.filter((chain): chain is string => isCaip2(chain)).slice(0, 256) : [],
   ),
   mobile_link: lenient(safeDeepLink),
   desktop_link: lenient(safeDeepLink),

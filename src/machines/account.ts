@@ -1,8 +1,9 @@
 import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import type { BalancesResult, TokenBalance } from '../api/dataApi'
-import { BALANCE_CACHE_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../constants'
+import { TOKEN_BALANCE_RETRY_BLOCK_MS } from '../constants'
 import { DATA_API_ERROR_MESSAGES } from '../errors/api'
 import type { ErrorInfo } from '../errors/connection'
+import { isCaip2 } from '../utils/caip'
 
 /**
  * The Account view's state (SPEC §3 account state: currentTab, tokenBalance): which tab is shown, and the token
@@ -10,19 +11,30 @@ import type { ErrorInfo } from '../errors/connection'
  *
  * Two regions:
  * - `tab`: tokens | nfts | activity (SPEC §2 Account tabs), switched by `account.selectTab`.
- * - `balances`: idle → fetching → ready (fresh for the SPEC §9 30 s cache, then stale) | unsupported (the Data
- *   API does not serve the network, SPEC §8) | blocked (the fetch failed: for 30 s no new attempt is made, whoever
- *   asks; then idle). Views ask with `account.fetchBalances` whenever they need balances; the machine decides
- *   whether that becomes a request. `account.refreshBalances` (after a transaction) asks the API for fresh
- *   balances, bypassing the cache, but never through the block.
+ * - `balances`: idle → fetching → ready | unsupported (the Data API does not serve the network, SPEC §8) |
+ *   blocked (the fetch failed: for 30 s no new attempt is made, whoever asks; then idle). Views ask with
+ *   `account.fetchBalances` whenever they need balances. Whether that becomes a request is the kit's QueryClient's
+ *   call (SPEC §9: balances are fresh for 30 s; the `fetchBalances` slot goes through it, see
+ *   src/actors/account.ts), so the machine keeps no clock of its own for it; the block is a rule, not a cache,
+ *   and stays here. `account.refreshBalances` (after a transaction) asks the API for fresh balances, bypassing
+ *   the cache, but never through the block.
  *
  * Failures and unsupported networks are announced once, as `account.balancesUnavailable` with the SPEC §8 text
  * ('Token Balance Unavailable'), for the kit's toast. Fresh balances are announced as `account.balancesUpdated`
  * (the send flow's token picker follows them).
  *
- * The only effect is the `fetchBalances` slot (`GET /v1/account/{address}/balance` through the Data API client);
- * the kit fills it when it loads this machine.
+ * The only effect is the `fetchBalances` slot (`GET /v1/account/{address}/balance` through the Data API client
+ * and the QueryClient); the kit fills it with `createAccountActors` (src/actors/account.ts) when it loads this
+ * machine.
+ *
+ * Views read the tags (`loading`, `ready`, `unsupported`, `blocked`) through {@link selectBalancesStatus}.
  */
+
+/**
+ * `loading`: a fetch is under way; `ready`: balances shown; `unsupported`: the Data API does not serve the
+ * network; `blocked`: the 30 s after a failed fetch.
+ */
+export type AccountTag = 'loading' | 'ready' | 'unsupported' | 'blocked'
 
 /** SPEC §2 Account tabs. */
 export type AccountTab = 'tokens' | 'nfts' | 'activity'
@@ -68,8 +80,6 @@ export type AccountNotice =
 /** SPEC §8. */
 export const TOKEN_BALANCE_UNAVAILABLE = DATA_API_ERROR_MESSAGES.balance
 
-const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
-
 const notProvided = (slot: string) => () => {
   throw new Error(`accountMachine: the "${slot}" actor slot was not provided`)
 }
@@ -90,7 +100,7 @@ export const accountMachine = setup({
     context: {} as AccountContext,
     events: {} as AccountEvent,
     emitted: {} as AccountNotice,
-    tags: {} as 'loading',
+    tags: {} as AccountTag,
   },
   actors: {
     fetchBalances: fromPromise<BalancesResult, BalancesOwner & { forceUpdate: boolean }>(
@@ -98,19 +108,17 @@ export const accountMachine = setup({
     ),
   },
   delays: {
-    /** SPEC §9: portfolio cache. */
-    balanceCache: BALANCE_CACHE_MS,
     /** SPEC §4, §9: token balance retry blocked after a failure. */
     retryBlock: TOKEN_BALANCE_RETRY_BLOCK_MS,
   },
   guards: {
     isTab: ({ event }, tab: AccountTab) => event.type === 'account.selectTab' && event.tab === tab,
     validOwner: ({ event }) =>
-      event.type === 'account.fetchBalances' && event.address.length > 0 && CAIP2.test(event.chainId),
+      event.type === 'account.fetchBalances' && event.address.length > 0 && isCaip2(event.chainId),
     otherOwner: ({ context, event }) =>
       event.type === 'account.fetchBalances' &&
       event.address.length > 0 &&
-      CAIP2.test(event.chainId) &&
+      isCaip2(event.chainId) &&
       !sameOwner(context.owner, ownerOf(event)),
     hasOwner: ({ context }) => context.owner !== undefined,
     unsupported: (_, result: BalancesResult) => !result.supported,
@@ -218,34 +226,24 @@ export const accountMachine = setup({
             'account.clear': { target: 'idle', actions: 'clear' },
           },
         },
+        /**
+         * Balances shown. Asked again, the machine asks: for the same owner the slot answers from the QueryClient
+         * while its entry is fresh (SPEC §9 30 s), so only a stale entry becomes a request.
+         */
         ready: {
-          initial: 'fresh',
-          states: {
-            fresh: {
-              after: { balanceCache: 'stale' },
-            },
-            stale: {
-              on: {
-                'account.fetchBalances': {
-                  guard: 'validOwner',
-                  target: '#account.balances.fetching',
-                  actions: 'setOwner',
-                },
-              },
-            },
-          },
+          tags: 'ready',
           on: {
-            'account.fetchBalances': {
-              guard: 'otherOwner',
-              target: 'fetching',
-              actions: 'setOwner',
-            },
+            'account.fetchBalances': [
+              { guard: 'otherOwner', target: 'fetching', actions: 'setOwner' },
+              { guard: 'validOwner', target: 'fetching' },
+            ],
             'account.refreshBalances': { target: 'fetching', actions: 'markForceUpdate' },
             'account.clear': { target: 'idle', actions: 'clear' },
           },
         },
         /** The Data API does not serve the network: nothing to ask until the account or network changes. */
         unsupported: {
+          tags: 'unsupported',
           on: {
             'account.fetchBalances': { guard: 'otherOwner', target: 'fetching', actions: 'setOwner' },
             'account.clear': { target: 'idle', actions: 'clear' },
@@ -253,6 +251,7 @@ export const accountMachine = setup({
         },
         /** SPEC §4: no new attempt for 30 s after a failure, whatever asks. */
         blocked: {
+          tags: 'blocked',
           after: { retryBlock: 'idle' },
           on: {
             'account.clear': { actions: 'dropBalances' },
@@ -270,4 +269,34 @@ export type AccountSnapshot = SnapshotFrom<typeof accountMachine>
 /** The tab shown (SPEC §3 currentTab). */
 export function selectCurrentTab(snapshot: AccountSnapshot): AccountTab {
   return ACCOUNT_TABS.find((tab) => snapshot.matches({ tab })) ?? 'tokens'
+}
+
+/** What the balances part of the Account view shows. */
+export type BalancesStatus = 'idle' | 'loading' | 'ready' | 'unsupported' | 'blocked'
+
+/** The balances' status, from the tags (an actor not loaded yet counts as loading). */
+export function selectBalancesStatus(snapshot: AccountSnapshot | undefined): BalancesStatus {
+  if (!snapshot || snapshot.hasTag('loading')) return 'loading'
+  if (snapshot.hasTag('ready')) return 'ready'
+  if (snapshot.hasTag('unsupported')) return 'unsupported'
+  if (snapshot.hasTag('blocked')) return 'blocked'
+  return 'idle'
+}
+
+const NO_BALANCES: readonly TokenBalance[] = []
+
+/** The balances shown (none off-network, or before the machine runs: always the same empty list). */
+export function selectBalances(snapshot: AccountSnapshot | undefined): readonly TokenBalance[] {
+  return snapshot?.context.balances ?? NO_BALANCES
+}
+
+/** The portfolio's value in USD: the balances' sum; 0 on a network the Data API does not serve. */
+export function selectPortfolioValue(snapshot: AccountSnapshot | undefined): number {
+  if (!snapshot || snapshot.hasTag('unsupported')) return 0
+  return snapshot.context.balances.reduce((sum, balance) => sum + (balance.value ?? 0), 0)
+}
+
+/** Whether asking for `owner`'s balances would be taken (false during the block, or while already asked). */
+export function selectCanFetchBalances(snapshot: AccountSnapshot | undefined, owner: BalancesOwner): boolean {
+  return !!snapshot && snapshot.can({ type: 'account.fetchBalances', ...owner })
 }

@@ -158,12 +158,19 @@ const notProvided = (slot: string) => () => {
   throw new Error(`connectionMachine: the "${slot}" actor slot was not provided`)
 }
 
+/**
+ * `busy`: an operation is under way; `failed`: the last connection attempt failed; `connecting`: a connection
+ * is being made (not a reconnect); `connected`: an account is connected (not while disconnecting);
+ * `switching`: a network switch is under way; `disconnecting`: the disconnect is under way.
+ */
+export type ConnectionTag = 'busy' | 'failed' | 'connecting' | 'connected' | 'switching' | 'disconnecting'
+
 export const connectionMachine = setup({
   types: {
     context: {} as ConnectionContext,
     events: {} as ConnectionEvent,
     input: {} as ConnectionInput,
-    tags: {} as 'busy' | 'failed',
+    tags: {} as ConnectionTag,
   },
   actors: {
     reconnect: fromPromise<ReconnectOutput>(notProvided('reconnect')),
@@ -370,7 +377,7 @@ export const connectionMachine = setup({
       },
     },
     connecting: {
-      tags: 'busy',
+      tags: ['busy', 'connecting'],
       invoke: [
         {
           src: 'connect',
@@ -410,6 +417,7 @@ export const connectionMachine = setup({
       },
     },
     connected: {
+      tags: 'connected',
       invoke: {
         src: 'watchConnection',
         input: ({ context }) => ({ connectorId: context.account?.connectorId ?? '' }),
@@ -428,7 +436,7 @@ export const connectionMachine = setup({
           on: { 'connection.switchChain': 'switching' },
         },
         switching: {
-          tags: 'busy',
+          tags: ['busy', 'switching'],
           invoke: {
             src: 'switchChain',
             input: ({ event }) => {
@@ -455,7 +463,7 @@ export const connectionMachine = setup({
       },
     },
     disconnecting: {
-      tags: 'busy',
+      tags: ['busy', 'disconnecting'],
       invoke: {
         src: 'disconnect',
         input: ({ context }) => ({ connectorId: context.account?.connectorId }),
@@ -484,6 +492,21 @@ export function selectStatus(snapshot: {
   if (snapshot.matches('connected') || snapshot.matches('disconnecting')) return 'connected'
   return 'disconnected'
 }
+
+type ConnectionTagged = { hasTag: (tag: ConnectionTag) => boolean }
+
+/** A connection is being made (the wallet asked, or its QR code shown). */
+export const selectIsConnecting = (snapshot: ConnectionTagged): boolean => snapshot.hasTag('connecting')
+/** An account is connected (and not being disconnected). */
+export const selectIsConnected = (snapshot: ConnectionTagged): boolean => snapshot.hasTag('connected')
+/** A network switch is under way. */
+export const selectIsSwitching = (snapshot: ConnectionTagged): boolean => snapshot.hasTag('switching')
+/** The disconnect is under way. */
+export const selectIsDisconnecting = (snapshot: ConnectionTagged): boolean => snapshot.hasTag('disconnecting')
+/** The last connection attempt failed. */
+export const selectConnectFailed = (snapshot: ConnectionTagged): boolean => snapshot.hasTag('failed')
+/** An operation is under way (reconnecting, connecting, switching, disconnecting). */
+export const selectIsBusy = (snapshot: ConnectionTagged): boolean => snapshot.hasTag('busy')
 
 function recentFrom(
   target: ConnectTarget | undefined,

@@ -208,3 +208,7 @@ export const modalMachine = setup({
 
 /** The view the modal shows (or would show when opened). */
 export const selectView = (snapshot: { context: ModalContext }): ViewName => current(snapshot.context)
+
+/** Whether the modal is open. */
+export const selectIsOpen = (snapshot: { matches: (value: 'open') => boolean }): boolean =>
+  snapshot.matches('open')

@@ -17,6 +17,7 @@ import {
   TransactionRevertedError,
   UnsupportedChainError,
 } from '../errors/send'
+import { eip155Reference, formatChainId, isCaip2, parseAccountId } from '../utils/caip'
 import type { ModalEvent } from './modal'
 
 /**
@@ -534,21 +535,25 @@ export type SendSnapshot = SnapshotFrom<typeof sendMachine>
 
 /** True for the native currency: no contract address, or the 0xeee… marker. */
 export function isNativeToken(token: Pick<TokenBalance, 'address'>): boolean {
-  const address = token.address?.split(':').at(-1)?.trim()
+  const address = addressPart(token.address)
   return !address || address.toLowerCase() === NATIVE_TOKEN_ADDRESS
 }
+
+/** The address of a CAIP-10 id (`eip155:1:0xab…`), or the value itself when it is a plain address. */
+const addressPart = (value: string | undefined) =>
+  value === undefined ? undefined : (parseAccountId(value.trim())?.address ?? value.trim())
 
 /** The ERC-20 contract of a token (from CAIP-10 or a plain address); undefined for native or malformed ones. */
 export function tokenContract(token: Pick<TokenBalance, 'address'>): Address | undefined {
   if (isNativeToken(token)) return undefined
-  const address = token.address!.split(':').at(-1)!.trim()
+  const address = addressPart(token.address) ?? ''
   return isAddress(address, { strict: false }) ? getAddress(address) : undefined
 }
 
-/** The eip155 reference of a CAIP-2 chain id (`eip155:1` → 1); undefined for other namespaces. */
+/** The eip155 reference of a CAIP-2 chain id (`eip155:1` → 1, or a bare `1`); undefined for other namespaces. */
 export function chainReference(token: Pick<TokenBalance, 'chainId'>): number | undefined {
-  const match = /^(?:eip155:)?(\d{1,18})$/.exec(token.chainId.trim())
-  return match ? Number(match[1]) : undefined
+  const id = token.chainId.trim()
+  return eip155Reference(isCaip2(id) ? id : formatChainId('eip155', id))
 }
 
 const DECIMAL = /^(\d+\.?\d*|\.\d+)$/
@@ -682,4 +687,55 @@ export function feeInUsd(context: Pick<SendContext, 'fee' | 'token' | 'tokenBala
  */
 export function routeAfterSend(notice: Extract<SendNotice, { type: 'send.succeeded' }>): ModalEvent {
   return notice.native ? { type: 'router.back' } : { type: 'router.replace', view: 'Account' }
+}
+
+/**
+ * Where the send flow stands, for the views: the form (`editing`), a name being looked up (`resolving`), the
+ * preview (`estimating` the fee, `ready` to send, fee `unavailable`), the wallet asked (`sending`), the receipt
+ * awaited (`confirming`), a failure that may be retried (`retryable`) or a transaction sent but not seen mined
+ * (`unconfirmed`), and `done`.
+ */
+export type SendStatus =
+  | 'editing'
+  | 'resolving'
+  | 'estimating'
+  | 'ready'
+  | 'unavailable'
+  | 'sending'
+  | 'confirming'
+  | 'retryable'
+  | 'unconfirmed'
+  | 'done'
+
+const SEND_STATUSES: ReadonlyArray<[Parameters<SendSnapshot['matches']>[0], SendStatus]> = [
+  [{ previewing: 'estimating' }, 'estimating'],
+  [{ previewing: 'ready' }, 'ready'],
+  [{ previewing: 'unavailable' }, 'unavailable'],
+  ['sending', 'sending'],
+  ['confirming', 'confirming'],
+  [{ failed: 'retryable' }, 'retryable'],
+  [{ failed: 'unconfirmed' }, 'unconfirmed'],
+  ['done', 'done'],
+  ['resolving', 'resolving'],
+]
+
+/** The send flow's {@link SendStatus}. */
+export function selectSendStatus(snapshot: SendSnapshot): SendStatus {
+  return SEND_STATUSES.find(([state]) => snapshot.matches(state))?.[1] ?? 'editing'
+}
+
+/** The form was accepted: its preview is shown (the fee being estimated, ready, or unavailable). */
+export function selectIsPreviewing(snapshot: SendSnapshot): boolean {
+  const status = selectSendStatus(snapshot)
+  return status === 'estimating' || status === 'ready' || status === 'unavailable'
+}
+
+/** A transaction is on its way (the wallet asked, the receipt awaited, or sent but not seen mined yet). */
+export function selectInFlight(snapshot: SendSnapshot): boolean {
+  return snapshot.hasTag('loading') || selectSendStatus(snapshot) === 'unconfirmed'
+}
+
+/** The error the form shows (a name that did not resolve, a form the machine refused); none elsewhere. */
+export function selectFormError(snapshot: SendSnapshot): SendContext['error'] {
+  return selectSendStatus(snapshot) === 'editing' ? snapshot.context.error : undefined
 }

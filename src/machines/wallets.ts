@@ -406,3 +406,20 @@ export function selectHasMoreWallets(snapshot: WalletsSnapshot): boolean {
   const { page, count } = snapshot.context
   return snapshot.matches({ ready: 'browse' }) && page * WALLETS_PAGE_SIZE < count
 }
+
+/**
+ * What the All Wallets view shows: the first page `loading` (or not asked for yet), the first load `failed`,
+ * a search under way (`searching`), the next page on its way (`loadingMore`), a later page or a search that
+ * failed (`partError`, the list so far stays), or `ready`.
+ */
+export type WalletsStatus = 'loading' | 'failed' | 'searching' | 'loadingMore' | 'partError' | 'ready'
+
+/** The {@link WalletsStatus} of a snapshot. */
+export function selectWalletsStatus(snapshot: WalletsSnapshot): WalletsStatus {
+  if (snapshot.matches('failed')) return 'failed'
+  if (snapshot.matches('idle') || snapshot.matches('loadingFirst')) return 'loading'
+  if (snapshot.matches({ ready: { search: 'searching' } })) return 'searching'
+  if (snapshot.hasTag('loadingMore')) return 'loadingMore'
+  if (snapshot.hasTag('error')) return 'partError'
+  return 'ready'
+}

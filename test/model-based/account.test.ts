@@ -1,13 +1,23 @@
-import { describe, expect, it } from 'vitest'
+import { QueryClient } from '@tanstack/react-query'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type EventFromLogic, fromPromise, SimulatedClock, type SnapshotFrom } from 'xstate'
-import type { BalancesResult, TokenBalance } from '../../src/api/dataApi'
+import { createAccountActors } from '../../src/actors/account'
+import type {
+  BalancesResult,
+  DataApiClient,
+  GetBalancesParameters,
+  TokenBalance,
+} from '../../src/api/dataApi'
+import { balancesQuery } from '../../src/api/queries'
 import { BALANCE_CACHE_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
 import { DataApiError } from '../../src/errors/api'
 import {
   type AccountNotice,
   accountMachine,
   type BalancesOwner,
+  selectBalancesStatus,
   selectCurrentTab,
+  selectPortfolioValue,
   TOKEN_BALANCE_UNAVAILABLE,
 } from '../../src/machines/account'
 import {
@@ -22,7 +32,7 @@ import {
 /**
  * The account machine's model: the tabs, and the balances' fetch lifecycle with its SPEC §4 rule (a failed
  * fetch blocks new attempts for 30 s). The fetch slot never settles on its own: its answers are events of the
- * path, and the cache and block timers are explored as delayed events, so every order of answers, timers and
+ * path, and the block timer is explored as a delayed event, so every order of answers, timers and
  * requests is a path.
  */
 const never = <T>() => new Promise<T>(() => {})
@@ -83,6 +93,8 @@ function serialize(snapshot: Snapshot): string {
 }
 
 const model = createModel(modelMachine, { events, serializeState: serialize })
+/** Covering paths of the model (a change to the machine shows here). */
+const PATHS = 20
 
 const canFetch = (snapshot: Snapshot, owner: BalancesOwner) =>
   snapshot.can({ type: 'account.fetchBalances', ...owner })
@@ -112,8 +124,20 @@ function invariant(snapshot: Snapshot): void {
       fail('a fetch accepted during the block')
     if (snapshot.can({ type: 'account.refreshBalances' })) fail('a refresh accepted during the block')
   }
-  if (snapshot.matches({ balances: { ready: 'fresh' } }) && c.owner && canFetch(snapshot, c.owner))
-    fail('a fresh cache asked again for the same owner')
+  // The tags the views read (selectBalancesStatus) follow the states.
+  const status = selectBalancesStatus(snapshot)
+  for (const state of ['ready', 'unsupported', 'blocked'] as const) {
+    if (snapshot.matches({ balances: state }) !== (status === state)) fail(`status out of step with ${state}`)
+  }
+  if (snapshot.matches({ balances: 'idle' }) !== (status === 'idle')) fail('status out of step with idle')
+  if (
+    selectPortfolioValue(snapshot) !==
+    (snapshot.matches({ balances: 'unsupported' }) ? 0 : c.balances.length * ETH.value)
+  )
+    fail('portfolio value out of step with the balances')
+  // In ready the machine asks again whenever asked: whether that is a request is the QueryClient's call.
+  if (snapshot.matches({ balances: 'ready' }) && c.owner && !canFetch(snapshot, c.owner))
+    fail('ready refused to ask again for the same owner')
   if (c.balances.length > 0 && !c.owner) fail('balances without an owner')
   // An invalid request is never one.
   if (canFetch(snapshot, { address: ALICE, chainId: 'not a chain' })) fail('an invalid request accepted')
@@ -135,20 +159,19 @@ function short(path: ModelPath): string {
 }
 
 describe('account machine, model-based', () => {
-  const results: ReplayResult[] = []
-
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(21)
+    expect(model.paths.length).toBe(PATHS)
   })
 
   for (const path of model.paths) {
     it(`replays ${short(path)}`, () => {
-      results.push(replayPath(model, path, { invariant }))
+      replayPath(model, path, { invariant })
     })
   }
 
-  it('reaches every state and takes every transition of the machine', () => {
-    expect(results).toHaveLength(model.paths.length)
+  it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
+    const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
+    expect(results).toHaveLength(PATHS)
     assertCoverage(model, results)
   })
 })
@@ -209,26 +232,60 @@ describe('account machine, behaviour', () => {
     actor.stop()
   })
 
-  it('serves the 30 s cache, refreshes with forceUpdate, and follows another owner', async () => {
-    const { actor, clock, requests, notices } = run([])
-    actor.send(alice)
-    await settle()
-    actor.send(alice)
-    await settle()
-    expect(requests).toHaveLength(1)
-    clock.increment(BALANCE_CACHE_MS)
-    actor.send(alice)
-    await settle()
-    expect(requests).toHaveLength(2)
-    actor.send({ type: 'account.refreshBalances' })
-    await settle()
-    expect(requests.at(-1)).toEqual({ address: ALICE, chainId: CHAIN, forceUpdate: true })
-    actor.send({ type: 'account.fetchBalances', address: BOB, chainId: CHAIN })
-    await settle()
-    expect(requests.at(-1)).toEqual({ address: BOB, chainId: CHAIN, forceUpdate: false })
-    expect(notices.filter((n) => n.type === 'account.balancesUpdated')).toHaveLength(4)
-    expect(notices.at(-1)).toMatchObject({ type: 'account.balancesUpdated', owner: { address: BOB } })
-    actor.stop()
+  it('through the QueryClient: serves the 30 s cache, refreshes with forceUpdate, and follows another owner', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const requests: Array<{ address: string; chainId: string; forceUpdate?: boolean }> = []
+      const api = {
+        api: 'http://data.invalid',
+        projectId: 'account-test',
+        getBalances: async ({ address, chainId, forceUpdate }: GetBalancesParameters) => {
+          requests.push({ address, chainId, ...(forceUpdate ? { forceUpdate } : {}) })
+          return { balances: [ETH], supported: true }
+        },
+      } as unknown as DataApiClient
+      const queryClient = new QueryClient()
+      const actor = createActor(accountMachine.provide({ actors: createAccountActors({ api, queryClient }) }))
+      const notices: AccountNotice[] = []
+      actor.on('*', (notice) => notices.push(notice))
+      actor.start()
+      actor.send(alice)
+      await settle()
+      expect(actor.getSnapshot().hasTag('ready')).toBe(true)
+      // Asked again within 30 s: the machine asks, the QueryClient answers from its cache.
+      actor.send(alice)
+      expect(selectBalancesStatus(actor.getSnapshot())).toBe('loading')
+      await settle()
+      expect(selectBalancesStatus(actor.getSnapshot())).toBe('ready')
+      expect(requests).toHaveLength(1)
+      vi.setSystemTime(Date.now() + BALANCE_CACHE_MS - 1)
+      actor.send(alice)
+      await settle()
+      expect(requests).toHaveLength(1)
+      vi.setSystemTime(Date.now() + 1)
+      actor.send(alice)
+      await settle()
+      expect(requests).toHaveLength(2)
+      actor.send({ type: 'account.refreshBalances' })
+      await settle()
+      expect(requests.at(-1)).toEqual({ address: ALICE, chainId: CHAIN, forceUpdate: true })
+      expect(requests).toHaveLength(3)
+      actor.send({ type: 'account.fetchBalances', address: BOB, chainId: CHAIN })
+      await settle()
+      expect(requests.at(-1)).toEqual({ address: BOB, chainId: CHAIN })
+      expect(notices.filter((n) => n.type === 'account.balancesUpdated')).toHaveLength(6)
+      expect(notices.at(-1)).toMatchObject({ type: 'account.balancesUpdated', owner: { address: BOB } })
+      // The view and the token picker asking at once: one request.
+      actor.send({ type: 'account.fetchBalances', address: ALICE, chainId: 'eip155:1' })
+      await Promise.all([
+        queryClient.fetchQuery(balancesQuery(api, { address: ALICE, chainId: 'eip155:1' })),
+        settle(),
+      ])
+      expect(requests.filter((r) => r.chainId === 'eip155:1')).toHaveLength(1)
+      actor.stop()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('an unsupported network is announced once, with the SPEC text, and not asked again', async () => {

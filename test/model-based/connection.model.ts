@@ -7,6 +7,12 @@ import {
   connectionMachine,
   type RecentWallet,
   type ReconnectOutput,
+  selectConnectFailed,
+  selectIsBusy,
+  selectIsConnected,
+  selectIsConnecting,
+  selectIsDisconnecting,
+  selectIsSwitching,
   selectStatus,
 } from '../../src/machines/connection'
 import { createModel } from '../../src/testing'
@@ -170,6 +176,16 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
   if (snapshot.hasTag('failed') !== snapshot.matches({ disconnected: 'failed' }))
     fail('failed tag out of step')
+  // The selectors the views read follow the states.
+  if (selectIsBusy(snapshot) !== busy) fail('selectIsBusy out of step')
+  if (selectConnectFailed(snapshot) !== snapshot.matches({ disconnected: 'failed' }))
+    fail('selectConnectFailed out of step')
+  if (selectIsConnecting(snapshot) !== snapshot.matches('connecting')) fail('selectIsConnecting out of step')
+  if (selectIsConnected(snapshot) !== snapshot.matches('connected')) fail('selectIsConnected out of step')
+  if (selectIsSwitching(snapshot) !== snapshot.matches({ connected: 'switching' }))
+    fail('selectIsSwitching out of step')
+  if (selectIsDisconnecting(snapshot) !== snapshot.matches('disconnecting'))
+    fail('selectIsDisconnecting out of step')
 
   if (status === 'connected') {
     if (!account) fail('connected without an account')

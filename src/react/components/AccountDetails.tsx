@@ -3,16 +3,11 @@ import { useSelector } from '@xstate/react'
 import { type KeyboardEvent, useId, useRef } from 'react'
 import { formatUnits } from 'viem'
 import { useBalance } from 'wagmi'
-import {
-  getDataApiClient,
-  type HistoryItem,
-  type HistoryTransfer,
-  type NftItem,
-  type TokenBalance,
-} from '../../api/dataApi'
+import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../api/dataApi'
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
-import { type AccountTab, selectCurrentTab } from '../../machines/account'
+import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
+import { eip155ChainId } from '../../utils/caip'
 import type { ViewName } from '../../views'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig, useSendActor } from '../hooks'
@@ -23,6 +18,7 @@ import {
   formatUsd,
   useAccountBalances,
   useActiveNetwork,
+  useDataApi,
 } from './accountShared'
 import { useRefreshAfterSend } from './sendShared'
 
@@ -43,10 +39,9 @@ const TAB_LABELS: Record<AccountTab, string> = { tokens: 'Tokens', nfts: 'NFTs',
 
 /** The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. */
 export function AccountProfile() {
-  const config = useKitConfig()
   const { address, chainId } = useKitAccount()
-  const api = getDataApiClient(config)
-  const caip = `eip155:${chainId ?? 0}`
+  const api = useDataApi()
+  const caip = eip155ChainId(chainId ?? 0)
   const enabled = !!address && chainId !== undefined
   const parameters = { address: address ?? '', chainId: caip, sender: address ?? '' }
   const names = useQuery({ ...namesQuery(api, parameters), enabled })
@@ -126,11 +121,7 @@ export default function AccountDetails() {
 function PortfolioValue() {
   const network = useActiveNetwork()
   const account = useAccountActor()
-  const total = useSelector(account, (s) =>
-    s?.matches({ balances: 'unsupported' })
-      ? 0
-      : (s?.context.balances ?? []).reduce((sum, balance) => sum + (balance.value ?? 0), 0),
-  )
+  const total = useSelector(account, selectPortfolioValue)
   const value = !network || network.testnet ? 0 : total
   return (
     <p className="ws-total" data-testid="account-total">
@@ -236,11 +227,10 @@ function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
 }
 
 function useDataApiAccount() {
-  const config = useKitConfig()
   const { address, chainId } = useKitAccount()
   return {
-    api: getDataApiClient(config),
-    parameters: { account: address ?? '', chainId: `eip155:${chainId ?? 0}` },
+    api: useDataApi(),
+    parameters: { account: address ?? '', chainId: eip155ChainId(chainId ?? 0) },
     enabled: !!address && chainId !== undefined,
   }
 }

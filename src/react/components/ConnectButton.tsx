@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react'
+import { selectIsOpen } from '../../machines/modal'
 import { truncateAddress } from '../../utils/format'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
@@ -18,7 +19,7 @@ export interface ConnectButtonProps {
  */
 export function ConnectButton({ label = 'Connect Wallet', className }: ConnectButtonProps) {
   const kit = useKitActor()
-  const isOpen = useSelector(useModalActor(), (s) => s.matches('open'))
+  const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
   const text = status === 'connected' && address ? truncateAddress(address) : label
   return (

@@ -1,7 +1,15 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import { useCallback, useEffect } from 'react'
-import type { TokenBalance } from '../../api/dataApi'
+import { type DataApiClient, getDataApiClient, type TokenBalance } from '../../api/dataApi'
 import { TRANSFER_DECIMALS } from '../../constants'
+import {
+  type BalancesStatus,
+  selectBalances,
+  selectBalancesStatus,
+  selectCanFetchBalances,
+} from '../../machines/account'
+import { eip155ChainId } from '../../utils/caip'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig } from '../hooks'
 
@@ -99,7 +107,15 @@ export function useActiveNetwork() {
   return config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
 }
 
-export type BalancesStatus = 'idle' | 'loading' | 'ready' | 'unsupported' | 'blocked'
+/**
+ * The kit's Data API client, its network checks cached in the kit's QueryClient (the one the views' queries and
+ * the machines' actors share).
+ */
+export function useDataApi(): DataApiClient {
+  return getDataApiClient(useKitConfig(), useQueryClient())
+}
+
+export type { BalancesStatus }
 
 export interface UseAccountBalancesReturnType {
   balances: readonly TokenBalance[]
@@ -111,25 +127,19 @@ export interface UseAccountBalancesReturnType {
 
 /**
  * The connected account's token balances from the account machine: loads the machine if needed and asks it for
- * the balances of the account and network shown. Whether that becomes a request is the machine's call (its
- * 30 s cache, and the 30 s block after a failure).
+ * the balances of the account and network shown. Whether that becomes a request is the machine's call (the
+ * 30 s block after a failure) and then the QueryClient's (its 30 s cache).
  */
 export function useAccountBalances(): UseAccountBalancesReturnType {
   const kit = useKitActor()
   const account = useAccountActor()
   const { address, chainId } = useKitAccount()
-  const caip = chainId === undefined ? undefined : `eip155:${chainId}`
-  const balances = useSelector(account, (s) => s?.context.balances ?? EMPTY)
-  const status = useSelector(account, (s): BalancesStatus => {
-    if (!s || s.hasTag('loading')) return 'loading'
-    if (s.matches({ balances: 'ready' })) return 'ready'
-    if (s.matches({ balances: 'unsupported' })) return 'unsupported'
-    if (s.matches({ balances: 'blocked' })) return 'blocked'
-    return 'idle'
-  })
+  const caip = chainId === undefined ? undefined : eip155ChainId(chainId)
+  const balances = useSelector(account, selectBalances)
+  const status = useSelector(account, selectBalancesStatus)
   const canRetry = useSelector(
     account,
-    (s) => !!s && !!address && !!caip && s.can({ type: 'account.fetchBalances', address, chainId: caip }),
+    (s) => !!address && !!caip && selectCanFetchBalances(s, { address, chainId: caip }),
   )
   const retry = useCallback(() => {
     if (address && caip) kit.send({ type: 'account.fetchBalances', address, chainId: caip })
@@ -143,5 +153,3 @@ export function useAccountBalances(): UseAccountBalancesReturnType {
   }, [account, retry])
   return { balances, status, canRetry, retry }
 }
-
-const EMPTY: readonly TokenBalance[] = []

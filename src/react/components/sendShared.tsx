@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import { useEffect } from 'react'
-import { getDataApiClient } from '../../api/dataApi'
-import { dataApiKeys } from '../../api/queries'
+import { dataApiKeys } from '../../api/dataApi'
 import type { SendActorRef } from '../../machines/send'
 import { useKitActor } from '../context'
-import { useKitAccount, useKitConfig, useSendActor } from '../hooks'
+import { useKitAccount, useSendActor } from '../hooks'
+import { useDataApi } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 
 /*
@@ -47,16 +47,15 @@ export function SendFlowLoading({ failed, retry }: { failed: boolean; retry: () 
  */
 export function useRefreshAfterSend(send: SendActorRef | undefined) {
   const queryClient = useQueryClient()
-  const config = useKitConfig()
+  const api = useDataApi()
   const { address } = useKitAccount()
   useEffect(() => {
     if (!send || !address) return
-    const api = getDataApiClient(config)
     const subscription = send.on('send.succeeded', () => {
       void queryClient.invalidateQueries({ queryKey: dataApiKeys.account(api, address) })
       // wagmi's balance queries (the Account view's native balance).
       void queryClient.invalidateQueries({ queryKey: ['balance'] })
     })
     return () => subscription.unsubscribe()
-  }, [send, address, config, queryClient])
+  }, [send, address, api, queryClient])
 }

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { lazy, Suspense } from 'react'
+import { selectIsDisconnecting } from '../../machines/connection'
 import { truncateAddress } from '../../utils/format'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
@@ -26,7 +27,7 @@ export function AccountView() {
   const { address, chainId, status } = useKitAccount()
   const connection = useConnectionActor()
   const error = useSelector(connection, (s) => s.context.error)
-  const disconnecting = useSelector(connection, (s) => s.matches('disconnecting'))
+  const disconnecting = useSelector(connection, selectIsDisconnecting)
   const embedded = useSelector(useFrameActor(), (s) => s?.hasTag('connected') ?? false)
   const network = config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
   if (status !== 'connected' || !address) {

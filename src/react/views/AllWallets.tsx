@@ -6,7 +6,7 @@ import {
   selectHasMoreWallets,
   selectWalletList,
   selectWalletsMode,
-  type WalletsSnapshot,
+  selectWalletsStatus,
 } from '../../machines/wallets'
 import { safeText } from '../../utils/links'
 import { ViewLoading } from '../components/ViewLoading'
@@ -63,22 +63,12 @@ const CSS = `
 }
 `
 
-/** The visible part of the view's state, from one snapshot. */
-function selectStatus(snapshot: WalletsSnapshot) {
-  if (snapshot.matches('failed')) return 'failed' as const
-  if (snapshot.matches('idle') || snapshot.matches('loadingFirst')) return 'loading' as const
-  if (snapshot.matches({ ready: { search: 'searching' } })) return 'searching' as const
-  if (snapshot.matches({ ready: { browse: 'loadingMore' } })) return 'loadingMore' as const
-  if (snapshot.hasTag('error')) return 'partError' as const
-  return 'ready' as const
-}
-
 export default function AllWallets() {
   const kit = useKitActor()
   const walletsActor = useWalletsActor()
   const config = useKitConfig()
   const wallets = useSelector(walletsActor, selectWalletList)
-  const status = useSelector(walletsActor, selectStatus)
+  const status = useSelector(walletsActor, selectWalletsStatus)
   const mode = useSelector(walletsActor, selectWalletsMode)
   const hasMore = useSelector(walletsActor, selectHasMoreWallets)
   const error = useSelector(walletsActor, (s) => s.context.error)

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react'
+import { selectConnectFailed, selectIsConnecting } from '../../machines/connection'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor } from '../hooks'
@@ -7,8 +8,8 @@ import { useConnectionActor } from '../hooks'
 export default function ConnectingExternal() {
   const connection = useConnectionActor()
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
-  const failed = useSelector(connection, (s) => s.hasTag('failed'))
-  const busy = useSelector(connection, (s) => s.matches('connecting'))
+  const failed = useSelector(connection, selectConnectFailed)
+  const busy = useSelector(connection, selectIsConnecting)
   const name = wallet?.name ?? 'your wallet'
   return (
     <div className="ws-center">

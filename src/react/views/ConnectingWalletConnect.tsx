@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { useEffect, useState } from 'react'
-import type { ChosenWallet } from '../../machines/connection'
+import { type ChosenWallet, selectConnectFailed, selectIsConnected } from '../../machines/connection'
 import { safeDeepLink, safeHttpUrl } from '../../utils/links'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
@@ -18,8 +18,8 @@ export default function ConnectingWalletConnect() {
   const uri = useSelector(connection, (s) => s.context.wcUri)
   const expiry = useSelector(connection, (s) => s.context.wcPairingExpiry)
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
-  const failed = useSelector(connection, (s) => s.hasTag('failed'))
-  const connected = useSelector(connection, (s) => s.matches('connected'))
+  const failed = useSelector(connection, selectConnectFailed)
+  const connected = useSelector(connection, selectIsConnected)
   const remaining = useRemainingSeconds(expiry)
   const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : 'your wallet'
 

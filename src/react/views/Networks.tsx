@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react'
+import { selectIsSwitching } from '../../machines/connection'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
 
@@ -12,7 +13,7 @@ export function NetworkList({ label = 'Networks' }: { label?: string }) {
   const config = useKitConfig()
   const { chainId, isConnected } = useKitAccount()
   const connection = useConnectionActor()
-  const switching = useSelector(connection, (s) => s.matches({ connected: 'switching' }))
+  const switching = useSelector(connection, selectIsSwitching)
   const error = useSelector(connection, (s) => s.context.error)
   const canSwitch = isConnected && config.enableNetworkSwitch
   return (

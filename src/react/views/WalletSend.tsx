@@ -1,6 +1,13 @@
 import { useSelector } from '@xstate/react'
 import { type FormEvent, useEffect, useId, useRef } from 'react'
-import { type SendActorRef, validateSend } from '../../machines/send'
+import {
+  type SendActorRef,
+  selectFormError,
+  selectInFlight,
+  selectIsPreviewing,
+  selectSendStatus,
+  validateSend,
+} from '../../machines/send'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
@@ -24,21 +31,21 @@ function SendForm({ send }: { send: SendActorRef }) {
   const token = useSelector(send, (s) => s.context.token)
   const amount = useSelector(send, (s) => s.context.sendTokenAmount ?? '')
   const receiver = useSelector(send, (s) => s.context.receiverAddress ?? '')
-  const error = useSelector(send, (s) => (s.matches('editing') ? s.context.error : undefined))
+  const error = useSelector(send, selectFormError)
   const problem = useSelector(send, (s) => validateSend(s.context)?.shortMessage)
-  const editing = useSelector(send, (s) => s.matches('editing'))
-  const resolving = useSelector(send, (s) => s.matches('resolving'))
-  const previewing = useSelector(send, (s) => s.matches('previewing'))
-  const inFlight = useSelector(send, (s) => s.hasTag('loading') || s.matches({ failed: 'unconfirmed' }))
+  const editing = useSelector(send, (s) => selectSendStatus(s) === 'editing')
+  const resolving = useSelector(send, (s) => selectSendStatus(s) === 'resolving')
+  const previewing = useSelector(send, selectIsPreviewing)
+  const inFlight = useSelector(send, selectInFlight)
   const amountId = useId()
   const receiverId = useId()
 
   // Shown again (back from the preview, or reopened after a send): the form is what is edited now.
   useEffect(() => {
     const snapshot = send.getSnapshot()
-    if (snapshot.matches('previewing') || snapshot.matches({ failed: 'retryable' }))
+    if (selectIsPreviewing(snapshot) || selectSendStatus(snapshot) === 'retryable')
       kit.send({ type: 'send.edit' })
-    else if (snapshot.matches('done')) kit.send({ type: 'send.reset' })
+    else if (selectSendStatus(snapshot) === 'done') kit.send({ type: 'send.reset' })
   }, [kit, send])
 
   // The form was accepted (a name resolved, if it was one): the preview shows next.

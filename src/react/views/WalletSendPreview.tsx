@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { feeInUsd, type SendActorRef, type SendSnapshot } from '../../machines/send'
+import { feeInUsd, type SendActorRef, type SendStatus, selectSendStatus } from '../../machines/send'
 import { truncateAddress } from '../../utils/format'
 import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../components/accountShared'
 import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
@@ -18,35 +18,10 @@ export default function WalletSendPreview() {
   return <Preview send={send} />
 }
 
-type Stage =
-  | 'editing'
-  | 'resolving'
-  | 'estimating'
-  | 'ready'
-  | 'unavailable'
-  | 'sending'
-  | 'confirming'
-  | 'retryable'
-  | 'unconfirmed'
-  | 'done'
-
-function stageOf(s: SendSnapshot): Stage {
-  if (s.matches({ previewing: 'estimating' })) return 'estimating'
-  if (s.matches({ previewing: 'ready' })) return 'ready'
-  if (s.matches({ previewing: 'unavailable' })) return 'unavailable'
-  if (s.matches('sending')) return 'sending'
-  if (s.matches('confirming')) return 'confirming'
-  if (s.matches({ failed: 'retryable' })) return 'retryable'
-  if (s.matches({ failed: 'unconfirmed' })) return 'unconfirmed'
-  if (s.matches('done')) return 'done'
-  if (s.matches('resolving')) return 'resolving'
-  return 'editing'
-}
-
 function Preview({ send }: { send: SendActorRef }) {
   const kit = useKitActor()
   const network = useActiveNetwork()
-  const stage = useSelector(send, stageOf)
+  const stage = useSelector(send, selectSendStatus)
   const token = useSelector(send, (s) => s.context.token)
   const amount = useSelector(send, (s) => s.context.sendTokenAmount)
   const to = useSelector(send, (s) => s.context.resolvedAddress)
@@ -161,7 +136,7 @@ function Preview({ send }: { send: SendActorRef }) {
   )
 }
 
-function Progress({ stage, hash }: { stage: Stage; hash: string | undefined }) {
+function Progress({ stage, hash }: { stage: SendStatus; hash: string | undefined }) {
   const label =
     stage === 'sending'
       ? 'Approve the transaction in your wallet…'
