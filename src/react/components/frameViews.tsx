@@ -79,12 +79,6 @@ export function useFocusOnMount<T extends HTMLElement>(part?: string | boolean) 
   return ref
 }
 
-/** The time on the frame's actor-system clock (a SimulatedClock in tests), which the cooldown is kept on. */
-function clockNow(frame: FrameActorRef): number {
-  const clock = (frame.system as unknown as { _clock?: { now?: () => number } })._clock
-  return typeof clock?.now === 'function' ? clock.now() : Date.now()
-}
-
 /** Whole seconds left of the e-mail login cooldown (SPEC §5), refreshed every second while it runs. */
 export function useCooldownSeconds(frame: FrameActorRef | undefined): number {
   const until = useSelector(frame, (s) => s?.context.cooldownUntil)
@@ -97,7 +91,8 @@ export function useCooldownSeconds(frame: FrameActorRef | undefined): number {
   if (!frame || until === undefined) return 0
   return selectCooldownSeconds(
     { context: { ...frame.getSnapshot().context, cooldownUntil: until } },
-    clockNow(frame),
+    // The frame's own clock (its input's `now`), which the cooldown is kept on.
+    frame.getSnapshot().context.now(),
   )
 }
 
