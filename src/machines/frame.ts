@@ -150,7 +150,7 @@ const ready = frameSetup.createStateConfig({
               },
             },
             settingAccountType: {
-              tags: 'busy',
+              tags: ['busy', 'refreshingAccount'],
               ...askFrame('setPreferredAccount', ({ event }) => ({
                 type: event.type === 'frame.setAccountType' ? event.accountType : undefined,
               })),
@@ -165,7 +165,7 @@ const ready = frameSetup.createStateConfig({
             },
             /** After a change the frame's user is the truth (address, chain, account type). */
             refreshingUser: {
-              tags: 'busy',
+              tags: ['busy', 'refreshingAccount'],
               ...askFrame('getUser', ({ context }) => ({ chainId: context.chainId })),
               on: {
                 'frame.authDone': [
@@ -354,6 +354,19 @@ export function selectFrameStatus(snapshot: FrameSnapshotLike): 'loading' | 'rea
 export const selectFrameBusy = (snapshot: FrameSnapshotLike) => snapshot.hasTag('busy')
 /** Whether the embedded wallet is connected. */
 export const selectFrameConnected = (snapshot: FrameSnapshotLike) => snapshot.hasTag('connected')
+
+/**
+ * Where an e-mail update stands, for its views: a code to type, a code being checked, the first mail being
+ * sent, the account being read again after it, or over.
+ */
+export function selectUpdateEmailPhase(
+  snapshot: FrameSnapshotLike,
+): 'code' | 'checking' | 'sending' | 'refreshing' | 'over' {
+  if (!snapshot.hasTag('updatingEmail')) return snapshot.hasTag('refreshingAccount') ? 'refreshing' : 'over'
+  if (snapshot.hasTag('awaitingCode')) return 'code'
+  if (snapshot.hasTag('checkingCode')) return 'checking'
+  return 'sending'
+}
 
 /**
  * The view the embedded-wallet flow calls for, if any: the `view` in the active states' `meta`. The frame

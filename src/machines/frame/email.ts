@@ -38,7 +38,7 @@ export const emailLogin = frameSetup.createStateConfig({
   initial: 'submitting',
   states: {
     submitting: {
-      tags: 'busy',
+      tags: ['busy', 'sendingCode'],
       ...sendAddress,
       on: {
         'frame.authDone': [
@@ -62,6 +62,7 @@ export const emailLogin = frameSetup.createStateConfig({
     },
     /** EmailVerifyOtp: waiting for the code; a wrong one's error stays until the next try. */
     otp: {
+      tags: 'awaitingCode',
       meta: { view: 'EmailVerifyOtp' },
       on: {
         'frame.submitOtp': submitCode('submittingOtp'),
@@ -73,7 +74,7 @@ export const emailLogin = frameSetup.createStateConfig({
     /** The same from the device view. */
     resendingDevice: resending('device'),
     submittingOtp: {
-      tags: 'busy',
+      tags: ['busy', 'checkingCode'],
       meta: { view: 'EmailVerifyOtp' },
       ...askFrame('connectOtp', typedCode),
       on: {

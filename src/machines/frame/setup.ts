@@ -9,7 +9,6 @@ import {
   sendTo,
   setup,
   stateIn,
-  stopChild,
 } from 'xstate'
 import {
   EMAIL_LOGIN_COOLDOWN_MS,

@@ -171,7 +171,23 @@ export type SocialPopupEvent = Extract<
   { type: 'frame.socialCallback' | 'frame.socialCancelled' }
 >
 
-export type FrameTag = 'loading' | 'busy' | 'failed' | 'connected' | 'showFrame' | 'coolingDown'
+export type FrameTag =
+  | 'loading'
+  | 'busy'
+  | 'failed'
+  | 'connected'
+  | 'showFrame'
+  | 'coolingDown'
+  /** An e-mail with a code is being asked for (the login's first mail, an update's first). */
+  | 'sendingCode'
+  /** A typed code is with the frame. */
+  | 'checkingCode'
+  /** A view waits for the visitor to type a code. */
+  | 'awaitingCode'
+  /** The account changes (account type, network) and its user is read again. */
+  | 'refreshingAccount'
+  /** An e-mail update is under way. */
+  | 'updatingEmail'
 
 /** The transport slot's actor: takes posts (with whom to give the reply to), and shows or hides the frame. */
 export type FrameTransportRef = ActorRef<Snapshot<unknown>, FrameTransportCommand>

@@ -14,12 +14,13 @@ import {
  * to the current address (UpdateEmailPrimaryOtp) and one to the new address (UpdateEmailSecondaryOtp).
  */
 export const updateEmail = frameSetup.createStateConfig({
+  tags: 'updatingEmail',
   on: { 'frame.cancel': { target: ACCOUNT_IDLE, actions: ['endFlow', 'clearError'] } },
   initial: 'submitting',
   states: {
     /** UpdateEmailWallet. */
     submitting: {
-      tags: 'busy',
+      tags: ['busy', 'sendingCode'],
       meta: { view: 'UpdateEmailWallet' },
       ...askFrame('updateEmail', ({ context }) => ({ email: context.newEmail })),
       on: {
@@ -33,11 +34,12 @@ export const updateEmail = frameSetup.createStateConfig({
     },
     /** UpdateEmailPrimaryOtp: the code sent to the current address. */
     primaryOtp: {
+      tags: 'awaitingCode',
       meta: { view: 'UpdateEmailPrimaryOtp' },
       on: { 'frame.submitOtp': submitCode('submittingPrimary') },
     },
     submittingPrimary: {
-      tags: 'busy',
+      tags: ['busy', 'checkingCode'],
       meta: { view: 'UpdateEmailPrimaryOtp' },
       ...askFrame('updateEmailPrimaryOtp', typedCode),
       on: {
@@ -47,11 +49,12 @@ export const updateEmail = frameSetup.createStateConfig({
     },
     /** UpdateEmailSecondaryOtp: the code sent to the new address. */
     secondaryOtp: {
+      tags: 'awaitingCode',
       meta: { view: 'UpdateEmailSecondaryOtp' },
       on: { 'frame.submitOtp': submitCode('submittingSecondary') },
     },
     submittingSecondary: {
-      tags: 'busy',
+      tags: ['busy', 'checkingCode'],
       meta: { view: 'UpdateEmailSecondaryOtp' },
       ...askFrame('updateEmailSecondaryOtp', typedCode),
       on: {
