@@ -101,7 +101,7 @@ const ready = frameSetup.createStateConfig({
         social: socialLogin,
         farcaster: farcasterLogin,
         fetchingUser: {
-          tags: 'busy',
+          tags: ['busy', 'signingIn'],
           ...askFrame('getUser', ({ context }) => ({ chainId: context.chainId })),
           on: {
             'frame.authDone': [

@@ -52,6 +52,7 @@ export const emailLogin = frameSetup.createStateConfig({
     },
     /** EmailVerifyDevice: the frame waits for the visitor to approve this device by e-mail. */
     device: {
+      tags: 'awaitingDevice',
       meta: { view: 'EmailVerifyDevice' },
       ...askFrame('connectDevice'),
       on: {

@@ -3,6 +3,7 @@ import { AUTH_IDLE, answers, FETCHING_USER, frameSetup, result } from './setup'
 
 /** The Farcaster login (SPEC §4, ConnectingFarcaster): a sign-in URI shown as a QR code, then the wait. */
 export const farcasterLogin = frameSetup.createStateConfig({
+  tags: 'farcaster',
   meta: { view: 'ConnectingFarcaster' },
   exit: 'endFlow',
   on: { 'frame.cancel': { target: AUTH_IDLE, actions: ['endFlow', 'clearError'] } },
@@ -25,6 +26,7 @@ export const farcasterLogin = frameSetup.createStateConfig({
     },
     /** Waits for the visitor's Farcaster app: no timeout. */
     connecting: {
+      tags: 'awaitingApp',
       ...askFrame('connectFarcaster'),
       on: {
         'frame.authDone': { guard: answers('connectFarcaster'), target: FETCHING_USER },

@@ -26,7 +26,7 @@ export const socialLogin = frameSetup.createStateConfig({
   initial: 'requestingUri',
   states: {
     requestingUri: {
-      tags: 'busy',
+      tags: ['busy', 'openingPopup'],
       ...askFrame('getSocialRedirectUri', ({ context }) => ({ provider: context.social })),
       on: {
         'frame.socialCancelled': socialCancelled,
@@ -39,13 +39,14 @@ export const socialLogin = frameSetup.createStateConfig({
     },
     /** The visitor is at the provider, in the popup. */
     awaitingCallback: {
+      tags: 'atProvider',
       on: {
         'frame.socialCancelled': socialCancelled,
         'frame.socialCallback': 'connecting',
       },
     },
     connecting: {
-      tags: 'busy',
+      tags: ['busy', 'signingIn'],
       ...askFrame('connectSocial', ({ event }) => ({
         uri: event.type === 'frame.socialCallback' ? event.uri : undefined,
       })),

@@ -188,6 +188,16 @@ export type FrameTag =
   | 'refreshingAccount'
   /** An e-mail update is under way. */
   | 'updatingEmail'
+  /** The e-mail login waits for the visitor to approve this device from the mail. */
+  | 'awaitingDevice'
+  /** The social login: the popup opens (the redirect URI is asked for), or the visitor is at the provider. */
+  | 'openingPopup'
+  | 'atProvider'
+  /** The Farcaster login: its whole flow, and the wait for the visitor's Farcaster app. */
+  | 'farcaster'
+  | 'awaitingApp'
+  /** A login went through; the account is being read (or, social, the callback is with the frame). */
+  | 'signingIn'
 
 /** The transport slot's actor: takes posts (with whom to give the reply to), and shows or hides the frame. */
 export type FrameTransportRef = ActorRef<Snapshot<unknown>, FrameTransportCommand>

@@ -8,22 +8,6 @@ import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
  */
 
 export type FrameSnapshot = ReturnType<FrameActorRef['getSnapshot']>
-type AuthValue = Parameters<FrameSnapshot['matches']>[0] extends infer V
-  ? V extends { lifecycle?: infer L }
-    ? L extends { active?: infer A }
-      ? A extends { ready?: infer R }
-        ? R extends { auth?: infer U }
-          ? U
-          : never
-        : never
-      : never
-    : never
-  : never
-
-/** Whether the login flow (the `auth` region of the ready frame) is in `value`. */
-export function inAuth(s: FrameSnapshot | undefined, value: AuthValue): boolean {
-  return s?.matches({ lifecycle: { active: { ready: { auth: value } } } }) ?? false
-}
 
 /**
  * The embedded wallet views' own styles. They ride with these views' code rather than in the kit's stylesheet,
