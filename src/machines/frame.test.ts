@@ -420,6 +420,39 @@ describe('frameMachine: e-mail login', () => {
   })
 })
 
+describe('frameMachine: the clock', () => {
+  it('parameters: the cooldown is kept on the injected clock (`input.now`), not the actor system', async () => {
+    let time = 1_000_000
+    const h = start({ input: { now: () => time } })
+    await ready(h)
+    h.frame.silent.add('connectOtp')
+    h.send({ type: 'frame.connectEmail', email: ALICE })
+    await flush()
+    expect(h.context().cooldownUntil).toBe(1_000_000 + EMAIL_LOGIN_COOLDOWN_MS)
+    time += 12_000
+    expect(selectCooldownSeconds(h.snapshot(), time)).toBe(18)
+    h.send({ type: 'frame.cancel' })
+    h.send({ type: 'frame.connectEmail', email: ALICE })
+    expect(h.error()).toBe('Please try again after 18 seconds')
+  })
+
+  it('default: a stored cooldown counts from `Date.now` without a clock given', () => {
+    const before = Date.now()
+    const actor = createActor(frameMachine, {
+      input: {
+        endpoint: ENDPOINT,
+        projectId: 'p1',
+        chainId: 1,
+        restored: { loggedIn: false, cooldownMs: 5_000 },
+      },
+    }).start()
+    const until = actor.getSnapshot().context.cooldownUntil!
+    actor.stop()
+    expect(until).toBeGreaterThanOrEqual(before + 5_000)
+    expect(until).toBeLessThanOrEqual(Date.now() + 5_000)
+  })
+})
+
 describe('frameMachine: social and Farcaster', () => {
   it('behavior: the popup opens at once, goes to the redirect URI, and its result connects', async () => {
     const h = start()

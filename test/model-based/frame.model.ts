@@ -283,6 +283,9 @@ export function frameInvariant(snapshot: FrameModelSnapshot): void {
 
   // Nothing secret in a snapshot.
   if (JSON.stringify(context).includes(MODEL_OTP)) fail('a one-time code in the context')
+  const request = (snapshot.children as Record<string, AnyActorRef | undefined>).request?.getSnapshot()
+  if (JSON.stringify(request ?? null).includes(MODEL_OTP))
+    fail("a one-time code in the request actor's snapshot")
 }
 
 /**
