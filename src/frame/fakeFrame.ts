@@ -10,7 +10,12 @@ import {
   type FrameUser,
   SAFE_RPC_METHODS,
 } from './protocol'
-import type { FrameInbound, FrameTransportCommand, FrameTransportInput } from './transport'
+import {
+  type FrameInbound,
+  type FrameTransportCommand,
+  type FrameTransportInput,
+  replyRouter,
+} from './transport'
 
 /**
  * An in-memory login frame for machine tests and UI work without the sandbox: the frame side of the protocol
@@ -89,13 +94,15 @@ export class FakeFrame {
         this.opened += 1
         this.open += 1
         let alive = true
+        const router = replyRouter(sendBack)
         this.deliver = (message) => {
-          if (alive) queueMicrotask(() => alive && sendBack(message))
+          if (alive) queueMicrotask(() => alive && router.deliver(message))
         }
         if (this.announce) this.deliver({ type: 'frame.ready', payload: { version: FRAME_PROTOCOL_VERSION } })
         receive((command) => {
           if (command.type === 'transport.post') {
             this.posted.push({ request: command.request, targetOrigin })
+            router.expect(command.request.id, command.replyTo)
             this.handle(command.request)
           } else if (command.type === 'transport.show') {
             this.shownIn = command.container

@@ -323,7 +323,7 @@ describe('fuzz: messages at the transport and the machine', () => {
       const event = rng.pick([
         { type: 'frame.reply', id, payload: { ok: true, result: randomValue(rng) } },
         { type: 'frame.reply', id, payload: { ok: false, error: { message: 'nope' } } },
-        { type: 'frame.timeout', id },
+        { type: 'frame.rpcSettled', id, reply: { ok: true, result: randomValue(rng) } },
         { type: 'frame.approvalSettled', payload: { requestId: id, approved: rng.next() < 0.5 } },
         { type: 'frame.approvalNeeded', payload: { requestId: id, method: 'personal_sign' } },
         { type: 'frame.ready', payload: { version: rng.int(3) } },

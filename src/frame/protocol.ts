@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { isEvmAddress } from '../utils/caip'
 
 /**
  * The login-frame protocol (SPEC §4, §7): the kit (the "app", a page on the host's origin) and the hidden frame
@@ -41,7 +42,11 @@ export const FRAME_COMMANDS = [
 export type FrameCommand = (typeof FRAME_COMMANDS)[number]
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.regex(/^[\w-]+$/))
-const Address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'Address: 0x plus 40 hex characters'))
+/** An EVM address (viem's `isAddress`: 0x plus 40 hex characters, its checksum checked when mixed-case). */
+const Address = v.pipe(
+  v.string(),
+  v.check((value: string) => isEvmAddress(value), 'Address: 0x plus 40 hex characters'),
+)
 const Email = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('Invalid email'))
 const Otp = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'One-time code: 6 digits'))
 const ChainId = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.string(), v.maxLength(80))])

@@ -259,6 +259,48 @@ describe('createFrameTransport (happy-dom)', () => {
     expect(p.transport.stats.reasons).toMatchObject({ source: 2, origin: 1, unknownId: 1 })
   })
 
+  it('behavior: a reply goes to the actor that posted its request, while it runs; events go to the machine', () => {
+    const p = open()
+    const got: FrameInbound[] = []
+    const requester = createActor(
+      setup({ types: { events: {} as FrameInbound } }).createMachine({
+        on: { '*': { actions: ({ event }) => got.push(event) } },
+      }),
+    ).start()
+    p.command({ type: 'transport.post', request: request('r1'), replyTo: requester })
+    p.command({ type: 'transport.post', request: request('r2'), replyTo: requester })
+    p.deliver({ type: 'frame.ready', payload: { version: 1 } })
+    p.deliver({ id: 'r1', type: 'frame.reply', payload: { ok: true, result: { isConnected: true } } })
+    expect(got).toEqual([
+      { id: 'r1', type: 'frame.reply', payload: { ok: true, result: { isConnected: true } } },
+    ])
+    expect(p.received).toEqual([{ type: 'frame.ready', payload: { version: 1 } }])
+    // The requester left (its step ended): the late reply reaches no one.
+    requester.stop()
+    p.deliver({ id: 'r2', type: 'frame.reply', payload: { ok: true, result: { isConnected: true } } })
+    expect(got).toHaveLength(1)
+    expect(p.received).toHaveLength(1)
+    // A post it cannot make is answered to the requester too.
+    const other: FrameInbound[] = []
+    const second = createActor(
+      setup({ types: { events: {} as FrameInbound } }).createMachine({
+        on: { '*': { actions: ({ event }) => other.push(event) } },
+      }),
+    ).start()
+    p.command({
+      type: 'transport.post',
+      request: request('r3', 'connectOtp', { otp: 'abc' }),
+      replyTo: second,
+    })
+    expect(other).toEqual([
+      {
+        id: 'r3',
+        type: 'frame.reply',
+        payload: { ok: false, error: { message: 'One-time code: 6 digits' } },
+      },
+    ])
+  })
+
   it('behavior: shows the frame over a container without moving it, and hides it again', () => {
     const p = open()
     const container = p.document.createElement('div')

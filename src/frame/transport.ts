@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { fromCallback } from 'xstate'
+import { type AnyActorRef, fromCallback } from 'xstate'
 import {
   acceptMessage,
   CommandPayloads,
@@ -200,13 +200,33 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(FrameEventSchema.options.map((
 
 /** What the frame machine tells its transport. */
 export type FrameTransportCommand =
-  | { type: 'transport.post'; request: FrameRequest }
+  /** Posts a request; its reply goes to `replyTo` (the request actor waiting for it), else to the machine. */
+  | { type: 'transport.post'; request: FrameRequest; replyTo?: AnyActorRef }
   /** Shows the frame over `container` (ApproveTransaction): the visitor confirms inside it. */
   | { type: 'transport.show'; container: Element }
   | { type: 'transport.hide' }
 
 /** The transport actor's input: where the frame lives and what it is told in its address. */
 export type FrameTransportInput = FrameUrlParameters
+
+/**
+ * Who waits for which reply: a reply goes to the actor that posted the request, if it still runs; other
+ * inbound messages (events, replies no one waits for) go to the machine.
+ */
+export function replyRouter(sendBack: (inbound: FrameInbound) => void) {
+  const waiting = new Map<string, AnyActorRef>()
+  return {
+    expect(id: string, replyTo: AnyActorRef | undefined) {
+      if (replyTo) waiting.set(id, replyTo)
+    },
+    deliver(inbound: FrameInbound) {
+      const replyTo = inbound.type === 'frame.reply' ? waiting.get(inbound.id) : undefined
+      if (!replyTo) return sendBack(inbound)
+      waiting.delete((inbound as FrameReply).id)
+      if (replyTo.getSnapshot().status === 'active') replyTo.send(inbound)
+    },
+  }
+}
 
 /** The transport answers a post it cannot make with a reply of its own, so no request waits forever. */
 const localFailure = (id: string, message: string): FrameReply => ({
@@ -271,9 +291,10 @@ function frameTransportLogic(options: FrameTransportOptions, stats: FrameChannel
         log,
         stats,
       })
+      const router = replyRouter(sendBack)
       const onMessage = (event: MessageEvent) => {
         const inbound = channel.receive(event)
-        if (inbound) sendBack(inbound)
+        if (inbound) router.deliver(inbound)
       }
       win?.addEventListener('message', onMessage)
 
@@ -318,10 +339,11 @@ function frameTransportLogic(options: FrameTransportOptions, stats: FrameChannel
       receive((command) => {
         switch (command.type) {
           case 'transport.post': {
+            router.expect(command.request.id, command.replyTo)
             const failure = channel.post(command.request)
             if (failure !== undefined) {
               log('warn', `Could not send ${command.request.type} to the login frame: ${failure}`)
-              sendBack(localFailure(command.request.id, failure))
+              router.deliver(localFailure(command.request.id, failure))
             }
             return
           }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createActor, fromCallback, SimulatedClock } from 'xstate'
+import { type AnyActorRef, createActor, fromCallback, SimulatedClock } from 'xstate'
 import {
   EMAIL_LOGIN_COOLDOWN_MS,
   FARCASTER_RELOAD_DELAY_MS,
@@ -53,7 +53,7 @@ function start(
   })
   const actor = createActor(machine, {
     clock,
-    input: { endpoint: ENDPOINT, projectId: 'p1', chainId: 1, ...options.input },
+    input: { endpoint: ENDPOINT, projectId: 'p1', chainId: 1, now: () => clock.now(), ...options.input },
   })
   actor.on('*', (event) => emitted.push(event))
   actor.start()
@@ -73,6 +73,12 @@ function start(
       (snapshot().value as { lifecycle: { active: { ready: { auth: unknown } } } }).lifecycle.active.ready
         .auth,
     error: () => snapshot().context.error?.message,
+    /** The request actors still waiting on the frame: the login step's one and every open RPC call. */
+    requests: () =>
+      Object.values(snapshot().children as Record<string, AnyActorRef | undefined>)
+        .map((child) => child?.getSnapshot())
+        .filter((child) => child?.status === 'active' && child.machine?.id === 'frameRequest')
+        .map((child) => child!.context as { id: string; command: string; owner: string; timeoutMs?: number }),
   }
 }
 type Harness = ReturnType<typeof start>
@@ -156,7 +162,8 @@ describe('frameMachine: loading', () => {
     h.frame.send({ type: 'frame.originNotAllowed', payload: { origin: 'https://app.example' } })
     await expect(signing).rejects.toMatchObject({ shortMessage: 'Request was aborted', code: 4001 })
     expect(h.context().user).toBeUndefined()
-    expect(h.context().pending).toEqual([])
+    expect(h.context().rpc).toEqual([])
+    expect(h.requests()).toEqual([])
     expect(h.emitted.map((e) => e.type)).toContain('embedded.disconnected')
     // The stored login is checked again when the frame comes back.
     expect(h.context().restoring).toBe(true)
@@ -199,7 +206,8 @@ describe('frameMachine: loading', () => {
     h.send({ type: 'frame.syncTheme', theme: { themeMode: 'dark' } })
     expect(h.posted().at(-1)).toBe('syncTheme')
     await flush()
-    expect(h.context().pending).toEqual([])
+    // No one waits for their replies.
+    expect(h.requests()).toEqual([])
   })
 })
 
@@ -209,7 +217,7 @@ describe('frameMachine: requests', () => {
     await ready(h)
     h.frame.silent.add('connectEmail')
     h.send({ type: 'frame.connectEmail', email: ALICE })
-    expect(h.context().pending).toEqual([
+    expect(h.requests()).toEqual([
       { id: 'r1', command: 'connectEmail', owner: 'auth', timeoutMs: FRAME_REQUEST_TIMEOUT_MS },
     ])
     expect(h.frame.posted).toEqual([
@@ -217,7 +225,7 @@ describe('frameMachine: requests', () => {
     ])
     h.frame.send({ id: 'r1', type: 'frame.reply', payload: { ok: true, result: { action: 'VERIFY_OTP' } } })
     await flush()
-    expect(h.context().pending).toEqual([])
+    expect(h.requests()).toEqual([])
     expect(h.auth()).toEqual({ email: 'otp' })
   })
 
@@ -231,7 +239,7 @@ describe('frameMachine: requests', () => {
     h.clock.increment(1)
     expect(h.auth()).toBe('idle')
     expect(h.error()).toBe('Something went wrong')
-    expect(h.context().pending).toEqual([])
+    expect(h.requests()).toEqual([])
     const before = h.snapshot()
     h.frame.send({ id: 'r1', type: 'frame.reply', payload: { ok: true, result: { action: 'VERIFY_OTP' } } })
     await flush()
@@ -245,7 +253,7 @@ describe('frameMachine: requests', () => {
     h.frame.silent.add('signOut')
     h.send({ type: 'frame.signOut' })
     expect(h.auth()).toBe('signingOut')
-    expect(h.context().pending[0]).toMatchObject({ command: 'signOut', timeoutMs: FRAME_SIGN_OUT_TIMEOUT_MS })
+    expect(h.requests()[0]).toMatchObject({ command: 'signOut', timeoutMs: FRAME_SIGN_OUT_TIMEOUT_MS })
     h.clock.increment(FRAME_SIGN_OUT_TIMEOUT_MS)
     expect(h.auth()).toBe('idle')
     expect(h.context().user).toBeUndefined()
@@ -412,6 +420,39 @@ describe('frameMachine: e-mail login', () => {
   })
 })
 
+describe('frameMachine: the clock', () => {
+  it('parameters: the cooldown is kept on the injected clock (`input.now`), not the actor system', async () => {
+    let time = 1_000_000
+    const h = start({ input: { now: () => time } })
+    await ready(h)
+    h.frame.silent.add('connectOtp')
+    h.send({ type: 'frame.connectEmail', email: ALICE })
+    await flush()
+    expect(h.context().cooldownUntil).toBe(1_000_000 + EMAIL_LOGIN_COOLDOWN_MS)
+    time += 12_000
+    expect(selectCooldownSeconds(h.snapshot(), time)).toBe(18)
+    h.send({ type: 'frame.cancel' })
+    h.send({ type: 'frame.connectEmail', email: ALICE })
+    expect(h.error()).toBe('Please try again after 18 seconds')
+  })
+
+  it('default: a stored cooldown counts from `Date.now` without a clock given', () => {
+    const before = Date.now()
+    const actor = createActor(frameMachine, {
+      input: {
+        endpoint: ENDPOINT,
+        projectId: 'p1',
+        chainId: 1,
+        restored: { loggedIn: false, cooldownMs: 5_000 },
+      },
+    }).start()
+    const until = actor.getSnapshot().context.cooldownUntil!
+    actor.stop()
+    expect(until).toBeGreaterThanOrEqual(before + 5_000)
+    expect(until).toBeLessThanOrEqual(Date.now() + 5_000)
+  })
+})
+
 describe('frameMachine: social and Farcaster', () => {
   it('behavior: the popup opens at once, goes to the redirect URI, and its result connects', async () => {
     const h = start()
@@ -459,7 +500,9 @@ describe('frameMachine: social and Farcaster', () => {
     expect(h.posted()).toEqual(['getFarcasterUri'])
     h.clock.increment(1)
     expect(h.posted()).toEqual(['getFarcasterUri', 'connectFarcaster'])
-    expect(h.context().pending[0]).toEqual({ id: 'r2', command: 'connectFarcaster', owner: 'auth' })
+    expect(h.requests()).toEqual([
+      { id: 'r2', command: 'connectFarcaster', owner: 'auth', timeoutMs: undefined },
+    ])
     h.clock.increment(10 * FRAME_REQUEST_TIMEOUT_MS)
     expect(h.auth()).toEqual({ farcaster: 'connecting' })
     h.frame.approveFarcaster()
@@ -547,10 +590,11 @@ describe('frameMachine: RPC requests', () => {
     await expect(frameRpc(h.actor, { method: 'eth_chainId' })).resolves.toBe('0x1')
 
     const signature = frameRpc(h.actor, { method: 'personal_sign', params: ['0x68656c6c6f', '0x0'] })
-    const id = h.context().pending.find((r) => r.owner === 'rpc')!.id
-    expect(h.context().pending).toEqual([
-      { id, command: 'rpcRequest', owner: 'rpc', method: 'personal_sign', ref: expect.any(String) },
+    const id = h.context().rpc[0]!.id
+    expect(h.context().rpc).toEqual([
+      { id, method: 'personal_sign', ref: expect.any(String), actor: expect.anything() },
     ])
+    expect(h.requests()).toEqual([{ id, command: 'rpcRequest', owner: 'rpc', timeoutMs: undefined }])
     await flush()
     expect(h.snapshot().hasTag('showFrame')).toBe(true)
     expect(selectFrameView(h.snapshot())).toBe('ApproveTransaction')
@@ -589,10 +633,8 @@ describe('frameMachine: RPC requests', () => {
     const signing = frameRpc(h.actor, { method: 'eth_sendTransaction', params: [{}] })
     const reading = frameRpc(h.actor, { method: 'eth_getBalance', params: ['0x0', 'latest'] })
     h.send({ type: 'frame.rejectRpcRequests' })
-    expect(h.context().pending.map((r) => r.method ?? r.command)).toEqual([
-      'eth_getBalance',
-      'rejectRpcRequests',
-    ])
+    expect(h.context().rpc.map((r) => r.method)).toEqual(['eth_getBalance'])
+    expect(h.requests().map((r) => r.command)).toEqual(['rpcRequest'])
     expect(h.posted().at(-1)).toBe('rejectRpcRequests')
     await expect(signing).rejects.toMatchObject({ shortMessage: 'Request was aborted' })
     const balance = h.frame.posted.find(

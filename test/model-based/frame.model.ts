@@ -1,8 +1,22 @@
-import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate'
+import type {
+  AnyActorRef,
+  AnyMachineSnapshot,
+  AnyStateMachine,
+  EventFromLogic,
+  InputFrom,
+  SnapshotFrom,
+} from 'xstate'
+import { createActor, fromCallback } from 'xstate'
 import { getAdjacencyMap } from 'xstate/graph'
 import { ALERTS } from '../../src/errors/base'
 import type { FrameUser } from '../../src/frame/protocol'
-import { frameMachine, selectFrameStatus, selectFrameView } from '../../src/machines/frame'
+import {
+  type FrameRequestInput,
+  frameMachine,
+  frameRequestMachine,
+  selectFrameStatus,
+  selectFrameView,
+} from '../../src/machines/frame'
 import { createModel } from '../../src/testing'
 
 /**
@@ -62,10 +76,10 @@ export const frameEvents: Event[] = [
   // The frame shows itself for the signing request: its id is the third request of the shortest login.
   { type: 'frame.approvalNeeded', payload: { requestId: 'r3', method: 'personal_sign' } },
   { type: 'frame.approvalSettled', payload: { requestId: 'r3', approved: true } },
-  // The first request of a path: a reply of each kind, and its timeout.
-  { type: 'frame.reply', id: 'r1', payload: { ok: true, result: { action: 'VERIFY_OTP' } } },
-  { type: 'frame.reply', id: 'r1', payload: { ok: false, error: { message: '' } } },
-  { type: 'frame.timeout', id: 'r1' },
+  // The signing request's actor reports its answer, of each kind (and one for a request never sent).
+  { type: 'frame.rpcSettled', id: 'r3', reply: { ok: true, result: '0x5' } },
+  { type: 'frame.rpcSettled', id: 'r3', reply: { ok: false, error: { message: '', code: 4001 } } },
+  { type: 'frame.rpcSettled', id: 'r99', reply: { ok: true } },
   // What replies turn into.
   done('isConnected', { isConnected: true }),
   done('isConnected', { isConnected: false }),
@@ -94,21 +108,26 @@ export const frameEvents: Event[] = [
   { type: 'frame.authFailed', command: 'connectOtp', error } as Event,
 ]
 
+/** The command the login step's request actor waits on, if one runs. */
+function loginRequest(snapshot: FrameModelSnapshot): string | undefined {
+  const child = (snapshot.children as Record<string, AnyActorRef | undefined>).request
+  return child?.getSnapshot().context.command
+}
+
 /**
  * State identity: the state, and of the context what the invariants speak of and what decides where the
  * machine can go. Ids, chains, addresses and timestamps are the unit tests' business.
  */
 export function serializeFrame(snapshot: FrameModelSnapshot): string {
-  const { pending, user, alert, approval, restoring, cooldownUntil, socialUri, farcasterUrl } =
-    snapshot.context
+  const { rpc, user, alert, approval, restoring, cooldownUntil, socialUri, farcasterUrl } = snapshot.context
   return JSON.stringify({
     value: snapshot.value,
     user: user !== undefined,
     alert: alert?.code ?? null,
     approval: approval !== undefined,
-    auth: pending.find((r) => r.owner === 'auth')?.command ?? null,
-    signing: pending.some((r) => r.owner === 'rpc' && r.method === 'personal_sign'),
-    reading: pending.some((r) => r.owner === 'rpc' && r.method !== 'personal_sign'),
+    auth: loginRequest(snapshot) ?? null,
+    signing: rpc.some((r) => r.method === 'personal_sign'),
+    reading: rpc.some((r) => r.method !== 'personal_sign'),
     restoring,
     cooling: cooldownUntil !== undefined,
     flow: [socialUri !== undefined, farcasterUrl !== undefined],
@@ -213,15 +232,19 @@ export function frameInvariant(snapshot: FrameModelSnapshot): void {
   } else if (context.alert) fail('an alert outside failed')
 
   // Requests exist only while the frame is ready.
-  if (!ready && context.pending.length > 0) fail('requests pending while the frame is not ready')
-  const ids = context.pending.map((r) => r.id)
+  const login = loginRequest(snapshot)
+  if (!ready && (context.rpc.length > 0 || login !== undefined))
+    fail('requests pending while the frame is not ready')
+  const ids = context.rpc.map((r) => r.id)
   if (new Set(ids).size !== ids.length) fail('two pending requests with one id')
+  for (const request of context.rpc) {
+    if ((snapshot.children as Record<string, AnyActorRef | undefined>)[request.id] !== request.actor)
+      fail(`RPC request ${request.id} without its actor`)
+  }
 
-  // The login flow waits on one request at a time, exactly in the steps that wait.
-  const authRequests = context.pending.filter((r) => r.owner === 'auth')
+  // The login flow waits on one request at a time (its step's), exactly in the steps that wait.
   const waiting = WAITING.some((step) => snapshot.matches(READY(step) as never))
-  if (authRequests.length > 1) fail('more than one login request pending')
-  if (waiting !== (authRequests.length === 1)) fail(`login request pending: ${authRequests.length}`)
+  if (waiting !== (login !== undefined)) fail(`login request pending: ${login}`)
   const spinning = SPINNING.some((step) => snapshot.matches(READY(step) as never))
   if (snapshot.hasTag('busy') !== spinning) fail('busy tag out of step')
   if (snapshot.hasTag('loading') !== (status === 'loading')) fail('loading tag out of step')
@@ -231,16 +254,13 @@ export function frameInvariant(snapshot: FrameModelSnapshot): void {
   const signingOut = snapshot.matches(READY('signingOut') as never)
   if (snapshot.hasTag('connected') !== connected) fail('connected tag out of step')
   if ((context.user !== undefined) !== (connected || signingOut)) fail('user out of step with the state')
-  if (!connected && context.pending.some((r) => r.owner === 'rpc')) fail('an RPC request while not connected')
+  if (!connected && context.rpc.length > 0) fail('an RPC request while not connected')
 
   // The frame is shown only for a signing request still open.
   const shown = snapshot.matches({ lifecycle: { active: { ready: { approval: 'shown' } } } })
   if (snapshot.hasTag('showFrame') !== shown || (context.approval !== undefined) !== shown)
     fail('approval out of step')
-  if (
-    context.approval &&
-    !context.pending.some((r) => r.owner === 'rpc' && r.id === context.approval!.requestId)
-  )
+  if (context.approval && !context.rpc.some((r) => r.id === context.approval!.requestId))
     fail('the frame is shown for no open request')
   if (shown !== (selectFrameView(snapshot) === 'ApproveTransaction'))
     fail('ApproveTransaction view out of step')
@@ -263,4 +283,34 @@ export function frameInvariant(snapshot: FrameModelSnapshot): void {
 
   // Nothing secret in a snapshot.
   if (JSON.stringify(context).includes(MODEL_OTP)) fail('a one-time code in the context')
+  const request = (snapshot.children as Record<string, AnyActorRef | undefined>).request?.getSnapshot()
+  if (JSON.stringify(request ?? null).includes(MODEL_OTP))
+    fail("a one-time code in the request actor's snapshot")
 }
+
+/**
+ * The request actor's model: one login request (with its timeout) and one RPC call (none), each answered
+ * well or badly. The transport is an actor that takes the post and never answers.
+ */
+export const requestInputs = {
+  login: { id: 'r1', command: 'connectEmail', payload: { email: ALICE }, owner: 'auth' },
+  signing: { id: 'r3', command: 'rpcRequest', payload: { method: 'personal_sign' }, owner: 'rpc' },
+} satisfies Record<string, Omit<FrameRequestInput, 'transport'>>
+
+/** Without a parent to tell: what it tells the frame machine is the machine tests' business. */
+const requestAlone = frameRequestMachine.provide({
+  actions: { settleRpc: () => {}, authDone: () => {}, authFailed: () => {}, timedOut: () => {} },
+})
+
+export const requestModel = (name: keyof typeof requestInputs) =>
+  createModel(requestAlone, {
+    events: [
+      {
+        type: 'frame.reply',
+        id: requestInputs[name].id,
+        payload: { ok: true, result: { action: 'VERIFY_OTP' } },
+      },
+      { type: 'frame.reply', id: requestInputs[name].id, payload: { ok: false, error: { message: '' } } },
+    ],
+    input: { ...requestInputs[name], transport: createActor(fromCallback(() => () => {})) },
+  })

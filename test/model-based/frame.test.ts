@@ -13,6 +13,7 @@ import {
   frameModel,
   frameModelMachine,
   frameReachable,
+  requestModel,
   serializeFrame,
 } from './frame.model'
 
@@ -26,7 +27,7 @@ function short(path: ModelPath): string {
         return `done(${event.command}${result === 'null' ? '' : ` ${result.slice(0, 40)}`})`
       }
       if (event.type === 'frame.authFailed') return `failed(${event.command})`
-      if (event.type === 'frame.reply') return `reply(${event.id}, ${event.payload.ok ? 'ok' : 'error'})`
+      if (event.type === 'frame.rpcSettled') return `settled(${event.id}, ${event.reply.ok ? 'ok' : 'error'})`
       if (event.type === 'frame.showIn') return 'frame.showIn(container)'
       return describeEvent(event)
     })
@@ -40,7 +41,8 @@ describe('frame machine, model-based', () => {
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
     expect(fresh.paths.length).toBe(112)
-    expect(restored.paths.length).toBe(28)
+    // 27: the replies and the timeout of the stored login's check are the request actor's now (its model below).
+    expect(restored.paths.length).toBe(27)
   })
 
   for (const [name, model] of [
@@ -67,6 +69,25 @@ describe('frame machine, model-based', () => {
       expect(() => frameInvariant(snapshot), serializeFrame(snapshot)).not.toThrow()
     }
     expect(states).toHaveLength(176)
+  })
+
+  describe('the request actor', () => {
+    const models = [requestModel('login'), requestModel('signing')] as const
+    const replayed: ReplayResult[] = []
+    it('has the expected number of covering paths', () => {
+      expect(models.map((m) => m.paths.length)).toEqual([3, 1])
+    })
+    for (const model of models) {
+      for (const path of model.paths) {
+        it(`replays ${short(path)}`, () => {
+          replayed.push(replayPath(model, path))
+        })
+      }
+    }
+    it('reaches every state and takes every transition of the request actor, over both models', () => {
+      expect(replayed).toHaveLength(models[0].paths.length + models[1].paths.length)
+      assertCoverage(models[0], replayed)
+    })
   })
 
   it('the model serializes the start of both inputs differently (the stored login is checked)', () => {

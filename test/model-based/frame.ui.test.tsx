@@ -29,6 +29,7 @@ const fakes = vi.hoisted(() => ({
   current: undefined as
     | {
         frame: import('../../src/frame/fakeFrame').FakeFrame
+        clock: import('xstate').SimulatedClock
         popup: import('../../src/frame/fakeFrame').FakeSocialPopup
       }
     | undefined,
@@ -44,16 +45,21 @@ vi.mock('../../src/embedded/load', async (importOriginal) => {
       const real = actual.createEmbeddedWallet(store)
       const current = fakes.current
       if (!current) throw new Error('no fake frame for this test')
-      return {
-        ...real,
-        logic: frameMachine.provide({
-          actors: {
-            transport: current.frame.transport(),
-            socialPopup: current.popup.logic(),
-            persistence: actual.framePersistence(store),
-          },
-        }),
-      }
+      const logic = frameMachine.provide({
+        actors: {
+          transport: current.frame.transport(),
+          socialPopup: current.popup.logic(),
+          persistence: actual.framePersistence(store),
+        },
+      })
+      // The kit spawns the frame with its own input; the frame's clock (`input.now`) is the test's.
+      const onClock: typeof logic = Object.create(logic, {
+        getInitialSnapshot: {
+          value: (scope: unknown, input: object) =>
+            logic.getInitialSnapshot(scope as never, { ...input, now: () => current.clock.now() } as never),
+        },
+      })
+      return { ...real, logic: onClock }
     },
   }
 })
@@ -81,7 +87,8 @@ function renderKit(
 ) {
   const frame = new FakeFrame(accounts)
   const popup = new FakeSocialPopup()
-  fakes.current = { frame, popup }
+  const clock = new SimulatedClock()
+  fakes.current = { frame, popup, clock }
   // A kit per test: each loads its own embedded wallet (and so its own fake frame).
   const machine = createKitMachine({
     projectId: 'frame-ui',
@@ -105,7 +112,6 @@ function renderKit(
       }),
     ],
   })
-  const clock = new SimulatedClock()
   let kit: KitActorRef | undefined
   render(
     <KitRoot machine={machine} options={{ clock }}>

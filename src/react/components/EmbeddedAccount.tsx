@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react'
 import type { AccountType } from '../../machines/frame'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { FrameViewsStyle, inAuth, Progress } from './frameViews'
+import { FrameViewsStyle, Progress } from './frameViews'
 import { SOCIAL_NAMES } from './socialNames'
 
 const ACCOUNT_TYPES: { value: AccountType; label: string }[] = [
@@ -28,10 +28,7 @@ export default function EmbeddedAccount() {
     (s) => s?.can({ type: 'frame.setAccountType', accountType: 'eoa' }) ?? false,
   )
   const canUpdate = useSelector(frame, (s) => s?.can({ type: 'frame.updateEmail', email: '' }) ?? false)
-  const switching = useSelector(
-    frame,
-    (s) => inAuth(s, { connected: 'settingAccountType' }) || inAuth(s, { connected: 'refreshingUser' }),
-  )
+  const switching = useSelector(frame, (s) => s?.hasTag('refreshingAccount') ?? false)
   // The choice shows at once; the frame's answer (the refreshed user) settles it, or puts the old one back.
   const [chosen, setChosen] = useState<AccountType>()
   useEffect(() => {

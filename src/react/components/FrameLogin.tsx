@@ -23,8 +23,6 @@ function frameStatus(s: FrameSnapshot | undefined): 'loading' | 'ready' | 'faile
 /** Whether a login may start now: the frame is ready and no login or check is under way. */
 const canLogIn = (s: FrameSnapshot | undefined) => s?.can({ type: 'frame.connectEmail', email: '' }) ?? false
 
-const SENDING_CODE = { lifecycle: { active: { ready: { auth: { email: 'submitting' } } } } } as const
-
 /**
  * What the frame says about the logins: loading, a step under way, the frame's failure with "Try again", or
  * the last login error. One place, so a visitor hears each once.
@@ -34,7 +32,7 @@ export function FrameNotice({ id }: { id: string }) {
   const frame = useFrameActor()
   const status = useSelector(frame, frameStatus)
   const busy = useSelector(frame, (s) => s?.hasTag('busy') ?? false)
-  const sending = useSelector(frame, (s) => s?.matches(SENDING_CODE) ?? false)
+  const sending = useSelector(frame, (s) => s?.hasTag('sendingCode') ?? false)
   const error = useSelector(frame, (s) => s?.context.error?.message)
   const popupBlocked = useSelector(frame, (s) => s?.context.error?.name === 'AuthInitError')
   if (status === 'failed') {

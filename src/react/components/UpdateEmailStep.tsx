@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react'
+import { selectUpdateEmailPhase } from '../../machines/frame'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { CodeForm, FrameViewsStyle, inAuth, Progress, useFocusOnMount } from './frameViews'
+import { CodeForm, FrameViewsStyle, Progress, useFocusOnMount } from './frameViews'
 import { ViewLoading } from './ViewLoading'
 
 /**
@@ -17,15 +18,7 @@ export function UpdateEmailStep({ step }: { step: 'primary' | 'secondary' }) {
   const email = useSelector(frame, (s) => s?.context.user?.email ?? s?.context.email)
   const error = useSelector(frame, (s) => s?.context.error)
   const canSubmit = useSelector(frame, (s) => s?.can({ type: 'frame.submitOtp', otp: '' }) ?? false)
-  const phase = useSelector(frame, (s) => {
-    const update = (value: 'primaryOtp' | 'submittingPrimary' | 'secondaryOtp' | 'submittingSecondary') =>
-      inAuth(s, { connected: { updateEmail: value } })
-    if (update('primaryOtp') || update('secondaryOtp')) return 'code'
-    if (update('submittingPrimary') || update('submittingSecondary')) return 'checking'
-    if (inAuth(s, { connected: 'updateEmail' })) return 'sending'
-    if (inAuth(s, { connected: 'refreshingUser' })) return 'refreshing'
-    return 'over'
-  })
+  const phase = useSelector(frame, (s) => (s ? selectUpdateEmailPhase(s) : 'over'))
   const root = useFocusOnMount<HTMLDivElement>(phase === 'checking' ? 'code' : phase)
 
   if (!frame) return <ViewLoading />

@@ -8,22 +8,6 @@ import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
  */
 
 export type FrameSnapshot = ReturnType<FrameActorRef['getSnapshot']>
-type AuthValue = Parameters<FrameSnapshot['matches']>[0] extends infer V
-  ? V extends { lifecycle?: infer L }
-    ? L extends { active?: infer A }
-      ? A extends { ready?: infer R }
-        ? R extends { auth?: infer U }
-          ? U
-          : never
-        : never
-      : never
-    : never
-  : never
-
-/** Whether the login flow (the `auth` region of the ready frame) is in `value`. */
-export function inAuth(s: FrameSnapshot | undefined, value: AuthValue): boolean {
-  return s?.matches({ lifecycle: { active: { ready: { auth: value } } } }) ?? false
-}
 
 /**
  * The embedded wallet views' own styles. They ride with these views' code rather than in the kit's stylesheet,
@@ -79,12 +63,6 @@ export function useFocusOnMount<T extends HTMLElement>(part?: string | boolean) 
   return ref
 }
 
-/** The time on the frame's actor-system clock (a SimulatedClock in tests), which the cooldown is kept on. */
-function clockNow(frame: FrameActorRef): number {
-  const clock = (frame.system as unknown as { _clock?: { now?: () => number } })._clock
-  return typeof clock?.now === 'function' ? clock.now() : Date.now()
-}
-
 /** Whole seconds left of the e-mail login cooldown (SPEC §5), refreshed every second while it runs. */
 export function useCooldownSeconds(frame: FrameActorRef | undefined): number {
   const until = useSelector(frame, (s) => s?.context.cooldownUntil)
@@ -97,7 +75,8 @@ export function useCooldownSeconds(frame: FrameActorRef | undefined): number {
   if (!frame || until === undefined) return 0
   return selectCooldownSeconds(
     { context: { ...frame.getSnapshot().context, cooldownUntil: until } },
-    clockNow(frame),
+    // The frame's own clock (its input's `now`), which the cooldown is kept on.
+    frame.getSnapshot().context.now(),
   )
 }
 

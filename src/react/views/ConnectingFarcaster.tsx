@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { safeHttpUrl } from '../../utils/links'
-import { FrameViewsStyle, inAuth, Progress, useFocusOnMount } from '../components/frameViews'
+import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { QrCode } from '../components/QrCode'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
@@ -16,9 +16,9 @@ export default function ConnectingFarcaster() {
   const frame = useFrameActor()
   const url = useSelector(frame, (s) => s?.context.farcasterUrl)
   const error = useSelector(frame, (s) => s?.context.error?.message)
-  const inFlow = useSelector(frame, (s) => inAuth(s, 'farcaster'))
-  const waiting = useSelector(frame, (s) => inAuth(s, { farcaster: 'connecting' }))
-  const connecting = useSelector(frame, (s) => inAuth(s, 'fetchingUser') || (s?.hasTag('connected') ?? false))
+  const inFlow = useSelector(frame, (s) => s?.hasTag('farcaster') ?? false)
+  const waiting = useSelector(frame, (s) => s?.hasTag('awaitingApp') ?? false)
+  const connecting = useSelector(frame, (s) => (s?.hasTag('signingIn') || s?.hasTag('connected')) ?? false)
   const canRetry = useSelector(frame, (s) => s?.can({ type: 'frame.connectFarcaster' }) ?? false)
   const root = useFocusOnMount<HTMLDivElement>(inFlow || connecting)
   if (!frame) return <ViewLoading />

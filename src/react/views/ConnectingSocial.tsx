@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { FrameViewsStyle, inAuth, Progress, useFocusOnMount } from '../components/frameViews'
+import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { SOCIAL_NAMES } from '../components/socialNames'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
@@ -15,13 +15,9 @@ export default function ConnectingSocial() {
   const frame = useFrameActor()
   const social = useSelector(frame, (s) => s?.context.social)
   const error = useSelector(frame, (s) => s?.context.error)
-  const opening = useSelector(frame, (s) => inAuth(s, { social: 'requestingUri' }))
-  const atProvider = useSelector(frame, (s) => inAuth(s, { social: 'awaitingCallback' }))
-  const connecting = useSelector(
-    frame,
-    (s) =>
-      inAuth(s, { social: 'connecting' }) || inAuth(s, 'fetchingUser') || (s?.hasTag('connected') ?? false),
-  )
+  const opening = useSelector(frame, (s) => s?.hasTag('openingPopup') ?? false)
+  const atProvider = useSelector(frame, (s) => s?.hasTag('atProvider') ?? false)
+  const connecting = useSelector(frame, (s) => (s?.hasTag('signingIn') || s?.hasTag('connected')) ?? false)
   const canRetry = useSelector(
     frame,
     (s) => s?.can({ type: 'frame.connectSocial', provider: 'google' }) ?? false,

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { FrameViewsStyle, inAuth, Progress, useFocusOnMount } from '../components/frameViews'
+import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
@@ -14,8 +14,8 @@ export default function EmailVerifyDevice() {
   const root = useFocusOnMount<HTMLDivElement>()
   const email = useSelector(frame, (s) => s?.context.email)
   const error = useSelector(frame, (s) => s?.context.error?.message)
-  const waiting = useSelector(frame, (s) => inAuth(s, { email: 'device' }))
-  const sending = useSelector(frame, (s) => inAuth(s, { email: 'submitting' }))
+  const waiting = useSelector(frame, (s) => s?.hasTag('awaitingDevice') ?? false)
+  const sending = useSelector(frame, (s) => s?.hasTag('sendingCode') ?? false)
   const canResend = useSelector(frame, (s) => s?.can({ type: 'frame.resendCode' }) ?? false)
   if (!frame) return <ViewLoading />
   return (

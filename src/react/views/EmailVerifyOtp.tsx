@@ -1,12 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { useState } from 'react'
-import {
-  CodeForm,
-  FrameViewsStyle,
-  inAuth,
-  useCooldownSeconds,
-  useFocusOnMount,
-} from '../components/frameViews'
+import { CodeForm, FrameViewsStyle, useCooldownSeconds, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
@@ -23,9 +17,9 @@ export default function EmailVerifyOtp() {
   const error = useSelector(frame, (s) => s?.context.error)
   const canSubmit = useSelector(frame, (s) => s?.can({ type: 'frame.submitOtp', otp: '' }) ?? false)
   const canResend = useSelector(frame, (s) => s?.can({ type: 'frame.resendCode' }) ?? false)
-  const checking = useSelector(frame, (s) => inAuth(s, { email: 'submittingOtp' }))
-  const resending = useSelector(frame, (s) => inAuth(s, { email: 'submitting' }))
-  const connecting = useSelector(frame, (s) => inAuth(s, 'fetchingUser') || inAuth(s, 'connected'))
+  const checking = useSelector(frame, (s) => s?.hasTag('checkingCode') ?? false)
+  const resending = useSelector(frame, (s) => s?.hasTag('sendingCode') ?? false)
+  const connecting = useSelector(frame, (s) => (s?.hasTag('signingIn') || s?.hasTag('connected')) ?? false)
   const seconds = useCooldownSeconds(frame)
   const [resent, setResent] = useState(false)
   if (!frame) return <ViewLoading />

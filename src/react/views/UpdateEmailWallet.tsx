@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { type FormEvent, useId, useState } from 'react'
-import { FrameViewsStyle, inAuth, Progress, useFocusOnMount } from '../components/frameViews'
+import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
@@ -17,7 +17,7 @@ export default function UpdateEmailWallet() {
   const current = useSelector(frame, (s) => s?.context.user?.email ?? s?.context.email)
   const error = useSelector(frame, (s) => s?.context.error?.message)
   const canSubmit = useSelector(frame, (s) => s?.can({ type: 'frame.updateEmail', email: '' }) ?? false)
-  const sending = useSelector(frame, (s) => inAuth(s, { connected: { updateEmail: 'submitting' } }))
+  const sending = useSelector(frame, (s) => (s?.hasTag('updatingEmail') && s.hasTag('sendingCode')) ?? false)
   // Only this view's own attempts: an older error of the account (e.g. a network switch) is not about it.
   const [tried, setTried] = useState(false)
   const [email, setEmail] = useState('')
