@@ -18,12 +18,12 @@ import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
 import { sandboxTokenAbi, sandboxTokenBytecode } from '../../sandbox/chain/contracts/build/artifacts.gen.ts'
 import { rpcEndpoint, startRpcService } from '../../sandbox/chain/rpc.ts'
 import type { SandboxService } from '../../sandbox/shared/http.ts'
-import { getWagmiConfig } from '../chains/eip155/wagmi'
-import { defineEvmNetwork, resolveConfig } from '../config'
-import { BALANCE_CACHE_MS, NAME_CACHE_MS, SDK_TYPE, SDK_VERSION } from '../constants'
-import { DataApiError } from '../errors/api'
-import { BaseError } from '../errors/base'
-import { createDataApiClient, type DataApiClient, getDataApiClient, safeImageUrl } from './dataApi'
+import {
+  createDataApiClient,
+  type DataApiClient,
+  getDataApiClient,
+  safeImageUrl,
+} from '../../src/api/dataApi'
 import {
   balancesQuery,
   dataApiKeys,
@@ -33,7 +33,12 @@ import {
   namesQuery,
   nativeBalanceQuery,
   nftsQuery,
-} from './queries'
+} from '../../src/api/queries'
+import { getWagmiConfig } from '../../src/chains/eip155/wagmi'
+import { defineEvmNetwork, resolveConfig } from '../../src/config'
+import { BALANCE_CACHE_MS, NAME_CACHE_MS, SDK_TYPE, SDK_VERSION } from '../../src/constants'
+import { DataApiError } from '../../src/errors/api'
+import { BaseError } from '../../src/errors/base'
 
 const projectId = 'data-api-client-test'
 const CHAIN = 'eip155:31337'

@@ -9,11 +9,9 @@ import {
 } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { getBalance, getBlockNumber } from 'wagmi/actions'
-import { type Chain, startChain } from '../../../sandbox/chain/chain.ts'
-import { rpcEndpoint, startRpcService } from '../../../sandbox/chain/rpc.ts'
-import type { SandboxService } from '../../../sandbox/shared/http.ts'
-import { defineEvmNetwork, resolveConfig } from '../../config'
-import { RPC_RETRY_BASE_MS, RPC_RETRY_COUNT } from '../../constants'
+import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
+import { rpcEndpoint, startRpcService } from '../../sandbox/chain/rpc.ts'
+import type { SandboxService } from '../../sandbox/shared/http.ts'
 import {
   backoffDelay,
   chainTransport,
@@ -21,8 +19,10 @@ import {
   parseRetryAfter,
   type RpcRetryEvent,
   rpcUrlFor,
-} from './transport'
-import { getWagmiConfig } from './wagmi'
+} from '../../src/chains/eip155/transport'
+import { getWagmiConfig } from '../../src/chains/eip155/wagmi'
+import { defineEvmNetwork, resolveConfig } from '../../src/config'
+import { RPC_RETRY_BASE_MS, RPC_RETRY_COUNT } from '../../src/constants'
 
 describe('rpcUrlFor', () => {
   it('default: the provider host with chainId and projectId', () => {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type DataApi, type TelemetryEvent as StoredEvent, startDataApi } from '../../sandbox/api/data.ts'
 import { type ListingApi, startListingApi } from '../../sandbox/api/listing.ts'
-import { SDK_TYPE, SDK_VERSION, TELEMETRY_ERRORS_PER_WINDOW, TELEMETRY_WINDOW_MS } from '../constants'
-import { DataApiError } from '../errors/api'
-import { createTelemetryClient, errorProps } from './telemetry'
+import { createTelemetryClient, errorProps } from '../../src/api/telemetry'
+import { SDK_TYPE, SDK_VERSION, TELEMETRY_ERRORS_PER_WINDOW, TELEMETRY_WINDOW_MS } from '../../src/constants'
+import { DataApiError } from '../../src/errors/api'
 
 const balanceError = () =>
   new DataApiError('balance', { kind: 'http', status: 500, details: 'HTTP 500: Internal error' })

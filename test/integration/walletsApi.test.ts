@@ -9,8 +9,6 @@ import {
   MISSING_IMAGE_ID,
   startListingApi,
 } from '../../sandbox/api/listing.ts'
-import { SDK_TYPE, SDK_VERSION, WALLETS_PAGE_SIZE } from '../constants'
-import { BaseError } from '../errors/base'
 import {
   fetchWallets,
   parseWalletListing,
@@ -18,7 +16,9 @@ import {
   WalletsApiError,
   walletImageUrl,
   walletsUrl,
-} from './walletsApi'
+} from '../../src/api/walletsApi'
+import { SDK_TYPE, SDK_VERSION, WALLETS_PAGE_SIZE } from '../../src/constants'
+import { BaseError } from '../../src/errors/base'
 
 const projectId = 'wallets-api-test'
 let listing: ListingApi
