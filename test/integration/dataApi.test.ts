@@ -18,12 +18,7 @@ import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
 import { sandboxTokenAbi, sandboxTokenBytecode } from '../../sandbox/chain/contracts/build/artifacts.gen.ts'
 import { rpcEndpoint, startRpcService } from '../../sandbox/chain/rpc.ts'
 import type { SandboxService } from '../../sandbox/shared/http.ts'
-import {
-  createDataApiClient,
-  type DataApiClient,
-  getDataApiClient,
-  safeImageUrl,
-} from '../../src/api/dataApi'
+import { createDataApiClient, type DataApiClient, getDataApiClient } from '../../src/api/dataApi'
 import {
   balancesQuery,
   dataApiKeys,
@@ -612,20 +607,5 @@ describe('against malformed answers', () => {
       name: 'evil.eth',
       avatar: null,
     })
-  })
-
-  it('safeImageUrl keeps http(s) and bounded data:image URLs only', () => {
-    expect(safeImageUrl('https://cdn.example/a.png')).toBe('https://cdn.example/a.png')
-    expect(safeImageUrl('data:image/svg+xml;base64,PHN2Zy8+')).toBe('data:image/svg+xml;base64,PHN2Zy8+')
-    for (const bad of [
-      'javascript:alert(1)',
-      'data:text/html,x',
-      'https://u:p@host.example/',
-      42,
-      undefined,
-    ]) {
-      expect(safeImageUrl(bad), String(bad)).toBeUndefined()
-    }
-    expect(safeImageUrl(`data:image/png;base64,${'A'.repeat(300_000)}`)).toBeUndefined()
   })
 })
