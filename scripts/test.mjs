@@ -112,7 +112,8 @@ for (const { stage, took } of ran) {
     failedStages.push(stage.name)
   }
 }
-console.log(`\nTiers:\n${lines.join('\n')}`)
+if (lines.length > 0) console.log(`\nTiers:\n${lines.join('\n')}`)
 if (failedStages.length > 0) console.log(`\nFailed stages: ${failedStages.join(', ')}`)
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
-process.exit(failedStages.length > 0 || failed > 0 || passed === 0 ? 1 : 0)
+// Zero tests is a failure too (a glob gone wrong), unless only stages without tests were asked for.
+process.exit(failedStages.length > 0 || failed > 0 || (ran.length > 0 && passed === 0) ? 1 : 0)
