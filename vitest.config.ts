@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 
 // The test tiers, each a vitest project run on its own by `npm test` (scripts/test.mjs), in this order:
 //   typecheck    `.test-d.ts` type tests (expectTypeOf), checked by tsc, never run
-//   unit         src/**/*.test.ts(x): no server, no browser
+//   unit         src/**/*.test.ts(x) and test/layering/** (the layering check): no server, no browser
 //   model        test/model-based/**: every machine's paths (xstate/graph), replayed and counted
 //   integration  test/integration/** and sandbox/**: tests that start sandbox services (anvil, the APIs, the
 //                relay); the sandbox's wallet and frame suites also launch Chromium
@@ -29,7 +29,10 @@ export default defineConfig({
           },
         },
       },
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts'] },
+      },
       { extends: true, test: { name: 'model', include: ['test/model-based/**/*.test.{ts,tsx}'] } },
       {
         extends: true,
