@@ -1,20 +1,47 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
-// Unit, machine, model-based and sandbox integration tests. End-to-end tests in real Chromium have their
-// own config (vitest.e2e.config.ts) so they can run one file at a time.
+// The test tiers, each a vitest project run on its own by `npm test` (scripts/test.mjs), in this order:
+//   typecheck    `.test-d.ts` type tests (expectTypeOf), checked by tsc, never run
+//   unit         src/**/*.test.ts(x) and test/layering/** (the layering check): no server, no browser
+//   model        test/model-based/**: every machine's paths (xstate/graph), replayed and counted
+//   integration  test/integration/** and sandbox/**: tests that start sandbox services (anvil, the APIs, the
+//                relay); the sandbox's wallet and frame suites also launch Chromium
+//   e2e          test/e2e/**: the demo in real Chromium, one file at a time (vitest.e2e.config.ts)
+// `npx vitest run --project unit` runs one tier; `npx vitest run <path>` the files under a path, whatever tier.
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: [
-      'src/**/*.test.{ts,tsx}',
-      'test/model-based/**/*.test.{ts,tsx}',
-      'test/integration/**/*.test.ts',
-      'test/layering/**/*.test.ts',
-      'sandbox/**/*.test.ts',
-    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'typecheck',
+          include: [],
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
+            tsconfig: 'tsconfig.test-d.json',
+          },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts'] },
+      },
+      { extends: true, test: { name: 'model', include: ['test/model-based/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.{ts,tsx}', 'sandbox/**/*.test.ts'],
+        },
+      },
+      'vitest.e2e.config.ts',
+    ],
   },
 })

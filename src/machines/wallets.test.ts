@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate'
-import { DEV_WALLET_IDS, type ListingApi, startListingApi } from '../../sandbox/api/listing.ts'
+import { describe, expect, it } from 'vitest'
+import { createActor, fromPromise, SimulatedClock } from 'xstate'
 import { type FetchWalletsReturnType, type WalletListing, WalletsApiError } from '../api/walletsApi'
 import { WALLETS_PAGE_SIZE, WALLETS_SEARCH_SIZE } from '../constants'
 import {
@@ -381,37 +380,5 @@ describe('walletsMachine', () => {
     expect(snapshot().matches({ ready: { search: 'debouncing' } })).toBe(true)
     clock.increment(WALLETS_SEARCH_DEBOUNCE_MS)
     expect(listing.requests.at(-1)?.input.search).toBe('beta')
-  })
-})
-
-describe('walletsMachine with its real fetchWallets slot', () => {
-  let listing: ListingApi
-  beforeAll(async () => {
-    listing = await startListingApi()
-  })
-  afterAll(async () => {
-    await listing.close()
-  })
-
-  it('loads, pages and searches the sandbox listing', async () => {
-    const actor = createActor(walletsMachine, {
-      input: { ...INPUT, walletsApi: listing.origin, chains: ['eip155:31337'] },
-    }).start()
-    actor.send({ type: 'wallets.load' })
-    await waitFor(actor, (s) => s.matches('ready'))
-    const expected = listing.catalogue.filter((w) => w.chains.includes('eip155:31337')).length
-    expect(actor.getSnapshot().context.count).toBe(expected)
-    while (selectHasMoreWallets(actor.getSnapshot())) {
-      actor.send({ type: 'wallets.loadMore' })
-      await waitFor(actor, (s) => s.matches({ ready: { browse: 'browsing' } }))
-    }
-    expect(selectWalletList(actor.getSnapshot())).toHaveLength(expected)
-    actor.send({ type: 'wallets.search', query: 'walletstate' })
-    await waitFor(actor, (s) => s.matches({ ready: { search: 'results' } }), { timeout: 2_000 })
-    expect(selectWalletList(actor.getSnapshot()).map((w) => w.id)).toEqual([
-      DEV_WALLET_IDS.injected,
-      DEV_WALLET_IDS.walletConnect,
-    ])
-    actor.stop()
   })
 })

@@ -5,9 +5,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 
 export { CHROMIUM, CHROMIUM_ARGS }
 
+/** Chromium at CHROMIUM_PATH (or /usr/bin/chromium), the path `npm test` / `npm run test:e2e` settled on. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium not found at ${CHROMIUM}: run apt-get install -y chromium`)
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: run node scripts/ensure-chromium.mjs (npm run test:e2e does it first)`,
+    )
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 }
 

@@ -11,7 +11,7 @@ import type { KitStorage } from '../../src/config'
 import { TOAST_RESHOW_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
 import { ConnectButton, KitRoot } from '../../src/react'
 import { truncateAddress } from '../../src/utils/format'
-import { Capture } from './ui-kit'
+import { Capture } from '../model-based/ui-kit'
 
 /**
  * The Account view's details, Receive and the send views, rendered in the real kit against the sandbox's real
@@ -38,7 +38,7 @@ let balanceRequests = 0
 let reader: ReturnType<typeof createPublicClient>
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'test/model-based/sandbox-services.ts'], {
+  child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/sandbox-services.ts'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   const firstLine = await new Promise<string>((resolve, reject) => {

@@ -9,16 +9,14 @@ import {
   MISSING_IMAGE_ID,
   startListingApi,
 } from '../../sandbox/api/listing.ts'
-import { SDK_TYPE, SDK_VERSION, WALLETS_PAGE_SIZE } from '../constants'
-import { BaseError } from '../errors/base'
 import {
   fetchWallets,
-  parseWalletListing,
   WALLET_NAME_MAX_LENGTH,
   WalletsApiError,
   walletImageUrl,
-  walletsUrl,
-} from './walletsApi'
+} from '../../src/api/walletsApi'
+import { SDK_TYPE, SDK_VERSION, WALLETS_PAGE_SIZE } from '../../src/constants'
+import { BaseError } from '../../src/errors/base'
 
 const projectId = 'wallets-api-test'
 let listing: ListingApi
@@ -46,45 +44,6 @@ afterAll(async () => {
     stub.closeAllConnections()
     await new Promise<void>((resolve) => stub!.close(() => resolve()))
   }
-})
-
-describe('walletsUrl', () => {
-  it('default: adds projectId, st and sv, page and entries', () => {
-    const url = walletsUrl({ walletsApi: 'https://wallets.example', projectId: 'p1', page: 2, entries: 40 })
-    expect(url.toString()).toBe(
-      `https://wallets.example/getWallets?projectId=p1&st=${SDK_TYPE}&sv=${SDK_VERSION}&page=2&entries=40`,
-    )
-  })
-
-  it('parameters: search, badge, lists (deduplicated, comma-joined); empty ones left out; base path kept', () => {
-    const url = walletsUrl({
-      walletsApi: 'https://host.example/listing',
-      projectId: 'p',
-      page: 1,
-      entries: 100,
-      search: '  rain bow ',
-      badge_type: 'certified',
-      include: ['a', 'b', 'a'],
-      exclude: [],
-      chains: ['eip155:1', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'],
-    })
-    expect(url.pathname).toBe('/listing/getWallets')
-    expect(Object.fromEntries(url.searchParams)).toEqual({
-      projectId: 'p',
-      st: SDK_TYPE,
-      sv: SDK_VERSION,
-      page: '1',
-      entries: '100',
-      search: 'rain bow',
-      badge_type: 'certified',
-      include: 'a,b',
-      chains: 'eip155:1,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-    })
-    expect(
-      walletsUrl({ walletsApi: 'https://h.example/', projectId: 'p', page: 1, entries: 1, search: ' ' })
-        .search,
-    ).not.toContain('search')
-  })
 })
 
 describe('fetchWallets against the sandbox listing API', () => {
@@ -276,28 +235,6 @@ describe('fetchWallets against malformed answers', () => {
   })
 })
 
-describe('parseWalletListing', () => {
-  it('keeps custom deep links and http links, drops the rest', () => {
-    expect(
-      parseWalletListing({
-        id: 'w',
-        name: 'W',
-        mobile_link: 'rainbow://',
-        desktop_link: ' JaVaScRiPt:alert(1)',
-        webapp_link: 'rainbow://not-http',
-        homepage: 'https://user:pw@w.example',
-        app_store: 'https://apps.example/w',
-      }),
-    ).toEqual({
-      id: 'w',
-      name: 'W',
-      chains: [],
-      mobile_link: 'rainbow://',
-      app_store: 'https://apps.example/w',
-    })
-  })
-})
-
 describe('walletImageUrl', () => {
   it('builds /getWalletImage/{id} with the three SDK parameters, served by the sandbox', async () => {
     const imageId = listing.catalogue[0]!.image_id
@@ -311,12 +248,5 @@ describe('walletImageUrl', () => {
     expect(
       (await fetch(walletImageUrl({ walletsApi: listing.origin }, projectId, MISSING_IMAGE_ID))).status,
     ).toBe(404)
-  })
-
-  it('refuses an id that is not one path segment', () => {
-    expect(() => walletImageUrl({ walletsApi: 'https://w.example' }, 'p', '..')).toThrow(WalletsApiError)
-    expect(() => walletImageUrl({ walletsApi: 'https://w.example' }, 'p', 'a/b')).toThrow(
-      'Invalid wallet image id',
-    )
   })
 })

@@ -8,7 +8,7 @@ import { startRpcService } from '../../sandbox/chain/rpc.ts'
  * closes (or on SIGTERM).
  *
  * @example
- * const child = spawn(process.execPath, ['--import', 'tsx', 'test/model-based/sandbox-services.ts'])
+ * const child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/sandbox-services.ts'])
  */
 const chain = await startChain()
 const rpc = await startRpcService({ chain })

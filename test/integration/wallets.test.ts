@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createActor, waitFor } from 'xstate'
+import { DEV_WALLET_IDS, type ListingApi, startListingApi } from '../../sandbox/api/listing.ts'
+import {
+  selectHasMoreWallets,
+  selectWalletList,
+  type WalletsInput,
+  walletsMachine,
+} from '../../src/machines/wallets'
+
+// The wallets machine with its real fetchWallets slot against the sandbox listing; the machine with a fake
+// listing is in src/machines/wallets.test.ts.
+const INPUT: Omit<WalletsInput, 'walletsApi' | 'chains'> = {
+  projectId: 'p1',
+  featuredWalletIds: [],
+  includeWalletIds: [],
+  excludeWalletIds: [],
+}
+
+describe('walletsMachine with its real fetchWallets slot', () => {
+  let listing: ListingApi
+  beforeAll(async () => {
+    listing = await startListingApi()
+  })
+  afterAll(async () => {
+    await listing.close()
+  })
+
+  it('loads, pages and searches the sandbox listing', async () => {
+    const actor = createActor(walletsMachine, {
+      input: { ...INPUT, walletsApi: listing.origin, chains: ['eip155:31337'] },
+    }).start()
+    actor.send({ type: 'wallets.load' })
+    await waitFor(actor, (s) => s.matches('ready'))
+    const expected = listing.catalogue.filter((w) => w.chains.includes('eip155:31337')).length
+    expect(actor.getSnapshot().context.count).toBe(expected)
+    while (selectHasMoreWallets(actor.getSnapshot())) {
+      actor.send({ type: 'wallets.loadMore' })
+      await waitFor(actor, (s) => s.matches({ ready: { browse: 'browsing' } }))
+    }
+    expect(selectWalletList(actor.getSnapshot())).toHaveLength(expected)
+    actor.send({ type: 'wallets.search', query: 'walletstate' })
+    await waitFor(actor, (s) => s.matches({ ready: { search: 'results' } }), { timeout: 2_000 })
+    expect(selectWalletList(actor.getSnapshot()).map((w) => w.id)).toEqual([
+      DEV_WALLET_IDS.injected,
+      DEV_WALLET_IDS.walletConnect,
+    ])
+    actor.stop()
+  })
+})
