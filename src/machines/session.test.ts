@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type ActorRefFrom, type AnyActorRef, createActor, fromCallback, fromPromise } from 'xstate'
-import { PING_RESPONSE_DELAY_MS } from '../constants'
+import { PING_RESPONSE_DELAY_MS, REQUEST_TTL_MS } from '../constants'
 import { RemoteError } from '../errors/session'
 import type { Namespaces, ProposalInfo, RequestInfo, SessionInfo } from '../session/types'
 import {
@@ -585,6 +585,31 @@ describe('requests, app side', () => {
       ['2', 'rejected', 4001],
       ['3', 'expired', 6],
     ])
+  })
+
+  it('plans a request once, at one clock reading: its check and its expiry agree at an expiry edge', () => {
+    // The injected clock reads just before the session's expiry, then at it for every later reading.
+    const expiry = NOW + HOUR
+    const readings: number[] = []
+    const clock = () => {
+      const now = readings.length === 0 ? expiry - 1 : expiry
+      readings.push(now)
+      return now
+    }
+    const t = start('app', { clock })
+    t.actor.send(sync({ sessions: [session({ expiry })] }))
+    readings.length = 0
+    t.actor.send({ type: 'request.send', id: 1, request: { method: 'personal_sign', params: ['0x'] } })
+    // Planned before the expiry, so sent, with its lifetime counted from that same reading.
+    expect(lastError(t)).toBeUndefined()
+    expect(t.of('sendRequest')).toEqual([
+      expect.objectContaining({ id: 1, expiry: expiry - 1 + REQUEST_TTL_MS }),
+    ])
+    expect(readings[0]).toBe(expiry - 1)
+    // The next request reads the clock at the expiry: the session has expired.
+    t.actor.send({ type: 'request.send', id: 2, request: { method: 'personal_sign', params: ['0x'] } })
+    expect(lastError(t)).toMatchObject({ name: 'SessionExpiredError' })
+    expect(t.actor.getSnapshot().context.plan).toBeUndefined()
   })
 
   it('follows requests someone else sent on the client; the wallet error arrives mapped', () => {

@@ -9,13 +9,23 @@ import {
   clientRules,
   errorInfoOf,
   isKnownKey,
-  planBroke,
   planRequest,
   switchTarget,
 } from '../session/rules'
 import type { Namespaces, RequestInfo } from '../session/types'
 import { validateProposal } from '../session/validateConnect'
 import { authMachine } from './session/auth'
+import {
+  discardedUpdates,
+  PROPOSAL_RULES,
+  planGuards,
+  planRefusals,
+  REQUEST_RULES,
+  refusedBy,
+  ruleGuards,
+  settlementFailures,
+  TOPIC_RULES,
+} from './session/guards'
 import { proposalMachine } from './session/proposal'
 import {
   addIncomingRequest,
@@ -26,14 +36,15 @@ import {
   isKnown,
   keyOf,
   logged,
+  refreshed,
   sessionFromSettle,
+  syncRecords,
 } from './session/records'
 import { incomingRequestMachine, outgoingRequestMachine } from './session/request'
 import { sessionMachine } from './session/session'
 import { errorOf, info, notProvided, systemClock } from './session/shared'
 import type {
   ConnectOutput,
-  RequestRule,
   Role,
   SessionClientContext,
   SessionClientEvent,
@@ -45,6 +56,7 @@ import type {
 export * from './session/auth'
 export * from './session/proposal'
 export * from './session/request'
+export * from './session/selectors'
 export * from './session/session'
 export type * from './session/types'
 
@@ -70,56 +82,6 @@ export type * from './session/types'
  * client's events into them); the others are commands and the children's notices. Every effect is a named actor
  * slot; the adapter fills them over a real client, tests with fakes. Time comes from the `clock` input.
  */
-
-type RuleGuard = (args: { context: SessionClientContext; event: SessionClientEvent }) => boolean
-
-/** One guard per SPEC §5 rule, named as the rule: it holds when the command or report breaks the rule. */
-const ruleGuards = Object.fromEntries(
-  Object.entries(clientRules).map(([name, rule]): [string, RuleGuard] => [
-    name,
-    ({ context, event }) => rule(context, event, context.clock()) !== undefined,
-  ]),
-) as Record<ClientRuleName, RuleGuard>
-
-/** Every rule a request's plan can name, in the order the plan checks them. */
-const REQUEST_RULES = [
-  'requestIdReused',
-  'notConnected',
-  'requestTopicMalformed',
-  'requestTopicRecentlyDeleted',
-  'requestTopicUnknown',
-  'requestSessionExpired',
-  'localAnswerRefused',
-  'requestChainNotApproved',
-  'methodMissing',
-  'methodNotApproved',
-  'requestExpiryOutOfRange',
-] as const satisfies readonly RequestRule[]
-
-/** One guard per request rule: it holds when the plan in context broke it. */
-const planGuards = Object.fromEntries(
-  REQUEST_RULES.map((rule): [string, RuleGuard] => [rule, ({ context }) => planBroke(context.plan, rule)]),
-) as Record<RequestRule, RuleGuard>
-
-/** Topics are existing strings (SPEC §5), in the order they are checked. */
-const TOPIC_RULES = ['topicMalformed', 'topicRecentlyDeleted', 'unknownTopic', 'sessionExpired'] as const
-/** A proposal exists and is unexpired (SPEC §5 approve and reject). */
-const PROPOSAL_RULES = [
-  'proposalIdMalformed',
-  'proposalRecentlyDeleted',
-  'unknownProposal',
-  'proposalExpired',
-] as const
-
-/** A command refused by each rule in turn: `{ guard: rule, actions: refuse(rule) }`. */
-const refusedBy = <R extends ClientRuleName>(...rules: R[]) =>
-  rules.map((rule) => ({ guard: rule, actions: { type: 'refuse' as const, params: { rule } } }))
-const settlementFailures = <R extends ClientRuleName>(...rules: R[]) =>
-  rules.map((rule) => ({ guard: rule, actions: { type: 'logSettlementFailure' as const, params: { rule } } }))
-const discardedUpdates = <R extends ClientRuleName>(...rules: R[]) =>
-  rules.map((rule) => ({ guard: rule, actions: { type: 'discardUpdate' as const, params: { rule } } }))
-const planRefusals = <R extends RequestRule>(...rules: R[]) =>
-  rules.map((rule) => ({ guard: rule, target: 'idle' as const, actions: 'refusePlan' as const }))
 
 export const sessionClientMachine = setup({
   types: {
@@ -168,7 +130,7 @@ export const sessionClientMachine = setup({
   actions: {
     /** Records the SPEC §8 error of the rule the command broke (the guard of the same name just held). */
     refuse: assign(({ context, event }, { rule }: { rule: ClientRuleName }) => {
-      const error = clientRules[rule](context, event, context.clock()) ?? new InvalidParamsError(rule)
+      const error = clientRules[rule](context, event, context.clock) ?? new InvalidParamsError(rule)
       return { lastError: { command: event.type, ...keyOf(event), error: info(error) } }
     }),
     /** App: the plan of this `request.send`, from one clock read; the guards and actions below read it. */
@@ -211,22 +173,9 @@ export const sessionClientMachine = setup({
     }),
     sync: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.sync')
-      let next = context
-      for (const proposal of event.proposals) {
-        if (isKnownKey(next, 'proposal', proposal.id)) continue
-        next = addProposal(next, proposal, enqueue, self, undefined)
-      }
-      for (const session of event.sessions) {
-        if (isKnownKey(next, 'session', session.topic)) continue
-        next = addSession(next, session, enqueue, self)
-      }
-      for (const request of event.requests) {
-        if (isKnownKey(next, 'request', request.id)) continue
-        next = addIncomingRequest(next, request, enqueue, self)
-      }
       // The function form: an object's function-valued keys (the clock) would be taken for assigners.
-      const synced = { ...next, pairings: { ...context.pairings, ...event.pairings } }
-      enqueue.assign(() => synced)
+      const next = syncRecords(context, event, enqueue, self)
+      enqueue.assign(() => next)
     }),
     addProposal: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.sessionPropose')
@@ -241,7 +190,7 @@ export const sessionClientMachine = setup({
     }),
     logSettlementFailure: assign(({ context, event }, { rule }: { rule: ClientRuleName }) => {
       assertEvent(event, 'wc.sessionSettle')
-      const error = info(clientRules[rule](context, event, context.clock()) ?? new InvalidSettleError())
+      const error = info(clientRules[rule](context, event, context.clock) ?? new InvalidSettleError())
       return {
         lastError: { command: event.type, key: event.topic, error },
         outcomes: logged(context, { kind: 'session', key: event.topic, outcome: 'settlementFailed', error }),
@@ -249,21 +198,7 @@ export const sessionClientMachine = setup({
     }),
     refreshSession: assign(({ context, event }) => {
       assertEvent(event, 'wc.settleAcknowledged')
-      const record = context.sessions[event.topic]
-      if (!record || !event.session) return {}
-      const { session } = event
-      return {
-        sessions: {
-          ...context.sessions,
-          [event.topic]: {
-            ...record,
-            namespaces: session.namespaces,
-            requiredNamespaces: session.requiredNamespaces,
-            ...(session.sessionProperties ? { sessionProperties: session.sessionProperties } : {}),
-            ...(session.scopedProperties ? { scopedProperties: session.scopedProperties } : {}),
-          },
-        },
-      }
+      return event.session ? { sessions: refreshed(context.sessions, event.topic, event.session) } : {}
     }),
     extendByPeer: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'wc.sessionExtend')
@@ -283,7 +218,7 @@ export const sessionClientMachine = setup({
     }),
     discardUpdate: assign(({ context, event }, { rule }: { rule: ClientRuleName }) => {
       assertEvent(event, 'wc.sessionUpdate')
-      const error = clientRules[rule](context, event, context.clock()) ?? new InvalidParamsError(rule)
+      const error = clientRules[rule](context, event, context.clock) ?? new InvalidParamsError(rule)
       return { lastError: { command: event.type, key: event.topic, error: info(error) } }
     }),
     applySessionEvent: assign(({ context, event }) => {
@@ -757,21 +692,3 @@ export const sessionClientMachine = setup({
     },
   },
 })
-
-// ===================================================================================================== selectors
-
-/** The pairing URI to show (app): the last one this client's connect produced. */
-export const selectPairingUri = (snapshot: { context: SessionClientContext }) => snapshot.context.pairingUri
-
-/** The request the wallet decides on now, if any. */
-export const selectActiveRequest = (snapshot: { context: SessionClientContext }) =>
-  snapshot.context.activeRequest === undefined
-    ? undefined
-    : snapshot.context.requests[snapshot.context.activeRequest]
-
-/** Sessions, newest last. */
-export const selectSessions = (snapshot: { context: SessionClientContext }) =>
-  Object.values(snapshot.context.sessions)
-
-/** The last command or report refused, with its SPEC §8 error. */
-export const selectLastError = (snapshot: { context: SessionClientContext }) => snapshot.context.lastError

@@ -205,7 +205,8 @@ export function planRequest(context: SessionClientContext, event: SendCommand, n
 export type ClientRule = (
   context: SessionClientContext,
   event: SessionClientEvent,
-  now: number,
+  /** Read only by the rules about expiry. */
+  clock: () => number,
 ) => SessionError | undefined
 
 const field = (event: SessionClientEvent, name: string): unknown =>
@@ -236,8 +237,8 @@ const keyRule =
     rule: (key: unknown, view: RecordsView) => SessionError | undefined,
     key: (event: SessionClientEvent) => unknown,
   ): ClientRule =>
-  (context, event, now) =>
-    rule(key(event), recordsView(context, now))
+  (context, event, clock) =>
+    rule(key(event), recordsView(context, clock()))
 
 const topic = (event: SessionClientEvent) => field(event, 'topic')
 const id = (event: SessionClientEvent) => field(event, 'id')
@@ -249,9 +250,9 @@ const connectParams = (event: SessionClientEvent): Record<string, unknown> => {
 /** A pairing rule applies only when connect names a pairing topic. */
 const pairingRule =
   (rule: (key: unknown, view: RecordsView) => SessionError | undefined): ClientRule =>
-  (context, event, now) => {
+  (context, event, clock) => {
     const { pairingTopic } = connectParams(event)
-    return pairingTopic === undefined ? undefined : rule(pairingTopic, recordsView(context, now))
+    return pairingTopic === undefined ? undefined : rule(pairingTopic, recordsView(context, clock()))
   }
 const authParams = (event: SessionClientEvent): Record<string, unknown> => {
   const params = field(event, 'params')
@@ -463,9 +464,9 @@ export const clientRules = {
     if (namespaces === undefined) return new InvalidSettleError({ details: 'namespaces' })
     return validateSessionNamespaces(namespaces)
   },
-  settlementExpired: (_, event, now) => {
+  settlementExpired: (_, event, clock) => {
     const { expiry } = settleParams(event)
-    return typeof expiry !== 'number' || expiry * 1000 <= now ? new SettleExpiredError() : undefined
+    return typeof expiry !== 'number' || expiry * 1000 <= clock() ? new SettleExpiredError() : undefined
   },
 
   // SPEC §4: out-of-order updates are discarded.

@@ -215,3 +215,46 @@ export function sessionFromSettle(
     ...(settle.scopedProperties ? { scopedProperties: settle.scopedProperties } : {}),
   }
 }
+
+/** `wc.sync`: the library's records this client does not know yet, each with its child. */
+export function syncRecords(
+  context: SessionClientContext,
+  event: Extract<SignClientEvent, { type: 'wc.sync' }>,
+  enqueue: SpawnEnqueue,
+  self: AnyActorRef,
+): SessionClientContext {
+  let next = context
+  for (const proposal of event.proposals) {
+    if (isKnownKey(next, 'proposal', proposal.id)) continue
+    next = addProposal(next, proposal, enqueue, self, undefined)
+  }
+  for (const session of event.sessions) {
+    if (isKnownKey(next, 'session', session.topic)) continue
+    next = addSession(next, session, enqueue, self)
+  }
+  for (const request of event.requests) {
+    if (isKnownKey(next, 'request', request.id)) continue
+    next = addIncomingRequest(next, request, enqueue, self)
+  }
+  return { ...next, pairings: { ...context.pairings, ...event.pairings } }
+}
+
+/** The session records after the library acknowledged `session` (its namespaces and properties as settled). */
+export function refreshed(
+  sessions: SessionClientContext['sessions'],
+  topic: string,
+  session: SessionInfo,
+): SessionClientContext['sessions'] {
+  const record = sessions[topic]
+  if (!record) return sessions
+  return {
+    ...sessions,
+    [topic]: {
+      ...record,
+      namespaces: session.namespaces,
+      requiredNamespaces: session.requiredNamespaces,
+      ...(session.sessionProperties ? { sessionProperties: session.sessionProperties } : {}),
+      ...(session.scopedProperties ? { scopedProperties: session.scopedProperties } : {}),
+    },
+  }
+}
