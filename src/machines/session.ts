@@ -13,7 +13,6 @@ import {
   switchTarget,
 } from '../session/rules'
 import type { Namespaces, RequestInfo } from '../session/types'
-import { validateProposal } from '../session/validateConnect'
 import { authMachine } from './session/auth'
 import {
   discardedUpdates,
@@ -22,6 +21,7 @@ import {
   planRefusals,
   REQUEST_RULES,
   refusedBy,
+  refusedProposals,
   ruleGuards,
   settlementFailures,
   TOPIC_RULES,
@@ -67,16 +67,9 @@ export type * from './session/types'
  * One `sessionClientMachine` per WalletConnect client. It keeps the records the SPEC §5 rules are checked
  * against, checks every command before anything reaches the library (one named guard per rule, see
  * `src/session/rules.ts`), and spawns one child per record, so each proposal, session, request and one-click auth
- * request is an actor with states of its own in the inspector. The children live beside this file:
- *
- * - `proposalMachine` (`session/proposal.ts`, `proposal:<id>`): pending → approved | rejected | expired.
- * - `sessionMachine` (`session/session.ts`, `session:<topic>`): settling → active (lifetime, ping, extend, emit) →
- *   deleted | expired | peerDisconnected (or settlementFailed).
- * - `outgoingRequestMachine` (`session/request.ts`, `request:<id>`, app): awaiting → fulfilled | rejected |
- *   expired | removed.
- * - `incomingRequestMachine` (`session/request.ts`, `request:<id>`, wallet): waiting (queued → active) →
- *   fulfilled | rejected | expired | removed. The client's `queue` region lets one request at a time be active.
- * - `authMachine` (`session/auth.ts`, `auth:<id>`): one-click auth, approved only after the signatures check out.
+ * request is an actor with states of its own in the inspector. The children live beside this file, in
+ * `session/proposal.ts`, `session/session.ts`, `session/request.ts` (outgoing and incoming) and `session/auth.ts`;
+ * the `queue` region lets the wallet decide on one request at a time.
  *
  * Events named `wc.*` are what the WalletConnect client reports (the adapter in `actors/session.ts` turns the
  * client's events into them); the others are commands and the children's notices. Every effect is a named actor
@@ -177,9 +170,12 @@ export const sessionClientMachine = setup({
       const next = syncRecords(context, event, enqueue, self)
       enqueue.assign(() => next)
     }),
-    addProposal: enqueueActions(({ context, event, enqueue, self }) => {
+    /** Wallet: a proposal that broke a rule is kept, and rejected to its peer with the rule's error. */
+    addProposal: enqueueActions(({ context, event, enqueue, self }, broke?: { rule: ClientRuleName }) => {
       assertEvent(event, 'wc.sessionPropose')
-      const refusal = context.role === 'wallet' ? validateProposal(event.proposal) : undefined
+      const refusal =
+        broke &&
+        (clientRules[broke.rule](context, event, context.clock) ?? new InvalidParamsError(broke.rule))
       const next = addProposal(context, event.proposal, enqueue, self, refusal)
       enqueue.assign(() => next)
     }),
@@ -491,7 +487,15 @@ export const sessionClientMachine = setup({
     // ----- what the WalletConnect client reports -----
     'wc.sync': { actions: 'sync' },
     'wc.pairings': { actions: 'setPairings' },
-    'wc.sessionPropose': [{ guard: 'known' }, { actions: 'addProposal' }],
+    'wc.sessionPropose': [
+      { guard: 'known' },
+      ...refusedProposals(
+        'receivedNamespacesMalformed',
+        'receivedNullProperty',
+        'receivedScopedPropertiesOutsideNamespaces',
+      ),
+      { actions: 'addProposal' },
+    ],
     'wc.proposalApproved': { actions: 'forward' },
     'wc.proposalRejected': { actions: 'forward' },
     'wc.proposalExpired': { actions: 'forward' },

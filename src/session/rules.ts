@@ -242,9 +242,9 @@ const keyRule =
 
 const topic = (event: SessionClientEvent) => field(event, 'topic')
 const id = (event: SessionClientEvent) => field(event, 'id')
-/** Connect's parameters (an object once `connectParamsNotObject` holds). */
+/** Connect's parameters (an object once `connectParamsNotObject` holds), or the proposal a wallet received. */
 const connectParams = (event: SessionClientEvent): Record<string, unknown> => {
-  const params = field(event, 'params')
+  const params = field(event, event.type === 'wc.sessionPropose' ? 'proposal' : 'params')
   return isPlainObject(params) ? params : {}
 }
 /** A pairing rule applies only when connect names a pairing topic. */
@@ -276,9 +276,45 @@ const requestedNamespaces = (event: SessionClientEvent): Record<string, unknown>
   }
 }
 const properties = (event: SessionClientEvent): Record<string, unknown> =>
-  event.type === 'session.connect' ? connectParams(event) : (event as unknown as Record<string, unknown>)
+  event.type === 'session.connect' || event.type === 'wc.sessionPropose'
+    ? connectParams(event)
+    : (event as unknown as Record<string, unknown>)
+
+/** A connect rule as the wallet applies it to a proposal it received (the app's own proposals pass). */
+const receivedByWallet =
+  (rule: ClientRule): ClientRule =>
+  (context, event, clock) =>
+    context.role === 'wallet' ? rule(context, event, clock) : undefined
 
 const WC_URI = /^wc:[0-9a-f]{64}@2\?/i
+
+/** Connect rules, shared with the proposals a wallet receives. */
+const requestedNamespacesMalformed: ClientRule = (_, event) => {
+  const { relays, requiredNamespaces, optionalNamespaces } = connectParams(event)
+  if (
+    relays !== undefined &&
+    !(
+      Array.isArray(relays) &&
+      relays.length > 0 &&
+      relays.every((relay) => isPlainObject(relay) && typeof relay.protocol === 'string')
+    )
+  ) {
+    return new InvalidParamsError('relays must be a list of { protocol }')
+  }
+  return (
+    validateProposalNamespaces(requiredNamespaces, 'requiredNamespaces') ??
+    validateProposalNamespaces(optionalNamespaces, 'optionalNamespaces')
+  )
+}
+const nullProperty: ClientRule = (_, event) => {
+  const { sessionProperties, scopedProperties } = properties(event)
+  return (
+    validateProperties(sessionProperties, 'sessionProperties') ??
+    validateProperties(scopedProperties, 'scopedProperties')
+  )
+}
+const scopedPropertiesOutsideNamespaces: ClientRule = (_, event) =>
+  validateScopedSubset(properties(event).scopedProperties, requestedNamespaces(event))
 
 /**
  * Every SPEC §5 rule of the client by name. Where a name is shared (`nullProperty`), the rule is the same one
@@ -305,32 +341,14 @@ export const clientRules = {
   pairingRecentlyDeleted: pairingRule(pairingTopicRules.pairingRecentlyDeleted),
   unknownPairing: pairingRule(pairingTopicRules.unknownPairing),
   pairingExpired: pairingRule(pairingTopicRules.pairingExpired),
-  requestedNamespacesMalformed: (_, event) => {
-    const { relays, requiredNamespaces, optionalNamespaces } = connectParams(event)
-    if (
-      relays !== undefined &&
-      !(
-        Array.isArray(relays) &&
-        relays.length > 0 &&
-        relays.every((relay) => isPlainObject(relay) && typeof relay.protocol === 'string')
-      )
-    ) {
-      return new InvalidParamsError('relays must be a list of { protocol }')
-    }
-    return (
-      validateProposalNamespaces(requiredNamespaces, 'requiredNamespaces') ??
-      validateProposalNamespaces(optionalNamespaces, 'optionalNamespaces')
-    )
-  },
-  nullProperty: (_, event) => {
-    const { sessionProperties, scopedProperties } = properties(event)
-    return (
-      validateProperties(sessionProperties, 'sessionProperties') ??
-      validateProperties(scopedProperties, 'scopedProperties')
-    )
-  },
-  scopedPropertiesOutsideNamespaces: (_, event) =>
-    validateScopedSubset(properties(event).scopedProperties, requestedNamespaces(event)),
+  requestedNamespacesMalformed,
+  nullProperty,
+  scopedPropertiesOutsideNamespaces,
+
+  // A proposal the wallet received: the connect rules, without the pairing.
+  receivedNamespacesMalformed: receivedByWallet(requestedNamespacesMalformed),
+  receivedNullProperty: receivedByWallet(nullProperty),
+  receivedScopedPropertiesOutsideNamespaces: receivedByWallet(scopedPropertiesOutsideNamespaces),
 
   // Pair (wallet): a WalletConnect v2 URI.
   pairUriMalformed: (_, event) => {

@@ -428,6 +428,17 @@ const clientEvents = [
     proposal: { ...proposal, pairingTopic: PAIRING, requiredNamespaces: required },
   },
   { type: 'wc.sessionPropose', proposal: { ...proposal, id: 2, pairingTopic: PAIRING, expiry: 1 } },
+  // Wallet: proposals that break a connect rule, rejected to the peer.
+  {
+    type: 'wc.sessionPropose',
+    proposal: {
+      ...proposal,
+      id: 3,
+      requiredNamespaces: { eip155: { chains: ['1'], methods: [], events: [] } },
+    },
+  },
+  { type: 'wc.sessionPropose', proposal: { ...proposal, id: 4, sessionProperties: { a: null } } },
+  { type: 'wc.sessionPropose', proposal: { ...proposal, id: 5, scopedProperties: { solana: { a: 1 } } } },
   { type: 'wc.proposalApproved', id: 1 },
   { type: 'wc.proposalRejected', id: 1, reason: { code: 5000, message: 'User rejected.' } },
   { type: 'wc.proposalExpired', id: 1 },
@@ -643,5 +654,5 @@ function clientInvariant(s: ClientSnapshot): void {
 
 run('session client machine, model-based', [
   { name: 'app', model: clientModel('app'), paths: 94, invariant: clientInvariant },
-  { name: 'wallet', model: clientModel('wallet'), paths: 100, invariant: clientInvariant },
+  { name: 'wallet', model: clientModel('wallet'), paths: 103, invariant: clientInvariant },
 ])

@@ -54,6 +54,9 @@ export const PROPOSAL_RULES = [
 /** A command refused by each rule in turn: `{ guard: rule, actions: refuse(rule) }`. */
 export const refusedBy = <R extends ClientRuleName>(...rules: R[]) =>
   rules.map((rule) => ({ guard: rule, actions: { type: 'refuse' as const, params: { rule } } }))
+/** Wallet: a received proposal that breaks each rule in turn is rejected to its peer. */
+export const refusedProposals = <R extends ClientRuleName>(...rules: R[]) =>
+  rules.map((rule) => ({ guard: rule, actions: { type: 'addProposal' as const, params: { rule } } }))
 export const settlementFailures = <R extends ClientRuleName>(...rules: R[]) =>
   rules.map((rule) => ({ guard: rule, actions: { type: 'logSettlementFailure' as const, params: { rule } } }))
 export const discardedUpdates = <R extends ClientRuleName>(...rules: R[]) =>
