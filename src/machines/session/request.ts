@@ -153,7 +153,7 @@ export const outgoingRequestMachine = setup({
   output: ({ context }) => ({ result: context.result, error: context.error }),
 })
 
-export const settled = (
+const settled = (
   context: { request: RequestInfo; result?: unknown; error: SessionErrorInfo | undefined },
   outcome: Extract<SessionNotice, { type: 'request.settled' }>['outcome'],
 ): SessionNotice => ({

@@ -61,7 +61,7 @@ export type SessionEvent =
   | { type: 'session.emit'; topic: string; chainId: string; event: SessionEventInfo }
   | { type: 'session.disconnect'; topic: string; reason?: ErrorReason }
 
-export const USER_DISCONNECTED: ErrorReason = { code: 6000, message: 'User disconnected.' }
+const USER_DISCONNECTED: ErrorReason = { code: 6000, message: 'User disconnected.' }
 
 export const sessionMachine = setup({
   types: {
