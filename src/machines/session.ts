@@ -10,7 +10,6 @@ import {
   errorInfoOf,
   isKnownKey,
   planRequest,
-  switchTarget,
 } from '../session/rules'
 import type { Namespaces, RequestInfo } from '../session/types'
 import { authMachine } from './session/auth'
@@ -22,6 +21,7 @@ import {
   REQUEST_RULES,
   refusedBy,
   refusedProposals,
+  refusedRequests,
   ruleGuards,
   settlementFailures,
   TOPIC_RULES,
@@ -39,6 +39,7 @@ import {
   refreshed,
   sessionFromSettle,
   syncRecords,
+  withoutRequest,
 } from './session/records'
 import { incomingRequestMachine, outgoingRequestMachine } from './session/request'
 import { sessionMachine } from './session/session'
@@ -241,11 +242,17 @@ export const sessionClientMachine = setup({
         },
       })
     }),
-    addReceivedRequest: enqueueActions(({ context, event, enqueue, self }) => {
-      assertEvent(event, 'wc.sessionRequest')
-      const next = addIncomingRequest(context, event.request, enqueue, self)
-      enqueue.assign(() => next)
-    }),
+    /** Wallet: a request joins the queue; one that broke a rule is refused to its peer with the rule's error. */
+    addReceivedRequest: enqueueActions(
+      ({ context, event, enqueue, self }, broke?: { rule: ClientRuleName }) => {
+        assertEvent(event, 'wc.sessionRequest')
+        const refusal =
+          broke &&
+          (clientRules[broke.rule](context, event, context.clock) ?? new InvalidParamsError(broke.rule))
+        const next = addIncomingRequest(context, event.request, enqueue, self, { refusal })
+        enqueue.assign(() => next)
+      },
+    ),
     addReceivedAuth: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.sessionAuthenticate')
       const { request } = event
@@ -422,35 +429,13 @@ export const sessionClientMachine = setup({
     forgetRequest: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'request.settled')
       const key = String(event.id)
-      const record = context.requests[key]
-      if (!record) return
+      if (!context.requests[key]) return
       enqueue.emit(event)
-      const { [key]: _, ...requests } = context.requests
       enqueue.stopChild(`request:${key}`)
       if (event.outcome === 'expired' && context.role === 'wallet') {
         enqueue.sendTo('signClient', { type: 'library.expireRequest', id: event.id, topic: event.topic })
       }
-      let sessions = context.sessions
-      // A switch the wallet made for the app: the app follows it.
-      const session = sessions[event.topic]
-      const target = switchTarget(event)
-      if (context.role === 'app' && session && target && sessionChains(session.namespaces).includes(target)) {
-        sessions = { ...sessions, [event.topic]: { ...session, chainId: target } }
-      }
-      enqueue.assign({
-        requests,
-        sessions,
-        queue: context.queue.filter((id) => id !== key),
-        activeRequest: context.activeRequest === key ? undefined : context.activeRequest,
-        recentlyDeleted: rememberDeleted(context.recentlyDeleted, event.id, 'request'),
-        outcomes: logged(context, {
-          kind: 'request',
-          key,
-          outcome: event.outcome,
-          ...(event.outcome === 'fulfilled' ? { result: event.result } : {}),
-          ...(event.error ? { error: event.error } : {}),
-        }),
-      })
+      enqueue.assign(withoutRequest(context, event))
     }),
     activateHead: enqueueActions(({ context, enqueue }) => {
       const head = context.queue[0]
@@ -523,7 +508,23 @@ export const sessionClientMachine = setup({
     'wc.requestSent': [{ guard: 'known' }, { actions: 'addObservedRequest' }],
     'wc.requestResult': { actions: 'forward' },
     'wc.requestError': { actions: 'forward' },
-    'wc.sessionRequest': [{ guard: 'known' }, { actions: 'addReceivedRequest' }],
+    'wc.sessionRequest': [
+      { guard: 'known' },
+      ...refusedRequests(
+        'receivedByApp',
+        'receivedTopicMalformed',
+        'receivedTopicRecentlyDeleted',
+        'receivedTopicUnknown',
+        'receivedSessionExpired',
+        'receivedChainNotApproved',
+        'receivedMethodMissing',
+        'receivedMethodNotApproved',
+        'receivedExpiryMalformed',
+        'requestExpired',
+        'receivedExpiryTooFar',
+      ),
+      { actions: 'addReceivedRequest' },
+    ],
     'wc.requestExpired': { actions: 'forward' },
     'wc.sessionAuthenticate': [{ guard: 'known' }, { actions: 'addReceivedAuth' }],
     // ----- commands: each SPEC §5 rule is checked here, in order, before the library sees anything -----

@@ -12,6 +12,7 @@ import {
   NotConnectedError,
   OutOfOrderUpdateError,
   RecentlyDeletedError,
+  RequestExpiredError,
   RequestNotActiveError,
   RequestNotFoundError,
   SessionEndedError,
@@ -286,6 +287,14 @@ const receivedByWallet =
   (context, event, clock) =>
     context.role === 'wallet' ? rule(context, event, clock) : undefined
 
+/** A rule over the request a wallet received (`wc.sessionRequest`), at one reading of the clock. */
+const receivedRequestRule =
+  (rule: (received: Record<string, unknown>, view: RecordsView) => SessionError | undefined): ClientRule =>
+  (context, event, clock) => {
+    const received = field(event, 'request')
+    return rule(isPlainObject(received) ? received : {}, recordsView(context, clock()))
+  }
+
 const WC_URI = /^wc:[0-9a-f]{64}@2\?/i
 
 /** Connect rules, shared with the proposals a wallet receives. */
@@ -349,6 +358,46 @@ export const clientRules = {
   receivedNamespacesMalformed: receivedByWallet(requestedNamespacesMalformed),
   receivedNullProperty: receivedByWallet(nullProperty),
   receivedScopedPropertiesOutsideNamespaces: receivedByWallet(scopedPropertiesOutsideNamespaces),
+
+  // A request the wallet received (SPEC §5 request): a valid session, an approved chain, a method approved on it,
+  // and an expiry that is a time, not past and within the library's limit.
+  receivedByApp: (context) =>
+    context.role === 'wallet' ? undefined : new WrongRoleError('Answering requests', 'wallet'),
+  receivedTopicMalformed: receivedRequestRule((r) => sessionTopicRules.topicMalformed(r.topic)),
+  receivedTopicRecentlyDeleted: receivedRequestRule((r, view) =>
+    sessionTopicRules.topicRecentlyDeleted(r.topic, view),
+  ),
+  receivedTopicUnknown: receivedRequestRule((r, view) => sessionTopicRules.unknownTopic(r.topic, view)),
+  receivedSessionExpired: receivedRequestRule((r, view) => sessionTopicRules.sessionExpired(r.topic, view)),
+  receivedChainNotApproved: receivedRequestRule((r, view) => {
+    const session = view.sessions[String(r.topic)]
+    return session && isNonEmptyString(r.chainId) && sessionChains(session.namespaces).includes(r.chainId)
+      ? undefined
+      : new UnapprovedChainError({ details: String(r.chainId) })
+  }),
+  receivedMethodMissing: receivedRequestRule((r) =>
+    isPlainObject(r.request) && isNonEmptyString(r.request.method)
+      ? undefined
+      : new InvalidParamsError('request() needs a method'),
+  ),
+  receivedMethodNotApproved: receivedRequestRule((r, view) => {
+    const session = view.sessions[String(r.topic)]
+    const method = String((r.request as { method: unknown }).method)
+    return session && methodsForChain(session.namespaces, String(r.chainId)).includes(method)
+      ? undefined
+      : new UnapprovedMethodError({ details: `${method} on ${String(r.chainId)}` })
+  }),
+  receivedExpiryMalformed: receivedRequestRule((r) =>
+    typeof r.expiry === 'number' && Number.isFinite(r.expiry) ? undefined : new InvalidRequestExpiryError(),
+  ),
+  requestExpired: receivedRequestRule((r, view) =>
+    typeof r.expiry === 'number' && r.expiry <= view.now ? new RequestExpiredError() : undefined,
+  ),
+  receivedExpiryTooFar: receivedRequestRule((r, view) =>
+    typeof r.expiry === 'number' && r.expiry - view.now > REQUEST_EXPIRY_MAX_S * 1000
+      ? new InvalidRequestExpiryError()
+      : undefined,
+  ),
 
   // Pair (wallet): a WalletConnect v2 URI.
   pairUriMalformed: (_, event) => {

@@ -480,6 +480,14 @@ const clientEvents = [
   { type: 'wc.requestResult', id: 21, result: '0x' },
   { type: 'wc.requestError', id: 21, error: refusal },
   { type: 'wc.sessionRequest', request: received(11) },
+  // Wallet: requests that break a request rule, refused to the peer.
+  { type: 'wc.sessionRequest', request: { ...received(12), topic: '' } },
+  { type: 'wc.sessionRequest', request: { ...received(13), chainId: 'eip155:5' } },
+  { type: 'wc.sessionRequest', request: { ...received(14), request: { method: '' } } },
+  { type: 'wc.sessionRequest', request: received(15, 'eth_sendTransaction') },
+  { type: 'wc.sessionRequest', request: { ...received(16), expiry: 'soon' } },
+  { type: 'wc.sessionRequest', request: { ...received(17), expiry: 1 } },
+  { type: 'wc.sessionRequest', request: { ...received(18), expiry: FAR } },
   { type: 'wc.requestExpired', id: 11 },
   { type: 'wc.sessionAuthenticate', request: authRequest },
   { type: 'session.connect', params: 'eip155:1' },
@@ -654,5 +662,5 @@ function clientInvariant(s: ClientSnapshot): void {
 
 run('session client machine, model-based', [
   { name: 'app', model: clientModel('app'), paths: 94, invariant: clientInvariant },
-  { name: 'wallet', model: clientModel('wallet'), paths: 103, invariant: clientInvariant },
+  { name: 'wallet', model: clientModel('wallet'), paths: 112, invariant: clientInvariant },
 ])

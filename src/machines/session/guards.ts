@@ -57,6 +57,9 @@ export const refusedBy = <R extends ClientRuleName>(...rules: R[]) =>
 /** Wallet: a received proposal that breaks each rule in turn is rejected to its peer. */
 export const refusedProposals = <R extends ClientRuleName>(...rules: R[]) =>
   rules.map((rule) => ({ guard: rule, actions: { type: 'addProposal' as const, params: { rule } } }))
+/** Wallet: a received request that breaks each rule in turn is refused to its peer. */
+export const refusedRequests = <R extends ClientRuleName>(...rules: R[]) =>
+  rules.map((rule) => ({ guard: rule, actions: { type: 'addReceivedRequest' as const, params: { rule } } }))
 export const settlementFailures = <R extends ClientRuleName>(...rules: R[]) =>
   rules.map((rule) => ({ guard: rule, actions: { type: 'logSettlementFailure' as const, params: { rule } } }))
 export const discardedUpdates = <R extends ClientRuleName>(...rules: R[]) =>

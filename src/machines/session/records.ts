@@ -1,14 +1,22 @@
 import type { AnyActorRef } from 'xstate'
 import { REQUEST_TTL_MS, SESSION_OUTCOMES_KEPT } from '../../constants'
 import { type SessionError, WrongRoleError } from '../../errors/session'
-import { defaultChain, isKnownKey, recordsView } from '../../session/rules'
+import { sessionChains } from '../../session/namespaces'
+import { rememberDeleted } from '../../session/recentlyDeleted'
+import { defaultChain, isKnownKey, recordsView, switchTarget } from '../../session/rules'
 import type { Participant, Properties, ProposalInfo, RequestInfo, SessionInfo } from '../../session/types'
 import { validateIncomingRequest } from '../../session/validateRequest'
 import type { ProposalInput } from './proposal'
 import type { IncomingRequestInput } from './request'
 import type { SessionInput } from './session'
 import { info } from './shared'
-import type { Outcome, SessionClientContext, SessionClientEvent, SignClientEvent } from './types'
+import type {
+  Outcome,
+  SessionClientContext,
+  SessionClientEvent,
+  SessionNotice,
+  SignClientEvent,
+} from './types'
 
 /** The session client's bookkeeping: its records, and the children it spawns for them. */
 
@@ -142,10 +150,13 @@ export function addIncomingRequest(
   received: Omit<RequestInfo, 'expiry'> & { expiry?: unknown },
   enqueue: SpawnEnqueue,
   self: AnyActorRef,
+  /** Set when the client's guards checked the request already (`wc.sessionRequest`); a synced one is checked here. */
+  checked?: { refusal: SessionError | undefined },
 ): SessionClientContext {
   const now = context.clock()
-  const refusal =
-    context.role === 'wallet'
+  const refusal = checked
+    ? checked.refusal
+    : context.role === 'wallet'
       ? validateIncomingRequest({ ...received, expiry: received.expiry }, recordsView(context, now))
       : new WrongRoleError('Answering requests', 'wallet')
   const expiry = capped(
@@ -256,5 +267,35 @@ export function refreshed(
       ...(session.sessionProperties ? { sessionProperties: session.sessionProperties } : {}),
       ...(session.scopedProperties ? { scopedProperties: session.scopedProperties } : {}),
     },
+  }
+}
+
+/** The records once a request settled: forgotten, out of the queue, logged; the app follows a switch it made. */
+export function withoutRequest(
+  context: SessionClientContext,
+  event: Extract<SessionNotice, { type: 'request.settled' }>,
+): Partial<SessionClientContext> {
+  const key = String(event.id)
+  const { [key]: _, ...requests } = context.requests
+  let sessions = context.sessions
+  // A switch the wallet made for the app: the app follows it.
+  const session = sessions[event.topic]
+  const target = switchTarget(event)
+  if (context.role === 'app' && session && target && sessionChains(session.namespaces).includes(target)) {
+    sessions = { ...sessions, [event.topic]: { ...session, chainId: target } }
+  }
+  return {
+    requests,
+    sessions,
+    queue: context.queue.filter((id) => id !== key),
+    activeRequest: context.activeRequest === key ? undefined : context.activeRequest,
+    recentlyDeleted: rememberDeleted(context.recentlyDeleted, event.id, 'request'),
+    outcomes: logged(context, {
+      kind: 'request',
+      key,
+      outcome: event.outcome,
+      ...(event.outcome === 'fulfilled' ? { result: event.result } : {}),
+      ...(event.error ? { error: event.error } : {}),
+    }),
   }
 }
