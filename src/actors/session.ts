@@ -46,6 +46,7 @@ import type {
   SettleParams,
 } from '../session/types'
 import { isPlainObject } from '../session/validateNamespaces'
+import { evmAddressOf } from '../utils/caip'
 
 /**
  * The session machines' actor slots over a real WalletConnect `SignClient` (@walletconnect/sign-client 2.25),
@@ -668,8 +669,9 @@ export async function verifyCacaos(
       if (cacao.p.domain !== domain || cacao.p.nonce !== nonce || cacao.p.aud !== aud) return false
     }
     if (cacao.s.t !== 'eip191') return false
-    const address = cacao.p.iss.split(':').pop()
-    if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return false
+    // The issuer is a did:pkh of a CAIP-10 account (`did:pkh:eip155:1:0xab…`); viem checks the address.
+    const address = evmAddressOf(cacao.p.iss.replace(/^did:pkh:/, ''))
+    if (!address) return false
     let message: string
     try {
       message = client.formatAuthMessage({ request: cacao.p as AuthTypes.Cacao['p'], iss: cacao.p.iss })
@@ -677,7 +679,7 @@ export async function verifyCacaos(
       return false
     }
     const valid = await verifyMessage({
-      address: address as Hex,
+      address,
       message,
       signature: cacao.s.s as Hex,
     }).catch(() => false)

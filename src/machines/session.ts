@@ -1,1235 +1,81 @@
-import {
-  type AnyActorRef,
-  assertEvent,
-  assign,
-  enqueueActions,
-  fromCallback,
-  fromPromise,
-  raise,
-  setup,
-} from 'xstate'
-import { PING_RESPONSE_DELAY_MS, REQUEST_TTL_MS, SESSION_OUTCOMES_KEPT, SESSION_TTL_MS } from '../constants'
-import {
-  type ErrorReason,
-  InvalidParamsError,
-  RequestExpiredError,
-  SessionEndedError,
-  type SessionError,
-  type SessionErrorInfo,
-  SignatureVerificationError,
-  sessionErrorInfo,
-  WrongRoleError,
-} from '../errors/session'
+import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate'
+import { REQUEST_TTL_MS, SESSION_TTL_MS } from '../constants'
+import { InvalidParamsError, InvalidSettleError } from '../errors/session'
 import { sessionChains } from '../session/namespaces'
-import { createRecentlyDeleted, type RecentlyDeleted, rememberDeleted } from '../session/recentlyDeleted'
+import { createRecentlyDeleted, rememberDeleted } from '../session/recentlyDeleted'
 import {
-  chainReference,
-  defaultChain,
+  type ClientRuleName,
+  changedChain,
+  clientRules,
   errorInfoOf,
   isKnownKey,
   planRequest,
-  recordsView,
-  refusalOf,
-  switchTarget,
 } from '../session/rules'
+import type { Namespaces, RequestInfo } from '../session/types'
+import { authMachine } from './session/auth'
+import {
+  discardedUpdates,
+  PROPOSAL_RULES,
+  planGuards,
+  planRefusals,
+  REQUEST_RULES,
+  refusedBy,
+  refusedProposals,
+  refusedRequests,
+  ruleGuards,
+  settlementFailures,
+  TOPIC_RULES,
+} from './session/guards'
+import { proposalMachine } from './session/proposal'
+import {
+  addIncomingRequest,
+  addProposal,
+  addSession,
+  capped,
+  childOf,
+  isKnown,
+  keyOf,
+  logged,
+  refreshed,
+  sessionFromSettle,
+  syncRecords,
+  withoutRequest,
+} from './session/records'
+import { incomingRequestMachine, outgoingRequestMachine } from './session/request'
+import { sessionMachine } from './session/session'
+import { errorOf, info, notProvided, systemClock } from './session/shared'
 import type {
-  AuthenticateParams,
-  AuthRequestInfo,
-  Cacao,
-  Namespaces,
-  Participant,
-  Properties,
-  ProposalInfo,
-  ProposalNamespaces,
-  RecordKind,
-  RequestInfo,
-  RpcRequest,
-  RpcResponse,
-  SessionEventInfo,
-  SessionInfo,
-  SettleParams,
-} from '../session/types'
-import type { ApproveParams } from '../session/validateApprove'
-import { validateProposal } from '../session/validateConnect'
-import { validateIncomingRequest } from '../session/validateRequest'
-import { validateSettle } from '../session/validateSettle'
-import { validateUpdate } from '../session/validateUpdate'
+  ConnectOutput,
+  Role,
+  SessionClientContext,
+  SessionClientEvent,
+  SessionClientInput,
+  SessionNotice,
+  SignClientCommand,
+} from './session/types'
+
+export * from './session/auth'
+export * from './session/proposal'
+export * from './session/request'
+export * from './session/selectors'
+export * from './session/session'
+export type * from './session/types'
 
 /**
  * The remote (WalletConnect) session lifecycle of SPEC §4, for both sides: the app proposes and requests, the
  * wallet approves and answers (SPEC §6).
  *
  * One `sessionClientMachine` per WalletConnect client. It keeps the records the SPEC §5 rules are checked
- * against, checks every command before anything reaches the library, and spawns one child per record, so each
- * proposal, session, request and one-click auth request is an actor with states of its own in the inspector:
- *
- * - `proposalMachine` (`proposal:<id>`): pending → approved | rejected | expired.
- * - `sessionMachine` (`session:<topic>`): settling → active (lifetime, ping, extend, emit) → deleted | expired |
- *   peerDisconnected (or settlementFailed).
- * - `outgoingRequestMachine` (`request:<id>`, app): awaiting → fulfilled | rejected | expired | removed.
- * - `incomingRequestMachine` (`request:<id>`, wallet): waiting (queued → active) → fulfilled | rejected |
- *   expired | removed. The client's `queue` region (idle | active) lets one request at a time be active.
- * - `authMachine` (`auth:<id>`): one-click auth, approved only after the signatures check out.
+ * against, checks every command before anything reaches the library (one named guard per rule, see
+ * `src/session/rules.ts`), and spawns one child per record, so each proposal, session, request and one-click auth
+ * request is an actor with states of its own in the inspector. The children live beside this file, in
+ * `session/proposal.ts`, `session/session.ts`, `session/request.ts` (outgoing and incoming) and `session/auth.ts`;
+ * the `queue` region lets the wallet decide on one request at a time.
  *
  * Events named `wc.*` are what the WalletConnect client reports (the adapter in `actors/session.ts` turns the
  * client's events into them); the others are commands and the children's notices. Every effect is a named actor
- * slot; the adapter fills them over a real client, tests with fakes.
+ * slot; the adapter fills them over a real client, tests with fakes. Time comes from the `clock` input.
  */
-export type Role = 'app' | 'wallet'
-
-/** Lifetimes shorter than the library's (for tests and demos); each is capped by the record's own expiry. */
-export interface SessionTtls {
-  proposalMs?: number
-  sessionMs?: number
-  requestMs?: number
-  authMs?: number
-}
-
-const notProvided = (machine: string, slot: string) => () => {
-  throw new Error(`${machine}: the "${slot}" actor slot was not provided`)
-}
-
-const remaining = (expiry: number) => Math.max(0, expiry - Date.now())
-
-const info = (error: SessionError): SessionErrorInfo => sessionErrorInfo(error)
-
-/** Action params from an invoked actor's error and done events. */
-const errorOf = ({ event }: { event: { error: unknown } }) => event.error
-const outputOf = ({ event }: { event: { output: unknown } }) => event.output
-
-/** Notices children send their client (`parent`); absent in a child run on its own. */
-export type SessionNotice =
-  | {
-      type: 'proposal.settled'
-      id: number
-      outcome: 'approved' | 'rejected' | 'expired'
-      reason?: ErrorReason
-    }
-  | {
-      type: 'auth.settled'
-      id: number
-      outcome: 'approved' | 'rejected' | 'expired'
-      session?: SessionInfo
-      pairingTopic?: string
-      reason?: ErrorReason
-    }
-  | {
-      type: 'session.ended'
-      topic: string
-      outcome: 'deleted' | 'expired' | 'peerDisconnected' | 'settlementFailed'
-    }
-  | { type: 'session.expiryChanged'; topic: string; expiry: number }
-  | {
-      type: 'request.settled'
-      id: number
-      topic: string
-      outcome: 'fulfilled' | 'rejected' | 'expired' | 'removed'
-      request: RpcRequest
-      result?: unknown
-      error?: SessionErrorInfo
-    }
-
-// ===================================================================================================== proposal
-
-export interface ProposalInput {
-  parent?: AnyActorRef
-  role: Role
-  proposal: ProposalInfo
-  /** Set when the wallet found the proposal invalid: it is rejected to the peer with this reason. */
-  refusal?: SessionErrorInfo
-}
-
-export interface ProposalContext {
-  parent: AnyActorRef | undefined
-  role: Role
-  proposal: ProposalInfo
-  refusal: SessionErrorInfo | undefined
-  /** What the wallet approves with. */
-  approval: ApproveParams | undefined
-  /** The rejection reason, given (wallet) or received (app). */
-  reason: ErrorReason | undefined
-  /** The session topic derived on approval (wallet). */
-  topic: string | undefined
-  /** The last command that failed in the library. */
-  error: SessionErrorInfo | undefined
-}
-
-export type ProposalEvent =
-  | ({ type: 'proposal.approve' } & ApproveParams)
-  | { type: 'proposal.reject'; id: number; reason: ErrorReason }
-  | { type: 'wc.proposalApproved'; id: number }
-  | { type: 'wc.proposalRejected'; id: number; reason: ErrorReason }
-  | { type: 'wc.proposalExpired'; id: number }
-
-export const proposalMachine = setup({
-  types: {
-    context: {} as ProposalContext,
-    events: {} as ProposalEvent,
-    input: {} as ProposalInput,
-    tags: {} as 'pending' | 'busy',
-  },
-  actors: {
-    approve: fromPromise<{ topic: string }, ApproveParams>(notProvided('proposalMachine', 'approve')),
-    reject: fromPromise<void, { id: number; reason: ErrorReason }>(notProvided('proposalMachine', 'reject')),
-  },
-  delays: {
-    proposalExpiry: ({ context }) => remaining(context.proposal.expiry),
-  },
-  guards: {
-    refused: ({ context }) => context.refusal !== undefined,
-  },
-  actions: {
-    setApproval: assign(({ event }) => {
-      assertEvent(event, 'proposal.approve')
-      const { type: _, ...approval } = event
-      return { approval, error: undefined }
-    }),
-    setReason: assign(({ event }) => {
-      assertEvent(event, ['proposal.reject', 'wc.proposalRejected'])
-      return { reason: event.reason, error: undefined }
-    }),
-    setTopic: assign((_, output: { topic: string }) => ({ topic: output.topic })),
-    setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
-    /** Tells the client (absent when the machine runs on its own). */
-    notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
-      if (context.parent) enqueue.sendTo(context.parent, notice)
-    }),
-  },
-}).createMachine({
-  id: 'proposal',
-  context: ({ input }) => ({
-    parent: input.parent,
-    role: input.role,
-    proposal: input.proposal,
-    refusal: input.refusal,
-    approval: undefined,
-    reason: input.refusal ? { code: input.refusal.code, message: input.refusal.message } : undefined,
-    topic: undefined,
-    error: undefined,
-  }),
-  initial: 'pending',
-  states: {
-    pending: {
-      tags: 'pending',
-      // An invalid proposal (wallet) is rejected to its peer at once; any other waits for an answer.
-      always: { guard: 'refused', target: 'refusing' },
-      after: { proposalExpiry: 'expired' },
-      on: {
-        'proposal.approve': { target: 'approving', actions: 'setApproval' },
-        'proposal.reject': { target: 'rejecting', actions: 'setReason' },
-        'wc.proposalApproved': 'approved',
-        'wc.proposalRejected': { target: 'rejected', actions: 'setReason' },
-        'wc.proposalExpired': 'expired',
-      },
-    },
-    approving: {
-      tags: 'busy',
-      invoke: {
-        id: 'approve',
-        src: 'approve',
-        input: ({ context }) => context.approval!,
-        onDone: { target: 'approved', actions: { type: 'setTopic', params: ({ event }) => event.output } },
-        onError: { target: 'pending', actions: { type: 'setError', params: errorOf } },
-      },
-      on: { 'wc.proposalExpired': 'expired' },
-    },
-    rejecting: {
-      tags: 'busy',
-      invoke: {
-        id: 'reject',
-        src: 'reject',
-        input: ({ context }) => ({ id: context.proposal.id, reason: context.reason! }),
-        onDone: 'rejected',
-        onError: { target: 'pending', actions: { type: 'setError', params: errorOf } },
-      },
-      on: { 'wc.proposalExpired': 'expired' },
-    },
-    /** The SPEC §8 error goes to the peer as the rejection reason. */
-    refusing: {
-      tags: 'busy',
-      invoke: {
-        id: 'refuse',
-        src: 'reject',
-        input: ({ context }) => ({ id: context.proposal.id, reason: context.reason! }),
-        onDone: 'rejected',
-        onError: { target: 'rejected', actions: { type: 'setError', params: errorOf } },
-      },
-    },
-    approved: {
-      type: 'final',
-      entry: {
-        type: 'notify',
-        params: ({ context }) => ({ type: 'proposal.settled', id: context.proposal.id, outcome: 'approved' }),
-      },
-    },
-    rejected: {
-      type: 'final',
-      entry: {
-        type: 'notify',
-        params: ({ context }) => ({
-          type: 'proposal.settled',
-          id: context.proposal.id,
-          outcome: 'rejected',
-          ...(context.reason ? { reason: context.reason } : {}),
-        }),
-      },
-    },
-    expired: {
-      type: 'final',
-      entry: {
-        type: 'notify',
-        params: ({ context }) => ({ type: 'proposal.settled', id: context.proposal.id, outcome: 'expired' }),
-      },
-    },
-  },
-})
-
-// ====================================================================================================== session
-
-export interface SessionInput {
-  parent?: AnyActorRef
-  role: Role
-  session: SessionInfo
-  /** How long an extension lasts (SPEC §4: extending resets the expiry). */
-  ttlMs?: number
-}
-
-export interface SessionContext {
-  parent: AnyActorRef | undefined
-  role: Role
-  topic: string
-  peer: Participant
-  expiry: number
-  acknowledged: boolean
-  ttlMs: number
-  /** Events waiting to be emitted to the peer, oldest first. */
-  outbox: { chainId: string; event: SessionEventInfo }[]
-  /** Pings the peer answered, and pings the peer sent (answered with success by the library). */
-  pongs: number
-  pingsAnswered: number
-  error: SessionErrorInfo | undefined
-}
-
-export type SessionEvent =
-  | { type: 'wc.settleAcknowledged'; topic: string; session?: SessionInfo }
-  | { type: 'wc.settleFailed'; topic: string; reason?: ErrorReason }
-  | { type: 'wc.sessionDelete'; topic: string; by: 'peer' | 'self' }
-  | { type: 'wc.sessionExpire'; topic: string }
-  | { type: 'wc.sessionPing'; topic: string }
-  | { type: 'session.ping'; topic: string }
-  /** From the ping actor: the peer answered with success. */
-  | { type: 'session.pong' }
-  | { type: 'session.pingFailed'; error: SessionErrorInfo }
-  | { type: 'session.extend'; topic: string }
-  /** The expiry was reset (our extension, or the peer's). */
-  | { type: 'session.extended'; topic: string; expiry: number }
-  | { type: 'session.emit'; topic: string; chainId: string; event: SessionEventInfo }
-  | { type: 'session.disconnect'; topic: string; reason?: ErrorReason }
-
-const USER_DISCONNECTED: ErrorReason = { code: 6000, message: 'User disconnected.' }
-
-export const sessionMachine = setup({
-  types: {
-    context: {} as SessionContext,
-    events: {} as SessionEvent,
-    input: {} as SessionInput,
-    tags: {} as 'busy',
-  },
-  actors: {
-    /** Pings the peer; sends back `session.pong` when it answers with success, `session.pingFailed` otherwise. */
-    ping: fromCallback<SessionEvent, { topic: string }>(notProvided('sessionMachine', 'ping')),
-    extend: fromPromise<void, { topic: string }>(notProvided('sessionMachine', 'extend')),
-    emit: fromPromise<void, { topic: string; chainId: string; event: SessionEventInfo }>(
-      notProvided('sessionMachine', 'emit'),
-    ),
-    disconnect: fromPromise<void, { topic: string; reason: ErrorReason }>(
-      notProvided('sessionMachine', 'disconnect'),
-    ),
-  },
-  delays: {
-    sessionExpiry: ({ context }) => remaining(context.expiry),
-    /** SPEC §9: the pinger handles the peer's answer 500 ms late. */
-    pingResponse: PING_RESPONSE_DELAY_MS,
-  },
-  guards: {
-    acknowledged: ({ context }) => context.acknowledged,
-    byPeer: ({ event }) => event.type === 'wc.sessionDelete' && event.by === 'peer',
-    hasOutbox: ({ context }) => context.outbox.length > 0,
-  },
-  actions: {
-    acknowledge: assign({ acknowledged: true }),
-    setExpiry: assign(({ event }) => {
-      assertEvent(event, 'session.extended')
-      return { expiry: event.expiry }
-    }),
-    raiseExtended: raise(({ context }) => ({
-      type: 'session.extended' as const,
-      topic: context.topic,
-      expiry: Date.now() + context.ttlMs,
-    })),
-    countPingAnswered: assign(({ context }) => ({ pingsAnswered: context.pingsAnswered + 1 })),
-    countPong: assign(({ context }) => ({ pongs: context.pongs + 1, error: undefined })),
-    queueEmit: assign(({ context, event }) => {
-      assertEvent(event, 'session.emit')
-      return { outbox: [...context.outbox, { chainId: event.chainId, event: event.event }] }
-    }),
-    shiftOutbox: assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
-    setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
-    setPingError: assign(({ event }) => {
-      assertEvent(event, 'session.pingFailed')
-      return { error: event.error }
-    }),
-    /** Tells the client (absent when the machine runs on its own). */
-    notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
-      if (context.parent) enqueue.sendTo(context.parent, notice)
-    }),
-  },
-}).createMachine({
-  id: 'session',
-  context: ({ input }) => ({
-    parent: input.parent,
-    role: input.role,
-    topic: input.session.topic,
-    peer: input.session.peer,
-    expiry: input.session.expiry,
-    acknowledged: input.session.acknowledged,
-    ttlMs: input.ttlMs ?? SESSION_TTL_MS,
-    outbox: [],
-    pongs: 0,
-    pingsAnswered: 0,
-    error: undefined,
-  }),
-  on: {
-    'wc.sessionExpire': '.expired',
-  },
-  initial: 'settling',
-  states: {
-    /** SPEC §4: on approval a topic is derived, settled and acknowledged. */
-    settling: {
-      always: { guard: 'acknowledged', target: 'active' },
-      after: { sessionExpiry: 'expired' },
-      on: {
-        'wc.settleAcknowledged': { target: 'active', actions: 'acknowledge' },
-        'wc.settleFailed': 'settlementFailed',
-        'session.disconnect': 'deleting',
-        'wc.sessionDelete': [{ guard: 'byPeer', target: 'peerDisconnected' }, { target: 'deleted' }],
-      },
-    },
-    active: {
-      type: 'parallel',
-      on: {
-        'session.disconnect': 'deleting',
-        'wc.sessionDelete': [{ guard: 'byPeer', target: 'peerDisconnected' }, { target: 'deleted' }],
-        'wc.sessionPing': { actions: 'countPingAnswered' },
-      },
-      states: {
-        lifetime: {
-          initial: 'live',
-          states: {
-            live: {
-              after: { sessionExpiry: '#session.expired' },
-              on: {
-                'session.extended': {
-                  target: 'live',
-                  reenter: true,
-                  actions: [
-                    'setExpiry',
-                    {
-                      type: 'notify',
-                      params: ({ event }) => ({
-                        type: 'session.expiryChanged',
-                        topic: event.topic,
-                        expiry: event.expiry,
-                      }),
-                    },
-                  ],
-                },
-              },
-            },
-          },
-        },
-        ping: {
-          initial: 'idle',
-          states: {
-            idle: { on: { 'session.ping': 'pinging' } },
-            pinging: {
-              tags: 'busy',
-              invoke: { id: 'ping', src: 'ping', input: ({ context }) => ({ topic: context.topic }) },
-              on: {
-                'session.pong': 'answered',
-                'session.pingFailed': { target: 'idle', actions: 'setPingError' },
-              },
-            },
-            /** The peer answered with success; the answer is handled after the SPEC's delay. */
-            answered: { after: { pingResponse: { target: 'idle', actions: 'countPong' } } },
-          },
-        },
-        extend: {
-          initial: 'idle',
-          states: {
-            idle: { on: { 'session.extend': 'extending' } },
-            extending: {
-              tags: 'busy',
-              // Like the reference client, the expiry is reset first; the peer is told after.
-              entry: 'raiseExtended',
-              invoke: {
-                id: 'extend',
-                src: 'extend',
-                input: ({ context }) => ({ topic: context.topic }),
-                onDone: 'idle',
-                onError: { target: 'idle', actions: { type: 'setError', params: errorOf } },
-              },
-            },
-          },
-        },
-        emit: {
-          initial: 'idle',
-          on: { 'session.emit': { actions: 'queueEmit' } },
-          states: {
-            idle: { always: { guard: 'hasOutbox', target: 'emitting' } },
-            emitting: {
-              invoke: {
-                id: 'emit',
-                src: 'emit',
-                input: ({ context }) => ({ topic: context.topic, ...context.outbox[0]! }),
-                onDone: { target: 'idle', actions: 'shiftOutbox' },
-                onError: {
-                  target: 'idle',
-                  actions: ['shiftOutbox', { type: 'setError', params: errorOf }],
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-    deleting: {
-      tags: 'busy',
-      invoke: {
-        id: 'disconnect',
-        src: 'disconnect',
-        input: ({ context, event }) => ({
-          topic: context.topic,
-          reason: event.type === 'session.disconnect' && event.reason ? event.reason : USER_DISCONNECTED,
-        }),
-        onDone: 'deleted',
-        onError: [
-          { guard: 'acknowledged', target: 'active', actions: { type: 'setError', params: errorOf } },
-          { target: 'settling', actions: { type: 'setError', params: errorOf } },
-        ],
-      },
-      on: {
-        'wc.sessionDelete': [{ guard: 'byPeer', target: 'peerDisconnected' }, { target: 'deleted' }],
-      },
-    },
-    deleted: { type: 'final', entry: { type: 'notify', params: ({ context }) => ended(context, 'deleted') } },
-    expired: { type: 'final', entry: { type: 'notify', params: ({ context }) => ended(context, 'expired') } },
-    peerDisconnected: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => ended(context, 'peerDisconnected') },
-    },
-    settlementFailed: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => ended(context, 'settlementFailed') },
-    },
-  },
-})
-
-const ended = (
-  context: SessionContext,
-  outcome: Extract<SessionNotice, { type: 'session.ended' }>['outcome'],
-): SessionNotice => ({ type: 'session.ended', topic: context.topic, outcome })
-
-// ============================================================================================= outgoing request
-
-export interface OutgoingRequestInput {
-  parent?: AnyActorRef
-  request: RequestInfo
-  /** The request was sent by someone else on the same client (the kit's provider): only its answer is awaited. */
-  observed: boolean
-  /** Seconds, when the app chose the request's expiry. */
-  expirySeconds?: number
-}
-
-export interface OutgoingRequestContext {
-  parent: AnyActorRef | undefined
-  request: RequestInfo
-  observed: boolean
-  expirySeconds: number | undefined
-  result: unknown
-  error: SessionErrorInfo | undefined
-}
-
-export type OutgoingRequestEvent =
-  | { type: 'wc.requestResult'; id: number; result: unknown }
-  | { type: 'wc.requestError'; id: number; error: SessionErrorInfo }
-  | { type: 'request.remove'; id: number }
-
-export const outgoingRequestMachine = setup({
-  types: {
-    context: {} as OutgoingRequestContext,
-    events: {} as OutgoingRequestEvent,
-    input: {} as OutgoingRequestInput,
-    tags: {} as 'pending',
-  },
-  actors: {
-    sendRequest: fromPromise<unknown, RequestInfo & { expirySeconds?: number }>(
-      notProvided('outgoingRequestMachine', 'sendRequest'),
-    ),
-  },
-  delays: {
-    requestExpiry: ({ context }) => remaining(context.request.expiry),
-  },
-  guards: {
-    observed: ({ context }) => context.observed,
-    sessionEnded: (_, error: unknown) => errorInfoOf(error).code === USER_DISCONNECTED.code,
-  },
-  actions: {
-    setResult: assign((_, result: unknown) => ({ result })),
-    setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
-    setExpired: assign({ error: info(new RequestExpiredError()) }),
-    setRemoved: assign({ error: info(new SessionEndedError()) }),
-    /** Tells the client (absent when the machine runs on its own). */
-    notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
-      if (context.parent) enqueue.sendTo(context.parent, notice)
-    }),
-  },
-}).createMachine({
-  id: 'outgoingRequest',
-  context: ({ input }) => ({
-    parent: input.parent,
-    request: input.request,
-    observed: input.observed,
-    expirySeconds: input.expirySeconds,
-    result: undefined,
-    error: undefined,
-  }),
-  initial: 'awaiting',
-  states: {
-    /** Out to the wallet; it answers, or the request expires (SPEC §4), or its session ends. */
-    awaiting: {
-      tags: 'pending',
-      after: { requestExpiry: { target: 'expired', actions: 'setExpired' } },
-      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
-      initial: 'sending',
-      states: {
-        sending: {
-          // Sent by someone else on the same client: only its answer is awaited.
-          always: { guard: 'observed', target: 'pending' },
-          invoke: {
-            id: 'sendRequest',
-            src: 'sendRequest',
-            input: ({ context }) => ({
-              ...context.request,
-              ...(context.expirySeconds === undefined ? {} : { expirySeconds: context.expirySeconds }),
-            }),
-            onDone: {
-              target: '#outgoingRequest.fulfilled',
-              actions: { type: 'setResult', params: outputOf },
-            },
-            onError: [
-              // The library rejects what is pending when the peer ends the session: removed, not refused.
-              {
-                guard: { type: 'sessionEnded', params: errorOf },
-                target: '#outgoingRequest.removed',
-                actions: 'setRemoved',
-              },
-              { target: '#outgoingRequest.rejected', actions: { type: 'setError', params: errorOf } },
-            ],
-          },
-        },
-        pending: {
-          on: {
-            'wc.requestResult': {
-              target: '#outgoingRequest.fulfilled',
-              actions: {
-                type: 'setResult',
-                params: ({ event }: { event: { result: unknown } }) => event.result,
-              },
-            },
-            'wc.requestError': {
-              target: '#outgoingRequest.rejected',
-              actions: assign(({ event }) => ({ error: event.error })),
-            },
-          },
-        },
-      },
-    },
-    fulfilled: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'fulfilled') },
-    },
-    rejected: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'rejected') },
-    },
-    expired: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'expired') },
-    },
-    removed: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'removed') },
-    },
-  },
-  output: ({ context }) => ({ result: context.result, error: context.error }),
-})
-
-const settled = (
-  context: { request: RequestInfo; result?: unknown; error: SessionErrorInfo | undefined },
-  outcome: Extract<SessionNotice, { type: 'request.settled' }>['outcome'],
-): SessionNotice => ({
-  type: 'request.settled',
-  id: context.request.id,
-  topic: context.request.topic,
-  outcome,
-  request: context.request.request,
-  ...(outcome === 'fulfilled' ? { result: context.result } : {}),
-  ...(context.error && outcome !== 'fulfilled' ? { error: context.error } : {}),
-})
-
-// ============================================================================================= incoming request
-
-export interface IncomingRequestInput {
-  parent?: AnyActorRef
-  request: RequestInfo
-  /** Set when the request broke a SPEC §5 rule: the error is sent to the peer. */
-  refusal?: SessionErrorInfo
-}
-
-export interface IncomingRequestContext {
-  parent: AnyActorRef | undefined
-  request: RequestInfo
-  refusal: SessionErrorInfo | undefined
-  response: RpcResponse | undefined
-  result?: unknown
-  error: SessionErrorInfo | undefined
-}
-
-export type IncomingRequestEvent =
-  /** From the client's queue: this request is now the one the wallet decides on. */
-  | { type: 'request.activate'; id: number }
-  | { type: 'request.respond'; id: number; response: RpcResponse }
-  | { type: 'request.remove'; id: number }
-  | { type: 'wc.requestExpired'; id: number }
-
-export const incomingRequestMachine = setup({
-  types: {
-    context: {} as IncomingRequestContext,
-    events: {} as IncomingRequestEvent,
-    input: {} as IncomingRequestInput,
-    tags: {} as 'queued' | 'awaitingDecision' | 'busy',
-  },
-  actors: {
-    respond: fromPromise<void, { topic: string; id: number; response: RpcResponse }>(
-      notProvided('incomingRequestMachine', 'respond'),
-    ),
-  },
-  delays: {
-    requestExpiry: ({ context }) => remaining(context.request.expiry),
-  },
-  guards: {
-    refused: ({ context }) => context.refusal !== undefined,
-    isResult: ({ event }) => event.type === 'request.respond' && 'result' in event.response,
-  },
-  actions: {
-    setResponse: assign(({ event }) => {
-      assertEvent(event, 'request.respond')
-      return {
-        response: event.response,
-        ...('result' in event.response ? { result: event.response.result } : {}),
-        error: 'error' in event.response ? remoteInfo(event.response.error) : undefined,
-      }
-    }),
-    setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
-    setExpired: assign({ error: info(new RequestExpiredError()) }),
-    setRemoved: assign({ error: info(new SessionEndedError()) }),
-    /** Tells the client (absent when the machine runs on its own). */
-    notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
-      if (context.parent) enqueue.sendTo(context.parent, notice)
-    }),
-  },
-}).createMachine({
-  id: 'incomingRequest',
-  context: ({ input }) => ({
-    parent: input.parent,
-    request: input.request,
-    refusal: input.refusal,
-    response: undefined,
-    error: input.refusal,
-  }),
-  initial: 'waiting',
-  states: {
-    waiting: {
-      // An invalid request never waits: it is refused to the peer at once.
-      always: { guard: 'refused', target: 'refusing' },
-      after: { requestExpiry: { target: 'expired', actions: 'setExpired' } },
-      on: {
-        'request.remove': { target: 'removed', actions: 'setRemoved' },
-        'wc.requestExpired': { target: 'expired', actions: 'setExpired' },
-      },
-      initial: 'queued',
-      states: {
-        queued: { tags: 'queued', on: { 'request.activate': 'active' } },
-        /** The one request the wallet decides on now. */
-        active: {
-          tags: 'awaitingDecision',
-          on: {
-            'request.respond': [
-              { guard: 'isResult', target: '#incomingRequest.fulfilling', actions: 'setResponse' },
-              { target: '#incomingRequest.rejecting', actions: 'setResponse' },
-            ],
-          },
-        },
-      },
-    },
-    fulfilling: {
-      tags: 'busy',
-      invoke: {
-        id: 'respond',
-        src: 'respond',
-        input: ({ context }) => ({
-          topic: context.request.topic,
-          id: context.request.id,
-          response: context.response!,
-        }),
-        onDone: 'fulfilled',
-        onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
-      },
-      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
-    },
-    rejecting: {
-      tags: 'busy',
-      invoke: {
-        id: 'respond',
-        src: 'respond',
-        input: ({ context }) => ({
-          topic: context.request.topic,
-          id: context.request.id,
-          response: context.response!,
-        }),
-        onDone: 'rejected',
-        onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
-      },
-      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
-    },
-    /** SPEC §8: an invalid request sends the error to the peer. */
-    refusing: {
-      tags: 'busy',
-      invoke: {
-        id: 'respond',
-        src: 'respond',
-        input: ({ context }) => ({
-          topic: context.request.topic,
-          id: context.request.id,
-          response: { error: { code: context.refusal!.code, message: context.refusal!.message } },
-        }),
-        onDone: 'rejected',
-        onError: 'rejected',
-      },
-    },
-    fulfilled: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'fulfilled') },
-    },
-    rejected: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'rejected') },
-    },
-    expired: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'expired') },
-    },
-    removed: {
-      type: 'final',
-      entry: { type: 'notify', params: ({ context }) => settled(context, 'removed') },
-    },
-  },
-})
-
-// ========================================================================================== one-click auth
-
-export interface AuthInput {
-  parent?: AnyActorRef
-  role: Role
-  id: number
-  /** Epoch ms. */
-  expiry: number
-  /** App: what to ask for. */
-  params?: AuthenticateParams
-  /** Wallet: what was asked. */
-  request?: AuthRequestInfo
-}
-
-export interface AuthContext {
-  parent: AnyActorRef | undefined
-  role: Role
-  id: number
-  expiry: number
-  params: AuthenticateParams | undefined
-  request: AuthRequestInfo | undefined
-  /** App: the pairing URI to show. */
-  uri: string | undefined
-  pairingTopic: string | undefined
-  auths: Cacao[] | undefined
-  session: SessionInfo | undefined
-  reason: ErrorReason | undefined
-  error: SessionErrorInfo | undefined
-}
-
-export type AuthEvent =
-  | { type: 'auth.approve'; id: number; auths: Cacao[] }
-  | { type: 'auth.reject'; id: number; reason: ErrorReason }
-  /** From the app's authenticate actor. */
-  | { type: 'auth.uri'; uri: string; pairingTopic: string }
-  | { type: 'auth.approved'; session?: SessionInfo }
-  | { type: 'auth.failed'; error: SessionErrorInfo }
-
-export const authMachine = setup({
-  types: {
-    context: {} as AuthContext,
-    events: {} as AuthEvent,
-    input: {} as AuthInput,
-    tags: {} as 'pending' | 'busy',
-  },
-  actors: {
-    /** App: asks the wallet; sends back `auth.uri`, then `auth.approved` or `auth.failed`. */
-    authenticate: fromCallback<AuthEvent, AuthenticateParams>(notProvided('authMachine', 'authenticate')),
-    /** Wallet: the signature checks, before anything is approved. */
-    verifyAuth: fromPromise<boolean, { request: AuthRequestInfo | undefined; auths: Cacao[] }>(
-      notProvided('authMachine', 'verifyAuth'),
-    ),
-    approveAuth: fromPromise<{ session?: SessionInfo }, { id: number; auths: Cacao[] }>(
-      notProvided('authMachine', 'approveAuth'),
-    ),
-    rejectAuth: fromPromise<void, { id: number; reason: ErrorReason }>(
-      notProvided('authMachine', 'rejectAuth'),
-    ),
-  },
-  delays: {
-    authExpiry: ({ context }) => remaining(context.expiry),
-  },
-  guards: {
-    isApp: ({ context }) => context.role === 'app',
-    verified: (_, valid: boolean) => valid,
-  },
-  actions: {
-    setAuths: assign(({ event }) => {
-      assertEvent(event, 'auth.approve')
-      return { auths: event.auths, error: undefined }
-    }),
-    setReason: assign(({ event }) => {
-      assertEvent(event, 'auth.reject')
-      return { reason: event.reason, error: undefined }
-    }),
-    setSignatureFailure: assign(() => {
-      const error = new SignatureVerificationError()
-      return { reason: error.reason, error: info(error) }
-    }),
-    setUri: assign(({ event }) => {
-      assertEvent(event, 'auth.uri')
-      return { uri: event.uri, pairingTopic: event.pairingTopic }
-    }),
-    setSession: assign((_, session: SessionInfo | undefined) => ({ session })),
-    setFailure: assign(({ event }) => {
-      assertEvent(event, 'auth.failed')
-      return { error: event.error, reason: { code: event.error.code, message: event.error.message } }
-    }),
-    setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
-    /** Tells the client (absent when the machine runs on its own). */
-    notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
-      if (context.parent) enqueue.sendTo(context.parent, notice)
-    }),
-  },
-}).createMachine({
-  id: 'auth',
-  context: ({ input }) => ({
-    parent: input.parent,
-    role: input.role,
-    id: input.id,
-    expiry: input.expiry,
-    params: input.params,
-    request: input.request,
-    uri: undefined,
-    pairingTopic: input.request?.pairingTopic,
-    auths: undefined,
-    session: undefined,
-    reason: undefined,
-    error: undefined,
-  }),
-  initial: 'pending',
-  states: {
-    /** App: the request is out; the wallet signs in, refuses, or lets it expire. */
-    requesting: {
-      tags: 'pending',
-      invoke: { id: 'authenticate', src: 'authenticate', input: ({ context }) => context.params! },
-      after: { authExpiry: 'expired' },
-      on: {
-        'auth.approved': {
-          target: 'approved',
-          actions: { type: 'setSession', params: ({ event }) => event.session },
-        },
-        'auth.failed': { target: 'rejected', actions: 'setFailure' },
-      },
-      initial: 'creating',
-      states: {
-        creating: { on: { 'auth.uri': { target: 'waiting', actions: 'setUri' } } },
-        waiting: {},
-      },
-    },
-    /** Wallet: waits for the person's decision. */
-    pending: {
-      tags: 'pending',
-      always: { guard: 'isApp', target: 'requesting' },
-      after: { authExpiry: 'expired' },
-      on: {
-        'auth.approve': { target: 'verifying', actions: 'setAuths' },
-        'auth.reject': { target: 'rejecting', actions: 'setReason' },
-      },
-    },
-    /** SPEC §4: authenticated sessions are approved after signature checks. */
-    verifying: {
-      tags: 'busy',
-      invoke: {
-        id: 'verifyAuth',
-        src: 'verifyAuth',
-        input: ({ context }) => ({ request: context.request, auths: context.auths ?? [] }),
-        onDone: [
-          { guard: { type: 'verified', params: ({ event }) => event.output }, target: 'approving' },
-          { target: 'refusingSignature', actions: 'setSignatureFailure' },
-        ],
-        onError: { target: 'refusingSignature', actions: 'setSignatureFailure' },
-      },
-    },
-    approving: {
-      tags: 'busy',
-      invoke: {
-        id: 'approveAuth',
-        src: 'approveAuth',
-        input: ({ context }) => ({ id: context.id, auths: context.auths ?? [] }),
-        onDone: {
-          target: 'approved',
-          actions: { type: 'setSession', params: ({ event }) => event.output.session },
-        },
-        onError: { target: 'rejected', actions: { type: 'setError', params: errorOf } },
-      },
-    },
-    rejecting: {
-      tags: 'busy',
-      invoke: {
-        id: 'rejectAuth',
-        src: 'rejectAuth',
-        input: ({ context }) => ({ id: context.id, reason: context.reason! }),
-        onDone: 'rejected',
-        onError: { target: 'pending', actions: { type: 'setError', params: errorOf } },
-      },
-    },
-    /** The peer is told why: 'Signature verification failed' (SESSION_SETTLEMENT_FAILED). */
-    refusingSignature: {
-      tags: 'busy',
-      invoke: {
-        id: 'rejectAuth',
-        src: 'rejectAuth',
-        input: ({ context }) => ({ id: context.id, reason: context.reason! }),
-        onDone: 'rejected',
-        onError: 'rejected',
-      },
-    },
-    approved: {
-      type: 'final',
-      entry: {
-        type: 'notify',
-        params: ({ context }) => ({
-          type: 'auth.settled',
-          id: context.id,
-          outcome: 'approved',
-          ...(context.session ? { session: context.session } : {}),
-          ...(context.pairingTopic ? { pairingTopic: context.pairingTopic } : {}),
-        }),
-      },
-    },
-    rejected: {
-      type: 'final',
-      entry: {
-        type: 'notify',
-        params: ({ context }) => ({
-          type: 'auth.settled',
-          id: context.id,
-          outcome: 'rejected',
-          ...(context.reason ? { reason: context.reason } : {}),
-        }),
-      },
-    },
-    expired: {
-      type: 'final',
-      entry: {
-        type: 'notify',
-        params: ({ context }) => ({ type: 'auth.settled', id: context.id, outcome: 'expired' }),
-      },
-    },
-  },
-})
-
-// ======================================================================================================= client
-
-/** The client keeps what the SPEC §5 rules are checked against; its children keep the lifecycles. */
-export interface ProposalRecord {
-  id: number
-  pairingTopic: string
-  expiry: number
-  requiredNamespaces: ProposalNamespaces
-  /** The pairing URI, when this client's own connect created the proposal. */
-  uri?: string
-}
-
-export interface SessionRecord {
-  topic: string
-  expiry: number
-  namespaces: Namespaces
-  requiredNamespaces: ProposalNamespaces
-  sessionProperties?: Properties
-  scopedProperties?: Properties
-  peer: Participant
-  /** App: the chain requests go to unless they name one (`eip155:1`). */
-  chainId?: string
-  /** The last update applied (SPEC §4: older ones are discarded). */
-  lastUpdateId?: number
-}
-
-export interface RequestRecord {
-  id: number
-  topic: string
-  method: string
-}
-
-export interface Outcome {
-  kind: RecordKind
-  key: string
-  outcome: string
-  local?: boolean
-  result?: unknown
-  reason?: ErrorReason
-  error?: SessionErrorInfo
-}
-
-export interface Refusal {
-  /** The command or report refused (its event type). */
-  command: string
-  /** The id or topic it named. */
-  key?: string
-  error: SessionErrorInfo
-}
-
-export interface SessionClientInput {
-  role: Role
-  ttl?: SessionTtls
-  /** App: RPC URLs by chain (`eip155:1` → URL), for the locally answered eip155 methods. */
-  rpcMap?: Record<string, string>
-  /** App: when a proposal this client made expires unanswered, propose again (a fresh URI). Default true. */
-  renewExpiredProposals?: boolean
-}
-
-export interface SessionClientContext {
-  role: Role
-  ttl: SessionTtls
-  rpcMap: Record<string, string>
-  renewExpiredProposals: boolean
-  pairings: Record<string, { expiry: number }>
-  proposals: Record<string, ProposalRecord>
-  sessions: Record<string, SessionRecord>
-  requests: Record<string, RequestRecord>
-  auths: Record<string, { id: number; pairingTopic?: string }>
-  /** Wallet: received requests waiting their turn, oldest first; the first is the active one. */
-  queue: string[]
-  activeRequest: string | undefined
-  recentlyDeleted: RecentlyDeleted
-  /** App: the parameters of the last connect, kept to propose again when the proposal expires. */
-  connectParams: unknown
-  /** App: the pairing URI of the last connect (the QR code). */
-  pairingUri: string | undefined
-  /** The latest settled records, newest last. */
-  outcomes: Outcome[]
-  lastError: Refusal | undefined
-}
-
-/** What the adapter reports from the WalletConnect client. */
-export type SignClientEvent =
-  | {
-      type: 'wc.sync'
-      pairings: Record<string, { expiry: number }>
-      proposals: ProposalInfo[]
-      sessions: SessionInfo[]
-      requests: (Omit<RequestInfo, 'expiry'> & { expiry?: unknown })[]
-    }
-  | { type: 'wc.pairings'; pairings: Record<string, { expiry: number }> }
-  | { type: 'wc.sessionPropose'; proposal: ProposalInfo }
-  | { type: 'wc.proposalApproved'; id: number }
-  | { type: 'wc.proposalRejected'; id: number; reason: ErrorReason }
-  | { type: 'wc.proposalExpired'; id: number }
-  | {
-      type: 'wc.sessionSettle'
-      topic: string
-      settle: SettleParams
-      self: Participant
-      /** Wallet: the proposer. App: the settlement's controller. */
-      peer: Participant
-      pairingTopic?: string
-      requiredNamespaces?: ProposalNamespaces
-      optionalNamespaces?: ProposalNamespaces
-    }
-  | { type: 'wc.settleAcknowledged'; topic: string; session?: SessionInfo }
-  | { type: 'wc.settleFailed'; topic: string; reason?: ErrorReason }
-  | { type: 'wc.sessionDelete'; topic: string; by: 'peer' | 'self' }
-  | { type: 'wc.sessionExpire'; topic: string }
-  | { type: 'wc.sessionPing'; topic: string }
-  | { type: 'wc.sessionExtend'; topic: string }
-  | { type: 'wc.sessionUpdate'; topic: string; id: number; namespaces: unknown }
-  | { type: 'wc.sessionEvent'; topic: string; chainId: string; event: SessionEventInfo }
-  | { type: 'wc.requestSent'; request: Omit<RequestInfo, 'expiry'> & { expiry?: number } }
-  | { type: 'wc.requestResult'; id: number; result: unknown }
-  | { type: 'wc.requestError'; id: number; error: SessionErrorInfo }
-  | { type: 'wc.sessionRequest'; request: Omit<RequestInfo, 'expiry'> & { expiry?: unknown } }
-  | { type: 'wc.requestExpired'; id: number }
-  | { type: 'wc.sessionAuthenticate'; request: AuthRequestInfo }
-
-/** What the client asks of the adapter without waiting for an answer. */
-export type SignClientCommand =
-  /** Our timer expired a record first: make the library forget it too (a wallet tells the peer its request expired). */
-  | { type: 'library.expireProposal'; id: number }
-  | { type: 'library.expireSession'; topic: string }
-  | { type: 'library.expireRequest'; id: number; topic: string }
-
-/** Commands, from the kit, the wallet page or a test. */
-export type SessionCommand =
-  | { type: 'session.connect'; params: unknown }
-  | { type: 'session.pair'; uri: string }
-  | { type: 'session.authenticate'; id: number; params: AuthenticateParams }
-  | ({ type: 'proposal.approve' } & ApproveParams)
-  | { type: 'proposal.reject'; id: number; reason: ErrorReason }
-  | { type: 'auth.approve'; id: number; auths: Cacao[] }
-  | { type: 'auth.reject'; id: number; reason: ErrorReason }
-  | {
-      type: 'request.send'
-      /** The caller's id for the request (unique; see `nextRequestId`). */
-      id: number
-      topic?: string
-      chainId?: string
-      request: RpcRequest
-      /** Seconds. */
-      expiry?: number
-    }
-  | { type: 'request.respond'; id: number; response: RpcResponse }
-  | { type: 'session.ping'; topic: string }
-  | { type: 'session.extend'; topic: string }
-  | { type: 'session.emit'; topic: string; chainId: string; event: SessionEventInfo }
-  | { type: 'session.disconnect'; topic: string; reason?: ErrorReason }
-
-export type SessionClientEvent = SessionCommand | SignClientEvent | SessionNotice
-
-export interface ConnectOutput {
-  uri: string | undefined
-  pairingTopic: string
-}
 
 export const sessionClientMachine = setup({
   types: {
@@ -1252,11 +98,11 @@ export const sessionClientMachine = setup({
     auth: authMachine,
   },
   guards: {
-    refused: ({ context, event }) => refusalOf(context, event) !== undefined,
-    answeredLocally: ({ context, event }) => {
-      assertEvent(event, 'request.send')
-      return planRequest(context, event).kind === 'local'
-    },
+    // Every SPEC §5 rule by name (`src/session/rules.ts`): true when the command or report breaks it.
+    ...ruleGuards,
+    // A request's plan (computed once, kept in context): the rule it broke, or where it goes.
+    ...planGuards,
+    answeredLocally: ({ context }) => context.plan?.kind === 'local',
     /** Already known, or recently deleted (at-least-once delivery): reported again, ignored. */
     known: ({ context, event }) => isKnown(context, event),
     isActiveRequest: ({ context, event }) => {
@@ -1276,9 +122,21 @@ export const sessionClientMachine = setup({
     },
   },
   actions: {
-    refuse: assign(({ context, event }) => {
-      const error = refusalOf(context, event)!
+    /** Records the SPEC §8 error of the rule the command broke (the guard of the same name just held). */
+    refuse: assign(({ context, event }, { rule }: { rule: ClientRuleName }) => {
+      const error = clientRules[rule](context, event, context.clock) ?? new InvalidParamsError(rule)
       return { lastError: { command: event.type, ...keyOf(event), error: info(error) } }
+    }),
+    /** App: the plan of this `request.send`, from one clock read; the guards and actions below read it. */
+    plan: assign(({ context, event }) => {
+      assertEvent(event, 'request.send')
+      return { plan: planRequest(context, event, context.clock()) }
+    }),
+    clearPlan: assign({ plan: undefined }),
+    refusePlan: assign(({ context, event }) => {
+      const { plan } = context
+      if (plan?.kind !== 'refused') return {}
+      return { lastError: { command: event.type, ...keyOf(event), error: info(plan.error) } }
     }),
     setConnectError: assign((_, error: unknown) => ({
       lastError: { command: 'session.connect', error: errorInfoOf(error) },
@@ -1309,33 +167,27 @@ export const sessionClientMachine = setup({
     }),
     sync: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.sync')
-      let next = context
-      for (const proposal of event.proposals) {
-        if (isKnownKey(next, 'proposal', proposal.id)) continue
-        next = addProposal(next, proposal, enqueue, self, undefined)
-      }
-      for (const session of event.sessions) {
-        if (isKnownKey(next, 'session', session.topic)) continue
-        next = addSession(next, session, enqueue, self)
-      }
-      for (const request of event.requests) {
-        if (isKnownKey(next, 'request', request.id)) continue
-        next = addIncomingRequest(next, request, enqueue, self)
-      }
-      enqueue.assign({ ...next, pairings: { ...context.pairings, ...event.pairings } })
+      // The function form: an object's function-valued keys (the clock) would be taken for assigners.
+      const next = syncRecords(context, event, enqueue, self)
+      enqueue.assign(() => next)
     }),
-    addProposal: enqueueActions(({ context, event, enqueue, self }) => {
+    /** Wallet: a proposal that broke a rule is kept, and rejected to its peer with the rule's error. */
+    addProposal: enqueueActions(({ context, event, enqueue, self }, broke?: { rule: ClientRuleName }) => {
       assertEvent(event, 'wc.sessionPropose')
-      const refusal = context.role === 'wallet' ? validateProposal(event.proposal) : undefined
-      enqueue.assign(addProposal(context, event.proposal, enqueue, self, refusal))
+      const refusal =
+        broke &&
+        (clientRules[broke.rule](context, event, context.clock) ?? new InvalidParamsError(broke.rule))
+      const next = addProposal(context, event.proposal, enqueue, self, refusal)
+      enqueue.assign(() => next)
     }),
     addSettledSession: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.sessionSettle')
-      enqueue.assign(addSession(context, sessionFromSettle(event), enqueue, self))
+      const next = addSession(context, sessionFromSettle(event), enqueue, self)
+      enqueue.assign(() => next)
     }),
-    logSettlementFailure: assign(({ context, event }) => {
+    logSettlementFailure: assign(({ context, event }, { rule }: { rule: ClientRuleName }) => {
       assertEvent(event, 'wc.sessionSettle')
-      const error = info(validateSettle(event.settle, Date.now())!)
+      const error = info(clientRules[rule](context, event, context.clock) ?? new InvalidSettleError())
       return {
         lastError: { command: event.type, key: event.topic, error },
         outcomes: logged(context, { kind: 'session', key: event.topic, outcome: 'settlementFailed', error }),
@@ -1343,26 +195,12 @@ export const sessionClientMachine = setup({
     }),
     refreshSession: assign(({ context, event }) => {
       assertEvent(event, 'wc.settleAcknowledged')
-      const record = context.sessions[event.topic]
-      if (!record || !event.session) return {}
-      const { session } = event
-      return {
-        sessions: {
-          ...context.sessions,
-          [event.topic]: {
-            ...record,
-            namespaces: session.namespaces,
-            requiredNamespaces: session.requiredNamespaces,
-            ...(session.sessionProperties ? { sessionProperties: session.sessionProperties } : {}),
-            ...(session.scopedProperties ? { scopedProperties: session.scopedProperties } : {}),
-          },
-        },
-      }
+      return event.session ? { sessions: refreshed(context.sessions, event.topic, event.session) } : {}
     }),
     extendByPeer: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'wc.sessionExtend')
       if (!context.sessions[event.topic]) return
-      const expiry = Date.now() + (context.ttl.sessionMs ?? SESSION_TTL_MS)
+      const expiry = context.clock() + (context.ttl.sessionMs ?? SESSION_TTL_MS)
       enqueue.sendTo(`session:${event.topic}`, { type: 'session.extended', topic: event.topic, expiry })
     }),
     applyUpdate: assign(({ context, event }) => {
@@ -1375,29 +213,27 @@ export const sessionClientMachine = setup({
         },
       }
     }),
-    discardUpdate: assign(({ context, event }) => {
+    discardUpdate: assign(({ context, event }, { rule }: { rule: ClientRuleName }) => {
       assertEvent(event, 'wc.sessionUpdate')
-      const record = context.sessions[event.topic]
-      const error = validateUpdate(event, record?.lastUpdateId, recordsView(context))!
+      const error = clientRules[rule](context, event, context.clock) ?? new InvalidParamsError(rule)
       return { lastError: { command: event.type, key: event.topic, error: info(error) } }
     }),
     applySessionEvent: assign(({ context, event }) => {
       assertEvent(event, 'wc.sessionEvent')
       const record = context.sessions[event.topic]
       if (!record || context.role !== 'app' || event.event.name !== 'chainChanged') return {}
-      const reference = chainReference(event.event.data)
-      if (reference === undefined) return {}
-      const chainId = `${event.chainId.split(':')[0]}:${reference}`
-      if (!sessionChains(record.namespaces).includes(chainId)) return {}
+      const chainId = changedChain(event.chainId, event.event.data)
+      if (chainId === undefined || !sessionChains(record.namespaces).includes(chainId)) return {}
       return { sessions: { ...context.sessions, [event.topic]: { ...record, chainId } } }
     }),
     addObservedRequest: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.requestSent')
       const { request } = event
-      const expiry = capped(request.expiry ?? Date.now() + REQUEST_TTL_MS, context.ttl.requestMs)
+      const now = context.clock()
+      const expiry = capped(now, request.expiry ?? now + REQUEST_TTL_MS, context.ttl.requestMs)
       enqueue.spawnChild('outgoingRequest', {
         id: `request:${request.id}`,
-        input: { parent: self, request: { ...request, expiry }, observed: true },
+        input: { parent: self, clock: context.clock, request: { ...request, expiry }, observed: true },
       })
       enqueue.assign({
         requests: {
@@ -1406,17 +242,24 @@ export const sessionClientMachine = setup({
         },
       })
     }),
-    addReceivedRequest: enqueueActions(({ context, event, enqueue, self }) => {
-      assertEvent(event, 'wc.sessionRequest')
-      enqueue.assign(addIncomingRequest(context, event.request, enqueue, self))
-    }),
+    /** Wallet: a request joins the queue; one that broke a rule is refused to its peer with the rule's error. */
+    addReceivedRequest: enqueueActions(
+      ({ context, event, enqueue, self }, broke?: { rule: ClientRuleName }) => {
+        assertEvent(event, 'wc.sessionRequest')
+        const refusal =
+          broke &&
+          (clientRules[broke.rule](context, event, context.clock) ?? new InvalidParamsError(broke.rule))
+        const next = addIncomingRequest(context, event.request, enqueue, self, { refusal })
+        enqueue.assign(() => next)
+      },
+    ),
     addReceivedAuth: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'wc.sessionAuthenticate')
       const { request } = event
-      const expiry = capped(request.expiry, context.ttl.authMs)
+      const expiry = capped(context.clock(), request.expiry, context.ttl.authMs)
       enqueue.spawnChild('auth', {
         id: `auth:${request.id}`,
-        input: { parent: self, role: 'wallet', id: request.id, expiry, request },
+        input: { parent: self, clock: context.clock, role: 'wallet', id: request.id, expiry, request },
       })
       enqueue.assign({
         auths: {
@@ -1428,10 +271,18 @@ export const sessionClientMachine = setup({
     startAuth: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'session.authenticate')
       // The reference client keeps an auth request at least an hour.
-      const expiry = capped(Date.now() + Math.max(event.params.expiry ?? 0, 3_600) * 1000, context.ttl.authMs)
+      const now = context.clock()
+      const expiry = capped(now, now + Math.max(event.params.expiry ?? 0, 3_600) * 1000, context.ttl.authMs)
       enqueue.spawnChild('auth', {
         id: `auth:${event.id}`,
-        input: { parent: self, role: 'app', id: event.id, expiry, params: event.params },
+        input: {
+          parent: self,
+          clock: context.clock,
+          role: 'app',
+          id: event.id,
+          expiry,
+          params: event.params,
+        },
       })
       enqueue.assign({
         auths: { ...context.auths, [String(event.id)]: { id: event.id } },
@@ -1440,8 +291,8 @@ export const sessionClientMachine = setup({
     }),
     answerLocally: assign(({ context, event }) => {
       assertEvent(event, 'request.send')
-      const plan = planRequest(context, event)
-      if (plan.kind !== 'local') return {}
+      const { plan } = context
+      if (plan?.kind !== 'local') return {}
       const { answer, topic } = plan
       const record = context.sessions[topic]!
       return {
@@ -1461,23 +312,20 @@ export const sessionClientMachine = setup({
     }),
     sendRequest: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'request.send')
-      const plan = planRequest(context, event)
-      if (plan.kind !== 'send') return
-      const expiry = capped(
-        Date.now() + (event.expiry === undefined ? REQUEST_TTL_MS : event.expiry * 1000),
-        context.ttl.requestMs,
-      )
+      const { plan } = context
+      if (plan?.kind !== 'send') return
       const request: RequestInfo = {
         id: event.id,
         topic: plan.topic,
         chainId: plan.chainId,
         request: event.request,
-        expiry,
+        expiry: plan.expiry,
       }
       enqueue.spawnChild('outgoingRequest', {
         id: `request:${event.id}`,
         input: {
           parent: self,
+          clock: context.clock,
           request,
           observed: false,
           ...(event.expiry === undefined ? {} : { expirySeconds: event.expiry }),
@@ -1551,7 +399,7 @@ export const sessionClientMachine = setup({
           enqueue.sendTo(`proposal:${proposal.id}`, { type: 'wc.proposalApproved', id: proposal.id })
         }
       }
-      enqueue.assign(next)
+      enqueue.assign(() => next)
     }),
     forgetSession: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'session.ended')
@@ -1581,35 +429,13 @@ export const sessionClientMachine = setup({
     forgetRequest: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'request.settled')
       const key = String(event.id)
-      const record = context.requests[key]
-      if (!record) return
+      if (!context.requests[key]) return
       enqueue.emit(event)
-      const { [key]: _, ...requests } = context.requests
       enqueue.stopChild(`request:${key}`)
       if (event.outcome === 'expired' && context.role === 'wallet') {
         enqueue.sendTo('signClient', { type: 'library.expireRequest', id: event.id, topic: event.topic })
       }
-      let sessions = context.sessions
-      // A switch the wallet made for the app: the app follows it.
-      const session = sessions[event.topic]
-      const target = switchTarget(event)
-      if (context.role === 'app' && session && target && sessionChains(session.namespaces).includes(target)) {
-        sessions = { ...sessions, [event.topic]: { ...session, chainId: target } }
-      }
-      enqueue.assign({
-        requests,
-        sessions,
-        queue: context.queue.filter((id) => id !== key),
-        activeRequest: context.activeRequest === key ? undefined : context.activeRequest,
-        recentlyDeleted: rememberDeleted(context.recentlyDeleted, event.id, 'request'),
-        outcomes: logged(context, {
-          kind: 'request',
-          key,
-          outcome: event.outcome,
-          ...(event.outcome === 'fulfilled' ? { result: event.result } : {}),
-          ...(event.error ? { error: event.error } : {}),
-        }),
-      })
+      enqueue.assign(withoutRequest(context, event))
     }),
     activateHead: enqueueActions(({ context, enqueue }) => {
       const head = context.queue[0]
@@ -1637,6 +463,8 @@ export const sessionClientMachine = setup({
     pairingUri: undefined,
     outcomes: [],
     lastError: undefined,
+    plan: undefined,
+    clock: input.clock ?? systemClock,
   }),
   invoke: { id: 'signClient', src: 'signClient', input: ({ context }) => ({ role: context.role }) },
   type: 'parallel',
@@ -1644,13 +472,21 @@ export const sessionClientMachine = setup({
     // ----- what the WalletConnect client reports -----
     'wc.sync': { actions: 'sync' },
     'wc.pairings': { actions: 'setPairings' },
-    'wc.sessionPropose': [{ guard: 'known' }, { actions: 'addProposal' }],
+    'wc.sessionPropose': [
+      { guard: 'known' },
+      ...refusedProposals(
+        'receivedNamespacesMalformed',
+        'receivedNullProperty',
+        'receivedScopedPropertiesOutsideNamespaces',
+      ),
+      { actions: 'addProposal' },
+    ],
     'wc.proposalApproved': { actions: 'forward' },
     'wc.proposalRejected': { actions: 'forward' },
     'wc.proposalExpired': { actions: 'forward' },
     'wc.sessionSettle': [
       { guard: 'known' },
-      { guard: 'refused', actions: 'logSettlementFailure' },
+      ...settlementFailures('settlementIncomplete', 'settlementExpired'),
       { actions: 'addSettledSession' },
     ],
     'wc.settleAcknowledged': { actions: ['refreshSession', 'forward'] },
@@ -1659,30 +495,91 @@ export const sessionClientMachine = setup({
     'wc.sessionExpire': { actions: 'forward' },
     'wc.sessionPing': { actions: 'forward' },
     'wc.sessionExtend': { actions: 'extendByPeer' },
-    'wc.sessionUpdate': [{ guard: 'refused', actions: 'discardUpdate' }, { actions: 'applyUpdate' }],
+    'wc.sessionUpdate': [
+      ...discardedUpdates(
+        ...TOPIC_RULES,
+        'updateOutOfOrder',
+        'approvedNamespacesMalformed',
+        'namespacesNotConforming',
+      ),
+      { actions: 'applyUpdate' },
+    ],
     'wc.sessionEvent': { actions: 'applySessionEvent' },
     'wc.requestSent': [{ guard: 'known' }, { actions: 'addObservedRequest' }],
     'wc.requestResult': { actions: 'forward' },
     'wc.requestError': { actions: 'forward' },
-    'wc.sessionRequest': [{ guard: 'known' }, { actions: 'addReceivedRequest' }],
+    'wc.sessionRequest': [
+      { guard: 'known' },
+      ...refusedRequests(
+        'receivedByApp',
+        'receivedTopicMalformed',
+        'receivedTopicRecentlyDeleted',
+        'receivedTopicUnknown',
+        'receivedSessionExpired',
+        'receivedChainNotApproved',
+        'receivedMethodMissing',
+        'receivedMethodNotApproved',
+        'receivedExpiryMalformed',
+        'requestExpired',
+        'receivedExpiryTooFar',
+      ),
+      { actions: 'addReceivedRequest' },
+    ],
     'wc.requestExpired': { actions: 'forward' },
     'wc.sessionAuthenticate': [{ guard: 'known' }, { actions: 'addReceivedAuth' }],
-    // ----- commands: each rule is checked here, before the library sees anything -----
-    'session.authenticate': [{ guard: 'refused', actions: 'refuse' }, { actions: 'startAuth' }],
-    'proposal.approve': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'proposal.reject': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'auth.approve': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'auth.reject': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'request.send': [
-      { guard: 'refused', actions: 'refuse' },
-      { guard: 'answeredLocally', actions: 'answerLocally' },
-      { actions: 'sendRequest' },
+    // ----- commands: each SPEC §5 rule is checked here, in order, before the library sees anything -----
+    'session.authenticate': [
+      ...refusedBy(
+        'appOnly',
+        'authIdReused',
+        'authParamsMissing',
+        'authChainsMalformed',
+        'multiNamespaceAuth',
+        'nonEip155Auth',
+      ),
+      { actions: 'startAuth' },
     ],
-    'request.respond': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'session.ping': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'session.extend': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'session.emit': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
-    'session.disconnect': [{ guard: 'refused', actions: 'refuse' }, { actions: ['clearError', 'forward'] }],
+    'proposal.approve': [
+      ...refusedBy(
+        'walletOnly',
+        ...PROPOSAL_RULES,
+        'approvedNamespacesMalformed',
+        'namespacesNotConforming',
+        'nullProperty',
+        'scopedPropertiesOutsideNamespaces',
+      ),
+      { actions: ['clearError', 'forward'] },
+    ],
+    'proposal.reject': [
+      ...refusedBy('walletOnly', ...PROPOSAL_RULES, 'rejectReasonInvalid'),
+      { actions: ['clearError', 'forward'] },
+    ],
+    'auth.approve': [
+      ...refusedBy('walletOnly', 'unknownAuthRequest'),
+      { actions: ['clearError', 'forward'] },
+    ],
+    'auth.reject': [
+      ...refusedBy('walletOnly', 'unknownAuthRequest', 'rejectReasonInvalid'),
+      { actions: ['clearError', 'forward'] },
+    ],
+    'request.respond': [
+      ...refusedBy(
+        'walletOnly',
+        'requestIdMalformed',
+        'requestRecentlyDeleted',
+        'unknownRequest',
+        'requestNotActive',
+        'responseMalformed',
+      ),
+      { actions: ['clearError', 'forward'] },
+    ],
+    'session.ping': [...refusedBy(...TOPIC_RULES), { actions: ['clearError', 'forward'] }],
+    'session.extend': [...refusedBy(...TOPIC_RULES), { actions: ['clearError', 'forward'] }],
+    'session.emit': [
+      ...refusedBy('walletOnly', ...TOPIC_RULES, 'chainNotApproved', 'eventNameMissing', 'eventNotApproved'),
+      { actions: ['clearError', 'forward'] },
+    ],
+    'session.disconnect': [...refusedBy(...TOPIC_RULES), { actions: ['clearError', 'forward'] }],
     // ----- the children's notices -----
     'proposal.settled': [
       { guard: 'renews', target: '.connect.proposing', actions: 'forgetProposal' },
@@ -1700,7 +597,17 @@ export const sessionClientMachine = setup({
         idle: {
           on: {
             'session.connect': [
-              { guard: 'refused', actions: 'refuse' },
+              ...refusedBy(
+                'appOnly',
+                'connectParamsNotObject',
+                'pairingTopicMalformed',
+                'pairingRecentlyDeleted',
+                'unknownPairing',
+                'pairingExpired',
+                'requestedNamespacesMalformed',
+                'nullProperty',
+                'scopedPropertiesOutsideNamespaces',
+              ),
               { target: 'proposing', actions: 'rememberConnect' },
             ],
           },
@@ -1728,7 +635,7 @@ export const sessionClientMachine = setup({
         idle: {
           on: {
             'session.pair': [
-              { guard: 'refused', actions: 'refuse' },
+              ...refusedBy('walletOnly', 'pairUriMalformed'),
               { target: 'pairing', actions: 'clearError' },
             ],
           },
@@ -1746,6 +653,26 @@ export const sessionClientMachine = setup({
             onDone: 'idle',
             onError: { target: 'idle', actions: { type: 'setPairError', params: errorOf } },
           },
+        },
+      },
+    },
+    /**
+     * App: a request is planned once (one clock read, kept in `plan`), then the plan decides: refused by the
+     * rule it broke, answered here, or sent.
+     */
+    request: {
+      initial: 'idle',
+      states: {
+        idle: {
+          entry: 'clearPlan',
+          on: { 'request.send': [...refusedBy('appOnly'), { target: 'planning', actions: 'plan' }] },
+        },
+        planning: {
+          always: [
+            ...planRefusals(...REQUEST_RULES),
+            { guard: 'answeredLocally', target: 'idle', actions: 'answerLocally' },
+            { target: 'idle', actions: 'sendRequest' },
+          ],
         },
       },
     },
@@ -1770,220 +697,3 @@ export const sessionClientMachine = setup({
     },
   },
 })
-
-// ===================================================================================================== helpers
-
-const capped = (expiry: number, ttlMs: number | undefined) =>
-  ttlMs === undefined ? expiry : Math.min(expiry, Date.now() + ttlMs)
-
-function logged(context: SessionClientContext, outcome: Outcome): Outcome[] {
-  return [...context.outcomes, outcome].slice(-SESSION_OUTCOMES_KEPT)
-}
-
-function keyOf(event: SessionClientEvent): { key?: string } {
-  if ('id' in event && (typeof event.id === 'number' || typeof event.id === 'string'))
-    return { key: String(event.id) }
-  if ('topic' in event && typeof event.topic === 'string') return { key: event.topic }
-  return {}
-}
-
-function isKnown(context: SessionClientContext, event: SessionClientEvent): boolean {
-  switch (event.type) {
-    case 'wc.sessionPropose':
-      return isKnownKey(context, 'proposal', event.proposal.id)
-    case 'wc.sessionSettle':
-      return isKnownKey(context, 'session', event.topic)
-    case 'wc.requestSent':
-    case 'wc.sessionRequest':
-      return isKnownKey(context, 'request', event.request.id)
-    case 'wc.sessionAuthenticate':
-      return isKnownKey(context, 'auth', event.request.id)
-    default:
-      return false
-  }
-}
-
-/** The child an event is for, if it is alive. */
-function childOf(context: SessionClientContext, event: SessionClientEvent): string | undefined {
-  switch (event.type) {
-    case 'wc.proposalApproved':
-    case 'wc.proposalRejected':
-    case 'wc.proposalExpired':
-    case 'proposal.approve':
-    case 'proposal.reject':
-      return context.proposals[String(event.id)] ? `proposal:${event.id}` : undefined
-    case 'auth.approve':
-    case 'auth.reject':
-      return context.auths[String(event.id)] ? `auth:${event.id}` : undefined
-    case 'wc.settleAcknowledged':
-    case 'wc.settleFailed':
-    case 'wc.sessionDelete':
-    case 'wc.sessionExpire':
-    case 'wc.sessionPing':
-    case 'session.ping':
-    case 'session.extend':
-    case 'session.emit':
-    case 'session.disconnect':
-      return context.sessions[event.topic] ? `session:${event.topic}` : undefined
-    case 'wc.requestResult':
-    case 'wc.requestError':
-    case 'wc.requestExpired':
-    case 'request.respond':
-      return context.requests[String(event.id)] ? `request:${event.id}` : undefined
-    default:
-      return undefined
-  }
-}
-
-function addProposal(
-  context: SessionClientContext,
-  proposal: ProposalInfo,
-  enqueue: SpawnEnqueue,
-  self: AnyActorRef,
-  refusal: SessionError | undefined,
-): SessionClientContext {
-  const expiry = capped(proposal.expiry, context.ttl.proposalMs)
-  spawn(enqueue, 'proposal', `proposal:${proposal.id}`, {
-    parent: self,
-    role: context.role,
-    proposal: { ...proposal, expiry },
-    ...(refusal ? { refusal: info(refusal) } : {}),
-  } satisfies ProposalInput)
-  return {
-    ...context,
-    proposals: {
-      ...context.proposals,
-      [String(proposal.id)]: {
-        id: proposal.id,
-        pairingTopic: proposal.pairingTopic,
-        expiry,
-        requiredNamespaces: proposal.requiredNamespaces,
-      },
-    },
-  }
-}
-
-function addSession(
-  context: SessionClientContext,
-  session: SessionInfo,
-  enqueue: SpawnEnqueue,
-  self: AnyActorRef,
-): SessionClientContext {
-  const expiry = capped(session.expiry, context.ttl.sessionMs)
-  spawn(enqueue, 'session', `session:${session.topic}`, {
-    parent: self,
-    role: context.role,
-    session: { ...session, expiry },
-    ...(context.ttl.sessionMs === undefined ? {} : { ttlMs: context.ttl.sessionMs }),
-  } satisfies SessionInput)
-  return {
-    ...context,
-    sessions: {
-      ...context.sessions,
-      [session.topic]: {
-        topic: session.topic,
-        expiry,
-        namespaces: session.namespaces,
-        requiredNamespaces: session.requiredNamespaces,
-        peer: session.peer,
-        ...(session.sessionProperties ? { sessionProperties: session.sessionProperties } : {}),
-        ...(session.scopedProperties ? { scopedProperties: session.scopedProperties } : {}),
-        ...(context.role === 'app' ? { chainId: defaultChain(session.namespaces) } : {}),
-      },
-    },
-  }
-}
-
-/** Wallet: a received request is checked (SPEC §5); a valid one joins the queue, an invalid one is refused to the peer. */
-function addIncomingRequest(
-  context: SessionClientContext,
-  received: Omit<RequestInfo, 'expiry'> & { expiry?: unknown },
-  enqueue: SpawnEnqueue,
-  self: AnyActorRef,
-): SessionClientContext {
-  const refusal =
-    context.role === 'wallet'
-      ? validateIncomingRequest({ ...received, expiry: received.expiry }, recordsView(context))
-      : new WrongRoleError('Answering requests', 'wallet')
-  const expiry =
-    typeof received.expiry === 'number'
-      ? capped(received.expiry, context.ttl.requestMs)
-      : capped(Date.now() + REQUEST_TTL_MS, context.ttl.requestMs)
-  const request: RequestInfo = { ...received, expiry }
-  spawn(enqueue, 'incomingRequest', `request:${request.id}`, {
-    parent: self,
-    request,
-    ...(refusal ? { refusal: info(refusal) } : {}),
-  } satisfies IncomingRequestInput)
-  const key = String(request.id)
-  return {
-    ...context,
-    requests: {
-      ...context.requests,
-      [key]: { id: request.id, topic: request.topic, method: request.request.method },
-    },
-    queue: refusal ? context.queue : [...context.queue, key],
-  }
-}
-
-/**
- * `enqueue.spawnChild` is typed per source; these helpers build the input for one of three sources, so the call
- * goes through this one loosely typed seam (each caller's input is checked with `satisfies`).
- */
-type SpawnEnqueue = { spawnChild: (src: never, options: never) => void }
-
-function spawn(
-  enqueue: SpawnEnqueue,
-  src: 'proposal' | 'session' | 'incomingRequest',
-  id: string,
-  input: ProposalInput | SessionInput | IncomingRequestInput,
-): void {
-  ;(enqueue.spawnChild as (src: string, options: { id: string; input: unknown }) => void)(src, {
-    id,
-    input,
-  })
-}
-
-/** Builds the session a valid settlement describes (app: the controller is the peer; wallet: we are). */
-function sessionFromSettle(event: Extract<SignClientEvent, { type: 'wc.sessionSettle' }>): SessionInfo {
-  const settle = event.settle as Required<Pick<SessionInfo, 'relay' | 'namespaces'>> & {
-    controller: Participant
-    expiry: number
-    sessionProperties?: Properties
-    scopedProperties?: Properties
-  }
-  return {
-    topic: event.topic,
-    ...(event.pairingTopic ? { pairingTopic: event.pairingTopic } : {}),
-    expiry: settle.expiry * 1000,
-    acknowledged: false,
-    relay: settle.relay,
-    controller: settle.controller.publicKey,
-    self: event.self,
-    peer: event.peer,
-    namespaces: settle.namespaces,
-    requiredNamespaces: event.requiredNamespaces ?? {},
-    optionalNamespaces: event.optionalNamespaces ?? {},
-    ...(settle.sessionProperties ? { sessionProperties: settle.sessionProperties } : {}),
-    ...(settle.scopedProperties ? { scopedProperties: settle.scopedProperties } : {}),
-  }
-}
-
-function remoteInfo(error: ErrorReason): SessionErrorInfo {
-  return { name: 'RemoteError', message: error.message, code: error.code }
-}
-
-// ===================================================================================================== selectors
-
-/** The pairing URI to show (app): the last one this client's connect produced. */
-export const selectPairingUri = (snapshot: { context: SessionClientContext }) => snapshot.context.pairingUri
-
-/** The request the wallet decides on now, if any. */
-export const selectActiveRequest = (snapshot: { context: SessionClientContext }) =>
-  snapshot.context.activeRequest === undefined
-    ? undefined
-    : snapshot.context.requests[snapshot.context.activeRequest]
-
-/** Sessions, newest last. */
-export const selectSessions = (snapshot: { context: SessionClientContext }) =>
-  Object.values(snapshot.context.sessions)

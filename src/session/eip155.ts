@@ -7,6 +7,7 @@ import {
   SwitchChainFailedError,
   UnapprovedMethodError,
 } from '../errors/session'
+import { eip155ChainId, eip155Reference, parseChainId } from '../utils/caip'
 import { addressesOnChain, methodsForChain, sessionChains } from './namespaces'
 import type { Namespaces, Properties, RpcRequest } from './types'
 import { isPlainObject } from './validateNamespaces'
@@ -82,7 +83,7 @@ export function answerLocally(request: RpcRequest, context: LocalEip155Context):
 
 /** `eip155:10` → `0xa`. */
 export function toHexChainId(chainId: string): string {
-  return `0x${BigInt(chainId.split(':')[1] ?? '0').toString(16)}`
+  return `0x${BigInt(eip155Reference(chainId) ?? 0).toString(16)}`
 }
 
 function switchChain(params: unknown, context: LocalEip155Context, approvedMethods: string[]): LocalAnswer {
@@ -92,7 +93,7 @@ function switchChain(params: unknown, context: LocalEip155Context, approvedMetho
   if (reference === undefined) {
     return { kind: 'error', error: new InvalidParamsError('wallet_switchEthereumChain needs a chainId') }
   }
-  const target = `eip155:${reference}`
+  const target = eip155ChainId(BigInt(reference))
   const session = context.session!
   if (sessionChains(session.namespaces).includes(target)) {
     // Reads on the new chain go to its RPC; without one the app could not follow the switch.
@@ -117,7 +118,7 @@ function parseChainReference(raw: unknown): string | undefined {
 }
 
 function rpcMapUrl(namespaces: Namespaces, chainId: string): string | undefined {
-  const reference = chainId.split(':')[1] ?? ''
+  const reference = parseChainId(chainId)?.reference ?? ''
   for (const namespace of Object.values(namespaces)) {
     const url = namespace.rpcMap?.[reference] ?? namespace.rpcMap?.[chainId]
     if (url) return url
@@ -148,7 +149,7 @@ function capabilities(
   for (const hex of chains) {
     const reference = parseChainReference(hex)
     if (reference === undefined) continue
-    const chain = `eip155:${reference}`
+    const chain = eip155ChainId(BigInt(reference))
     const merged = {
       ...global,
       ...parseObject(parseObject(scoped[chain]).capabilities),

@@ -1,42 +1,40 @@
+import { namespaceOf as caipNamespaceOf, isCaip2, isCaip10, parseAccountId } from '../utils/caip'
 import type { Namespaces, ProposalNamespace, ProposalNamespaces } from './types'
 
 /**
  * CAIP helpers over SPEC §3 namespaces: which chains, methods and events a session or a proposal holds.
- * Chains are CAIP-2 (`namespace:reference`), accounts CAIP-10 (`namespace:reference:address`).
+ * Chains are CAIP-2 (`namespace:reference`), accounts CAIP-10 (`namespace:reference:address`), parsed by
+ * `src/utils/caip.ts`.
  */
 
-const SEGMENT = /^[-a-zA-Z0-9]+$/
-
-/** `eip155:1` and the like: two non-empty segments. */
+/** `eip155:1` and the like: a CAIP-2 chain id. */
 export function isChainId(value: unknown): value is string {
-  if (typeof value !== 'string') return false
-  const parts = value.split(':')
-  return parts.length === 2 && parts.every((part) => SEGMENT.test(part))
+  return isCaip2(value)
 }
 
-/** `eip155:1:0xabc…`: a chain id and a non-empty address. */
+/** `eip155:1:0xabc…`: a CAIP-10 account id. */
 export function isAccountId(value: unknown): value is string {
-  if (typeof value !== 'string') return false
-  const parts = value.split(':')
-  return parts.length === 3 && isChainId(`${parts[0]}:${parts[1]}`) && parts[2] !== ''
+  return isCaip10(value)
 }
 
-export function namespaceOf(chainId: string): string {
-  return chainId.split(':')[0] ?? ''
+/** The namespace of a chain id (`eip155:1`), an account id, or a namespace key that is one already (`eip155`). */
+export function namespaceOf(key: string): string {
+  return caipNamespaceOf(key) ?? key
 }
 
+/** `eip155:1:0xabc…` → `eip155:1` (empty when it is not an account id). */
 export function chainOfAccount(account: string): string {
-  const [namespace, reference] = account.split(':')
-  return `${namespace}:${reference}`
+  return parseAccountId(account)?.chainId ?? ''
 }
 
+/** `eip155:1:0xabc…` → `0xabc…` (empty when it is not an account id). */
 export function addressOfAccount(account: string): string {
-  return account.split(':')[2] ?? ''
+  return parseAccountId(account)?.address ?? ''
 }
 
 /** The chains a proposal namespace asks for: inline (`eip155:1` as the key) or listed. */
 export function proposalChains(key: string, namespace: ProposalNamespace): string[] {
-  return key.includes(':') ? [key] : (namespace.chains ?? [])
+  return isCaip2(key) ? [key] : (namespace.chains ?? [])
 }
 
 /** Every chain a set of proposal namespaces asks for. */

@@ -40,6 +40,74 @@ export interface RecordsView {
 export const isNonEmptyString = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== ''
 
+type Rule = (key: unknown, view: RecordsView) => SessionError | undefined
+
+/** The first rule of `rules` that `key` breaks. */
+function firstBroken(rules: Record<string, Rule>, key: unknown, view: RecordsView): SessionError | undefined {
+  for (const rule of Object.values(rules)) {
+    const error = rule(key, view)
+    if (error) return error
+  }
+  return undefined
+}
+
+const recentlyDeleted: Rule = (key, view) => {
+  if (typeof key !== 'string' && typeof key !== 'number') return undefined
+  const deleted = wasRecentlyDeleted(view.recentlyDeleted, key)
+  return deleted ? new RecentlyDeletedError({ details: `${deleted}: ${key}` }) : undefined
+}
+
+/** SPEC §5 "Topics are existing strings", one rule each, in the order they are checked. */
+export const sessionTopicRules = {
+  topicMalformed: (topic) =>
+    isNonEmptyString(topic)
+      ? undefined
+      : new InvalidParamsError('A session topic must be a non-empty string'),
+  topicRecentlyDeleted: recentlyDeleted,
+  unknownTopic: (topic, view) =>
+    view.sessions[String(topic)] ? undefined : new SessionTopicNotFoundError({ details: String(topic) }),
+  sessionExpired: (topic, view) => {
+    const session = view.sessions[String(topic)]
+    return session && session.expiry <= view.now
+      ? new SessionExpiredError({ details: String(topic) })
+      : undefined
+  },
+} satisfies Record<string, Rule>
+
+/** A proposal id is a number, not recently deleted, known and unexpired (SPEC §5 approve and reject). */
+export const proposalIdRules = {
+  proposalIdMalformed: (id) =>
+    typeof id === 'number' && Number.isSafeInteger(id)
+      ? undefined
+      : new InvalidParamsError('A proposal id must be a number'),
+  proposalRecentlyDeleted: recentlyDeleted,
+  unknownProposal: (id, view) =>
+    view.proposals[String(id)] ? undefined : new ProposalNotFoundError({ details: String(id) }),
+  proposalExpired: (id, view) => {
+    const proposal = view.proposals[String(id)]
+    return proposal && proposal.expiry <= view.now
+      ? new ProposalExpiredError({ details: String(id) })
+      : undefined
+  },
+} satisfies Record<string, Rule>
+
+/** A pairing topic, when connect names one, is a string, known and unexpired (SPEC §5 connect). */
+export const pairingTopicRules = {
+  pairingTopicMalformed: (topic) =>
+    isNonEmptyString(topic)
+      ? undefined
+      : new InvalidParamsError('A pairing topic must be a non-empty string'),
+  pairingRecentlyDeleted: recentlyDeleted,
+  unknownPairing: (topic, view) =>
+    view.pairings?.[String(topic)] ? undefined : new PairingTopicNotFoundError({ details: String(topic) }),
+  pairingExpired: (topic, view) => {
+    const pairing = view.pairings?.[String(topic)]
+    return pairing && pairing.expiry <= view.now
+      ? new PairingExpiredError({ details: String(topic) })
+      : undefined
+  },
+} satisfies Record<string, Rule>
+
 /**
  * A session topic is a string, not recently deleted, known and unexpired.
  *
@@ -47,35 +115,15 @@ export const isNonEmptyString = (value: unknown): value is string =>
  * validateSessionTopic('abc', view)?.shortMessage // "session topic doesn't exist"
  */
 export function validateSessionTopic(topic: unknown, view: RecordsView): SessionError | undefined {
-  if (!isNonEmptyString(topic)) return new InvalidParamsError('A session topic must be a non-empty string')
-  const deleted = wasRecentlyDeleted(view.recentlyDeleted, topic)
-  if (deleted) return new RecentlyDeletedError({ details: `${deleted}: ${topic}` })
-  const session = view.sessions[topic]
-  if (!session) return new SessionTopicNotFoundError({ details: topic })
-  if (session.expiry <= view.now) return new SessionExpiredError({ details: topic })
-  return undefined
+  return firstBroken(sessionTopicRules, topic, view)
 }
 
 /** A proposal id is a number, not recently deleted, known and unexpired. */
 export function validateProposalId(id: unknown, view: RecordsView): SessionError | undefined {
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-    return new InvalidParamsError('A proposal id must be a number')
-  }
-  const deleted = wasRecentlyDeleted(view.recentlyDeleted, id)
-  if (deleted) return new RecentlyDeletedError({ details: `${deleted}: ${id}` })
-  const proposal = view.proposals[String(id)]
-  if (!proposal) return new ProposalNotFoundError({ details: String(id) })
-  if (proposal.expiry <= view.now) return new ProposalExpiredError({ details: String(id) })
-  return undefined
+  return firstBroken(proposalIdRules, id, view)
 }
 
 /** A pairing topic is a string, known and unexpired. */
 export function validatePairingTopic(topic: unknown, view: RecordsView): SessionError | undefined {
-  if (!isNonEmptyString(topic)) return new InvalidParamsError('A pairing topic must be a non-empty string')
-  const deleted = wasRecentlyDeleted(view.recentlyDeleted, topic)
-  if (deleted) return new RecentlyDeletedError({ details: `${deleted}: ${topic}` })
-  const pairing = view.pairings?.[topic]
-  if (!pairing) return new PairingTopicNotFoundError({ details: topic })
-  if (pairing.expiry <= view.now) return new PairingExpiredError({ details: topic })
-  return undefined
+  return firstBroken(pairingTopicRules, topic, view)
 }

@@ -51,8 +51,9 @@ interface Case<M extends AnyStateMachine> {
 }
 
 function run<M extends AnyStateMachine>(title: string, cases: Case<M>[]) {
+  const replay = (c: Case<M>, path: Case<M>['model']['paths'][number]): ReplayResult =>
+    replayPath(c.model, path, c.invariant ? { invariant: c.invariant } : {})
   describe(title, () => {
-    const results: ReplayResult[] = []
     for (const c of cases) {
       describe(c.name, () => {
         it('has the expected number of covering paths', () => {
@@ -60,12 +61,14 @@ function run<M extends AnyStateMachine>(title: string, cases: Case<M>[]) {
         })
         for (const path of c.model.paths) {
           it(`replays ${path.description}`, () => {
-            results.push(replayPath(c.model, path, c.invariant ? { invariant: c.invariant } : {}))
+            replay(c, path)
           })
         }
       })
     }
+    // On its own: replays every path of every case here, whichever tests ran before.
     it('reaches every state and takes every transition of the machine', () => {
+      const results = cases.flatMap((c) => c.model.paths.map((path) => replay(c, path)))
       assertCoverage(cases[0]!.model, results)
     })
   })
@@ -376,6 +379,17 @@ type ClientEvent = EventFromLogic<typeof clientUnderTest>
 type ClientSnapshot = SnapshotFrom<typeof clientUnderTest>
 
 const PAIRING = 'f'.repeat(64)
+const OLD_PAIRING = '9'.repeat(64)
+const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+/** What the proposal and the settled session require, and namespaces that do not satisfy it. */
+const required = { eip155: { chains: ['eip155:1'], methods: ['personal_sign'], events: ['chainChanged'] } }
+const elsewhere = {
+  eip155: {
+    accounts: [`eip155:5:0x${'1'.repeat(40)}`],
+    methods: ['personal_sign'],
+    events: ['chainChanged'],
+  },
+}
 /** Requests must expire within the library's limits (a week); a path replays well within the hour. */
 const SOON = Date.now() + 3_600_000
 const settle = {
@@ -401,9 +415,30 @@ const authRequest = {
 
 /** Every event the client handles, each with payloads that take its transitions (none goes bare). */
 const clientEvents = [
-  { type: 'wc.sync', pairings: {}, proposals: [], sessions: [sessionInfo(true)], requests: [] },
-  { type: 'wc.pairings', pairings: { [PAIRING]: { expiry: FAR } } },
-  { type: 'wc.sessionPropose', proposal: { ...proposal, pairingTopic: PAIRING } },
+  {
+    type: 'wc.sync',
+    pairings: {},
+    proposals: [],
+    sessions: [{ ...sessionInfo(true), requiredNamespaces: required }],
+    requests: [],
+  },
+  { type: 'wc.pairings', pairings: { [PAIRING]: { expiry: FAR }, [OLD_PAIRING]: { expiry: 1 } } },
+  {
+    type: 'wc.sessionPropose',
+    proposal: { ...proposal, pairingTopic: PAIRING, requiredNamespaces: required },
+  },
+  { type: 'wc.sessionPropose', proposal: { ...proposal, id: 2, pairingTopic: PAIRING, expiry: 1 } },
+  // Wallet: proposals that break a connect rule, rejected to the peer.
+  {
+    type: 'wc.sessionPropose',
+    proposal: {
+      ...proposal,
+      id: 3,
+      requiredNamespaces: { eip155: { chains: ['1'], methods: [], events: [] } },
+    },
+  },
+  { type: 'wc.sessionPropose', proposal: { ...proposal, id: 4, sessionProperties: { a: null } } },
+  { type: 'wc.sessionPropose', proposal: { ...proposal, id: 5, scopedProperties: { solana: { a: 1 } } } },
   { type: 'wc.proposalApproved', id: 1 },
   { type: 'wc.proposalRejected', id: 1, reason: { code: 5000, message: 'User rejected.' } },
   { type: 'wc.proposalExpired', id: 1 },
@@ -411,6 +446,14 @@ const clientEvents = [
     type: 'wc.sessionSettle',
     topic: TOPIC,
     settle,
+    self: { publicKey: '', metadata },
+    peer: settle.controller,
+    requiredNamespaces: required,
+  },
+  {
+    type: 'wc.sessionSettle',
+    topic: 'c'.repeat(64),
+    settle: { ...settle, expiry: 1 },
     self: { publicKey: '', metadata },
     peer: settle.controller,
   },
@@ -429,15 +472,35 @@ const clientEvents = [
   { type: 'wc.sessionExtend', topic: TOPIC },
   { type: 'wc.sessionUpdate', topic: TOPIC, id: 1_800_000_000_000_000, namespaces },
   { type: 'wc.sessionUpdate', topic: TOPIC, id: 1_700_000_000_000_000, namespaces },
+  { type: 'wc.sessionUpdate', topic: '', id: 1_800_000_000_000_000, namespaces },
+  { type: 'wc.sessionUpdate', topic: TOPIC, id: 1_900_000_000_000_000, namespaces: {} },
+  { type: 'wc.sessionUpdate', topic: TOPIC, id: 1_900_000_000_000_000, namespaces: elsewhere },
   { type: 'wc.sessionEvent', topic: TOPIC, chainId: 'eip155:1', event: { name: 'chainChanged', data: 1 } },
   { type: 'wc.requestSent', request: received(21) },
   { type: 'wc.requestResult', id: 21, result: '0x' },
   { type: 'wc.requestError', id: 21, error: refusal },
   { type: 'wc.sessionRequest', request: received(11) },
+  // Wallet: requests that break a request rule, refused to the peer.
+  { type: 'wc.sessionRequest', request: { ...received(12), topic: '' } },
+  { type: 'wc.sessionRequest', request: { ...received(13), chainId: 'eip155:5' } },
+  { type: 'wc.sessionRequest', request: { ...received(14), request: { method: '' } } },
+  { type: 'wc.sessionRequest', request: received(15, 'eth_sendTransaction') },
+  { type: 'wc.sessionRequest', request: { ...received(16), expiry: 'soon' } },
+  { type: 'wc.sessionRequest', request: { ...received(17), expiry: 1 } },
+  { type: 'wc.sessionRequest', request: { ...received(18), expiry: FAR } },
   { type: 'wc.requestExpired', id: 11 },
   { type: 'wc.sessionAuthenticate', request: authRequest },
   { type: 'session.connect', params: 'eip155:1' },
   { type: 'session.connect', params: {} },
+  { type: 'session.connect', params: { pairingTopic: '' } },
+  { type: 'session.connect', params: { pairingTopic: TOPIC } },
+  { type: 'session.connect', params: { pairingTopic: OLD_PAIRING } },
+  {
+    type: 'session.connect',
+    params: { requiredNamespaces: { eip155: { chains: ['1'], methods: [], events: [] } } },
+  },
+  { type: 'session.connect', params: { sessionProperties: { caip154: null } } },
+  { type: 'session.connect', params: { scopedProperties: { solana: { a: 1 } } } },
   { type: 'session.pair', uri: 'not a uri' },
   { type: 'session.pair', uri: `wc:${PAIRING}@2?relay-protocol=irn&symKey=${'1'.repeat(64)}` },
   {
@@ -446,24 +509,78 @@ const clientEvents = [
     params: { chains: ['eip155:1'], uri: 'https://a', domain: 'a', nonce: 'n' },
   },
   { type: 'session.authenticate', id: 42, params: { chains: [], uri: 'https://a', domain: 'a', nonce: 'n' } },
+  {
+    type: 'session.authenticate',
+    id: 43,
+    params: { chains: ['mainnet'], uri: 'https://a', domain: 'a', nonce: 'n' },
+  },
+  {
+    type: 'session.authenticate',
+    id: 44,
+    params: { chains: ['eip155:1', SOLANA], uri: 'https://a', domain: 'a', nonce: 'n' },
+  },
+  {
+    type: 'session.authenticate',
+    id: 45,
+    params: { chains: [SOLANA], uri: 'https://a', domain: 'a', nonce: 'n' },
+  },
   { type: 'proposal.approve', id: 1, namespaces },
+  { type: 'proposal.approve', id: '1' as unknown as number, namespaces },
+  { type: 'proposal.approve', id: 2, namespaces },
+  { type: 'proposal.approve', id: 1, namespaces: {} },
+  { type: 'proposal.approve', id: 1, namespaces: elsewhere },
+  { type: 'proposal.approve', id: 1, namespaces, sessionProperties: { a: null } },
+  { type: 'proposal.approve', id: 1, namespaces, scopedProperties: { solana: { a: 1 } } },
   { type: 'proposal.reject', id: 1, reason: { code: 5000, message: 'User rejected.' } },
+  {
+    type: 'proposal.reject',
+    id: '1' as unknown as number,
+    reason: { code: 5000, message: 'User rejected.' },
+  },
+  { type: 'proposal.reject', id: 2, reason: { code: 5000, message: 'User rejected.' } },
+  { type: 'proposal.reject', id: 1, reason: {} as { code: number; message: string } },
   { type: 'auth.approve', id: 31, auths: [] },
   { type: 'auth.reject', id: 31, reason: { code: 5000, message: 'User rejected.' } },
+  { type: 'auth.reject', id: 31, reason: {} as { code: number; message: string } },
   { type: 'request.send', id: 51, request: { method: 'eth_chainId' } },
   { type: 'request.send', id: 52, request: { method: 'personal_sign', params: [] } },
   { type: 'request.send', id: 53, request: { method: 'eth_sendTransaction', params: [] } },
+  { type: 'request.send', id: 1.5, request: { method: 'personal_sign', params: [] } },
+  { type: 'request.send', id: 54, topic: '', request: { method: 'personal_sign', params: [] } },
+  { type: 'request.send', id: 55, topic: TOPIC, request: { method: 'personal_sign', params: [] } },
+  { type: 'request.send', id: 56, topic: 'nope', request: { method: 'personal_sign', params: [] } },
+  {
+    type: 'request.send',
+    id: 57,
+    request: { method: 'wallet_switchEthereumChain', params: [{ chainId: '0x5' }] },
+  },
+  { type: 'request.send', id: 58, chainId: 'eip155:5', request: { method: 'personal_sign', params: [] } },
+  { type: 'request.send', id: 59, request: { method: '' } },
+  { type: 'request.send', id: 60, request: { method: 'personal_sign', params: [] }, expiry: 1 },
   { type: 'request.respond', id: 11, response: { result: '0x' } },
+  { type: 'request.respond', id: '11' as unknown as number, response: { result: '0x' } },
+  { type: 'request.respond', id: 11, response: {} as { result: unknown } },
+  // An id deleted a moment ago (whichever record it named), answered again.
+  ...[1, 2, 21, 31].map((id) => ({ type: 'request.respond', id, response: { result: '0x' } })),
   { type: 'session.ping', topic: TOPIC },
+  { type: 'session.ping', topic: '' },
   { type: 'session.extend', topic: TOPIC },
+  { type: 'session.extend', topic: '' },
   { type: 'session.emit', topic: TOPIC, chainId: 'eip155:1', event: { name: 'chainChanged', data: 1 } },
+  { type: 'session.emit', topic: '', chainId: 'eip155:1', event: { name: 'chainChanged', data: 1 } },
+  { type: 'session.emit', topic: TOPIC, chainId: 'eip155:5', event: { name: 'chainChanged', data: 1 } },
+  { type: 'session.emit', topic: TOPIC, chainId: 'eip155:1', event: {} as { name: string; data: unknown } },
+  { type: 'session.emit', topic: TOPIC, chainId: 'eip155:1', event: { name: 'balanceChanged', data: 1 } },
   { type: 'session.disconnect', topic: TOPIC },
+  { type: 'session.disconnect', topic: '' },
   { type: 'proposal.settled', id: 1, outcome: 'expired' },
   { type: 'proposal.settled', id: 1, outcome: 'approved' },
   { type: 'auth.settled', id: 41, outcome: 'approved', session: sessionInfo(true), pairingTopic: PAIRING },
   { type: 'auth.settled', id: 31, outcome: 'rejected' },
   { type: 'session.ended', topic: TOPIC, outcome: 'peerDisconnected' },
   { type: 'session.expiryChanged', topic: TOPIC, expiry: FAR + 1 },
+  // The session's expiry moved into the past: the next command on it finds it expired.
+  { type: 'session.expiryChanged', topic: TOPIC, expiry: 1 },
   {
     type: 'request.settled',
     id: 52,
@@ -483,10 +600,22 @@ const clientEvents = [
 ] as ClientEvent[]
 
 /** What a client state is, for the traversal: its regions and how many records of each kind it holds. */
+/** What the rules read besides the counts: known pairings, a deleted record, an update applied, an expiry past. */
+const ruleFlags = (s: ClientSnapshot) => {
+  const { sessions, pairings, recentlyDeleted } = s.context
+  return {
+    pairings: Object.keys(pairings).length > 0,
+    deleted: recentlyDeleted.entries.length > 0,
+    updated: Object.values(sessions).some((session) => session.lastUpdateId !== undefined),
+    stale: Object.values(sessions).some((session) => session.expiry <= Date.now()),
+  }
+}
+
 const clientState = (s: ClientSnapshot) => {
   const { proposals, sessions, requests, auths, queue, connectParams, pairingUri } = s.context
   return JSON.stringify({
     value: s.value,
+    ...ruleFlags(s),
     connected: connectParams !== undefined,
     uri: pairingUri !== undefined,
     proposals: Object.keys(proposals).length,
@@ -507,8 +636,9 @@ const clientModel = (role: 'app' | 'wallet') =>
     events: clientEvents,
     input: { role, rpcMap: { 'eip155:1': 'http://127.0.0.1:8545' } },
     serializeState: clientState,
-    // Coverage needs at most three records at once; past that the states only repeat.
-    stopWhen: (s) => recordCount(s) >= 3,
+    // Coverage needs at most three records at once, and each rule one flag of `ruleFlags` at a time; past that
+    // the states only repeat.
+    stopWhen: (s) => recordCount(s) >= 3 || Object.values(ruleFlags(s)).filter(Boolean).length >= 2,
   })
 
 function clientInvariant(s: ClientSnapshot): void {
@@ -531,6 +661,6 @@ function clientInvariant(s: ClientSnapshot): void {
 }
 
 run('session client machine, model-based', [
-  { name: 'app', model: clientModel('app'), paths: 57, invariant: clientInvariant },
-  { name: 'wallet', model: clientModel('wallet'), paths: 62, invariant: clientInvariant },
+  { name: 'app', model: clientModel('app'), paths: 94, invariant: clientInvariant },
+  { name: 'wallet', model: clientModel('wallet'), paths: 112, invariant: clientInvariant },
 ])
