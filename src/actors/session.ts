@@ -8,7 +8,7 @@ import type {
   SignClientTypes,
 } from '@walletconnect/types'
 import { type Hex, verifyMessage } from 'viem'
-import { type ActorRefFrom, fromCallback, fromPromise, waitFor } from 'xstate'
+import { type ActorRefFrom, type AnyStateMachine, fromCallback, fromPromise, waitFor } from 'xstate'
 import {
   type ErrorReason,
   RequestExpiredError,
@@ -17,17 +17,17 @@ import {
   sessionErrorInfo,
   toSessionError,
 } from '../errors/session'
-import {
-  type AuthEvent,
+import type {
+  AuthEvent,
   authMachine,
-  type ConnectOutput,
+  ConnectOutput,
   incomingRequestMachine,
   outgoingRequestMachine,
   proposalMachine,
-  type Role,
-  type SessionEvent,
-  type SignClientCommand,
-  type SignClientEvent,
+  Role,
+  SessionEvent,
+  SignClientCommand,
+  SignClientEvent,
   sessionClientMachine,
   sessionMachine,
 } from '../machines/session'
@@ -68,7 +68,13 @@ export type SignClient = ISignClient
 /** The relay tag of a `wc_sessionDelete` request (WalletConnect's publish tags are part of its protocol). */
 const SESSION_DELETE_TAG = 1112
 
-/** Builds every actor slot of the session machines over `client`. */
+/** The actor slots a machine declares, as `.provide({ actors })` takes them. */
+type SlotsOf<M extends AnyStateMachine> = NonNullable<Parameters<M['provide']>[0]['actors']>
+
+/**
+ * Builds every actor slot of the session machines over `client`: the client machine's own slots, and per child
+ * machine the slots that child declares. `src/kit/sessionClient.ts` provides them to the machines.
+ */
 export function createSessionActors(client: SignClient) {
   /** Requests this machine sent itself: not reported back as someone else's. */
   const ownRequests = new WeakSet<object>()
@@ -252,132 +258,109 @@ export function createSessionActors(client: SignClient) {
     await mapped(client.pair({ uri: input.uri }))
   })
 
-  const proposal = proposalMachine.provide({
-    actors: {
-      approve: fromPromise(async ({ input }) => {
-        const { topic } = await mapped(
-          client.approve({
-            id: input.id,
-            namespaces: input.namespaces as SessionTypes.Namespaces,
-            ...(input.sessionProperties
-              ? { sessionProperties: input.sessionProperties as Record<string, string> }
-              : {}),
-            ...(input.scopedProperties
-              ? { scopedProperties: input.scopedProperties as Record<string, string> }
-              : {}),
-            ...(input.relayProtocol ? { relayProtocol: input.relayProtocol } : {}),
-          }),
-        )
-        return { topic }
-      }),
-      reject: fromPromise(async ({ input }) => {
-        await mapped(client.reject({ id: input.id, reason: input.reason }))
-      }),
-    },
-  })
+  const proposal = {
+    approve: fromPromise(async ({ input }) => {
+      const { topic } = await mapped(
+        client.approve({
+          id: input.id,
+          namespaces: input.namespaces as SessionTypes.Namespaces,
+          ...(input.sessionProperties
+            ? { sessionProperties: input.sessionProperties as Record<string, string> }
+            : {}),
+          ...(input.scopedProperties
+            ? { scopedProperties: input.scopedProperties as Record<string, string> }
+            : {}),
+          ...(input.relayProtocol ? { relayProtocol: input.relayProtocol } : {}),
+        }),
+      )
+      return { topic }
+    }),
+    reject: fromPromise(async ({ input }) => {
+      await mapped(client.reject({ id: input.id, reason: input.reason }))
+    }),
+  } satisfies SlotsOf<typeof proposalMachine>
 
-  const session = sessionMachine.provide({
-    actors: {
-      ping: fromCallback<SessionEvent, { topic: string }>(({ sendBack, input }) =>
-        pingPeer(client, input.topic, sendBack),
-      ),
-      extend: fromPromise(async ({ input }) => {
-        await mapped(client.extend({ topic: input.topic }))
-      }),
-      emit: fromPromise(async ({ input }) => {
-        await mapped(client.emit({ topic: input.topic, chainId: input.chainId, event: input.event }))
-      }),
-      disconnect: fromPromise(async ({ input }) => {
-        await mapped(client.disconnect({ topic: input.topic, reason: input.reason }))
-      }),
-    },
-  })
+  const session = {
+    ping: fromCallback<SessionEvent, { topic: string }>(({ sendBack, input }) =>
+      pingPeer(client, input.topic, sendBack),
+    ),
+    extend: fromPromise(async ({ input }) => {
+      await mapped(client.extend({ topic: input.topic }))
+    }),
+    emit: fromPromise(async ({ input }) => {
+      await mapped(client.emit({ topic: input.topic, chainId: input.chainId, event: input.event }))
+    }),
+    disconnect: fromPromise(async ({ input }) => {
+      await mapped(client.disconnect({ topic: input.topic, reason: input.reason }))
+    }),
+  } satisfies SlotsOf<typeof sessionMachine>
 
-  const outgoingRequest = outgoingRequestMachine.provide({
-    actors: {
-      sendRequest: fromPromise(async ({ input }) => {
-        const request = { method: input.request.method, params: input.request.params }
-        ownRequests.add(request)
-        return mapped(
-          client.request({
-            topic: input.topic,
-            chainId: input.chainId,
-            request,
-            ...(input.expirySeconds === undefined ? {} : { expiry: input.expirySeconds }),
-          }),
-        )
-      }),
-    },
-  })
+  const outgoingRequest = {
+    sendRequest: fromPromise(async ({ input }) => {
+      const request = { method: input.request.method, params: input.request.params }
+      ownRequests.add(request)
+      return mapped(
+        client.request({
+          topic: input.topic,
+          chainId: input.chainId,
+          request,
+          ...(input.expirySeconds === undefined ? {} : { expiry: input.expirySeconds }),
+        }),
+      )
+    }),
+  } satisfies SlotsOf<typeof outgoingRequestMachine>
 
-  const incomingRequest = incomingRequestMachine.provide({
-    actors: {
-      respond: fromPromise(async ({ input }) => {
-        const { id, topic, response } = input
-        await mapped(
-          client.respond({
-            topic,
-            response:
-              'result' in response
-                ? { id, jsonrpc: '2.0', result: response.result }
-                : { id, jsonrpc: '2.0', error: response.error },
-          }),
-        )
-      }),
-    },
-  })
+  const incomingRequest = {
+    respond: fromPromise(async ({ input }) => {
+      const { id, topic, response } = input
+      await mapped(
+        client.respond({
+          topic,
+          response:
+            'result' in response
+              ? { id, jsonrpc: '2.0', result: response.result }
+              : { id, jsonrpc: '2.0', error: response.error },
+        }),
+      )
+    }),
+  } satisfies SlotsOf<typeof incomingRequestMachine>
 
-  const auth = authMachine.provide({
-    actors: {
-      authenticate: fromCallback<AuthEvent, AuthenticateParams>(({ sendBack, input }) => {
-        let stopped = false
-        const send = (event: AuthEvent) => {
-          if (!stopped) sendBack(event)
+  const auth = {
+    authenticate: fromCallback<AuthEvent, AuthenticateParams>(({ sendBack, input }) => {
+      let stopped = false
+      const send = (event: AuthEvent) => {
+        if (!stopped) sendBack(event)
+      }
+      void (async () => {
+        try {
+          const { uri, response } = await client.authenticate(input as AuthTypes.SessionAuthenticateParams)
+          send({ type: 'auth.uri', uri, pairingTopic: topicOfUri(uri) })
+          const result = await response()
+          send({
+            type: 'auth.approved',
+            ...(result.session ? { session: toSessionInfo(result.session) } : {}),
+          })
+        } catch (error) {
+          send({ type: 'auth.failed', error: sessionErrorInfo(toSessionError(error)) })
         }
-        void (async () => {
-          try {
-            const { uri, response } = await client.authenticate(input as AuthTypes.SessionAuthenticateParams)
-            send({ type: 'auth.uri', uri, pairingTopic: topicOfUri(uri) })
-            const result = await response()
-            send({
-              type: 'auth.approved',
-              ...(result.session ? { session: toSessionInfo(result.session) } : {}),
-            })
-          } catch (error) {
-            send({ type: 'auth.failed', error: sessionErrorInfo(toSessionError(error)) })
-          }
-        })()
-        return () => {
-          stopped = true
-        }
-      }),
-      verifyAuth: fromPromise(({ input }) => verifyCacaos(client, input.request, input.auths)),
-      approveAuth: fromPromise(async ({ input }) => {
-        const { session } = await mapped(
-          client.approveSessionAuthenticate({ id: input.id, auths: input.auths as AuthTypes.Cacao[] }),
-        )
-        return session ? { session: toSessionInfo(session) } : {}
-      }),
-      rejectAuth: fromPromise(async ({ input }) => {
-        await mapped(client.rejectSessionAuthenticate({ id: input.id, reason: input.reason }))
-      }),
-    },
-  })
+      })()
+      return () => {
+        stopped = true
+      }
+    }),
+    verifyAuth: fromPromise(({ input }) => verifyCacaos(client, input.request, input.auths)),
+    approveAuth: fromPromise(async ({ input }) => {
+      const { session } = await mapped(
+        client.approveSessionAuthenticate({ id: input.id, auths: input.auths as AuthTypes.Cacao[] }),
+      )
+      return session ? { session: toSessionInfo(session) } : {}
+    }),
+    rejectAuth: fromPromise(async ({ input }) => {
+      await mapped(client.rejectSessionAuthenticate({ id: input.id, reason: input.reason }))
+    }),
+  } satisfies SlotsOf<typeof authMachine>
 
   return { signClient, connect, pair, proposal, session, outgoingRequest, incomingRequest, auth }
-}
-
-/**
- * The session client machine over `client`. Start it with the side this client plays.
- *
- * @example
- * // The kit, once its WalletConnect provider has loaded:
- * const sessions = createActor(createSessionClientMachine(provider.signer.client), {
- *   input: { role: 'app', rpcMap: { 'eip155:1': rpcUrl } },
- * }).start()
- */
-export function createSessionClientMachine(client: SignClient) {
-  return sessionClientMachine.provide({ actors: createSessionActors(client) })
 }
 
 /** A running session client (`createActor(createSessionClientMachine(client), { input })`). */

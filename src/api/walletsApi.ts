@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import type { KitEndpoints } from '../config'
+import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
 import { formatChainId, isCaip2, namespaceOf } from '../utils/caip'
 import { safeDeepLink, safeHttpUrl, safeText } from '../utils/links'
@@ -81,7 +82,7 @@ export class WalletsApiError extends BaseError {
 export type FetchWalletsErrorType = WalletsApiError
 
 /** The UI text of every listing failure. */
-export const WALLETS_API_ERROR_MESSAGE = 'Could not load wallets'
+export { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 
 // An id ends up in query lists (comma-separated) and React keys: a conservative character set.
 const ID = /^[A-Za-z0-9._:-]{1,128}$/

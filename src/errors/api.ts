@@ -9,6 +9,9 @@ import { BaseError } from './base'
  * What went wrong, for callers that treat them differently (e.g. retry a timeout, report a malformed body);
  * 'input' means the call was not made because its input cannot be right (an address that is not one).
  */
+/** SPEC §8: the wallet listing could not be read. */
+export const WALLETS_API_ERROR_MESSAGE = 'Could not load wallets'
+
 export type ApiFailureKind = 'network' | 'timeout' | 'http' | 'malformed' | 'input'
 
 /** The short message of each Data API call's failure. */

@@ -14,6 +14,7 @@ import {
 } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import type { SessionClientActor } from '../actors/session'
+import { createWalletsActors } from '../actors/wallets'
 import type { BalancesResult } from '../api/dataApi'
 import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
@@ -289,7 +290,7 @@ export function createKitMachine(config: KitConfig) {
       modal: modalMachine,
       toast: toastMachine,
       connection,
-      wallets: walletsMachine,
+      wallets: walletsMachine.provide({ actors: createWalletsActors() }),
     },
     guards: {
       /** A stored e-mail or social login is restored at start: its frame loads at once. */
@@ -758,7 +759,7 @@ async function loadSessionClient(connectors: readonly { id: string; getProvider(
   if (!connector) throw new Error('The WalletConnect connector is missing')
   const [provider, { createSessionClientMachine }] = await Promise.all([
     connector.getProvider() as Promise<{ signer?: { client?: unknown } } | undefined>,
-    import('../actors/session'),
+    import('../kit/sessionClient'),
   ])
   const client = provider?.signer?.client
   if (!client) throw new Error('The WalletConnect provider has no sign client')

@@ -1,12 +1,7 @@
 import { type ActorRefFrom, and, assign, fromPromise, not, type SnapshotFrom, setup, stateIn } from 'xstate'
-import {
-  type FetchWalletsParameters,
-  type FetchWalletsReturnType,
-  fetchWallets,
-  WALLETS_API_ERROR_MESSAGE,
-  type WalletListing,
-} from '../api/walletsApi'
+import type { FetchWalletsParameters, FetchWalletsReturnType, WalletListing } from '../api/walletsApi'
 import { WALLETS_PAGE_SIZE, WALLETS_RECOMMENDED_COUNT, WALLETS_SEARCH_SIZE } from '../constants'
+import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
 
 /**
@@ -21,7 +16,8 @@ import { BaseError } from '../errors/base'
  *   empty query goes back to the browse list, which is still loaded: no request.
  * - Failures are states (`failed`, `loadMoreFailed`, `searchFailed`) left with `wallets.retry`.
  *
- * All I/O is the `fetchWallets` actor slot; replace it with `.provide({ actors: { fetchWallets } })`.
+ * All I/O is the `fetchWallets` actor slot, filled by the kit's composition root (`src/actors/wallets.ts`);
+ * tests give their own with `.provide({ actors: { fetchWallets } })`.
  */
 
 /** How long typing must pause before a search is sent. Ours: the SPEC names none; 300 ms feels immediate. */
@@ -114,10 +110,10 @@ export const walletsMachine = setup({
     tags: {} as WalletsTag,
   },
   actors: {
-    /** One listing request; the signal aborts it when the state that asked is left. */
-    fetchWallets: fromPromise<FetchWalletsReturnType, FetchWalletsInput>(({ input, signal }) =>
-      fetchWallets({ ...input, signal }),
-    ),
+    /** One listing request; the signal aborts it when the state that asked is left. Provided by the kit. */
+    fetchWallets: fromPromise<FetchWalletsReturnType, FetchWalletsInput>(async () => {
+      throw new Error('walletsMachine: the fetchWallets slot is not provided')
+    }),
   },
   delays: {
     searchDebounce: WALLETS_SEARCH_DEBOUNCE_MS,

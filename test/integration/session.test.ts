@@ -12,14 +12,10 @@ import {
   waitFor,
 } from 'xstate'
 import { type Relay, startRelay } from '../../sandbox/relay/relay.ts'
-import {
-  connectThrough,
-  createSessionClientMachine,
-  nextRequestId,
-  requestThrough,
-} from '../../src/actors/session'
+import { connectThrough, nextRequestId, requestThrough } from '../../src/actors/session'
 import { PING_RESPONSE_DELAY_MS } from '../../src/constants'
 import { toSessionError } from '../../src/errors/session'
+import { createSessionClientMachine } from '../../src/kit/sessionClient'
 import type {
   authMachine,
   Role,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import { DEV_WALLET_IDS, type ListingApi, startListingApi } from '../../sandbox/api/listing.ts'
+import { createWalletsActors } from '../../src/actors/wallets'
 import {
   selectHasMoreWallets,
   selectWalletList,
@@ -27,7 +28,7 @@ describe('walletsMachine with its real fetchWallets slot', () => {
   })
 
   it('loads, pages and searches the sandbox listing', async () => {
-    const actor = createActor(walletsMachine, {
+    const actor = createActor(walletsMachine.provide({ actors: createWalletsActors() }), {
       input: { ...INPUT, walletsApi: listing.origin, chains: ['eip155:31337'] },
     }).start()
     actor.send({ type: 'wallets.load' })

@@ -13,7 +13,7 @@ import {
   type Subscription,
   waitFor,
 } from 'xstate'
-import { createSessionClientMachine } from '../../../src/actors/session.ts'
+import { createSessionClientMachine } from '../../../src/kit/sessionClient.ts'
 import {
   type authMachine,
   type incomingRequestMachine,
