@@ -217,6 +217,19 @@ export const kitMachine = setup({
       assertEvent(event, 'kit.dismissAlert')
       return { alerts: context.alerts.filter((alert) => alert.code !== event.code) }
     }),
+    /**
+     * The frame's flow moves faster than the modal's notices come back: the view the kit just asked for is
+     * mirrored at once (the modal's `modal.shown` confirms it), so the flow's next step is judged against it.
+     */
+    expectFrameView: assign(({ context, event }) => {
+      assertEvent(event, 'embedded.view')
+      const history = context.modal.open ? context.modal.history : []
+      return { modal: { open: true, history: [...history, event.view!] } }
+    }),
+    expectBack: assign(({ context }) => {
+      const history = context.modal.history.slice(0, -1)
+      return { modal: { open: history.length > 0, history } }
+    }),
     mirrorModal: assign(({ event }) => {
       assertEvent(event, 'modal.shown')
       return { modal: { open: event.open, history: event.history } }
@@ -352,21 +365,22 @@ export const kitMachine = setup({
     'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
     // The login frame loads when the modal first opens, so e-mail and socials are ready when reached.
     'modal.open': { actions: [forwardTo('modal'), raise({ type: 'embedded.load' })] },
-    // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt.
+    // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
+    // modal moves first, so the kit hears its new view before the frame's.
     'modal.close': [
       {
         guard: 'leavesFrameSigning',
-        actions: ['rejectFrameRequests', forwardTo('modal'), 'cancelConnecting'],
+        actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
       },
-      { guard: 'leavesFrameFlow', actions: ['cancelFrameFlow', forwardTo('modal'), 'cancelConnecting'] },
+      { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
       { actions: [forwardTo('modal'), 'cancelConnecting'] },
     ],
     'router.back': [
       {
         guard: 'leavesFrameSigning',
-        actions: ['rejectFrameRequests', forwardTo('modal'), 'cancelConnecting'],
+        actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
       },
-      { guard: 'leavesFrameFlow', actions: ['cancelFrameFlow', forwardTo('modal'), 'cancelConnecting'] },
+      { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
       { actions: [forwardTo('modal'), 'cancelConnecting'] },
     ],
     'router.*': { actions: forwardTo('modal') },
@@ -381,16 +395,22 @@ export const kitMachine = setup({
     'embedded.view': [
       {
         guard: 'frameAsksToSign',
-        actions: sendTo('modal', ({ event }) => ({ type: 'modal.open', view: event.view })),
+        actions: [
+          'expectFrameView',
+          sendTo('modal', ({ event }) => ({ type: 'modal.open', view: event.view })),
+        ],
       },
       {
         guard: 'frameShowsAnotherView',
-        actions: sendTo('modal', ({ event }) => ({ type: 'router.push', view: event.view! })),
+        actions: [
+          'expectFrameView',
+          sendTo('modal', ({ event }) => ({ type: 'router.push', view: event.view! })),
+        ],
       },
       { guard: 'frameShowsView' },
       { guard: 'frameEndsEmailUpdate', actions: 'endEmailUpdate' },
       { guard: 'frameLoggedIn' },
-      { guard: 'frameViewShown', actions: sendTo('modal', { type: 'router.back' }) },
+      { guard: 'frameViewShown', actions: ['expectBack', sendTo('modal', { type: 'router.back' })] },
     ],
     'toast.*': { actions: forwardTo('toast') },
     'connection.*': { actions: forwardTo('connection') },
