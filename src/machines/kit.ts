@@ -13,14 +13,11 @@ import {
   setup,
 } from 'xstate'
 import { ALERTS } from '../errors/base'
-import type { ViewName } from '../views'
-import type { AccountEvent } from './account'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
-import { FRAME_FLOW_VIEWS, matchConnector, routeAfterSend, SEND_VIEWS, shownView } from './kit/rules'
+import { fetchBalances, is, matchConnector, routeAfterSend } from './kit/rules'
 import type {
   AccountLogic,
-  AccountRef,
   EmbeddedLoad,
   KitContext,
   KitEvent,
@@ -39,94 +36,12 @@ export type { FrameViewEvent, KitContext, KitEvent, KitInput } from './kit/types
 const pending = <Output>() => fromPromise<Output>(() => new Promise<never>(() => {}))
 const quiet = () => fromCallback<KitEvent>(() => {})
 
-/** The views that show the account's balances (the Account view's details, the send form and token picker). */
-const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
-  'Account',
-  'WalletSend',
-  'WalletSendSelectToken',
-])
-const caip2 = (chainId: number) => `eip155:${chainId}`
-
 /**
  * The root of the kit: composes the child machines and holds the rules where they meet (SPEC §2, §4). Pure:
  * its I/O (telemetry, the loaders of the capabilities loaded on demand and their followers) are slots that
  * `createKit` (src/kit/createKit.ts) provides. Children have a `systemId`: views reach them with
  * `kit.system.get('modal')`.
  */
-type Rule = (args: { context: KitContext; event: KitEvent }) => boolean
-
-/** The kit's rules, named: its guards, and what its actions check. */
-const is = {
-  storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
-  embeddedOn: ({ context }) => embeddedOn(context),
-  /** SPEC §2: UnsupportedChain opens unless unsupported chains are allowed or switching is disabled. */
-  opensUnsupportedChain: ({ context, event }) => {
-    assertEvent(event, 'account.chainChanged')
-    return !event.supported && !context.config.allowUnsupportedChain && context.config.enableNetworkSwitch
-  },
-  /** Back on a supported chain: an UnsupportedChain view still open has done its job. */
-  leavesUnsupportedChain: ({ context, event }) => {
-    assertEvent(event, 'account.chainChanged')
-    return event.supported && context.modal.open && context.modal.history.includes('UnsupportedChain')
-  },
-  /** Leaving the view a signing request shows the frame for declines it; leaving a login view cancels it. */
-  leavesFrameSigning: ({ context }) => !!context.frame && shownView(context) === 'ApproveTransaction',
-  leavesFrameFlow: ({ context }) => !!context.frame && FRAME_FLOW_VIEWS.has(shownView(context)!),
-  /** The expired proposal is the QR code of the attempt in progress (WalletConnect). */
-  connectingThroughWalletConnect: ({ context }) =>
-    context.connecting === context.input.connectorIds.walletConnect,
-  connectedThroughWalletConnect: ({ context }) =>
-    context.connected?.connectorId === context.input.connectorIds.walletConnect,
-  connectedThroughEmbedded: ({ context }) =>
-    context.connected?.connectorId === context.input.connectorIds.embedded,
-  /** Only a signing request opens the closed modal by itself; a login view waits for the visitor. */
-  frameAsksToSign: ({ context, event }) =>
-    event.type === 'embedded.view' && event.view === 'ApproveTransaction' && !context.modal.open,
-  frameShowsAnotherView: ({ context, event }) =>
-    event.type === 'embedded.view' && !!event.view && context.modal.open && shownView(context) !== event.view,
-  frameShowsView: ({ event }) => event.type === 'embedded.view' && !!event.view,
-  frameEndsEmailUpdate: ({ event }) =>
-    event.type === 'embedded.view' && !!event.previous?.startsWith('UpdateEmail'),
-  /** The flow's view is still shown (the visitor did not leave it). */
-  frameViewShown: ({ context, event }) =>
-    event.type === 'embedded.view' && !!event.previous && shownView(context) === event.previous,
-  emailUpdated: ({ event }) => event.type === 'embedded.view' && event.connected && !event.failed,
-  /** A login that connected closes the modal through the connection: its view is not left by hand. */
-  frameLoggedIn: ({ event }) =>
-    event.type === 'embedded.view' && event.connected && event.previous !== 'ApproveTransaction',
-  showsSendPreview: ({ context }) => shownView(context) === 'WalletSendPreview',
-  showsSendForm: ({ context }) => shownView(context) === 'WalletSend',
-  frameRuns: ({ context }) => !!context.frame,
-  accountRuns: ({ context }) => !!context.account,
-  sendRuns: ({ context }) => !!context.sendFlow,
-  /** The modal now shows a wallet list (Connect, All Wallets) and the full listing is on. */
-  showsWalletList: ({ context, event }) =>
-    event.type === 'modal.shown' &&
-    context.config.features.allWallets &&
-    (event.history.at(-1) === 'Connect' || event.history.at(-1) === 'AllWallets'),
-  /** The modal now shows the account's balances while connected. */
-  showsBalances: ({ context, event }) =>
-    event.type === 'modal.shown' &&
-    event.open &&
-    !!context.connected &&
-    BALANCE_VIEWS.has(event.history.at(-1)!),
-  showsSendView: ({ event }) =>
-    event.type === 'modal.shown' && event.open && SEND_VIEWS.has(event.history.at(-1)!),
-} satisfies Record<string, Rule>
-
-/** Asks the running account machine for the connected account's balances (address, CAIP-2 chain). */
-function fetchBalances(
-  context: KitContext,
-  enqueue: { sendTo: (to: AccountRef, event: AccountEvent) => void },
-) {
-  if (!context.account || !context.connected) return
-  enqueue.sendTo(context.account, {
-    type: 'account.fetchBalances',
-    address: context.connected.address,
-    chainId: caip2(context.connected.chainId),
-  })
-}
-
 export const kitMachine = setup({
   types: { context: {} as KitContext, events: {} as KitEvent, input: {} as KitInput | undefined },
   actors: {
@@ -519,10 +434,6 @@ export function initialKitContext(input: KitInput): KitContext {
     account: undefined,
     sendFlow: undefined,
   }
-}
-
-function embeddedOn(context: KitContext): boolean {
-  return context.config.features.email || context.config.features.socials !== false
 }
 
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useCallback, useEffect } from 'react'
+import { useCallback } from 'react'
 import type { TokenBalance } from '../../api/dataApi'
 import { TRANSFER_DECIMALS } from '../../constants'
 import { useKitActor } from '../context'
@@ -134,13 +134,6 @@ export function useAccountBalances(): UseAccountBalancesReturnType {
   const retry = useCallback(() => {
     if (address && caip) kit.send({ type: 'account.fetchBalances', address, chainId: caip })
   }, [kit, address, caip])
-  useEffect(() => {
-    if (!account) kit.send({ type: 'account.load' })
-  }, [kit, account])
-  // Asked when shown and when the account or network changes; the machine decides what that costs.
-  useEffect(() => {
-    if (account) retry()
-  }, [account, retry])
   return { balances, status, canRetry, retry }
 }
 

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { type FormEvent, useEffect, useId, useRef } from 'react'
+import { type FormEvent, useEffect, useId } from 'react'
 import { type SendActorRef, validateSend } from '../../machines/send'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
@@ -28,7 +28,6 @@ function SendForm({ send }: { send: SendActorRef }) {
   const problem = useSelector(send, (s) => validateSend(s.context)?.shortMessage)
   const editing = useSelector(send, (s) => s.matches('editing'))
   const resolving = useSelector(send, (s) => s.matches('resolving'))
-  const previewing = useSelector(send, (s) => s.matches('previewing'))
   const inFlight = useSelector(send, (s) => s.hasTag('loading') || s.matches({ failed: 'unconfirmed' }))
   const amountId = useId()
   const receiverId = useId()
@@ -40,13 +39,6 @@ function SendForm({ send }: { send: SendActorRef }) {
       kit.send({ type: 'send.edit' })
     else if (snapshot.matches('done')) kit.send({ type: 'send.reset' })
   }, [kit, send])
-
-  // The form was accepted (a name resolved, if it was one): the preview shows next.
-  const wasPreviewing = useRef(previewing)
-  useEffect(() => {
-    if (previewing && !wasPreviewing.current) kit.send({ type: 'router.push', view: 'WalletSendPreview' })
-    wasPreviewing.current = previewing
-  }, [kit, previewing])
 
   if (inFlight) {
     return (
