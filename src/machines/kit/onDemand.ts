@@ -55,6 +55,7 @@ export function onDemand<
       },
       loading: {
         invoke: {
+          id: region.loader,
           src: region.loader,
           onDone: {
             target: 'running' as const,
@@ -66,7 +67,7 @@ export function onDemand<
           onError: { target: 'failed' as const, actions: actions(region.failed) },
         },
       },
-      running: { entry: actions(region.running), invoke: { src: region.follow } },
+      running: { entry: actions(region.running), invoke: { id: region.follow, src: region.follow } },
       /** The code did not load (offline, a blocked chunk): the next load event tries again. */
       failed: { on: load },
     },
