@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_FEATURES, defineEvmNetwork, type KitConfig, resolveConfig } from './config'
 import { ConfigError } from './errors/base'
-import { createKitMachine } from './machines/kit'
+import { createKitMachine } from './kit/createKit'
 
 const network = defineEvmNetwork({
   id: 31337,

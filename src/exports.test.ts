@@ -19,6 +19,7 @@ describe('exports', () => {
         "defineEvmNetwork",
         "homeView",
         "isViewName",
+        "kitMachine",
         "modalMachine",
         "resolveConfig",
         "selectView",

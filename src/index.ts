@@ -27,6 +27,7 @@ export {
   ConfigError,
   type KitAlert,
 } from './errors/base'
+export { createKitMachine } from './kit/createKit'
 export type {
   AccountActorRef,
   AccountContext,
@@ -36,12 +37,13 @@ export type {
   BalancesOwner,
 } from './machines/account'
 export {
-  createKitMachine,
   type KitActorRef,
   type KitContext,
   type KitEvent,
+  type KitInput,
   type KitMachine,
   type KitSnapshot,
+  kitMachine,
   type ModalActorRef,
   type ToastActorRef,
 } from './machines/kit'

@@ -1,4 +1,4 @@
-import { assertEvent, assign, raise, setup } from 'xstate'
+import { assertEvent, assign, emit, raise, setup } from 'xstate'
 import { HEADER_TEXT_MS, MODAL_HEIGHT_MS, MODAL_SHAKE_MS, VIEW_TRANSITION_MS } from '../constants'
 import { homeView, type ViewName } from '../views'
 
@@ -38,6 +38,9 @@ export type ModalEvent =
   /** Raised internally when the shown view changes, so the header and height regions follow. */
   | { type: 'modal.viewChanged' }
 
+/** What the modal tells the kit (emitted: `modal.on('modal.shown', …)`): the view stack it shows (empty once closed). */
+export type ModalNotice = { type: 'modal.shown'; open: boolean; history: readonly ViewName[] }
+
 export interface ModalInput {
   connected?: boolean
 }
@@ -52,6 +55,7 @@ export const modalMachine = setup({
     events: {} as ModalEvent,
     input: {} as ModalInput,
     tags: {} as ModalTag,
+    emitted: {} as ModalNotice,
   },
   delays: {
     headerText: HEADER_TEXT_MS,
@@ -126,6 +130,10 @@ export const modalMachine = setup({
       return { connected: event.connected, history: [homeView(event.connected)], viewData: [undefined] }
     }),
     announceViewChange: raise({ type: 'modal.viewChanged' }),
+    notifyShown: emit(
+      ({ context }): ModalNotice => ({ type: 'modal.shown', open: true, history: context.history }),
+    ),
+    notifyClosed: emit((): ModalNotice => ({ type: 'modal.shown', open: false, history: [] })),
   },
 }).createMachine({
   id: 'modal',
@@ -149,8 +157,9 @@ export const modalMachine = setup({
     },
     open: {
       type: 'parallel',
+      entry: 'notifyShown',
       on: {
-        'modal.close': { target: 'closed', actions: 'clearOnClose' },
+        'modal.close': { target: 'closed', actions: ['clearOnClose', 'notifyClosed'] },
         'modal.connected': { actions: 'setConnected' },
         // Only an open modal can be busy: a flag set while closed would show on the next open.
         'modal.loading': { actions: 'setLoading' },
@@ -163,7 +172,7 @@ export const modalMachine = setup({
             'router.push': { guard: 'isOtherView', target: '.transitioning', actions: 'push' },
             'router.replace': { guard: 'isOtherView', target: '.transitioning', actions: 'replace' },
             'router.back': [
-              { guard: 'backCloses', target: '#modal.closed', actions: 'clearOnClose' },
+              { guard: 'backCloses', target: '#modal.closed', actions: ['clearOnClose', 'notifyClosed'] },
               { target: '.transitioning', actions: 'pop' },
             ],
             'router.reset': { guard: 'resetChanges', target: '.transitioning', actions: 'resetTo' },
@@ -172,7 +181,7 @@ export const modalMachine = setup({
             idle: {},
             transitioning: {
               tags: 'transitioning',
-              entry: 'announceViewChange',
+              entry: ['announceViewChange', 'notifyShown'],
               after: { viewTransition: 'idle' },
             },
           },

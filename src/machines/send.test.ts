@@ -439,12 +439,15 @@ describe('send machine: sending and confirming', () => {
     await flush()
     expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
     expect(t.context()).toMatchObject({ loading: true, hash: HASH })
-    expect(t.notices).toEqual([{ type: 'send.submitted', hash: HASH, chainId: 31337 }])
+    expect(t.notices).toEqual([
+      { type: 'send.previewing' },
+      { type: 'send.submitted', hash: HASH, chainId: 31337 },
+    ])
     expect(t.calls.waitForReceipt[0]!.input).toEqual({ hash: HASH, chainId: 31337, timeoutMs: 25_000 })
     t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '7' })
     await flush()
     expect(t.snapshot().value).toBe('done')
-    const succeeded = t.notices[1]
+    const succeeded = t.notices[2]
     expect(succeeded).toEqual({
       type: 'send.succeeded',
       hash: HASH,
@@ -510,6 +513,7 @@ describe('send machine: sending and confirming', () => {
       hash: undefined,
     })
     expect(t.notices).toEqual([
+      { type: 'send.previewing' },
       {
         type: 'send.failed',
         error: {

@@ -152,6 +152,7 @@ export type SendEvent =
 
 /** What the send machine tells the kit (`actor.on(type, …)`). */
 export type SendNotice =
+  | { type: 'send.previewing' }
   | { type: 'send.submitted'; hash: Hex; chainId: number }
   | {
       type: 'send.succeeded'
@@ -312,6 +313,8 @@ export const sendMachine = setup({
       amount: context.sendTokenAmount!.trim(),
       to: context.resolvedAddress!,
     })),
+    /** The form was accepted: the kit shows the preview (`send.previewing`). */
+    emitPreviewing: emit({ type: 'send.previewing' as const }),
     emitFailed: emit(({ context }) => ({
       type: 'send.failed' as const,
       error: context.error!,
@@ -371,6 +374,7 @@ export const sendMachine = setup({
       },
     },
     previewing: {
+      entry: 'emitPreviewing',
       on: {
         'send.edit': { target: 'editing', actions: 'clearError' },
         'send.reset': { target: 'editing', actions: 'resetForm' },

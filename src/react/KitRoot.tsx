@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react'
 import { WagmiProvider } from 'wagmi'
 import type { ActorOptions } from 'xstate'
 import { getWagmiConfig } from '../chains/eip155/wagmi'
+import { kitHandleOf } from '../kit/createKit'
 import type { KitMachine } from '../machines/kit'
 import { KitModal } from './components/KitModal'
 import { KitActorContext } from './context'
@@ -29,9 +30,14 @@ export interface KitRootProps {
  * createRoot(el).render(<KitRoot machine={kit}><App /></KitRoot>)
  */
 export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
-  const actor = useActorRef(machine, { ...options, ...(inspect ? { inspect } : {}) })
-  const [queryClient] = useState(() => new QueryClient())
-  const [wagmiConfig] = useState(() => getWagmiConfig(actor.getSnapshot().context.config))
+  // createKitMachine binds the kit's input; a bare `kitMachine` gets it through `options.input`.
+  const actor = useActorRef(machine, { input: undefined, ...options, ...(inspect ? { inspect } : {}) })
+  // The kit's own QueryClient and wagmi config (createKitMachine built them); a machine provided by hand
+  // (tests) gets fresh ones.
+  const [queryClient] = useState(() => kitHandleOf(machine)?.queryClient ?? new QueryClient())
+  const [wagmiConfig] = useState(
+    () => kitHandleOf(machine)?.wagmi ?? getWagmiConfig(actor.getSnapshot().context.config),
+  )
   return (
     <KitActorContext.Provider value={actor}>
       <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
-import { useCallback, useEffect } from 'react'
+import { useCallback } from 'react'
 import { type DataApiClient, getDataApiClient, type TokenBalance } from '../../api/dataApi'
 import { TRANSFER_DECIMALS } from '../../constants'
 import {
@@ -144,12 +144,5 @@ export function useAccountBalances(): UseAccountBalancesReturnType {
   const retry = useCallback(() => {
     if (address && caip) kit.send({ type: 'account.fetchBalances', address, chainId: caip })
   }, [kit, address, caip])
-  useEffect(() => {
-    if (!account) kit.send({ type: 'account.load' })
-  }, [kit, account])
-  // Asked when shown and when the account or network changes; the machine decides what that costs.
-  useEffect(() => {
-    if (account) retry()
-  }, [account, retry])
   return { balances, status, canRetry, retry }
 }

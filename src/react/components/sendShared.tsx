@@ -20,9 +20,6 @@ export function useSendFlow(): { send: SendActorRef | undefined; failed: boolean
   const kit = useKitActor()
   const send = useSendActor()
   const failed = useSelector(kit, (s) => s.matches({ sendFlow: 'failed' }))
-  useEffect(() => {
-    if (!send) kit.send({ type: 'send.load' })
-  }, [kit, send])
   return { send, failed, retry: () => kit.send({ type: 'send.load' }) }
 }
 

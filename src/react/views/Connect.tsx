@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { Fragment, useEffect, useId } from 'react'
+import { Fragment, useId } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectRecommendedWallets } from '../../machines/wallets'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
@@ -79,9 +79,6 @@ function WalletList() {
   const featured = useSelector(wallets, (s) => s.context.featured)
   const recommended = useSelector(wallets, selectRecommendedWallets)
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards.
-  useEffect(() => {
-    if (config.features.allWallets) kit.send({ type: 'wallets.load' })
-  }, [kit, config.features.allWallets])
   const fromListing = (list: typeof featured) =>
     list.map((w) => toChosenWallet(w, imageUrlOf(config.endpoints, config.projectId, w)))
   const items = orderWallets(config.features.connectorsOrder, connectors, recent, {

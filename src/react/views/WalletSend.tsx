@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { type FormEvent, useEffect, useId, useRef } from 'react'
+import { type FormEvent, useEffect, useId } from 'react'
 import {
   type SendActorRef,
   selectFormError,
@@ -35,7 +35,6 @@ function SendForm({ send }: { send: SendActorRef }) {
   const problem = useSelector(send, (s) => validateSend(s.context)?.shortMessage)
   const editing = useSelector(send, (s) => selectSendStatus(s) === 'editing')
   const resolving = useSelector(send, (s) => selectSendStatus(s) === 'resolving')
-  const previewing = useSelector(send, selectIsPreviewing)
   const inFlight = useSelector(send, selectInFlight)
   const amountId = useId()
   const receiverId = useId()
@@ -47,13 +46,6 @@ function SendForm({ send }: { send: SendActorRef }) {
       kit.send({ type: 'send.edit' })
     else if (selectSendStatus(snapshot) === 'done') kit.send({ type: 'send.reset' })
   }, [kit, send])
-
-  // The form was accepted (a name resolved, if it was one): the preview shows next.
-  const wasPreviewing = useRef(previewing)
-  useEffect(() => {
-    if (previewing && !wasPreviewing.current) kit.send({ type: 'router.push', view: 'WalletSendPreview' })
-    wasPreviewing.current = previewing
-  }, [kit, previewing])
 
   if (inFlight) {
     return (

@@ -1,0 +1,234 @@
+import { QueryClient } from '@tanstack/react-query'
+import { createMachine, fromCallback, fromPromise } from 'xstate'
+import { createEip155ConnectionActors } from '../actors/connection'
+import { createWalletsActors } from '../actors/wallets'
+import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
+import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
+import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
+import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
+import { type KitConfig, resolveConfig } from '../config'
+import { SDK_VERSION } from '../constants'
+import type { EmbeddedWallet } from '../embedded/load'
+import { connectionMachine } from '../machines/connection'
+import type { FrameActorRef } from '../machines/frame'
+import { initialKitContext, type KitEvent, type KitInput, kitMachine } from '../machines/kit'
+import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
+import { walletsMachine } from '../machines/wallets'
+import { browserStorage, createKitStore } from '../storage'
+import { reusesPairing } from '../utils/environment'
+
+/**
+ * The composition root: the one module that brings the machines, their actors, the APIs and the chains
+ * together. It resolves the config, builds wagmi, the store, one QueryClient, telemetry and the loaders of
+ * the capabilities loaded on demand, and returns the kit machine provided with all of them.
+ */
+export interface KitHandle {
+  /** The wagmi config the kit's connection and send actors use (KitRoot's WagmiProvider gets the same). */
+  wagmi: ReturnType<typeof getWagmiConfig>
+  /** The one QueryClient of the kit (KitRoot provides it). */
+  queryClient: QueryClient
+}
+
+const handles = new WeakMap<object, KitHandle>()
+
+/** What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`. */
+export function kitHandleOf(machine: object): KitHandle | undefined {
+  return handles.get(machine)
+}
+
+/**
+ * Builds the kit's root machine from the host's config. Call it once, at module level.
+ *
+ * @example
+ * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
+ * root.render(<KitRoot machine={kit}><App /></KitRoot>)
+ */
+export function createKitMachine(config: KitConfig) {
+  const resolved = resolveConfig(config)
+  const wagmi = getWagmiConfig(resolved)
+  const store = createKitStore(resolved.storage ?? browserStorage())
+  const bridge = getEmbeddedBridge(resolved)
+  const queryClient = new QueryClient()
+  let embedded: EmbeddedWallet | undefined
+  const input: KitInput = {
+    config: resolved,
+    supportedChainIds: resolved.networks
+      .filter((n) => n.chainNamespace === 'eip155')
+      .map((n) => Number(n.id)),
+    storedLogin: store.read('emailLoginFlag') === true,
+    reusePairing: reusesPairing(),
+    connectorIds: { walletConnect: WALLETCONNECT_CONNECTOR_ID, embedded: EMBEDDED_CONNECTOR_ID },
+    sdkVersion: SDK_VERSION,
+    remoteSessionsInput: {
+      role: 'app',
+      // The provider proposes again itself when the connection retries (a fresh QR code).
+      renewExpiredProposals: false,
+      ttl: resolved.walletConnect.proposalTtlMs ? { proposalMs: resolved.walletConnect.proposalTtlMs } : {},
+      rpcMap: Object.fromEntries(
+        resolved.networks
+          .filter((n) => n.chainNamespace === 'eip155' && n.rpcUrls.default.http[0])
+          .map((n) => [n.caipNetworkId, n.rpcUrls.default.http[0]!]),
+      ),
+    },
+  }
+  const machine = kitMachine.provide({
+    actors: {
+      connection: connectionMachine.provide({ actors: createEip155ConnectionActors({ wagmi, store }) }),
+      wallets: walletsMachine.provide({ actors: createWalletsActors() }),
+      /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; I/O only, never fails the kit. */
+      telemetry: fromCallback<KitEvent>(({ receive }) => {
+        const client = createTelemetryClient({
+          telemetryUrl: resolved.endpoints.telemetry,
+          walletsApiUrl: resolved.endpoints.walletsApi,
+          projectId: resolved.projectId,
+          enabled: resolved.features.analytics && resolved.projectId !== '',
+        })
+        receive((message) => {
+          const { event } = message as unknown as { event: TelemetryEvent }
+          void client.send(event)
+        })
+      }),
+      /** Lets the embedded wallet's wagmi connector ask for the frame (a stored login restored at start). */
+      embeddedLoader: fromCallback<KitEvent>(({ sendBack }) => {
+        bridge.setLoader(() => sendBack({ type: 'embedded.load' }))
+        return () => bridge.setLoader(undefined)
+      }),
+      /** The connection's connectors, for matching a picked wallet to a local one. */
+      followConnectors: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const connection = system.get('connection') as
+          | {
+              subscribe: (fn: (s: { context: { connectors: KitInputConnectors } }) => void) => {
+                unsubscribe(): void
+              }
+            }
+          | undefined
+        let last: KitInputConnectors | undefined
+        const subscription = connection?.subscribe((snapshot) => {
+          if (snapshot.context.connectors === last) return
+          last = snapshot.context.connectors
+          sendBack({ type: 'kit.connectors', connectors: last })
+        })
+        return () => subscription?.unsubscribe()
+      }),
+      /** Loads the embedded wallet's code (the frame machine, transport and popup). */
+      loadEmbedded: fromPromise(async () => {
+        if (!embedded) {
+          const { createEmbeddedWallet } = await import('../embedded/load')
+          embedded = createEmbeddedWallet(store)
+        }
+        return { logic: embedded.logic, restored: embedded.restoredLogin() }
+      }),
+      /**
+       * Follows the running frame: hands it to the connector, turns its notices into kit events, and tells
+       * the kit when the view its flow calls for changes.
+       */
+      followFrame: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const frame = system.get('frame') as FrameActorRef | undefined
+        if (!frame || !embedded) return () => {}
+        const { selectFrameView } = embedded
+        bridge.attach(frame)
+        const subscriptions = [
+          frame.on('embedded.connected', (event) => sendBack(event)),
+          frame.on('embedded.disconnected', (event) => sendBack(event)),
+          frame.on('embedded.failed', (event) => sendBack(event)),
+        ]
+        let view = selectFrameView(frame.getSnapshot())
+        if (view) sendBack({ type: 'embedded.view', view, previous: undefined, connected: false })
+        subscriptions.push(
+          frame.subscribe((snapshot) => {
+            const next = selectFrameView(snapshot)
+            if (next === view) return
+            sendBack({
+              type: 'embedded.view',
+              view: next,
+              previous: view,
+              connected: snapshot.hasTag('connected'),
+              failed: snapshot.context.error !== undefined,
+            })
+            view = next
+          }),
+        )
+        return () => {
+          for (const subscription of subscriptions) subscription.unsubscribe()
+          bridge.attach(undefined)
+        }
+      }),
+      /** Loads WalletConnect's provider (the connector's chunk) and the session machine, then builds it. */
+      loadRemoteSessions: fromPromise(() => loadSessionClient(wagmi.connectors)),
+      /** Turns the session client's notices into kit events. */
+      followRemoteSessions: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const sessions = system.get('remoteSessions') as SessionClientRef | undefined
+        if (!sessions) return () => {}
+        const subscriptions = [
+          sessions.on('proposal.settled', (notice) => {
+            if (notice.outcome === 'expired') sendBack({ type: 'remoteSessions.proposalExpired' })
+          }),
+          sessions.on('session.ended', (notice) => {
+            sendBack({ type: 'remoteSessions.sessionEnded', topic: notice.topic })
+          }),
+        ]
+        return () => {
+          for (const subscription of subscriptions) subscription.unsubscribe()
+        }
+      }),
+      /** Loads the account machine and the Data API client, whose balance call fills its slot. */
+      loadAccount: fromPromise(async () => {
+        const [{ accountMachine }, { createAccountActors }, { getDataApiClient }] = await Promise.all([
+          import('../machines/account'),
+          import('../actors/account'),
+          import('../api/dataApi'),
+        ])
+        const api = getDataApiClient(resolved, queryClient)
+        return accountMachine.provide({ actors: createAccountActors({ api, queryClient }) })
+      }),
+      followAccount: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const account = system.get('account') as AccountRef | undefined
+        const subscriptions = [
+          account?.on('account.balancesUnavailable', sendBack),
+          account?.on('account.balancesUpdated', sendBack),
+        ]
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
+      /** Loads the send machine with its wagmi actors; a receiver's name resolves through the Data API. */
+      loadSend: fromPromise(async () => {
+        const [{ sendMachine }, { createSendActors }, { getDataApiClient }] = await Promise.all([
+          import('../machines/send'),
+          import('../actors/send'),
+          import('../api/dataApi'),
+        ])
+        const api = getDataApiClient(resolved, queryClient)
+        return sendMachine.provide({ actors: createSendActors({ wagmi, names: { api, queryClient } }) })
+      }),
+      followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const send = system.get('send') as SendRef | undefined
+        const subscriptions = [send?.on('send.succeeded', sendBack), send?.on('send.previewing', sendBack)]
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
+    },
+  })
+  // The machine returned starts from this config: its context is bound here, so `<KitRoot>` needs no input.
+  const bound = createMachine({ ...machine.config, context: initialKitContext(input) }).provide(
+    machine.implementations as never,
+  ) as unknown as typeof machine
+  handles.set(bound, { wagmi, queryClient })
+  return bound
+}
+
+type KitInputConnectors = Extract<KitEvent, { type: 'kit.connectors' }>['connectors']
+
+/** WalletConnect's SignClient, from the provider the lazy connector loads, and the session machine over it. */
+async function loadSessionClient(connectors: readonly { id: string; getProvider(): Promise<unknown> }[]) {
+  const connector = connectors.find((c) => c.id === WALLETCONNECT_CONNECTOR_ID)
+  if (!connector) throw new Error('The WalletConnect connector is missing')
+  const [provider, { createSessionClientMachine }] = await Promise.all([
+    connector.getProvider() as Promise<{ signer?: { client?: unknown } } | undefined>,
+    import('./sessionClient'),
+  ])
+  const client = provider?.signer?.client
+  if (!client) throw new Error('The WalletConnect provider has no sign client')
+  return createSessionClientMachine(client as Parameters<typeof createSessionClientMachine>[0])
+}

@@ -1,0 +1,138 @@
+import { assertEvent } from 'xstate'
+import type { ViewName } from '../../views'
+import type { AccountEvent } from '../account'
+import type { ChosenWallet, ConnectorInfo } from '../connection'
+import type { ModalEvent } from '../modal'
+import type { SendNotice } from '../send'
+import type { AccountRef, KitContext, KitEvent } from './types'
+
+/*
+ * The kit's cross-machine rules as plain functions of its context and an event: its guards call them, and
+ * tests can read them without a running kit.
+ */
+
+/** The view the modal shows, or undefined while it is closed. */
+export const shownView = (context: Pick<KitContext, 'modal'>): ViewName | undefined =>
+  context.modal.open ? context.modal.history.at(-1) : undefined
+
+/** SPEC §2: after a send, an ERC-20 send returns to Account, a native one goes back. */
+export function routeAfterSend(notice: Extract<SendNotice, { type: 'send.succeeded' }>): ModalEvent {
+  return notice.native ? { type: 'router.back' } : { type: 'router.replace', view: 'Account' }
+}
+
+/** Views of the frame's login flows: leaving one cancels the flow. */
+export const FRAME_FLOW_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
+  'EmailVerifyOtp',
+  'EmailVerifyDevice',
+  'ConnectingSocial',
+  'ConnectingFarcaster',
+  'UpdateEmailWallet',
+  'UpdateEmailPrimaryOtp',
+  'UpdateEmailSecondaryOtp',
+])
+
+/** Views whose machine loads on demand: showing one sends its load event. */
+export const SEND_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
+  'WalletSend',
+  'WalletSendSelectToken',
+  'WalletSendPreview',
+])
+
+/** A listing wallet matches an installed connector by rdns, else by id (an EIP-6963 connector's id is its rdns). */
+export function matchConnector(
+  connectors: readonly ConnectorInfo[],
+  wallet: ChosenWallet,
+): ConnectorInfo | undefined {
+  return connectors.find(
+    (c) =>
+      c.type !== 'walletconnect' &&
+      (c.id === wallet.id || (wallet.rdns !== undefined && (c.rdns === wallet.rdns || c.id === wallet.rdns))),
+  )
+}
+
+/** The views that show the account's balances (the Account view's details, the send form and token picker). */
+const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
+  'Account',
+  'WalletSend',
+  'WalletSendSelectToken',
+])
+const caip2 = (chainId: number) => `eip155:${chainId}`
+
+type Rule = (args: { context: KitContext; event: KitEvent }) => boolean
+
+/** The kit's rules, named: its guards, and what its actions check. */
+export const is = {
+  storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
+  embeddedOn: ({ context }) => embeddedOn(context),
+  /** SPEC §2: UnsupportedChain opens unless unsupported chains are allowed or switching is disabled. */
+  opensUnsupportedChain: ({ context, event }) => {
+    assertEvent(event, 'account.chainChanged')
+    return !event.supported && !context.config.allowUnsupportedChain && context.config.enableNetworkSwitch
+  },
+  /** Back on a supported chain: an UnsupportedChain view still open has done its job. */
+  leavesUnsupportedChain: ({ context, event }) => {
+    assertEvent(event, 'account.chainChanged')
+    return event.supported && context.modal.open && context.modal.history.includes('UnsupportedChain')
+  },
+  /** Leaving the view a signing request shows the frame for declines it; leaving a login view cancels it. */
+  leavesFrameSigning: ({ context }) => !!context.frame && shownView(context) === 'ApproveTransaction',
+  leavesFrameFlow: ({ context }) => !!context.frame && FRAME_FLOW_VIEWS.has(shownView(context)!),
+  /** The expired proposal is the QR code of the attempt in progress (WalletConnect). */
+  connectingThroughWalletConnect: ({ context }) =>
+    context.connecting === context.input.connectorIds.walletConnect,
+  connectedThroughWalletConnect: ({ context }) =>
+    context.connected?.connectorId === context.input.connectorIds.walletConnect,
+  connectedThroughEmbedded: ({ context }) =>
+    context.connected?.connectorId === context.input.connectorIds.embedded,
+  /** Only a signing request opens the closed modal by itself; a login view waits for the visitor. */
+  frameAsksToSign: ({ context, event }) =>
+    event.type === 'embedded.view' && event.view === 'ApproveTransaction' && !context.modal.open,
+  frameShowsAnotherView: ({ context, event }) =>
+    event.type === 'embedded.view' && !!event.view && context.modal.open && shownView(context) !== event.view,
+  frameShowsView: ({ event }) => event.type === 'embedded.view' && !!event.view,
+  frameEndsEmailUpdate: ({ event }) =>
+    event.type === 'embedded.view' && !!event.previous?.startsWith('UpdateEmail'),
+  /** The flow's view is still shown (the visitor did not leave it). */
+  frameViewShown: ({ context, event }) =>
+    event.type === 'embedded.view' && !!event.previous && shownView(context) === event.previous,
+  emailUpdated: ({ event }) => event.type === 'embedded.view' && event.connected && !event.failed,
+  /** A login that connected closes the modal through the connection: its view is not left by hand. */
+  frameLoggedIn: ({ event }) =>
+    event.type === 'embedded.view' && event.connected && event.previous !== 'ApproveTransaction',
+  showsSendPreview: ({ context }) => shownView(context) === 'WalletSendPreview',
+  showsSendForm: ({ context }) => shownView(context) === 'WalletSend',
+  frameRuns: ({ context }) => !!context.frame,
+  accountRuns: ({ context }) => !!context.account,
+  sendRuns: ({ context }) => !!context.sendFlow,
+  /** The modal now shows a wallet list (Connect, All Wallets) and the full listing is on. */
+  showsWalletList: ({ context, event }) =>
+    event.type === 'modal.shown' &&
+    context.config.features.allWallets &&
+    (event.history.at(-1) === 'Connect' || event.history.at(-1) === 'AllWallets'),
+  /** The modal now shows the account's balances while connected. */
+  showsBalances: ({ context, event }) =>
+    event.type === 'modal.shown' &&
+    event.open &&
+    !!context.connected &&
+    BALANCE_VIEWS.has(event.history.at(-1)!),
+  showsSendView: ({ event }) =>
+    event.type === 'modal.shown' && event.open && SEND_VIEWS.has(event.history.at(-1)!),
+} satisfies Record<string, Rule>
+
+/** Asks the running account machine for the connected account's balances (address, CAIP-2 chain). */
+export function fetchBalances(
+  context: KitContext,
+  enqueue: { sendTo: (to: AccountRef, event: AccountEvent) => void },
+) {
+  if (!context.account || !context.connected) return
+  enqueue.sendTo(context.account, {
+    type: 'account.fetchBalances',
+    address: context.connected.address,
+    chainId: caip2(context.connected.chainId),
+  })
+}
+
+/** The login frame is wanted at all: e-mail or social login is on. */
+export function embeddedOn(context: Pick<KitContext, 'config'>): boolean {
+  return context.config.features.email || context.config.features.socials !== false
+}

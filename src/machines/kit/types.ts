@@ -1,0 +1,140 @@
+import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
+import type { ResolvedKitConfig } from '../../config'
+import type { EmbeddedWallet } from '../../embedded/load'
+import type { KitAlert } from '../../errors/base'
+import type { ViewName } from '../../views'
+import type { AccountEvent, AccountNotice, accountMachine } from '../account'
+import type {
+  ChosenWallet,
+  ConnectionAccount,
+  ConnectionEvent,
+  ConnectionNotice,
+  ConnectorInfo,
+} from '../connection'
+import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
+import type { ModalEvent, ModalNotice } from '../modal'
+import type { SendEvent, SendNotice, sendMachine } from '../send'
+import type { SessionClientInput, sessionClientMachine } from '../session'
+import type { ToastEvent } from '../toast'
+import type { WalletsEvent } from '../wallets'
+
+/** What `createKit` hands the kit machine: the resolved config and what it read of the page and storage. */
+export interface KitInput {
+  config: ResolvedKitConfig
+  /** The EVM chains the kit supports (the connection flags any other as unsupported). */
+  supportedChainIds: number[]
+  /** A stored e-mail or social login is restored at start: its frame loads at once. */
+  storedLogin: boolean
+  /** SPEC §4: a WalletConnect pairing is reused on this page (mobile browsers). */
+  reusePairing: boolean
+  /** The connectors the kit's rules tell apart (their ids live with the chains). */
+  connectorIds: { walletConnect: string; embedded: string }
+  /** The session client's input once it runs. */
+  remoteSessionsInput: SessionClientInput
+  /** The SDK version the login frame is told about. */
+  sdkVersion: string
+}
+
+/** The machines loaded on demand, as their loaders return them (types only: their code loads later). */
+export type FrameLogic = typeof frameMachine
+export type SessionClientLogic = typeof sessionClientMachine
+export type AccountLogic = typeof accountMachine
+export type SendLogic = typeof sendMachine
+/** The login frame's loader returns the machine with its real slots and what the kit reads of it. */
+export type EmbeddedLoad = Pick<EmbeddedWallet, 'logic'> & {
+  restored: ReturnType<EmbeddedWallet['restoredLogin']>
+}
+
+export type FrameRef = ActorRefFrom<FrameLogic>
+export type SessionClientRef = ActorRefFrom<SessionClientLogic>
+export type AccountRef = ActorRefFrom<AccountLogic>
+export type SendRef = ActorRefFrom<SendLogic>
+
+export type Loader<Output> = PromiseActorLogic<Output>
+
+/**
+ * The kit's context. The machines loaded on demand are spawned with typed refs; the modal's view and the
+ * connection's account are mirrored from their notices (never read from their snapshots).
+ */
+export interface KitContext {
+  config: ResolvedKitConfig
+  input: Omit<KitInput, 'config'>
+  /** Alerts shown at the top of the modal (SPEC §8); the visitor may dismiss them. */
+  alerts: readonly KitAlert[]
+  /** The modal's view stack, from its `modal.shown` notices (empty while closed). */
+  modal: { open: boolean; history: readonly ViewName[] }
+  /** The connected account, from the connection's `account.*` notices. */
+  connected: ConnectionAccount | undefined
+  /** The connector the kit last asked the connection to connect (cleared once connected or disconnected). */
+  connecting: string | undefined
+  /** The connection's connectors, as the connection lists them (`kit.connectors`). */
+  connectors: readonly ConnectorInfo[]
+  /** The account's latest balances (the send flow's token picker starts from them). */
+  balances: Extract<AccountNotice, { type: 'account.balancesUpdated' }>['balances']
+  /** The session client (systemId `remoteSessions`), once WalletConnect's provider loaded. */
+  remoteSessions: SessionClientRef | undefined
+  /** The login frame (systemId `frame`), once the modal opened with e-mail or socials on. */
+  frame: FrameRef | undefined
+  /** The Account view's machine (systemId `account`), once its details showed. */
+  account: AccountRef | undefined
+  /** The send flow (systemId `send`), once Send opened. */
+  sendFlow: SendRef | undefined
+}
+
+/** What the views send the login frame, through the kit (which forwards them once the frame runs). */
+export type FrameViewEvent = Extract<
+  FrameMachineEvent,
+  {
+    type:
+      | 'frame.retry'
+      | 'frame.connectEmail'
+      | 'frame.submitOtp'
+      | 'frame.resendCode'
+      | 'frame.cancel'
+      | 'frame.connectSocial'
+      | 'frame.connectFarcaster'
+      | 'frame.signOut'
+      | 'frame.setAccountType'
+      | 'frame.updateEmail'
+      | 'frame.rejectRpcRequests'
+      | 'frame.showIn'
+      | 'frame.syncTheme'
+  }
+>
+
+export type KitEvent =
+  | ModalEvent
+  | ModalNotice
+  | ToastEvent
+  | ConnectionEvent
+  | ConnectionNotice
+  | WalletsEvent
+  | FrameViewEvent
+  | { type: 'kit.dismissAlert'; code: KitAlert['code'] }
+  /** The connection's connectors changed (followed by `followConnectors`). */
+  | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[] }
+  /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
+  | { type: 'wallet.select'; wallet: ChosenWallet }
+  | { type: 'remoteSessions.load' }
+  /** The login frame is needed (the modal opened with e-mail or socials on; the wallet connector asks). */
+  | { type: 'embedded.load' }
+  /** From the login frame, through `followFrame`. */
+  | Extract<FrameEmitted, { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' }>
+  /** The view the frame's flow calls for changed (`selectFrameView`); `failed`: the frame holds an error. */
+  | {
+      type: 'embedded.view'
+      view: ViewName | undefined
+      previous: ViewName | undefined
+      connected: boolean
+      failed?: boolean
+    }
+  | { type: 'remoteSessions.proposalExpired' }
+  | { type: 'remoteSessions.sessionEnded'; topic: string }
+  /** The Account view's details need their machine (`account`); the send views need theirs (`send`). */
+  | { type: 'account.load' }
+  | { type: 'send.load' }
+  | AccountEvent
+  | SendEvent
+  /** From the account and send machines, through their followers. */
+  | AccountNotice
+  | Extract<SendNotice, { type: 'send.succeeded' | 'send.previewing' }>

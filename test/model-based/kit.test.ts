@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest'
+import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
+import { defineEvmNetwork, resolveConfig } from '../../src'
+import type { ConnectionAccount } from '../../src/machines/connection'
+import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
+import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
+
+/**
+ * The kit machine alone: every child is a stand-in (a machine that does nothing), every loader settles at
+ * once with a stand-in machine, so the graph explores the kit's own rules: its regions loaded on demand and
+ * the guarded transitions where the machines meet.
+ */
+const standIn = createMachine({})
+const quiet = fromCallback<KitEvent>(() => {})
+/** Graph traversal reuses one actor system, so a spawn with a systemId would repeat: the refs are stand-ins. */
+const ref = (_name: string) => createActor(standIn).start() as never
+const machine = kitMachine.provide({
+  actions: {
+    spawnFrame: assign({ frame: () => ref('frame') }),
+    spawnRemoteSessions: assign({ remoteSessions: () => ref('remoteSessions') }),
+    spawnAccount: assign({ account: () => ref('account') }),
+    spawnSend: assign({ sendFlow: () => ref('send') }),
+  },
+  actors: {
+    modal: standIn as never,
+    toast: standIn as never,
+    connection: standIn as never,
+    wallets: standIn as never,
+    telemetry: quiet,
+    embeddedLoader: quiet,
+    followModal: quiet,
+    followConnectors: quiet,
+    followFrame: quiet,
+    followRemoteSessions: quiet,
+    followAccount: quiet,
+    followSend: quiet,
+    loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
+    loadRemoteSessions: fromPromise(async () => standIn) as never,
+    loadAccount: fromPromise(async () => standIn) as never,
+    loadSend: fromPromise(async () => standIn) as never,
+  },
+})
+
+const config = resolveConfig({
+  projectId: 'kit-model',
+  features: { analytics: false },
+  networks: [
+    defineEvmNetwork({
+      id: 31337,
+      name: 'Sandbox',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+    }),
+  ],
+})
+const input: KitInput = {
+  config,
+  supportedChainIds: [31337],
+  storedLogin: false,
+  reusePairing: false,
+  connectorIds: { walletConnect: 'walletConnect', embedded: 'walletstateEmbedded' },
+  remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
+  sdkVersion: 'test',
+}
+
+const account = (connectorId: string): ConnectionAccount => ({
+  address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+  chainId: 31337,
+  connectorId,
+})
+const shown = (...history: string[]) => ({ type: 'modal.shown', open: history.length > 0, history }) as const
+const done = (id: string) => ({
+  type: `xstate.done.actor.${id}`,
+  output: id === 'loadEmbedded' ? { logic: standIn } : standIn,
+})
+const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('offline') })
+
+const events = [
+  shown('Connect'),
+  shown('EmailVerifyOtp'),
+  shown('UnsupportedChain'),
+  shown('WalletSend'),
+  { type: 'send.previewing' },
+  shown(),
+  { type: 'account.connected', account: account('walletConnect'), method: 'qrcode', reconnected: false },
+  { type: 'account.connected', account: account('walletstateEmbedded'), method: 'email', reconnected: true },
+  { type: 'account.chainChanged', chainId: 1, supported: false },
+  { type: 'account.chainChanged', chainId: 31337, supported: true },
+  { type: 'embedded.view', view: 'ApproveTransaction', previous: undefined, connected: false },
+  { type: 'embedded.view', view: 'EmailVerifyOtp', previous: undefined, connected: false },
+  { type: 'embedded.view', view: undefined, previous: 'EmailVerifyOtp', connected: false },
+  { type: 'embedded.view', view: undefined, previous: 'EmailVerifyOtp', connected: true },
+  { type: 'embedded.view', view: undefined, previous: 'UpdateEmailWallet', connected: true },
+  { type: 'embedded.connected', social: undefined },
+  { type: 'embedded.failed', alert: { code: 'FRAME_FAILED', shortMessage: 'Frame failed', longMessage: '' } },
+  { type: 'kit.connectors', connectors: [] },
+  { type: 'kit.dismissAlert', code: 'FRAME_FAILED' },
+  { type: 'account.balancesUpdated', owner: { address: '0x0', chainId: 'eip155:31337' }, balances: [] },
+  { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'failed' },
+  {
+    type: 'send.succeeded',
+    hash: '0x1',
+    chainId: 31337,
+    native: true,
+    symbol: 'ETH',
+    amount: '1',
+    to: '0x2',
+  },
+  { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
+  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend'].flatMap((id) => [
+    done(id),
+    failed(id),
+  ]),
+] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
+
+type KitSnapshot = SnapshotFrom<typeof machine>
+
+/** State identity: the regions, and what the kit's rules read of its context (not the children's refs). */
+const serializeState = (s: KitSnapshot) =>
+  JSON.stringify([
+    s.value,
+    s.context.modal.open,
+    s.context.modal.history.at(-1),
+    s.context.modal.history.length > 1,
+    s.context.modal.history.includes('UnsupportedChain'),
+    s.context.connected?.connectorId,
+    s.context.connecting,
+    s.context.alerts.length > config.alerts.length,
+  ])
+
+/** One capability away from idle at a time: the regions do not read each other, so their product adds nothing. */
+const stopWhen = (s: KitSnapshot) =>
+  Object.values(s.value as Record<string, string>).filter((state) => state !== 'idle').length > 1
+
+const model = createModel(machine, { input, events, serializeState, stopWhen, limit: 150_000 })
+/** A stored login at start: the frame loads at once (the `always` of `embedded.idle`). */
+const restoring = createModel(machine, {
+  input: { ...input, storedLogin: true },
+  events,
+  serializeState,
+  stopWhen,
+  limit: 150_000,
+})
+
+const PATHS = 54
+const RESTORING_PATHS = 39
+
+function invariant(s: KitSnapshot) {
+  // A capability runs exactly when its region is `running`, and its ref is typed and kept.
+  if (s.matches({ account: 'running' }) !== !!s.context.account) throw new Error('account ref out of step')
+  if (s.matches({ sendFlow: 'running' }) !== !!s.context.sendFlow) throw new Error('send ref out of step')
+  if (s.matches({ embedded: 'running' }) !== !!s.context.frame) throw new Error('frame ref out of step')
+  if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
+    throw new Error('session ref out of step')
+  if (
+    s.matches({ embedded: 'failed' }) &&
+    !s.context.alerts.some((a) => a.code === 'EMBEDDED_WALLET_LOAD_FAILED')
+  )
+    throw new Error('embedded failure without its alert')
+}
+
+describe('kit machine, model-based', () => {
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect([model.paths.length, restoring.paths.length]).toEqual([PATHS, RESTORING_PATHS])
+  })
+
+  for (const path of model.paths) {
+    it(`replays ${path.description}`, () => {
+      replayPath(model, path, { invariant })
+    })
+  }
+  for (const path of restoring.paths) {
+    it(`replays, a stored login restored, ${path.description}`, () => {
+      replayPath(restoring, path, { invariant })
+    })
+  }
+
+  it('reaches every state and takes every transition of the machine', () => {
+    const results: ReplayResult[] = [
+      ...model.paths.map((path) => replayPath(model, path, { invariant })),
+      ...restoring.paths.map((path) => replayPath(restoring, path, { invariant })),
+    ]
+    assertCoverage(model, results)
+  })
+})
