@@ -19,11 +19,7 @@ import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
 import { sandboxTokenAbi, sandboxTokenBytecode } from '../../sandbox/chain/contracts/build/artifacts.gen.ts'
 import { rpcEndpoint, startRpcService } from '../../sandbox/chain/rpc.ts'
 import type { SandboxService } from '../../sandbox/shared/http.ts'
-import {
-  createDataApiClient,
-  type DataApiClient,
-  getDataApiClient,
-} from '../../src/api/dataApi'
+import { createDataApiClient, type DataApiClient, getDataApiClient } from '../../src/api/dataApi'
 import {
   balancesQuery,
   dataApiKeys,
