@@ -6,7 +6,7 @@ import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
-import { type KitConfig, resolveConfig } from '../config'
+import { type KitConfig, type ResolvedKitConfig, resolveConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
 import { connectionMachine } from '../machines/connection'
@@ -34,6 +34,14 @@ const handles = new WeakMap<object, KitHandle>()
 /** What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`. */
 export function kitHandleOf(machine: object): KitHandle | undefined {
   return handles.get(machine)
+}
+
+/**
+ * The kit's wagmi config and QueryClient for `<KitRoot>`: those `createKitMachine` built, or fresh ones from
+ * the config for a kit machine provided by hand (tests).
+ */
+export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitHandle {
+  return handles.get(machine) ?? { wagmi: getWagmiConfig(config), queryClient: new QueryClient() }
 }
 
 /**

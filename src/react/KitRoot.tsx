@@ -1,10 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider } from '@tanstack/react-query'
 import { useActorRef } from '@xstate/react'
 import { type ReactNode, useState } from 'react'
 import { WagmiProvider } from 'wagmi'
 import type { ActorOptions } from 'xstate'
-import { getWagmiConfig } from '../chains/eip155/wagmi'
-import { kitHandleOf } from '../kit/createKit'
+import { kitServicesFor } from '../kit/createKit'
 import type { KitMachine } from '../machines/kit'
 import { KitModal } from './components/KitModal'
 import { KitActorContext } from './context'
@@ -34,9 +33,8 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   const actor = useActorRef(machine, { input: undefined, ...options, ...(inspect ? { inspect } : {}) })
   // The kit's own QueryClient and wagmi config (createKitMachine built them); a machine provided by hand
   // (tests) gets fresh ones.
-  const [queryClient] = useState(() => kitHandleOf(machine)?.queryClient ?? new QueryClient())
-  const [wagmiConfig] = useState(
-    () => kitHandleOf(machine)?.wagmi ?? getWagmiConfig(actor.getSnapshot().context.config),
+  const [{ queryClient, wagmi: wagmiConfig }] = useState(() =>
+    kitServicesFor(machine, actor.getSnapshot().context.config),
   )
   return (
     <KitActorContext.Provider value={actor}>

@@ -1,0 +1,240 @@
+import {
+  type ActorRefFrom,
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  sendTo,
+  setup,
+} from 'xstate'
+import { ALERTS } from '../../errors/base'
+import { connectionMachine } from '../connection'
+import { modalMachine } from '../modal'
+import { toastMachine } from '../toast'
+import { walletsMachine } from '../wallets'
+import { fetchBalances, is, matchConnector, routeAfterSend } from './rules'
+import type {
+  AccountLogic,
+  EmbeddedLoad,
+  KitContext,
+  KitEvent,
+  KitInput,
+  SendLogic,
+  SessionClientLogic,
+} from './types'
+
+/** A slot `createKit` fills (`.provide`); run unprovided, it never settles, so nothing happens by accident. */
+const pending = <Output>() => fromPromise<Output>(() => new Promise<never>(() => {}))
+const quiet = () => fromCallback<KitEvent>(() => {})
+
+/**
+ * The kit's slots, guards and actions (the chart is in src/machines/kit.ts). The root of the kit: composes the child machines and holds the rules where they meet (SPEC §2, §4). Pure:
+ * its I/O (telemetry, the loaders of the capabilities loaded on demand and their followers) are slots that
+ * `createKit` (src/kit/createKit.ts) provides. Children have a `systemId`: views reach them with
+ * `kit.system.get('modal')`.
+ */
+export const kitSetup = setup({
+  types: { context: {} as KitContext, events: {} as KitEvent, input: {} as KitInput | undefined },
+  actors: {
+    modal: modalMachine,
+    toast: toastMachine,
+    connection: connectionMachine,
+    wallets: walletsMachine,
+    /** Telemetry (SPEC §7): receives `telemetry.send` and posts it. */
+    telemetry: quiet(),
+    /** Lets the embedded wallet's wagmi connector ask for the frame (`embedded.load`). */
+    embeddedLoader: quiet(),
+    /** Turns the modal's `modal.shown` notices into kit events (the kit mirrors the view it shows). */
+    followModal: fromCallback<KitEvent>(({ sendBack, system }) => {
+      const modal = system.get('modal') as ModalActorRef | undefined
+      const subscription = modal?.on('modal.shown', sendBack)
+      return () => subscription?.unsubscribe()
+    }),
+    /** Sends `kit.connectors` when the connection's connectors change. */
+    followConnectors: quiet(),
+    loadEmbedded: pending<EmbeddedLoad>(),
+    loadRemoteSessions: pending<SessionClientLogic>(),
+    loadAccount: pending<AccountLogic>(),
+    loadSend: pending<SendLogic>(),
+    /** Followers of a running capability: its notices (and the frame's view) as kit events. */
+    followFrame: quiet(),
+    followRemoteSessions: quiet(),
+    followAccount: quiet(),
+    followSend: quiet(),
+  },
+  guards: is,
+  actions: {
+    spawnFrame: assign(({ context, spawn }, embedded: EmbeddedLoad) => {
+      if (context.frame) return {}
+      const { config } = context
+      const network = config.defaultNetwork
+      const { metadata } = config
+      return {
+        frame: spawn(embedded.logic, {
+          systemId: 'frame',
+          input: {
+            endpoint: config.endpoints.frame,
+            projectId: config.projectId,
+            chainId: network.chainNamespace === 'eip155' ? Number(network.id) : String(network.id),
+            namespace: network.chainNamespace,
+            restored: embedded.restored,
+            theme: { themeMode: config.themeMode },
+            dappData: {
+              projectId: config.projectId,
+              sdkVersion: context.input.sdkVersion,
+              ...(metadata ? { metadata: { ...metadata, icons: [...metadata.icons] } } : {}),
+            },
+          },
+        }),
+      }
+    }),
+    spawnRemoteSessions: assign(({ context, spawn }, logic: SessionClientLogic) =>
+      context.remoteSessions
+        ? {}
+        : {
+            remoteSessions: spawn(logic, {
+              systemId: 'remoteSessions',
+              input: context.input.remoteSessionsInput,
+            }),
+          },
+    ),
+    spawnAccount: assign(({ context, spawn }, logic: AccountLogic) =>
+      context.account ? {} : { account: spawn(logic, { systemId: 'account' }) },
+    ),
+    /** The token picker starts from the balances the account already has. */
+    spawnSend: assign(({ context, spawn }, logic: SendLogic) =>
+      context.sendFlow
+        ? {}
+        : {
+            sendFlow: spawn(logic, { systemId: 'send', input: { tokenBalances: [...context.balances] } }),
+          },
+    ),
+    /** Asks the account machine for the connected account's balances; the machine decides what that costs. */
+    fetchBalances: enqueueActions(({ context, enqueue }) => fetchBalances(context, enqueue)),
+    rejectFrameRequests: sendTo(({ context }) => context.frame!, { type: 'frame.rejectRpcRequests' }),
+    cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
+    cancelConnecting: sendTo('connection', { type: 'connection.cancel' }),
+    showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
+    showFrameAlert: assign(({ context, event }) => {
+      assertEvent(event, 'embedded.failed')
+      return addAlert(context, event.alert)
+    }),
+    dismissAlert: assign(({ context, event }) => {
+      assertEvent(event, 'kit.dismissAlert')
+      return { alerts: context.alerts.filter((alert) => alert.code !== event.code) }
+    }),
+    /**
+     * The frame's flow moves faster than the modal's notices come back: the view the kit just asked for is
+     * mirrored at once (the modal's `modal.shown` confirms it), so the flow's next step is judged against it.
+     */
+    expectFrameView: assign(({ context, event }) => {
+      assertEvent(event, 'embedded.view')
+      const history = context.modal.open ? context.modal.history : []
+      return { modal: { open: true, history: [...history, event.view!] } }
+    }),
+    expectBack: assign(({ context }) => {
+      const history = context.modal.history.slice(0, -1)
+      return { modal: { open: history.length > 0, history } }
+    }),
+    mirrorModal: assign(({ event }) => {
+      assertEvent(event, 'modal.shown')
+      return { modal: { open: event.open, history: event.history } }
+    }),
+    /** A fresh connection closes the modal and is tracked (SPEC §4); a silent reconnect at start is not. */
+    onConnected: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'account.connected')
+      enqueue.assign({ connected: event.account, connecting: undefined })
+      enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
+      if (event.account.connectorId === context.input.connectorIds.walletConnect)
+        enqueue.raise({ type: 'remoteSessions.load' })
+      fetchBalances(context, enqueue)
+      if (event.reconnected) return
+      enqueue.sendTo('modal', { type: 'modal.close' })
+      enqueue.sendTo('telemetry', {
+        type: 'telemetry.send',
+        event: {
+          type: 'track',
+          event: 'CONNECT_SUCCESS',
+          properties: { method: event.method, connector: event.account.connectorId },
+        },
+      })
+    }),
+    /** Disconnected: the modal closes, the account's balances and the send form go (SPEC §4). */
+    onDisconnected: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ connected: undefined, connecting: undefined })
+      enqueue.sendTo('modal', { type: 'modal.connected', connected: false })
+      enqueue.sendTo('modal', { type: 'modal.close' })
+      if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
+      if (context.sendFlow) enqueue.sendTo(({ context }) => context.sendFlow!, { type: 'send.reset' })
+    }),
+    followChain: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'account.chainChanged')
+      if (!context.connected) return
+      enqueue.assign({ connected: { ...context.connected, chainId: event.chainId } })
+      fetchBalances(context, enqueue)
+    }),
+    selectWallet: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'wallet.select')
+      const local = matchConnector(context.connectors, event.wallet)
+      const connectorId = local?.id ?? context.input.connectorIds.walletConnect
+      enqueue.assign({ connecting: connectorId })
+      enqueue.sendTo('connection', {
+        type: 'connection.connect',
+        connectorId,
+        wallet: event.wallet,
+        method: local ? 'browser' : 'qrcode',
+      })
+      enqueue.sendTo('modal', {
+        type: 'router.push',
+        view: local ? 'ConnectingExternal' : 'ConnectingWalletConnect',
+      })
+      if (!local) enqueue.raise({ type: 'remoteSessions.load' })
+    }),
+    /** A login in the frame connects the kit through the embedded wallet's connector. */
+    connectEmbedded: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'embedded.connected')
+      enqueue.assign({ connecting: context.input.connectorIds.embedded })
+      enqueue.sendTo('connection', {
+        type: 'connection.connect',
+        connectorId: context.input.connectorIds.embedded,
+        method: event.social ? 'social' : 'email',
+      })
+    }),
+    afterSend: enqueueActions((args) => {
+      const { context, enqueue, event } = args
+      assertEvent(event, 'send.succeeded')
+      if (is.showsSendPreview(args)) enqueue.sendTo('modal', routeAfterSend(event))
+      if (context.account)
+        enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
+      enqueue.sendTo('toast', {
+        type: 'toast.show',
+        variant: 'success',
+        message: `Sent ${event.amount} ${event.symbol}`,
+      })
+    }),
+    /** An e-mail update ended: back on Account, and said when it worked. */
+    endEmailUpdate: enqueueActions((args) => {
+      const { enqueue } = args
+      if (is.frameViewShown(args)) enqueue.sendTo('modal', { type: 'router.reset', view: 'Account' })
+      if (is.emailUpdated(args))
+        enqueue.sendTo('toast', { type: 'toast.show', variant: 'success', message: 'Email updated' })
+    }),
+    /** The modal shows a view whose data loads on demand: the kit asks for it. */
+    loadForView: enqueueActions((args) => {
+      const { context, enqueue } = args
+      if (is.showsWalletList(args)) enqueue.sendTo('wallets', { type: 'wallets.load' })
+      if (is.showsBalances(args)) {
+        enqueue.raise({ type: 'account.load' })
+        fetchBalances(context, enqueue)
+      }
+      if (is.showsSendView(args)) enqueue.raise({ type: 'send.load' })
+    }),
+  },
+})
+
+function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
+  return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }
+}
+
+type ModalActorRef = ActorRefFrom<typeof modalMachine>
