@@ -1,4 +1,4 @@
-import { REQUEST_EXPIRY_MAX_S, REQUEST_EXPIRY_MIN_S, REQUEST_TTL_MS } from '../constants'
+import { REQUEST_EXPIRY_MAX_S, REQUEST_TTL_MS } from '../constants'
 import { BaseError } from '../errors/base'
 import {
   AuthRequestNotFoundError,
@@ -49,6 +49,7 @@ import {
   validateSessionNamespaces,
 } from './validateNamespaces'
 import { isErrorReason } from './validateReject'
+import { requestExpiryInRange } from './validateRequest'
 import {
   isNonEmptyString,
   pairingTopicRules,
@@ -181,13 +182,7 @@ export function planRequest(context: SessionClientContext, event: SendCommand, n
     )
   }
   const { expiry } = event
-  if (
-    expiry !== undefined &&
-    (typeof expiry !== 'number' ||
-      !Number.isFinite(expiry) ||
-      expiry < REQUEST_EXPIRY_MIN_S ||
-      expiry > REQUEST_EXPIRY_MAX_S)
-  ) {
+  if (!requestExpiryInRange(expiry)) {
     return refused('requestExpiryOutOfRange', new InvalidRequestExpiryError({ details: String(expiry) }))
   }
   const lifetime = expiry === undefined ? REQUEST_TTL_MS : expiry * 1000

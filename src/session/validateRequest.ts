@@ -21,6 +21,17 @@ export interface RequestParams {
   expiry?: number
 }
 
+/** SPEC §5: a request's expiry, when given, is a number of seconds within the library's limits. */
+export function requestExpiryInRange(expiry: unknown): boolean {
+  return (
+    expiry === undefined ||
+    (typeof expiry === 'number' &&
+      Number.isFinite(expiry) &&
+      expiry >= REQUEST_EXPIRY_MIN_S &&
+      expiry <= REQUEST_EXPIRY_MAX_S)
+  )
+}
+
 /**
  * SPEC §5 request: a valid session, an approved chainId, a method approved for the account's chain and, when
  * given, a numeric expiry within the library's limits (`REQUEST_EXPIRY_MIN_S`…`REQUEST_EXPIRY_MAX_S`).
@@ -34,13 +45,7 @@ export function validateRequest(params: unknown, view: RecordsView): SessionErro
   const approved = validateMethodOnChain(params, view)
   if (approved) return approved
   const { expiry } = params
-  if (
-    expiry !== undefined &&
-    (typeof expiry !== 'number' ||
-      !Number.isFinite(expiry) ||
-      expiry < REQUEST_EXPIRY_MIN_S ||
-      expiry > REQUEST_EXPIRY_MAX_S)
-  ) {
+  if (!requestExpiryInRange(expiry)) {
     return new InvalidRequestExpiryError({ details: String(expiry) })
   }
   return undefined
