@@ -224,6 +224,7 @@ describe('send, against the sandbox chain', () => {
     expect(paid).toBeLessThanOrEqual(BigInt(fee.fee))
 
     expect(r.notices).toEqual([
+      { type: 'send.previewing' },
       { type: 'send.submitted', hash, chainId: 31337 },
       {
         type: 'send.succeeded',
@@ -235,7 +236,7 @@ describe('send, against the sandbox chain', () => {
         to,
       },
     ])
-    expect(routeAfterSend(r.notices[1] as Extract<SendNotice, { type: 'send.succeeded' }>)).toEqual({
+    expect(routeAfterSend(r.notices[2] as Extract<SendNotice, { type: 'send.succeeded' }>)).toEqual({
       type: 'router.back',
     })
     expect(done.context).toMatchObject({ token: undefined, sendTokenAmount: undefined, loading: false })
