@@ -6,7 +6,7 @@ import {
   queryOptions,
 } from '@tanstack/react-query'
 import { ACTIVITY_CACHE_MS, BALANCE_CACHE_MS, NAME_CACHE_MS } from '../constants'
-import { type DataApiClient, dataApiKeys, type HistoryPage, type NftPage } from './dataApi'
+import { type DataApiClient, dataApiKeys, getDataApiClient, type HistoryPage, type NftPage } from './dataApi'
 import { waitUnlessAborted } from './http'
 
 /**
@@ -17,6 +17,17 @@ import { waitUnlessAborted } from './http'
  */
 
 export { dataApiKeys }
+
+/**
+ * The Data API client the queries run against, for views: one per config and QueryClient (its network checks
+ * cached in that QueryClient), the same the kit's actors use.
+ *
+ * @example
+ * const api = dataApiClientFor(config, useQueryClient())
+ * useQuery(historyQuery(api, { account, chainId }))
+ */
+export const dataApiClientFor: typeof getDataApiClient = (config, queryClient) =>
+  getDataApiClient(config, queryClient)
 
 /**
  * Token balances of an account on a network, stale after 30 s (SPEC §9). `forceUpdate` (after a transaction)

@@ -26,6 +26,8 @@ export interface WalletListing {
   id: string
   name: string
   image_id?: string
+  /** The image's URL on the listing API, added by the kit's listing slot (src/actors/wallets.ts). */
+  image_url?: string
   rdns?: string
   /** CAIP-2 chain ids the wallet supports. */
   chains: string[]

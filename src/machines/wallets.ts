@@ -3,6 +3,8 @@ import type { FetchWalletsParameters, FetchWalletsReturnType, WalletListing } fr
 import { WALLETS_PAGE_SIZE, WALLETS_RECOMMENDED_COUNT, WALLETS_SEARCH_SIZE } from '../constants'
 import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
+import { safeDeepLink, safeHttpUrl } from '../utils/links'
+import type { ChosenWallet } from './connection'
 
 /**
  * The All Wallets list (SPEC §9 wallet pages) as a statechart.
@@ -418,4 +420,21 @@ export function selectWalletsStatus(snapshot: WalletsSnapshot): WalletsStatus {
   if (snapshot.hasTag('loadingMore')) return 'loadingMore'
   if (snapshot.hasTag('error')) return 'partError'
   return 'ready'
+}
+
+/** What the connection machine needs of a listing entry; links checked again, here at the last step. */
+export function toChosenWallet(wallet: WalletListing): ChosenWallet {
+  return {
+    id: wallet.id,
+    name: wallet.name,
+    ...(wallet.rdns ? { rdns: wallet.rdns } : {}),
+    ...optional('imageUrl', wallet.image_url),
+    ...optional('mobileLink', safeDeepLink(wallet.mobile_link)),
+    ...optional('desktopLink', safeDeepLink(wallet.desktop_link)),
+    ...optional('webappLink', safeHttpUrl(wallet.webapp_link)),
+  }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
 }

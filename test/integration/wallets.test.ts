@@ -39,7 +39,21 @@ describe('walletsMachine with its real fetchWallets slot', () => {
       actor.send({ type: 'wallets.loadMore' })
       await waitFor(actor, (s) => s.matches({ ready: { browse: 'browsing' } }))
     }
-    expect(selectWalletList(actor.getSnapshot())).toHaveLength(expected)
+    const list = selectWalletList(actor.getSnapshot())
+    expect(list).toHaveLength(expected)
+    // Each entry with an image id carries its image's URL on the listing API, and that URL answers an image.
+    const withImage = list.filter((w) => w.image_id)
+    expect(withImage.length).toBeGreaterThan(0)
+    for (const wallet of withImage) {
+      const url = new URL(wallet.image_url!)
+      expect(url.origin).toBe(listing.origin)
+      expect(url.pathname).toBe(`/getWalletImage/${encodeURIComponent(wallet.image_id!)}`)
+      expect(url.searchParams.get('projectId')).toBe(INPUT.projectId)
+    }
+    expect(list.filter((w) => !w.image_id).every((w) => w.image_url === undefined)).toBe(true)
+    const first = await fetch(withImage[0]!.image_url!)
+    expect(first.ok).toBe(true)
+    expect(first.headers.get('content-type')).toMatch(/^image\//)
     actor.send({ type: 'wallets.search', query: 'walletstate' })
     await waitFor(actor, (s) => s.matches({ ready: { search: 'results' } }), { timeout: 2_000 })
     expect(selectWalletList(actor.getSnapshot()).map((w) => w.id)).toEqual([

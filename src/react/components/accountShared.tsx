@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import { useCallback } from 'react'
-import { type DataApiClient, getDataApiClient, type TokenBalance } from '../../api/dataApi'
+import type { DataApiClient, TokenBalance } from '../../api/dataApi'
+import { dataApiClientFor } from '../../api/queries'
 import { TRANSFER_DECIMALS } from '../../constants'
 import {
   type BalancesStatus,
@@ -112,7 +113,7 @@ export function useActiveNetwork() {
  * the machines' actors share).
  */
 export function useDataApi(): DataApiClient {
-  return getDataApiClient(useKitConfig(), useQueryClient())
+  return dataApiClientFor(useKitConfig(), useQueryClient())
 }
 
 export type { BalancesStatus }

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import { useEffect } from 'react'
-import { dataApiKeys } from '../../api/dataApi'
+import { dataApiKeys } from '../../api/queries'
 import type { SendActorRef } from '../../machines/send'
 import { useKitActor } from '../context'
 import { useKitAccount, useSendActor } from '../hooks'

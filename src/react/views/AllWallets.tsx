@@ -7,12 +7,12 @@ import {
   selectWalletList,
   selectWalletsMode,
   selectWalletsStatus,
+  toChosenWallet,
 } from '../../machines/wallets'
 import { safeText } from '../../utils/links'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useKitConfig, useWalletsActor } from '../hooks'
-import { imageUrlOf, toChosenWallet } from '../walletListing'
 
 /**
  * SPEC §2 AllWallets: every wallet of the listing, searchable, loaded page by page as the visitor scrolls.
@@ -66,7 +66,7 @@ const CSS = `
 export default function AllWallets() {
   const kit = useKitActor()
   const walletsActor = useWalletsActor()
-  const config = useKitConfig()
+  const _config = useKitConfig()
   const wallets = useSelector(walletsActor, selectWalletList)
   const status = useSelector(walletsActor, selectWalletsStatus)
   const mode = useSelector(walletsActor, selectWalletsMode)
@@ -152,11 +152,7 @@ export default function AllWallets() {
           >
             {wallets.map((wallet) => (
               <li key={wallet.id}>
-                <WalletButton
-                  wallet={wallet}
-                  imageUrl={imageUrlOf(config.endpoints, config.projectId, wallet)}
-                  onSelect={select}
-                />
+                <WalletButton wallet={wallet} imageUrl={wallet.image_url} onSelect={select} />
               </li>
             ))}
           </ul>
@@ -211,7 +207,7 @@ const WalletButton = memo(function WalletButton({ wallet, imageUrl, onSelect }: 
       className="ws-wallet"
       data-wallet-id={wallet.id}
       title={name}
-      onClick={() => onSelect(toChosenWallet(wallet, imageUrl))}
+      onClick={() => onSelect(toChosenWallet(wallet))}
     >
       {imageUrl && !failed ? (
         <img

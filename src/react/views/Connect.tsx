@@ -1,12 +1,11 @@
 import { useSelector } from '@xstate/react'
 import { Fragment, useId } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
-import { selectRecommendedWallets } from '../../machines/wallets'
+import { selectRecommendedWallets, toChosenWallet } from '../../machines/wallets'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
-import { imageUrlOf, toChosenWallet } from '../walletListing'
 
 interface WalletItem {
   key: string
@@ -79,8 +78,7 @@ function WalletList() {
   const featured = useSelector(wallets, (s) => s.context.featured)
   const recommended = useSelector(wallets, selectRecommendedWallets)
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards.
-  const fromListing = (list: typeof featured) =>
-    list.map((w) => toChosenWallet(w, imageUrlOf(config.endpoints, config.projectId, w)))
+  const fromListing = (list: typeof featured) => list.map(toChosenWallet)
   const items = orderWallets(config.features.connectorsOrder, connectors, recent, {
     featured: fromListing(featured),
     recommended: fromListing(recommended),
