@@ -1,0 +1,132 @@
+/** The send flow's types (src/machines/send.ts): its context, events, notices and what its slots take. */
+import type { Address, Hex } from 'viem'
+import type { ErrorInfo } from '../../errors/base'
+
+/** SPEC §3 token balance, as the Data API reports it. */
+export interface TokenBalance {
+  name: string
+  symbol: string
+  /** CAIP-2, e.g. `eip155:1`. */
+  chainId: string
+  /** CAIP-10 (`eip155:1:0x…`) or a plain address for a token; absent (or the 0xeee… marker) for the native currency. */
+  address?: string | undefined
+  /** In USD: quantity times price. */
+  value?: number | undefined
+  price: number
+  quantity: { decimals: string; numeric: string }
+  iconUrl?: string | undefined
+}
+
+/** What the network fee preview shows. Amounts are decimal strings in wei, so snapshots stay plain data. */
+export interface FeeEstimate {
+  /** Gas limit. */
+  gas: string
+  /** EIP-1559 fees; a legacy chain has `gasPrice` instead. */
+  maxFeePerGas?: string | undefined
+  maxPriorityFeePerGas?: string | undefined
+  gasPrice?: string | undefined
+  /** The most the transaction can cost: gas × (maxFeePerGas or gasPrice), in wei. */
+  fee: string
+  /** `fee` in the native currency's units, e.g. '0.000042'. */
+  formatted: string
+  /** The native currency's symbol and decimals. */
+  symbol: string
+  decimals: number
+}
+
+/** What `resolveName` answers for a name. */
+export interface ResolvedName {
+  address: Address
+  name: string
+  imageUrl?: string | undefined
+}
+
+/** What the fee is estimated for and what is sent: the form, parsed. */
+export interface SendRequest {
+  /** The token's chain (eip155 reference). */
+  chainId: number
+  to: Address
+  /** In the token's base units. */
+  amount: bigint
+  /** The ERC-20 contract; absent for the native currency. */
+  token?: Address | undefined
+}
+
+/** A send request with the fee the visitor was shown, so the wallet is asked for the same. */
+export interface SendTransactionRequest extends SendRequest {
+  fee?: FeeEstimate | undefined
+}
+
+export interface ReceiptRequest {
+  hash: Hex
+  chainId: number
+  /** How long the slot may wait (SPEC §9: 25 s); the machine also stops waiting then. */
+  timeoutMs: number
+}
+
+export interface SendReceipt {
+  status: 'success' | 'reverted'
+  /** Decimal string. */
+  blockNumber: string
+}
+
+/** SPEC §3 Send state, plus the fee preview, the last error and the transaction hash. */
+export interface SendContext {
+  token: TokenBalance | undefined
+  /** As typed. */
+  sendTokenAmount: string | undefined
+  /** As typed: an address or a name. */
+  receiverAddress: string | undefined
+  /** The address the transaction goes to, once the receiver is checked (or its name resolved). */
+  resolvedAddress: Address | undefined
+  receiverProfileName: string | undefined
+  receiverProfileImageUrl: string | undefined
+  /** The native balance of the token's network in USD (SPEC §3), from the token balances. */
+  networkBalanceInUsd: string | undefined
+  /** True while a transaction is being sent or confirmed (the `loading` tag says the same). */
+  loading: boolean
+  tokenBalances: TokenBalance[]
+  /** The last fee estimate for the selected token; kept while editing so Max can leave room for it. */
+  fee: FeeEstimate | undefined
+  error: ErrorInfo | undefined
+  /** The hash of the transaction sent; kept in `done` until the next send. */
+  hash: Hex | undefined
+}
+
+export interface SendInput {
+  tokenBalances?: TokenBalance[]
+  token?: TokenBalance
+}
+
+export type SendEvent =
+  | { type: 'send.setToken'; token: TokenBalance }
+  | { type: 'send.setAmount'; amount: string }
+  | { type: 'send.setReceiver'; receiverAddress: string }
+  /** The whole balance; for the native currency less the last fee estimate, if there is one. */
+  | { type: 'send.setMax' }
+  /** Fresh balances (the Data API); the selected token follows its entry. Accepted in every state. */
+  | { type: 'send.setTokenBalances'; tokenBalances: TokenBalance[] }
+  | { type: 'send.preview' }
+  | { type: 'send.confirm' }
+  /** Back to the form, values kept (from the preview, a name lookup or a failed send). */
+  | { type: 'send.edit' }
+  /** Failed: send again; preview unavailable: estimate again; unconfirmed: look for the receipt again. */
+  | { type: 'send.retry' }
+  /** The send state reset (SPEC §4); not while a transaction is in flight. */
+  | { type: 'send.reset' }
+
+/** What the send machine tells the kit (`actor.on(type, …)`). */
+export type SendNotice =
+  | { type: 'send.previewing' }
+  | { type: 'send.submitted'; hash: Hex; chainId: number }
+  | {
+      type: 'send.succeeded'
+      hash: Hex
+      chainId: number
+      /** SPEC §2: a native send goes back; an ERC-20 send returns to Account. */
+      native: boolean
+      symbol: string
+      amount: string
+      to: Address
+    }
+  | { type: 'send.failed'; error: ErrorInfo; hash?: Hex | undefined }
