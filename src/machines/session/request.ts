@@ -191,7 +191,7 @@ export type IncomingRequestEvent =
   | { type: 'request.remove'; id: number }
   | { type: 'wc.requestExpired'; id: number }
 
-export const incomingRequestMachine = setup({
+const incomingRequestSetup = setup({
   types: {
     context: {} as IncomingRequestContext,
     events: {} as IncomingRequestEvent,
@@ -228,7 +228,27 @@ export const incomingRequestMachine = setup({
       if (context.parent) enqueue.sendTo(context.parent, notice)
     }),
   },
-}).createMachine({
+})
+
+/** Answers the peer with the response the visitor chose; a failed answer goes back to waiting (SPEC §5). */
+const answering = (done: 'fulfilled' | 'rejected') =>
+  incomingRequestSetup.createStateConfig({
+    tags: 'busy',
+    invoke: {
+      id: 'respond',
+      src: 'respond',
+      input: ({ context }) => ({
+        topic: context.request.topic,
+        id: context.request.id,
+        response: context.response!,
+      }),
+      onDone: done,
+      onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
+    },
+    on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
+  })
+
+export const incomingRequestMachine = incomingRequestSetup.createMachine({
   id: 'incomingRequest',
   context: ({ input }) => ({
     parent: input.parent,
@@ -263,36 +283,8 @@ export const incomingRequestMachine = setup({
         },
       },
     },
-    fulfilling: {
-      tags: 'busy',
-      invoke: {
-        id: 'respond',
-        src: 'respond',
-        input: ({ context }) => ({
-          topic: context.request.topic,
-          id: context.request.id,
-          response: context.response!,
-        }),
-        onDone: 'fulfilled',
-        onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
-      },
-      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
-    },
-    rejecting: {
-      tags: 'busy',
-      invoke: {
-        id: 'respond',
-        src: 'respond',
-        input: ({ context }) => ({
-          topic: context.request.topic,
-          id: context.request.id,
-          response: context.response!,
-        }),
-        onDone: 'rejected',
-        onError: { target: 'waiting.active', actions: { type: 'setError', params: errorOf } },
-      },
-      on: { 'request.remove': { target: 'removed', actions: 'setRemoved' } },
-    },
+    fulfilling: answering('fulfilled'),
+    rejecting: answering('rejected'),
     /** SPEC §8: an invalid request sends the error to the peer. */
     refusing: {
       tags: 'busy',
