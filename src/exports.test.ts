@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as core from './index'
+import * as machines from './machines/index'
 import * as react from './react/index'
 import * as testing from './testing/index'
 
@@ -24,6 +25,63 @@ describe('exports', () => {
         "resolveConfig",
         "selectView",
         "toastMachine",
+      ]
+    `)
+  })
+  it('walletstate/machines', () => {
+    expect(Object.keys(machines).sort()).toMatchInlineSnapshot(`
+      [
+        "accountMachine",
+        "authMachine",
+        "connectionMachine",
+        "frameMachine",
+        "frameRequestMachine",
+        "incomingRequestMachine",
+        "kitMachine",
+        "modalMachine",
+        "outgoingRequestMachine",
+        "proposalMachine",
+        "selectActiveRequest",
+        "selectAlerts",
+        "selectBalances",
+        "selectBalancesStatus",
+        "selectCanFetchBalances",
+        "selectCapability",
+        "selectConnectFailed",
+        "selectCooldownSeconds",
+        "selectCurrentTab",
+        "selectFormError",
+        "selectFrameBusy",
+        "selectFrameConnected",
+        "selectFrameStatus",
+        "selectFrameView",
+        "selectHasMoreWallets",
+        "selectInFlight",
+        "selectIsBusy",
+        "selectIsConnected",
+        "selectIsConnecting",
+        "selectIsDisconnecting",
+        "selectIsOpen",
+        "selectIsPreviewing",
+        "selectIsSwitching",
+        "selectLastError",
+        "selectPairingUri",
+        "selectPortfolioValue",
+        "selectRecommendedWallets",
+        "selectSendStatus",
+        "selectSessions",
+        "selectStatus",
+        "selectUpdateEmailPhase",
+        "selectView",
+        "selectWalletList",
+        "selectWalletsMode",
+        "selectWalletsStatus",
+        "sendMachine",
+        "sessionClientMachine",
+        "sessionMachine",
+        "toChosenWallet",
+        "toastMachine",
+        "walletsMachine",
       ]
     `)
   })

@@ -213,6 +213,21 @@ export function initialKitContext(input: KitInput): KitContext {
   }
 }
 
+/** A capability loaded on demand (a region built by `onDemand`). */
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow'
+/** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
+export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
+
+/** The status of a capability loaded on demand, e.g. `selectCapability(snapshot, 'sendFlow') === 'failed'`. */
+export function selectCapability(snapshot: { value: unknown }, capability: KitCapability): CapabilityStatus {
+  const value = (snapshot.value as Record<KitCapability, string | object>)[capability]
+  const state = typeof value === 'string' ? value : Object.keys(value)[0]
+  return (['idle', 'loading', 'running', 'failed'] as const).find((s) => s === state) ?? 'idle'
+}
+
+/** The alerts shown at the top of the modal (SPEC §8). */
+export const selectAlerts = (snapshot: { context: Pick<KitContext, 'alerts'> }) => snapshot.context.alerts
+
 export type KitMachine = typeof kitMachine
 export type KitActorRef = ActorRefFrom<KitMachine>
 export type KitSnapshot = SnapshotFrom<KitMachine>

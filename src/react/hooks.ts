@@ -6,7 +6,7 @@ import type { AccountActorRef } from '../machines/account'
 import { type ConnectionStatus, selectStatus } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
-import { selectView } from '../machines/modal'
+import { selectIsOpen, selectView } from '../machines/modal'
 import type { SendActorRef } from '../machines/send'
 import type { Toast } from '../machines/toast'
 import type { WalletsActorRef } from '../machines/wallets'
@@ -59,7 +59,7 @@ export interface UseKitReturnType {
 export function useKit(): UseKitReturnType {
   const kit = useKitActor()
   const modal = useModalActor()
-  const isOpen = useSelector(modal, (s) => s.matches('open'))
+  const isOpen = useSelector(modal, selectIsOpen)
   const view = useSelector(modal, selectView)
   const open = useCallback(
     (target?: ViewName) => kit.send(target ? { type: 'modal.open', view: target } : { type: 'modal.open' }),

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { type KeyboardEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
-import { selectView } from '../../machines/modal'
+import { selectIsOpen, selectView } from '../../machines/modal'
 import { useKitActor } from '../context'
 import { useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
 import { KIT_CSS, themeStyle } from '../theme'
@@ -18,7 +18,7 @@ const FOCUSABLE =
 export function KitModal() {
   const config = useKitConfig()
   const modal = useModalActor()
-  const isOpen = useSelector(modal, (s) => s.matches('open'))
+  const isOpen = useSelector(modal, selectIsOpen)
   const [container, setContainer] = useState<HTMLElement | null>(null)
   useEffect(() => setContainer(document.body), [])
   if (!container) return null

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import { useEffect } from 'react'
 import { dataApiKeys } from '../../api/queries'
+import { selectCapability } from '../../machines/kit'
 import type { SendActorRef } from '../../machines/send'
 import { useKitActor } from '../context'
 import { useKitAccount, useSendActor } from '../hooks'
@@ -19,7 +20,7 @@ import { ViewLoading } from './ViewLoading'
 export function useSendFlow(): { send: SendActorRef | undefined; failed: boolean; retry: () => void } {
   const kit = useKitActor()
   const send = useSendActor()
-  const failed = useSelector(kit, (s) => s.matches({ sendFlow: 'failed' }))
+  const failed = useSelector(kit, (s) => selectCapability(s, 'sendFlow') === 'failed')
   return { send, failed, retry: () => kit.send({ type: 'send.load' }) }
 }
 
