@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest'
+import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
+import { defineEvmNetwork, resolveConfig } from '../../src'
+import type { ConnectionAccount } from '../../src/machines/connection'
+import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
+
+/**
+ * The kit's cross-machine rules, one by one: every child is a recorder, so each test reads what the kit told
+ * which machine (the model-based test in kit.test.ts covers every state and transition; this one checks what
+ * the transitions send).
+ */
+type Log = Array<[string, AnyEventObject]>
+
+function kitWithRecorders(overrides: Partial<KitInput> = {}) {
+  const log: Log = []
+  const invoked = (name: string) =>
+    fromCallback<AnyEventObject>(({ receive }) => receive((event) => log.push([name, event])))
+  const spawned = (name: string) =>
+    createActor(
+      createMachine({ on: { '*': { actions: ({ event }) => void log.push([name, event]) } } }),
+    ).start() as never
+  const quiet = fromCallback<KitEvent>(() => {})
+  const standIn = createMachine({})
+  const machine = kitMachine.provide({
+    actions: {
+      spawnFrame: assign({ frame: () => spawned('frame') }),
+      spawnRemoteSessions: assign({ remoteSessions: () => spawned('remoteSessions') }),
+      spawnAccount: assign({ account: () => spawned('account') }),
+      spawnSend: assign({ sendFlow: () => spawned('send') }),
+    },
+    actors: {
+      modal: invoked('modal') as never,
+      toast: invoked('toast') as never,
+      connection: invoked('connection') as never,
+      wallets: invoked('wallets') as never,
+      telemetry: invoked('telemetry') as never,
+      embeddedLoader: quiet,
+      followModal: quiet,
+      followConnectors: quiet,
+      followFrame: quiet,
+      followRemoteSessions: quiet,
+      followAccount: quiet,
+      followSend: quiet,
+      loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
+      loadRemoteSessions: fromPromise(async () => standIn) as never,
+      loadAccount: fromPromise(async () => standIn) as never,
+      loadSend: fromPromise(async () => standIn) as never,
+    },
+  })
+  const config = resolveConfig({
+    projectId: 'kit-rules',
+    features: { analytics: false },
+    networks: [
+      defineEvmNetwork({
+        id: 31337,
+        name: 'Sandbox',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+      }),
+    ],
+  })
+  const input: KitInput = {
+    config,
+    supportedChainIds: [31337],
+    storedLogin: false,
+    reusePairing: false,
+    connectorIds: { walletConnect: 'walletConnect', embedded: 'walletstateEmbedded' },
+    remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
+    sdkVersion: 'test',
+    ...overrides,
+  }
+  const kit = createActor(machine, { input }).start()
+  const send = (event: unknown) => kit.send(event as KitEvent)
+  /** What `name` was told since the last call. */
+  const told = (name: string) => {
+    const events = log.filter(([to]) => to === name).map(([, event]) => event)
+    log.length = 0
+    return events
+  }
+  return { kit, send, told, log }
+}
+
+const account = (connectorId: string): ConnectionAccount => ({
+  address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+  chainId: 31337,
+  connectorId,
+})
+const shown = (...history: string[]) => ({ type: 'modal.shown', open: history.length > 0, history })
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+const succeeded = (native: boolean) => ({
+  type: 'send.succeeded',
+  hash: '0x1',
+  chainId: 31337,
+  native,
+  symbol: native ? 'ETH' : 'STK',
+  amount: '1',
+  to: '0x2',
+})
+
+describe('kit rules', () => {
+  it('after a send: native goes back from the preview, ERC-20 returns to Account, balances are read fresh', async () => {
+    const { send, told, log } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    send(shown('Account', 'WalletSend', 'WalletSendPreview'))
+    log.length = 0
+    send(succeeded(true))
+    expect(told('modal')).toEqual([{ type: 'router.back' }])
+    send(succeeded(false))
+    expect(log.filter(([to]) => to === 'modal').map(([, e]) => e)).toEqual([
+      { type: 'router.replace', view: 'Account' },
+    ])
+    expect(log.filter(([to]) => to === 'account').map(([, e]) => e.type)).toContain('account.refreshBalances')
+    expect(told('toast')).toEqual([{ type: 'toast.show', variant: 'success', message: 'Sent 1 STK' }])
+  })
+
+  it('the send preview opens when the send machine starts previewing on the form, and only there', async () => {
+    const { send, told } = kitWithRecorders()
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    told('modal')
+    send({ type: 'send.previewing' })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'WalletSendPreview' }])
+    send(shown('Account'))
+    send({ type: 'send.previewing' })
+    expect(told('modal')).toEqual([])
+  })
+
+  it('a disconnect closes the modal and resets the account and the send flow', async () => {
+    const { send, told, log } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    log.length = 0
+    send({ type: 'account.disconnected' })
+    const to = (name: string) => log.filter(([n]) => n === name).map(([, e]) => e)
+    expect(to('modal')).toEqual([{ type: 'modal.connected', connected: false }, { type: 'modal.close' }])
+    expect(to('account')).toEqual([{ type: 'account.clear' }])
+    expect(to('send')).toEqual([{ type: 'send.reset' }])
+    told('modal')
+  })
+
+  it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {
+    const { send, told, log } = kitWithRecorders()
+    send(shown('Connect'))
+    expect(told('wallets')).toEqual([{ type: 'wallets.load' }])
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account'))
+    await tick()
+    // The account machine loaded on demand and was asked for the connected account's balances.
+    expect(log.filter(([to]) => to === 'account').map(([, e]) => e)).toContainEqual({
+      type: 'account.fetchBalances',
+      address: account('injected').address,
+      chainId: 'eip155:31337',
+    })
+  })
+
+  it('UnsupportedChain opens on an unsupported chain and closes when the wallet comes back', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    told('modal')
+    send({ type: 'account.chainChanged', chainId: 1, supported: false })
+    expect(told('modal')).toEqual([{ type: 'modal.open', view: 'UnsupportedChain' }])
+    send(shown('UnsupportedChain'))
+    send({ type: 'account.chainChanged', chainId: 31337, supported: true })
+    expect(told('modal')).toEqual([{ type: 'modal.close' }])
+    // Back on a supported chain with no UnsupportedChain view open: nothing to close.
+    send(shown())
+    send({ type: 'account.chainChanged', chainId: 31337, supported: true })
+    expect(told('modal')).toEqual([])
+  })
+
+  it('an expired proposal renews the QR code only while connecting through WalletConnect', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'remoteSessions.proposalExpired' })
+    expect(told('connection')).toEqual([])
+    send({ type: 'wallet.select', wallet: { id: 'some-wallet', name: 'Some Wallet' } })
+    expect(told('connection')).toEqual([
+      {
+        type: 'connection.connect',
+        connectorId: 'walletConnect',
+        wallet: { id: 'some-wallet', name: 'Some Wallet' },
+        method: 'qrcode',
+      },
+    ])
+    send({ type: 'remoteSessions.proposalExpired' })
+    expect(told('connection')).toEqual([{ type: 'connection.pairingExpired' }])
+  })
+
+  it('a signing request in the frame opens the closed modal on ApproveTransaction; a login view waits', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'embedded.view', view: 'EmailVerifyOtp', previous: undefined, connected: false })
+    expect(told('modal')).toEqual([])
+    send({ type: 'embedded.view', view: 'ApproveTransaction', previous: undefined, connected: true })
+    expect(told('modal')).toEqual([{ type: 'modal.open', view: 'ApproveTransaction' }])
+  })
+
+  it('a fresh connection closes the modal and is tracked; a silent reconnect is not', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    expect(told('modal')).toEqual([{ type: 'modal.connected', connected: true }])
+    expect(told('telemetry')).toEqual([])
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: false })
+    expect(told('modal')).toEqual([{ type: 'modal.connected', connected: true }, { type: 'modal.close' }])
+  })
+
+  it('a fresh connection sends CONNECT_SUCCESS with its method', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: false })
+    expect(told('telemetry')).toEqual([
+      {
+        type: 'telemetry.send',
+        event: {
+          type: 'track',
+          event: 'CONNECT_SUCCESS',
+          properties: { method: 'browser', connector: 'injected' },
+        },
+      },
+    ])
+  })
+})
