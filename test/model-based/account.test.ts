@@ -45,6 +45,7 @@ type Snapshot = SnapshotFrom<Machine>
 type Event = EventFromLogic<Machine>
 
 const CHAIN = 'eip155:31337'
+const OTHER_CHAIN = 'eip155:1'
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
@@ -73,6 +74,8 @@ const events: Event[] = [
   { type: 'account.selectTab', tab: 'activity' },
   { type: 'account.fetchBalances', address: ALICE, chainId: CHAIN },
   { type: 'account.fetchBalances', address: BOB, chainId: CHAIN },
+  // The same account on another network (the wallet switched chains): another owner of balances.
+  { type: 'account.fetchBalances', address: ALICE, chainId: OTHER_CHAIN },
   { type: 'account.fetchBalances', address: ALICE, chainId: 'not a chain' },
   { type: 'account.refreshBalances' },
   { type: 'account.clear' },
@@ -85,7 +88,7 @@ function serialize(snapshot: Snapshot): string {
   const c = snapshot.context
   return JSON.stringify({
     value: snapshot.value,
-    owner: c.owner ? NAMES[c.owner.address] : null,
+    owner: c.owner ? `${NAMES[c.owner.address]}@${c.owner.chainId}` : null,
     balances: c.balances.length,
     force: c.forceUpdate,
     error: c.error?.message ?? null,
