@@ -250,6 +250,21 @@ describe('the packed package in a host app', () => {
     run(join(host, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json'], host)
   })
 
+  it("the package's declarations check clean with skipLibCheck off", () => {
+    // wagmi's own declarations do not (against react-query's current types), so only our files are looked at.
+    let output = ''
+    try {
+      output = run(
+        join(host, 'node_modules/.bin/tsc'),
+        ['--noEmit', '-p', 'tsconfig.json', '--skipLibCheck', 'false'],
+        host,
+      )
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error)
+    }
+    expect(output.split('\n').filter((line) => line.includes(`node_modules/${own.name}/`))).toEqual([])
+  })
+
   describe('built with Vite and opened in Chromium', () => {
     let browser: Browser | undefined
     let server: Server | undefined
