@@ -4,17 +4,23 @@ import { defineConfig } from 'vite'
 
 const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-// The kit as a library: three entry points, every dependency left to the host's bundler, lazy views as
-// separate chunks.
+// The kit as a library, what `npm run build` (and so `npm pack`) puts in dist/: four ES entry points
+// (dist/index.js, dist/machines.js, dist/react.js, dist/testing.js), every package left to the host's bundler, and the lazy views
+// and the self-contained WalletConnect bundle (src/chains/eip155/vendor/) as chunks beside them. The types come
+// from tsconfig.build.json into dist/types/.
 export default defineConfig({
   plugins: [react()],
   build: {
-    outDir: entry('./dist/lib'),
+    outDir: entry('./dist'),
     emptyOutDir: true,
-    sourcemap: true,
+    target: 'es2022',
+    minify: false,
+    // No source maps: they would point at src/, which the package does not ship.
+    sourcemap: false,
     lib: {
       entry: {
         index: entry('./src/index.ts'),
+        machines: entry('./src/machines/index.ts'),
         react: entry('./src/react/index.ts'),
         testing: entry('./src/testing/index.ts'),
       },
@@ -22,6 +28,7 @@ export default defineConfig({
     },
     rollupOptions: {
       external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },
 })

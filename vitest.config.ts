@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config'
 //   typecheck    `.test-d.ts` type tests (expectTypeOf), checked by tsc, never run
 //   unit         src/**/*.test.ts(x) and test/layering/** (the layering check): no server, no browser
 //   model        test/model-based/**: every machine's paths (xstate/graph), replayed and counted
+//   consumer     test/consumer/**: `npm pack`, the tarball installed into a throwaway host app outside the
+//                repo, built with Vite, type-checked under strict and opened in Chromium
 //   integration  test/integration/** and sandbox/**: tests that start sandbox services (anvil, the APIs, the
 //                relay); the sandbox's wallet and frame suites also launch Chromium
 //   e2e          test/e2e/**: the demo in real Chromium, one file at a time (vitest.e2e.config.ts)
@@ -34,6 +36,16 @@ export default defineConfig({
         test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts'] },
       },
       { extends: true, test: { name: 'model', include: ['test/model-based/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: {
+          name: 'consumer',
+          include: ['test/consumer/**/*.test.ts'],
+          // Packing, installing into a fresh host and building it take minutes on a loaded machine.
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
       {
         extends: true,
         test: {

@@ -1,6 +1,6 @@
 // `npm test`: every check in order, tier by tier, and one closing line with the totals:
 //   walletconnect bundle (when missing) → types (tsc) → lint → type tests → unit → model → Chromium (installed
-//   when missing) → integration → e2e
+//   when missing) → consumer (the packed package in a host app) → integration → e2e
 // Each test tier is a vitest project (vitest.config.ts) with its own JSON report in .tmp/test-results/<tier>.json.
 // Chromium is ensured just before the first tier that launches it, and the path it settled on is handed to the
 // later tiers in CHROMIUM_PATH. Exits non-zero when any stage fails or no test ran.
@@ -36,6 +36,7 @@ const stages = [
   { name: 'type tests', tier: 'typecheck', run: tier('typecheck') },
   { name: 'unit', tier: 'unit', run: tier('unit') },
   { name: 'model', tier: 'model', run: tier('model') },
+  { name: 'consumer', tier: 'consumer', chromium: true, run: tier('consumer') },
   { name: 'integration', tier: 'integration', chromium: true, run: tier('integration') },
   { name: 'e2e', tier: 'e2e', chromium: true, run: tier('e2e') },
 ]

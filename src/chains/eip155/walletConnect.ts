@@ -17,7 +17,7 @@ type Inner = ReturnType<CreateConnectorFn>
 
 export const WALLETCONNECT_CONNECTOR_ID = 'walletConnect'
 
-export function lazyWalletConnect(parameters: LazyWalletConnectParameters) {
+export function lazyWalletConnect(parameters: LazyWalletConnectParameters): CreateConnectorFn {
   return createConnector((config) => {
     let inner: Inner | undefined
     let loading: Promise<Inner> | undefined

@@ -43,7 +43,7 @@ export interface FrameRequestInput {
   owner: RequestOwner
 }
 
-interface FrameRequestContext {
+export interface FrameRequestContext {
   id: string
   command: FrameCommand
   owner: RequestOwner

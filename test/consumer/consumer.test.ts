@@ -1,0 +1,298 @@
+// The package as a host gets it: `npm pack` (which builds dist/ through `prepack`), then a throwaway host app
+// outside the repo with its own React 19, wagmi 3, viem, react-query, Vite and TypeScript installs the tarball
+// (from the local npm cache where it can), builds with Vite, type-checks under `strict`, and shows the Connect
+// view in Chromium. The `consumer` tier of `npm test` (vitest.config.ts); slow, so it runs after `model`.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { extname, join, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
+
+const repo = fileURLToPath(new URL('../../', import.meta.url))
+const own = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+  name: string
+  version: string
+  devDependencies: Record<string, string>
+}
+/** The host's own packages, at the versions this repo tests with (so the npm cache has them). */
+const installed = (name: string) =>
+  (JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version
+const HOST_DEPENDENCIES = ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']
+const HOST_DEV_DEPENDENCIES = [
+  'vite',
+  '@vitejs/plugin-react',
+  'typescript',
+  '@types/react',
+  '@types/react-dom',
+]
+
+interface PackResult {
+  filename: string
+  size: number
+  unpackedSize: number
+  entryCount: number
+  files: { path: string }[]
+}
+
+const work = mkdtempSync(join(tmpdir(), 'walletstate-consumer-'))
+const host = join(work, 'host')
+let pack: PackResult
+let installLog = ''
+
+const run = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  })
+
+function writeHost() {
+  mkdirSync(join(host, 'src'), { recursive: true })
+  const pin = (names: string[]) => Object.fromEntries(names.map((name) => [name, installed(name)]))
+  writeFileSync(
+    join(host, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'walletstate-consumer-host',
+        private: true,
+        type: 'module',
+        dependencies: pin(HOST_DEPENDENCIES),
+        devDependencies: pin(HOST_DEV_DEPENDENCIES),
+      },
+      null,
+      2,
+    ),
+  )
+  writeFileSync(
+    join(host, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          jsx: 'react-jsx',
+          strict: true,
+          noEmit: true,
+          isolatedModules: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ),
+  )
+  writeFileSync(
+    join(host, 'vite.config.ts'),
+    "import react from '@vitejs/plugin-react'\nimport { defineConfig } from 'vite'\n\nexport default defineConfig({ plugins: [react()] })\n",
+  )
+  writeFileSync(
+    join(host, 'index.html'),
+    '<!doctype html>\n<html><head><meta charset="utf-8"><title>Host</title></head>\n<body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n',
+  )
+  // What a host developer writes: the three entry points, typed, with a dummy RPC (no request needs to succeed).
+  writeFileSync(
+    join(host, 'src/main.tsx'),
+    `import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createKitMachine, defineEvmNetwork, type KitNetwork } from 'walletstate'
+import { ConnectButton, KitRoot, useKitAccount } from 'walletstate/react'
+import { modalMachine, selectView } from 'walletstate/machines'
+import type { createModel } from 'walletstate/testing'
+
+const network: KitNetwork = defineEvmNetwork({
+  id: 31337,
+  name: 'Host Chain',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
+  testnet: true,
+})
+const kit = createKitMachine({ projectId: 'consumer-test', networks: [network] })
+
+export type Model = typeof createModel
+/** The machines entry: every machine and its selectors, typed. */
+export const modalViewOf = (snapshot: Parameters<typeof selectView>[0]): string | undefined => selectView(snapshot)
+export const modal = modalMachine
+
+function Status() {
+  const { isConnected, address } = useKitAccount()
+  const shown: string = isConnected ? String(address) : 'disconnected'
+  return <p id="status">{shown}</p>
+}
+
+const root = document.getElementById('root')
+if (!root) throw new Error('no #root')
+createRoot(root).render(
+  <StrictMode>
+    <KitRoot machine={kit}>
+      <ConnectButton />
+      <Status />
+    </KitRoot>
+  </StrictMode>,
+)
+`,
+  )
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+}
+
+function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const root = resolve(dir)
+  const server = createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+    const path = resolve(root, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`)
+    if (!path.startsWith(root + sep) || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' })
+    res.end(readFileSync(path))
+  })
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      ok({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` })
+    }),
+  )
+}
+
+describe('the packed package in a host app', () => {
+  beforeAll(() => {
+    mkdirSync(join(work, 'pack'))
+    // The build's own output (prepack, prepare) comes first on stdout; the JSON report is the last thing.
+    const output = run('npm', ['pack', '--json', '--pack-destination', join(work, 'pack')], repo)
+    const packed: unknown = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1))
+    pack = (packed as PackResult[])[0] as PackResult
+    console.log(
+      `${pack.filename}: ${(pack.size / 1024).toFixed(1)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${pack.entryCount} files`,
+    )
+    writeHost()
+    installLog = run(
+      'npm',
+      [
+        'install',
+        join(work, 'pack', pack.filename),
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--foreground-scripts',
+      ],
+      host,
+    )
+  })
+
+  afterAll(() => {
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  it('the tarball holds the built package, not the workspace', () => {
+    const paths = pack.files.map((f) => f.path)
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']))
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/machines.js',
+        'dist/react.js',
+        'dist/testing.js',
+        'dist/types/index.d.ts',
+        'dist/types/machines/index.d.ts',
+        'dist/types/react/index.d.ts',
+        'dist/types/testing/index.d.ts',
+      ]),
+    )
+    // The WalletConnect bundle and the lazy views are chunks of the package.
+    expect(paths.some((p) => /^dist\/chunks\/walletconnect-.*\.js$/.test(p))).toBe(true)
+    expect(paths.some((p) => /^dist\/chunks\/Networks-.*\.js$/.test(p))).toBe(true)
+    const unwanted = paths.filter(
+      (p) =>
+        /^src\//.test(p) ||
+        /\.test(-d)?\.tsx?$/.test(p) ||
+        /^(bench|sandbox|\.ci|test|demo|scripts)\//.test(p),
+    )
+    expect(unwanted).toEqual([])
+    expect(paths.every((p) => /^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(p))).toBe(true)
+  })
+
+  it('installs with no install script of ours, and the host keeps one React and one wagmi', () => {
+    const installedOwn = JSON.parse(
+      readFileSync(join(host, 'node_modules', own.name, 'package.json'), 'utf8'),
+    ) as { version: string; scripts?: Record<string, string> }
+    expect(installedOwn.version).toBe(own.version)
+    // npm runs these when a package is installed as a dependency (`prepare` only for git dependencies).
+    const onInstall = ['preinstall', 'install', 'postinstall']
+    expect(Object.keys(installedOwn.scripts ?? {}).filter((s) => onInstall.includes(s))).toEqual([])
+    // `--foreground-scripts` prints "> name@version script" for every script npm runs.
+    expect(installLog).not.toContain(`> ${own.name}@${own.version}`)
+    // One copy each: every path npm lists for them is the host's own.
+    for (const name of ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']) {
+      const listed = run('npm', ['ls', name, '--all', '--parseable'], host)
+        .split('\n')
+        .filter((line) => line.endsWith(`${sep}node_modules${sep}${name.replace('/', sep)}`))
+      expect(new Set(listed), name).toEqual(new Set([join(host, 'node_modules', name)]))
+    }
+    const tree = run('npm', ['ls', 'react', 'wagmi'], host)
+    expect(tree).toContain(`${own.name}@${own.version}`)
+    expect(tree).toMatch(/react@19\.\S+ deduped/)
+    expect(tree).toMatch(/wagmi@3\.\S+ deduped/)
+  })
+
+  it('type-checks the host under strict', () => {
+    // Throws with tsc's output on any error.
+    run(join(host, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json'], host)
+  })
+
+  it("the package's declarations check clean with skipLibCheck off", () => {
+    // wagmi's own declarations do not (against react-query's current types), so only our files are looked at.
+    let output = ''
+    try {
+      output = run(
+        join(host, 'node_modules/.bin/tsc'),
+        ['--noEmit', '-p', 'tsconfig.json', '--skipLibCheck', 'false'],
+        host,
+      )
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error)
+    }
+    expect(output.split('\n').filter((line) => line.includes(`node_modules/${own.name}/`))).toEqual([])
+  })
+
+  describe('built with Vite and opened in Chromium', () => {
+    let browser: Browser | undefined
+    let server: Server | undefined
+
+    afterAll(async () => {
+      await browser?.close()
+      await new Promise((done) => (server ? server.close(() => done(undefined)) : done(undefined)))
+    })
+
+    it('renders the Connect view from the installed package', async () => {
+      run(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], host)
+      const served = await serve(join(host, 'dist'))
+      server = served.server
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+      const page = await browser.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (error) => errors.push(error.message))
+      await page.goto(served.url)
+      await expect(page.locator('#status').textContent()).resolves.toBe('disconnected')
+      await page.getByRole('button', { name: 'Connect Wallet' }).click()
+      await page.locator('[data-view="Connect"]').waitFor({ timeout: 20_000 })
+      expect(errors).toEqual([])
+    })
+  })
+})
