@@ -1,6 +1,8 @@
 // Bundle-size benchmark: builds the demo host app and a kit-less baseline with the same Vite setup, loads
 // each in real Chromium and reports the gzip bytes of JavaScript fetched before the first click, after
 // clicking "Connect Wallet", and in the whole build. `npm run bench:size`. Exit 1 only on a real error.
+// The demo is built against the package as hosts get it: the kit's imports resolve to the built `dist/` that
+// `npm pack` ships (built first with vite.lib.config.ts), not to src/. `--from-source` measures src/ instead.
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
@@ -16,9 +18,21 @@ const KIB = 1024
 const IDLE_QUIET_MS = 500
 const STEP_TIMEOUT_MS = 30_000
 
+const FROM_SOURCE = process.argv.includes('--from-source')
+/** The demo's imports of the kit (`../src`, `../src/react`) resolved to the packed package's entry points. */
+const PACKAGE_ALIASES = [
+  { find: /^\.\.\/src$/, replacement: join(repo, 'dist/index.js') },
+  { find: /^\.\.\/src\/react$/, replacement: join(repo, 'dist/react.js') },
+]
+
 /** The two apps, built with the same bundler and plugins; only the kit differs. */
 const APPS = [
-  { name: 'demo', configFile: join(repo, 'demo/vite.config.ts'), waitForDialog: true },
+  {
+    name: 'demo',
+    configFile: join(repo, 'demo/vite.config.ts'),
+    waitForDialog: true,
+    aliases: FROM_SOURCE ? [] : PACKAGE_ALIASES,
+  },
   { name: 'baseline', configFile: join(repo, 'bench/size/baseline/vite.config.ts'), waitForDialog: false },
 ]
 
@@ -47,12 +61,29 @@ async function buildApp(app, outDir) {
       mode: 'production',
       logLevel: 'warn',
       build: { outDir, emptyOutDir: true },
+      ...(app.aliases?.length ? { resolve: { alias: app.aliases } } : {}),
     })
   } catch (err) {
     throw new BenchError(`build of ${app.name} (${relative(repo, app.configFile)}) failed:\n${errText(err)}`)
   }
   console.log(
     `built ${app.name} in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(repo, outDir)}`,
+  )
+}
+
+/** The package's JavaScript as `npm pack` ships it (dist/, from vite.lib.config.ts). */
+async function buildPackage() {
+  const { build } = await import('vite')
+  const started = Date.now()
+  try {
+    await build({ configFile: join(repo, 'vite.lib.config.ts'), mode: 'production', logLevel: 'warn' })
+  } catch (err) {
+    throw new BenchError(`the package build (vite.lib.config.ts) failed:\n${errText(err)}`)
+  }
+  for (const entry of ['dist/index.js', 'dist/react.js'])
+    if (!existsSync(join(repo, entry))) throw new BenchError(`the package build did not write ${entry}`)
+  console.log(
+    `built the package (dist/) in ${((Date.now() - started) / 1000).toFixed(1)} s; the demo imports it`,
   )
 }
 
@@ -177,6 +208,7 @@ async function main() {
   }
   const { chromium } = await import('playwright-core')
 
+  if (!FROM_SOURCE) await buildPackage()
   const results = {}
   for (const app of APPS) {
     const outDir = join(outRoot, app.name)
