@@ -50,19 +50,7 @@ import type {
  * `pollReceipt`. `createSendActors` (src/actors/send.ts) fills them over wagmi; tests with fakes.
  */
 
-export type {
-  FeeEstimate,
-  ReceiptRequest,
-  ResolvedName,
-  SendContext,
-  SendEvent,
-  SendInput,
-  SendNotice,
-  SendReceipt,
-  SendRequest,
-  SendTransactionRequest,
-  TokenBalance,
-} from './send/types'
+export type * from './send/types'
 
 /** The address some APIs use for the native currency. */
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
-import { defineEvmNetwork, resolveConfig } from '../../src'
-import type { ConnectionAccount } from '../../src/machines/connection'
 import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
+import { kitTestInput, shown, testAccount } from './kit.fixtures'
 
 /**
  * The kit's cross-machine rules, one by one: every child is a recorder, so each test reads what the kit told
@@ -47,28 +46,7 @@ function kitWithRecorders(overrides: Partial<KitInput> = {}) {
       loadSend: fromPromise(async () => standIn) as never,
     },
   })
-  const config = resolveConfig({
-    projectId: 'kit-rules',
-    features: { analytics: false },
-    networks: [
-      defineEvmNetwork({
-        id: 31337,
-        name: 'Sandbox',
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-      }),
-    ],
-  })
-  const input: KitInput = {
-    config,
-    supportedChainIds: [31337],
-    storedLogin: false,
-    reusePairing: false,
-    connectorIds: { walletConnect: 'walletConnect', embedded: 'walletstateEmbedded' },
-    remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
-    sdkVersion: 'test',
-    ...overrides,
-  }
+  const input = kitTestInput('kit-rules', overrides)
   const kit = createActor(machine, { input }).start()
   const send = (event: unknown) => kit.send(event as KitEvent)
   /** What `name` was told since the last call. */
@@ -80,13 +58,7 @@ function kitWithRecorders(overrides: Partial<KitInput> = {}) {
   return { kit, send, told, log }
 }
 
-const account = (connectorId: string): ConnectionAccount => ({
-  address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-  addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
-  chainId: 31337,
-  connectorId,
-})
-const shown = (...history: string[]) => ({ type: 'modal.shown', open: history.length > 0, history })
+const account = testAccount
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 const succeeded = (native: boolean) => ({
   type: 'send.succeeded',

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
-import { defineEvmNetwork, resolveConfig } from '../../src'
-import type { ConnectionAccount } from '../../src/machines/connection'
-import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
+import { type KitEvent, kitMachine } from '../../src/machines/kit'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
+import { kitTestInput, shown, testAccount } from './kit.fixtures'
 
 /**
  * The kit machine alone: every child is a stand-in (a machine that does nothing), every loader settles at
@@ -41,35 +40,10 @@ const machine = kitMachine.provide({
   },
 })
 
-const config = resolveConfig({
-  projectId: 'kit-model',
-  features: { analytics: false },
-  networks: [
-    defineEvmNetwork({
-      id: 31337,
-      name: 'Sandbox',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-    }),
-  ],
-})
-const input: KitInput = {
-  config,
-  supportedChainIds: [31337],
-  storedLogin: false,
-  reusePairing: false,
-  connectorIds: { walletConnect: 'walletConnect', embedded: 'walletstateEmbedded' },
-  remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
-  sdkVersion: 'test',
-}
+const input = kitTestInput('kit-model')
+const { config } = input
+const account = testAccount
 
-const account = (connectorId: string): ConnectionAccount => ({
-  address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-  addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
-  chainId: 31337,
-  connectorId,
-})
-const shown = (...history: string[]) => ({ type: 'modal.shown', open: history.length > 0, history }) as const
 const done = (id: string) => ({
   type: `xstate.done.actor.${id}`,
   output: id === 'loadEmbedded' ? { logic: standIn } : standIn,
