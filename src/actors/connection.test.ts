@@ -131,7 +131,7 @@ describe('createEip155ConnectionActors with a wallet that never answers', () => 
       multiInjectedProviderDiscovery: false,
     })
     const machine = connectionMachine.provide({
-      actors: createEip155ConnectionActors({ wagmi, store: createKitStore(undefined) }),
+      actors: createEip155ConnectionActors({ wagmi, store: createKitStore(undefined), endingWaitMs: 50 }),
       delays: { connectTimeout: 200, disconnectTimeout: 200 },
     })
     const notices: AnyEventObject[] = []
@@ -159,6 +159,27 @@ describe('createEip155ConnectionActors with a wallet that never answers', () => 
     })
     expect(requests).toContain('eth_requestAccounts')
     expect(c.notices).toContainEqual({ type: 'request.timedOut', request: 'connect' })
+    c.stop()
+  })
+
+  it('a retry after a timed-out attempt is not held up by a wallet that never lets the old one go', async () => {
+    // Slow to show its prompt the first time (no answer), quick the second; asked to let go, it never answers.
+    let asked = 0
+    const slowThenQuick = {
+      ...silentProvider,
+      request: ({ method }: { method: string }) =>
+        method === 'eth_requestAccounts' && ++asked > 1
+          ? Promise.resolve([ALICE])
+          : silentProvider.request({ method }),
+    }
+    const c = connectionOver([walletOver('slow', slowThenQuick)])
+    await waitFor(c.actor, (s) => s.matches('disconnected'))
+    c.actor.send({ type: 'connection.connect', connectorId: 'slow' })
+    await waitFor(c.actor, (s) => s.matches({ disconnected: 'failed' }), { timeout: 2_000 })
+    c.actor.send({ type: 'connection.retry' })
+    const connected = await waitFor(c.actor, (s) => !s.matches('connecting'), { timeout: 2_000 })
+    expect(connected.value).toEqual({ connected: 'idle' })
+    expect(connected.context.account?.address).toBe(ALICE)
     c.stop()
   })
 
