@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AnyStateMachine, AnyStateNode, TransitionDefinition } from 'xstate'
+import type { AnyStateMachine, AnyStateNode } from 'xstate'
 import * as machines from '../../src/machines'
 
 /**
@@ -95,7 +95,7 @@ function ancestorsOf(node: AnyStateNode): AnyStateNode[] {
 const within = (candidate: AnyStateNode, node: AnyStateNode) => ancestorsOf(candidate).includes(node)
 
 /** The transition leaves `node` (a target outside it; a re-entry of itself only restarts the wait). */
-const leaves = (transition: TransitionDefinition<never, never>, node: AnyStateNode) =>
+const leaves = (transition: { target?: readonly unknown[] | undefined }, node: AnyStateNode) =>
   (transition.target ?? []).some((target) => !within(target as AnyStateNode, node))
 
 function hasTimeLimit(node: AnyStateNode): boolean {
