@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AnyStateMachine, AnyStateNode } from 'xstate'
+import { type AnyStateMachine, type AnyStateNode, createMachine, fromPromise, setup } from 'xstate'
 import * as machines from '../../src/machines'
 
 /**
@@ -183,5 +183,37 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
     const found = new Set([...all].flatMap(([name, machine]) => deadEnds(name, machine)).map((f) => f.id))
     const stale = Object.keys(EXCEPTIONS).filter((id) => !found.has(id))
     expect(`Exceptions no longer dead ends: ${stale.join(', ')}`).toBe('Exceptions no longer dead ends: ')
+  })
+})
+
+describe('the check itself', () => {
+  const ask = fromPromise(() => new Promise<never>(() => {}))
+  const reply = createMachine({
+    id: 'reply',
+    initial: 'waiting',
+    states: { waiting: { after: { 1000: 'done' } }, done: { type: 'final' } },
+  })
+  const shaped = (waiting: object) =>
+    setup({ actors: { ask, reply } }).createMachine({
+      id: 'flow',
+      initial: 'idle',
+      states: { idle: { on: { go: 'waiting' } }, waiting, done: {} },
+    })
+  const ids = (machine: AnyStateMachine) => deadEnds('flow', machine).map((f) => f.id)
+
+  it('finds a state that invokes and has no time limit or way out, or is tagged busy', () => {
+    expect(ids(shaped({ invoke: { src: 'ask', onDone: 'done', onError: 'done' } }))).toEqual(['flow.waiting'])
+    expect(ids(shaped({ tags: 'busy', on: { answered: 'done' } }))).toEqual(['flow.waiting'])
+    // Re-entering itself restarts the wait; it is no way out.
+    expect(
+      ids(shaped({ invoke: { src: 'ask' }, on: { 'x.cancel': { target: 'waiting', reenter: true } } })),
+    ).toEqual(['flow.waiting'])
+  })
+
+  it('accepts a time limit, a way out, or a child machine that bounds itself', () => {
+    expect(ids(shaped({ invoke: { src: 'ask' }, after: { 1000: 'done' } }))).toEqual([])
+    expect(ids(shaped({ invoke: { src: 'ask' }, on: { 'flow.cancel': 'idle' } }))).toEqual([])
+    expect(ids(shaped({ invoke: { src: 'ask' }, on: { 'wc.requestExpired': 'done' } }))).toEqual([])
+    expect(ids(shaped({ tags: 'busy', invoke: { src: 'reply', onDone: 'done' } }))).toEqual([])
   })
 })
