@@ -93,7 +93,10 @@ export const RPC_RETRY_AFTER_MAX_MS = 30_000
  * limit; §9 gives the frame's sign-in 30 s, and a wallet extension may first ask to be unlocked, so more.
  */
 export const CONNECT_TIMEOUT_MS = 120_000
-/** How long the reconnect at start may take before the kit shows disconnected. Ours: no visitor is waiting on a prompt. §4 */
+/**
+ * How long the reconnect at start may take before the kit shows disconnected. Ours: above the reconnect slot's own
+ * waits (1 s for the wallet to announce itself, 10 s for wagmi's reconnect to settle); no prompt is involved. §4
+ */
 export const RECONNECT_TIMEOUT_MS = 15_000
 /** How long a connector's disconnect may take; then the kit is disconnected anyway. Ours: §9 sign-out is 3 s. §4, §8 */
 export const DISCONNECT_TIMEOUT_MS = 5_000
