@@ -86,3 +86,21 @@ export const ACTIVITY_CACHE_MS = 30_000
 export const RPC_TIMEOUT_MS = 10_000
 /** A Retry-After longer than this is not waited for: the call fails at once instead. Ours. §7 */
 export const RPC_RETRY_AFTER_MAX_MS = 30_000
+
+// Timeouts: no flow hangs (issue 13 item 2, the connection and send machines)
+/**
+ * How long a wallet may take to answer a connect request before the attempt fails. Ours: the SPEC names no
+ * limit; §9 gives the frame's sign-in 30 s, and a wallet extension may first ask to be unlocked, so more.
+ */
+export const CONNECT_TIMEOUT_MS = 120_000
+/**
+ * How long the reconnect at start may take before the kit shows disconnected. Ours: above the reconnect slot's own
+ * waits (1 s for the wallet to announce itself, 10 s for wagmi's reconnect to settle); no prompt is involved. §4
+ */
+export const RECONNECT_TIMEOUT_MS = 15_000
+/** How long a connector's disconnect may take; then the kit is disconnected anyway. Ours: §9 sign-out is 3 s. §4, §8 */
+export const DISCONNECT_TIMEOUT_MS = 5_000
+/** How long a wallet may take to answer a network switch. Ours: as a connect request (the visitor approves). §8 */
+export const SWITCH_CHAIN_TIMEOUT_MS = 120_000
+/** How long a wallet may take to answer a transaction request (the visitor reviews and approves). Ours. §4, §8 */
+export const SEND_REQUEST_TIMEOUT_MS = 120_000

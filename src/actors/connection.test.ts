@@ -1,5 +1,10 @@
+import { mainnet } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { pairingExpiry, safeIcon } from './connection'
+import { type CreateConnectorFn, createConfig, createConnector, http } from 'wagmi'
+import { type ActorRefFrom, type AnyEventObject, createActor, setup, waitFor } from 'xstate'
+import { connectionMachine } from '../machines/connection'
+import { createKitStore } from '../storage'
+import { createEip155ConnectionActors, pairingExpiry, safeIcon } from './connection'
 
 const NOW = 1_750_000_000_000
 
@@ -74,5 +79,133 @@ describe('safeIcon', () => {
     const atLimit = prefix + 'A'.repeat(200_000 - prefix.length)
     expect(safeIcon(atLimit)).toBe(atLimit)
     expect(safeIcon(`${atLimit}A`)).toBeUndefined()
+  })
+})
+
+/**
+ * The connection machine over wagmi with its real actors (createEip155ConnectionActors), and a hostile wallet:
+ * an EIP-1193 provider whose requests never resolve (issue 13 item 2). The time limits are shortened through
+ * `.provide({ delays })`; what ends the wait is the machine's own delayed transition.
+ */
+describe('createEip155ConnectionActors with a wallet that never answers', () => {
+  const ALICE = '0x00000000000000000000000000000000000a11ce'
+  const requests: string[] = []
+  /** Answers nothing, ever: every request stays pending (and is recorded). */
+  const silentProvider = {
+    request: ({ method }: { method: string }) => {
+      requests.push(method)
+      return new Promise<never>(() => {})
+    },
+    on() {},
+    removeListener() {},
+  }
+
+  /** An injected-style wallet: connecting asks its provider for accounts, disconnecting revokes them. */
+  const walletOver = (id: string, provider: { request: (args: { method: string }) => Promise<unknown> }) =>
+    createConnector(() => ({
+      id,
+      name: id,
+      type: 'injected',
+      connect: async () => {
+        const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as `0x${string}`[]
+        return { accounts, chainId: 1 } as never
+      },
+      disconnect: async () => {
+        await provider.request({ method: 'wallet_revokePermissions' })
+      },
+      getAccounts: async () => [ALICE],
+      getChainId: async () => 1,
+      getProvider: async () => provider,
+      isAuthorized: async () => false,
+      onAccountsChanged: () => {},
+      onChainChanged: () => {},
+      onDisconnect: () => {},
+    }))
+
+  function connectionOver(connectors: CreateConnectorFn[]) {
+    const wagmi = createConfig({
+      chains: [mainnet],
+      connectors,
+      transports: { [mainnet.id]: http('http://127.0.0.1:9') },
+      storage: null,
+      multiInjectedProviderDiscovery: false,
+    })
+    const machine = connectionMachine.provide({
+      actors: createEip155ConnectionActors({ wagmi, store: createKitStore(undefined), endingWaitMs: 50 }),
+      delays: { connectTimeout: 200, disconnectTimeout: 200 },
+    })
+    const notices: AnyEventObject[] = []
+    const parent = createActor(
+      setup({ actors: { connection: machine } }).createMachine({
+        invoke: { id: 'connection', src: 'connection', input: { supportedChainIds: [1] } },
+        on: { '*': { actions: ({ event }) => notices.push(event) } },
+      }),
+    ).start()
+    const actor = parent.getSnapshot().children.connection as ActorRefFrom<typeof machine>
+    return { actor, notices, stop: () => parent.stop() }
+  }
+
+  it('connect: the request is never answered; within the time limit the attempt fails clearly', async () => {
+    requests.length = 0
+    const c = connectionOver([walletOver('silent', silentProvider)])
+    await waitFor(c.actor, (s) => s.matches('disconnected'))
+    const started = Date.now()
+    c.actor.send({ type: 'connection.connect', connectorId: 'silent' })
+    const failed = await waitFor(c.actor, (s) => s.matches({ disconnected: 'failed' }), { timeout: 2_000 })
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190)
+    expect(failed.context.error).toEqual({
+      name: 'ConnectTimeoutError',
+      message: 'The wallet did not answer in time.',
+    })
+    expect(requests).toContain('eth_requestAccounts')
+    expect(c.notices).toContainEqual({ type: 'request.timedOut', request: 'connect' })
+    c.stop()
+  })
+
+  it('a retry after a timed-out attempt is not held up by a wallet that never lets the old one go', async () => {
+    // Slow to show its prompt the first time (no answer), quick the second; asked to let go, it never answers.
+    let asked = 0
+    const slowThenQuick = {
+      ...silentProvider,
+      request: ({ method }: { method: string }) =>
+        method === 'eth_requestAccounts' && ++asked > 1
+          ? Promise.resolve([ALICE])
+          : silentProvider.request({ method }),
+    }
+    const c = connectionOver([walletOver('slow', slowThenQuick)])
+    await waitFor(c.actor, (s) => s.matches('disconnected'))
+    c.actor.send({ type: 'connection.connect', connectorId: 'slow' })
+    await waitFor(c.actor, (s) => s.matches({ disconnected: 'failed' }), { timeout: 2_000 })
+    c.actor.send({ type: 'connection.retry' })
+    const connected = await waitFor(c.actor, (s) => !s.matches('connecting'), { timeout: 2_000 })
+    expect(connected.value).toEqual({ connected: 'idle' })
+    expect(connected.context.account?.address).toBe(ALICE)
+    c.stop()
+  })
+
+  it('disconnect: the connector never settles; the connection still ends disconnected, the failure reported', async () => {
+    // A hostile wallet: it hands over its accounts, but asked to let go it never answers.
+    const stubborn = {
+      ...silentProvider,
+      request: ({ method }: { method: string }) =>
+        method === 'eth_requestAccounts' ? Promise.resolve([ALICE]) : silentProvider.request({ method }),
+    }
+    const c = connectionOver([walletOver('stubborn', stubborn)])
+    await waitFor(c.actor, (s) => s.matches('disconnected'))
+    c.actor.send({ type: 'connection.connect', connectorId: 'stubborn' })
+    await waitFor(c.actor, (s) => s.matches('connected'), { timeout: 2_000 })
+    c.actor.send({ type: 'connection.disconnect' })
+    const ended = await waitFor(c.actor, (s) => s.matches('disconnected'), { timeout: 2_000 })
+    expect(ended.context).toMatchObject({
+      account: undefined,
+      error: { name: 'DisconnectError', message: 'Failed to disconnect' },
+    })
+    expect(c.notices).toContainEqual({ type: 'account.disconnected' })
+    expect(c.notices).toContainEqual({
+      type: 'toast.show',
+      variant: 'error',
+      message: 'Failed to disconnect',
+    })
+    c.stop()
   })
 })

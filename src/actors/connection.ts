@@ -12,6 +12,7 @@ import {
 import { fromCallback, fromPromise } from 'xstate'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
+import { DISCONNECT_TIMEOUT_MS } from '../constants'
 import { walkError } from '../errors/base'
 import {
   ConnectorAccountNotFoundError,
@@ -41,6 +42,11 @@ export interface Eip155ActorDependencies {
   store: KitStore
   /** How long reconnect waits for the stored wallet to announce itself (EIP-6963 is asynchronous). */
   announceWaitMs?: number
+  /**
+   * How long a new attempt waits for a cancelled one's disconnect (default DISCONNECT_TIMEOUT_MS): a wallet
+   * that never lets the old attempt go must not hold up the next one.
+   */
+  endingWaitMs?: number
 }
 
 /** How long reconnect waits for wagmi's own reconnect in flight. */
@@ -53,6 +59,7 @@ export function createEip155ConnectionActors({
   wagmi,
   store,
   announceWaitMs = 1_000,
+  endingWaitMs = DISCONNECT_TIMEOUT_MS,
 }: Eip155ActorDependencies) {
   const findConnector = (id: string): Connector | undefined => wagmi.connectors.find((c) => c.id === id)
   /** Connectors whose cancelled attempt is still being ended. */
@@ -81,7 +88,8 @@ export function createEip155ConnectionActors({
       if (!connector) throw new ConnectorNotFoundError({ details: input.connectorId })
       // An attempt that replaces a cancelled one (a retry, a fresh QR code) starts once the cancelled one has
       // ended: its disconnect must not land on the new pairing.
-      await ending.get(connector.id)
+      const previous = ending.get(connector.id)
+      if (previous) await Promise.race([previous, delay(endingWaitMs)])
       // A cancelled attempt must not finish in the background: the wallet's pending prompt or pairing ends.
       const onAbort = () => {
         const ended = connector.disconnect().catch(() => {})
@@ -287,5 +295,13 @@ function waitForConnector(wagmi: Config, id: string, timeoutMs: number): Promise
         resolve(found)
       },
     })
+  })
+}
+
+/** Resolves after `ms` (its timer does not keep a process alive). */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    if (typeof timer === 'object' && 'unref' in timer) timer.unref()
   })
 }

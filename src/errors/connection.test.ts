@@ -15,6 +15,7 @@ import {
   ConnectorChainMismatchError,
   ConnectorNotConnectedError,
   ConnectorNotFoundError,
+  ConnectTimeoutError,
   DisconnectError,
   errorInfo,
   SwitchChainError,
@@ -206,5 +207,21 @@ describe('errorInfo: plain data for snapshots', () => {
     const b = { message: 'b', cause: a }
     a.cause = b
     expect(errorInfo(a)).toEqual({ name: 'BaseError', message: 'Connection failed.' })
+  })
+})
+
+describe('ConnectTimeoutError', () => {
+  it('says the wallet did not answer in time; kept as it is', () => {
+    const error = new ConnectTimeoutError({ timeoutMs: 120_000 })
+    expect(error.message).toMatchInlineSnapshot(`
+      "The wallet did not answer in time.
+
+      Details: No answer after 120 s"
+    `)
+    expect(toConnectionError(error)).toBe(error)
+    expect(errorInfo(error)).toEqual({
+      name: 'ConnectTimeoutError',
+      message: 'The wallet did not answer in time.',
+    })
   })
 })

@@ -62,6 +62,22 @@ export class UserRejectedError extends BaseError {
   }
 }
 
+/**
+ * The wallet did not answer a connect request within `CONNECT_TIMEOUT_MS` (src/constants.ts). The attempt is
+ * abandoned (its prompt or pairing ended); retry asks again.
+ */
+export class ConnectTimeoutError extends BaseError {
+  override name = 'ConnectTimeoutError'
+  constructor(parameters: BaseErrorParameters & { timeoutMs?: number } = {}) {
+    super('The wallet did not answer in time.', {
+      ...parameters,
+      details:
+        parameters.details ??
+        (parameters.timeoutMs === undefined ? undefined : `No answer after ${parameters.timeoutMs / 1000} s`),
+    })
+  }
+}
+
 export class DisconnectError extends BaseError {
   override name = 'DisconnectError'
   constructor(parameters: BaseErrorParameters & { chains?: boolean } = {}) {

@@ -11,6 +11,7 @@ import {
   InsufficientBalanceError,
   SendAccountNotFoundError,
   SendChainMismatchError,
+  SendTimeoutError,
   SendTransactionError,
   sendErrorInfo,
   TransactionRejectedError,
@@ -61,5 +62,21 @@ describe('toSendError: by class, along the cause chain', () => {
   it('an error only named like a library class is not taken for one: the stage decides', () => {
     const lookalike = Object.assign(new Error('something else'), { name: 'ChainMismatchError' })
     expect(toSendError(lookalike, 'send')).toBeInstanceOf(SendTransactionError)
+  })
+})
+
+describe('SendTimeoutError', () => {
+  it('says the wallet did not answer and where to look before sending again; kept as it is', () => {
+    const error = new SendTimeoutError({ timeoutMs: 120_000 })
+    expect(error.message).toMatchInlineSnapshot(`
+      "The wallet did not answer in time. Check its activity before sending again.
+
+      Details: No answer after 120 s"
+    `)
+    expect(toSendError(error, 'send')).toBe(error)
+    expect(sendErrorInfo(error, 'send')).toEqual({
+      name: 'SendTimeoutError',
+      message: 'The wallet did not answer in time. Check its activity before sending again.',
+    })
   })
 })

@@ -151,6 +151,24 @@ export class TransactionRevertedError extends SendError {
   }
 }
 
+/**
+ * The wallet did not answer the transaction request within `SEND_REQUEST_TIMEOUT_MS` (src/constants.ts). The
+ * request is abandoned: a hash the wallet sends later is ignored by the send flow, and if the wallet did send
+ * the transaction it shows in the activity list. So the text asks the visitor to look there before sending
+ * again.
+ */
+export class SendTimeoutError extends SendError {
+  override name = 'SendTimeoutError'
+  constructor(parameters: BaseErrorParameters & { timeoutMs?: number } = {}) {
+    super('The wallet did not answer in time. Check its activity before sending again.', {
+      ...parameters,
+      details:
+        parameters.details ??
+        (parameters.timeoutMs === undefined ? undefined : `No answer after ${parameters.timeoutMs / 1000} s`),
+    })
+  }
+}
+
 /** Anything else on the way to a hash. */
 export class SendTransactionError extends SendError {
   override name = 'SendTransactionError'

@@ -211,7 +211,11 @@ export function createKitMachine(config: KitConfig) {
       }),
       followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
         const send = system.get('send') as SendRef | undefined
-        const subscriptions = [send?.on('send.succeeded', sendBack), send?.on('send.previewing', sendBack)]
+        const subscriptions = [
+          send?.on('send.succeeded', sendBack),
+          send?.on('send.previewing', sendBack),
+          send?.on('request.timedOut', sendBack),
+        ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()
         }

@@ -1,6 +1,20 @@
 import { UserRejectedRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { type ActorRefFrom, createActor, fromCallback, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import {
+  type ActorRefFrom,
+  createActor,
+  fromCallback,
+  fromPromise,
+  SimulatedClock,
+  type SnapshotFrom,
+  setup,
+} from 'xstate'
+import {
+  CONNECT_TIMEOUT_MS,
+  DISCONNECT_TIMEOUT_MS,
+  RECONNECT_TIMEOUT_MS,
+  SWITCH_CHAIN_TIMEOUT_MS,
+} from '../constants'
 import { DisconnectError, SwitchChainError } from '../errors/connection'
 import {
   type ConnectionAccount,
@@ -57,7 +71,7 @@ const WC_URI = 'wc:7f6e@2?relay-protocol=irn&symKey=587d&expiryTimestamp=4102444
  * The real machine with every actor slot replaced by a fake the test drives, run as the child of a tiny
  * parent so its `sendParent` notices can be read, as the kit would receive them.
  */
-function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }) {
+function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }, clock?: SimulatedClock) {
   const calls = {
     reconnect: [] as Call<unknown, ReconnectOutput>[],
     connect: [] as Call<{ connectorId: string }, ConnectOutput>[],
@@ -107,9 +121,13 @@ function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }) {
     actors: { connection: machine },
   }).createMachine({
     invoke: { id: 'connection', src: 'connection', input },
-    on: { 'account.*': { actions: ({ event }) => notices.push(event) } },
+    on: {
+      'account.*': { actions: ({ event }) => notices.push(event) },
+      'toast.*': { actions: ({ event }) => notices.push(event) },
+      'request.*': { actions: ({ event }) => notices.push(event) },
+    },
   })
-  const root = createActor(parent).start()
+  const root = createActor(parent, clock ? { clock } : {}).start()
   const connection = root.getSnapshot().children.connection as ActorRefFrom<typeof machine>
   const snapshot = () => connection.getSnapshot()
   const last = <T>(list: T[]): T => {
@@ -593,7 +611,7 @@ describe('connectionMachine: connected', () => {
     h.stop()
   })
 
-  it('a failed disconnect stays connected with "Failed to disconnect"', async () => {
+  it('a failed disconnect still ends disconnected; "Failed to disconnect" is reported (SPEC §8)', async () => {
     const h = harness()
     await startDisconnected(h)
     await connectWith(h, account())
@@ -602,13 +620,136 @@ describe('connectionMachine: connected', () => {
     h.send({ type: 'connection.disconnect' })
     h.last(h.calls.disconnect).reject(new DisconnectError({ cause: new Error('provider gone') }))
     await flush()
-    expect(h.snapshot().value).toEqual({ connected: 'idle' })
-    expect(h.context().account).toEqual(account())
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.context()).toMatchObject({ account: undefined, connections: {} })
     expect(h.context().error).toEqual({ name: 'DisconnectError', message: 'Failed to disconnect' })
-    expect(h.persisted).toEqual([])
+    expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
+    expect(h.notices).toEqual([
+      { type: 'account.disconnected' },
+      { type: 'toast.show', variant: 'error', message: 'Failed to disconnect' },
+    ])
+    // The next attempt starts clean.
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    expect(h.context().error).toBeUndefined()
+    h.stop()
+  })
+})
+
+describe('connectionMachine: a wallet that never answers (issue 13 item 2)', () => {
+  it('a reconnect that never settles: disconnected after RECONNECT_TIMEOUT_MS, the reconnect abandoned', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    clock.increment(RECONNECT_TIMEOUT_MS - 1)
+    expect(h.snapshot().value).toBe('reconnecting')
+    clock.increment(1)
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.last(h.calls.reconnect).signal.aborted).toBe(true)
+    expect(h.context()).toMatchObject({ account: undefined, connections: {}, error: undefined })
+    // Its late answer changes nothing.
+    const a = account()
+    h.last(h.calls.reconnect).resolve({ account: a, connections: connectionsOf(a), recentWallets: [] })
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
     expect(h.notices).toEqual([])
-    // The wallet is followed again.
-    expect(h.last(h.watchers.connection).stopped).toBe(false)
+    h.stop()
+  })
+
+  it('connect while reconnecting: the visitor’s choice wins, the reconnect is abandoned; reset leaves too', async () => {
+    const h = harness()
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(h.calls.reconnect[0]!.signal.aborted).toBe(true)
+    h.send({ type: 'connection.cancel' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    h.stop()
+    const h2 = harness()
+    h2.send({ type: 'connection.reset' })
+    expect(h2.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h2.calls.reconnect[0]!.signal.aborted).toBe(true)
+    h2.stop()
+  })
+
+  it('a connect request that is never answered fails after CONNECT_TIMEOUT_MS with a clear error', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    clock.increment(CONNECT_TIMEOUT_MS - 1)
+    expect(h.snapshot().value).toEqual({ connecting: 'requesting' })
+    clock.increment(1)
+    expect(h.snapshot().value).toEqual({ disconnected: 'failed' })
+    expect(h.context().error).toEqual({
+      name: 'ConnectTimeoutError',
+      message: 'The wallet did not answer in time.',
+    })
+    // The wallet's prompt is ended (the attempt aborted), and the kit raises SPEC §8's alert.
+    expect(h.calls.connect[0]!.signal.aborted).toBe(true)
+    expect(h.notices).toEqual([{ type: 'request.timedOut', request: 'connect' }])
+    // A late answer does not connect behind the visitor's back.
+    h.calls.connect[0]!.resolve({ account: account(), connections: connectionsOf(account()) })
+    await flush()
+    expect(h.snapshot().value).toEqual({ disconnected: 'failed' })
+    // Retry asks again, with the full time.
+    h.send({ type: 'connection.retry' })
+    clock.increment(CONNECT_TIMEOUT_MS - 1)
+    h.last(h.calls.connect).resolve({ account: account(), connections: connectionsOf(account()) })
+    await flush()
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    h.stop()
+  })
+
+  it('a shown pairing URI waits for the visitor to scan: its own expiry and cancel end it, not the time limit', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: 4_102_444_800_000 })
+    clock.increment(CONNECT_TIMEOUT_MS)
+    expect(h.snapshot().value).toEqual({ connecting: 'pairing' })
+    h.send({ type: 'connection.cancel' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    h.stop()
+  })
+
+  it('a network switch that is never answered ends after SWITCH_CHAIN_TIMEOUT_MS; the chain is kept', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.send({ type: 'connection.switchChain', chainId: 10 })
+    clock.increment(SWITCH_CHAIN_TIMEOUT_MS - 1)
+    expect(h.snapshot().value).toEqual({ connected: 'switching' })
+    clock.increment(1)
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(h.last(h.calls.switchChain).signal.aborted).toBe(true)
+    expect(h.context().error).toEqual({
+      name: 'SwitchChainError',
+      message: 'Failed to switch to chain',
+      code: 4902,
+    })
+    expect(h.context().account?.chainId).toBe(1)
+    h.stop()
+  })
+
+  it('a disconnect that never settles ends disconnected after DISCONNECT_TIMEOUT_MS, "Failed to disconnect" reported', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.notices.length = 0
+    h.persisted.length = 0
+    h.send({ type: 'connection.disconnect' })
+    clock.increment(DISCONNECT_TIMEOUT_MS - 1)
+    expect(h.snapshot().value).toBe('disconnecting')
+    clock.increment(1)
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.context()).toMatchObject({ account: undefined, connections: {} })
+    expect(h.context().error).toEqual({ name: 'DisconnectError', message: 'Failed to disconnect' })
+    expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
+    expect(h.notices).toEqual([
+      { type: 'account.disconnected' },
+      { type: 'toast.show', variant: 'error', message: 'Failed to disconnect' },
+    ])
     h.stop()
   })
 })

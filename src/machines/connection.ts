@@ -8,8 +8,20 @@ import {
   sendTo,
   setup,
 } from 'xstate'
-import { RECENT_WALLETS_MAX } from '../constants'
-import { type ErrorInfo, errorInfo } from '../errors/connection'
+import {
+  CONNECT_TIMEOUT_MS,
+  DISCONNECT_TIMEOUT_MS,
+  RECENT_WALLETS_MAX,
+  RECONNECT_TIMEOUT_MS,
+  SWITCH_CHAIN_TIMEOUT_MS,
+} from '../constants'
+import {
+  ConnectTimeoutError,
+  DisconnectError,
+  type ErrorInfo,
+  errorInfo,
+  SwitchChainError,
+} from '../errors/connection'
 
 /**
  * The connection lifecycle of one chain namespace (SPEC §4), over wagmi for eip155.
@@ -17,8 +29,17 @@ import { type ErrorInfo, errorInfo } from '../errors/connection'
  * reconnecting → connected | disconnected at start (existing connections are synced; a failure is
  * disconnected with empty connections). disconnected → connecting → connected, or back to disconnected with
  * the error kept (the `failed` substate, which offers retry). connected follows the wallet: account and chain
- * changes, a disconnect from the wallet's side, network switching. disconnecting → disconnected, or back to
- * connected with 'Failed to disconnect'.
+ * changes, a disconnect from the wallet's side, network switching. disconnecting → disconnected, always: a
+ * connector whose disconnect throws or never settles is reported ('Failed to disconnect', SPEC §8, as a toast)
+ * and the kit is disconnected anyway.
+ *
+ * No state waits on a wallet forever (issue 13 item 2): each has a named delay (src/constants.ts) or a way out.
+ * `reconnecting` ends after `reconnectTimeout` (disconnected, silently: nobody asked) and gives way to a
+ * `connection.connect` or `connection.reset`; `connecting.requesting` fails after `connectTimeout` with
+ * ConnectTimeoutError (the kit raises SPEC §8's REQUEST_TIMED_OUT on `request.timedOut`), while a shown pairing
+ * URI waits for the visitor to scan, ended by its expiry or `connection.cancel`; `connected.switching` ends
+ * after `switchChainTimeout`; `disconnecting` after `disconnectTimeout`. A wallet answering after its time
+ * limit is ignored: the invoked actor was stopped (its signal aborted) when the state was left.
  *
  * Every effect is a named actor slot (`reconnect`, `connect`, `disconnect`, `switchChain`, `watchConnection`,
  * `watchConnectors`, `watchPairing`, `persistence`); the kit fills them for wagmi, tests with fakes.
@@ -133,6 +154,10 @@ export type ConnectionNotice =
   | { type: 'account.connected'; account: ConnectionAccount; method: ConnectMethod; reconnected: boolean }
   | { type: 'account.disconnected' }
   | { type: 'account.chainChanged'; chainId: number; supported: boolean }
+  /** The wallet did not answer a connect request in time: SPEC §8 alert REQUEST_TIMED_OUT. */
+  | { type: 'request.timedOut'; request: 'connect' }
+  /** A failure the visitor is told of though the flow went on ('Failed to disconnect', SPEC §8). */
+  | { type: 'toast.show'; variant: 'error'; message: string }
 
 /** What the persistence slot is asked to store. */
 export type PersistRequest =
@@ -181,6 +206,16 @@ export const connectionMachine = setup({
     watchConnectors: fromCallback<ConnectionEvent>(() => () => {}),
     watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
     persistence: fromCallback<PersistRequest>(() => () => {}),
+  },
+  delays: {
+    /** Ours (src/constants.ts): the reconnect at start. */
+    reconnectTimeout: RECONNECT_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a wallet's answer to a connect request. */
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a wallet's answer to a network switch. */
+    switchChainTimeout: SWITCH_CHAIN_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a connector's disconnect. */
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
   },
   guards: {
     hasAccount: (_, output: ReconnectOutput) => output.account !== undefined,
@@ -273,7 +308,18 @@ export const connectionMachine = setup({
     /** SPEC §4 reset: pairing URI, expiry, linking, recent wallet and deep link cleared; disconnected. */
     reset: assign(() => ({ ...DISCONNECTED })),
     setDisconnectError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
+    setDisconnectTimedOut: assign({
+      error: errorInfo(new DisconnectError({ details: 'The connector did not answer in time' })),
+    }),
     setSwitchError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
+    setSwitchTimedOut: assign({
+      error: errorInfo(new SwitchChainError({ details: 'The wallet did not answer in time' })),
+    }),
+    setConnectTimedOut: assign(({ context }) => ({
+      error: errorInfo(new ConnectTimeoutError({ timeoutMs: CONNECT_TIMEOUT_MS })),
+      buffering: false,
+      wcError: context.target?.connectorId === 'walletConnect',
+    })),
     applySwitch: assign(({ context }, chainId: number) => {
       return context.account ? { account: { ...context.account, chainId }, error: undefined } : {}
     }),
@@ -295,6 +341,15 @@ export const connectionMachine = setup({
       }),
     ),
     notifyDisconnected: sendParent({ type: 'account.disconnected' } satisfies ConnectionNotice),
+    notifyTimedOut: sendParent({ type: 'request.timedOut', request: 'connect' } satisfies ConnectionNotice),
+    /** The error kept in context, as a toast: the flow went on, the visitor should still know. */
+    notifyFailure: sendParent(
+      ({ context }): ConnectionNotice => ({
+        type: 'toast.show',
+        variant: 'error',
+        message: context.error?.message ?? 'Failed to disconnect',
+      }),
+    ),
     notifyChain: sendParent(({ context }): ConnectionNotice => {
       const chainId = context.account?.chainId ?? 0
       return { type: 'account.chainChanged', chainId, supported: context.supportedChainIds.includes(chainId) }
@@ -357,6 +412,14 @@ export const connectionMachine = setup({
         ],
         onError: { target: 'disconnected', actions: 'reset' },
       },
+      // SPEC §4: a failed reconnect is disconnected; one that never settles is too. The visitor may pick a
+      // wallet meanwhile (their choice wins). `connection.cancel` is not taken here: the kit sends it whenever
+      // the modal closes, which must not drop a reconnect; after a connect, cancel works as anywhere.
+      after: { reconnectTimeout: { target: 'disconnected', actions: 'reset' } },
+      on: {
+        'connection.connect': { target: 'connecting', actions: 'setTarget' },
+        'connection.reset': { target: 'disconnected', actions: 'reset' },
+      },
     },
     disconnected: {
       initial: 'idle',
@@ -412,7 +475,17 @@ export const connectionMachine = setup({
       states: {
         // Buffering starts here, not on entering `connecting`: a reused pairing (SPEC §4) enters `pairing`
         // directly and must keep the URI it shows.
-        requesting: { entry: 'startBuffering' },
+        requesting: {
+          entry: 'startBuffering',
+          // The wallet asked (or the pairing URI fetched) and nothing came back: the attempt is abandoned.
+          after: {
+            connectTimeout: {
+              target: '#connection.disconnected.failed',
+              actions: ['setConnectTimedOut', 'notifyTimedOut'],
+            },
+          },
+        },
+        // Waits for the visitor to scan: ended by the pairing's expiry (a fresh attempt) or cancel.
         pairing: {},
       },
     },
@@ -459,6 +532,7 @@ export const connectionMachine = setup({
               },
             },
           },
+          after: { switchChainTimeout: { target: 'idle', actions: 'setSwitchTimedOut' } },
         },
       },
     },
@@ -471,12 +545,29 @@ export const connectionMachine = setup({
           target: 'disconnected',
           actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
         },
+        // A disconnect always ends disconnected (issue 13): the failure is reported, the kit is not left
+        // half-connected to a wallet it can no longer reach.
         onError: {
-          target: 'connected',
-          actions: {
-            type: 'setDisconnectError',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
+          target: 'disconnected',
+          actions: [
+            'reset',
+            { type: 'setDisconnectError', params: ({ event }: { event: { error: unknown } }) => event.error },
+            'persistDisconnected',
+            'notifyDisconnected',
+            'notifyFailure',
+          ],
+        },
+      },
+      after: {
+        disconnectTimeout: {
+          target: 'disconnected',
+          actions: [
+            'reset',
+            'setDisconnectTimedOut',
+            'persistDisconnected',
+            'notifyDisconnected',
+            'notifyFailure',
+          ],
         },
       },
     },

@@ -83,6 +83,8 @@ export const kitMachine = kitSetup.createMachine({
       actions: sendTo('connection', { type: 'connection.lost' }),
     },
     'embedded.failed': { actions: 'showFrameAlert' },
+    // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
+    'request.timedOut': { actions: 'showTimedOutAlert' },
     // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.
     'embedded.view': [
       {

@@ -1,7 +1,7 @@
 import { type Address, type Hex, parseEther, UserRejectedRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, SimulatedClock } from 'xstate'
-import { PENDING_TX_POLLING_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
+import { PENDING_TX_POLLING_MS, SEND_REQUEST_TIMEOUT_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import {
   type FeeEstimate,
   feeInUsd,
@@ -427,7 +427,8 @@ describe('send machine: sending and confirming', () => {
     expect(t.snapshot().value).toEqual({ sending: 'native' })
     expect(t.context().loading).toBe(true)
     expect(t.snapshot().hasTag('loading')).toBe(true)
-    expect(t.snapshot().can({ type: 'send.reset' })).toBe(false)
+    // A reset (the kit's, on disconnect) abandons the request: issue 13 item 2.
+    expect(t.snapshot().can({ type: 'send.reset' })).toBe(true)
     expect(t.calls.sendErc20).toHaveLength(0)
     expect(t.calls.sendNative[0]!.input).toEqual({
       chainId: 31337,
@@ -629,7 +630,6 @@ describe('send machine: sending and confirming', () => {
     await toReady(t, STK, '1')
     t.send({ type: 'send.confirm' })
     for (const event of [
-      { type: 'send.reset' },
       { type: 'send.edit' },
       { type: 'send.confirm' },
       { type: 'send.setAmount', amount: '2' },
@@ -640,6 +640,80 @@ describe('send machine: sending and confirming', () => {
     await flush()
     expect(t.snapshot().can({ type: 'send.reset' })).toBe(false)
     expect(t.snapshot().can({ type: 'send.retry' })).toBe(false)
+  })
+
+  it('a wallet that never answers: a clear error after SEND_REQUEST_TIMEOUT_MS, the form kept, the kit told', async () => {
+    const t = harness()
+    await toReady(t, STK, '1.5')
+    t.send({ type: 'send.confirm' })
+    expect(t.snapshot().value).toEqual({ sending: 'erc20' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
+    expect(t.snapshot().value).toEqual({ sending: 'erc20' })
+    t.clock.increment(1)
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    // The wallet's request is abandoned: its actor stopped, its signal aborted.
+    expect(t.calls.sendErc20[0]!.signal.aborted).toBe(true)
+    expect(t.context()).toMatchObject({
+      error: {
+        name: 'SendTimeoutError',
+        message: 'The wallet did not answer in time. Check its activity before sending again.',
+      },
+      token: STK,
+      sendTokenAmount: '1.5',
+      receiverAddress: BOB,
+      resolvedAddress: BOB_CHECKSUMMED,
+      loading: false,
+      hash: undefined,
+    })
+    expect(t.notices.slice(1)).toEqual([
+      { type: 'request.timedOut', request: 'send' },
+      {
+        type: 'send.failed',
+        error: {
+          name: 'SendTimeoutError',
+          message: 'The wallet did not answer in time. Check its activity before sending again.',
+        },
+        hash: undefined,
+      },
+    ])
+    // A hash the wallet sends after the time limit does not flip the outcome: the failure stands, no
+    // submitted notice, no receipt awaited (the activity list shows the real transaction later).
+    t.calls.sendErc20[0]!.resolve(HASH)
+    await flush()
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    expect(t.context().hash).toBeUndefined()
+    expect(t.calls.waitForReceipt).toHaveLength(0)
+    expect(t.notices.map((n) => n.type)).not.toContain('send.submitted')
+  })
+
+  it('the time limit is per request: a retry gets its full time again', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    t.send({ type: 'send.retry' })
+    expect(t.snapshot().value).toEqual({ sending: 'native' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
+    t.calls.sendNative[1]!.resolve(HASH)
+    await flush()
+    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+  })
+
+  it('send.reset while the wallet is asked (a disconnect): the request is abandoned and the form reset', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.send({ type: 'send.reset' })
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.calls.sendNative[0]!.signal.aborted).toBe(true)
+    expect(t.context()).toMatchObject({ token: undefined, sendTokenAmount: undefined, loading: false })
+    expect(t.context().tokenBalances).toHaveLength(3)
+    // Its late answer changes nothing.
+    t.calls.sendNative[0]!.resolve(HASH)
+    await flush()
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context().hash).toBeUndefined()
   })
 
   it('without provided slots a step fails as the visitor sees it; the actor itself does not fail', async () => {

@@ -1,6 +1,6 @@
 import { type Address, formatUnits, getAddress, type Hex, isAddress, parseUnits } from 'viem'
 import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
-import { PENDING_TX_POLLING_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
+import { PENDING_TX_POLLING_MS, SEND_REQUEST_TIMEOUT_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import type { BaseError } from '../errors/base'
 import type { ErrorInfo } from '../errors/connection'
 import {
@@ -11,6 +11,7 @@ import {
   InvalidReceiverError,
   InvalidTokenError,
   type SendStage,
+  SendTimeoutError,
   sendErrorInfo,
   TokenRequiredError,
   TransactionPendingError,
@@ -42,7 +43,10 @@ import type {
  * → confirming: `waiting` for the receipt up to 25 s, then `polling` for it another 30 s (SPEC §9) → done (the
  * send state is reset and `send.succeeded` emitted, so the kit navigates: SPEC §2) or failed.
  *
- * failed keeps the form: `retryable` (declined in the wallet, refused, reverted) offers `send.retry` (send again)
+ * `sending` has a time limit (`sendRequestTimeout`, SEND_REQUEST_TIMEOUT_MS): a wallet that never answers fails
+ * the send with SendTimeoutError (and `request.timedOut` for the kit's alert); `send.reset` leaves it too.
+ *
+ * failed keeps the form: `retryable` (declined in the wallet, refused, reverted, timed out) offers `send.retry` (send again)
  * and `send.edit`; `unconfirmed` (sent, but no receipt in time) offers `send.retry` as "check again", which polls
  * and never sends twice.
  *
@@ -95,6 +99,8 @@ export const sendMachine = setup({
     receiptTimeout: TX_RECEIPT_TIMEOUT_MS,
     /** SPEC §9. */
     pendingPolling: PENDING_TX_POLLING_MS,
+    /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
+    sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
   },
   guards: {
     formInvalid: ({ context }) => validateSend(context) !== undefined,
@@ -172,6 +178,7 @@ export const sendMachine = setup({
     setReverted: assign(({ context }) => ({
       error: infoOf(new TransactionRevertedError({ details: `Transaction ${context.hash}` })),
     })),
+    setTimedOut: assign({ error: infoOf(new SendTimeoutError({ timeoutMs: SEND_REQUEST_TIMEOUT_MS })) }),
     setPending: assign(({ context }) => ({
       error: infoOf(new TransactionPendingError({ hash: context.hash })),
     })),
@@ -201,6 +208,8 @@ export const sendMachine = setup({
     })),
     /** The form was accepted: the kit shows the preview (`send.previewing`). */
     emitPreviewing: emit({ type: 'send.previewing' as const }),
+    /** The wallet did not answer in time: the kit raises SPEC §8's REQUEST_TIMED_OUT alert. */
+    emitTimedOut: emit({ type: 'request.timedOut' as const, request: 'send' as const }),
     emitFailed: emit(({ context }) => ({
       type: 'send.failed' as const,
       error: context.error!,
@@ -301,6 +310,13 @@ export const sendMachine = setup({
       tags: ['loading', 'busy'],
       entry: ['loadingOn', 'clearError', 'clearHash'],
       exit: 'loadingOff',
+      // A wallet that never answers: the request is abandoned (its actor stopped, so a hash it sends later is
+      // ignored; the activity list shows the real transaction), and the form is kept for a deliberate retry.
+      after: {
+        sendRequestTimeout: { target: '#send.failed.retryable', actions: ['setTimedOut', 'emitTimedOut'] },
+      },
+      // SPEC §4 reset (the kit sends it on disconnect): the wallet is gone, so is its request.
+      on: { 'send.reset': { target: 'editing', actions: 'resetForm' } },
       initial: 'choosing',
       states: {
         choosing: {

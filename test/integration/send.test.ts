@@ -98,35 +98,38 @@ async function wagmiWith(connector: Parameters<typeof createConfig>[0]['connecto
 /** wagmi's mock connector for a dev account: every wallet call goes to anvil, which signs for it. */
 const mockWallet = (sender: Address) => wagmiWith([mock({ accounts: [sender] })])
 
+/** One JSON-RPC call to the sandbox chain. */
+let nextId = 1
+async function forward(method: string, params: unknown): Promise<unknown> {
+  const response = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: params ?? [] }),
+  })
+  const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
+  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code })
+  return body.result
+}
+
 /**
- * A wallet over anvil for a dev account that declines every transaction, as a visitor pressing "Reject" does
- * (EIP-1193 code 4001); every other call it forwards to the node.
+ * A wallet over anvil for a dev account: `eth_sendTransaction` is the wallet's to decide (`onSend`); every
+ * other call it forwards to the node.
  */
-function decliningWallet(sender: Address) {
-  let nextId = 1
+function walletOverChain(sender: Address, id: string, onSend: (params: unknown) => Promise<unknown>) {
   const provider = {
     async request({ method, params }: { method: string; params?: unknown }) {
       if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [sender]
-      if (method === 'eth_sendTransaction') {
-        throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
-      }
-      const response = await fetch(chain.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: params ?? [] }),
-      })
-      const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
-      if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code })
-      return body.result
+      if (method === 'eth_sendTransaction') return onSend(params)
+      return forward(method, params)
     },
     on() {},
     removeListener() {},
   }
   // A connector of its own: wagmi's `injected` looks for its provider on `window`, which Node has not.
   const connector = createConnector<EIP1193Provider>(() => ({
-    id: 'declining',
-    name: 'Declining Wallet',
-    type: 'declining',
+    id,
+    name: id,
+    type: id,
     connect: async () => ({ accounts: [sender], chainId: chain.chainId }) as never,
     disconnect: async () => {},
     getAccounts: async () => [sender],
@@ -139,6 +142,22 @@ function decliningWallet(sender: Address) {
   }))
   return wagmiWith([connector])
 }
+
+/** Declines every transaction, as a visitor pressing "Reject" does (EIP-1193 code 4001). */
+const decliningWallet = (sender: Address) =>
+  walletOverChain(sender, 'declining', async () => {
+    throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+  })
+
+/** A hostile wallet: asked for a transaction, it never answers (no prompt, no error, nothing sent). */
+const silentWallet = (sender: Address) => walletOverChain(sender, 'silent', () => new Promise(() => {}))
+
+/** A wallet that sends the transaction for real, but answers only after `ms`. */
+const lateWallet = (sender: Address, ms: number) =>
+  walletOverChain(sender, 'late', async (params) => {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    return forward('eth_sendTransaction', params)
+  })
 
 const NAMES: Record<string, Address> = {}
 const resolveName: NameResolver = async (name) => {
@@ -156,7 +175,7 @@ interface Run {
 function run(
   wagmi: Config,
   tokenBalances: TokenBalance[],
-  delays?: { receiptTimeout: number; pendingPolling: number },
+  delays?: Partial<Record<'receiptTimeout' | 'pendingPolling' | 'sendRequestTimeout', number>>,
 ): Run {
   const machine = sendMachine.provide({
     actors: createSendActors({ wagmi, resolveName, pollIntervalMs: 50 }),
@@ -465,4 +484,57 @@ describe('send, against the sandbox chain', () => {
     expect(await reader.getTransactionCount({ address: from })).toBe(nonce)
     r.actor.stop()
   })
+
+  it('a wallet that never answers: within the time limit a clear error, nothing sent, the form kept', async () => {
+    const from = account(6)
+    // SEND_REQUEST_TIMEOUT_MS shortened; the unit tests hold the real value.
+    const r = run(await silentWallet(from), await balancesOf(from), { sendRequestTimeout: 300 })
+    const nonce = await reader.getTransactionCount({ address: from })
+    await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
+    const started = Date.now()
+    r.send({ type: 'send.confirm' })
+    const failed = await r.until((s) => s.matches('failed') || s.matches('done'), 3_000)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+    expect(failed.value).toEqual({ failed: 'retryable' })
+    expect(failed.context.error).toEqual({
+      name: 'SendTimeoutError',
+      message: 'The wallet did not answer in time. Check its activity before sending again.',
+    })
+    expect(failed.context).toMatchObject({
+      sendTokenAmount: '0.01',
+      receiverAddress: account(2),
+      loading: false,
+      hash: undefined,
+    })
+    expect(failed.context.token?.symbol).toBe('ETH')
+    expect(r.notices).toContainEqual({ type: 'request.timedOut', request: 'send' })
+    expect(await reader.getTransactionCount({ address: from })).toBe(nonce)
+    r.actor.stop()
+  })
+
+  it('a wallet that answers after the time limit: the failure stands, the late hash is ignored', async () => {
+    const from = account(6)
+    const r = run(await lateWallet(from, 600), await balancesOf(from), { sendRequestTimeout: 300 })
+    const nonce = await reader.getTransactionCount({ address: from })
+    await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
+    r.send({ type: 'send.confirm' })
+    const failed = await r.until((s) => s.matches('failed') || s.matches('done'), 3_000)
+    expect(failed.context.error?.name).toBe('SendTimeoutError')
+    // The wallet did send it: the chain (and the activity list, from the Data API) shows the real transaction.
+    await waitUntil(async () => (await reader.getTransactionCount({ address: from })) === nonce + 1)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The send flow did not flip to success behind the visitor's back, nor pick up the hash.
+    expect(r.actor.getSnapshot().value).toEqual({ failed: 'retryable' })
+    expect(r.actor.getSnapshot().context.hash).toBeUndefined()
+    expect(r.notices.map((n) => n.type)).not.toContain('send.submitted')
+    r.actor.stop()
+  })
 })
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5_000) {
+  const end = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -46,6 +46,13 @@ export const connectionModelMachine = connectionMachine.provide({
     notifyDisconnected: ({ context }) => {
       if (context.account) throw new Error('account.disconnected with an account')
     },
+    notifyTimedOut: ({ context }) => {
+      if (context.error?.name !== 'ConnectTimeoutError') throw new Error('request.timedOut without its error')
+    },
+    notifyFailure: ({ context }) => {
+      if (context.error?.message !== 'Failed to disconnect')
+        throw new Error('a failure toast without its error')
+    },
   },
 })
 
@@ -198,8 +205,13 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   }
   if (snapshot.matches({ disconnected: 'idle' })) {
     if (wcUri !== undefined) fail('a pairing URI while disconnected')
-    if (error || target) fail('an error or target left after a reset')
+    // Only a failed disconnect's error stays, to be reported: the disconnect went on regardless (SPEC §8).
+    if ((error && error.name !== 'DisconnectError') || target) fail('an error or target left after a reset')
   }
+  if (error?.name === 'DisconnectError' && !snapshot.matches('disconnected'))
+    fail('a failed disconnect that did not end disconnected')
+  if (error?.name === 'ConnectTimeoutError' && !snapshot.matches({ disconnected: 'failed' }))
+    fail('a timed-out connect outside failed')
   if (snapshot.matches({ disconnected: 'failed' })) {
     // The pairing URI may stay: it is what a reused pairing shows again (SPEC §4).
     if (!error) fail('failed without an error')

@@ -27,7 +27,8 @@ import {
 /**
  * The send machine's model. Slots never settle on their own: each answer is an event of the path
  * (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error; the machine names its
- * invokes), and the receipt timeout and the polling window are explored as delayed events, so every order of
+ * invokes), and the receipt timeout, the polling window and the wallet's time limit to answer
+ * (`sendRequestTimeout`) are explored as delayed events, so every order of
  * answers, timers and visitor actions is a path.
  *
  * The notices (`emit`) are checked for what they announce: the emit actions are replaced by checks that throw
@@ -50,6 +51,9 @@ const modelMachine = sendMachine.provide({
     emitSucceeded: ({ context }) => {
       if (!context.hash || !context.token || !context.sendTokenAmount || !context.resolvedAddress)
         throw new Error('send.succeeded without the hash, token, amount and receiver it announces')
+    },
+    emitTimedOut: ({ context }) => {
+      if (context.error?.name !== 'SendTimeoutError') throw new Error('request.timedOut without its error')
     },
     emitFailed: ({ context }) => {
       if (!context.error) throw new Error('send.failed without an error')
@@ -161,9 +165,12 @@ function invariant(snapshot: Snapshot): void {
   const failed = snapshot.matches('failed') || snapshot.matches({ previewing: 'unavailable' })
   if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
   if (failed && !c.error) fail('failed without an error')
-  // A transaction in flight is never abandoned by a reset.
-  if (snapshot.can({ type: 'send.reset' }) === inFlight)
-    fail('reset offered while in flight, or refused at rest')
+  // A sent transaction is never abandoned by a reset; a request the wallet has not answered is (a disconnect).
+  if (snapshot.can({ type: 'send.reset' }) === snapshot.matches('confirming'))
+    fail('reset offered while confirming, or refused elsewhere')
+  // A timed-out request keeps no hash (a late one is ignored) and the form as typed.
+  if (c.error?.name === 'SendTimeoutError' && (!snapshot.matches({ failed: 'retryable' }) || c.hash))
+    fail('a timed-out send outside failed.retryable, or with a hash')
 
   if (snapshot.matches('editing') && c.hash !== undefined) fail('a hash while editing')
   // Past the form, the form is valid, and stays so (the form keeps its values through failures).
@@ -231,7 +238,7 @@ function short(path: ModelPath): string {
 
 describe('send machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(39)
+    expect(model.paths.length).toBe(41)
   })
 
   for (const path of model.paths) {
@@ -242,7 +249,7 @@ describe('send machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(39)
+    expect(results).toHaveLength(41)
     assertCoverage(model, results)
   })
 })

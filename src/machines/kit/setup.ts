@@ -116,6 +116,8 @@ export const kitSetup = setup({
     cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
     cancelConnecting: sendTo('connection', { type: 'connection.cancel' }),
     showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
+    /** A wallet request (connect, send) timed out: SPEC §8 alert REQUEST_TIMED_OUT. */
+    showTimedOutAlert: assign(({ context }) => addAlert(context, ALERTS.REQUEST_TIMED_OUT)),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)

@@ -137,4 +137,4 @@ export type KitEvent =
   | SendEvent
   /** From the account and send machines, through their followers. */
   | AccountNotice
-  | Extract<SendNotice, { type: 'send.succeeded' | 'send.previewing' }>
+  | Extract<SendNotice, { type: 'send.succeeded' | 'send.previewing' | 'request.timedOut' }>

@@ -112,7 +112,7 @@ export type SendEvent =
   | { type: 'send.edit' }
   /** Failed: send again; preview unavailable: estimate again; unconfirmed: look for the receipt again. */
   | { type: 'send.retry' }
-  /** The send state reset (SPEC §4); not while a transaction is in flight. */
+  /** The send state reset (SPEC §4): also while the wallet is asked (abandoned); not while confirming. */
   | { type: 'send.reset' }
 
 /** What the send machine tells the kit (`actor.on(type, …)`). */
@@ -130,3 +130,5 @@ export type SendNotice =
       to: Address
     }
   | { type: 'send.failed'; error: ErrorInfo; hash?: Hex | undefined }
+  /** The wallet did not answer the transaction request in time (SPEC §8 alert REQUEST_TIMED_OUT). */
+  | { type: 'request.timedOut'; request: 'send' }
