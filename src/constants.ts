@@ -86,3 +86,8 @@ export const ACTIVITY_CACHE_MS = 30_000
 export const RPC_TIMEOUT_MS = 10_000
 /** A Retry-After longer than this is not waited for: the call fails at once instead. Ours. §7 */
 export const RPC_RETRY_AFTER_MAX_MS = 30_000
+
+// ---------------------------------------------------------------------------------------------------------
+// Data API, RPC transport, telemetry, deep links, recent wallets (issue 13, items 3-5, 7, 9, 10)
+/** The code of an RPC error whose answer carries no usable JSON-RPC code, or has no result. §8 (-32603 internal error) */
+export const RPC_INTERNAL_ERROR_CODE = -32603
