@@ -91,3 +91,5 @@ export const RPC_RETRY_AFTER_MAX_MS = 30_000
 // Data API, RPC transport, telemetry, deep links, recent wallets (issue 13, items 3-5, 7, 9, 10)
 /** The code of an RPC error whose answer carries no usable JSON-RPC code, or has no result. §8 (-32603 internal error) */
 export const RPC_INTERNAL_ERROR_CODE = -32603
+/** How long the analytics config (`GET /getAnalyticsConfig`) may take; then analytics is off. Ours: §7 says only "on failure analytics is off". */
+export const ANALYTICS_CONFIG_TIMEOUT_MS = 5_000
