@@ -148,7 +148,11 @@ describe('the kit’s QueryClient over the kit’s RPC transport', () => {
     const api = await startProxy(() => services.apiOrigin)
     const hostClient = new QueryClient()
     // The network check is cached in the QueryClient: only balance calls reach the API below.
-    const client = createDataApiClient({ api: api.origin, projectId: 'retries-test', queryClient: hostClient })
+    const client = createDataApiClient({
+      api: api.origin,
+      projectId: 'retries-test',
+      queryClient: hostClient,
+    })
     const address = services.accounts[2]!
     const chainId = `eip155:${services.chainId}`
     // The network check answers; then every balance call fails.
