@@ -93,3 +93,5 @@ export const RPC_RETRY_AFTER_MAX_MS = 30_000
 export const RPC_INTERNAL_ERROR_CODE = -32603
 /** How long the analytics config (`GET /getAnalyticsConfig`) may take; then analytics is off. Ours: §7 says only "on failure analytics is off". */
 export const ANALYTICS_CONFIG_TIMEOUT_MS = 5_000
+/** Longest recent-wallet icon stored (a data:image URI or URL); a longer one is left out, the wallet kept. Ours: §9 caps the list (2), not its icons; EIP-6963 SVG icons fit. */
+export const RECENT_WALLET_ICON_MAX_LENGTH = 8_192

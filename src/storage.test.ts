@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KitStorage } from './config'
+import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
 import { createKitStore, STORAGE_PREFIX } from './storage'
 
 function memory(): KitStorage & { data: Map<string, string> } {
@@ -54,5 +55,87 @@ describe('createKitStore', () => {
     expect(() => store.write('walletId', 'x')).not.toThrow()
     expect(() => store.remove('walletId')).not.toThrow()
     expect(logged).toHaveLength(3)
+  })
+
+  it('behavior: one bad recent wallet is dropped or trimmed on its own; the others survive a reload', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    const bigIcon = `data:image/png;base64,${'A'.repeat(RECENT_WALLET_ICON_MAX_LENGTH)}`
+    const svgIcon = `data:image/svg+xml;base64,${'B'.repeat(4_500)}`
+    storage.data.set(
+      `${STORAGE_PREFIX}recentWallets`,
+      JSON.stringify([
+        // An injected wallet's icon over 4,096 characters, but within the bound: kept.
+        {
+          id: 'io.metamask',
+          name: 'MetaMask',
+          connectorId: 'io.metamask',
+          imageUrl: svgIcon,
+          rdns: 'io.metamask',
+        },
+        { id: 'huge', name: 'Huge', connectorId: 'injected', imageUrl: bigIcon },
+      ]),
+    )
+    expect(store.read('recentWallets')).toEqual([
+      {
+        id: 'io.metamask',
+        name: 'MetaMask',
+        connectorId: 'io.metamask',
+        imageUrl: svgIcon,
+        rdns: 'io.metamask',
+      },
+      { id: 'huge', name: 'Huge', connectorId: 'injected' },
+    ])
+
+    storage.data.set(
+      `${STORAGE_PREFIX}recentWallets`,
+      JSON.stringify([
+        { name: 'No id', connectorId: 'x' },
+        42,
+        null,
+        { id: 'a', name: 'A', connectorId: 'io.a', imageUrl: 'javascript:alert(1)', rdns: 'r'.repeat(500) },
+        { id: 'a', name: 'A again', connectorId: 'io.a' },
+        { id: 'b', name: 'N'.repeat(1_000), connectorId: 'io.b', imageUrl: 'https://img.example/b.png' },
+        { id: 'c', name: 'C', connectorId: 'io.c' },
+      ]),
+    )
+    expect(store.read('recentWallets')).toEqual([
+      { id: 'a', name: 'A', connectorId: 'io.a' },
+      { id: 'b', name: 'N'.repeat(200), connectorId: 'io.b', imageUrl: 'https://img.example/b.png' },
+    ])
+
+    // Keys of the prototype's name are no fields.
+    storage.data.set(
+      `${STORAGE_PREFIX}recentWallets`,
+      '[{"__proto__":{"polluted":true},"id":"p","name":"P","connectorId":"io.p","constructor":1}]',
+    )
+    const [wallet] = store.read('recentWallets') ?? []
+    expect(wallet).toEqual({ id: 'p', name: 'P', connectorId: 'io.p' })
+    expect(Object.getPrototypeOf(wallet)).toBe(Object.prototype)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('behavior: what is written is capped: at most RECENT_WALLETS_MAX wallets, no icon beyond the bound', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    const bigIcon = `data:image/svg+xml,${'<g/>'.repeat(100_000)}`
+    store.write(
+      'recentWallets',
+      Array.from({ length: 8 }, (_, i) => ({
+        id: `w${i}`,
+        name: `W${i}`,
+        connectorId: 'injected',
+        imageUrl: bigIcon,
+      })),
+    )
+    const raw = storage.data.get(`${STORAGE_PREFIX}recentWallets`) ?? ''
+    expect(raw.length).toBeLessThan(RECENT_WALLETS_MAX * 1_000)
+    expect(store.read('recentWallets')).toEqual(
+      Array.from({ length: RECENT_WALLETS_MAX }, (_, i) => ({
+        id: `w${i}`,
+        name: `W${i}`,
+        connectorId: 'injected',
+      })),
+    )
   })
 })
