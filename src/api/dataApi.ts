@@ -202,6 +202,14 @@ const lenient = <T>(pick: (value: unknown) => T | undefined) =>
     v.optional(v.unknown()),
     v.transform((value) => pick(value)),
   )
+/**
+ * An icon URL field that is always a string: a safe image URL, else `''` (also when the field is absent: the
+ * default makes the pipe run for a missing key, which a bare `v.optional` would leave out).
+ */
+const iconUrl = v.pipe(
+  v.optional(v.unknown(), ''),
+  v.transform((value): string => safeImageUrl(value) ?? ''),
+)
 const image = lenient((value) => {
   if (!value || typeof value !== 'object' || !('url' in value)) return undefined
   const url = safeImageUrl(value.url)
@@ -233,7 +241,7 @@ const TokenBalanceSchema = v.object({
     decimals: v.pipe(v.string(), v.regex(/^\d{1,3}$/)),
     numeric: v.pipe(v.string(), v.regex(DECIMAL)),
   }),
-  iconUrl: lenient((value) => safeImageUrl(value) ?? ''),
+  iconUrl,
 })
 
 const TransferSchema = v.object({
@@ -275,7 +283,7 @@ const HistoryItemSchema = v.object({
     sentFrom: v.pipe(v.string(), v.maxLength(200)),
     sentTo: v.pipe(v.string(), v.maxLength(200)),
     status: v.picklist(['confirmed', 'failed', 'pending']),
-    nonce: v.optional(v.pipe(v.number(), v.integer())),
+    nonce: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
     chain: v.optional(caip2),
   }),
   // A transaction moves a handful of tokens; the first DATA_API_MAX_TRANSFERS that fit are kept.
@@ -353,7 +361,7 @@ const PricesSchema = v.object({ fungibles: v.pipe(v.array(v.unknown()), v.maxLen
 const PriceSchema = v.object({
   name: text(100),
   symbol: label(32),
-  iconUrl: lenient((value) => safeImageUrl(value) ?? ''),
+  iconUrl,
   price: finite,
 })
 
