@@ -415,21 +415,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
 )
 
-const texts = new Map<string, string>()
-
-/** The answer's text: the valid body with the mutation applied (the same mutation is built once). */
+/** The answer's text: the valid body with the mutation applied. */
 function answerText(subject: Subject, m: Mutation): string {
-  const key = `${subject.call}:${JSON.stringify(m)}`
-  let text = texts.get(key)
-  if (text === undefined) {
-    text = buildAnswerText(subject, m)
-    // Large answers repeat (a list past its cap); small ones are cheap to build again.
-    if (text.length > 10_000) texts.set(key, text)
-  }
-  return text
-}
-
-function buildAnswerText(subject: Subject, m: Mutation): string {
   const valid = subject.valid
   const paths = pathsOf(valid)
   let body: Json = valid
