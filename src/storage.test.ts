@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
-import type { KitStorage } from './config'
+import { describe, expect, it, vi } from 'vitest'
+import { getWagmiConfig } from './chains/eip155/wagmi'
+import { defineEvmNetwork, type KitStorage, resolveConfig } from './config'
 import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
-import { createKitStore, STORAGE_PREFIX } from './storage'
+import { createKitStore, guardStorage, STORAGE_PREFIX } from './storage'
 
 function memory(): KitStorage & { data: Map<string, string> } {
   const data = new Map<string, string>()
@@ -137,5 +138,49 @@ describe('createKitStore', () => {
         connectorId: 'injected',
       })),
     )
+  })
+
+  it('behavior: wagmi’s own storage over a throwing storage only logs (SPEC §8), it never rejects', async () => {
+    const throwing: KitStorage = {
+      getItem: () => {
+        throw new Error('SecurityError')
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError')
+      },
+      removeItem: () => {
+        throw new Error('SecurityError')
+      },
+    }
+    const logged: string[] = []
+    const guarded = guardStorage(throwing, (m) => logged.push(m))
+    expect(guarded.getItem('k')).toBeNull()
+    expect(() => guarded.setItem('k', 'v')).not.toThrow()
+    expect(() => guarded.removeItem('k')).not.toThrow()
+    expect(logged).toHaveLength(3)
+
+    const config = resolveConfig({
+      projectId: 'storage-test',
+      features: { email: false, socials: false },
+      storage: throwing,
+      networks: [
+        defineEvmNetwork({
+          id: 31337,
+          name: 'Walletstate Sandbox',
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+          rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
+        }),
+      ],
+    })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const storage = getWagmiConfig(config).storage
+      await expect(storage?.setItem('recentConnectorId', 'io.metamask')).resolves.toBeUndefined()
+      await expect(storage?.getItem('recentConnectorId')).resolves.toBeNull()
+      await expect(storage?.removeItem('recentConnectorId')).resolves.toBeUndefined()
+      expect(warn).toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
   })
 })

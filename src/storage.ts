@@ -102,6 +102,41 @@ export function browserStorage(): KitStorage | undefined {
 }
 
 /**
+ * A storage whose failures are only logged (SPEC §8): a read that throws answers `null`, a write or removal that
+ * throws does nothing. For libraries handed the kit's storage directly (wagmi's own keys), which would otherwise
+ * reject on a full or blocked storage.
+ *
+ * @example
+ * createStorage({ key: 'walletstate.wagmi', storage: guardStorage(localStorage) })
+ */
+export function guardStorage(storage: KitStorage, log: Log = defaultLog): KitStorage {
+  return {
+    getItem(key) {
+      try {
+        return storage.getItem(key)
+      } catch (error) {
+        log(`Could not read ${key} from storage`, error)
+        return null
+      }
+    },
+    setItem(key, value) {
+      try {
+        storage.setItem(key, value)
+      } catch (error) {
+        log(`Could not write ${key} to storage`, error)
+      }
+    },
+    removeItem(key) {
+      try {
+        storage.removeItem(key)
+      } catch (error) {
+        log(`Could not remove ${key} from storage`, error)
+      }
+    },
+  }
+}
+
+/**
  * @example
  * const store = createKitStore(config.storage ?? browserStorage())
  * store.write('walletId', 'io.metamask')
