@@ -104,3 +104,20 @@ export const DISCONNECT_TIMEOUT_MS = 5_000
 export const SWITCH_CHAIN_TIMEOUT_MS = 120_000
 /** How long a wallet may take to answer a transaction request (the visitor reviews and approves). Ours. §4, §8 */
 export const SEND_REQUEST_TIMEOUT_MS = 120_000
+
+// ---------------------------------------------------------------------------------------------------------
+// Data API, RPC transport, telemetry, deep links, recent wallets (issue 13, items 3-5, 7, 9, 10)
+/** The code of an RPC error whose answer carries no usable JSON-RPC code, or has no result. §8 (-32603 internal error) */
+export const RPC_INTERNAL_ERROR_CODE = -32603
+/** How long the analytics config (`GET /getAnalyticsConfig`) may take; then analytics is off. Ours: §7 says only "on failure analytics is off". */
+export const ANALYTICS_CONFIG_TIMEOUT_MS = 5_000
+/** Longest recent-wallet icon stored (a data:image URI or URL); a longer one is left out, the wallet kept. Ours: §9 caps the list (2), not its icons; EIP-6963 SVG icons fit. */
+export const RECENT_WALLET_ICON_MAX_LENGTH = 8_192
+/** Longest list a Data API answer may carry (balances, a page, names, prices, networks); longer is malformed. Ours: issue 13 (bounded input). */
+export const DATA_API_MAX_ITEMS = 1_000
+/** Transfers kept per history item; the rest are not read. Ours: a transaction moves a handful of tokens. */
+export const DATA_API_MAX_TRANSFERS = 50
+/** Addresses kept per name record (one per SLIP-44 coin type). Ours. */
+export const DATA_API_MAX_NAME_ADDRESSES = 64
+/** Attribute entries read per name record. Ours. */
+export const DATA_API_MAX_NAME_ATTRIBUTES = 32

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest'
-import type { KitStorage } from './config'
-import { createKitStore, STORAGE_PREFIX } from './storage'
+import { describe, expect, it, vi } from 'vitest'
+import { getWagmiConfig } from './chains/eip155/wagmi'
+import { defineEvmNetwork, type KitStorage, resolveConfig } from './config'
+import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
+import { createKitStore, guardStorage, STORAGE_PREFIX } from './storage'
 
 function memory(): KitStorage & { data: Map<string, string> } {
   const data = new Map<string, string>()
@@ -54,5 +56,131 @@ describe('createKitStore', () => {
     expect(() => store.write('walletId', 'x')).not.toThrow()
     expect(() => store.remove('walletId')).not.toThrow()
     expect(logged).toHaveLength(3)
+  })
+
+  it('behavior: one bad recent wallet is dropped or trimmed on its own; the others survive a reload', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    const bigIcon = `data:image/png;base64,${'A'.repeat(RECENT_WALLET_ICON_MAX_LENGTH)}`
+    const svgIcon = `data:image/svg+xml;base64,${'B'.repeat(4_500)}`
+    storage.data.set(
+      `${STORAGE_PREFIX}recentWallets`,
+      JSON.stringify([
+        // An injected wallet's icon over 4,096 characters, but within the bound: kept.
+        {
+          id: 'io.metamask',
+          name: 'MetaMask',
+          connectorId: 'io.metamask',
+          imageUrl: svgIcon,
+          rdns: 'io.metamask',
+        },
+        { id: 'huge', name: 'Huge', connectorId: 'injected', imageUrl: bigIcon },
+      ]),
+    )
+    expect(store.read('recentWallets')).toEqual([
+      {
+        id: 'io.metamask',
+        name: 'MetaMask',
+        connectorId: 'io.metamask',
+        imageUrl: svgIcon,
+        rdns: 'io.metamask',
+      },
+      { id: 'huge', name: 'Huge', connectorId: 'injected' },
+    ])
+
+    storage.data.set(
+      `${STORAGE_PREFIX}recentWallets`,
+      JSON.stringify([
+        { name: 'No id', connectorId: 'x' },
+        42,
+        null,
+        { id: 'a', name: 'A', connectorId: 'io.a', imageUrl: 'javascript:alert(1)', rdns: 'r'.repeat(500) },
+        { id: 'a', name: 'A again', connectorId: 'io.a' },
+        { id: 'b', name: 'N'.repeat(1_000), connectorId: 'io.b', imageUrl: 'https://img.example/b.png' },
+        { id: 'c', name: 'C', connectorId: 'io.c' },
+      ]),
+    )
+    expect(store.read('recentWallets')).toEqual([
+      { id: 'a', name: 'A', connectorId: 'io.a' },
+      { id: 'b', name: 'N'.repeat(200), connectorId: 'io.b', imageUrl: 'https://img.example/b.png' },
+    ])
+
+    // Keys of the prototype's name are no fields.
+    storage.data.set(
+      `${STORAGE_PREFIX}recentWallets`,
+      '[{"__proto__":{"polluted":true},"id":"p","name":"P","connectorId":"io.p","constructor":1}]',
+    )
+    const [wallet] = store.read('recentWallets') ?? []
+    expect(wallet).toEqual({ id: 'p', name: 'P', connectorId: 'io.p' })
+    expect(Object.getPrototypeOf(wallet)).toBe(Object.prototype)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('behavior: what is written is capped: at most RECENT_WALLETS_MAX wallets, no icon beyond the bound', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    const bigIcon = `data:image/svg+xml,${'<g/>'.repeat(100_000)}`
+    store.write(
+      'recentWallets',
+      Array.from({ length: 8 }, (_, i) => ({
+        id: `w${i}`,
+        name: `W${i}`,
+        connectorId: 'injected',
+        imageUrl: bigIcon,
+      })),
+    )
+    const raw = storage.data.get(`${STORAGE_PREFIX}recentWallets`) ?? ''
+    expect(raw.length).toBeLessThan(RECENT_WALLETS_MAX * 1_000)
+    expect(store.read('recentWallets')).toEqual(
+      Array.from({ length: RECENT_WALLETS_MAX }, (_, i) => ({
+        id: `w${i}`,
+        name: `W${i}`,
+        connectorId: 'injected',
+      })),
+    )
+  })
+
+  it('behavior: wagmi’s own storage over a throwing storage only logs (SPEC §8), it never rejects', async () => {
+    const throwing: KitStorage = {
+      getItem: () => {
+        throw new Error('SecurityError')
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError')
+      },
+      removeItem: () => {
+        throw new Error('SecurityError')
+      },
+    }
+    const logged: string[] = []
+    const guarded = guardStorage(throwing, (m) => logged.push(m))
+    expect(guarded.getItem('k')).toBeNull()
+    expect(() => guarded.setItem('k', 'v')).not.toThrow()
+    expect(() => guarded.removeItem('k')).not.toThrow()
+    expect(logged).toHaveLength(3)
+
+    const config = resolveConfig({
+      projectId: 'storage-test',
+      features: { email: false, socials: false },
+      storage: throwing,
+      networks: [
+        defineEvmNetwork({
+          id: 31337,
+          name: 'Walletstate Sandbox',
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+          rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
+        }),
+      ],
+    })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const storage = getWagmiConfig(config).storage
+      await expect(storage?.setItem('recentConnectorId', 'io.metamask')).resolves.toBeUndefined()
+      await expect(storage?.getItem('recentConnectorId')).resolves.toBeNull()
+      await expect(storage?.removeItem('recentConnectorId')).resolves.toBeUndefined()
+      expect(warn).toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
   })
 })

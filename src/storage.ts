@@ -1,12 +1,65 @@
 import * as v from 'valibot'
 import type { KitStorage } from './config'
+import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
+import { safeHttpUrl } from './utils/links'
 
 /**
  * The kit's browser storage (SPEC §3). Every value is JSON checked against a schema on the way in, so a value
  * written by an older version, by hand or by another script is ignored, never fatal. Storage that throws
- * (private mode, quota, blocked cookies) is only logged (SPEC §8). Nothing secret is ever stored here.
+ * (private mode, quota, blocked cookies) is only logged (SPEC §8). Nothing secret is ever stored here. Values
+ * pass the same schema on the way out, so what is written is bounded too (recent wallets: at most
+ * RECENT_WALLETS_MAX, icons within RECENT_WALLET_ICON_MAX_LENGTH).
  */
 export const STORAGE_PREFIX = 'walletstate.'
+
+/** One remembered wallet (the connection machine's `RecentWallet`). */
+export interface StoredRecentWallet {
+  id: string
+  name: string
+  connectorId: string
+  imageUrl?: string
+  rdns?: string
+}
+
+/** Raw entries looked at when reading recent wallets: a stored list is short, a planted one is not read whole. */
+const RECENT_WALLETS_SCANNED = 20
+const RECENT_WALLET_FIELD_MAX = 200
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp|avif|svg\+xml)(;base64)?,/i
+
+const boundedId = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' && value.length <= RECENT_WALLET_FIELD_MAX ? value : undefined
+
+/** An icon worth keeping: a bounded data:image URI (an injected wallet's EIP-6963 icon) or a safe http(s) URL. */
+function storableIcon(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > RECENT_WALLET_ICON_MAX_LENGTH) return undefined
+  return DATA_IMAGE.test(value) ? value : safeHttpUrl(value)
+}
+
+/**
+ * Recent wallets from anything: each entry checked on its own (issue 13 item 7). An entry without a usable id,
+ * name or connector is dropped; a name too long is cut; an icon or rdns that is too long or unsafe is left
+ * out, the wallet kept. Duplicates (same id) keep the first; at most RECENT_WALLETS_MAX are kept.
+ *
+ * @example
+ * recentWalletsFrom([{ id: 'a', name: 'A', connectorId: 'io.a', imageUrl: 'x'.repeat(100_000) }, 42])
+ * // [{ id: 'a', name: 'A', connectorId: 'io.a' }]
+ */
+export function recentWalletsFrom(items: readonly unknown[]): StoredRecentWallet[] {
+  const out: StoredRecentWallet[] = []
+  for (const item of items.slice(0, RECENT_WALLETS_SCANNED)) {
+    if (out.length >= RECENT_WALLETS_MAX) break
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue
+    const entry = item as Record<string, unknown>
+    const id = boundedId(entry.id)
+    const connectorId = boundedId(entry.connectorId)
+    const name = typeof entry.name === 'string' ? entry.name.slice(0, RECENT_WALLET_FIELD_MAX) : ''
+    if (!id || !connectorId || name === '' || out.some((wallet) => wallet.id === id)) continue
+    const imageUrl = storableIcon(entry.imageUrl)
+    const rdns = boundedId(entry.rdns)
+    out.push({ id, name, connectorId, ...(imageUrl ? { imageUrl } : {}), ...(rdns ? { rdns } : {}) })
+  }
+  return out
+}
 
 export const StorageSchemas = {
   walletId: v.pipe(v.string(), v.maxLength(200)),
@@ -20,17 +73,10 @@ export const StorageSchemas = {
   emailLoginFlag: v.boolean(),
   email: v.pipe(v.string(), v.maxLength(320)),
   lastLoginTime: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Each entry checked on its own: one bad wallet never makes the list unreadable. */
   recentWallets: v.pipe(
-    v.array(
-      v.object({
-        id: v.pipe(v.string(), v.maxLength(200)),
-        name: v.pipe(v.string(), v.maxLength(200)),
-        connectorId: v.pipe(v.string(), v.maxLength(200)),
-        imageUrl: v.optional(v.pipe(v.string(), v.maxLength(4096))),
-        rdns: v.optional(v.pipe(v.string(), v.maxLength(200))),
-      }),
-    ),
-    v.maxLength(10),
+    v.array(v.unknown()),
+    v.transform((items): StoredRecentWallet[] => recentWalletsFrom(items)),
   ),
 } as const
 
@@ -52,6 +98,41 @@ export function browserStorage(): KitStorage | undefined {
     return typeof window !== 'undefined' && window.localStorage ? window.localStorage : undefined
   } catch {
     return undefined
+  }
+}
+
+/**
+ * A storage whose failures are only logged (SPEC §8): a read that throws answers `null`, a write or removal that
+ * throws does nothing. For libraries handed the kit's storage directly (wagmi's own keys), which would otherwise
+ * reject on a full or blocked storage.
+ *
+ * @example
+ * createStorage({ key: 'walletstate.wagmi', storage: guardStorage(localStorage) })
+ */
+export function guardStorage(storage: KitStorage, log: Log = defaultLog): KitStorage {
+  return {
+    getItem(key) {
+      try {
+        return storage.getItem(key)
+      } catch (error) {
+        log(`Could not read ${key} from storage`, error)
+        return null
+      }
+    },
+    setItem(key, value) {
+      try {
+        storage.setItem(key, value)
+      } catch (error) {
+        log(`Could not write ${key} to storage`, error)
+      }
+    },
+    removeItem(key) {
+      try {
+        storage.removeItem(key)
+      } catch (error) {
+        log(`Could not remove ${key} from storage`, error)
+      }
+    },
   }
 }
 
@@ -88,8 +169,14 @@ export function createKitStore(storage: KitStorage | undefined, log: Log = defau
     },
     write(key, value) {
       if (!storage) return
+      // The schema bounds what is written as it bounds what is read (a list capped, an icon left out).
+      const checked = v.safeParse(StorageSchemas[key], value)
+      if (!checked.success) {
+        log(`Did not store a ${key} of the wrong shape`)
+        return
+      }
       try {
-        storage.setItem(STORAGE_PREFIX + key, JSON.stringify(value))
+        storage.setItem(STORAGE_PREFIX + key, JSON.stringify(checked.output))
       } catch (error) {
         log(`Could not write ${key} to storage`, error)
       }

@@ -2,7 +2,14 @@ import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { isAddress } from 'viem'
 import type { ResolvedKitConfig } from '../config'
-import { DATA_API_TIMEOUT_MS, SUPPORTED_CHAINS_CACHE_MS } from '../constants'
+import {
+  DATA_API_MAX_ITEMS,
+  DATA_API_MAX_NAME_ADDRESSES,
+  DATA_API_MAX_NAME_ATTRIBUTES,
+  DATA_API_MAX_TRANSFERS,
+  DATA_API_TIMEOUT_MS,
+  SUPPORTED_CHAINS_CACHE_MS,
+} from '../constants'
 import { type DataApiCall, DataApiError } from '../errors/api'
 import { isCaip2, isCaip10, namespaceOf } from '../utils/caip'
 import { safeHttpUrl, safeText } from '../utils/links'
@@ -11,7 +18,10 @@ import { apiUrl, type QueryValues, requestJson, waitUnlessAborted } from './http
 /**
  * Client of the provider's Data API (SPEC §7). Every call carries projectId, st and sv; every answer is
  * parsed with a schema (a body that does not fit fails with `DataApiError` of kind 'malformed'; a single
- * item that does not fit is dropped, the rest kept). Calls about a network check first that the API serves
+ * item that does not fit is dropped, the rest kept). Every list it keeps is capped (issue 13): an answer's own
+ * list (balances, a page, names, prices, supported networks) longer than {@link DATA_API_MAX_ITEMS} is a
+ * malformed answer; a list inside an item (transfers, a name's addresses and attributes) is read up to its cap
+ * and the rest ignored; prices are kept for at most as many tokens as were asked about. Calls about a network check first that the API serves
  * it (`GET /v1/supported-chains`): an unsupported network answers empty results, never an error (SPEC §8).
  * Names, identity and activity exist on eip155 only (SPEC §1).
  *
@@ -160,7 +170,6 @@ const caip2 = v.pipe(
   v.string(),
   v.check((value: string) => isCaip2(value), 'is not a CAIP-2 chain id'),
 )
-const MAX_ITEMS = 1_000
 const MAX_DATA_IMAGE = 200_000
 
 /**
@@ -193,6 +202,14 @@ const lenient = <T>(pick: (value: unknown) => T | undefined) =>
     v.optional(v.unknown()),
     v.transform((value) => pick(value)),
   )
+/**
+ * An icon URL field that is always a string: a safe image URL, else `''` (also when the field is absent: the
+ * default makes the pipe run for a missing key, which a bare `v.optional` would leave out).
+ */
+const iconUrl = v.pipe(
+  v.optional(v.unknown(), ''),
+  v.transform((value): string => safeImageUrl(value) ?? ''),
+)
 const image = lenient((value) => {
   if (!value || typeof value !== 'object' || !('url' in value)) return undefined
   const url = safeImageUrl(value.url)
@@ -202,9 +219,10 @@ const image = lenient((value) => {
   return type ? { url, content_type: safeText(type, 100) } : { url }
 })
 
+const chainIds = v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(DATA_API_MAX_ITEMS))
 const SupportedChainsSchema = v.object({
-  http: v.array(v.string()),
-  ws: v.optional(v.array(v.string()), []),
+  http: chainIds,
+  ws: v.optional(chainIds, []),
 })
 
 const TokenBalanceSchema = v.object({
@@ -223,7 +241,7 @@ const TokenBalanceSchema = v.object({
     decimals: v.pipe(v.string(), v.regex(/^\d{1,3}$/)),
     numeric: v.pipe(v.string(), v.regex(DECIMAL)),
   }),
-  iconUrl: lenient((value) => safeImageUrl(value) ?? ''),
+  iconUrl,
 })
 
 const TransferSchema = v.object({
@@ -265,12 +283,13 @@ const HistoryItemSchema = v.object({
     sentFrom: v.pipe(v.string(), v.maxLength(200)),
     sentTo: v.pipe(v.string(), v.maxLength(200)),
     status: v.picklist(['confirmed', 'failed', 'pending']),
-    nonce: v.optional(v.pipe(v.number(), v.integer())),
+    nonce: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
     chain: v.optional(caip2),
   }),
+  // A transaction moves a handful of tokens; the first DATA_API_MAX_TRANSFERS that fit are kept.
   transfers: v.pipe(
     v.array(v.unknown()),
-    v.transform((items) => keepValid(TransferSchema, items)),
+    v.transform((items) => keepValid(TransferSchema, items, DATA_API_MAX_TRANSFERS)),
   ),
 })
 
@@ -286,7 +305,7 @@ const NftItemSchema = v.object({
 })
 
 const PageSchema = v.object({
-  data: v.pipe(v.array(v.unknown()), v.maxLength(MAX_ITEMS)),
+  data: v.pipe(v.array(v.unknown()), v.maxLength(DATA_API_MAX_ITEMS)),
   next: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1_000))), null),
 })
 
@@ -295,20 +314,35 @@ const IdentitySchema = v.object({
   avatar: v.optional(v.nullable(v.string()), null),
 })
 
+const NameAddressSchema = v.object({
+  address: v.pipe(v.string(), v.maxLength(200)),
+  created: v.optional(finite),
+})
+
 const NameRecordSchema = v.object({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
   registered: v.optional(finite),
   updated: v.optional(finite),
-  addresses: v.record(
-    v.pipe(v.string(), v.regex(/^\d{1,10}$/)),
-    v.object({ address: v.pipe(v.string(), v.maxLength(200)), created: v.optional(finite) }),
+  // Keyed by SLIP-44 coin type; the first DATA_API_MAX_NAME_ADDRESSES entries that fit are kept.
+  addresses: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.transform((record) => {
+      const out: Record<string, { address: string; created?: number }> = {}
+      for (const [coinType, entry] of Object.entries(record)) {
+        if (Object.keys(out).length >= DATA_API_MAX_NAME_ADDRESSES) break
+        if (!/^\d{1,10}$/.test(coinType)) continue
+        const parsed = v.safeParse(NameAddressSchema, entry)
+        if (parsed.success) out[coinType] = compact(parsed.output)
+      }
+      return out
+    }),
   ),
   attributes: v.optional(
     v.pipe(
       v.unknown(),
       v.transform((value) => {
         // The provider has answered this as an object and as a list of objects; both are read.
-        const entries = Array.isArray(value) ? value : [value]
+        const entries = Array.isArray(value) ? value.slice(0, DATA_API_MAX_NAME_ATTRIBUTES) : [value]
         const out: NameRecord['attributes'] = {}
         for (const entry of entries) {
           if (!entry || typeof entry !== 'object') continue
@@ -323,17 +357,23 @@ const NameRecordSchema = v.object({
   ),
 })
 
-const PricesSchema = v.object({ fungibles: v.array(v.unknown()) })
+const PricesSchema = v.object({ fungibles: v.pipe(v.array(v.unknown()), v.maxLength(DATA_API_MAX_ITEMS)) })
 const PriceSchema = v.object({
   name: text(100),
   symbol: label(32),
-  iconUrl: lenient((value) => safeImageUrl(value) ?? ''),
+  iconUrl,
   price: finite,
 })
 
-function keepValid<S extends v.GenericSchema>(schema: S, items: readonly unknown[]): v.InferOutput<S>[] {
+/** The items that fit `schema`, in order, at most `max` of them (the rest are not read). */
+function keepValid<S extends v.GenericSchema>(
+  schema: S,
+  items: readonly unknown[],
+  max: number = DATA_API_MAX_ITEMS,
+): v.InferOutput<S>[] {
   const out: v.InferOutput<S>[] = []
   for (const item of items) {
+    if (out.length >= max) break
     const parsed = v.safeParse(schema, item)
     if (parsed.success) out.push(parsed.output)
   }
@@ -526,7 +566,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
           query: { currency: 'usd', chainId, forceUpdate: forceUpdate ? 'true' : undefined },
           signal,
         },
-        v.object({ balances: v.pipe(v.array(v.unknown()), v.maxLength(MAX_ITEMS)) }),
+        v.object({ balances: v.pipe(v.array(v.unknown()), v.maxLength(DATA_API_MAX_ITEMS)) }),
       )
       const balances = keepValid(TokenBalanceSchema, answer.balances)
         // SPEC §5: a token whose decimals are '0' is no balance to show.
@@ -595,7 +635,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
           query: { sender, apiVersion: '2' },
           signal,
         },
-        v.pipe(v.array(v.unknown()), v.maxLength(MAX_ITEMS)),
+        v.pipe(v.array(v.unknown()), v.maxLength(DATA_API_MAX_ITEMS)),
       )
       return keepValid(NameRecordSchema, records).map((record) => compact(record) as NameRecord)
     },
@@ -639,7 +679,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
         },
         PricesSchema,
       )
-      return keepValid(PriceSchema, answer.fungibles) as FungiblePrice[]
+      // One price per token asked about, at most.
+      return keepValid(PriceSchema, answer.fungibles, addresses.length) as FungiblePrice[]
     },
   }
   return client

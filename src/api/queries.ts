@@ -1,7 +1,7 @@
 import {
   type FetchQueryOptions,
   infiniteQueryOptions,
-  type QueryClient,
+  QueryClient,
   type QueryKey,
   queryOptions,
 } from '@tanstack/react-query'
@@ -13,10 +13,24 @@ import { waitUnlessAborted } from './http'
  * react-query option factories over the Data API client: each gives the query key, the query function and the
  * SPEC §9 stale time, so a view writes `useQuery(identityQuery(api, { address, chainId }))` and an actor
  * `fetchQueryFor(queryClient, balancesQuery(...), signal)`, and both share the kit's one QueryClient: one cache,
- * one request at a time per key. Keys come from {@link dataApiKeys}.
+ * one request at a time per key. Keys come from {@link dataApiKeys}. None retries (see {@link createKitQueryClient}),
+ * even in a host's own QueryClient.
  */
 
 export { dataApiKeys }
+
+/**
+ * The kit's one QueryClient. One layer retries (issue 13): the chain RPC transport does, as SPEC §7 says (3
+ * retries, 150 ms doubling, Retry-After, then the next URL), so queries never do. react-query's default of 3
+ * retries in a page would stack on the transport's and ask each URL 16 times. Data API calls are not retried
+ * either: a failure is shown, and the machines own the rules for asking again (SPEC §9's 30 s balance block).
+ *
+ * @example
+ * const queryClient = createKitQueryClient()
+ */
+export function createKitQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+}
 
 /**
  * The Data API client the queries run against, for views: one per config and QueryClient (its network checks
@@ -45,6 +59,7 @@ export function balancesQuery(
     queryKey: dataApiKeys.balances(client, parameters.address, parameters.chainId),
     queryFn: ({ signal }) => client.getBalances({ ...parameters, signal }),
     staleTime: parameters.forceUpdate ? 0 : BALANCE_CACHE_MS,
+    retry: false,
   })
 }
 
@@ -63,6 +78,7 @@ export function historyQuery(client: DataApiClient, parameters: { account: strin
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next ?? undefined,
     staleTime: ACTIVITY_CACHE_MS,
+    retry: false,
   })
 }
 
@@ -75,6 +91,7 @@ export function nftsQuery(client: DataApiClient, parameters: { account: string; 
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next ?? undefined,
     staleTime: ACTIVITY_CACHE_MS,
+    retry: false,
   })
 }
 
@@ -87,6 +104,7 @@ export function identityQuery(
     queryKey: dataApiKeys.identity(client, parameters.address, parameters.chainId),
     queryFn: ({ signal }) => client.getIdentity({ ...parameters, signal }),
     staleTime: NAME_CACHE_MS,
+    retry: false,
   })
 }
 
@@ -99,6 +117,7 @@ export function namesQuery(
     queryKey: dataApiKeys.names(client, parameters.address, parameters.chainId),
     queryFn: ({ signal }) => client.getNames({ ...parameters, signal }),
     staleTime: NAME_CACHE_MS,
+    retry: false,
   })
 }
 
@@ -111,6 +130,7 @@ export function resolvedNameQuery(client: DataApiClient, parameters: { name: str
     queryKey: dataApiKeys.resolvedName(client, parameters.name),
     queryFn: async ({ signal }) => (await client.resolveName(parameters.name, { signal })) ?? null,
     staleTime: NAME_CACHE_MS,
+    retry: false,
   })
 }
 

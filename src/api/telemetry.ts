@@ -1,11 +1,13 @@
 import * as v from 'valibot'
-import { TELEMETRY_ERRORS_PER_WINDOW, TELEMETRY_WINDOW_MS } from '../constants'
+import { ANALYTICS_CONFIG_TIMEOUT_MS, TELEMETRY_ERRORS_PER_WINDOW, TELEMETRY_WINDOW_MS } from '../constants'
 import { apiUrl } from './http'
 
 /**
  * Telemetry (SPEC §7): `POST {telemetry}/e?projectId&st&sv` with `{ eventId, url, domain, timestamp, props }`.
  * Nothing is sent unless the project's analytics config (`GET {walletsApi}/getAnalyticsConfig`) says so; when
- * that call fails, analytics is off. Error events are capped at 5 per rolling 60 s (SPEC §9): a burst of
+ * that call fails or takes longer than {@link ANALYTICS_CONFIG_TIMEOUT_MS}, analytics is off. The page is sent
+ * as its origin and path only ({@link pageUrl}): a query or fragment may hold tokens, e-mails or session ids.
+ * Error events are capped at 5 per rolling 60 s (SPEC §9): a burst of
  * errors (a failing balance call retried by every view) reports its first five and drops the rest.
  */
 export interface TelemetryEvent {
@@ -26,6 +28,25 @@ export interface TelemetryClientOptions {
   fetch?: typeof fetch
   /** Clock of the error cap's rolling window; default `Date.now`. */
   now?: () => number
+  /** How long the analytics config may take; default {@link ANALYTICS_CONFIG_TIMEOUT_MS}. */
+  configTimeoutMs?: number
+}
+
+/**
+ * The page as telemetry reports it: origin and path, never the query or fragment (they may carry tokens, e-mail
+ * addresses, session ids). `''` when there is no page or its URL cannot be read.
+ *
+ * @example
+ * pageUrl(new URL('https://app.example/pay?token=x#y')) // 'https://app.example/pay'
+ */
+export function pageUrl(location: { href: string } | undefined): string {
+  if (!location) return ''
+  try {
+    const url = new URL(location.href)
+    return url.origin === 'null' ? '' : `${url.origin}${url.pathname}`
+  } catch {
+    return ''
+  }
 }
 
 const AnalyticsConfigSchema = v.object({ isAnalyticsEnabled: v.boolean() })
@@ -69,7 +90,10 @@ export function createTelemetryClient(options: TelemetryClientOptions) {
   let enabled: Promise<boolean> | undefined
   const isEnabled = () => {
     enabled ??= options.enabled
-      ? doFetch(apiUrl(options.walletsApiUrl, 'getAnalyticsConfig', options.projectId))
+      ? doFetch(apiUrl(options.walletsApiUrl, 'getAnalyticsConfig', options.projectId), {
+          // SPEC §7: on failure analytics is off, and a config that never answers is a failure.
+          signal: AbortSignal.timeout(options.configTimeoutMs ?? ANALYTICS_CONFIG_TIMEOUT_MS),
+        })
           .then(async (response) => {
             if (!response.ok) return false
             const parsed = v.safeParse(AnalyticsConfigSchema, await response.json())
@@ -105,7 +129,7 @@ export function createTelemetryClient(options: TelemetryClientOptions) {
           typeof crypto !== 'undefined' && 'randomUUID' in crypto
             ? crypto.randomUUID()
             : `${Date.now()}-${Math.random()}`,
-        url: location?.href ?? '',
+        url: pageUrl(location),
         domain: location?.hostname ?? '',
         timestamp: Date.now(),
         props: {

@@ -1,7 +1,8 @@
-import { QueryClient } from '@tanstack/react-query'
+import type { QueryClient } from '@tanstack/react-query'
 import { createMachine, fromCallback, fromPromise } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import { createWalletsActors } from '../actors/wallets'
+import { createKitQueryClient } from '../api/queries'
 import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
@@ -41,7 +42,7 @@ export function kitHandleOf(machine: object): KitHandle | undefined {
  * the config for a kit machine provided by hand (tests).
  */
 export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitHandle {
-  return handles.get(machine) ?? { wagmi: getWagmiConfig(config), queryClient: new QueryClient() }
+  return handles.get(machine) ?? { wagmi: getWagmiConfig(config), queryClient: createKitQueryClient() }
 }
 
 /**
@@ -56,7 +57,7 @@ export function createKitMachine(config: KitConfig) {
   const wagmi = getWagmiConfig(resolved)
   const store = createKitStore(resolved.storage ?? browserStorage())
   const bridge = getEmbeddedBridge(resolved)
-  const queryClient = new QueryClient()
+  const queryClient = createKitQueryClient()
   let embedded: EmbeddedWallet | undefined
   const input: KitInput = {
     config: resolved,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_LINK_LENGTH, safeDeepLink, safeHttpUrl, safeText } from './links'
+import { isOsHandlerScheme, MAX_LINK_LENGTH, safeDeepLink, safeHttpUrl, safeText } from './links'
 
 /** Every way we know to spell a script or document link; none may come out. */
 const SCRIPT_LINKS = [
@@ -40,23 +40,107 @@ const SCRIPT_LINKS = [
   'filesystem:https://app.example/temporary/x',
 ]
 
+/**
+ * Links to the operating system's own handlers (issue 13 item 5): each opens a search, a share, a file, a
+ * settings page or an installer on the visitor's machine, never a wallet. All in the `name://` form a wallet's
+ * scheme has, so only the list of OS handlers stops them.
+ */
+const OS_HANDLER_LINKS = [
+  'search-ms://query=invoice&crumb=location:\\\\evil.example\\share',
+  'search-ms:query=x&crumb=location:%5C%5Cevil.example%5Cs',
+  'SEARCH-MS://query=x',
+  'search://query=x',
+  'smb://evil.example/share/payload.exe',
+  'SMB://evil.example/share',
+  'cifs://evil.example/share',
+  'nfs://evil.example/export',
+  'afp://evil.example/share',
+  'webdav://evil.example/share',
+  'dav://evil.example/share',
+  'ftp://evil.example/x',
+  'sftp://evil.example/x',
+  'ssh://evil.example',
+  'telnet://evil.example',
+  'rdp://full%20address=s:evil.example',
+  'vnc://evil.example',
+  'ldap://evil.example/o=x',
+  'file://evil.example/share/x.exe',
+  'shell://startup',
+  'ms-msdt://id%20PCWDiagnostic',
+  'ms-settings://privacy',
+  'ms-officecmd://x',
+  'ms-word://ofe|u|https://evil.example/x.docx',
+  'ms-excel://x',
+  'ms-appinstaller://?source=https://evil.example/x.msix',
+  'MS-Settings://x',
+  'mk://@MSITStore:evil',
+  'its://evil.example/x.chm',
+  'mhtml://evil.example/x',
+  'hcp://services/search?query=x',
+  'help://x',
+  'res://x.dll/1',
+  'microsoft-edge://https://evil.example',
+  'x-apple-systempreferences://com.apple.preference',
+  'x-apple.systempreferences://x',
+  'itms-services://?action=download-manifest&url=https://evil.example/x.plist',
+  'itms-apps://x',
+  'shortcuts://run-shortcut?name=x',
+  'workflow://x',
+  'applescript://x',
+  'facetime://evil@example',
+  'tel://123',
+  'sms://123',
+  'mailto://a@evil.example',
+  'steam://run/1',
+  'vscode://file/etc/passwd',
+  'jar://evil.example!/x',
+  'intent://wc#Intent;scheme=wc;end',
+  'android-app://com.evil/x',
+  'ws://evil.example',
+  'wss://evil.example',
+  'gopher://evil.example',
+]
+
 describe('safeDeepLink', () => {
   it.each(SCRIPT_LINKS)('refuses %j', (link) => {
     expect(safeDeepLink(link)).toBeUndefined()
   })
 
-  it('keeps custom app schemes, lower-casing the scheme only', () => {
-    expect(safeDeepLink('metamask://wc?uri=wc%3Aabc%402')).toBe('metamask://wc?uri=wc%3Aabc%402')
-    expect(safeDeepLink('rainbow:')).toBe('rainbow:')
-    expect(safeDeepLink('MetaMask://Path/Case')).toBe('metamask://Path/Case')
-    expect(safeDeepLink('zerion-wallet+x.y-z://')).toBe('zerion-wallet+x.y-z://')
-    expect(safeDeepLink('intent://wc#Intent;scheme=wc;end')).toBe('intent://wc#Intent;scheme=wc;end')
+  it.each(OS_HANDLER_LINKS)('refuses the OS handler link %j', (link) => {
+    expect(safeDeepLink(link)).toBeUndefined()
+    expect(safeDeepLink(` ${link.toUpperCase()}`)).toBeUndefined()
+    expect(isOsHandlerScheme(link.slice(0, link.indexOf(':')))).toBe(true)
   })
 
-  it('keeps http(s) links, normalised by the URL parser', () => {
+  it('keeps custom wallet schemes of the form name://, lower-casing the scheme only', () => {
+    expect(safeDeepLink('metamask://wc?uri=wc%3Aabc%402')).toBe('metamask://wc?uri=wc%3Aabc%402')
+    expect(safeDeepLink('MetaMask://Path/Case')).toBe('metamask://Path/Case')
+    expect(safeDeepLink('zerion-wallet+x.y-z://')).toBe('zerion-wallet+x.y-z://')
+    expect(safeDeepLink('rainbow://')).toBe('rainbow://')
+    expect(safeDeepLink('trust://wc')).toBe('trust://wc')
+    // Wallet names that merely start like an OS handler are wallets.
+    expect(safeDeepLink('searchwallet://')).toBe('searchwallet://')
+    expect(safeDeepLink('smbwallet://')).toBe('smbwallet://')
+    expect(safeDeepLink('msafe://')).toBe('msafe://')
+  })
+
+  it('refuses a custom scheme that is not of the form name://', () => {
+    expect(safeDeepLink('rainbow:')).toBeUndefined()
+    expect(safeDeepLink('rainbow:wc?uri=x')).toBeUndefined()
+    expect(safeDeepLink('rainbow:/wc')).toBeUndefined()
+    expect(safeDeepLink(`${'a'.repeat(65)}://`)).toBeUndefined()
+  })
+
+  it('keeps https links, normalised by the URL parser; http only on the loopback host (the sandbox)', () => {
     expect(safeDeepLink('https://app.wallet.example/wc')).toBe('https://app.wallet.example/wc')
     expect(safeDeepLink('HTTPS://App.Example')).toBe('https://app.example/')
     expect(safeDeepLink('  https://app.example/\n')).toBe('https://app.example/')
+    expect(safeDeepLink('http://127.0.0.1:5173/wc')).toBe('http://127.0.0.1:5173/wc')
+    expect(safeDeepLink('http://localhost:5173/wc')).toBe('http://localhost:5173/wc')
+    expect(safeDeepLink('http://[::1]:5173/')).toBe('http://[::1]:5173/')
+    expect(safeDeepLink('http://wallet.example/wc')).toBeUndefined()
+    expect(safeDeepLink('http://127.0.0.1.evil.example/')).toBeUndefined()
+    expect(safeDeepLink('http://localhost.evil.example/')).toBeUndefined()
   })
 
   it('refuses what is not a link', () => {

@@ -43,6 +43,99 @@ const BLOCKED_SCHEMES = new Set([
   'webkit-extension',
 ])
 
+/**
+ * The operating system's own URL handlers (issue 13 item 5), refused as deep links even in the `name://` form
+ * a wallet's scheme has: each opens something on the visitor's machine that is not a wallet, and several have
+ * been used to run code or leak credentials from a click on a web page.
+ * - Windows: Explorer search and shell (`search-ms`, `search`, `shell`), network shares (`smb`, `cifs`,
+ *   `webdav`, `dav`, `file`), the help and document handlers (`ms-*`: ms-msdt, ms-officecmd, ms-word,
+ *   ms-settings, ms-appinstaller...; `mk`, `its`, `mhtml`, `hcp`, `help`, `res`), `microsoft-edge`.
+ * - macOS and iOS: `x-apple-*` / `x-apple.*` (system preferences), installers (`itms`, `itms-services`,
+ *   `itms-apps`, `itms-appss`), automation (`shortcuts`, `workflow`, `applescript`), `afp`, `facetime`,
+ *   `facetime-audio`.
+ * - Android: `intent` and `android-app` (start any app component, not the wallet's).
+ * - Remote access and file transfer: `ftp`, `ftps`, `sftp`, `ssh`, `telnet`, `rdp`, `vnc`, `nfs`, `ldap`,
+ *   `ldaps`, `gopher`, `ws`, `wss`.
+ * - Other apps a page should not start from a wallet link: `tel`, `sms`, `mailto`, `callto`, `skype`, `steam`,
+ *   `vscode`, `vscode-insiders`, `jetbrains`, `openvpn`.
+ */
+const OS_HANDLER_SCHEMES = new Set([
+  'search-ms',
+  'search',
+  'shell',
+  'smb',
+  'cifs',
+  'webdav',
+  'dav',
+  'file',
+  'mk',
+  'its',
+  'mhtml',
+  'hcp',
+  'help',
+  'res',
+  'microsoft-edge',
+  'itms',
+  'itms-services',
+  'itms-apps',
+  'itms-appss',
+  'shortcuts',
+  'workflow',
+  'applescript',
+  'afp',
+  'facetime',
+  'facetime-audio',
+  'intent',
+  'android-app',
+  'ftp',
+  'ftps',
+  'sftp',
+  'ssh',
+  'telnet',
+  'rdp',
+  'vnc',
+  'nfs',
+  'ldap',
+  'ldaps',
+  'gopher',
+  'ws',
+  'wss',
+  'tel',
+  'sms',
+  'mailto',
+  'callto',
+  'skype',
+  'steam',
+  'vscode',
+  'vscode-insiders',
+  'jetbrains',
+  'openvpn',
+])
+/** Whole families of OS handlers, by prefix. */
+const OS_HANDLER_PREFIXES = ['ms-', 'x-apple-', 'x-apple.']
+
+/**
+ * Whether a URL scheme (without `:`) is one of the operating system's handlers that a deep link may never
+ * name (see the list above), or a scheme that runs code or reads local data.
+ *
+ * @example
+ * isOsHandlerScheme('search-ms') // true
+ * isOsHandlerScheme('metamask') // false
+ */
+export function isOsHandlerScheme(scheme: string): boolean {
+  const lower = scheme.toLowerCase()
+  return (
+    OS_HANDLER_SCHEMES.has(lower) ||
+    BLOCKED_SCHEMES.has(lower) ||
+    OS_HANDLER_PREFIXES.some((prefix) => lower.startsWith(prefix))
+  )
+}
+
+/** A wallet's own scheme, as deep links give it: `name://` (SPEC §7's wallet links), a letter first. */
+const WALLET_SCHEME_LINK = /^([a-z][a-z0-9+.-]{0,63}):\/\//i
+/** Hosts plain http may reach as a deep link: the machine itself (the sandbox's wallet pages). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i
 // C0 controls and space (stripped at the ends by the URL parser), and tab/LF/CR (removed anywhere).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
@@ -90,23 +183,29 @@ export function safeHttpUrl(value: unknown): string | undefined {
 }
 
 /**
- * A link a wallet can be opened with: `http:`/`https:` (as {@link safeHttpUrl}) or a custom app scheme
- * (`metamask://`, `rainbow:`), but never a scheme that runs code or reads local data (`javascript:`,
- * `data:`, `vbscript:`, `file:`, `blob:`, `about:`, `chrome:`, ...), in any case and however padded.
+ * A link a wallet can be opened with, from an allow-list of forms (issue 13 item 5): `https:` (as
+ * {@link safeHttpUrl}), `http:` on the loopback host only (the local sandbox's wallet pages), or a wallet's own
+ * scheme in the form `name://` that is not an OS handler ({@link isOsHandlerScheme}: `search-ms:`, `smb:`,
+ * `ms-*:`, `intent:`, ...) nor a scheme that runs code or reads local data (`javascript:`, `data:`, `file:`,
+ * `blob:`, ...), in any case and however padded. Anything else is `undefined`.
  *
  * @example
  * safeDeepLink('metamask://wc?uri=x') // 'metamask://wc?uri=x'
+ * safeDeepLink('search-ms://query=x') // undefined
  * safeDeepLink('JaVaScRiPt:alert(1)') // undefined
  * safeDeepLink('java\tscript:alert(1)') // undefined
  */
 export function safeDeepLink(value: unknown): string | undefined {
   const link = normaliseLink(value)
   if (link === undefined) return undefined
-  const match = SCHEME.exec(link)
-  if (!match?.[1]) return undefined
-  const scheme = match[1].toLowerCase()
-  if (scheme === 'http' || scheme === 'https') return checkHttp(link)
-  if (BLOCKED_SCHEMES.has(scheme)) return undefined
+  const scheme = SCHEME.exec(link)?.[1]?.toLowerCase()
+  if (scheme === undefined) return undefined
+  if (scheme === 'https') return checkHttp(link)
+  if (scheme === 'http') {
+    const checked = checkHttp(link)
+    return checked && LOOPBACK_HOSTS.has(new URL(checked).hostname) ? checked : undefined
+  }
+  if (!WALLET_SCHEME_LINK.test(link) || isOsHandlerScheme(scheme)) return undefined
   return `${scheme}${link.slice(scheme.length)}`
 }
 

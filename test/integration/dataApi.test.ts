@@ -34,6 +34,10 @@ import { getWagmiConfig } from '../../src/chains/eip155/wagmi'
 import { defineEvmNetwork, resolveConfig } from '../../src/config'
 import {
   BALANCE_CACHE_MS,
+  DATA_API_MAX_ITEMS,
+  DATA_API_MAX_NAME_ADDRESSES,
+  DATA_API_MAX_NAME_ATTRIBUTES,
+  DATA_API_MAX_TRANSFERS,
   NAME_CACHE_MS,
   SDK_TYPE,
   SDK_VERSION,
@@ -678,5 +682,68 @@ describe('against malformed answers', () => {
       name: 'evil.eth',
       avatar: null,
     })
+  })
+  it('caps every list it keeps: prices, transfers per item, supported networks, a name’s addresses', async () => {
+    const price = (i: number) => ({ name: `T${i}`, symbol: `T${i}`, iconUrl: '', price: i })
+    answer = json({ fungibles: Array.from({ length: DATA_API_MAX_ITEMS + 1 }, (_, i) => price(i)) })
+    const tooMany = await stubClient()
+      .getPrices({ addresses: [`${CHAIN}:${address}`] })
+      .catch((e: unknown) => e)
+    expect(tooMany).toBeInstanceOf(DataApiError)
+    expect(tooMany).toMatchObject({ kind: 'malformed', shortMessage: 'Error fetching token prices' })
+    // No more prices than addresses asked for are kept.
+    answer = json({ fungibles: Array.from({ length: 50 }, (_, i) => price(i)) })
+    expect(await stubClient().getPrices({ addresses: [`${CHAIN}:${address}`, `${CHAIN}:0x1`] })).toHaveLength(
+      2,
+    )
+
+    const transfer = { direction: 'in', quantity: { numeric: '1' } }
+    answer = json({
+      data: [
+        {
+          id: '0x1',
+          metadata: {
+            operationType: 'receive',
+            hash: '0x1',
+            minedAt: '2025-01-01T00:00:00.000Z',
+            sentFrom: address,
+            sentTo: address,
+            status: 'confirmed',
+          },
+          transfers: Array.from({ length: 5_000 }, () => transfer),
+        },
+      ],
+      next: null,
+    })
+    const page = await stubClient().getHistory({ account: address, chainId: CHAIN })
+    expect(page.data[0]?.transfers).toHaveLength(DATA_API_MAX_TRANSFERS)
+
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({ http: Array.from({ length: DATA_API_MAX_ITEMS + 1 }, (_, i) => `eip155:${i}`) }),
+      )
+    }
+    const networks = await stubClient()
+      .getSupportedChains()
+      .catch((e: unknown) => e)
+    expect(networks).toBeInstanceOf(DataApiError)
+    expect(networks).toMatchObject({ kind: 'malformed', shortMessage: 'Error fetching supported networks' })
+
+    answer = json({
+      name: 'many.reown.id',
+      addresses: Object.fromEntries(
+        Array.from({ length: 2_000 }, (_, i) => [
+          String(i),
+          { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+        ]),
+      ),
+      attributes: Array.from({ length: 2_000 }, (_, i) => ({ bio: `bio ${i}` })),
+    })
+    const record = await stubClient().getNameRecord({ name: 'many.reown.id' })
+    expect(Object.keys(record?.addresses ?? {})).toHaveLength(DATA_API_MAX_NAME_ADDRESSES)
+    expect(record?.addresses['0']).toBeDefined()
+    // Only the first entries of an attribute list are read.
+    expect(record?.attributes.bio).toBe(`bio ${DATA_API_MAX_NAME_ATTRIBUTES - 1}`)
   })
 })

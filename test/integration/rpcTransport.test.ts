@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
+  type BaseError,
   createPublicClient,
   HttpRequestError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
   parseEther,
+  RpcRequestError,
 } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { getBalance, getBlockNumber } from 'wagmi/actions'
@@ -164,21 +166,36 @@ describe('against the sandbox RPC host', () => {
   })
 })
 
+/** In a scripted answer: the id of the request it answers. */
+const ECHO = Symbol('echo the request id')
+
 describe('against a JSON-RPC server answering error codes', () => {
   // A throwaway server, to show how the transport treats answers the sandbox host never gives.
   let server: Server
   let origin: string
-  let answers: Array<{ status?: number; headers?: Record<string, string>; body: unknown }> = []
+  /** A body, or a function of the request's id (answers echo the id the transport sent, as JSON-RPC asks). */
+  type Answer = {
+    status?: number
+    headers?: Record<string, string>
+    body: unknown
+  }
+  let answers: Answer[] = []
   let seen = 0
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      req.resume()
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
       req.on('end', () => {
         seen += 1
-        const next = answers.shift() ?? { body: { jsonrpc: '2.0', id: 1, result: '0x1' } }
+        const id = (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id
+        const next = answers.shift() ?? { body: { jsonrpc: '2.0', id: ECHO, result: '0x1' } }
+        const body =
+          next.body && typeof next.body === 'object' && 'id' in next.body && next.body.id === ECHO
+            ? { ...next.body, id }
+            : next.body
         res.writeHead(next.status ?? 200, { 'content-type': 'application/json', ...next.headers })
-        res.end(JSON.stringify(next.body))
+        res.end(JSON.stringify(body))
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -194,7 +211,77 @@ describe('against a JSON-RPC server answering error codes', () => {
   })
 
   const rpcError = (code: number) => ({
-    body: { jsonrpc: '2.0', id: 1, error: { code, message: `code ${code}` } },
+    body: { jsonrpc: '2.0', id: ECHO, error: { code, message: `code ${code}` } },
+  })
+
+  it('behavior: an error member of any shape, or no result, is an RPC error, never a success with undefined', async () => {
+    const hostile: unknown[] = [
+      { jsonrpc: '2.0', id: ECHO, error: { code: '-32000' } },
+      { jsonrpc: '2.0', id: ECHO, error: { message: 'x' } },
+      { jsonrpc: '2.0', id: ECHO },
+      { jsonrpc: '2.0', id: ECHO, error: 'boom' },
+      { jsonrpc: '2.0', id: ECHO, error: [] },
+      { jsonrpc: '2.0', id: ECHO, error: { code: 1.5, message: 'x' } },
+      { jsonrpc: '2.0', id: ECHO, error: { code: Number.MAX_SAFE_INTEGER + 2, message: 'x' } },
+      { jsonrpc: '2.0', id: ECHO, error: { code: -32000, message: 'x' }, result: '0x1' },
+      { jsonrpc: '2.0', id: ECHO, error: null },
+    ]
+    const reader = createPublicClient({ transport: kitTransport({ urls: [origin], retryDelayMs: 1 }) })
+    for (const body of hostile) {
+      answers = [{ body }]
+      seen = 0
+      const outcome = await reader.request({ method: 'eth_chainId' }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      )
+      const label = JSON.stringify(body)
+      expect(outcome, label).toHaveProperty('error')
+      const error = (outcome as { error: BaseError }).error
+      const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null
+      expect(rpc, label).toBeInstanceOf(RpcRequestError)
+      // A code the answer gives as a JSON-RPC code is kept; anything else is SPEC §8's -32603 internal error.
+      const given = (body as { error?: { code?: unknown } }).error?.code
+      expect(rpc?.code, label).toBe(Number.isSafeInteger(given) ? given : -32603)
+      // The chain's answer: thrown at once, not retried, not asked elsewhere.
+      expect(seen, label).toBe(1)
+    }
+    // A null result is a result (a receipt not yet mined); an error member of null beside it is no error.
+    answers = [{ body: { jsonrpc: '2.0', id: ECHO, result: null } }]
+    expect(await reader.request({ method: 'eth_getTransactionReceipt', params: ['0x00'] })).toBeNull()
+    answers = [{ body: { jsonrpc: '2.0', id: ECHO, result: '0x2', error: null } }]
+    expect(await reader.request({ method: 'eth_chainId' })).toBe('0x2')
+  })
+
+  it('behavior: an answer to another request (wrong id, not JSON-RPC 2.0, a batch) fails the URL; the next one answers', async () => {
+    const foreign: unknown[] = [
+      { jsonrpc: '2.0', id: 987654, result: '0x5' },
+      { jsonrpc: '2.0', id: '1', result: '0x5' },
+      { jsonrpc: '1.0', id: ECHO, result: '0x5' },
+      { id: ECHO, result: '0x5' },
+      [{ jsonrpc: '2.0', id: 1, result: '0x5' }],
+      'just a string',
+    ]
+    for (const body of foreign) {
+      answers = [{ body }]
+      seen = 0
+      const reader = createPublicClient({
+        transport: kitTransport({ urls: [`${origin}a`, `${origin}b`], retryDelayMs: 1 }),
+      })
+      // The first URL's answer is refused; the second answers for real.
+      expect(await reader.request({ method: 'eth_chainId' }), JSON.stringify(body)).toBe('0x1')
+      expect(seen, JSON.stringify(body)).toBe(2)
+      answers = [{ body }]
+      const alone = createPublicClient({ transport: kitTransport({ urls: [origin], retryDelayMs: 1 }) })
+      await expect(alone.request({ method: 'eth_chainId' }), JSON.stringify(body)).rejects.toBeInstanceOf(
+        HttpRequestError,
+      )
+    }
+    // An error the server could not tie to a request carries id null (JSON-RPC 2.0 §5): still the chain's answer.
+    answers = [{ body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } } }]
+    seen = 0
+    const reader = createPublicClient({ transport: kitTransport({ urls: [origin] }) })
+    await expect(reader.request({ method: 'eth_chainId' })).rejects.toThrow(/Invalid request/)
+    expect(seen).toBe(1)
   })
 
   it('retries code -1 and "unsupported method" (-32004, 4200), not other codes', async () => {

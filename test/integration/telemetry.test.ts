@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type DataApi, type TelemetryEvent as StoredEvent, startDataApi } from '../../sandbox/api/data.ts'
 import { type ListingApi, startListingApi } from '../../sandbox/api/listing.ts'
 import { createTelemetryClient, errorProps } from '../../src/api/telemetry'
@@ -99,5 +99,46 @@ describe('against the sandbox telemetry sink and analytics config', () => {
     // The same project, analytics on: it arrives.
     expect(await client(failing).send({ type: 'track', event: 'MODAL_OPEN' })).toBe(true)
     expect(await arrived(failing)).toHaveLength(1)
+  })
+
+  it('behavior: the page URL is sent as origin and path only: no query, no fragment', async () => {
+    const projectId = `url-${crypto.randomUUID()}`
+    vi.stubGlobal('window', {
+      location: new URL(
+        'https://shop.example:8443/checkout/pay;v=1?token=s3cret&email=a%40b.example#access_token=xyz',
+      ),
+    })
+    try {
+      expect(await client(projectId).send({ type: 'track', event: 'MODAL_OPEN' })).toBe(true)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    const [event] = await arrived(projectId)
+    expect(event?.url).toBe('https://shop.example:8443/checkout/pay;v=1')
+    expect(event?.domain).toBe('shop.example')
+    expect(JSON.stringify(event)).not.toMatch(/s3cret|access_token|a%40b/)
+  })
+
+  it('behavior: a stalled analytics config times out and analytics is off', async () => {
+    const projectId = `config-stalls-${crypto.randomUUID()}`
+    await fetch(`${listing.origin}/__fault`, {
+      method: 'POST',
+      body: JSON.stringify({ mode: 'stall', path: '/getAnalyticsConfig' }),
+    })
+    const telemetry = createTelemetryClient({
+      telemetryUrl: api.origin,
+      walletsApiUrl: listing.origin,
+      projectId,
+      enabled: true,
+      configTimeoutMs: 300,
+    })
+    const started = performance.now()
+    const stalled = new Promise<'still waiting'>((resolve) =>
+      setTimeout(() => resolve('still waiting'), 5_000),
+    )
+    expect(await Promise.race([telemetry.isEnabled(), stalled])).toBe(false)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290)
+    expect(await telemetry.send({ type: 'track', event: 'MODAL_OPEN' })).toBe(false)
+    expect(await arrived(projectId)).toEqual([])
   })
 })

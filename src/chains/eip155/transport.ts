@@ -6,7 +6,13 @@ import {
   TimeoutError,
   type Transport,
 } from 'viem'
-import { RPC_RETRY_AFTER_MAX_MS, RPC_RETRY_BASE_MS, RPC_RETRY_COUNT, RPC_TIMEOUT_MS } from '../../constants'
+import {
+  RPC_INTERNAL_ERROR_CODE,
+  RPC_RETRY_AFTER_MAX_MS,
+  RPC_RETRY_BASE_MS,
+  RPC_RETRY_COUNT,
+  RPC_TIMEOUT_MS,
+} from '../../constants'
 
 /**
  * The kit's chain RPC transport (SPEC §7): JSON-RPC over HTTP POST to the provider's RPC host,
@@ -21,7 +27,12 @@ import { RPC_RETRY_AFTER_MAX_MS, RPC_RETRY_BASE_MS, RPC_RETRY_COUNT, RPC_TIMEOUT
  * answer: it is thrown as it is, never retried elsewhere. Network errors and timeouts are not retried on the
  * same URL (SPEC §7 does not list them).
  *
- * viem's own retry layer is switched off (`retryCount: 0`) so the policy above is the only one.
+ * An answer is read strictly ({@link readAnswer}): a JSON-RPC 2.0 object with the request's id; any `error`
+ * member, or no `result`, is an RPC error (never a success with `undefined`). An answer to another request (a
+ * foreign id, a batch, not JSON-RPC 2.0) fails the URL as a transport. The transport sends no batches.
+ *
+ * viem's own retry layer is switched off (`retryCount: 0`) and the kit's QueryClient does not retry
+ * (`createKitQueryClient`), so the policy above is the only one: at most 1 + {@link RPC_RETRY_COUNT} attempts per URL.
  */
 
 /** HTTP statuses a call is retried on (SPEC §7). */
@@ -114,11 +125,67 @@ export interface KitTransportParameters {
   name?: string
 }
 
-type RpcAnswer = {
-  jsonrpc?: string
-  id?: unknown
-  result?: unknown
-  error?: { code: number; message: string; data?: unknown }
+type RpcRequestBody = {
+  jsonrpc: '2.0'
+  id: number
+  method: string
+  params?: unknown
+}
+
+/** Longest error message kept from an answer: enough for a revert reason, not a megabyte of text. */
+const MAX_RPC_ERROR_MESSAGE = 1_000
+
+/** What an answer body is, read strictly (JSON-RPC 2.0 §5). */
+export type RpcAnswerReading =
+  | { kind: 'result'; result: unknown }
+  | { kind: 'error'; error: { code: number; message: string; data?: unknown } }
+  /** Not an answer to this request: not JSON-RPC 2.0, another id, a batch, not an object. */
+  | { kind: 'foreign'; details: string }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Reads the body of a 2xx answer to the request with id `id`. An answer must be a JSON-RPC 2.0 object with the
+ * request's id (or id `null` beside an error, when the server could not read the id). Then any `error` member
+ * that is not `null` is an RPC error, and so is an answer without `result`: never a success with `undefined`.
+ * The error keeps its code when it is a safe integer, else it is SPEC §8's -32603 internal error.
+ *
+ * @example
+ * readAnswer({ jsonrpc: '2.0', id: 7, result: '0x1' }, 7) // { kind: 'result', result: '0x1' }
+ * readAnswer({ jsonrpc: '2.0', id: 7, error: { code: '-32000' } }, 7).kind // 'error' (code -32603)
+ * readAnswer({ jsonrpc: '2.0', id: 8, result: '0x1' }, 7).kind // 'foreign'
+ */
+export function readAnswer(answer: unknown, id: number): RpcAnswerReading {
+  if (!isRecord(answer)) {
+    return {
+      kind: 'foreign',
+      details: Array.isArray(answer)
+        ? 'The RPC answered a batch to a single request'
+        : 'The RPC answered something that is not a JSON-RPC response',
+    }
+  }
+  if (answer.jsonrpc !== '2.0') return { kind: 'foreign', details: 'The RPC answer is not JSON-RPC 2.0' }
+  const hasError = 'error' in answer && answer.error !== null && answer.error !== undefined
+  if (answer.id !== id && !(hasError && answer.id === null)) {
+    return { kind: 'foreign', details: 'The RPC answered another request (its id is not the one sent)' }
+  }
+  if (hasError) {
+    const error = isRecord(answer.error) ? answer.error : {}
+    const code = Number.isSafeInteger(error.code) ? (error.code as number) : RPC_INTERNAL_ERROR_CODE
+    const message =
+      typeof error.message === 'string' && error.message !== ''
+        ? error.message.slice(0, MAX_RPC_ERROR_MESSAGE)
+        : 'The RPC answered an error without a usable code or message'
+    return { kind: 'error', error: { code, message, ...('data' in error ? { data: error.data } : {}) } }
+  }
+  if (!('result' in answer)) {
+    return {
+      kind: 'error',
+      error: { code: RPC_INTERNAL_ERROR_CODE, message: 'The RPC answered neither a result nor an error' },
+    }
+  }
+  return { kind: 'result', result: answer.result }
 }
 
 /** Failed as a transport on one URL: the next URL may answer. */
@@ -150,7 +217,11 @@ export function kitTransport(parameters: KitTransportParameters): Transport<'htt
   let preferred = 0
   let id = 0
 
-  async function attempt(url: string, body: object, signal: AbortSignal | undefined): Promise<unknown> {
+  async function attempt(
+    url: string,
+    body: RpcRequestBody,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     const timeout = AbortSignal.timeout(timeoutMs)
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout
     let response: Response
@@ -176,36 +247,39 @@ export function kitTransport(parameters: KitTransportParameters): Transport<'htt
         }),
       )
     }
-    let answer: RpcAnswer | undefined
+    let answer: unknown
     try {
-      answer = JSON.parse(text) as RpcAnswer
+      answer = JSON.parse(text)
     } catch {
       answer = undefined
     }
     if (!response.ok) {
+      const message = isRecord(answer) && isRecord(answer.error) ? answer.error.message : undefined
       const httpError = new HttpRequestError({
         body: body as Record<string, unknown>,
-        details: answer?.error?.message ?? (text.slice(0, 200) || response.statusText),
+        details:
+          typeof message === 'string' ? message.slice(0, 200) : text.slice(0, 200) || response.statusText,
         headers: response.headers,
         status: response.status,
         url,
       })
       throw new TransportFailure(httpError)
     }
-    if (!answer || typeof answer !== 'object' || Array.isArray(answer)) {
+    const read = readAnswer(answer, body.id)
+    if (read.kind === 'foreign') {
       throw new TransportFailure(
         new HttpRequestError({
           body: body as Record<string, unknown>,
-          details: 'The RPC answered something that is not a JSON-RPC response',
+          details: read.details,
           status: response.status,
           url,
         }),
       )
     }
-    if (answer.error && typeof answer.error.code === 'number') {
-      throw new RpcRequestError({ body: body as Record<string, unknown>, error: answer.error, url })
+    if (read.kind === 'error') {
+      throw new RpcRequestError({ body: body as Record<string, unknown>, error: read.error, url })
     }
-    return answer.result
+    return read.result
   }
 
   /** The wait before retrying `error` on the same URL, or `undefined` when it is not retried. */

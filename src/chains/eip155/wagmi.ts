@@ -1,6 +1,6 @@
 import { type Config, createConfig, createStorage } from 'wagmi'
 import type { ResolvedKitConfig } from '../../config'
-import { browserStorage, createKitStore } from '../../storage'
+import { browserStorage, createKitStore, guardStorage } from '../../storage'
 import { createEmbeddedBridge, type EmbeddedBridge, embeddedWallet } from './embedded'
 import { chainTransport } from './transport'
 import { lazyWalletConnect, WALLETCONNECT_CONNECTOR_ID } from './walletConnect'
@@ -64,7 +64,11 @@ export function getWagmiConfig(config: ResolvedKitConfig): Config {
       }),
     ],
     multiInjectedProviderDiscovery: true,
-    storage: createStorage({ key: 'walletstate.wagmi', storage: storage ?? noStorage }),
+    // SPEC §8: a storage that throws (full, blocked) is only logged, never a rejection inside wagmi.
+    storage: createStorage({
+      key: 'walletstate.wagmi',
+      storage: storage ? guardStorage(storage) : noStorage,
+    }),
     ssr: false,
   })
   configs.set(config, created)
