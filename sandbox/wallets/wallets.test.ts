@@ -150,6 +150,13 @@ describe('startWallets', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(host.origin)
     expect(response.headers.get('content-type')).toMatch(/javascript/)
   })
+
+  it('gives a page on a foreign origin no CORS headers for it', async () => {
+    for (const origin of ['https://evil.example', 'null']) {
+      const response = await fetch(wallets.injectedScriptUrl, { headers: { origin } })
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    }
+  })
 })
 
 describe('injected dev wallet on a host page of another origin', () => {
