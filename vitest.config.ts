@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config'
 //   consumer     test/consumer/**: `npm pack`, the tarball installed into a throwaway host app outside the
 //                repo, built with Vite, type-checked under strict and opened in Chromium
 //   integration  test/integration/** and sandbox/**: tests that start sandbox services (anvil, the APIs, the
-//                relay); the sandbox's wallet and frame suites also launch Chromium
+//                relay); the sandbox's wallet and frame suites also launch Chromium; scripts/** tests the
+//                `npm test` harness itself (no process left behind)
 //   e2e          test/e2e/**: the demo in real Chromium, one file at a time (vitest.e2e.config.ts)
 // `npx vitest run --project unit` runs one tier; `npx vitest run <path>` the files under a path, whatever tier.
 export default defineConfig({
@@ -50,7 +51,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.{ts,tsx}', 'sandbox/**/*.test.ts'],
+          include: ['test/integration/**/*.test.{ts,tsx}', 'sandbox/**/*.test.ts', 'scripts/**/*.test.ts'],
         },
       },
       'vitest.e2e.config.ts',

@@ -9,6 +9,7 @@ import { type InspectorServer, startInspectorServer } from './inspector/server.t
 import { type Relay, startRelay } from './relay/relay.ts'
 import { type SecureSite, startSecureSite } from './secure-site/server.ts'
 import type { SandboxService } from './shared/http.ts'
+import { AllowedOrigins, originsFromEnv } from './shared/origins.ts'
 import { startWallets, type Wallets } from './wallets/server.ts'
 
 /**
@@ -44,6 +45,12 @@ export interface SandboxOptions {
   projectId?: string
   /** Serve the demo host app too (default true). */
   demo?: boolean
+  /**
+   * Page origins allowed besides the sandbox's own pages (the demo, the wallet pages), which are added as
+   * they start: CORS is answered and WebSockets are opened for these only. Default: the comma-separated
+   * `WALLETSTATE_ALLOWED_ORIGINS`, else none.
+   */
+  allowedOrigins?: readonly string[]
 }
 
 export interface Sandbox {
@@ -59,6 +66,8 @@ export interface Sandbox {
   secureSite: SecureSite
   inspector: InspectorServer
   demo: DemoServer | undefined
+  /** The page origins the services answer (configured ones, then the demo's and the wallets' own). */
+  origins: AllowedOrigins
   /** One URL per service, in start order, for printing. */
   urls: Array<[label: string, url: string]>
   close(): Promise<void>
@@ -90,6 +99,8 @@ export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Reco
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ports = options.ports ?? {}
   const projectId = options.projectId ?? 'walletstate-demo'
+  // One list for every service this file can configure; the pages' own origins join it as they start.
+  const origins = new AllowedOrigins(options.allowedOrigins ?? originsFromEnv())
   const stops: Array<() => Promise<void>> = []
   const track = <T extends { close(): Promise<void> }>(service: T): T => {
     stops.push(() => service.close())
@@ -110,10 +121,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Each service starts as soon as what it needs is up; every one is tracked the moment it is, so a
     // failure anywhere still stops all that started.
     const chainP = startChain({ port: ports.chain ?? 0 }).then(track)
-    const relayP = startRelay({ port: ports.relay ?? 0 }).then(track)
-    const inspectorP = startInspectorServer({ port: ports.inspector ?? 0 }).then(track)
+    const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
+    const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
-    const rpcP = chainP.then((chain) => startRpcService({ chain, port: ports.rpc ?? 0 }).then(track))
+    const rpcP = chainP.then((chain) => startRpcService({ chain, port: ports.rpc ?? 0, origins }).then(track))
     const apiP = Promise.all([chainP, dbP]).then(([chain, db]) =>
       startDataApi({
         port: ports.api ?? 0,
@@ -131,7 +142,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         relayUrl: relay.url,
         projectId,
         port: ports.wallets ?? 0,
-      }).then(track),
+        origins,
+      })
+        .then(track)
+        .then((wallets) => {
+          // The WalletConnect wallet page reads the chain and opens the relay socket from here.
+          origins.add(wallets.origin)
+          return wallets
+        }),
     )
     const walletsApiP = walletsP.then((wallets) =>
       startListingApi({
@@ -152,6 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         originsUrl: walletsApi.origin,
         db,
         port: ports.secureSite ?? 0,
+        origins,
         // The last dev account funds new embedded wallets, so they can send from the start.
         faucet: {
           privateKey: chain.accounts[chain.accounts.length - 1]!.privateKey,
@@ -196,6 +215,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
               },
             }),
           )
+    if (demo) origins.add(new URL(demo.url).origin)
     const urls: Array<[string, string]> = [
       ['Chain (anvil JSON-RPC)', chain.rpcUrl],
       ['RPC host', rpcUrl],
@@ -224,6 +244,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       secureSite,
       inspector,
       demo,
+      origins,
       urls,
       close,
     }

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -15,6 +14,7 @@ import {
   type Chain as ViemChain,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { spawnTied } from '../shared/process.ts'
 import { hashSources, readSources } from './compile.ts'
 import {
   constantProductPoolAbi,
@@ -216,25 +216,10 @@ async function spawnAnvil(port: number): Promise<AnvilNode> {
     '--color',
     'never',
   ]
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  const pid = child.pid
-  if (pid === undefined) {
-    await new Promise((resolve) => child.once('error', resolve))
-    throw new Error(`Could not start anvil (${anvilBinary()})`)
-  }
-
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve()
-    else child.once('exit', () => resolve())
-  })
-  // An anvil outliving the Node process that started it would hold its port forever.
-  const killOnExit = () => child.kill('SIGKILL')
-  process.once('exit', killOnExit)
-  let stopping: Promise<void> | undefined
-  const stop = (): Promise<void> => {
-    stopping ??= stopChild(child, exited).finally(() => process.removeListener('exit', killOnExit))
-    return stopping
-  }
+  // Tied to this process: a test runner killing its worker, or a crash, cannot leave anvil running.
+  const child = await spawnTied(anvilBinary(), args, { graceMs: STOP_TIMEOUT_MS })
+  const { pid, exited } = child
+  const stop = () => child.stop()
 
   const tail: string[] = []
   const keep = (line: string) => {
@@ -242,8 +227,6 @@ async function spawnAnvil(port: number): Promise<AnvilNode> {
     if (tail.length > OUTPUT_TAIL_LINES) tail.shift()
   }
   createInterface({ input: child.stderr }).on('line', keep)
-  // A failed kill() is reported as an 'error' event, which would crash the process if nobody listened.
-  child.on('error', (error) => keep(String(error)))
 
   try {
     const ready = await new Promise<{ port: number; keys: Hex[] }>((resolve, reject) => {
@@ -278,19 +261,6 @@ async function spawnAnvil(port: number): Promise<AnvilNode> {
   } catch (error) {
     await stop()
     throw error
-  }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timedOut = await Promise.race([
-    exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), STOP_TIMEOUT_MS).unref()),
-  ])
-  if (timedOut) {
-    child.kill('SIGKILL')
-    await exited
   }
 }
 

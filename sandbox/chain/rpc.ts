@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { parseJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
+import type { AllowedOrigins } from '../shared/origins.ts'
 import { type Chain, SANDBOX_CAIP_CHAIN_ID } from './chain.ts'
 
 export interface RpcServiceOptions {
@@ -8,6 +9,8 @@ export interface RpcServiceOptions {
   port?: number
   /** When set, only this project id is accepted (others get 401); otherwise any well-formed id is. */
   projectId?: string
+  /** Page origins that may call it (CORS). Default: loopback pages. */
+  origins?: AllowedOrigins
 }
 
 /** Batches larger than this are refused, as hosted RPC providers do. */
@@ -81,6 +84,7 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
   const { chain } = options
   return startService({
     name: 'rpc',
+    ...(options.origins ? { origins: options.origins } : {}),
     port: options.port ?? 0,
     async handler(req) {
       if (req.url.pathname !== '/v1/' && req.url.pathname !== '/v1') return undefined

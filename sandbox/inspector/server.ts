@@ -1,5 +1,6 @@
 import { WebSocket, WebSocketServer } from 'ws'
 import { type SandboxService, startService } from '../shared/http.ts'
+import { type AllowedOrigins, defaultAllowedOrigins, refuseForeignUpgrade } from '../shared/origins.ts'
 import { VIEWER_HTML } from './viewer.ts'
 
 /**
@@ -23,12 +24,25 @@ const BUFFER_SIZE = 2_000
 /** A single record larger than this is dropped: the inspector never buffers unbounded input. */
 const MAX_RECORD_BYTES = 512 * 1024
 
-export async function startInspectorServer(options: { port?: number } = {}): Promise<InspectorServer> {
+/**
+ * Starts the inspector server. Its socket takes pages from `origins` (the demo's) and its own viewer page;
+ * clients sending no Origin (Node) too. Any other page gets 403: inspection records carry every event and
+ * snapshot of the kit, addresses and e-mails included.
+ *
+ * @example
+ * const inspector = await startInspectorServer({ origins: new AllowedOrigins([demo.origin]) })
+ * // kit: <KitRoot inspect={createWebSocketInspector({ url: inspector.url }).inspect}>
+ */
+export async function startInspectorServer(
+  options: { port?: number; origins?: AllowedOrigins } = {},
+): Promise<InspectorServer> {
   const buffer: string[] = []
+  const origins = options.origins ?? defaultAllowedOrigins()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_RECORD_BYTES })
   const service = await startService({
     name: 'inspector',
     port: options.port ?? 0,
+    origins,
     handler(req) {
       if (req.method === 'GET' && req.url.pathname === '/') {
         return { headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: VIEWER_HTML }
@@ -40,7 +54,13 @@ export async function startInspectorServer(options: { port?: number } = {}): Pro
       wss.close()
     },
   })
+  // The viewer page is served from the inspector's own origin and opens the socket from there.
+  const allowed = {
+    allows: (origin: string | undefined) => origin === service.origin || origins.allows(origin),
+  }
   service.server.on('upgrade', (request, socket, head) => {
+    socket.on('error', () => socket.destroy())
+    if (refuseForeignUpgrade(request, socket, allowed)) return
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request))
   })
   wss.on('connection', (ws) => {

@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { type RawData, type WebSocket, WebSocketServer } from 'ws'
 import type { Fault, FaultSwitch } from '../shared/fault.ts'
 import { startService } from '../shared/http.ts'
+import { type AllowedOrigins, defaultAllowedOrigins, refuseForeignUpgrade } from '../shared/origins.ts'
 
 /*
  * A local WalletConnect v2 relay (notes/walletconnect-relay.md): JSON-RPC 2.0 over WebSocket on the same
@@ -28,6 +29,8 @@ export interface RelayOptions {
   port?: number
   /** How often every socket is pinged; clients under Node drop a socket after 35 s of silence. Default 20 s. */
   pingIntervalMs?: number
+  /** Page origins that may open a socket (clients sending no Origin, as under Node, always may). Default: loopback pages. */
+  origins?: AllowedOrigins
 }
 
 /** Counters a test or the orchestrator can read; all counts are since the relay started. */
@@ -216,6 +219,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   let closing: Promise<void> | undefined
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  const relayOrigins = options.origins ?? defaultAllowedOrigins()
 
   const service = await startService({
     name: 'relay',
@@ -257,6 +261,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    if (refuseForeignUpgrade(req, socket, relayOrigins)) return
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     if (closing) return refuseUpgrade(socket, 503, { 'Retry-After': '1' }, 'Relay is shutting down')
     const refused = takeFault(['429'], url.pathname)

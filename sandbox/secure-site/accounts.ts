@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import type { PGlite, Transaction } from '@electric-sql/pglite'
 import { type Address, getAddress, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { KeyVault } from './keys.ts'
+import { RateLimit } from './rate-limit.ts'
 import { type AccountType, type AccountView, SOCIAL_TOKEN_PARAM } from './shared.ts'
 import { smartAccountAddress, type WalletAccount } from './wallet.ts'
 
@@ -51,6 +52,8 @@ export interface AccountServiceOptions {
   onAccountCreated: (account: AccountRecord) => Promise<void>
   /** Whether the smart account has code on chain. */
   isDeployed: (address: Address) => Promise<boolean>
+  /** The clock of the per-address rate limit (tests move it); default `Date.now`. */
+  now?: () => number
 }
 
 type MailPurpose = 'login-code' | 'device-link' | 'update-primary' | 'update-secondary'
@@ -59,7 +62,11 @@ type MailPurpose = 'login-code' | 'device-link' | 'update-primary' | 'update-sec
 const LOGIN_TTL_MS = 10 * 60_000
 const SESSION_TTL_MS = 7 * 24 * 60 * 60_000
 /** Wrong codes allowed per sign-in or e-mail change before a new code is needed. */
-const MAX_CODE_ATTEMPTS = 5
+export const MAX_CODE_ATTEMPTS = 5
+/** Ours: code checks allowed per e-mail address in one window, across its sign-ins and e-mail changes. */
+export const CODE_ATTEMPTS_PER_ADDRESS = 10
+/** Ours: the window of {@link CODE_ATTEMPTS_PER_ADDRESS}. */
+export const CODE_ATTEMPT_WINDOW_MS = 10 * 60_000
 
 interface AccountRow {
   id: string
@@ -81,9 +88,31 @@ export class AccountService {
   readonly #o: AccountServiceOptions
   /** Funding of new accounts still running, awaited before their first transaction. */
   readonly #funding = new Map<string, Promise<void>>()
+  /** Code checks per account (one e-mail address), across its sign-ins and e-mail changes. */
+  readonly #codeChecks: RateLimit
 
   constructor(options: AccountServiceOptions) {
     this.#o = options
+    this.#codeChecks = new RateLimit({
+      limit: CODE_ATTEMPTS_PER_ADDRESS,
+      windowMs: CODE_ATTEMPT_WINDOW_MS,
+      ...(options.now ? { now: options.now } : {}),
+    })
+  }
+
+  /** Counts one code check of the account, or refuses with 429 when its address used up the window. */
+  #takeCodeCheck(accountId: string): void {
+    const waitMs = this.#codeChecks.take(accountId)
+    if (waitMs === 0) return
+    const seconds = Math.ceil(waitMs / 1000)
+    throw new ApiError(
+      429,
+      `Too many codes tried for this address: try again in ${seconds} seconds`,
+      undefined,
+      {
+        'Retry-After': String(seconds),
+      },
+    )
   }
 
   get #pg(): PGlite {
@@ -383,17 +412,26 @@ export class AccountService {
     if (login.code_hash === null) {
       throw new ApiError(403, 'Approve this device first: open the link we e-mailed you')
     }
-    if (login.attempts >= MAX_CODE_ATTEMPTS)
-      throw new ApiError(429, 'Too many wrong codes: request a new code')
-    if (!sameDigest(login.code_hash, digest(code))) {
-      await this.#pg.query('UPDATE secure_logins SET attempts = attempts + 1 WHERE id = $1', [loginId])
-      throw new ApiError(400, 'Invalid code')
-    }
-    const done = await this.#pg.query(
-      'UPDATE secure_logins SET finished_at = $2 WHERE id = $1 AND finished_at IS NULL',
-      [loginId, new Date()],
+    this.#takeCodeCheck(login.account_id)
+    // The check and the count in one statement: parallel guesses cannot all read the count before any of
+    // them raises it, so no more than MAX_CODE_ATTEMPTS wrong codes are ever checked.
+    const { rows } = await this.#pg.query<{ ok: boolean }>(
+      `UPDATE secure_logins
+       SET attempts = attempts + CASE WHEN code_hash = $2 THEN 0 ELSE 1 END,
+           finished_at = CASE WHEN code_hash = $2 THEN $3::timestamptz ELSE NULL END
+       WHERE id = $1 AND finished_at IS NULL AND code_hash IS NOT NULL AND attempts < $4 AND expires_at >= $3
+       RETURNING finished_at IS NOT NULL AS ok`,
+      [loginId, digest(code), new Date(), MAX_CODE_ATTEMPTS],
     )
-    if (done.affectedRows !== 1) throw new ApiError(404, 'No sign-in in progress: enter your e-mail first')
+    const checked = rows[0]
+    if (!checked) {
+      // Nothing was checked: say why (finished or expired meanwhile, or out of attempts).
+      const current = await this.#login(loginId)
+      if (current.attempts >= MAX_CODE_ATTEMPTS)
+        throw new ApiError(429, 'Too many wrong codes: request a new code')
+      throw new ApiError(404, 'No sign-in in progress: enter your e-mail first')
+    }
+    if (!checked.ok) throw new ApiError(400, 'Invalid code')
     await this.#pg.query(
       'INSERT INTO secure_devices (account_id, device_id, verified_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
       [login.account_id, login.device_id, new Date()],
@@ -619,13 +657,33 @@ export class AccountService {
     return update
   }
 
-  async #checkUpdateCode(account: AccountRecord, expected: string, code: string): Promise<void> {
-    if (!sameDigest(expected, digest(code))) {
-      await this.#pg.query('UPDATE secure_email_updates SET attempts = attempts + 1 WHERE account_id = $1', [
-        account.id,
-      ])
-      throw new ApiError(400, 'Invalid code')
+  /**
+   * Checks the code of one step of an e-mail change, the check and the count in one statement (as for
+   * sign-in codes), against the step's code column.
+   */
+  async #checkUpdateCode(
+    account: AccountRecord,
+    step: 'primary_code_hash' | 'secondary_code_hash',
+    code: string,
+  ): Promise<void> {
+    this.#takeCodeCheck(account.id)
+    // The primary step is checkable only before the secondary code exists, the secondary only after.
+    const stepOpen =
+      step === 'primary_code_hash' ? 'secondary_code_hash IS NULL' : 'secondary_code_hash IS NOT NULL'
+    const { rows } = await this.#pg.query<{ ok: boolean }>(
+      `UPDATE secure_email_updates
+       SET attempts = attempts + CASE WHEN ${step} = $2 THEN 0 ELSE 1 END
+       WHERE account_id = $1 AND ${stepOpen} AND attempts < $3 AND expires_at >= $4
+       RETURNING ${step} = $2 AS ok`,
+      [account.id, digest(code), MAX_CODE_ATTEMPTS, new Date()],
+    )
+    const checked = rows[0]
+    if (!checked) {
+      // Nothing was checked: #emailUpdate says why (gone, expired or out of attempts), else the step moved on.
+      await this.#emailUpdate(account)
+      throw new ApiError(409, 'The e-mail change moved on: start again')
     }
+    if (!checked.ok) throw new ApiError(400, 'Invalid code')
   }
 
   /** Step 1: the current address's code is right; a code goes to the new address. */
@@ -636,7 +694,7 @@ export class AccountService {
     const update = await this.#emailUpdate(account)
     if (update.secondary_code_hash !== null)
       throw new ApiError(409, 'The current e-mail is already confirmed')
-    await this.#checkUpdateCode(account, update.primary_code_hash, code)
+    await this.#checkUpdateCode(account, 'primary_code_hash', code)
     await this.#throttle(this.#pg, update.new_email, 'update-secondary')
     const secondary = otp()
     await this.#pg.transaction(async (tx) => {
@@ -660,7 +718,7 @@ export class AccountService {
     const update = await this.#emailUpdate(account)
     if (update.secondary_code_hash === null)
       throw new ApiError(409, 'Confirm the code sent to your current e-mail first')
-    await this.#checkUpdateCode(account, update.secondary_code_hash, code)
+    await this.#checkUpdateCode(account, 'secondary_code_hash', code)
     if (await this.#findAccount(this.#pg, 'email', update.new_email)) {
       throw new ApiError(409, 'That e-mail belongs to another account')
     }
@@ -724,10 +782,4 @@ function otp(): string {
 
 function digest(secret: string): string {
   return createHash('sha256').update(secret).digest('hex')
-}
-
-function sameDigest(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex')
-  const right = Buffer.from(b, 'hex')
-  return left.length === right.length && timingSafeEqual(left, right)
 }

@@ -195,6 +195,37 @@ describe('e-mail sign-in', () => {
     expect((await call('/api/session', {}, token)).status).toBe(401)
   })
 
+  it('200 parallel guesses over HTTP never open a session after 5 wrong ones', async () => {
+    const email = 'burst@example.com'
+    const start = await call('/api/login/email', { email, deviceId: device() })
+    const code = await latestCode(email)
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0')
+    // 199 wrong codes, then the right one, all in flight at once.
+    const guesses = Array.from({ length: 200 }, (_, i) => (i === 199 ? code : wrong(i)))
+    const answers = await Promise.all(
+      guesses.map((otp) => call('/api/login/otp', { loginId: start.json.loginId, otp })),
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 400).length).toBeLessThanOrEqual(5)
+    expect(statuses).not.toContain(200)
+    expect(statuses.filter((status) => status !== 400).every((status) => status === 429)).toBe(true)
+    // The address's rate limit says when to come back.
+    expect(answers.some((answer) => /^\d+$/.test(answer.headers.get('retry-after') ?? ''))).toBe(true)
+    expect((await call('/api/login/otp', { loginId: start.json.loginId, otp: code })).status).toBe(429)
+  })
+
+  it('keeps the mailbox from other pages: no CORS, 403 to any page origin, open to Node', async () => {
+    const email = 'private@example.com'
+    await call('/api/login/email', { email, deviceId: device() })
+    const url = `${site.origin}/mailbox?to=${encodeURIComponent(email)}`
+    for (const origin of [listing.origin, 'https://evil.example']) {
+      const answer = await fetch(url, { headers: { origin } })
+      expect(answer.status).toBe(403)
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull()
+    }
+    expect(((await (await fetch(url)).json()) as unknown[]).length).toBe(1)
+  })
+
   it('sends at most one code per address per 10 s', async () => {
     const email = 'throttle@example.com'
     expect((await call('/api/login/email', { email, deviceId: device() })).status).toBe(200)

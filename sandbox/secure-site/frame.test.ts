@@ -8,6 +8,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 import { FrameUserSchema } from '../../src/frame/protocol.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
+import { Stops } from '../shared/stops.ts'
 import { type SecureSite, startSecureSite } from './server.ts'
 
 const PROJECT_ID = 'secure-frame-test'
@@ -109,13 +110,19 @@ async function closeServer(server: Server | undefined): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()))
 }
 
+// Registered before the setup runs: whatever started is stopped, even when a start fails (no Chromium).
+const stops = new Stops()
+afterAll(() => stops.close())
+
 beforeAll(async () => {
   ;[chain, listing, browser] = await Promise.all([
-    startChain(),
-    startListingApi(),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    stops.track(startChain()),
+    stops.track(startListingApi()),
+    stops.track(chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })),
   ])
-  site = await startSecureSite({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, originsUrl: listing.origin })
+  site = await stops.track(
+    startSecureSite({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, originsUrl: listing.origin }),
+  )
   const query = new URLSearchParams({
     projectId: PROJECT_ID,
     chainId: String(chain.chainId),
@@ -128,11 +135,7 @@ beforeAll(async () => {
 }, 90_000)
 
 afterAll(async () => {
-  await browser?.close()
   await Promise.all([closeServer(host?.server), closeServer(stranger?.server)])
-  await site?.close()
-  await listing?.close()
-  await chain?.close()
 })
 
 describe('the login frame in Chromium, embedded by an app on another origin', () => {

@@ -11,6 +11,7 @@ import {
   type SandboxService,
   startService,
 } from '../shared/http.ts'
+import type { AllowedOrigins } from '../shared/origins.ts'
 import { AccountService, ApiError, type Mail } from './accounts.ts'
 import { KeyVault } from './keys.ts'
 import { SECURE_SITE_MIGRATIONS } from './migrations.ts'
@@ -66,6 +67,11 @@ export interface SecureSiteOptions {
   mailIntervalMs?: number
   /** Ask a new device of an existing account to confirm by an e-mailed link; default true. */
   verifyNewDevices?: boolean
+  /**
+   * Page origins that get CORS headers on its public paths. Default: loopback pages. `/mailbox` and
+   * `/__fault` never get any, and refuse other pages (403): tests read them from Node.
+   */
+  origins?: AllowedOrigins
 }
 
 /** The running secure site. */
@@ -218,6 +224,9 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
     const service = await startService({
       name: 'secure-site',
       port: parsed.output.port ?? 0,
+      // One-time codes are in the mailbox: no other page may read it, whatever origins are allowed.
+      privatePaths: ['/mailbox'],
+      ...(options.origins ? { origins: options.origins } : {}),
       handler: createRouter([
         ...pageRoutes({ accounts, files, getOrigin: () => origin }),
         ...apiRoutes({ accounts, wallet, chainId, allowedOrigins, getOrigin: () => origin }),

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import * as v from 'valibot'
 import { FaultSchema, FaultSwitch } from './fault.ts'
+import { type AllowedOrigins, defaultAllowedOrigins } from './origins.ts'
 
 /** A request as a sandbox handler sees it: the parsed URL and, for bodies, the raw text. */
 export interface SandboxRequest {
@@ -45,7 +46,21 @@ export interface ServiceOptions {
   handler: SandboxHandler
   /** Called before the server closes (e.g. to close WebSocket clients). */
   onClose?: () => Promise<void> | void
+  /** Page origins whose requests get CORS headers (the demo's, the tests'). Default: loopback pages. */
+  origins?: AllowedOrigins
+  /**
+   * Path prefixes only Node (tests, scripts) and the service's own pages may use, beside `/__fault`: no CORS
+   * headers, and a request from another page's origin is refused with 403 (e.g. the secure site's `/mailbox`).
+   */
+  privatePaths?: readonly string[]
 }
+
+/** Always private: the fault switch is for tests, never for pages. */
+const PRIVATE_PATHS = ['/__fault'] as const
+
+/** Whether `path` is `prefix` or below it (`/mailbox`, `/mailbox/`, not `/mailboxes`). */
+const under = (path: string, prefix: string) =>
+  path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)
 
 /** Bodies larger than this are refused with 413: the sandbox never buffers unbounded input. */
 const MAX_BODY_BYTES = 1_000_000
@@ -60,8 +75,9 @@ export function errorJson(
 }
 
 /**
- * Starts one sandbox HTTP service on 127.0.0.1 with the shared behaviour: CORS for any page origin, the
- * fault switch (`POST /__fault`), `GET /__health`, bounded bodies and JSON answers.
+ * Starts one sandbox HTTP service on 127.0.0.1 with the shared behaviour: CORS for the allowed page origins
+ * only (`origins`), the fault switch (`POST /__fault`, Node only: no CORS, 403 from pages), `GET /__health`,
+ * bounded bodies and JSON answers.
  *
  * @example
  * const svc = await startService({ name: 'api', handler: (req) => ({ json: { ok: true } }) })
@@ -71,6 +87,9 @@ export async function startService(options: ServiceOptions): Promise<SandboxServ
   const fault = new FaultSwitch()
   const instance = randomUUID()
   const sockets = new Set<Socket>()
+  const origins = options.origins ?? defaultAllowedOrigins()
+  const privatePaths = [...PRIVATE_PATHS, ...(options.privatePaths ?? [])]
+  let ownOrigin = ''
 
   const server = createServer((raw, res) => {
     void handle(raw, res)
@@ -82,14 +101,22 @@ export async function startService(options: ServiceOptions): Promise<SandboxServ
 
   async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(raw.url ?? '/', 'http://127.0.0.1')
-    const origin = raw.headers.origin
-    res.setHeader('Access-Control-Allow-Origin', typeof origin === 'string' ? origin : '*')
+    const origin = typeof raw.headers.origin === 'string' ? raw.headers.origin : undefined
     res.setHeader('Vary', 'Origin')
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,OPTIONS')
-    res.setHeader('Access-Control-Allow-Headers', 'content-type')
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After')
+    if (privatePaths.some((prefix) => under(url.pathname, prefix))) {
+      // Browsers send Origin on every cross-origin fetch and on form posts, so a page elsewhere is refused here
+      // even for a "simple" POST, which CORS alone would let through unread.
+      if (origin !== undefined && origin !== ownOrigin) {
+        return send(res, errorJson(403, `${url.pathname} is not open to pages on other origins`))
+      }
+    } else if (origins.allows(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin)
+      res.setHeader('Access-Control-Allow-Methods', 'GET,POST,OPTIONS')
+      res.setHeader('Access-Control-Allow-Headers', 'content-type')
+      res.setHeader('Access-Control-Expose-Headers', 'Retry-After')
+    }
     if (raw.method === 'OPTIONS') {
-      res.writeHead(204).end()
+      res.writeHead(res.hasHeader('Access-Control-Allow-Origin') ? 204 : 403).end()
       return
     }
     try {
@@ -142,6 +169,7 @@ export async function startService(options: ServiceOptions): Promise<SandboxServ
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
   })
   const port = (server.address() as AddressInfo).port
+  ownOrigin = `http://127.0.0.1:${port}`
 
   return {
     name: options.name,

@@ -6,6 +6,7 @@ import type { Address, Hex } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { createServer, type Plugin } from 'vite'
 import { DEV_MNEMONIC } from '../chain/chain.ts'
+import { type AllowedOrigins, defaultAllowedOrigins } from '../shared/origins.ts'
 import {
   CONFIG_MODULE_PREFIX,
   type DevAccount,
@@ -31,6 +32,8 @@ export interface WalletsOptions {
   port?: number
   /** Vite's log level; default 'warn'. */
   logLevel?: 'info' | 'warn' | 'error' | 'silent'
+  /** Page origins that may load the injected script (a module script, so CORS). Default: loopback pages. */
+  origins?: AllowedOrigins
 }
 
 /** The running wallets server. */
@@ -122,6 +125,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
   const parsed = v.safeParse(OptionsSchema, options)
   if (!parsed.success) throw new Error(`startWallets: invalid options: ${v.summarize(parsed.issues)}`)
   const opts = parsed.output
+  const pageOrigins = options.origins ?? defaultAllowedOrigins()
   const [first, second] = opts.accounts
   if (!first || !second) throw new Error('startWallets: two dev accounts are needed')
   const chain = { id: opts.chainId, name: opts.chainName ?? 'Walletstate Sandbox', rpcUrl: opts.rpcUrl }
@@ -151,8 +155,14 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
       host: '127.0.0.1',
       port: opts.port ?? 0,
       strictPort: true,
-      // The injected script is loaded as a module by the host app on another origin.
-      cors: { origin: true },
+      // The injected script is loaded as a module by the host app on another origin: only allowed ones.
+      cors: {
+        origin: (origin, callback) => {
+          // The cors package takes a falsy error as none (Vite's type says Error only).
+          const answer = callback as unknown as (error: null, allow: boolean) => void
+          answer(null, pageOrigins.allows(origin))
+        },
+      },
       hmr: false,
       watch: null,
     },

@@ -19,6 +19,7 @@ import { type Chain, startChain } from '../chain/chain.ts'
 import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import { type Relay, startRelay } from '../relay/relay.ts'
 import type { SandboxService } from '../shared/http.ts'
+import { Stops } from '../shared/stops.ts'
 import { startWallets, type Wallets } from './server.ts'
 
 const PROJECT_ID = 'wallets-test'
@@ -98,28 +99,28 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   ])
 }
 
-beforeAll(async () => {
-  chain = await startChain()
-  ;[rpc, relay] = await Promise.all([startRpcService({ chain }), startRelay()])
-  wallets = await startWallets({
-    rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
-    chainId: chain.chainId,
-    accounts: chain.accounts,
-    relayUrl: relay.url,
-    projectId: PROJECT_ID,
-  })
-  host = await startHostPage(wallets.injectedScriptUrl)
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-}, 120_000)
+// Registered before the setup runs: whatever started is stopped, even when a start fails (no Chromium).
+const stops = new Stops()
+afterAll(() => stops.close())
 
-afterAll(async () => {
-  await browser?.close()
-  await wallets?.close()
-  if (host) await new Promise<void>((resolve) => host.server.close(() => resolve()))
-  await relay?.close()
-  await rpc?.close()
-  await chain?.close()
-})
+beforeAll(async () => {
+  chain = await stops.track(startChain())
+  ;[rpc, relay] = await Promise.all([stops.track(startRpcService({ chain })), stops.track(startRelay())])
+  wallets = await stops.track(
+    startWallets({
+      rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
+      chainId: chain.chainId,
+      accounts: chain.accounts,
+      relayUrl: relay.url,
+      projectId: PROJECT_ID,
+    }),
+  )
+  host = await startHostPage(wallets.injectedScriptUrl)
+  stops.track(
+    Promise.resolve({ close: () => new Promise<void>((resolve) => host.server.close(() => resolve())) }),
+  )
+  browser = await stops.track(chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }))
+}, 120_000)
 
 describe('startWallets', () => {
   it('answers as itself and refuses keys that are not public dev keys', async () => {
@@ -148,6 +149,13 @@ describe('startWallets', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('access-control-allow-origin')).toBe(host.origin)
     expect(response.headers.get('content-type')).toMatch(/javascript/)
+  })
+
+  it('gives a page on a foreign origin no CORS headers for it', async () => {
+    for (const origin of ['https://evil.example', 'null']) {
+      const response = await fetch(wallets.injectedScriptUrl, { headers: { origin } })
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    }
   })
 })
 

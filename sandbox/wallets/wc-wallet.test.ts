@@ -9,6 +9,7 @@ import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import { type InspectorServer, startInspectorServer } from '../inspector/server.ts'
 import { type Relay, startRelay } from '../relay/relay.ts'
 import type { SandboxService } from '../shared/http.ts'
+import { Stops } from '../shared/stops.ts'
 import { startWallets, type Wallets } from './server.ts'
 
 /*
@@ -30,21 +31,26 @@ let inspector: InspectorServer
 let browser: Browser
 const dapps: Dapp[] = []
 
+// Registered before the setup runs: whatever started is stopped, even when a start fails (no Chromium).
+const stops = new Stops()
+
 beforeAll(async () => {
-  chain = await startChain()
+  chain = await stops.track(startChain())
   ;[rpc, relay, inspector] = await Promise.all([
-    startRpcService({ chain }),
-    startRelay(),
-    startInspectorServer(),
+    stops.track(startRpcService({ chain })),
+    stops.track(startRelay()),
+    stops.track(startInspectorServer()),
   ])
-  wallets = await startWallets({
-    rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
-    chainId: chain.chainId,
-    accounts: chain.accounts,
-    relayUrl: relay.url,
-    projectId: PROJECT_ID,
-  })
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  wallets = await stops.track(
+    startWallets({
+      rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
+      chainId: chain.chainId,
+      accounts: chain.accounts,
+      relayUrl: relay.url,
+      projectId: PROJECT_ID,
+    }),
+  )
+  browser = await stops.track(chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }))
 }, 120_000)
 
 afterAll(async () => {
@@ -54,12 +60,7 @@ afterAll(async () => {
       await dapp.core.relayer.transportClose()
     }),
   )
-  await browser?.close()
-  await wallets?.close()
-  await inspector?.close()
-  await relay?.close()
-  await rpc?.close()
-  await chain?.close()
+  await stops.close()
 })
 
 const caip = () => `eip155:${chain.chainId}`

@@ -1,16 +1,21 @@
 import { existsSync } from 'node:fs'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts'
+import { Stops } from '../../sandbox/shared/stops.ts'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 
 export { CHROMIUM, CHROMIUM_ARGS }
 
-/** Chromium at CHROMIUM_PATH (or /usr/bin/chromium), the path `npm test` / `npm run test:e2e` settled on. */
-export async function launchBrowser(): Promise<Browser> {
+function checkChromium(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `Chromium not found at ${CHROMIUM}: run node scripts/ensure-chromium.mjs (npm run test:e2e does it first)`,
     )
+}
+
+/** Chromium at CHROMIUM_PATH (or /usr/bin/chromium), the path `npm test` / `npm run test:e2e` settled on. */
+export async function launchBrowser(): Promise<Browser> {
+  checkChromium()
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 }
 
@@ -23,14 +28,22 @@ export interface E2eContext {
   close(): Promise<void>
 }
 
-/** A sandbox on free ports and a browser, for one test file. */
+/**
+ * A sandbox on free ports and a browser, for one test file. Without Chromium it fails before starting
+ * anything; when either start fails, whatever did start is stopped before the error is thrown.
+ */
 export async function startE2e(options: SandboxOptions = {}): Promise<E2eContext> {
-  const sandbox = await startSandbox(options)
+  checkChromium()
+  const stops = new Stops()
+  let sandbox: Sandbox
   let browser: Browser
   try {
-    browser = await launchBrowser()
+    ;[sandbox, browser] = await Promise.all([
+      stops.track(startSandbox(options)),
+      stops.track(launchBrowser()),
+    ])
   } catch (error) {
-    await sandbox.close()
+    await stops.close()
     throw error
   }
   const pageErrors: string[] = []
@@ -46,10 +59,7 @@ export async function startE2e(options: SandboxOptions = {}): Promise<E2eContext
       await page.goto(new URL(path, demo.url).toString())
       return page
     },
-    async close() {
-      await browser.close()
-      await sandbox.close()
-    },
+    close: () => stops.close(),
   }
 }
 

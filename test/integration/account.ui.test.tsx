@@ -79,8 +79,18 @@ afterAll(async () => {
   }
 })
 
+/** From the test's Node side: the fault switch refuses pages, and happy-dom's `fetch` is a page's. */
 const setFault = (fault: object) =>
-  fetch(`${services.apiOrigin}/__fault`, { method: 'POST', body: JSON.stringify(fault) })
+  new Promise<void>((resolve, reject) => {
+    const req = httpRequest(new URL('/__fault', services.apiOrigin), { method: 'POST' }, (res) => {
+      res.resume()
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve() : reject(new Error(`__fault: ${res.statusCode}`)),
+      )
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(fault))
+  })
 
 let uninstall: (() => void) | undefined
 afterEach(async () => {
