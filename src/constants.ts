@@ -86,3 +86,10 @@ export const ACTIVITY_CACHE_MS = 30_000
 export const RPC_TIMEOUT_MS = 10_000
 /** A Retry-After longer than this is not waited for: the call fails at once instead. Ours. §7 */
 export const RPC_RETRY_AFTER_MAX_MS = 30_000
+
+// Listing and HTTP client: bounded input (issue 13 item 3)
+/** The most bytes of one HTTP answer the kit reads. Ours: the SPEC names none; the largest answer the kit
+ * expects (a history or listing page) is a few tens of KiB, so 1 MiB leaves room and still bounds memory. */
+export const HTTP_BODY_MAX_BYTES = 1024 * 1024
+/** The most bytes of an error answer read for its message. Ours: a message is a sentence. */
+export const HTTP_ERROR_BODY_MAX_BYTES = 16 * 1024
