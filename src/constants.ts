@@ -93,3 +93,11 @@ export const RPC_RETRY_AFTER_MAX_MS = 30_000
 export const HTTP_BODY_MAX_BYTES = 1024 * 1024
 /** The most bytes of an error answer read for its message. Ours: a message is a sentence. */
 export const HTTP_ERROR_BODY_MAX_BYTES = 16 * 1024
+/** The most wallets one listing page keeps, whatever `entries` asked. Ours: SPEC §9's largest page is the search's 100. */
+export const WALLETS_ENTRIES_MAX = 100
+/** Chains kept per listing entry. Ours: more than any wallet supports; bounds a hostile entry. */
+export const WALLET_CHAINS_MAX = 256
+/** Injected identifiers kept per listing entry. Ours: a wallet announces one or two per namespace. */
+export const WALLET_INJECTED_MAX = 16
+/** A listing answer is parsed in pieces of this size, so parsing stops soon after the page is full. Ours. */
+export const WALLETS_PARSE_PIECE_BYTES = 16 * 1024
