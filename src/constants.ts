@@ -101,3 +101,6 @@ export const WALLET_CHAINS_MAX = 256
 export const WALLET_INJECTED_MAX = 16
 /** A listing answer is parsed in pieces of this size, so parsing stops soon after the page is full. Ours. */
 export const WALLETS_PARSE_PIECE_BYTES = 16 * 1024
+/** The most wallets the browse list holds, however many pages a listing serves. Ours: several times the largest
+ * real listing; bounds memory when a listing never ends. */
+export const WALLETS_LIST_MAX = 5000
