@@ -104,3 +104,6 @@ export const WALLETS_PARSE_PIECE_BYTES = 16 * 1024
 /** The most wallets the browse list holds, however many pages a listing serves. Ours: several times the largest
  * real listing; bounds memory when a listing never ends. */
 export const WALLETS_LIST_MAX = 5000
+/** From this many wallets All Wallets renders only the rows in view. Ours: below it every wallet stays in the DOM
+ * (find in page, screen readers' own list navigation); above it rendering grows with the view, not the list. */
+export const WALLETS_VIRTUAL_FROM = 200
