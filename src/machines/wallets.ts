@@ -72,7 +72,7 @@ export type WalletsEvent =
 export type WalletsTag = 'loading' | 'loadingMore' | 'error'
 
 /** The input of the `fetchWallets` slot: one listing request (the slot adds the abort signal). */
-export type FetchWalletsInput = Omit<FetchWalletsParameters, 'signal' | 'timeoutMs'>
+export type FetchWalletsInput = Omit<FetchWalletsParameters, 'signal' | 'timeoutMs' | 'maxBytes' | 'fetch'>
 
 /** Longest search sent; the listing refuses more than 100 characters. */
 const MAX_QUERY_LENGTH = 100
