@@ -100,7 +100,7 @@ export async function requestJson(
 ): Promise<unknown> {
   const decoder = new TextDecoder()
   const parts: string[] = []
-  await requestBody(url, parameters, fail, (chunk) => {
+  const { status } = await requestBody(url, parameters, fail, (chunk) => {
     parts.push(decoder.decode(chunk, { stream: true }))
     return undefined
   })
@@ -111,6 +111,7 @@ export async function requestJson(
     throw fail({
       kind: 'malformed',
       cause: error,
+      status,
       details: `${parameters.label} answered something that is not JSON`,
     })
   }
@@ -119,7 +120,8 @@ export async function requestJson(
 /**
  * One call whose 2xx body is handed to `sink` piece by piece as it arrives, at most `maxBytes` of it, so a
  * caller that needs only the start of a long answer (one page of a listing) never holds the rest. Fails like
- * {@link requestJson}; a `sink` that throws {@link BodyRejected} fails it as `malformed`.
+ * {@link requestJson}; a `sink` that throws {@link BodyRejected} fails it as `malformed`. Resolves with the
+ * answer's status once the body is read (or the sink stopped).
  *
  * @example
  * await requestBody(url, { timeoutMs: 15_000, label: 'The wallet listing' }, fail, (chunk) => parser.write(chunk))
@@ -129,7 +131,7 @@ export async function requestBody(
   parameters: RequestJsonParameters,
   fail: (failure: RequestFailure) => Error,
   sink: BodySink,
-): Promise<void> {
+): Promise<{ status: number }> {
   const { signal, timeoutMs, label } = parameters
   const maxBytes = parameters.maxBytes ?? HTTP_BODY_MAX_BYTES
   const doFetch = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
@@ -192,6 +194,7 @@ export async function requestBody(
 
   try {
     await readLimited(response, maxBytes, sink)
+    return { status: response.status }
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       throw fail({
