@@ -313,6 +313,11 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
     focusedRow.current = Number.isInteger(index) ? Math.floor(index / columns) : undefined
   }
 
+  const onBlur = (event: { relatedTarget: EventTarget | null }) => {
+    if (!(event.relatedTarget instanceof Node) || !listRef.current?.contains(event.relatedTarget))
+      focusedRow.current = undefined
+  }
+
   const common = {
     id,
     ref: listRef,
@@ -321,6 +326,7 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
     'aria-busy': busy,
     onKeyDown,
     onFocus,
+    onBlur,
   }
   if (!virtual) {
     return (
