@@ -121,3 +121,24 @@ export const DATA_API_MAX_TRANSFERS = 50
 export const DATA_API_MAX_NAME_ADDRESSES = 64
 /** Attribute entries read per name record. Ours. */
 export const DATA_API_MAX_NAME_ATTRIBUTES = 32
+
+// Listing and HTTP client: bounded input (issue 13 item 3)
+/** The most bytes of one HTTP answer the kit reads. Ours: the SPEC names none; the largest answer the kit
+ * expects (a history or listing page) is a few tens of KiB, so 1 MiB leaves room and still bounds memory. */
+export const HTTP_BODY_MAX_BYTES = 1024 * 1024
+/** The most bytes of an error answer read for its message. Ours: a message is a sentence. */
+export const HTTP_ERROR_BODY_MAX_BYTES = 16 * 1024
+/** The most wallets one listing page keeps, whatever `entries` asked. Ours: SPEC §9's largest page is the search's 100. */
+export const WALLETS_ENTRIES_MAX = 100
+/** Chains kept per listing entry. Ours: more than any wallet supports; bounds a hostile entry. */
+export const WALLET_CHAINS_MAX = 256
+/** Injected identifiers kept per listing entry. Ours: a wallet announces one or two per namespace. */
+export const WALLET_INJECTED_MAX = 16
+/** A listing answer is parsed in pieces of this size, so parsing stops soon after the page is full. Ours. */
+export const WALLETS_PARSE_PIECE_BYTES = 16 * 1024
+/** The most wallets the browse list holds, however many pages a listing serves. Ours: several times the largest
+ * real listing; bounds memory when a listing never ends. */
+export const WALLETS_LIST_MAX = 5000
+/** From this many wallets All Wallets renders only the rows in view. Ours: below it every wallet stays in the DOM
+ * (find in page, screen readers' own list navigation); above it rendering grows with the view, not the list. */
+export const WALLETS_VIRTUAL_FROM = 200

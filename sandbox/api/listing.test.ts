@@ -386,3 +386,54 @@ describe('fault switch', () => {
     expect((await fetch(url('/projects/v1/origins'))).status).toBe(200)
   })
 })
+
+describe('hostile listing modes (test-only)', () => {
+  const config = (body: object) =>
+    fetch(`${api.origin}/__config`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status)
+
+  it('padBytes: the page, then valid filler wallets up to the size, in one JSON answer; {} turns it off', async () => {
+    expect(await config({ hostile: { padBytes: 10 * 1024 * 1024 } })).toBe(200)
+    try {
+      const res = await fetch(url('/getWallets', { page: '1', entries: '40' }))
+      const text = await res.text()
+      expect(text.length).toBeGreaterThanOrEqual(10 * 1024 * 1024)
+      const page = JSON.parse(text) as Page
+      expect(page.count).toBe(api.catalogue.length)
+      expect(page.data.slice(0, 40).map((w) => w.id)).toEqual(api.catalogue.slice(0, 40).map((w) => w.id))
+      expect(page.data.length).toBeGreaterThan(50_000)
+      expect(page.data[40]).toMatchObject({ id: 'filler-0', name: 'Filler Wallet 0' })
+      // An empty page still parses.
+      const beyond = JSON.parse(await (await fetch(url('/getWallets', { page: '99' }))).text()) as Page
+      expect(beyond.data[0]).toMatchObject({ id: 'filler-0' })
+    } finally {
+      api.setHostile({})
+    }
+    expect((await wallets({ entries: '40' })).data).toHaveLength(40)
+  })
+
+  it('extraWallets and repeatFirstPage: a long list, and a listing that never ends', async () => {
+    api.setHostile({ extraWallets: 500 })
+    try {
+      const first = await wallets({ entries: '40', chains: 'eip155:31337' })
+      const all = await wallets({ entries: '1', page: '1' })
+      expect(all.count).toBe(api.catalogue.length + 500)
+      expect(first.count).toBeGreaterThan(500)
+      const last = await wallets({ entries: '100', page: String(Math.ceil(all.count / 100)) })
+      expect(last.data.at(-1)).toMatchObject({ id: 'extra-000500', name: 'Extra Wallet 000500' })
+
+      api.setHostile({ repeatFirstPage: true })
+      const page1 = await wallets({ entries: '40', page: '1' })
+      const page7 = await wallets({ entries: '40', page: '7' })
+      expect(page7).toEqual(page1)
+      expect(page7.count).toBe(1_000_000)
+    } finally {
+      api.setHostile({})
+    }
+  })
+
+  it('refuses hostile settings out of bounds', async () => {
+    expect(await config({ hostile: { padBytes: 1e12 } })).toBe(400)
+    expect(await config({ hostile: { extraWallets: -1 } })).toBe(400)
+    expect(await config({ hostile: { other: true } })).toBe(400)
+  })
+})

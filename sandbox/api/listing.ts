@@ -50,6 +50,22 @@ export interface ListingConfig {
   isAnalyticsEnabled: boolean
 }
 
+/**
+ * Test-only hostile behaviour of `GET /getWallets`, to show the kit bounds what it reads (issue 13). Off by
+ * default; set with `setHostile` or `POST /__config {hostile}`.
+ */
+export interface ListingHostile {
+  /**
+   * Every answer carries, after the requested page, valid filler wallets until the body holds this many bytes
+   * (a "10 MB answer"); `count` stays the real one. At most {@link MAX_PAD_BYTES}.
+   */
+  padBytes?: number
+  /** This many more ordinary wallets at the end of the catalogue, for long lists. At most 100,000. */
+  extraWallets?: number
+  /** Whatever page is asked, the first one, with a count of 1,000,000: a listing that never ends. */
+  repeatFirstPage?: boolean
+}
+
 export interface ListingApi extends SandboxService {
   /** The whole catalogue, in served order. */
   readonly catalogue: readonly ListingWallet[]
@@ -58,6 +74,8 @@ export interface ListingApi extends SandboxService {
   setAllowedOrigins(origins: string[]): void
   /** Changes what `GET /getAnalyticsConfig` answers (also `POST /__config {isAnalyticsEnabled}`). */
   setAnalyticsEnabled(enabled: boolean): void
+  /** Replaces the hostile behaviour of `GET /getWallets` (also `POST /__config {hostile}`); `{}` turns it off. */
+  setHostile(hostile: ListingHostile): void
 }
 
 /** SPEC §9: 40 wallets per page; searches ask for 100. Larger pages are refused rather than silently cut. */
@@ -102,17 +120,62 @@ const WalletsQuerySchema = v.object({
 
 const WALLETS_QUERY_NAMES = ['page', 'entries', 'search', 'badge_type', 'include', 'exclude', 'chains']
 
+/** The largest padded answer the sandbox builds. */
+export const MAX_PAD_BYTES = 64 * 1024 * 1024
+const MAX_EXTRA_WALLETS = 100_000
+
 const OriginPattern = v.pipe(v.string(), v.minLength(1), v.maxLength(200))
+const HostileSchema = v.strictObject({
+  padBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_PAD_BYTES))),
+  extraWallets: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_EXTRA_WALLETS))),
+  repeatFirstPage: v.optional(v.boolean()),
+})
 const ConfigSchema = v.strictObject({
   allowedOrigins: v.optional(v.pipe(v.array(OriginPattern), v.maxLength(100))),
   isAnalyticsEnabled: v.optional(v.boolean()),
+  hostile: v.optional(HostileSchema),
 })
+
+/** An ordinary extra wallet of a long list (no image: the kit shows its initial). */
+function extraWallet(index: number, order: number): ListingWallet {
+  const n = String(index + 1).padStart(6, '0')
+  return {
+    id: `extra-${n}`,
+    name: `Extra Wallet ${n}`,
+    image_id: MISSING_IMAGE_ID,
+    order,
+    homepage: null,
+    badge_type: 'none',
+    rdns: null,
+    chains: ['eip155:1', 'eip155:31337'],
+    mobile_link: null,
+    desktop_link: null,
+    webapp_link: null,
+    app_store: null,
+    play_store: null,
+    chrome_store: null,
+    injected: null,
+    supports_wc: true,
+  }
+}
+
+/** `,{filler},{filler},...`: valid wallets making up at least `bytes` bytes, built once per size. */
+function fillerText(bytes: number): string {
+  const parts: string[] = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const entry = `,{"id":"filler-${i}","name":"Filler Wallet ${i}","chains":["eip155:1","eip155:31337"],"mobile_link":"filler://${i}"}`
+    parts.push(entry)
+    size += entry.length
+  }
+  return parts.join('')
+}
 
 /**
  * Starts the wallet-listing API (SPEC §7): `GET /getWallets`, the four image endpoints, `GET
  * /projects/v1/origins` and `GET /getAnalyticsConfig`, each requiring projectId, st and sv. Sandbox-only:
- * `POST /__config` changes origins and analytics at run time; `/__health` and `/__fault` come from
- * `startService`.
+ * `POST /__config` changes origins, analytics and the hostile listing modes (`ListingHostile`) at run time;
+ * `/__health` and `/__fault` come from `startService`.
  *
  * @example
  * const listing = await startListingApi({ devWallets: [{ id: DEV_WALLET_IDS.walletConnect, name: 'Walletstate WC Wallet', webapp_link: wcUrl }] })
@@ -123,6 +186,16 @@ export async function startListingApi(options: ListingApiOptions = {}): Promise<
   const config: ListingConfig = {
     allowedOrigins: [...(options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS)],
     isAnalyticsEnabled: options.isAnalyticsEnabled ?? true,
+  }
+  let hostile: ListingHostile = {}
+  let extras: ListingWallet[] = []
+  let filler = { bytes: 0, text: '' }
+  const setHostile = (next: ListingHostile) => {
+    hostile = { ...next }
+    const count = hostile.extraWallets ?? 0
+    extras = Array.from({ length: count }, (_, i) => extraWallet(i, catalogue.length + i + 1))
+    const bytes = hostile.padBytes ?? 0
+    if (bytes !== filler.bytes) filler = { bytes, text: bytes > 0 ? fillerText(bytes) : '' }
   }
 
   const walletImages = new Map<string, string>()
@@ -152,7 +225,7 @@ export async function startListingApi(options: ListingApiOptions = {}): Promise<
         const include = q.include && q.include.length > 0 ? new Set(q.include) : undefined
         const exclude = new Set(q.exclude ?? [])
         const chains = q.chains ?? []
-        const matches = catalogue.filter(
+        const matches = (extras.length > 0 ? [...catalogue, ...extras] : catalogue).filter(
           (wallet) =>
             (include === undefined || include.has(wallet.id)) &&
             !exclude.has(wallet.id) &&
@@ -160,8 +233,17 @@ export async function startListingApi(options: ListingApiOptions = {}): Promise<
             (q.badge_type === undefined || wallet.badge_type === q.badge_type) &&
             (chains.length === 0 || chains.some((chain) => wallet.chains.includes(chain))),
         )
+        if (hostile.repeatFirstPage) return { json: { count: 1_000_000, data: matches.slice(0, q.entries) } }
         const start = (q.page - 1) * q.entries
-        return { json: { count: matches.length, data: matches.slice(start, start + q.entries) } }
+        const answer = { count: matches.length, data: matches.slice(start, start + q.entries) }
+        if (filler.text === '') return { json: answer }
+        // The page, then the filler inside the same `data` array.
+        const text = JSON.stringify(answer)
+        const padded = answer.data.length > 0 ? filler.text : filler.text.slice(1)
+        return {
+          headers: { 'content-type': 'application/json' },
+          body: `${text.slice(0, -2)}${padded}]}`,
+        }
       },
     },
     {
@@ -210,7 +292,8 @@ export async function startListingApi(options: ListingApiOptions = {}): Promise<
         if (parsed.value.allowedOrigins) config.allowedOrigins = [...parsed.value.allowedOrigins]
         if (parsed.value.isAnalyticsEnabled !== undefined)
           config.isAnalyticsEnabled = parsed.value.isAnalyticsEnabled
-        return { json: { ...config } }
+        if (parsed.value.hostile) setHostile(parsed.value.hostile)
+        return { json: { ...config, hostile } }
       },
     },
   ]
@@ -233,5 +316,6 @@ export async function startListingApi(options: ListingApiOptions = {}): Promise<
     setAnalyticsEnabled(enabled: boolean) {
       config.isAnalyticsEnabled = enabled
     },
+    setHostile,
   })
 }

@@ -1,10 +1,10 @@
-import { SDK_TYPE, SDK_VERSION } from '../constants'
+import { HTTP_BODY_MAX_BYTES, HTTP_ERROR_BODY_MAX_BYTES, SDK_TYPE, SDK_VERSION } from '../constants'
 import { safeText } from '../utils/links'
 
 /**
  * What every client of the provider's HTTP APIs shares (SPEC §7): the SDK query parameters (projectId, st,
  * sv) on every call, URLs resolved against a base that may carry a path, and one JSON request with a timeout
- * whose failures are described the same way for every API.
+ * and a byte limit on what it reads, whose failures are described the same way for every API.
  */
 
 /** Query values; `undefined` ones are left out. */
@@ -44,7 +44,8 @@ export function apiUrl(base: string, path: string, projectId: string, query: Que
 
 /** Why a request failed, for the caller to turn into its own error. */
 export interface RequestFailure {
-  kind: 'network' | 'timeout' | 'http' | 'malformed'
+  /** `tooLarge`: the body passed the byte limit, and its read was stopped there. */
+  kind: 'network' | 'timeout' | 'http' | 'malformed' | 'tooLarge'
   /** A sentence for `details`. */
   details: string
   /** The HTTP status, when the API answered. */
@@ -61,12 +62,32 @@ export interface RequestJsonParameters {
   /** Names the API in `details` ("The Data API did not answer within 15 s"). */
   label: string
   fetch?: typeof fetch
+  /** The most bytes of body read; more fails with kind `tooLarge`. Defaults to {@link HTTP_BODY_MAX_BYTES}. */
+  maxBytes?: number
 }
 
 /**
- * One JSON call. Resolves with the parsed body of a 2xx answer; a network error, a timeout, a non-2xx answer
- * or a body that is not JSON rejects with `fail(failure)`. An abort through `signal` rejects with the abort
- * reason, untouched, so callers (react-query) see a cancellation, not a failure.
+ * What a streaming reader of a body does with each piece: `'stop'` ends the read there (the rest of the body
+ * is cancelled, never downloaded). A reader that finds the body unusable throws {@link BodyRejected}.
+ */
+export type BodySink = (chunk: Uint8Array) => 'stop' | undefined
+
+/** Thrown by a {@link BodySink} to fail the request as `malformed` with this sentence as `details`. */
+export class BodyRejected extends Error {
+  override name = 'BodyRejected'
+}
+
+/** `1 MiB`, `16 KiB`, `300 bytes`: a byte limit as people read it. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`
+  return `${bytes} bytes`
+}
+
+/**
+ * One JSON call. Resolves with the parsed body of a 2xx answer; a network error, a timeout, a non-2xx answer,
+ * a body over `maxBytes` or a body that is not JSON rejects with `fail(failure)`. An abort through `signal`
+ * rejects with the abort reason, untouched, so callers (react-query) see a cancellation, not a failure.
  *
  * @example
  * const json = await requestJson(url, { timeoutMs: 15_000, label: 'The Data API' },
@@ -77,7 +98,42 @@ export async function requestJson(
   parameters: RequestJsonParameters,
   fail: (failure: RequestFailure) => Error,
 ): Promise<unknown> {
+  const decoder = new TextDecoder()
+  const parts: string[] = []
+  const { status } = await requestBody(url, parameters, fail, (chunk) => {
+    parts.push(decoder.decode(chunk, { stream: true }))
+    return undefined
+  })
+  parts.push(decoder.decode())
+  try {
+    return JSON.parse(parts.join(''))
+  } catch (error) {
+    throw fail({
+      kind: 'malformed',
+      cause: error,
+      status,
+      details: `${parameters.label} answered something that is not JSON`,
+    })
+  }
+}
+
+/**
+ * One call whose 2xx body is handed to `sink` piece by piece as it arrives, at most `maxBytes` of it, so a
+ * caller that needs only the start of a long answer (one page of a listing) never holds the rest. Fails like
+ * {@link requestJson}; a `sink` that throws {@link BodyRejected} fails it as `malformed`. Resolves with the
+ * answer's status once the body is read (or the sink stopped).
+ *
+ * @example
+ * await requestBody(url, { timeoutMs: 15_000, label: 'The wallet listing' }, fail, (chunk) => parser.write(chunk))
+ */
+export async function requestBody(
+  url: URL,
+  parameters: RequestJsonParameters,
+  fail: (failure: RequestFailure) => Error,
+  sink: BodySink,
+): Promise<{ status: number }> {
   const { signal, timeoutMs, label } = parameters
+  const maxBytes = parameters.maxBytes ?? HTTP_BODY_MAX_BYTES
   const doFetch = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
   const timeout = AbortSignal.timeout(timeoutMs)
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout
@@ -91,42 +147,100 @@ export async function requestJson(
     init.headers = { accept: 'application/json', 'content-type': 'application/json' }
   }
 
-  let response: Response
-  let text: string
-  try {
-    response = await doFetch(url, init)
-    text = await response.text()
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason
+  const ioFailure = (error: unknown): unknown => {
+    if (signal?.aborted) return signal.reason
     if (timeout.aborted) {
-      throw fail({
+      return fail({
         kind: 'timeout',
         cause: error,
         details: `${label} did not answer within ${Math.round(timeoutMs / 1000)} s`,
       })
     }
-    throw fail({
+    return fail({
       kind: 'network',
       cause: error,
       details: `Network error: ${error instanceof Error ? error.message : String(error)}`,
     })
   }
+
+  let response: Response
+  try {
+    response = await doFetch(url, init)
+  } catch (error) {
+    throw ioFailure(error)
+  }
+
   if (!response.ok) {
+    // Only the start of an error body is read: its message is a sentence, the status says the rest.
+    const decoder = new TextDecoder()
+    let text = ''
+    const limit = Math.min(maxBytes, HTTP_ERROR_BODY_MAX_BYTES)
+    try {
+      await readLimited(response, limit, (chunk) => {
+        text += decoder.decode(chunk, { stream: true })
+        return undefined
+      })
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason
+      // A failed or overlong error body: the status alone describes the failure.
+      if (!(error instanceof BodyTooLarge)) text = ''
+    }
     throw fail({
       kind: 'http',
       status: response.status,
       details: `HTTP ${response.status}${serverMessage(text)}`,
     })
   }
+
   try {
-    return JSON.parse(text)
+    await readLimited(response, maxBytes, sink)
+    return { status: response.status }
   } catch (error) {
-    throw fail({
-      kind: 'malformed',
-      cause: error,
-      status: response.status,
-      details: `${label} answered something that is not JSON`,
-    })
+    if (error instanceof BodyTooLarge) {
+      throw fail({
+        kind: 'tooLarge',
+        status: response.status,
+        details: `${label} answered more than ${formatBytes(maxBytes)}, the most the kit reads`,
+      })
+    }
+    if (error instanceof BodyRejected) {
+      throw fail({ kind: 'malformed', status: response.status, cause: error, details: error.message })
+    }
+    throw ioFailure(error)
+  }
+}
+
+class BodyTooLarge extends Error {}
+
+/**
+ * Feeds a response body to `sink` until it ends, the sink says `'stop'`, or more than `maxBytes` arrive
+ * (throws {@link BodyTooLarge}); the body is cancelled whenever the read ends early.
+ */
+async function readLimited(response: Response, maxBytes: number, sink: BodySink): Promise<void> {
+  const body = response.body
+  if (!body) return
+  const reader = body.getReader()
+  let received = 0
+  let done = false
+  try {
+    for (;;) {
+      const next = await reader.read()
+      if (next.done) {
+        done = true
+        return
+      }
+      received += next.value.byteLength
+      if (received > maxBytes) {
+        // Hand over what fits, so a sink that stops within the limit still succeeds.
+        const fits = next.value.byteLength - (received - maxBytes)
+        if (fits > 0 && sink(next.value.subarray(0, fits)) === 'stop') return
+        throw new BodyTooLarge()
+      }
+      if (sink(next.value) === 'stop') return
+    }
+  } finally {
+    if (!done) reader.cancel().catch(() => undefined)
+    reader.releaseLock()
   }
 }
 

@@ -1,15 +1,25 @@
+import { JSONParser, TokenType } from '@streamparser/json'
 import * as v from 'valibot'
 import type { KitEndpoints } from '../config'
+import {
+  WALLET_CHAINS_MAX,
+  WALLET_INJECTED_MAX,
+  WALLETS_ENTRIES_MAX,
+  WALLETS_PARSE_PIECE_BYTES,
+} from '../constants'
 import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
 import { formatChainId, isCaip2, namespaceOf } from '../utils/caip'
 import { safeDeepLink, safeHttpUrl, safeText } from '../utils/links'
-import { apiUrl, requestJson } from './http'
+import { apiUrl, BodyRejected, requestBody } from './http'
 
 /**
  * Client of the wallet-listing API (SPEC §7): `GET /getWallets` and the wallet image URL. Every call carries
  * the project id and the SDK's type and version. Answers are untrusted: each entry is parsed on its own and
- * dropped when it does not fit, and links that are not safe to open are removed from the entry.
+ * dropped when it does not fit, and links that are not safe to open are removed from the entry. Answers are
+ * bounded too: a page is read as a stream and only the requested number of entries is kept (the rest of the
+ * body is never downloaded), every array of an entry is capped, and the body as a whole obeys the HTTP client's
+ * byte limit.
  */
 
 /** Longest wallet name kept; longer names are cut with an ellipsis (a name is a label, not a paragraph). */
@@ -61,11 +71,18 @@ export interface FetchWalletsParameters {
   signal?: AbortSignal
   /** Defaults to {@link WALLETS_API_TIMEOUT_MS}. */
   timeoutMs?: number
+  /** The most bytes of the answer read; defaults to the HTTP client's `HTTP_BODY_MAX_BYTES`. */
+  maxBytes?: number
+  /** Tests pass their own. */
+  fetch?: typeof fetch
 }
 
 export interface FetchWalletsReturnType {
   data: WalletListing[]
-  /** How many wallets match the query in all (not only on this page). */
+  /**
+   * How many wallets match the query in all (not only on this page). When the answer puts `count` after a page
+   * that was already full (so the rest was not read), a lower bound: the wallets up to this page, plus one.
+   */
   count: number
 }
 
@@ -125,9 +142,7 @@ const WalletListingSchema = v.object({
   rdns: lenient((value) =>
     typeof value === 'string' && value.length <= 255 ? matching(RDNS)(value) : undefined,
   ),
-  chains: lenient((value) =>
-    Array.isArray(value) ? value.filter((chain): chain is string => isCaip2(chain)).slice(0, 256) : [],
-  ),
+  chains: lenient((value) => (Array.isArray(value) ? firstValid(value, WALLET_CHAINS_MAX, isCaip2) : [])),
   mobile_link: lenient(safeDeepLink),
   desktop_link: lenient(safeDeepLink),
   webapp_link: lenient(safeHttpUrl),
@@ -138,19 +153,35 @@ const WalletListingSchema = v.object({
   badge_type: lenient((value) => (value === 'certified' || value === 'none' ? value : undefined)),
   injected: lenient((value) => {
     if (!Array.isArray(value)) return undefined
-    const items = value.flatMap((item) => {
-      const parsed = v.safeParse(InjectedSchema, item)
-      return parsed.success ? [parsed.output] : []
-    })
-    return items.length > 0 ? items.slice(0, 16) : undefined
+    const items = firstValid(
+      value.map((item) => v.safeParse(InjectedSchema, item)),
+      WALLET_INJECTED_MAX,
+      (parsed) => parsed.success,
+    ).flatMap((parsed) => (parsed.success ? [parsed.output] : []))
+    return items.length > 0 ? items : undefined
   }),
   supports_wc: lenient((value) => (typeof value === 'boolean' ? value : undefined)),
 })
 
-const PageSchema = v.object({
-  count: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  data: v.array(v.unknown()),
-})
+/**
+ * The first `max` items of `items` that pass `valid`, looking at no more than `max * 4` of them: a long run of
+ * bad items ends the search rather than costing time in proportion to a hostile array.
+ */
+function firstValid<T, S extends T = T>(
+  items: readonly T[],
+  max: number,
+  valid: ((item: T) => item is S) | ((item: T) => boolean),
+): S[] {
+  const out: S[] = []
+  const end = Math.min(items.length, max * 4)
+  for (let index = 0; index < end && out.length < max; index++) {
+    const item = items[index] as T
+    if (valid(item)) out.push(item as S)
+  }
+  return out
+}
+
+const CountSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER))
 
 /** Drops `undefined` fields so entries compare and serialise cleanly; a wallet without chains has `[]`. */
 function compact(entry: v.InferOutput<typeof WalletListingSchema>): WalletListing {
@@ -202,32 +233,165 @@ export function walletsUrl(parameters: Omit<FetchWalletsParameters, 'signal' | '
  */
 export async function fetchWallets(parameters: FetchWalletsParameters): Promise<FetchWalletsReturnType> {
   const { signal, timeoutMs = WALLETS_API_TIMEOUT_MS } = parameters
-  const json = await requestJson(
+  const reader = new ListingPageReader(parameters.entries)
+  await requestBody(
     walletsUrl(parameters),
-    { timeoutMs, label: 'The wallet listing', ...(signal ? { signal } : {}) },
-    ({ details, status, cause }) =>
-      new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-        details,
-        ...(status === undefined ? {} : { status }),
-        ...(cause === undefined ? {} : { cause }),
-      }),
+    {
+      timeoutMs,
+      label: 'The wallet listing',
+      ...(signal ? { signal } : {}),
+      ...(parameters.maxBytes === undefined ? {} : { maxBytes: parameters.maxBytes }),
+      ...(parameters.fetch ? { fetch: parameters.fetch } : {}),
+    },
+    listingError,
+    (chunk) => reader.write(chunk),
   )
-  const page = v.safeParse(PageSchema, json)
-  if (!page.success) {
-    throw new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
-      details: `The wallet listing answered an unexpected body: ${v.summarize(page.issues)}`,
-    })
+  try {
+    return reader.finish(parameters.page)
+  } catch (error) {
+    if (!(error instanceof BodyRejected)) throw error
+    throw listingError({ details: error.message, cause: error })
   }
-  const seen = new Set<string>()
-  const data: WalletListing[] = []
-  for (const item of page.output.data) {
-    const wallet = parseWalletListing(item)
-    if (!wallet || seen.has(wallet.id)) continue
-    seen.add(wallet.id)
-    data.push(wallet)
-  }
-  return { data, count: page.output.count }
 }
+
+function listingError({ details, status, cause }: { details: string; status?: number; cause?: unknown }) {
+  return new WalletsApiError(WALLETS_API_ERROR_MESSAGE, {
+    details,
+    ...(status === undefined ? {} : { status }),
+    ...(cause === undefined ? {} : { cause }),
+  })
+}
+
+/**
+ * Reads a `getWallets` answer (`{ count, data: [...] }`) as it streams in, keeping the first `entries` valid,
+ * distinct wallets and nothing else: each entry is parsed (and dropped if it does not fit) as soon as it is
+ * complete, and the reader asks to stop once the page is full, so the rest of a long answer is never read.
+ * `write` throws {@link BodyRejected} for an answer that is not a listing.
+ *
+ * @example
+ * const reader = new ListingPageReader(40)
+ * reader.write(new TextEncoder().encode('{"count":1,"data":[{"id":"a","name":"A"}]}'))
+ * reader.finish(1) // { count: 1, data: [{ id: 'a', name: 'A', chains: [] }] }
+ */
+export class ListingPageReader {
+  private readonly parser = new JSONParser({ paths: ['$.count', '$.data.*'], keepStack: false })
+  private readonly wanted: number
+  private readonly seen = new Set<string>()
+  private readonly data: WalletListing[] = []
+  private count: number | undefined
+  /** Whether the root's `data` member was seen and what it was. */
+  private dataShape: 'array' | 'other' | undefined
+  /** Where the tokens are: nesting depth, and within the root object which part of a member comes next. */
+  private depth = 0
+  private phase: 'start' | 'key' | 'colon' | 'value' | 'after' = 'start'
+  private member: unknown
+  private problem: string | undefined
+  private full: boolean
+  private ended = false
+
+  constructor(entries: number) {
+    this.wanted = Math.max(0, Math.min(Math.floor(entries) || 0, WALLETS_ENTRIES_MAX))
+    this.full = this.wanted === 0
+    this.parser.onToken = ({ token, value }) => this.onToken(token, value)
+    this.parser.onValue = ({ value, parent, stack }) => {
+      if (this.problem !== undefined) return
+      if (stack.length === 1) {
+        const count = v.safeParse(CountSchema, value)
+        if (count.success) this.count = count.output
+        else this.problem = `count ${v.summarize(count.issues)}`
+      } else if (!this.full && Array.isArray(parent)) {
+        this.add(value)
+      }
+    }
+    this.parser.onError = (error) => {
+      this.problem ??= `not JSON (${error.message.slice(0, 120)})`
+    }
+    this.parser.onEnd = () => {
+      this.ended = true
+    }
+  }
+
+  /** Feeds the next piece of the body; `'stop'` once the page is full. */
+  write(chunk: Uint8Array): 'stop' | undefined {
+    // In small pieces, so a body that arrives as one large chunk is still parsed no further than the page.
+    for (let offset = 0; offset < chunk.byteLength; offset += WALLETS_PARSE_PIECE_BYTES) {
+      const piece = chunk.subarray(offset, offset + WALLETS_PARSE_PIECE_BYTES)
+      if (this.ended) {
+        // Only whitespace may follow the answer.
+        if (piece.some((byte) => !WHITESPACE.has(byte))) this.problem ??= 'not JSON (text after the answer)'
+      } else {
+        this.parser.write(piece)
+      }
+      if (this.problem !== undefined) this.reject()
+      if (this.full) return 'stop'
+    }
+    return undefined
+  }
+
+  /** The page read; throws {@link BodyRejected} for a body that was not a listing. */
+  finish(page: number): FetchWalletsReturnType {
+    if (this.problem !== undefined) this.reject()
+    if (!this.full) {
+      if (!this.ended)
+        this.fail(this.phase === 'start' ? 'not JSON (empty)' : 'not JSON (the answer ended early)')
+      if (this.dataShape === undefined) this.fail('data is missing')
+      if (this.count === undefined) this.fail('count is missing')
+    }
+    // The page filled before `count` came: at least one more wallet may follow.
+    const count = this.count ?? Math.max(0, page - 1) * this.wanted + this.data.length + 1
+    return { data: this.data, count }
+  }
+
+  private add(value: unknown) {
+    const wallet = parseWalletListing(value)
+    if (!wallet || this.seen.has(wallet.id)) return
+    this.seen.add(wallet.id)
+    this.data.push(wallet)
+    if (this.data.length >= this.wanted) this.full = true
+  }
+
+  /** Follows the root object's members, to tell what `data` is (an empty `[]` emits no value to see). */
+  private onToken(token: TokenType, value: unknown) {
+    if (this.phase === 'start') {
+      if (token !== TokenType.LEFT_BRACE) this.problem ??= 'the answer is not an object'
+      this.phase = 'key'
+    } else if (this.depth === 1) {
+      if (this.phase === 'key' && token === TokenType.STRING) {
+        this.member = value
+        this.phase = 'colon'
+      } else if (this.phase === 'colon' && token === TokenType.COLON) {
+        this.phase = 'value'
+      } else if (this.phase === 'value') {
+        if (this.member === 'data') {
+          this.dataShape = token === TokenType.LEFT_BRACKET ? 'array' : 'other'
+          if (this.dataShape === 'other') this.problem ??= 'data is not a list'
+        }
+        this.phase = 'after'
+      } else if (this.phase === 'after' && token === TokenType.COMMA) {
+        this.phase = 'key'
+      }
+    }
+    if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) this.depth++
+    else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) this.depth--
+  }
+
+  private fail(problem: string): never {
+    this.problem = problem
+    this.reject()
+  }
+
+  private reject(): never {
+    const problem = this.problem ?? 'unknown'
+    throw new BodyRejected(
+      problem.startsWith('not JSON')
+        ? 'The wallet listing answered something that is not JSON'
+        : `The wallet listing answered an unexpected body: ${problem}`,
+    )
+  }
+}
+
+/** JSON's whitespace bytes. */
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d])
 
 /**
  * The URL of a wallet's image (`GET /getWalletImage/{id}` with projectId, st and sv). Throws

@@ -7,12 +7,13 @@ import { BaseError } from './base'
 
 /**
  * What went wrong, for callers that treat them differently (e.g. retry a timeout, report a malformed body);
- * 'input' means the call was not made because its input cannot be right (an address that is not one).
+ * 'input' means the call was not made because its input cannot be right (an address that is not one);
+ * 'tooLarge' that the answer passed the byte limit of the HTTP client (src/api/http.ts) and was not read.
  */
 /** SPEC §8: the wallet listing could not be read. */
 export const WALLETS_API_ERROR_MESSAGE = 'Could not load wallets'
 
-export type ApiFailureKind = 'network' | 'timeout' | 'http' | 'malformed' | 'input'
+export type ApiFailureKind = 'network' | 'timeout' | 'http' | 'malformed' | 'tooLarge' | 'input'
 
 /** The short message of each Data API call's failure. */
 export const DATA_API_ERROR_MESSAGES = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, SimulatedClock } from 'xstate'
 import { type FetchWalletsReturnType, type WalletListing, WalletsApiError } from '../api/walletsApi'
-import { WALLETS_PAGE_SIZE, WALLETS_SEARCH_SIZE } from '../constants'
+import { WALLETS_LIST_MAX, WALLETS_PAGE_SIZE, WALLETS_SEARCH_SIZE } from '../constants'
 import {
   type FetchWalletsInput,
   selectHasMoreWallets,
@@ -156,6 +156,71 @@ describe('walletsMachine', () => {
     await flush()
     expect(selectHasMoreWallets(actor.getSnapshot())).toBe(false)
     expect(listing.requests).toHaveLength(0)
+  })
+
+  it('behavior: a listing that serves the same page forever is asked twice, not forever', async () => {
+    const pages: number[] = []
+    const repeating = fromPromise<FetchWalletsReturnType, FetchWalletsInput>(async ({ input }) => {
+      pages.push(input.page)
+      // Whatever page is asked, the first one again, with a count that promises a million wallets.
+      return { data: CATALOGUE.slice(0, WALLETS_PAGE_SIZE), count: 1_000_000 }
+    })
+    const actor = createActor(walletsMachine.provide({ actors: { fetchWallets: repeating } }), {
+      input: INPUT,
+    }).start()
+    actor.send({ type: 'wallets.load' })
+    await flush()
+    for (let scroll = 0; scroll < 60; scroll++) {
+      actor.send({ type: 'wallets.loadMore' })
+      await flush()
+    }
+    expect(pages).toEqual([1, 2])
+    expect(selectHasMoreWallets(actor.getSnapshot())).toBe(false)
+    expect(actor.getSnapshot().context.count).toBe(WALLETS_PAGE_SIZE)
+    expect(selectWalletList(actor.getSnapshot())).toHaveLength(WALLETS_PAGE_SIZE)
+  })
+
+  it('behavior: a page that repeats some wallets adds the new ones and paging goes on', async () => {
+    const overlapping = fromPromise<FetchWalletsReturnType, FetchWalletsInput>(async ({ input }) => {
+      const start = (input.page - 1) * 20
+      return { data: CATALOGUE.slice(start, start + WALLETS_PAGE_SIZE), count: CATALOGUE.length }
+    })
+    const actor = createActor(walletsMachine.provide({ actors: { fetchWallets: overlapping } }), {
+      input: INPUT,
+    }).start()
+    actor.send({ type: 'wallets.load' })
+    await flush()
+    actor.send({ type: 'wallets.loadMore' })
+    await flush()
+    expect(selectWalletList(actor.getSnapshot()).map((w) => w.id)).toEqual(
+      CATALOGUE.slice(0, 60).map((w) => w.id),
+    )
+    expect(selectHasMoreWallets(actor.getSnapshot())).toBe(true)
+  })
+
+  it(`behavior: a listing that never ends stops at ${WALLETS_LIST_MAX} wallets`, async () => {
+    let calls = 0
+    const endless = fromPromise<FetchWalletsReturnType, FetchWalletsInput>(async ({ input }) => {
+      calls++
+      const data = Array.from({ length: input.entries }, (_, i) => ({
+        id: `e${(input.page - 1) * input.entries + i}`,
+        name: 'Endless',
+        chains: [],
+      }))
+      return { data, count: Number.MAX_SAFE_INTEGER }
+    })
+    const actor = createActor(walletsMachine.provide({ actors: { fetchWallets: endless } }), {
+      input: INPUT,
+    }).start()
+    actor.send({ type: 'wallets.load' })
+    await flush()
+    for (let scroll = 0; scroll < WALLETS_LIST_MAX / WALLETS_PAGE_SIZE + 20; scroll++) {
+      actor.send({ type: 'wallets.loadMore' })
+      await flush()
+    }
+    expect(actor.getSnapshot().context.wallets).toHaveLength(WALLETS_LIST_MAX)
+    expect(calls).toBe(Math.ceil(WALLETS_LIST_MAX / WALLETS_PAGE_SIZE))
+    expect(selectHasMoreWallets(actor.getSnapshot())).toBe(false)
   })
 
   it('parameters: featured wallets come first, are fetched by id and left out of the pages', async () => {

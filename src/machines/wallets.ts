@@ -1,6 +1,11 @@
 import { type ActorRefFrom, and, assign, fromPromise, not, type SnapshotFrom, setup, stateIn } from 'xstate'
 import type { FetchWalletsParameters, FetchWalletsReturnType, WalletListing } from '../api/walletsApi'
-import { WALLETS_PAGE_SIZE, WALLETS_RECOMMENDED_COUNT, WALLETS_SEARCH_SIZE } from '../constants'
+import {
+  WALLETS_LIST_MAX,
+  WALLETS_PAGE_SIZE,
+  WALLETS_RECOMMENDED_COUNT,
+  WALLETS_SEARCH_SIZE,
+} from '../constants'
 import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
 import { safeDeepLink, safeHttpUrl } from '../utils/links'
@@ -12,7 +17,9 @@ import type { ChosenWallet } from './connection'
  * - `idle` until a view asks (`wallets.load`), then `loadingFirst`: the host's featured wallets (when it
  *   configured some) and the first page of 40, side by side. The featured wallets are left out of the pages
  *   so no wallet shows twice; the first four of the first page are the recommended wallets.
- * - `ready.browse`: more pages on `wallets.loadMore` (infinite scroll) until `count` is reached.
+ * - `ready.browse`: more pages on `wallets.loadMore` (infinite scroll) until `count` is reached, a page adds
+ *   no wallet not already listed (`pageAddsNothing`: a listing that repeats a page, or whose count lies, ends
+ *   there), or the list holds `WALLETS_LIST_MAX` wallets.
  * - `ready.search`: `wallets.search {query}` waits `searchDebounce` for the typing to stop, then asks once for
  *   up to 100 matches. Leaving a state stops its request, so an answer to an older query never lands. An
  *   empty query goes back to the browse list, which is still loaded: no request.
@@ -65,7 +72,7 @@ export type WalletsEvent =
 export type WalletsTag = 'loading' | 'loadingMore' | 'error'
 
 /** The input of the `fetchWallets` slot: one listing request (the slot adds the abort signal). */
-export type FetchWalletsInput = Omit<FetchWalletsParameters, 'signal' | 'timeoutMs'>
+export type FetchWalletsInput = Omit<FetchWalletsParameters, 'signal' | 'timeoutMs' | 'maxBytes' | 'fetch'>
 
 /** Longest search sent; the listing refuses more than 100 characters. */
 const MAX_QUERY_LENGTH = 100
@@ -122,7 +129,9 @@ export const walletsMachine = setup({
   },
   guards: {
     hasFeatured: ({ context }) => featuredIds(context.source).length > 0,
-    hasMore: ({ context }) => context.page * WALLETS_PAGE_SIZE < context.count,
+    hasMore: ({ context }) => hasMorePages(context),
+    pageAddsNothing: ({ context }, params: { output: FetchWalletsReturnType }) =>
+      freshWallets(context.wallets, params.output.data).length === 0,
     hasQuery: ({ context }) => context.query !== '',
     firstLoadDone: and([
       not(stateIn('#wallets.loadingFirst.featured.loading')),
@@ -145,17 +154,17 @@ export const walletsMachine = setup({
       page: 1,
       error: undefined,
     })),
-    appendPage: assign(({ context }, params: { output: FetchWalletsReturnType }) => {
-      const known = new Set(context.wallets.map((wallet) => wallet.id))
-      const fresh = params.output.data.filter((wallet) => !known.has(wallet.id))
-      return {
-        wallets: [...context.wallets, ...fresh],
-        // An empty page means the listing has nothing more, whatever its count said.
-        count: params.output.data.length === 0 ? context.wallets.length : params.output.count,
-        page: context.page + 1,
-        error: undefined,
-      }
-    }),
+    appendPage: assign(({ context }, params: { output: FetchWalletsReturnType }) => ({
+      wallets: [...context.wallets, ...freshWallets(context.wallets, params.output.data)].slice(
+        0,
+        WALLETS_LIST_MAX,
+      ),
+      count: params.output.count,
+      page: context.page + 1,
+      error: undefined,
+    })),
+    /** The listing has nothing more, whatever its count said: the list is complete as it is. */
+    endPaging: assign(({ context }) => ({ count: context.wallets.length, error: undefined })),
     setResults: assign(({ context }, params: { output: FetchWalletsReturnType }) => ({
       results: featuredFirst(params.output.data, featuredIds(context.source)),
       error: undefined,
@@ -290,10 +299,17 @@ export const walletsMachine = setup({
                 id: 'nextPage',
                 src: 'fetchWallets',
                 input: ({ context }) => browsePage(context.source, context.page + 1),
-                onDone: {
-                  target: 'browsing',
-                  actions: { type: 'appendPage', params: ({ event }) => ({ output: event.output }) },
-                },
+                onDone: [
+                  {
+                    guard: { type: 'pageAddsNothing', params: ({ event }) => ({ output: event.output }) },
+                    target: 'browsing',
+                    actions: 'endPaging',
+                  },
+                  {
+                    target: 'browsing',
+                    actions: { type: 'appendPage', params: ({ event }) => ({ output: event.output }) },
+                  },
+                ],
                 onError: {
                   target: 'loadMoreFailed',
                   actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
@@ -364,6 +380,17 @@ export const walletsMachine = setup({
   },
 })
 
+/** Whether the browse list may grow: the count not reached, and room left under `WALLETS_LIST_MAX`. */
+function hasMorePages(context: Pick<WalletsContext, 'page' | 'count' | 'wallets'>): boolean {
+  return context.page * WALLETS_PAGE_SIZE < context.count && context.wallets.length < WALLETS_LIST_MAX
+}
+
+/** The wallets of a page not listed yet. */
+function freshWallets(listed: readonly WalletListing[], page: readonly WalletListing[]): WalletListing[] {
+  const known = new Set(listed.map((wallet) => wallet.id))
+  return page.filter((wallet) => !known.has(wallet.id))
+}
+
 /** A page of the browse list: the host's include/exclude lists, featured wallets left out. */
 function browsePage(source: WalletsInput, page: number): FetchWalletsInput {
   return {
@@ -401,8 +428,7 @@ export function selectRecommendedWallets(snapshot: WalletsSnapshot): WalletListi
 
 /** Whether the browse list has pages left to load. */
 export function selectHasMoreWallets(snapshot: WalletsSnapshot): boolean {
-  const { page, count } = snapshot.context
-  return snapshot.matches({ ready: 'browse' }) && page * WALLETS_PAGE_SIZE < count
+  return snapshot.matches({ ready: 'browse' }) && hasMorePages(snapshot.context)
 }
 
 /**

@@ -62,4 +62,42 @@ describe('walletsMachine with its real fetchWallets slot', () => {
     ])
     actor.stop()
   })
+
+  it('behavior: a listing that serves its first page forever is asked twice; a 10 MiB answer keeps the page', async () => {
+    const requests: string[] = []
+    const originalFetch = globalThis.fetch
+    globalThis.fetch = (input, init) => {
+      requests.push(String(input))
+      return originalFetch(input, init)
+    }
+    listing.setHostile({ repeatFirstPage: true })
+    try {
+      const actor = createActor(walletsMachine.provide({ actors: createWalletsActors() }), {
+        input: { ...INPUT, walletsApi: listing.origin, chains: ['eip155:31337'] },
+      }).start()
+      actor.send({ type: 'wallets.load' })
+      await waitFor(actor, (s) => s.matches('ready'))
+      for (let scroll = 0; scroll < 60 && selectHasMoreWallets(actor.getSnapshot()); scroll++) {
+        actor.send({ type: 'wallets.loadMore' })
+        await waitFor(actor, (s) => s.matches({ ready: { browse: 'browsing' } }))
+      }
+      expect(requests).toHaveLength(2)
+      expect(selectHasMoreWallets(actor.getSnapshot())).toBe(false)
+      expect(selectWalletList(actor.getSnapshot())).toHaveLength(40)
+      actor.stop()
+
+      listing.setHostile({ padBytes: 10 * 1024 * 1024 })
+      const padded = createActor(walletsMachine.provide({ actors: createWalletsActors() }), {
+        input: { ...INPUT, walletsApi: listing.origin, chains: ['eip155:31337'] },
+      }).start()
+      padded.send({ type: 'wallets.load' })
+      await waitFor(padded, (s) => s.matches('ready'))
+      expect(selectWalletList(padded.getSnapshot())).toHaveLength(40)
+      expect(selectWalletList(padded.getSnapshot()).some((w) => w.id.startsWith('filler-'))).toBe(false)
+      padded.stop()
+    } finally {
+      globalThis.fetch = originalFetch
+      listing.setHostile({})
+    }
+  })
 })

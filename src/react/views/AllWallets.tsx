@@ -1,6 +1,19 @@
+import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual'
 import { useSelector } from '@xstate/react'
-import { type ChangeEvent, memo, useCallback, useEffect, useId, useRef, useState } from 'react'
+import {
+  type ChangeEvent,
+  type KeyboardEvent,
+  memo,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react'
 import type { WalletListing } from '../../api/walletsApi'
+import { WALLETS_VIRTUAL_FROM } from '../../constants'
 import type { ChosenWallet } from '../../machines/connection'
 import {
   selectHasMoreWallets,
@@ -19,10 +32,23 @@ import { useKitConfig, useWalletsActor } from '../hooks'
  * The list and its states are the wallets machine's; this view only renders them and sends events. Listing
  * data is untrusted: names are rendered as text, and no link of the listing is rendered here at all (the
  * connecting views open them, after `safeDeepLink`).
+ *
+ * A long list (from `WALLETS_VIRTUAL_FROM` wallets) renders only the rows in view, plus a few either side and
+ * the row holding focus; each item says its place (`aria-posinset` of `aria-setsize`) so a screen reader still
+ * knows the whole. Every wallet button is in the Tab order, and the arrow keys move focus by cell and row
+ * (Home and End to the first and last wallet), scrolling the wallet into view first when it is not rendered.
  */
 
 /** How far below the visible list the next page starts loading. */
 const PREFETCH_MARGIN_PX = 240
+/** The grid's geometry, as the CSS below lays it out: cells at least 76 px wide, 8 px apart, rows 104 px. */
+const CELL_MIN_WIDTH_PX = 76
+const GAP_PX = 8
+const ROW_HEIGHT_PX = 104
+/** Room around the cells so focus rings are not clipped. */
+const PAD_PX = 2
+/** Rows rendered beyond those in view, so Tab and the arrow keys find their next wallet rendered already. */
+const OVERSCAN_ROWS = 3
 
 // Scoped to the view's root so these rules never reach another view's elements of the same class.
 const CSS = `
@@ -37,6 +63,8 @@ const CSS = `
   list-style: none; margin: 0; padding: 2px; display: grid; gap: 8px;
   grid-template-columns: repeat(auto-fill, minmax(76px, 1fr));
 }
+[data-walletstate] .ws-all-wallets .ws-wallet-grid[data-virtual] { display: block; position: relative; padding: 0; box-sizing: border-box; }
+[data-walletstate] .ws-all-wallets .ws-wallet-grid[data-virtual] > li { position: absolute; height: 104px; }
 [data-walletstate] .ws-all-wallets .ws-wallet {
   width: 100%; height: 100%; display: grid; justify-items: center; align-content: start; gap: 6px;
   padding: 10px 4px; border-radius: 12px; border: 1px solid transparent; background: var(--ws-surface);
@@ -144,18 +172,14 @@ export default function AllWallets() {
               No wallets found
             </p>
           ) : null}
-          <ul
+          <WalletGrid
             id={listId}
-            className="ws-wallet-grid"
-            aria-label={mode === 'search' ? 'Matching wallets' : 'Wallets'}
-            aria-busy={status === 'searching' || status === 'loadingMore'}
-          >
-            {wallets.map((wallet) => (
-              <li key={wallet.id}>
-                <WalletButton wallet={wallet} imageUrl={wallet.image_url} onSelect={select} />
-              </li>
-            ))}
-          </ul>
+            label={mode === 'search' ? 'Matching wallets' : 'Wallets'}
+            busy={status === 'searching' || status === 'loadingMore'}
+            wallets={wallets}
+            scrollRef={scrollRef}
+            onSelect={select}
+          />
           {status === 'loadingMore' ? <ViewLoading label="Loading more wallets…" /> : null}
           {status === 'partError' ? <ErrorNote message={error} onRetry={retry} /> : null}
           {canLoadMore ? (
@@ -189,14 +213,168 @@ function ErrorNote({ message, onRetry }: { message: string | undefined; onRetry:
   )
 }
 
+interface WalletGridProps {
+  id: string
+  label: string
+  busy: boolean
+  wallets: readonly WalletListing[]
+  scrollRef: RefObject<HTMLDivElement | null>
+  onSelect: (wallet: ChosenWallet) => void
+}
+
+/** How many columns the grid has at `width` (the CSS's `repeat(auto-fill, minmax(76px, 1fr))`). */
+function columnsAt(width: number): number {
+  return Math.max(1, Math.floor((width + GAP_PX) / (CELL_MIN_WIDTH_PX + GAP_PX)))
+}
+
+/** The next wallet's index for an arrow key, Home or End; `undefined` for any other key. */
+function nextIndex(key: string, index: number, columns: number, count: number): number | undefined {
+  const step: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }
+  if (key === 'Home') return 0
+  if (key === 'End') return count - 1
+  const delta = step[key]
+  if (delta === undefined) return undefined
+  const next = index + delta
+  return next < 0 || next >= count ? index : next
+}
+
+/**
+ * The wallets as a list of buttons laid out in a grid: all of them for a short list, only the rows near the
+ * view for a long one (`WALLETS_VIRTUAL_FROM`).
+ */
+function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGridProps) {
+  const listRef = useRef<HTMLUListElement>(null)
+  const [columns, setColumns] = useState(4)
+  const [scrollMargin, setScrollMargin] = useState(0)
+  const [pendingFocus, setPendingFocus] = useState<number | undefined>(undefined)
+  const focusedRow = useRef<number | undefined>(undefined)
+  const virtual = wallets.length >= WALLETS_VIRTUAL_FROM
+
+  useLayoutEffect(() => {
+    const list = listRef.current
+    if (!list) return
+    const measure = () => {
+      setColumns(columnsAt(list.clientWidth - 2 * PAD_PX))
+      // Where the list starts inside the scrolled content: the rows' offsets are counted from there.
+      const scroller = scrollRef.current
+      if (scroller) {
+        const top =
+          list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop
+        setScrollMargin(Math.round(top))
+      }
+    }
+    measure()
+    if (typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(measure)
+    observer.observe(list)
+    return () => observer.disconnect()
+  }, [scrollRef])
+
+  const rows = Math.ceil(wallets.length / columns)
+  const rangeExtractor = useCallback((range: Range) => {
+    // The row holding focus stays rendered, so focus is never lost to a scroll.
+    const indexes = defaultRangeExtractor(range)
+    const row = focusedRow.current
+    if (row === undefined || row >= range.count || indexes.includes(row)) return indexes
+    return [...indexes, row].sort((a, b) => a - b)
+  }, [])
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT_PX + GAP_PX,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin,
+    rangeExtractor,
+  })
+
+  // Focus asked for by a key lands once its wallet is rendered.
+  const virtualItems = virtualizer.getVirtualItems()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the rendered rows change
+  useEffect(() => {
+    if (pendingFocus === undefined) return
+    const button = listRef.current?.querySelector<HTMLButtonElement>(`button[data-index="${pendingFocus}"]`)
+    if (!button) return
+    button.focus()
+    setPendingFocus(undefined)
+  }, [pendingFocus, virtualItems])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const current = Number((event.target as HTMLElement).dataset?.index)
+    if (!Number.isInteger(current)) return
+    const next = nextIndex(event.key, current, columns, wallets.length)
+    if (next === undefined) return
+    event.preventDefault()
+    if (next === current) return
+    if (virtual) virtualizer.scrollToIndex(Math.floor(next / columns), { align: 'auto' })
+    setPendingFocus(next)
+  }
+  const onFocus = (event: { target: EventTarget }) => {
+    const index = Number((event.target as HTMLElement).dataset?.index)
+    focusedRow.current = Number.isInteger(index) ? Math.floor(index / columns) : undefined
+  }
+
+  const onBlur = (event: { relatedTarget: EventTarget | null }) => {
+    if (!(event.relatedTarget instanceof Node) || !listRef.current?.contains(event.relatedTarget))
+      focusedRow.current = undefined
+  }
+
+  const common = {
+    id,
+    ref: listRef,
+    className: 'ws-wallet-grid',
+    'aria-label': label,
+    'aria-busy': busy,
+    onKeyDown,
+    onFocus,
+    onBlur,
+  }
+  if (!virtual) {
+    return (
+      <ul {...common}>
+        {wallets.map((wallet, index) => (
+          <li key={wallet.id}>
+            <WalletButton wallet={wallet} index={index} imageUrl={wallet.image_url} onSelect={onSelect} />
+          </li>
+        ))}
+      </ul>
+    )
+  }
+  const width = `(100% - ${2 * PAD_PX + (columns - 1) * GAP_PX}px) / ${columns}`
+  return (
+    <ul {...common} data-virtual="" style={{ height: virtualizer.getTotalSize() + 2 * PAD_PX }}>
+      {virtualItems.flatMap((row) =>
+        wallets.slice(row.index * columns, (row.index + 1) * columns).map((wallet, column) => {
+          const index = row.index * columns + column
+          return (
+            <li
+              key={wallet.id}
+              aria-setsize={wallets.length}
+              aria-posinset={index + 1}
+              style={{
+                top: row.start - scrollMargin + PAD_PX,
+                left: `calc(${width} * ${column} + ${PAD_PX + column * GAP_PX}px)`,
+                width: `calc(${width})`,
+              }}
+            >
+              <WalletButton wallet={wallet} index={index} imageUrl={wallet.image_url} onSelect={onSelect} />
+            </li>
+          )
+        }),
+      )}
+    </ul>
+  )
+}
+
 interface WalletButtonProps {
   wallet: WalletListing
+  /** The wallet's place in the list, for keyboard moves. */
+  index: number
   imageUrl: string | undefined
   onSelect: (wallet: ChosenWallet) => void
 }
 
 /** One wallet: its icon (or its initial when the image is missing or fails) and its name, as text. */
-const WalletButton = memo(function WalletButton({ wallet, imageUrl, onSelect }: WalletButtonProps) {
+const WalletButton = memo(function WalletButton({ wallet, index, imageUrl, onSelect }: WalletButtonProps) {
   const [failed, setFailed] = useState(false)
   // Parsed names are display-safe already; this bounds them again for a grid cell.
   const name = safeText(wallet.name, 64)
@@ -206,6 +384,7 @@ const WalletButton = memo(function WalletButton({ wallet, imageUrl, onSelect }: 
       type="button"
       className="ws-wallet"
       data-wallet-id={wallet.id}
+      data-index={index}
       title={name}
       onClick={() => onSelect(toChosenWallet(wallet))}
     >
