@@ -146,13 +146,26 @@ export class FakeFrame {
     this.answer(id, ok())
   }
 
-  /** The visitor approves the signing request `id` in the shown frame. */
-  approve(id: string) {
+  /**
+   * The visitor approves the signing request `id` in the shown frame. The frame answers at once, or, with
+   * `{ later: true }`, only when {@link finish} is called (a transaction still on its way to the chain).
+   */
+  approve(id: string, options: { later?: boolean } = {}) {
     const waiting = this.waiting.get(id)
     if (waiting?.command !== 'rpcRequest') return
     this.send({ type: 'frame.approvalSettled', payload: { requestId: id, approved: true } })
-    this.answer(id, ok(`0x${'5'.repeat(130)}`))
+    if (options.later) this.approved.add(id)
+    else this.answer(id, ok(`0x${'5'.repeat(130)}`))
   }
+
+  /** An approved request held with `approve(id, { later: true })` is done: the frame answers with its result. */
+  finish(id: string, result: unknown = `0x${'5'.repeat(64)}`) {
+    if (!this.approved.delete(id)) return
+    this.answer(id, ok(result))
+  }
+
+  /** Approved requests still running (the real frame runs them to their end, whatever the kit asks). */
+  private approved = new Set<string>()
 
   /** The visitor declines: EIP-1193 4001, with no text of its own. */
   decline(id: string) {
@@ -299,7 +312,8 @@ export class FakeFrame {
       }
       case 'rejectRpcRequests': {
         for (const [heldId, waiting] of [...this.waiting]) {
-          if (waiting.command === 'rpcRequest') this.answer(heldId, fail('Request was aborted', 4001))
+          if (waiting.command === 'rpcRequest' && !this.approved.has(heldId))
+            this.answer(heldId, fail('Request was aborted', 4001))
         }
         return this.answer(id, ok())
       }

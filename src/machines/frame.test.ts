@@ -592,7 +592,7 @@ describe('frameMachine: RPC requests', () => {
     const signature = frameRpc(h.actor, { method: 'personal_sign', params: ['0x68656c6c6f', '0x0'] })
     const id = h.context().rpc[0]!.id
     expect(h.context().rpc).toEqual([
-      { id, method: 'personal_sign', ref: expect.any(String), actor: expect.anything() },
+      { id, method: 'personal_sign', ref: expect.any(String), actor: expect.anything(), approved: false },
     ])
     expect(h.requests()).toEqual([{ id, command: 'rpcRequest', owner: 'rpc', timeoutMs: undefined }])
     await flush()
@@ -642,6 +642,52 @@ describe('frameMachine: RPC requests', () => {
     )!
     h.frame.send({ id: balance.request.id, type: 'frame.reply', payload: { ok: true, result: '0x10' } })
     await expect(reading).resolves.toBe('0x10')
+  })
+
+  it("behavior: an approved transaction is not cancelled by rejectRpcRequests; it ends with the frame's answer (issue 13)", async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    const sending = frameRpc(h.actor, { method: 'eth_sendTransaction', params: [{}] })
+    const id = h.context().rpc[0]!.id
+    await flush()
+    expect(selectFrameView(h.snapshot())).toBe('ApproveTransaction')
+    // The visitor approves; the transaction is on its way when the modal is closed (Back, Escape, close).
+    h.frame.approve(id, { later: true })
+    await flush()
+    expect(h.context().rpc).toMatchObject([{ id, approved: true }])
+    expect(selectFrameView(h.snapshot())).toBeUndefined()
+    h.send({ type: 'frame.rejectRpcRequests' })
+    expect(h.context().rpc.map((r) => r.id)).toEqual([id])
+    const hash = `0x${'a'.repeat(64)}`
+    h.frame.finish(id, hash)
+    await expect(sending).resolves.toBe(hash)
+    expect(h.context().rpc).toEqual([])
+  })
+
+  it("behavior: the request on the approval screen is the frame's to answer on rejectRpcRequests (aborted, or its result when Approve crossed the cancel)", async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    // Closed while shown: the screen closes, and the frame answers 'Request was aborted'.
+    const first = frameRpc(h.actor, { method: 'eth_sendTransaction', params: [{}] })
+    const firstId = h.context().rpc[0]!.id
+    await flush()
+    expect(h.context().approval?.requestId).toBe(firstId)
+    h.send({ type: 'frame.rejectRpcRequests' })
+    expect(selectFrameView(h.snapshot())).toBeUndefined()
+    await expect(first).rejects.toMatchObject({ shortMessage: 'Request was aborted' })
+
+    // The visitor's Approve crossed the kit's cancel: the frame had already approved, and answers the hash.
+    h.frame.silent.add('rejectRpcRequests')
+    const second = frameRpc(h.actor, { method: 'eth_sendTransaction', params: [{}] })
+    const secondId = h.context().rpc[0]!.id
+    await flush()
+    expect(h.context().approval?.requestId).toBe(secondId)
+    h.send({ type: 'frame.rejectRpcRequests' })
+    h.frame.approve(secondId)
+    await expect(second).resolves.toMatch(/^0x5+$/)
+    expect(h.context().rpc).toEqual([])
   })
 
   it('behavior: signing out aborts every open request', async () => {

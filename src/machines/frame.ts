@@ -212,7 +212,11 @@ const ready = frameSetup.createStateConfig({
           exit: 'endApproval',
           on: {
             'frame.showIn': { actions: 'showTransport' },
-            'frame.approvalSettled': { guard: 'approvalMatches', target: 'hidden', actions: 'hideTransport' },
+            'frame.approvalSettled': {
+              guard: 'approvalMatches',
+              target: 'hidden',
+              actions: ['markApproved', 'hideTransport'],
+            },
             'frame.approvalCleared': { target: 'hidden', actions: 'hideTransport' },
           },
         },

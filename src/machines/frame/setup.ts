@@ -107,9 +107,25 @@ function enqueuePosts(enqueue: Queue, context: FrameContext, posts: Background[]
   enqueue.assign(({ context: now }) => ({ requestCount: now.requestCount + posts.length }))
 }
 
-/** Fails open RPC requests with 'Request was aborted': all of them, or the signing ones only (SPEC §7). */
+/**
+ * Which open RPC requests a cancel may fail (SPEC §7: safe methods are not aborted). `all` (the frame is gone):
+ * every one. Otherwise (`frame.rejectRpcRequests`) only the signing requests the visitor has not settled: one
+ * already approved runs to its end, and the one on the approval screen is the frame's to answer — it answers
+ * 'Request was aborted', or the result when the visitor's Approve crossed the cancel (issue 13: never report an
+ * approved transaction as declined).
+ */
+export function cancellableRpc(context: Pick<FrameContext, 'rpc' | 'approval'>, all: boolean) {
+  if (all) return context.rpc
+  return context.rpc.filter(
+    (r) => !isSafeMethod(r.method) && !r.approved && r.id !== context.approval?.requestId,
+  )
+}
+
+/** Fails open RPC requests with 'Request was aborted': all of them, or the cancellable ones (see above). */
 function enqueueAbort(enqueue: Queue, context: FrameContext, all: boolean) {
-  const aborted = context.rpc.filter((r) => all || !isSafeMethod(r.method))
+  const aborted = cancellableRpc(context, all)
+  // The approval screen closes whether its request is aborted here or answered by the frame.
+  if (!all && context.approval) enqueue.raise({ type: 'frame.approvalCleared' })
   if (aborted.length === 0) return
   const ids = new Set(aborted.map((r) => r.id))
   enqueue.assign(({ context: now }) => ({ rpc: now.rpc.filter((r) => !ids.has(r.id)) }))
@@ -407,7 +423,7 @@ export const frameSetup = setup({
       })
       return {
         requestCount: context.requestCount + 1,
-        rpc: [...context.rpc, { id, method: event.method, ref: event.ref, actor }],
+        rpc: [...context.rpc, { id, method: event.method, ref: event.ref, actor, approved: false }],
       }
     }),
     refuseRpc: emit(({ event }) => {
@@ -431,6 +447,14 @@ export const frameSetup = setup({
     rejectRpcRequests: enqueueActions(({ context, enqueue }) => {
       enqueueAbort(enqueue, context, false)
       enqueuePosts(enqueue, context, [{ command: 'rejectRpcRequests', payload: {} }])
+    }),
+    /** The visitor approved the request in the frame: from now on it finishes with the frame's answer. */
+    markApproved: assign(({ context, event }) => {
+      assertEvent(event, 'frame.approvalSettled')
+      if (!event.payload.approved) return {}
+      return {
+        rpc: context.rpc.map((r) => (r.id === event.payload.requestId ? { ...r, approved: true } : r)),
+      }
     }),
     setApproval: assign(({ event }) => {
       assertEvent(event, 'frame.approvalNeeded')

@@ -213,6 +213,11 @@ export interface OpenRpcRequest {
   /** The caller's key, echoed in `embedded.rpcResult` / `embedded.rpcError`. */
   ref: string
   actor: AnyActorRef
+  /**
+   * The visitor approved it in the frame (`frame.approvalSettled`, approved): it runs to its end, and
+   * `frame.rejectRpcRequests` no longer cancels it — a transaction may already be on its way (issue 13).
+   */
+  approved: boolean
 }
 
 /** What a state of the frame machine says of itself: the view the kit shows while it is active. */
