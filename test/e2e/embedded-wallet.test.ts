@@ -127,6 +127,40 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     await page.close()
   })
 
+  it('Close crossing Approve: the outcome shown is the outcome on chain (a hash means one transaction, aborted means none) (issue 13)', async () => {
+    const page = await e2e.newPage()
+    const address = await logInByEmail(page, freshEmail('closer'))
+    const client = createPublicClient({ transport: http(e2e.sandbox.chain.rpcUrl) })
+    const nonceBefore = await client.getTransactionCount({ address })
+    const result = page.getByTestId('demo-result')
+    await page.getByRole('button', { name: 'Send transaction' }).click()
+    await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
+    const approve = frame(page).getByRole('button', { name: 'Approve' })
+    await approve.waitFor({ timeout: 30_000 })
+    await page.waitForTimeout(600) // Approve is inert for its first 500 ms on screen.
+    // The visitor approves in the frame and at once closes the modal: the frame's approval message and the
+    // kit's cancel may cross.
+    await approve.evaluate((button) => (button as HTMLButtonElement).click())
+    await page.evaluate(() =>
+      (document.querySelector('[role="dialog"] [aria-label="Close"]') as HTMLElement | null)?.click(),
+    )
+    await expect
+      .poll(() => result.textContent(), { timeout: 30_000 })
+      .toMatch(/^0x[0-9a-f]{64}$|aborted|declined/i)
+    const shown = (await result.textContent()) ?? ''
+    await page.waitForTimeout(3_000) // a transaction the frame had already sent reaches the chain by now
+    const sent = (await client.getTransactionCount({ address })) - nonceBefore
+    if (/^0x[0-9a-f]{64}$/.test(shown)) {
+      expect(sent).toBe(1)
+      const receipt = await client.waitForTransactionReceipt({ hash: shown as `0x${string}` })
+      expect(receipt.status).toBe('success')
+    } else {
+      // Reported as not sent: then nothing was sent (before the fix, the approved transaction went out anyway).
+      expect({ shown, sent }).toEqual({ shown: expect.stringMatching(/aborted/i), sent: 0 })
+    }
+    await page.close()
+  })
+
   it('a declined signature is refused with the SPEC message', async () => {
     const page = await e2e.newPage()
     await logInByEmail(page, freshEmail('decliner'))
