@@ -87,6 +87,15 @@ export const RPC_TIMEOUT_MS = 10_000
 /** A Retry-After longer than this is not waited for: the call fails at once instead. Ours. §7 */
 export const RPC_RETRY_AFTER_MAX_MS = 30_000
 
+// Alerts (issue 13 item 11)
+/** The RPC-method-not-allowed alert is shown this long after the frame refuses a method (SPEC §8: "after 300 ms"). */
+export const RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS = 300
+/**
+ * How long the code of a capability loaded on demand (frame, remote sessions, account, send) may take to load
+ * before the load counts as failed (retryable). Ours: a lazy chunk on a slow connection; §9 gives the frame 20 s.
+ */
+export const ON_DEMAND_LOAD_TIMEOUT_MS = 20_000
+
 // Timeouts: no flow hangs (issue 13 item 2, the connection and send machines)
 /**
  * How long a wallet may take to answer a connect request before the attempt fails. Ours: the SPEC names no

@@ -140,6 +140,7 @@ export function createKitMachine(config: KitConfig) {
           frame.on('embedded.connected', (event) => sendBack(event)),
           frame.on('embedded.disconnected', (event) => sendBack(event)),
           frame.on('embedded.failed', (event) => sendBack(event)),
+          frame.on('embedded.rpcNotAllowed', (event) => sendBack(event)),
         ]
         let view = selectFrameView(frame.getSnapshot())
         if (view) sendBack({ type: 'embedded.view', view, previous: undefined, connected: false })

@@ -690,6 +690,19 @@ describe('frameMachine: RPC requests', () => {
     expect(h.context().rpc).toEqual([])
   })
 
+  it('behavior: a method the frame refuses (4200) is reported to the kit for the RPC-method-not-allowed alert', async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    const refused: string[] = []
+    h.actor.on('embedded.rpcNotAllowed', (event) => refused.push(event.method))
+    await expect(frameRpc(h.actor, { method: 'eth_sign', params: [] })).rejects.toMatchObject({
+      shortMessage: 'Requested RPC call is not allowed',
+    })
+    await expect(frameRpc(h.actor, { method: 'eth_chainId' })).resolves.toBe('0x1')
+    expect(refused).toEqual(['eth_sign'])
+  })
+
   it('behavior: signing out aborts every open request', async () => {
     const h = start()
     await ready(h)

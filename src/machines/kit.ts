@@ -83,6 +83,9 @@ export const kitMachine = kitSetup.createMachine({
       actions: sendTo('connection', { type: 'connection.lost' }),
     },
     'embedded.failed': { actions: 'showFrameAlert' },
+    // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
+    'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
+    'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },
     // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
     'request.timedOut': { actions: 'showTimedOutAlert' },
     // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.

@@ -117,8 +117,8 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 55
-const RESTORING_PATHS = 40
+const PATHS = 61
+const RESTORING_PATHS = 43
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

@@ -41,12 +41,6 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.remoteSessions.running': 'followRemoteSessions lives as long as the session client runs',
   'kit.account.running': 'followAccount lives as long as the account machine runs',
   'kit.sendFlow.running': 'followSend lives as long as the send flow runs',
-  'kit.embedded.loading':
-    'TODO(lead): loadEmbedded (a dynamic import) has no time limit; give onDemand a load timeout to `failed`',
-  'kit.remoteSessions.loading':
-    'TODO(lead): loadRemoteSessions (dynamic import) has no time limit (see above)',
-  'kit.account.loading': 'TODO(lead): loadAccount (dynamic import) has no time limit (see above)',
-  'kit.sendFlow.loading': 'TODO(lead): loadSend (dynamic import) has no time limit (see above)',
   // Remote sessions (src/machines/session/*, being changed by the session work).
   'auth.verifying': 'TODO(lead): verifyAuth (signature checks, may call an RPC) has no time limit',
   'auth.approving': 'TODO(lead): approveAuth waits on the relay with no time limit or cancel',

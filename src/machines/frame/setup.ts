@@ -225,12 +225,13 @@ export const frameSetup = setup({
       enqueue.stopChild(request.actor)
       const { reply } = event
       if (reply.ok) enqueue.emit({ type: 'embedded.rpcResult', ref: request.ref, result: reply.result })
-      else
-        enqueue.emit({
-          type: 'embedded.rpcError',
-          ref: request.ref,
-          error: frameErrorInfo(replyError(reply.error)),
-        })
+      else {
+        const error = replyError(reply.error)
+        enqueue.emit({ type: 'embedded.rpcError', ref: request.ref, error: frameErrorInfo(error) })
+        // 4200: the wallet does not allow the method (SPEC §8 'Requested RPC call is not allowed').
+        if (reply.error.code === 4200)
+          enqueue.emit({ type: 'embedded.rpcNotAllowed', method: request.method })
+      }
       if (context.approval?.requestId === request.id) enqueue.raise({ type: 'frame.approvalCleared' })
     }),
     /** Fails open RPC requests with 'Request was aborted': every one, or only the signing ones (SPEC §7). */

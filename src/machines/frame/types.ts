@@ -150,6 +150,8 @@ export type FrameEmitted =
   | { type: 'embedded.approvalNeeded'; requestId: string; method: string }
   | { type: 'embedded.approvalSettled'; requestId: string }
   | { type: 'embedded.failed'; error: FrameErrorInfo; alert: KitAlert }
+  /** The frame refused an RPC method for this session (4200, 'Requested RPC call is not allowed'). */
+  | { type: 'embedded.rpcNotAllowed'; method: string }
 
 /** What the persistence slot stores (SPEC §3); nothing secret. The slot stamps the time itself. */
 export type FramePersistRequest =

@@ -4,7 +4,8 @@
  *
  * `idle` → (load event) → `loading` (the loader actor imports the code and returns the machine) → `running`
  * (the machine is spawned by `started`, given the loader's output as params; `follow` turns its notices into
- * kit events) or `failed` (the next load event tries again). One call of {@link onDemand} per region:
+ * kit events) or `failed` (an error, or no answer within the kit's `onDemandLoad` delay: the next load event
+ * tries again). One call of {@link onDemand} per region:
  *
  * @example
  * sendFlow: onDemand({ load: 'send.load', loader: 'loadSend', started: 'spawnSend', follow: 'followSend' }),
@@ -66,6 +67,8 @@ export function onDemand<
           },
           onError: { target: 'failed' as const, actions: actions(region.failed) },
         },
+        /** A chunk that never arrives counts as failed (`onDemandLoad`, ON_DEMAND_LOAD_TIMEOUT_MS): retryable. */
+        after: { onDemandLoad: { target: 'failed' as const, actions: actions(region.failed) } },
       },
       running: { entry: actions(region.running), invoke: { id: region.follow, src: region.follow } },
       /** The code did not load (offline, a blocked chunk): the next load event tries again. */

@@ -5,9 +5,11 @@ import {
   enqueueActions,
   fromCallback,
   fromPromise,
+  raise,
   sendTo,
   setup,
 } from 'xstate'
+import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../constants'
 import { ALERTS } from '../../errors/base'
 import { connectionMachine } from '../connection'
 import { modalMachine } from '../modal'
@@ -64,6 +66,10 @@ export const kitSetup = setup({
     followSend: quiet(),
   },
   guards: is,
+  delays: {
+    rpcNotAllowedAlert: RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
+    onDemandLoad: ON_DEMAND_LOAD_TIMEOUT_MS,
+  },
   actions: {
     spawnFrame: assign(({ context, spawn }, embedded: EmbeddedLoad) => {
       if (context.frame) return {}
@@ -118,6 +124,11 @@ export const kitSetup = setup({
     showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
     /** A wallet request (connect, send) timed out: SPEC §8 alert REQUEST_TIMED_OUT. */
     showTimedOutAlert: assign(({ context }) => addAlert(context, ALERTS.REQUEST_TIMED_OUT)),
+    scheduleRpcNotAllowedAlert: raise(
+      { type: 'kit.rpcNotAllowedAlert' },
+      { delay: 'rpcNotAllowedAlert', id: 'rpcNotAllowedAlert' },
+    ),
+    showRpcNotAllowedAlert: assign(({ context }) => addAlert(context, ALERTS.RPC_METHOD_NOT_ALLOWED)),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)

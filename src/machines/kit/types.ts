@@ -119,7 +119,12 @@ export type KitEvent =
   /** The login frame is needed (the modal opened with e-mail or socials on; the wallet connector asks). */
   | { type: 'embedded.load' }
   /** From the login frame, through `followFrame`. */
-  | Extract<FrameEmitted, { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' }>
+  | Extract<
+      FrameEmitted,
+      { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' | 'embedded.rpcNotAllowed' }
+    >
+  /** The RPC-method-not-allowed alert is due (raised by the kit itself, after its delay). */
+  | { type: 'kit.rpcNotAllowedAlert' }
   /** The view the frame's flow calls for changed (`selectFrameView`); `failed`: the frame holds an error. */
   | {
       type: 'embedded.view'

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { createActor, fromPromise, SimulatedClock } from 'xstate'
+import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../src/constants'
+import { ALERTS } from '../../src/errors/base'
+import { kitMachine, selectAlerts } from '../../src/machines/kit'
+import { kitTestInput } from './kit.fixtures'
+
+/** Alerts the kit raises on its own clock (issue 13 item 11), and its on-demand loads' time limit. */
+describe('kit alerts and on-demand loads', () => {
+  it("RPC_METHOD_NOT_ALLOWED is shown 300 ms after the frame refuses a method (SPEC §8 'shown after 300 ms')", () => {
+    const clock = new SimulatedClock()
+    const kit = createActor(kitMachine, { input: kitTestInput('alerts'), clock }).start()
+    const codes = () => selectAlerts(kit.getSnapshot()).map((a) => a.code)
+    kit.send({ type: 'embedded.rpcNotAllowed', method: 'eth_sign' })
+    clock.increment(RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS - 1)
+    expect(codes()).not.toContain('RPC_METHOD_NOT_ALLOWED')
+    clock.increment(1)
+    expect(selectAlerts(kit.getSnapshot())).toContainEqual(ALERTS.RPC_METHOD_NOT_ALLOWED)
+    // A second refusal does not stack a second alert.
+    kit.send({ type: 'embedded.rpcNotAllowed', method: 'eth_sign' })
+    clock.increment(RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS)
+    expect(codes().filter((c) => c === 'RPC_METHOD_NOT_ALLOWED')).toHaveLength(1)
+    kit.stop()
+  })
+
+  it('a capability whose code never loads fails after its time limit, and the next load tries again', () => {
+    const clock = new SimulatedClock()
+    let loads = 0
+    const machine = kitMachine.provide({
+      actors: {
+        loadSend: fromPromise(() => {
+          loads += 1
+          return new Promise<never>(() => {})
+        }),
+      },
+    })
+    const kit = createActor(machine, { input: kitTestInput('loads'), clock }).start()
+    kit.send({ type: 'send.load' })
+    expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
+    clock.increment(ON_DEMAND_LOAD_TIMEOUT_MS - 1)
+    expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
+    clock.increment(1)
+    expect(kit.getSnapshot().matches({ sendFlow: 'failed' })).toBe(true)
+    kit.send({ type: 'send.load' })
+    expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
+    expect(loads).toBe(2)
+    kit.stop()
+  })
+})
