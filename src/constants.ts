@@ -96,6 +96,9 @@ export const RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS = 300
  */
 export const ON_DEMAND_LOAD_TIMEOUT_MS = 20_000
 
+/** The longest delay a timer holds (setTimeout's 32-bit limit, ~24.8 days); longer ones fire at once. §9 */
+export const TIMER_DELAY_MAX_MS = 2 ** 31 - 1
+
 // Timeouts: no flow hangs (issue 13 item 2, the connection and send machines)
 /**
  * How long a wallet may take to answer a connect request before the attempt fails. Ours: the SPEC names no

@@ -341,3 +341,37 @@ describe('roles', () => {
     expect(lastError(wallet)?.message).toBe('Missing or invalid. pair() needs a WalletConnect v2 URI')
   })
 })
+
+describe('hostile keys and expiries (issue 13 item 6)', () => {
+  it('topics and ids named like Object.prototype members are unknown records, not crashes', () => {
+    const t = start('wallet')
+    t.actor.send(sync({ sessions: [session()] }))
+    for (const topic of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(() => t.actor.send({ type: 'session.ping', topic })).not.toThrow()
+      expect(lastError(t)?.message).toBe("session topic doesn't exist")
+      expect(() => t.actor.send({ type: 'session.extend', topic })).not.toThrow()
+      expect(lastError(t)?.message).toBe("session topic doesn't exist")
+    }
+    expect(t.actor.getSnapshot().status).toBe('active')
+    expect(Object.keys(t.actor.getSnapshot().context.sessions)).toEqual([TOPIC])
+  })
+
+  it('a proposal or session whose expiry is not a finite number is not kept as never-expiring', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionPropose', proposal: proposal({ expiry: Number.POSITIVE_INFINITY }) })
+    t.actor.send(sync({ sessions: [session({ expiry: Number.NaN })] }))
+    const { proposals, sessions } = t.actor.getSnapshot().context
+    for (const record of [...Object.values(proposals), ...Object.values(sessions)])
+      expect(Number.isFinite(record.expiry)).toBe(true)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(t.actor.getSnapshot().context.sessions[TOPIC]).toBeUndefined()
+  })
+
+  it('an expiry beyond what setTimeout can hold does not fire at once: the session stays active', async () => {
+    const t = start('wallet')
+    t.actor.send(sync({ sessions: [session({ expiry: NOW + 30 * 24 * HOUR })] }))
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(t.sessionChild()?.getSnapshot().matches('active')).toBe(true)
+    expect(outcomes(t, 'session')).toEqual([])
+  })
+})

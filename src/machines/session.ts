@@ -2,6 +2,7 @@ import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup }
 import { REQUEST_TTL_MS, SESSION_TTL_MS } from '../constants'
 import { InvalidParamsError, InvalidSettleError } from '../errors/session'
 import { sessionChains } from '../session/namespaces'
+import { own } from '../session/own'
 import { createRecentlyDeleted, rememberDeleted } from '../session/recentlyDeleted'
 import {
   type ClientRuleName,
@@ -116,7 +117,7 @@ export const sessionClientMachine = setup({
         context.role === 'app' &&
         context.renewExpiredProposals &&
         event.outcome === 'expired' &&
-        context.proposals[String(event.id)]?.uri !== undefined &&
+        own(context.proposals, String(event.id))?.uri !== undefined &&
         context.connectParams !== undefined
       )
     },
@@ -199,13 +200,13 @@ export const sessionClientMachine = setup({
     }),
     extendByPeer: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'wc.sessionExtend')
-      if (!context.sessions[event.topic]) return
+      if (!own(context.sessions, event.topic)) return
       const expiry = context.clock() + (context.ttl.sessionMs ?? SESSION_TTL_MS)
       enqueue.sendTo(`session:${event.topic}`, { type: 'session.extended', topic: event.topic, expiry })
     }),
     applyUpdate: assign(({ context, event }) => {
       assertEvent(event, 'wc.sessionUpdate')
-      const record = context.sessions[event.topic]!
+      const record = own(context.sessions, event.topic)!
       return {
         sessions: {
           ...context.sessions,
@@ -220,7 +221,7 @@ export const sessionClientMachine = setup({
     }),
     applySessionEvent: assign(({ context, event }) => {
       assertEvent(event, 'wc.sessionEvent')
-      const record = context.sessions[event.topic]
+      const record = own(context.sessions, event.topic)
       if (!record || context.role !== 'app' || event.event.name !== 'chainChanged') return {}
       const chainId = changedChain(event.chainId, event.event.data)
       if (chainId === undefined || !sessionChains(record.namespaces).includes(chainId)) return {}
@@ -294,7 +295,7 @@ export const sessionClientMachine = setup({
       const { plan } = context
       if (plan?.kind !== 'local') return {}
       const { answer, topic } = plan
-      const record = context.sessions[topic]!
+      const record = own(context.sessions, topic)!
       return {
         ...(answer.chainId
           ? { sessions: { ...context.sessions, [topic]: { ...record, chainId: answer.chainId } } }
@@ -354,7 +355,7 @@ export const sessionClientMachine = setup({
     forgetProposal: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'proposal.settled')
       const key = String(event.id)
-      if (!context.proposals[key]) return
+      if (!own(context.proposals, key)) return
       enqueue.emit(event)
       const { [key]: _, ...proposals } = context.proposals
       enqueue.stopChild(`proposal:${key}`)
@@ -374,7 +375,7 @@ export const sessionClientMachine = setup({
     forgetAuth: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'auth.settled')
       const key = String(event.id)
-      if (!context.auths[key]) return
+      if (!own(context.auths, key)) return
       enqueue.emit(event)
       const { [key]: _, ...auths } = context.auths
       enqueue.stopChild(`auth:${key}`)
@@ -404,7 +405,7 @@ export const sessionClientMachine = setup({
     forgetSession: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'session.ended')
       const { topic } = event
-      if (!context.sessions[topic]) return
+      if (!own(context.sessions, topic)) return
       enqueue.emit(event)
       const { [topic]: _, ...sessions } = context.sessions
       enqueue.stopChild(`session:${topic}`)
@@ -422,14 +423,14 @@ export const sessionClientMachine = setup({
     }),
     setSessionExpiry: assign(({ context, event }) => {
       assertEvent(event, 'session.expiryChanged')
-      const record = context.sessions[event.topic]
+      const record = own(context.sessions, event.topic)
       if (!record) return {}
       return { sessions: { ...context.sessions, [event.topic]: { ...record, expiry: event.expiry } } }
     }),
     forgetRequest: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'request.settled')
       const key = String(event.id)
-      if (!context.requests[key]) return
+      if (!own(context.requests, key)) return
       enqueue.emit(event)
       enqueue.stopChild(`request:${key}`)
       if (event.outcome === 'expired' && context.role === 'wallet') {

@@ -38,6 +38,7 @@ import type {
 import { eip155ChainId, formatChainId, namespaceOf, parseChainId } from '../utils/caip'
 import { answerLocally } from './eip155'
 import { eventsForChain, methodsForChain, sessionChains, unique } from './namespaces'
+import { hasOwn, own } from './own'
 import { wasRecentlyDeleted } from './recentlyDeleted'
 import type { Namespaces, RecordKind } from './types'
 import {
@@ -89,15 +90,15 @@ export function isKnownKey(
   if (wasRecentlyDeleted(context.recentlyDeleted, id)) return true
   switch (kind) {
     case 'proposal':
-      return id in context.proposals
+      return hasOwn(context.proposals, id)
     case 'session':
-      return id in context.sessions
+      return hasOwn(context.sessions, id)
     case 'request':
-      return id in context.requests
+      return hasOwn(context.requests, id)
     case 'auth':
-      return id in context.auths
+      return hasOwn(context.auths, id)
     case 'pairing':
-      return id in context.pairings
+      return hasOwn(context.pairings, id)
   }
 }
 
@@ -160,7 +161,7 @@ export function planRequest(context: SessionClientContext, event: SendCommand, n
     const error = sessionTopicRules[name](topic, view)
     if (error) return refused(rule, error)
   }
-  const record = context.sessions[topic]!
+  const record = own(context.sessions, topic)!
   const chainId = event.chainId ?? record.chainId ?? defaultChain(record.namespaces)
   const local = isPlainObject(event.request)
     ? answerLocally(event.request, { session: record, chainId, rpcMap: context.rpcMap })
@@ -259,7 +260,7 @@ const settleParams = (event: SessionClientEvent): Record<string, unknown> => {
   return isPlainObject(settle) ? settle : {}
 }
 const sessionOf = (context: SessionClientContext, event: SessionClientEvent) =>
-  context.sessions[String(topic(event))]
+  own(context.sessions, String(topic(event)))
 /** The namespaces a command approves or an update brings. */
 const approvedNamespaces = (event: SessionClientEvent) => field(event, 'namespaces')
 /** The namespaces whose keys scoped properties may use: approved (approve) or requested (connect). */
@@ -365,7 +366,7 @@ export const clientRules = {
   receivedTopicUnknown: receivedRequestRule((r, view) => sessionTopicRules.unknownTopic(r.topic, view)),
   receivedSessionExpired: receivedRequestRule((r, view) => sessionTopicRules.sessionExpired(r.topic, view)),
   receivedChainNotApproved: receivedRequestRule((r, view) => {
-    const session = view.sessions[String(r.topic)]
+    const session = own(view.sessions, String(r.topic))
     return session && isNonEmptyString(r.chainId) && sessionChains(session.namespaces).includes(r.chainId)
       ? undefined
       : new UnapprovedChainError({ details: String(r.chainId) })
@@ -376,7 +377,7 @@ export const clientRules = {
       : new InvalidParamsError('request() needs a method'),
   ),
   receivedMethodNotApproved: receivedRequestRule((r, view) => {
-    const session = view.sessions[String(r.topic)]
+    const session = own(view.sessions, String(r.topic))
     const method = String((r.request as { method: unknown }).method)
     return session && methodsForChain(session.namespaces, String(r.chainId)).includes(method)
       ? undefined
@@ -450,7 +451,7 @@ export const clientRules = {
     const required =
       event.type === 'wc.sessionUpdate'
         ? sessionOf(context, event)?.requiredNamespaces
-        : context.proposals[String(id(event))]?.requiredNamespaces
+        : own(context.proposals, String(id(event)))?.requiredNamespaces
     return validateConforming(required ?? {}, approvedNamespaces(event) as Namespaces)
   },
   // Reject (a proposal or an auth request): the reason has a code and a message.
@@ -460,7 +461,7 @@ export const clientRules = {
   // Approving or rejecting one-click auth needs a pending auth request with that id.
   unknownAuthRequest: (context, event) => {
     const key = id(event)
-    return typeof key === 'number' && context.auths[String(key)]
+    return typeof key === 'number' && own(context.auths, String(key))
       ? undefined
       : new AuthRequestNotFoundError(String(key))
   },
@@ -473,7 +474,7 @@ export const clientRules = {
     return deleted ? new RecentlyDeletedError({ details: `${deleted}: ${id(event)}` }) : undefined
   },
   unknownRequest: (context, event) =>
-    context.requests[String(id(event))]
+    own(context.requests, String(id(event)))
       ? undefined
       : new RequestNotFoundError({ details: String(id(event)) }),
   requestNotActive: (context, event) =>

@@ -1,4 +1,5 @@
 import { InvalidParamsError, type SessionError } from '../errors/session'
+import { own } from './own'
 import type { Namespaces } from './types'
 import {
   isPlainObject,
@@ -28,7 +29,7 @@ export function validateApprove(params: unknown, view: RecordsView): SessionErro
   if (!isPlainObject(params)) return new InvalidParamsError('approve() params must be an object')
   const proposalError = validateProposalId(params.id, view)
   if (proposalError) return proposalError
-  const proposal = view.proposals[String(params.id)]!
+  const proposal = own(view.proposals, String(params.id))!
   const namespacesError = validateSessionNamespaces(params.namespaces)
   if (namespacesError) return namespacesError
   const namespaces = params.namespaces as Namespaces

@@ -7,6 +7,7 @@ import {
   type SessionError,
 } from '../errors/session'
 import { isChainId, namespaceOf, unique } from './namespaces'
+import { own } from './own'
 import { isPlainObject } from './validateNamespaces'
 import { isNonEmptyString } from './validateTopic'
 
@@ -40,6 +41,6 @@ export function validateAuthResponse(
   id: unknown,
   pending: Readonly<Record<string, unknown>>,
 ): SessionError | undefined {
-  if (typeof id !== 'number' || !pending[String(id)]) return new AuthRequestNotFoundError(String(id))
+  if (typeof id !== 'number' || !own(pending, String(id))) return new AuthRequestNotFoundError(String(id))
   return undefined
 }

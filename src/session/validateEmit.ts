@@ -5,6 +5,7 @@ import {
   UnapprovedEventError,
 } from '../errors/session'
 import { eventsForChain, sessionChains } from './namespaces'
+import { own } from './own'
 import { isPlainObject } from './validateNamespaces'
 import { isNonEmptyString, type RecordsView, validateSessionTopic } from './validateTopic'
 
@@ -19,7 +20,7 @@ export function validateEmit(params: unknown, view: RecordsView): SessionError |
   if (!isPlainObject(params)) return new InvalidParamsError('emit() params must be an object')
   const topicError = validateSessionTopic(params.topic, view)
   if (topicError) return topicError
-  const { namespaces } = view.sessions[params.topic as string]!
+  const { namespaces } = own(view.sessions, params.topic as string)!
   const { chainId, event } = params
   if (!isNonEmptyString(chainId) || !sessionChains(namespaces).includes(chainId)) {
     return new UnapprovedChainError({ details: String(chainId) })

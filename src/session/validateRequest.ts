@@ -8,6 +8,7 @@ import {
   UnapprovedMethodError,
 } from '../errors/session'
 import { methodsForChain, sessionChains } from './namespaces'
+import { own } from './own'
 import type { RpcRequest } from './types'
 import { isPlainObject } from './validateNamespaces'
 import { isNonEmptyString, type RecordsView, validateSessionTopic } from './validateTopic'
@@ -74,7 +75,7 @@ function validateMethodOnChain(
 ): SessionError | undefined {
   const topicError = validateSessionTopic(params.topic, view)
   if (topicError) return topicError
-  const { namespaces } = view.sessions[params.topic as string]!
+  const { namespaces } = own(view.sessions, params.topic as string)!
   const { chainId, request } = params
   if (!isNonEmptyString(chainId) || !sessionChains(namespaces).includes(chainId)) {
     return new UnapprovedChainError({ details: String(chainId) })

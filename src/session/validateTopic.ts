@@ -9,6 +9,7 @@ import {
   SessionExpiredError,
   SessionTopicNotFoundError,
 } from '../errors/session'
+import { own } from './own'
 import { type RecentlyDeleted, wasRecentlyDeleted } from './recentlyDeleted'
 import type { Namespaces, ProposalNamespaces } from './types'
 
@@ -65,9 +66,9 @@ export const sessionTopicRules = {
       : new InvalidParamsError('A session topic must be a non-empty string'),
   topicRecentlyDeleted: recentlyDeleted,
   unknownTopic: (topic, view) =>
-    view.sessions[String(topic)] ? undefined : new SessionTopicNotFoundError({ details: String(topic) }),
+    own(view.sessions, String(topic)) ? undefined : new SessionTopicNotFoundError({ details: String(topic) }),
   sessionExpired: (topic, view) => {
-    const session = view.sessions[String(topic)]
+    const session = own(view.sessions, String(topic))
     return session && session.expiry <= view.now
       ? new SessionExpiredError({ details: String(topic) })
       : undefined
@@ -82,9 +83,9 @@ export const proposalIdRules = {
       : new InvalidParamsError('A proposal id must be a number'),
   proposalRecentlyDeleted: recentlyDeleted,
   unknownProposal: (id, view) =>
-    view.proposals[String(id)] ? undefined : new ProposalNotFoundError({ details: String(id) }),
+    own(view.proposals, String(id)) ? undefined : new ProposalNotFoundError({ details: String(id) }),
   proposalExpired: (id, view) => {
-    const proposal = view.proposals[String(id)]
+    const proposal = own(view.proposals, String(id))
     return proposal && proposal.expiry <= view.now
       ? new ProposalExpiredError({ details: String(id) })
       : undefined
@@ -99,9 +100,9 @@ export const pairingTopicRules = {
       : new InvalidParamsError('A pairing topic must be a non-empty string'),
   pairingRecentlyDeleted: recentlyDeleted,
   unknownPairing: (topic, view) =>
-    view.pairings?.[String(topic)] ? undefined : new PairingTopicNotFoundError({ details: String(topic) }),
+    own(view.pairings, String(topic)) ? undefined : new PairingTopicNotFoundError({ details: String(topic) }),
   pairingExpired: (topic, view) => {
-    const pairing = view.pairings?.[String(topic)]
+    const pairing = own(view.pairings, String(topic))
     return pairing && pairing.expiry <= view.now
       ? new PairingExpiredError({ details: String(topic) })
       : undefined

@@ -1,4 +1,5 @@
 import { OutOfOrderUpdateError, type SessionError } from '../errors/session'
+import { own } from './own'
 import type { Namespaces } from './types'
 import { validateConforming, validateSessionNamespaces } from './validateNamespaces'
 import { type RecordsView, validateSessionTopic } from './validateTopic'
@@ -23,5 +24,8 @@ export function validateUpdate(
   if (!isUpdateInOrder(lastId, update.id)) return new OutOfOrderUpdateError({ details: String(update.id) })
   const namespacesError = validateSessionNamespaces(update.namespaces)
   if (namespacesError) return namespacesError
-  return validateConforming(view.sessions[update.topic]!.requiredNamespaces, update.namespaces as Namespaces)
+  return validateConforming(
+    own(view.sessions, update.topic)!.requiredNamespaces,
+    update.namespaces as Namespaces,
+  )
 }

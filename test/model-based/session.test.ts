@@ -178,10 +178,18 @@ const sessionState = (s: SnapshotFrom<typeof sessionUnderTest>) =>
     outbox: Math.min(s.context.outbox.length, 2),
   })
 
-const sessionModel = (acknowledged: boolean) =>
+/**
+ * `expiryCome`: the clock stands past the expiry when its delay ends (it expires); otherwise the expiry lies
+ * beyond what one timer holds and the delay re-arms (issue 13 item 6).
+ */
+const sessionModel = (acknowledged: boolean, expiryCome = true) =>
   createModel(sessionUnderTest, {
     events: sessionEvents,
-    input: { role: 'app', session: sessionInfo(acknowledged) },
+    input: {
+      role: 'app',
+      session: sessionInfo(acknowledged),
+      clock: expiryCome ? () => FAR + 2 : () => FAR - 2 ** 31,
+    },
     serializeState: sessionState,
   })
 
@@ -189,7 +197,7 @@ run('session machine, model-based', [
   {
     name: 'settling first',
     model: sessionModel(false),
-    paths: 28,
+    paths: 29,
     invariant: (s) => {
       const busy =
         s.matches('deleting') ||
@@ -199,7 +207,8 @@ run('session machine, model-based', [
       if (s.matches('active') && !s.context.acknowledged) throw new Error('active before acknowledged')
     },
   },
-  { name: 'acknowledged (restored)', model: sessionModel(true), paths: 21 },
+  { name: 'acknowledged (restored)', model: sessionModel(true), paths: 22 },
+  { name: 'acknowledged, expiry beyond one timer', model: sessionModel(true, false), paths: 21 },
 ])
 
 // ------------------------------------------------------------------------------------------------ requests

@@ -2,6 +2,7 @@ import type { AnyActorRef } from 'xstate'
 import { REQUEST_TTL_MS, SESSION_OUTCOMES_KEPT } from '../../constants'
 import { type SessionError, WrongRoleError } from '../../errors/session'
 import { sessionChains } from '../../session/namespaces'
+import { own } from '../../session/own'
 import { rememberDeleted } from '../../session/recentlyDeleted'
 import { defaultChain, isKnownKey, recordsView, switchTarget } from '../../session/rules'
 import type { Participant, Properties, ProposalInfo, RequestInfo, SessionInfo } from '../../session/types'
@@ -20,9 +21,14 @@ import type {
 
 /** The session client's bookkeeping: its records, and the children it spawns for them. */
 
-/** `expiry`, or earlier when the client's own lifetime `ttlMs` (from now) ends first. */
-export const capped = (now: number, expiry: number, ttlMs: number | undefined) =>
-  ttlMs === undefined ? expiry : Math.min(expiry, now + ttlMs)
+/**
+ * `expiry`, or earlier when the client's own lifetime `ttlMs` (from now) ends first. An expiry that is not a
+ * finite number (NaN, Infinity from a peer) is no lifetime at all: the record expires now (issue 13 item 6).
+ */
+export const capped = (now: number, expiry: number, ttlMs: number | undefined) => {
+  if (!Number.isFinite(expiry)) return now
+  return ttlMs === undefined ? expiry : Math.min(expiry, now + ttlMs)
+}
 
 export function logged(context: SessionClientContext, outcome: Outcome): Outcome[] {
   return [...context.outcomes, outcome].slice(-SESSION_OUTCOMES_KEPT)
@@ -59,10 +65,10 @@ export function childOf(context: SessionClientContext, event: SessionClientEvent
     case 'wc.proposalExpired':
     case 'proposal.approve':
     case 'proposal.reject':
-      return context.proposals[String(event.id)] ? `proposal:${event.id}` : undefined
+      return own(context.proposals, String(event.id)) ? `proposal:${event.id}` : undefined
     case 'auth.approve':
     case 'auth.reject':
-      return context.auths[String(event.id)] ? `auth:${event.id}` : undefined
+      return own(context.auths, String(event.id)) ? `auth:${event.id}` : undefined
     case 'wc.settleAcknowledged':
     case 'wc.settleFailed':
     case 'wc.sessionDelete':
@@ -72,12 +78,12 @@ export function childOf(context: SessionClientContext, event: SessionClientEvent
     case 'session.extend':
     case 'session.emit':
     case 'session.disconnect':
-      return context.sessions[event.topic] ? `session:${event.topic}` : undefined
+      return own(context.sessions, event.topic) ? `session:${event.topic}` : undefined
     case 'wc.requestResult':
     case 'wc.requestError':
     case 'wc.requestExpired':
     case 'request.respond':
-      return context.requests[String(event.id)] ? `request:${event.id}` : undefined
+      return own(context.requests, String(event.id)) ? `request:${event.id}` : undefined
     default:
       return undefined
   }

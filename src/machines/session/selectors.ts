@@ -1,3 +1,4 @@
+import { own } from '../../session/own'
 import type { SessionClientContext } from './types'
 
 /** Selectors over the session client's snapshot. */
@@ -9,7 +10,7 @@ export const selectPairingUri = (snapshot: { context: SessionClientContext }) =>
 export const selectActiveRequest = (snapshot: { context: SessionClientContext }) =>
   snapshot.context.activeRequest === undefined
     ? undefined
-    : snapshot.context.requests[snapshot.context.activeRequest]
+    : own(snapshot.context.requests, snapshot.context.activeRequest)
 
 /** Sessions, newest last. */
 export const selectSessions = (snapshot: { context: SessionClientContext }) =>

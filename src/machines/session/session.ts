@@ -12,7 +12,7 @@ import { PING_RESPONSE_DELAY_MS, SESSION_TTL_MS } from '../../constants'
 import type { ErrorReason, SessionErrorInfo } from '../../errors/session'
 import { errorInfoOf } from '../../session/rules'
 import type { Participant, SessionEventInfo, SessionInfo } from '../../session/types'
-import { errorOf, notProvided, remaining, systemClock } from './shared'
+import { errorOf, notProvided, reached, remaining, systemClock } from './shared'
 import type { Clock, Role, SessionNotice } from './types'
 
 /**
@@ -90,6 +90,8 @@ export const sessionMachine = setup({
     acknowledged: ({ context }) => context.acknowledged,
     byPeer: ({ event }) => event.type === 'wc.sessionDelete' && event.by === 'peer',
     hasOutbox: ({ context }) => context.outbox.length > 0,
+    /** The session's expiry has come: a delay clamped to what a timer holds may end before it. */
+    expiryReached: ({ context }) => reached(context.clock, context.expiry),
   },
   actions: {
     acknowledge: assign({ acknowledged: true }),
@@ -143,7 +145,7 @@ export const sessionMachine = setup({
     /** SPEC §4: on approval a topic is derived, settled and acknowledged. */
     settling: {
       always: { guard: 'acknowledged', target: 'active' },
-      after: { sessionExpiry: 'expired' },
+      after: { sessionExpiry: { guard: 'expiryReached', target: 'expired' } },
       on: {
         'wc.settleAcknowledged': { target: 'active', actions: 'acknowledge' },
         'wc.settleFailed': 'settlementFailed',
@@ -163,7 +165,13 @@ export const sessionMachine = setup({
           initial: 'live',
           states: {
             live: {
-              after: { sessionExpiry: '#session.expired' },
+              after: {
+                // A far expiry (past what one timer holds) re-arms the delay instead of firing early.
+                sessionExpiry: [
+                  { guard: 'expiryReached', target: '#session.expired' },
+                  { target: 'live', reenter: true },
+                ],
+              },
               on: {
                 'session.extended': {
                   target: 'live',

@@ -1,3 +1,4 @@
+import { TIMER_DELAY_MAX_MS } from '../../constants'
 import { type SessionError, type SessionErrorInfo, sessionErrorInfo } from '../../errors/session'
 import type { Clock } from './types'
 
@@ -11,8 +12,17 @@ export const notProvided = (machine: string, slot: string) => () => {
   throw new Error(`${machine}: the "${slot}" actor slot was not provided`)
 }
 
-/** Milliseconds until `expiry` on `clock`, never negative (for delays). */
-export const remaining = (clock: Clock, expiry: number) => Math.max(0, expiry - clock())
+/**
+ * Milliseconds until `expiry` on `clock`, for delays: never negative, and never more than a timer can hold
+ * (TIMER_DELAY_MAX_MS): a longer delay would fire after 1 ms (issue 13 item 6). A state whose expiry lies
+ * further out re-arms when the clamped delay ends (the session's lifetime) or, for the short-lived records,
+ * ends early rather than never.
+ */
+export const remaining = (clock: Clock, expiry: number) =>
+  Math.min(TIMER_DELAY_MAX_MS, Math.max(0, expiry - clock()))
+
+/** The expiry has come (a clamped delay may end before it). */
+export const reached = (clock: Clock, expiry: number) => clock() >= expiry
 
 export const info = (error: SessionError): SessionErrorInfo => sessionErrorInfo(error)
 
