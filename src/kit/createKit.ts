@@ -174,7 +174,7 @@ export function createKitMachine(config: KitConfig) {
             if (notice.outcome === 'expired') sendBack({ type: 'remoteSessions.proposalExpired' })
           }),
           sessions.on('session.ended', (notice) => {
-            sendBack({ type: 'remoteSessions.sessionEnded', topic: notice.topic })
+            sendBack({ type: 'remoteSessions.sessionEnded', topic: notice.topic, outcome: notice.outcome })
           }),
         ]
         return () => {

@@ -1,5 +1,5 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
-import { assign, forwardTo, not, raise, sendTo } from 'xstate'
+import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import type { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
 import { kitSetup } from './kit/setup'
@@ -131,10 +131,14 @@ export const kitMachine = kitSetup.createMachine({
       actions: sendTo('connection', { type: 'connection.pairingExpired' }),
     },
     // The wallet deleted the session (or it expired): disconnected now, not when the provider notices.
-    'remoteSessions.sessionEnded': {
-      guard: 'connectedThroughWalletConnect',
-      actions: sendTo('connection', { type: 'connection.lost' }),
-    },
+    // SPEC §8: an expired session (not one the wallet deleted) also shows the session-expired alert.
+    'remoteSessions.sessionEnded': [
+      {
+        guard: and(['connectedThroughWalletConnect', 'sessionExpired']),
+        actions: [sendTo('connection', { type: 'connection.lost' }), 'showSessionExpiredAlert'],
+      },
+      { guard: 'connectedThroughWalletConnect', actions: sendTo('connection', { type: 'connection.lost' }) },
+    ],
     // The account machine's and send flow's own events (the connection's `account.*` notices match exactly).
     'account.*': { guard: 'accountRuns', actions: forwardTo(({ context }) => context.account!) },
     'account.balancesUnavailable': {

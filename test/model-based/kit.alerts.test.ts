@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, SimulatedClock } from 'xstate'
 import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../src/constants'
 import { ALERTS } from '../../src/errors/base'
+import { connectionMachine, type ReconnectOutput } from '../../src/machines/connection'
 import { kitMachine, selectAlerts } from '../../src/machines/kit'
-import { kitTestInput } from './kit.fixtures'
+import { kitTestInput, testAccount } from './kit.fixtures'
 
 /** Alerts the kit raises on its own clock (issue 13 item 11), and its on-demand loads' time limit. */
 describe('kit alerts and on-demand loads', () => {
@@ -44,6 +45,46 @@ describe('kit alerts and on-demand loads', () => {
     kit.send({ type: 'send.load' })
     expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
     expect(loads).toBe(2)
+    kit.stop()
+  })
+})
+
+describe('the WalletConnect session ends', () => {
+  function kitConnectedThroughWalletConnect() {
+    const account = testAccount('walletConnect')
+    const connection = connectionMachine.provide({
+      actors: {
+        reconnect: fromPromise<ReconnectOutput>(async () => ({
+          account,
+          connections: { [account.connectorId]: { accounts: account.addresses, chainId: account.chainId } },
+          recentWallets: [],
+        })),
+      },
+    })
+    return createActor(kitMachine.provide({ actors: { connection } }), {
+      input: kitTestInput('expiry'),
+    }).start()
+  }
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+  it('by its expiry: disconnected, and SESSION_EXPIRED is shown (SPEC §8)', async () => {
+    const kit = kitConnectedThroughWalletConnect()
+    await flush()
+    expect(kit.getSnapshot().context.connected?.connectorId).toBe('walletConnect')
+    kit.send({ type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' })
+    await flush()
+    expect(kit.getSnapshot().context.connected).toBeUndefined()
+    expect(selectAlerts(kit.getSnapshot())).toContainEqual(ALERTS.SESSION_EXPIRED)
+    kit.stop()
+  })
+
+  it('deleted by the wallet: disconnected, no session-expired alert', async () => {
+    const kit = kitConnectedThroughWalletConnect()
+    await flush()
+    kit.send({ type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' })
+    await flush()
+    expect(kit.getSnapshot().context.connected).toBeUndefined()
+    expect(selectAlerts(kit.getSnapshot()).map((a) => a.code)).not.toContain('SESSION_EXPIRED')
     kit.stop()
   })
 })

@@ -82,6 +82,8 @@ const events = [
     to: '0x2',
   },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
+  { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
+  { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
   ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend'].flatMap((id) => [
     done(id),
     failed(id),
@@ -117,7 +119,7 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 61
+const PATHS = 62
 const RESTORING_PATHS = 43
 
 function invariant(s: KitSnapshot) {

@@ -80,6 +80,8 @@ export const is = {
   /** The expired proposal is the QR code of the attempt in progress (WalletConnect). */
   connectingThroughWalletConnect: ({ context }) =>
     context.connecting === context.input.connectorIds.walletConnect,
+  /** The WalletConnect session ended by its expiry (not deleted by either side). */
+  sessionExpired: ({ event }) => event.type === 'remoteSessions.sessionEnded' && event.outcome === 'expired',
   connectedThroughWalletConnect: ({ context }) =>
     context.connected?.connectorId === context.input.connectorIds.walletConnect,
   connectedThroughEmbedded: ({ context }) =>

@@ -129,6 +129,7 @@ export const kitSetup = setup({
       { delay: 'rpcNotAllowedAlert', id: 'rpcNotAllowedAlert' },
     ),
     showRpcNotAllowedAlert: assign(({ context }) => addAlert(context, ALERTS.RPC_METHOD_NOT_ALLOWED)),
+    showSessionExpiredAlert: assign(({ context }) => addAlert(context, ALERTS.SESSION_EXPIRED)),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)

@@ -134,7 +134,12 @@ export type KitEvent =
       failed?: boolean
     }
   | { type: 'remoteSessions.proposalExpired' }
-  | { type: 'remoteSessions.sessionEnded'; topic: string }
+  | {
+      type: 'remoteSessions.sessionEnded'
+      topic: string
+      /** How it ended (the session client's notice); `expired` raises the SESSION_EXPIRED alert. */
+      outcome?: 'deleted' | 'expired' | 'peerDisconnected' | 'settlementFailed'
+    }
   /** The Account view's details need their machine (`account`); the send views need theirs (`send`). */
   | { type: 'account.load' }
   | { type: 'send.load' }
