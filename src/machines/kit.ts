@@ -51,6 +51,7 @@ export const kitMachine = kitSetup.createMachine({
         chains: context.config.networks.map((network) => network.caipNetworkId),
       }),
     },
+    { id: 'followWallets', src: 'followWallets' },
   ],
   on: {
     'modal.*': { actions: forwardTo('modal') },
@@ -86,6 +87,8 @@ export const kitMachine = kitSetup.createMachine({
     // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
     'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
     'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },
+    // SPEC §8: the provider's services refuse the project id.
+    'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
     // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
     'request.timedOut': { actions: 'showTimedOutAlert' },
     // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.

@@ -1,4 +1,14 @@
-import { type ActorRefFrom, and, assign, fromPromise, not, type SnapshotFrom, setup, stateIn } from 'xstate'
+import {
+  type ActorRefFrom,
+  and,
+  assign,
+  enqueueActions,
+  fromPromise,
+  not,
+  type SnapshotFrom,
+  setup,
+  stateIn,
+} from 'xstate'
 import type { FetchWalletsParameters, FetchWalletsReturnType, WalletListing } from '../api/walletsApi'
 import {
   WALLETS_LIST_MAX,
@@ -101,6 +111,18 @@ function featuredFirst(wallets: readonly WalletListing[], featured: readonly str
     .map(({ wallet }) => wallet)
 }
 
+/** What the wallets machine tells its parent (the kit follows it). */
+export type WalletsEmitted = { type: 'wallets.projectRefused'; status: number }
+
+/**
+ * The listing refused the project id (HTTP 401 or 403: SPEC §8 "invalid project id"): the status, else
+ * `undefined`.
+ */
+function refusedProjectStatus(error: unknown): number | undefined {
+  const status = error instanceof BaseError ? (error as BaseError & { status?: unknown }).status : undefined
+  return status === 401 || status === 403 ? status : undefined
+}
+
 function errorText(error: unknown): string {
   return error instanceof BaseError ? error.shortMessage : WALLETS_API_ERROR_MESSAGE
 }
@@ -117,6 +139,7 @@ export const walletsMachine = setup({
     events: {} as WalletsEvent,
     input: {} as WalletsInput,
     tags: {} as WalletsTag,
+    emitted: {} as WalletsEmitted,
   },
   actors: {
     /** One listing request; the signal aborts it when the state that asked is left. Provided by the kit. */
@@ -169,7 +192,12 @@ export const walletsMachine = setup({
       results: featuredFirst(params.output.data, featuredIds(context.source)),
       error: undefined,
     })),
-    setError: assign((_, params: { error: unknown }) => ({ error: errorText(params.error) })),
+    /** The listing failed: its text for the view; a refused project id (401/403) is also told to the kit. */
+    setError: enqueueActions(({ enqueue }, params: { error: unknown }) => {
+      enqueue.assign({ error: errorText(params.error) })
+      const status = refusedProjectStatus(params.error)
+      if (status !== undefined) enqueue.emit({ type: 'wallets.projectRefused', status })
+    }),
     clearError: assign({ error: undefined }),
   },
 }).createMachine({

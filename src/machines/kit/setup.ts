@@ -53,6 +53,12 @@ export const kitSetup = setup({
       const subscription = modal?.on('modal.shown', sendBack)
       return () => subscription?.unsubscribe()
     }),
+    /** The wallet listing's notices: a refused project id raises the invalid-project-id alert. */
+    followWallets: fromCallback<KitEvent>(({ sendBack, system }) => {
+      const wallets = system.get('wallets') as ActorRefFrom<typeof walletsMachine> | undefined
+      const subscription = wallets?.on('wallets.projectRefused', sendBack)
+      return () => subscription?.unsubscribe()
+    }),
     /** Sends `kit.connectors` when the connection's connectors change. */
     followConnectors: quiet(),
     loadEmbedded: pending<EmbeddedLoad>(),
@@ -130,6 +136,7 @@ export const kitSetup = setup({
     ),
     showRpcNotAllowedAlert: assign(({ context }) => addAlert(context, ALERTS.RPC_METHOD_NOT_ALLOWED)),
     showSessionExpiredAlert: assign(({ context }) => addAlert(context, ALERTS.SESSION_EXPIRED)),
+    showInvalidProjectIdAlert: assign(({ context }) => addAlert(context, ALERTS.INVALID_PROJECT_ID)),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)

@@ -123,6 +123,8 @@ export type KitEvent =
       FrameEmitted,
       { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' | 'embedded.rpcNotAllowed' }
     >
+  /** The wallet listing refused the project id (through `followWallets`). */
+  | { type: 'wallets.projectRefused'; status: number }
   /** The RPC-method-not-allowed alert is due (raised by the kit itself, after its delay). */
   | { type: 'kit.rpcNotAllowedAlert' }
   /** The view the frame's flow calls for changed (`selectFrameView`); `failed`: the frame holds an error. */
