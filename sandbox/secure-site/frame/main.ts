@@ -215,10 +215,23 @@ function askApproval(requestId: string, method: string, summary: Approval['summa
   })
 }
 
+/**
+ * Approve stays inert this long after an approval screen appears, so a double-click (or a click meant for what
+ * was there before) cannot approve a request nobody saw. Ours (issue 13): longer than a double-click's second
+ * click, short enough not to be noticed.
+ */
+const APPROVE_INERT_MS = 500
+
 function showNext(): void {
   if (current) return
   current = queued.shift()
   if (!current) return
+  const shown = current
+  const approve = element<HTMLButtonElement>('approve')
+  approve.disabled = true
+  setTimeout(() => {
+    if (current === shown) approve.disabled = false
+  }, APPROVE_INERT_MS)
   const { summary } = current
   element('approval-title').textContent = summary.title
   const who = summary.accountType === 'smartAccount' ? 'smart account' : 'account'
