@@ -513,6 +513,7 @@ export const sessionClientMachine = setup({
       { guard: 'known' },
       ...refusedRequests(
         'receivedByApp',
+        'receivedIdMalformed',
         'receivedTopicMalformed',
         'receivedTopicRecentlyDeleted',
         'receivedTopicUnknown',

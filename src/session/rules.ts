@@ -359,6 +359,12 @@ export const clientRules = {
   // and an expiry that is a time, not past and within the library's limit.
   receivedByApp: (context) =>
     context.role === 'wallet' ? undefined : new WrongRoleError('Answering requests', 'wallet'),
+  /** A JSON-RPC id from the relay is a positive safe integer (issue 13: NaN, 1.5, "31" were queued). */
+  receivedIdMalformed: receivedRequestRule((r) =>
+    typeof r.id === 'number' && Number.isSafeInteger(r.id) && r.id > 0
+      ? undefined
+      : new InvalidParamsError('A request id must be a positive whole number'),
+  ),
   receivedTopicMalformed: receivedRequestRule((r) => sessionTopicRules.topicMalformed(r.topic)),
   receivedTopicRecentlyDeleted: receivedRequestRule((r, view) =>
     sessionTopicRules.topicRecentlyDeleted(r.topic, view),

@@ -490,6 +490,7 @@ const clientEvents = [
   { type: 'wc.requestError', id: 21, error: refusal },
   { type: 'wc.sessionRequest', request: received(11) },
   // Wallet: requests that break a request rule, refused to the peer.
+  { type: 'wc.sessionRequest', request: { ...received(19), id: 1.5 } },
   { type: 'wc.sessionRequest', request: { ...received(12), topic: '' } },
   { type: 'wc.sessionRequest', request: { ...received(13), chainId: 'eip155:5' } },
   { type: 'wc.sessionRequest', request: { ...received(14), request: { method: '' } } },
