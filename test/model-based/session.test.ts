@@ -672,5 +672,5 @@ function clientInvariant(s: ClientSnapshot): void {
 
 run('session client machine, model-based', [
   { name: 'app', model: clientModel('app'), paths: 94, invariant: clientInvariant },
-  { name: 'wallet', model: clientModel('wallet'), paths: 112, invariant: clientInvariant },
+  { name: 'wallet', model: clientModel('wallet'), paths: 113, invariant: clientInvariant },
 ])
