@@ -182,13 +182,16 @@ export default function AllWallets() {
           />
           {status === 'loadingMore' ? <ViewLoading label="Loading more wallets…" /> : null}
           {status === 'partError' ? <ErrorNote message={error} onRetry={retry} /> : null}
-          {canLoadMore ? (
+          {/* The button stays in place while a page loads (scrolling it into view loads one), so a pointer or
+              a keypress aimed at it never lands on a node that has just gone; the machine ignores it until then. */}
+          {hasMore && (canLoadMore || status === 'loadingMore') ? (
             <>
-              <div ref={sentinelRef} aria-hidden="true" style={{ height: 1 }} />
+              {canLoadMore ? <div ref={sentinelRef} aria-hidden="true" style={{ height: 1 }} /> : null}
               <div className="ws-wallets-note">
                 <button
                   type="button"
                   className="ws-link"
+                  aria-disabled={canLoadMore ? undefined : true}
                   onClick={() => kit.send({ type: 'wallets.loadMore' })}
                 >
                   Load more
