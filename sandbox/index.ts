@@ -194,6 +194,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       secureSiteP,
     ])
     const rpcUrl = rpcEndpoint(rpc.origin, projectId)
+    // Verify: a project's verified domains are its allowed origins on the listing API (one project here).
+    relay.verify.setProjectDomains(() => walletsApi.config().allowedOrigins)
     const demo =
       options.demo === false
         ? undefined
@@ -210,6 +212,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
                   relay: relay.url,
                   telemetry: api.origin,
                   frame: secureSite.origin,
+                  verify: relay.origin,
                 },
                 chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
               },

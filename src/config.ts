@@ -55,6 +55,8 @@ export interface KitEndpoints {
   relay: string
   frame: string
   telemetry: string
+  /** Domain verification (SPEC §3 Verify context): where the page registers its attestation for a pairing. */
+  verify: string
 }
 
 /** App metadata shown to wallets (SPEC §3 App metadata). */
@@ -180,6 +182,7 @@ export const DEFAULT_ENDPOINTS: KitEndpoints = Object.freeze({
   relay: 'wss://relay.walletstate.io',
   frame: 'https://secure.walletstate.io',
   telemetry: 'https://pulse.walletstate.io',
+  verify: 'https://verify.walletstate.io',
 })
 
 const NetworkSchema = v.looseObject({
@@ -218,6 +221,7 @@ const ConfigSchema = v.looseObject({
         relay: UrlSchema,
         frame: UrlSchema,
         telemetry: UrlSchema,
+        verify: UrlSchema,
       }),
     ),
   ),

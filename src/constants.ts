@@ -154,3 +154,8 @@ export const WALLETS_LIST_MAX = 5000
 /** From this many wallets All Wallets renders only the rows in view. Ours: below it every wallet stays in the DOM
  * (find in page, screen readers' own list navigation); above it rendering grows with the view, not the list. */
 export const WALLETS_VIRTUAL_FROM = 200
+
+// Domain verification (issue 13 item 11: SPEC §3 Verify context, §8 alert "unverified domain")
+/** How long the Verify service may take to register the page's attestation; then the domain stays UNKNOWN.
+ * Ours, as WalletConnect's own client: it aborts its attestation after 5 s. */
+export const VERIFY_TIMEOUT_MS = 5_000

@@ -6,6 +6,7 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws'
 import type { Fault, FaultSwitch } from '../shared/fault.ts'
 import { startService } from '../shared/http.ts'
 import { type AllowedOrigins, defaultAllowedOrigins, refuseForeignUpgrade } from '../shared/origins.ts'
+import { VERIFY_CONTROL_PATH, VerifyService } from './verify.ts'
 
 /*
  * A local WalletConnect v2 relay (notes/walletconnect-relay.md): JSON-RPC 2.0 over WebSocket on the same
@@ -62,12 +63,14 @@ export interface RelayStats {
 export interface Relay {
   /** `ws://127.0.0.1:PORT`: the `relayUrl` for WalletConnect clients. */
   url: string
-  /** `http://127.0.0.1:PORT`: `GET /__health`, `POST /__fault`. */
+  /** `http://127.0.0.1:PORT`: `GET /__health`, `POST /__fault`, the Verify stand-in (`./verify.ts`). */
   origin: string
   port: number
   /** The random id `GET /__health` answers. */
   instance: string
   fault: FaultSwitch
+  /** The Verify stand-in on the same origin (`POST /v1/attestation`, `GET /v1/attestation/{topic}`). */
+  verify: VerifyService
   stats(): RelayStats
   /** Closes every socket (close code 1001, then terminate) and the server. Safe to call twice. */
   close(): Promise<void>
@@ -221,10 +224,15 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
   const relayOrigins = options.origins ?? defaultAllowedOrigins()
 
+  const verify = new VerifyService()
   const service = await startService({
     name: 'relay',
     port: options.port ?? 0,
+    origins: relayOrigins,
+    privatePaths: [VERIFY_CONTROL_PATH],
     handler: (req) => {
+      const verified = verify.handle(req)
+      if (verified) return verified
       if (req.url.pathname === '/' && req.method === 'GET') {
         return {
           json: {
@@ -655,6 +663,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     port: service.port,
     instance: service.instance,
     fault,
+    verify,
     stats() {
       const now = Date.now()
       let storedMessages = 0

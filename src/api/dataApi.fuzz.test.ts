@@ -541,6 +541,7 @@ describe('Data API answers into the client (fuzz, near-valid answers)', () => {
         { numRuns: RUNS },
       )
     },
-    60_000,
+    // A bound for a loaded machine, not a speed check: each subject's 10,000 cases take a few seconds alone.
+    180_000,
   )
 })

@@ -69,3 +69,22 @@ export class DataApiError extends BaseError {
     this.status = parameters.status
   }
 }
+
+/**
+ * The domain-verification service (the relay's Verify stand-in, SPEC §3 Verify context) did not give an answer
+ * the kit can use. Never shown as an alert: without an answer the domain is UNKNOWN, as a wallet sees it.
+ */
+export class VerifyApiError extends BaseError {
+  override name = 'VerifyApiError'
+  readonly kind: ApiFailureKind
+  readonly status: number | undefined
+
+  constructor(parameters: DataApiErrorParameters) {
+    super('Could not verify the domain', {
+      details: parameters.details,
+      ...(parameters.cause === undefined ? {} : { cause: parameters.cause }),
+    })
+    this.kind = parameters.kind
+    this.status = parameters.status
+  }
+}

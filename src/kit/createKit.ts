@@ -4,6 +4,7 @@ import { createEip155ConnectionActors } from '../actors/connection'
 import { createWalletsActors } from '../actors/wallets'
 import { createKitQueryClient } from '../api/queries'
 import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
+import type { DomainVerification } from '../api/verify'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
@@ -82,7 +83,21 @@ export function createKitMachine(config: KitConfig) {
   }
   const machine = kitMachine.provide({
     actors: {
-      connection: connectionMachine.provide({ actors: createEip155ConnectionActors({ wagmi, store }) }),
+      connection: connectionMachine.provide({
+        actors: {
+          ...createEip155ConnectionActors({ wagmi, store }),
+          /** The Verify client is fetched with the first pairing URI shown, not before. */
+          verifyDomain: fromPromise<DomainVerification, { uri: string }>(async ({ input, signal }) => {
+            const { registerAttestation } = await import('../api/verify')
+            return registerAttestation({
+              verifyUrl: resolved.endpoints.verify,
+              projectId: resolved.projectId,
+              uri: input.uri,
+              signal,
+            })
+          }),
+        },
+      }),
       wallets: walletsMachine.provide({ actors: createWalletsActors() }),
       /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; I/O only, never fails the kit. */
       telemetry: fromCallback<KitEvent>(({ receive }) => {

@@ -8,6 +8,7 @@ import {
   sendTo,
   setup,
 } from 'xstate'
+import type { DomainVerification } from '../api/verify'
 import {
   CONNECT_TIMEOUT_MS,
   DISCONNECT_TIMEOUT_MS,
@@ -116,6 +117,9 @@ export interface ConnectionContext {
   supportedChainIds: number[]
   /** SPEC §4: on Telegram or iOS Safari a pairing URI is reused until it expires. */
   reusePairing: boolean
+  /** How wallets will see this page's domain for the pairing shown (SPEC §3 Verify context); unknown until the
+   * Verify service answers, and left unknown when it does not. */
+  domainVerification: DomainVerification | undefined
 }
 
 export interface ConnectionInput {
@@ -158,6 +162,9 @@ export type ConnectionNotice =
   | { type: 'request.timedOut'; request: 'connect' }
   /** A failure the visitor is told of though the flow went on ('Failed to disconnect', SPEC §8). */
   | { type: 'toast.show'; variant: 'error'; message: string }
+  /** Wallets will not see this page's domain as verified (INVALID) or see it as a scam: SPEC §8 alert
+   * UNVERIFIED_DOMAIN. */
+  | { type: 'connection.domainUnverified'; verification: DomainVerification }
 
 /** What the persistence slot is asked to store. */
 export type PersistRequest =
@@ -177,6 +184,7 @@ const DISCONNECTED = {
   buffering: false,
   recentWallet: undefined,
   error: undefined,
+  domainVerification: undefined,
 } satisfies Partial<ConnectionContext>
 
 const notProvided = (slot: string) => () => {
@@ -205,6 +213,8 @@ export const connectionMachine = setup({
     watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
     watchConnectors: fromCallback<ConnectionEvent>(() => () => {}),
     watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
+    /** Registers the page's attestation for the pairing URI shown and answers how wallets will see the domain. */
+    verifyDomain: fromPromise<DomainVerification, { uri: string }>(notProvided('verifyDomain')),
     persistence: fromCallback<PersistRequest>(() => () => {}),
   },
   delays: {
@@ -219,6 +229,9 @@ export const connectionMachine = setup({
   },
   guards: {
     hasAccount: (_, output: ReconnectOutput) => output.account !== undefined,
+    /** SPEC §3 Verify context: wallets will warn of this domain (not one of the project's, or a known scam). */
+    domainUnverified: (_, verification: DomainVerification) =>
+      verification.validation === 'INVALID' || verification.isScam,
     hasTarget: ({ context }) => context.target !== undefined,
     /** The pairing URI may be shown again only while valid and only where SPEC §4 says so. */
     canReusePairing: ({ context, event }) => {
@@ -262,6 +275,13 @@ export const connectionMachine = setup({
       wcPairingExpiry: undefined,
       wcError: false,
       error: undefined,
+      domainVerification: undefined,
+    }),
+    setDomainVerification: assign((_, verification: DomainVerification) => ({
+      domainVerification: verification,
+    })),
+    setDomainUnknown: assign({
+      domainVerification: { origin: '', validation: 'UNKNOWN', isScam: false } satisfies DomainVerification,
     }),
     setWcUri: assign(({ event }) => {
       assertEvent(event, 'connection.wcUri')
@@ -342,6 +362,12 @@ export const connectionMachine = setup({
     ),
     notifyDisconnected: sendParent({ type: 'account.disconnected' } satisfies ConnectionNotice),
     notifyTimedOut: sendParent({ type: 'request.timedOut', request: 'connect' } satisfies ConnectionNotice),
+    notifyDomainUnverified: sendParent(
+      (_, verification: DomainVerification): ConnectionNotice => ({
+        type: 'connection.domainUnverified',
+        verification,
+      }),
+    ),
     /** The error kept in context, as a toast: the flow went on, the visitor should still know. */
     notifyFailure: sendParent(
       ({ context }): ConnectionNotice => ({
@@ -485,8 +511,28 @@ export const connectionMachine = setup({
             },
           },
         },
-        // Waits for the visitor to scan: ended by the pairing's expiry (a fresh attempt) or cancel.
-        pairing: {},
+        // Waits for the visitor to scan: ended by the pairing's expiry (a fresh attempt) or cancel. Meanwhile the
+        // page's domain is attested for this pairing; a domain wallets will flag raises SPEC §8's alert.
+        pairing: {
+          // The warning speaks of the pairing shown; once it is gone (connected, failed, replaced) so is it.
+          exit: assign({ domainVerification: undefined }),
+          invoke: {
+            src: 'verifyDomain',
+            input: ({ context }) => ({ uri: context.wcUri ?? '' }),
+            onDone: [
+              {
+                guard: { type: 'domainUnverified', params: ({ event }) => event.output },
+                actions: [
+                  { type: 'setDomainVerification', params: ({ event }) => event.output },
+                  { type: 'notifyDomainUnverified', params: ({ event }) => event.output },
+                ],
+              },
+              { actions: { type: 'setDomainVerification', params: ({ event }) => event.output } },
+            ],
+            // No answer from the Verify service: the domain is UNKNOWN, as wallets will see it; no alert.
+            onError: { actions: 'setDomainUnknown' },
+          },
+        },
       },
     },
     connected: {
@@ -618,3 +664,18 @@ function recentFrom(
 }
 
 export type ConnectionActorRef = ActorRefFrom<typeof connectionMachine>
+
+/**
+ * What the connecting view warns of for the pairing shown (SPEC §3 Verify context): `scam` when wallets will
+ * flag the page's origin as a known scam, `unverified` when it is not one of the project's verified domains,
+ * else `undefined` (VALID, UNKNOWN, or no answer yet).
+ */
+export function selectDomainWarning(snapshot: {
+  context: Pick<ConnectionContext, 'domainVerification'>
+}): { kind: 'scam' | 'unverified'; origin: string } | undefined {
+  const verification = snapshot.context.domainVerification
+  if (!verification) return undefined
+  if (verification.isScam) return { kind: 'scam', origin: verification.origin }
+  if (verification.validation === 'INVALID') return { kind: 'unverified', origin: verification.origin }
+  return undefined
+}

@@ -91,6 +91,8 @@ export const kitMachine = kitSetup.createMachine({
     'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
     // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
     'request.timedOut': { actions: 'showTimedOutAlert' },
+    // SPEC §3 Verify context: wallets will flag this page's domain for the pairing shown (SPEC §8 alert).
+    'connection.domainUnverified': { actions: 'showUnverifiedDomainAlert' },
     // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.
     'embedded.view': [
       {

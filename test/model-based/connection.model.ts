@@ -1,4 +1,5 @@
 import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
+import type { DomainVerification } from '../../src/api/verify'
 import { DisconnectError, SwitchChainError, UserRejectedError } from '../../src/errors/connection'
 import {
   type ConnectionAccount,
@@ -8,6 +9,7 @@ import {
   type RecentWallet,
   type ReconnectOutput,
   selectConnectFailed,
+  selectDomainWarning,
   selectIsBusy,
   selectIsConnected,
   selectIsConnecting,
@@ -32,6 +34,7 @@ export const connectionModelMachine = connectionMachine.provide({
     connect: fromPromise<ConnectOutput, { connectorId: string }>(() => new Promise(() => {})),
     disconnect: fromPromise<void, { connectorId: string | undefined }>(() => new Promise(() => {})),
     switchChain: fromPromise<number, { chainId: number }>(() => new Promise(() => {})),
+    verifyDomain: fromPromise<DomainVerification, { uri: string }>(() => new Promise(() => {})),
   },
   actions: {
     notifyConnected: ({ context }) => {
@@ -48,6 +51,10 @@ export const connectionModelMachine = connectionMachine.provide({
     },
     notifyTimedOut: ({ context }) => {
       if (context.error?.name !== 'ConnectTimeoutError') throw new Error('request.timedOut without its error')
+    },
+    notifyDomainUnverified: (_, verification: DomainVerification) => {
+      if (verification.validation !== 'INVALID' && !verification.isScam)
+        throw new Error('connection.domainUnverified for a domain wallets will not flag')
     },
     notifyFailure: ({ context }) => {
       if (context.error?.message !== 'Failed to disconnect')
@@ -66,6 +73,7 @@ export const INVOKE = {
   connect: '0.connection.connecting',
   switchChain: '0.connection.connected.switching',
   disconnect: '0.connection.disconnecting',
+  verifyDomain: '0.connection.connecting.pairing',
 } as const
 
 const ALICE = '0x00000000000000000000000000000000000a11ce'
@@ -110,6 +118,15 @@ export const answers = [
   { type: `xstate.error.actor.${INVOKE.switchChain}`, error: new SwitchChainError() },
   { type: `xstate.done.actor.${INVOKE.disconnect}`, output: undefined },
   { type: `xstate.error.actor.${INVOKE.disconnect}`, error: new DisconnectError() },
+  {
+    type: `xstate.done.actor.${INVOKE.verifyDomain}`,
+    output: { origin: 'https://app.example', validation: 'INVALID', isScam: false },
+  },
+  {
+    type: `xstate.done.actor.${INVOKE.verifyDomain}`,
+    output: { origin: 'https://app.example', validation: 'VALID', isScam: false },
+  },
+  { type: `xstate.error.actor.${INVOKE.verifyDomain}`, error: new Error('Verify unreachable') },
 ] as unknown as Event[]
 
 export const connectionEvents: Event[] = [
@@ -139,6 +156,8 @@ export function serializeConnection(snapshot: ConnectionModelSnapshot): string {
   const { account, error, wcUri, target } = snapshot.context
   return JSON.stringify({
     value: snapshot.value,
+    verified: snapshot.context.domainVerification?.validation ?? null,
+    warning: selectDomainWarning(snapshot)?.kind ?? null,
     account: account !== undefined,
     error: error !== undefined,
     wcUri: wcUri !== undefined,
@@ -194,6 +213,9 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   if (selectIsDisconnecting(snapshot) !== snapshot.matches('disconnecting'))
     fail('selectIsDisconnecting out of step')
 
+  // The Verify warning speaks of the pairing on screen only (SPEC §3 Verify context).
+  if (selectDomainWarning(snapshot) && !snapshot.matches({ connecting: 'pairing' }))
+    fail('a domain warning with no pairing shown')
   if (status === 'connected') {
     if (!account) fail('connected without an account')
     else if (!connections[account.connectorId]) fail('the connected account is not in the connections')

@@ -77,8 +77,8 @@ describe('connection machine, model-based', () => {
   const plain = connectionModel(false)
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(reusing.paths.length).toBe(28)
-    expect(plain.paths.length).toBe(27)
+    expect(reusing.paths.length).toBe(31)
+    expect(plain.paths.length).toBe(30)
   })
 
   for (const [name, model] of [
@@ -110,7 +110,7 @@ describe('connection machine, model-based', () => {
       }
       states += reached.size
     }
-    expect(states).toBe(82)
+    expect(states).toBe(94)
   })
 
   it('only the reusing model goes straight from disconnected to pairing', () => {
@@ -130,7 +130,7 @@ describe('connection machine, model-based', () => {
       ...reusing.paths.map((path) => replayPath(reusing, path, { invariant: connectionInvariant })),
       ...plain.paths.map((path) => replayPath(plain, path, { invariant: connectionInvariant })),
     ]
-    expect(results).toHaveLength(28 + 27)
+    expect(results).toHaveLength(31 + 30)
     assertCoverage(reusing, results)
   })
 })

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { createActor, fromPromise, SimulatedClock } from 'xstate'
+import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate'
+import type { DomainVerification } from '../../src/api/verify'
 import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../src/constants'
 import { ALERTS } from '../../src/errors/base'
-import { connectionMachine, type ReconnectOutput } from '../../src/machines/connection'
+import {
+  type ConnectionEvent,
+  type ConnectOutput,
+  connectionMachine,
+  type ReconnectOutput,
+} from '../../src/machines/connection'
 import { kitMachine, selectAlerts } from '../../src/machines/kit'
 import { kitTestInput, testAccount } from './kit.fixtures'
 
@@ -85,6 +91,76 @@ describe('the WalletConnect session ends', () => {
     await flush()
     expect(kit.getSnapshot().context.connected).toBeUndefined()
     expect(selectAlerts(kit.getSnapshot()).map((a) => a.code)).not.toContain('SESSION_EXPIRED')
+    kit.stop()
+  })
+})
+
+describe('the page’s domain for a WalletConnect pairing (SPEC §3 Verify context)', () => {
+  const URI = `wc:${'ab'.repeat(32)}@2?relay-protocol=irn&symKey=${'cd'.repeat(32)}`
+  function kitPairing(answer: DomainVerification | Error) {
+    const asked: string[] = []
+    const connection = connectionMachine.provide({
+      actors: {
+        reconnect: fromPromise<ReconnectOutput>(async () => ({
+          account: undefined,
+          connections: {},
+          recentWallets: [],
+        })),
+        connect: fromPromise<ConnectOutput, { connectorId: string }>(() => new Promise(() => {})),
+        watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack }) => {
+          sendBack({ type: 'connection.wcUri', uri: URI, expiry: Date.now() + 300_000 })
+          return () => {}
+        }),
+        verifyDomain: fromPromise<DomainVerification, { uri: string }>(async ({ input }) => {
+          asked.push(input.uri)
+          if (answer instanceof Error) throw answer
+          return answer
+        }),
+      },
+    })
+    const kit = createActor(kitMachine.provide({ actors: { connection } }), {
+      input: kitTestInput('verify'),
+    }).start()
+    return { kit, asked }
+  }
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0))
+  const connect = (kit: ReturnType<typeof kitPairing>['kit']) =>
+    kit.send({
+      type: 'wallet.select',
+      wallet: { id: 'walletConnect', name: 'WalletConnect', connectorId: 'walletConnect' },
+    } as never)
+
+  for (const [name, answer, alerted] of [
+    [
+      'not one of the project’s domains (INVALID): UNVERIFIED_DOMAIN',
+      { validation: 'INVALID', isScam: false },
+      true,
+    ],
+    ['a known scam, even if listed: UNVERIFIED_DOMAIN', { validation: 'VALID', isScam: true }, true],
+    ['VALID: no alert', { validation: 'VALID', isScam: false }, false],
+    ['UNKNOWN (the project lists no domains): no alert', { validation: 'UNKNOWN', isScam: false }, false],
+  ] as const) {
+    it(name, async () => {
+      const { kit, asked } = kitPairing({ origin: 'http://127.0.0.1:5173', ...answer })
+      await flush()
+      connect(kit)
+      await flush()
+      await flush()
+      expect(asked).toEqual([URI])
+      const codes = selectAlerts(kit.getSnapshot()).map((a) => a.code)
+      expect(codes.includes('UNVERIFIED_DOMAIN')).toBe(alerted)
+      kit.stop()
+    })
+  }
+
+  it('no answer from the Verify service: UNKNOWN, no alert', async () => {
+    const { kit, asked } = kitPairing(new Error('Verify unreachable'))
+    await flush()
+    connect(kit)
+    await flush()
+    await flush()
+    expect(asked).toEqual([URI])
+    expect(selectAlerts(kit.getSnapshot()).map((a) => a.code)).not.toContain('UNVERIFIED_DOMAIN')
     kit.stop()
   })
 })

@@ -137,6 +137,7 @@ export const kitSetup = setup({
     showRpcNotAllowedAlert: assign(({ context }) => addAlert(context, ALERTS.RPC_METHOD_NOT_ALLOWED)),
     showSessionExpiredAlert: assign(({ context }) => addAlert(context, ALERTS.SESSION_EXPIRED)),
     showInvalidProjectIdAlert: assign(({ context }) => addAlert(context, ALERTS.INVALID_PROJECT_ID)),
+    showUnverifiedDomainAlert: assign(({ context }) => addAlert(context, ALERTS.UNVERIFIED_DOMAIN)),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)

@@ -96,5 +96,5 @@ describe('fuzz: relay requests into the session machine (wallet side)', () => {
       ),
       { numRuns: RUNS },
     )
-  })
+  }, 180_000) // a bound for a loaded machine, not a speed check: 10,000 cases take ~20 s alone
 })

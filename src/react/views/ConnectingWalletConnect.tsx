@@ -1,6 +1,11 @@
 import { useSelector } from '@xstate/react'
 import { useEffect, useState } from 'react'
-import { type ChosenWallet, selectConnectFailed, selectIsConnected } from '../../machines/connection'
+import {
+  type ChosenWallet,
+  selectConnectFailed,
+  selectDomainWarning,
+  selectIsConnected,
+} from '../../machines/connection'
 import { safeDeepLink, safeHttpUrl } from '../../utils/links'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
@@ -20,6 +25,7 @@ export default function ConnectingWalletConnect() {
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
   const failed = useSelector(connection, selectConnectFailed)
   const connected = useSelector(connection, selectIsConnected)
+  const warning = useSelector(connection, selectDomainWarning, sameWarning)
   const remaining = useRemainingSeconds(expiry)
   const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : 'your wallet'
 
@@ -37,6 +43,13 @@ export default function ConnectingWalletConnect() {
     <div className="ws-center">
       <p className="ws-muted">Scan this QR code with {name}, or open it on this device.</p>
       <QrCode uri={uri} label="WalletConnect QR code" />
+      {warning ? (
+        <p className="ws-error-text" data-testid="domain-warning">
+          {warning.kind === 'scam'
+            ? `Wallets will flag this site (${warning.origin}) as a known scam.`
+            : `Wallets cannot verify this site (${warning.origin}): it is not one of the app’s verified domains. Connect only if you trust it.`}
+        </p>
+      ) : null}
       {remaining !== undefined && !connected ? (
         <p className="ws-muted" aria-live="off">
           Expires in {Math.floor(remaining / 60)}:{String(remaining % 60).padStart(2, '0')}
@@ -102,4 +115,12 @@ function useRemainingSeconds(expiry: number | undefined): number | undefined {
     return () => clearInterval(timer)
   }, [expiry])
   return expiry === undefined ? undefined : Math.max(0, Math.ceil((expiry - now) / 1_000))
+}
+
+/** Two warnings are the same when they say the same thing (the selector builds a new object each time). */
+function sameWarning(
+  a: ReturnType<typeof selectDomainWarning>,
+  b: ReturnType<typeof selectDomainWarning>,
+): boolean {
+  return a?.kind === b?.kind && a?.origin === b?.origin
 }
