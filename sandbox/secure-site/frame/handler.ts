@@ -72,6 +72,32 @@ export interface FrameHandler {
   readonly stats: FrameHandlerStats
 }
 
+/**
+ * Where parsing dropped something of the input, the path of the first key it dropped: valibot's objects strip
+ * keys they do not know, and its records skip `__proto__`, `prototype` and `constructor`. The frame takes a
+ * message only as it was sent, so a dropped key refuses it. Values the schema keeps as they are (`unknown`) are
+ * the same reference in the output and are not looked into. An array parsed as an object answers its own path.
+ */
+function droppedKey(input: unknown, output: unknown, path: string): string | undefined {
+  if (input === output) return undefined
+  if (typeof input !== 'object' || input === null || typeof output !== 'object' || output === null) {
+    return undefined
+  }
+  // valibot's objects take an array too (keys and all): an array where an object belongs is refused whole.
+  if (Array.isArray(input) !== Array.isArray(output)) return path
+  for (const key of Object.keys(input)) {
+    const at = `${path}.${key.slice(0, 64)}`
+    if (!Object.hasOwn(output, key)) return at
+    const inner = droppedKey(
+      (input as Record<string, unknown>)[key],
+      (output as Record<string, unknown>)[key],
+      at,
+    )
+    if (inner !== undefined) return inner
+  }
+  return undefined
+}
+
 function failure(error: unknown): FrameReply['payload'] {
   const message = error instanceof Error && error.message ? error.message : 'An error occurred'
   const code = error instanceof FrameError ? error.code : undefined
@@ -83,10 +109,12 @@ function failure(error: unknown): FrameReply['payload'] {
 
 /**
  * The frame page's `message` listener. A message is dropped, unanswered, unless it comes from `parent`, on
- * exactly `parentOrigin`, and is an envelope `{ id?, type, payload? }`; one without an id (an event) is dropped
- * too. A request for no known command is answered -32601, one whose payload is not its command's (a field
- * missing, of the wrong type, too long) -32602; neither reaches a command. Any other request goes to its command, once, and is
- * answered with what the command answers.
+ * exactly `parentOrigin`, and is an envelope `{ id?, type, payload? }` with no other key; one without an id (an
+ * event) and one reusing the id of a request already taken are dropped too. A request for no known command is
+ * answered -32601, one whose payload is not exactly its command's (a field missing, of the wrong type, too
+ * long, one too many, an array) -32602; neither reaches a command. Any other request goes to its command, once,
+ * and is answered with what the command answers. Ids taken are remembered for the page's life (the last
+ * REMEMBERED_IDS answered ones, and every one still in flight).
  *
  * @example
  * window.addEventListener('message', createFrameHandler({
@@ -159,12 +187,13 @@ export function createFrameHandler(options: FrameHandlerOptions): FrameHandler {
       return drop('source', event.origin)
     }
     const envelope = v.safeParse(EnvelopeSchema, event.data)
-    if (!envelope.success) {
+    if (!envelope.success || droppedKey(event.data, envelope.output, 'message') !== undefined) {
       return drop('shape', event.origin)
     }
     const { id } = envelope.output
     // Messages without an id are events; the frame takes none.
     if (id === undefined) return drop('event', event.origin)
+    if (taken.has(id)) return drop('reusedId', event.origin)
     const request = v.safeParse(RequestSchema, envelope.output)
     if (!request.success) {
       return refuse(id, new FrameError(`Unknown command: ${envelope.output.type}`, -32601))
@@ -175,6 +204,8 @@ export function createFrameHandler(options: FrameHandlerOptions): FrameHandler {
     if (!payload.success) {
       return refuse(id, new FrameError(`Invalid ${type}: ${v.summarize(payload.issues)}`, -32602))
     }
+    const extra = droppedKey(sent, payload.output, 'payload')
+    if (extra !== undefined) return refuse(id, new FrameError(`Invalid ${type}: unexpected ${extra}`, -32602))
     run(id, type, payload.output).catch((error: unknown) => log('a reply could not be posted', error))
   }
 
