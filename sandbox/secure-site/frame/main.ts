@@ -7,16 +7,12 @@
  */
 import * as v from 'valibot'
 import {
-  acceptMessage,
   type CommandPayload,
   CommandPayloads,
   FRAME_PROTOCOL_VERSION,
-  type FrameCommand,
   type FrameEvent,
   type FrameReply,
-  type FrameRequest,
   type FrameUser,
-  RequestSchema,
   SAFE_RPC_METHODS,
   SIGNING_METHODS,
 } from '../../../src/frame/protocol.ts'
@@ -29,21 +25,12 @@ import {
   type ApiPath,
   evmChainNumber,
 } from '../shared.ts'
+import { createFrameHandler, type FrameCommands, FrameError } from './handler.ts'
 
 /** How long connectDevice and connectFarcaster wait for the visitor (the server's sign-in lifetime). */
 const VISITOR_WAIT_MS = 10 * 60_000
 const POLL_MS = 700
 const API_TIMEOUT_MS = 40_000
-const MAX_ERROR_CHARS = 500
-
-class FrameError extends Error {
-  constructor(
-    message: string,
-    readonly code?: number,
-  ) {
-    super(message)
-  }
-}
 
 const params = new URLSearchParams(location.search)
 const projectId = params.get('projectId') ?? ''
@@ -288,9 +275,7 @@ const SIGNING: readonly string[] = SIGNING_METHODS
 const SAFE: readonly string[] = SAFE_RPC_METHODS
 let reloadAfterReply = false
 
-type Handlers = { [C in FrameCommand]: (payload: CommandPayload<C>, id: string) => Promise<unknown> }
-
-const handlers: Handlers = {
+const handlers: FrameCommands = {
   async switchNetwork({ chainId: requested }) {
     const chain = evmChainNumber(requested)
     if (chain === undefined || chain !== siteChainId) throw new FrameError('Chain is not supported', 4902)
@@ -494,56 +479,13 @@ function post(message: FrameEvent | FrameReply): void {
   window.parent.postMessage(message, parentOrigin)
 }
 
-function reply(id: string, payload: FrameReply['payload']): void {
-  log('reply', id, payload.ok ? 'ok' : payload.error.message)
-  post({ id, type: 'frame.reply', payload })
-}
-
-function failure(error: unknown): FrameReply['payload'] {
-  const message = error instanceof Error && error.message ? error.message : 'An error occurred'
-  const code = error instanceof FrameError ? error.code : undefined
-  return {
-    ok: false,
-    error: { message: message.slice(0, MAX_ERROR_CHARS), ...(code === undefined ? {} : { code }) },
-  }
-}
-
-async function run(request: FrameRequest): Promise<void> {
-  const payload = v.safeParse(CommandPayloads[request.type], request.payload ?? {})
-  if (!payload.success) {
-    reply(
-      request.id,
-      failure(new FrameError(`Invalid ${request.type}: ${v.summarize(payload.issues)}`, -32602)),
-    )
-    return
-  }
-  log('request', request.id, request.type)
-  const handler = handlers[request.type] as (payload: unknown, id: string) => Promise<unknown>
-  try {
-    const result = await handler(payload.output, request.id)
-    reply(request.id, result === undefined ? { ok: true } : { ok: true, result })
-  } catch (error) {
-    reply(request.id, failure(error))
-  }
+/** A reply goes out; a reload asked for happens once its reply (or any reply after it) is posted. */
+function reply(message: FrameReply): void {
+  post(message)
   if (reloadAfterReply) {
     reloadAfterReply = false
     setTimeout(() => location.reload(), 50)
   }
-}
-
-function onMessage(event: MessageEvent): void {
-  const envelope = acceptMessage(event, { origin: parentOrigin, source: window.parent })
-  if (!envelope) {
-    log('dropped a message from', event.origin)
-    return
-  }
-  if (envelope.id === undefined) return
-  const request = v.safeParse(RequestSchema, envelope)
-  if (!request.success) {
-    reply(envelope.id, failure(new FrameError(`Unknown command: ${envelope.type}`, -32601)))
-    return
-  }
-  void run(request.output)
 }
 
 // --- start -----------------------------------------------------------------------------------------------
@@ -610,6 +552,13 @@ async function start(): Promise<void> {
   element('decline').addEventListener('click', () => settle(false))
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && current) settle(false)
+  })
+  const onMessage = createFrameHandler({
+    parentOrigin: origin,
+    parent: window.parent,
+    reply,
+    commands: handlers,
+    log,
   })
   window.addEventListener('message', onMessage)
   status.textContent = 'Secure site ready.'
