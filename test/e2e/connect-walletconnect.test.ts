@@ -103,6 +103,47 @@ describe('connect by WalletConnect through the sandbox relay, in Chromium', () =
   })
 })
 
+describe('the page’s domain, as wallets will see it (SPEC §3 Verify context, §8 alert)', () => {
+  const setVerify = (body: object) =>
+    fetch(`${e2e.sandbox.relay.origin}/__verify`, { method: 'POST', body: JSON.stringify(body) })
+
+  it('a domain that is not one of the project’s: the kit warns and alerts, the wallet shows it unverified; a verified one passes quietly', async () => {
+    const pageOrigin = new URL(page.url()).origin
+    expect((await setVerify({ verifiedDomains: ['https://app.example'] })).status).toBe(200)
+    try {
+      const uri = await pairingUri(page)
+      const alert = page.locator('[data-alert="UNVERIFIED_DOMAIN"]')
+      await alert.waitFor()
+      expect(await alert.getAttribute('role')).toBe('alert')
+      expect(await alert.textContent()).toContain('Unverified Domain')
+      const warning = page.getByTestId('domain-warning')
+      expect(await warning.textContent()).toContain(pageOrigin)
+
+      const wallet = await openWallet(uri)
+      const proposal = wallet.getByRole('region', { name: 'Session proposal' })
+      await proposal.getByText(`Unverified (${pageOrigin})`, { exact: false }).waitFor()
+      await proposal.getByRole('button', { name: 'Reject' }).click()
+      await wallet.close()
+      await page.getByRole('button', { name: 'Dismiss: Unverified Domain' }).click()
+      await page.keyboard.press('Escape')
+    } finally {
+      expect((await setVerify({ verifiedDomains: null })).status).toBe(200)
+    }
+
+    // The project's own domains (the sandbox's: loopback pages) include this page: verified, no alert.
+    const uri = await pairingUri(page)
+    const wallet = await openWallet(uri)
+    const proposal = wallet.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText(`Verified (${pageOrigin})`, { exact: false }).waitFor()
+    expect(await page.locator('[data-alert="UNVERIFIED_DOMAIN"]').count()).toBe(0)
+    expect(await page.getByTestId('domain-warning').count()).toBe(0)
+    await proposal.getByRole('button', { name: 'Reject' }).click()
+    await wallet.close()
+    await page.keyboard.press('Escape')
+    expect(e2e.pageErrors).toEqual([])
+  })
+})
+
 describe('wallets from the listing on the QR view', () => {
   async function chooseFromAllWallets(p: Page, search: string, name: RegExp) {
     await hostButton(p).click()

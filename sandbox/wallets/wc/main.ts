@@ -29,16 +29,19 @@ import { type ProviderRpcError, rpcErrors, toProviderError } from '../common/eth
 import { DEV_WALLET_ICON } from '../common/icon.ts'
 import { byId, type Card, logLine, renderCard, renderSessions, type SessionRow, setAlert } from './view.ts'
 import {
+  type Attestation,
   address,
   approvalFor,
   caipChain,
   describeProposal,
+  domainFact,
   type FormatAuthMessage,
   planRequest,
   planSignIn,
   type RequestPlan,
   signIn,
   USER_REJECTED,
+  verifyContext,
 } from './wallet.ts'
 
 /*
@@ -291,6 +294,39 @@ async function pair(input: string): Promise<void> {
   else status('Paired; waiting for the session proposal')
 }
 
+// ---------------------------------------------------------------------------------------------- verify
+
+/** The relay's HTTP origin, where its Verify stand-in answers; set at start. */
+let verifyOrigin: string | undefined
+/** Attestations by pairing topic: `null` while asked, `undefined` in the value when there is none. */
+const attestations = new Map<string, { attestation: Attestation | undefined } | null>()
+const AttestationSchema = v.object({
+  origin: v.pipe(v.string(), v.maxLength(2_048)),
+  validation: v.picklist(['VALID', 'INVALID', 'UNKNOWN']),
+  isScam: v.boolean(),
+})
+
+/** The verify context of a proposal's pairing; looked up once, the card redrawn when it arrives. */
+function domainOf(pairingTopic: string, claimedUrl: string): ReturnType<typeof verifyContext> | undefined {
+  const known = attestations.get(pairingTopic)
+  if (known) return verifyContext(known.attestation, claimedUrl)
+  if (known === null) return undefined // being looked up
+  if (!verifyOrigin || !/^[0-9a-f]{64}$/.test(pairingTopic)) return verifyContext(undefined, claimedUrl)
+  attestations.set(pairingTopic, null)
+  void fetch(`${verifyOrigin}/v1/attestation/${pairingTopic}`, { signal: AbortSignal.timeout(5_000) })
+    .then(async (response) => {
+      if (response.status === 404) return undefined
+      const parsed = v.safeParse(AttestationSchema, await response.json())
+      return parsed.success ? parsed.output : undefined
+    })
+    .catch(() => undefined)
+    .then((attestation) => {
+      attestations.set(pairingTopic, { attestation })
+      scheduleRender()
+    })
+  return undefined
+}
+
 // ---------------------------------------------------------------------------------------------- rendering
 
 interface Shown {
@@ -310,6 +346,7 @@ function pendingProposals(snapshot: WalletSnapshot): Shown[] {
     // A proposal that broke a rule is being refused to its peer by the machine: nothing to decide.
     if (state.matches('refusing')) return []
     const { facts, note } = describeProposal(proposal)
+    facts.push(domainFact(domainOf(proposal.pairingTopic, proposal.proposer.metadata.url)))
     const card = {
       heading: 'Session proposal',
       facts,
@@ -560,6 +597,7 @@ async function main(): Promise<void> {
   const url = new URL(window.location.href)
   const inspect = await inspector(url.searchParams.get('inspect'))
 
+  verifyOrigin = new URL(config.relayUrl.replace(/^ws/, 'http')).origin
   client = await SignClient.init({
     projectId: config.projectId,
     relayUrl: config.relayUrl,

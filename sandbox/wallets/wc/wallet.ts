@@ -265,3 +265,48 @@ export async function signIn(request: AuthRequestInfo, format: FormatAuthMessage
   const signature = await account.signMessage({ message: format(p, iss) })
   return [{ h: { t: 'caip122' }, p, s: { t: 'eip191', s: signature } }]
 }
+
+// ---------------------------------------------------------------------------------------------- verify
+
+/** What the relay's Verify stand-in answers for a pairing (`GET /v1/attestation/{topic}`). */
+export interface Attestation {
+  origin: string
+  validation: 'VALID' | 'INVALID' | 'UNKNOWN'
+  isScam: boolean
+}
+
+/**
+ * SPEC §3 Verify context of a proposal, as a wallet decides it: VALID only when the attested origin (the page
+ * that really made the pairing) is verified and is the origin the app claims in its metadata; INVALID when the
+ * service says so or the app claims another origin; UNKNOWN without an attestation. `isScam` wins over all.
+ */
+export function verifyContext(
+  attestation: Attestation | undefined,
+  claimedUrl: string,
+): { validation: Attestation['validation']; isScam: boolean; origin: string | undefined } {
+  if (!attestation) return { validation: 'UNKNOWN', isScam: false, origin: undefined }
+  let claimed: string | undefined
+  try {
+    claimed = new URL(claimedUrl).origin
+  } catch {
+    claimed = undefined
+  }
+  const validation =
+    attestation.validation === 'UNKNOWN'
+      ? 'UNKNOWN'
+      : attestation.validation === 'VALID' && claimed === attestation.origin
+        ? 'VALID'
+        : 'INVALID'
+  return { validation, isScam: attestation.isScam, origin: attestation.origin }
+}
+
+/** The proposal card's "Domain" line for a verify context (`undefined`: not looked up yet). */
+export function domainFact(context: ReturnType<typeof verifyContext> | undefined): Fact {
+  if (!context) return { label: 'Domain', value: 'Checking…' }
+  const seen = context.origin ? ` (${context.origin})` : ''
+  if (context.isScam) return { label: 'Domain', value: `Known scam${seen}: do not connect` }
+  if (context.validation === 'VALID') return { label: 'Domain', value: `Verified${seen}` }
+  if (context.validation === 'INVALID')
+    return { label: 'Domain', value: `Unverified${seen}: proceed only if you trust it` }
+  return { label: 'Domain', value: 'Unknown: the app could not be verified' }
+}
