@@ -90,13 +90,15 @@ export const KIT_CSS = `
 [data-walletstate] .ws-overlay {
   position: fixed; inset: 0; z-index: var(--ws-z-index); background: var(--ws-overlay);
   display: flex; align-items: center; justify-content: center; padding: 16px;
-  animation: ws-fade var(--ws-duration-view) ease-out;
+  animation: ws-backdrop var(--ws-duration-view) ease-out;
 }
 [data-walletstate] .ws-dialog {
   width: 100%; max-width: 380px; max-height: calc(100vh - 32px); overflow: hidden;
   background: var(--ws-background); color: var(--ws-foreground); border: 1px solid var(--ws-border);
   border-radius: var(--ws-radius); box-shadow: 0 12px 48px rgba(0, 0, 0, 0.35); outline: none;
   display: flex; flex-direction: column;
+  /* Opening moves the dialog in but never hides it: its content is legible in the first frame (issue 14). */
+  animation: ws-pop var(--ws-duration-view) ease-out;
 }
 [data-walletstate] .ws-dialog[data-shaking] { animation: ws-shake var(--ws-duration-shake) ease-in-out; }
 [data-walletstate] .ws-header {
@@ -104,8 +106,8 @@ export const KIT_CSS = `
 }
 [data-walletstate] .ws-title {
   margin: 0; font-size: 16px; font-weight: 600; text-align: center;
-  animation: ws-fade var(--ws-duration-header) ease-out;
 }
+[data-walletstate] .ws-title[data-direction] { animation: ws-fade var(--ws-duration-header) ease-out; }
 [data-walletstate] .ws-icon-button {
   width: 36px; height: 36px; border-radius: 10px; border: none; background: transparent;
   color: var(--ws-foreground); font-size: 18px; cursor: pointer; display: grid; place-items: center;
@@ -189,6 +191,8 @@ export const KIT_CSS = `
 [data-walletstate] .ws-social { padding: 10px; gap: 8px; }
 [data-walletstate] .ws-social-glyph { width: 24px; height: 24px; border-radius: 6px; flex: none; }
 @keyframes ws-fade { from { opacity: 0; } }
+@keyframes ws-backdrop { from { background-color: transparent; } }
+@keyframes ws-pop { from { transform: translateY(8px) scale(0.98); } }
 @keyframes ws-in-next { from { opacity: 0; transform: translateX(16px); } }
 @keyframes ws-in-prev { from { opacity: 0; transform: translateX(-16px); } }
 @keyframes ws-spin { to { transform: rotate(360deg); } }

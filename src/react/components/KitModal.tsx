@@ -50,6 +50,13 @@ function Dialog() {
   const bodyRef = useRef<HTMLDivElement>(null)
   const contentRef = useRef<HTMLDivElement>(null)
   const View = viewComponent(view)
+  // The view the dialog opened on shows at once: only a change of view within an open dialog animates its
+  // content and title in (SPEC §2 durations); opening moves the dialog but never hides what it shows.
+  const viewKey = `${depth}:${view}`
+  const [openedOn] = useState(viewKey)
+  const moved = useRef(false)
+  if (viewKey !== openedOn) moved.current = true
+  const changed = moved.current ? direction : undefined
 
   // Focus returns to whatever opened the modal (the host's button) when it closes.
   useEffect(() => {
@@ -149,7 +156,7 @@ function Dialog() {
           ) : (
             <span />
           )}
-          <h2 className="ws-title" id={titleId} key={view}>
+          <h2 className="ws-title" id={titleId} key={view} data-direction={changed}>
             {viewTitle(view)}
           </h2>
           <button
@@ -164,7 +171,7 @@ function Dialog() {
         <Alerts />
         <div className="ws-body" ref={bodyRef}>
           <div ref={contentRef}>
-            <div className="ws-view" key={`${depth}:${view}`} data-view={view} data-direction={direction}>
+            <div className="ws-view" key={viewKey} data-view={view} data-direction={changed}>
               <Suspense fallback={<ViewLoading />}>
                 <View />
               </Suspense>
