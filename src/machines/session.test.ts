@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { PING_RESPONSE_DELAY_MS } from '../constants'
+import { PING_RESPONSE_DELAY_MS, SESSION_ANSWER_TIMEOUT_MS } from '../constants'
 import type { SignClientEvent } from './session'
 
 import {
@@ -373,5 +373,30 @@ describe('hostile keys and expiries (issue 13 item 6)', () => {
     await vi.advanceTimersByTimeAsync(1_000)
     expect(t.sessionChild()?.getSnapshot().matches('active')).toBe(true)
     expect(outcomes(t, 'session')).toEqual([])
+  })
+})
+
+/**
+ * Issue 13, no dead end: each step that waits on the relay has a named time limit (src/constants.ts). The fake
+ * client below never answers; without the limit each of these states waits forever.
+ */
+describe('time limits: no step waits on the relay forever (issue 13)', () => {
+  it('wallet: a refused proposal whose rejection gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS, its reason kept', async () => {
+    const t = start('wallet', { ttl: { proposalMs: HOUR } })
+    const bad = proposal({
+      expiry: NOW + HOUR,
+      requiredNamespaces: { eip155: { chains: ['mainnet'], methods: [], events: [] } },
+    })
+    t.actor.send({ type: 'wc.sessionPropose', proposal: bad })
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('proposal:1')?.getSnapshot().value).toBe('refusing')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes(t, 'proposal')).toEqual([
+      expect.objectContaining({
+        key: '1',
+        outcome: 'rejected',
+        reason: expect.objectContaining({ code: 5100 }),
+      }),
+    ])
   })
 })

@@ -46,10 +46,6 @@ const EXCEPTIONS: Record<string, string> = {
   'auth.approving': 'TODO(lead): approveAuth waits on the relay with no time limit or cancel',
   'auth.rejecting': 'TODO(lead): rejectAuth waits on the relay with no time limit or cancel',
   'auth.refusingSignature': 'TODO(lead): rejectAuth waits on the relay with no time limit or cancel',
-  'incomingRequest.refusing':
-    'TODO(lead): respond waits on the relay with no time limit (fulfilling/rejecting have request.remove)',
-  'proposal.refusing':
-    'TODO(lead): reject waits on the relay with no time limit (approving/rejecting have wc.proposalExpired)',
   'sessionClient.connect.proposing':
     'TODO(lead): connect (a pairing and proposal on the relay) has no time limit or cancel',
   'sessionClient.pair.pairing': 'TODO(lead): pair waits on the relay with no time limit or cancel',

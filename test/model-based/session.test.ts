@@ -120,7 +120,7 @@ run('proposal machine, model-based', [
   {
     name: 'invalid, refused to the peer',
     model: proposalModel({ role: 'wallet', proposal, refusal }),
-    paths: 2,
+    paths: 3,
   },
 ])
 
@@ -281,7 +281,7 @@ run('incoming request machine, model-based', [
   {
     name: 'invalid, refused to the peer',
     model: createModel(incomingUnderTest, { events: incomingEvents, input: { request, refusal } }),
-    paths: 2,
+    paths: 3,
   },
 ])
 
