@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { PING_RESPONSE_DELAY_MS, SESSION_ANSWER_TIMEOUT_MS } from '../constants'
+import {
+  AUTH_APPROVE_TIMEOUT_MS,
+  AUTH_VERIFY_TIMEOUT_MS,
+  PING_RESPONSE_DELAY_MS,
+  SESSION_ANSWER_TIMEOUT_MS,
+} from '../constants'
 import type { SignClientEvent } from './session'
 
 import {
@@ -381,6 +386,25 @@ describe('hostile keys and expiries (issue 13 item 6)', () => {
  * client below never answers; without the limit each of these states waits forever.
  */
 describe('time limits: no step waits on the relay forever (issue 13)', () => {
+  const authRequest = {
+    id: 71,
+    pairingTopic: 'p'.repeat(64),
+    expiry: NOW + HOUR,
+    requester: { publicKey: 'd'.repeat(64), metadata },
+    payload: { chains: ['eip155:1'], domain: 'app.example', aud: 'https://app.example', nonce: 'n', iat: '' },
+  }
+  const cacao = {
+    h: { t: 'caip122' },
+    p: {
+      domain: 'app.example',
+      aud: 'https://app.example',
+      nonce: 'n',
+      iss: `did:pkh:eip155:1:${ADDRESS}`,
+      iat: '',
+    },
+    s: { t: 'eip191', s: '0x' },
+  }
+
   it('wallet: a refused proposal whose rejection gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS, its reason kept', async () => {
     const t = start('wallet', { ttl: { proposalMs: HOUR } })
     const bad = proposal({
@@ -398,5 +422,83 @@ describe('time limits: no step waits on the relay forever (issue 13)', () => {
         reason: expect.objectContaining({ code: 5100 }),
       }),
     ])
+  })
+
+  it('wallet: signature checks that do not finish in AUTH_VERIFY_TIMEOUT_MS approve nothing: refused to the peer', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.approve', id: 71, auths: [cacao] })
+    await vi.advanceTimersByTimeAsync(AUTH_VERIFY_TIMEOUT_MS - 1)
+    expect(t.child('auth:71')?.getSnapshot().value).toBe('verifying')
+    await vi.advanceTimersByTimeAsync(1)
+    const child = t.child('auth:71')?.getSnapshot()
+    expect(child?.value).toBe('refusingSignature')
+    expect(child?.context.error).toMatchObject({ name: 'SignatureVerificationTimeoutError', code: 7000 })
+    expect(t.of('approveAuth')).toEqual([])
+    // The peer is told the SPEC §8 text.
+    expect(t.of('rejectAuth')).toEqual([
+      { id: 71, reason: { code: 7000, message: 'Signature verification failed' } },
+    ])
+    // A late "valid" from the abandoned check approves nothing.
+    await t.answer('verifyAuth', true)
+    expect(t.of('approveAuth')).toEqual([])
+  })
+
+  it('wallet: a refusal of the signatures that gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.approve', id: 71, auths: [cacao] })
+    await t.answer('verifyAuth', false)
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('auth:71')?.getSnapshot().value).toBe('refusingSignature')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes(t, 'auth')).toEqual([
+      expect.objectContaining({
+        outcome: 'rejected',
+        reason: { code: 7000, message: 'Signature verification failed' },
+      }),
+    ])
+  })
+
+  it('wallet: an approval that gets no answer ends rejected after AUTH_APPROVE_TIMEOUT_MS with a RelayTimeoutError', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.approve', id: 71, auths: [cacao] })
+    await t.answer('verifyAuth', true)
+    await vi.advanceTimersByTimeAsync(AUTH_APPROVE_TIMEOUT_MS - 1)
+    const approving = t.child('auth:71')
+    expect(approving?.getSnapshot().value).toBe('approving')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(approving?.getSnapshot().value).toBe('rejected')
+    expect(approving?.getSnapshot().context.error).toMatchObject({
+      name: 'RelayTimeoutError',
+      message: 'Expired. Approving the auth request got no answer from the relay in time',
+    })
+    expect(outcomes(t, 'auth')).toEqual([expect.objectContaining({ key: '71', outcome: 'rejected' })])
+    expect(t.sessionChild()).toBeUndefined()
+  })
+
+  it('wallet: a rejection that gets no answer goes back to pending after SESSION_ANSWER_TIMEOUT_MS, to be rejected again', async () => {
+    const t = start('wallet')
+    const reason = { code: 5000, message: 'User rejected.' }
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.reject', id: 71, reason })
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('auth:71')?.getSnapshot().value).toBe('rejecting')
+    await vi.advanceTimersByTimeAsync(1)
+    const snapshot = t.child('auth:71')?.getSnapshot()
+    expect(snapshot?.value).toBe('pending')
+    expect(snapshot?.context.error).toMatchObject({
+      name: 'RelayTimeoutError',
+      message: 'Expired. Rejecting the auth request got no answer from the relay in time',
+    })
+    t.actor.send({ type: 'auth.reject', id: 71, reason })
+    expect(t.of('rejectAuth')).toEqual([
+      { id: 71, reason },
+      { id: 71, reason },
+    ])
+    await t.answer('rejectAuth')
+    await t.answer('rejectAuth')
+    expect(outcomes(t, 'auth')).toEqual([expect.objectContaining({ outcome: 'rejected', reason })])
   })
 })

@@ -344,7 +344,7 @@ run('one-click auth machine, model-based', [
         },
       },
     }),
-    paths: 12,
+    paths: 16,
     invariant: (s) => {
       if (s.matches('approved') && !s.context.auths?.length) throw new Error('approved without signatures')
     },
