@@ -4,6 +4,8 @@ import {
   AUTH_VERIFY_TIMEOUT_MS,
   PING_RESPONSE_DELAY_MS,
   SESSION_ANSWER_TIMEOUT_MS,
+  SESSION_CONNECT_TIMEOUT_MS,
+  SESSION_PAIR_TIMEOUT_MS,
 } from '../constants'
 import type { SignClientEvent } from './session'
 
@@ -404,6 +406,50 @@ describe('time limits: no step waits on the relay forever (issue 13)', () => {
     },
     s: { t: 'eip191', s: '0x' },
   }
+  const PAIR_URI = `wc:${'f'.repeat(64)}@2?relay-protocol=irn&symKey=${'1'.repeat(64)}`
+
+  it('app: connect() gives up after SESSION_CONNECT_TIMEOUT_MS with a RelayTimeoutError; connect may be asked again', async () => {
+    const t = start('app')
+    const params = { optionalNamespaces: proposal().optionalNamespaces }
+    t.actor.send({ type: 'session.connect', params })
+    await vi.advanceTimersByTimeAsync(SESSION_CONNECT_TIMEOUT_MS - 1)
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(true)
+    expect(lastError(t)).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(false)
+    expect(t.actor.getSnapshot().context.lastError).toEqual({
+      command: 'session.connect',
+      error: {
+        name: 'RelayTimeoutError',
+        message: 'Expired. connect() got no answer from the relay in time',
+        code: 6,
+        details: `No answer after ${SESSION_CONNECT_TIMEOUT_MS / 1000} s`,
+      },
+    })
+    t.actor.send({ type: 'session.connect', params })
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(true)
+    expect(t.of('connect')).toEqual([{ params }, { params }])
+    // The late answer of the abandoned call is not followed.
+    await t.answer('connect', { uri: 'wc:late', pairingTopic: proposal().pairingTopic })
+    expect(t.actor.getSnapshot().context.pairingUri).toBeUndefined()
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(true)
+  })
+
+  it('wallet: pair() gives up after SESSION_PAIR_TIMEOUT_MS with a RelayTimeoutError; pair may be asked again', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'session.pair', uri: PAIR_URI })
+    await vi.advanceTimersByTimeAsync(SESSION_PAIR_TIMEOUT_MS - 1)
+    expect(t.actor.getSnapshot().hasTag('pairing')).toBe(true)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(t.actor.getSnapshot().hasTag('pairing')).toBe(false)
+    expect(t.actor.getSnapshot().context.lastError).toMatchObject({
+      command: 'session.pair',
+      error: { name: 'RelayTimeoutError', message: 'Expired. pair() got no answer from the relay in time' },
+    })
+    t.actor.send({ type: 'session.pair', uri: PAIR_URI })
+    expect(t.actor.getSnapshot().hasTag('pairing')).toBe(true)
+    expect(lastError(t)).toBeUndefined()
+  })
 
   it('wallet: a refused proposal whose rejection gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS, its reason kept', async () => {
     const t = start('wallet', { ttl: { proposalMs: HOUR } })

@@ -671,6 +671,6 @@ function clientInvariant(s: ClientSnapshot): void {
 }
 
 run('session client machine, model-based', [
-  { name: 'app', model: clientModel('app'), paths: 94, invariant: clientInvariant },
-  { name: 'wallet', model: clientModel('wallet'), paths: 113, invariant: clientInvariant },
+  { name: 'app', model: clientModel('app'), paths: 95, invariant: clientInvariant },
+  { name: 'wallet', model: clientModel('wallet'), paths: 114, invariant: clientInvariant },
 ])
