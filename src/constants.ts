@@ -159,3 +159,32 @@ export const WALLETS_VIRTUAL_FROM = 200
 /** How long the Verify service may take to register the page's attestation; then the domain stays UNKNOWN.
  * Ours, as WalletConnect's own client: it aborts its attestation after 5 s. */
 export const VERIFY_TIMEOUT_MS = 5_000
+
+// Remote sessions: no step waits on the relay forever (issue 13, the "no dead end" check)
+/**
+ * The sign client's own limit on one relay round, a publish or a subscribe (WalletConnect core's publishTimeout
+ * and subscribeTimeout, one minute): after it the library fails the call itself. Not a limit of ours; the
+ * session limits below are built on it, so the library's own error normally arrives first and ours only ends a
+ * call that hangs (a relay socket that never answers, a library that never settles).
+ */
+export const RELAY_ROUND_MS = 60_000
+/** What each session limit leaves beyond the library's own rounds, for its error to arrive first. Ours. */
+export const RELAY_MARGIN_MS = 30_000
+/** App: connect() creates a pairing (a subscribe), then publishes the proposal: two relay rounds. Ours. §4 */
+export const SESSION_CONNECT_TIMEOUT_MS = 2 * RELAY_ROUND_MS + RELAY_MARGIN_MS
+/** Wallet: pair() subscribes to the pairing topic of the URI: one relay round. Ours. §4 */
+export const SESSION_PAIR_TIMEOUT_MS = RELAY_ROUND_MS + RELAY_MARGIN_MS
+/**
+ * Wallet: an answer published to the peer, one relay round: rejecting a one-click auth request, and refusing an
+ * invalid proposal, request or signature (SPEC §8). Ours: a refusal is a courtesy the peer does not depend on
+ * (its own record expires), so it is not waited for longer than the library waits for the publish.
+ */
+export const SESSION_ANSWER_TIMEOUT_MS = RELAY_ROUND_MS + RELAY_MARGIN_MS
+/** Wallet: approving a one-click auth request subscribes to the new session's topic, then publishes: two rounds. Ours. §4 */
+export const AUTH_APPROVE_TIMEOUT_MS = 2 * RELAY_ROUND_MS + RELAY_MARGIN_MS
+/**
+ * Wallet: the signature checks of a one-click auth request before it is approved. Ours: they are local today
+ * (EIP-191 recovery); an ERC-1271 check would ask a chain, RPC_TIMEOUT_MS per attempt with RPC_RETRY_COUNT
+ * retries, which this leaves room for. A check that does not finish fails closed: the request is refused. §4
+ */
+export const AUTH_VERIFY_TIMEOUT_MS = 45_000

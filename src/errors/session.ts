@@ -369,6 +369,44 @@ export class WrongRoleError extends SessionError {
   }
 }
 
+// ---------- time limits (issue 13: no step waits on the relay forever) ----------
+
+const noAnswerAfter = (timeoutMs: number | undefined) =>
+  timeoutMs === undefined ? undefined : `No answer after ${timeoutMs / 1000} s`
+
+/**
+ * A call to the relay (connect(), pair(), an answer to the peer) did not settle within its limit
+ * (SESSION_CONNECT_TIMEOUT_MS, SESSION_PAIR_TIMEOUT_MS, SESSION_ANSWER_TIMEOUT_MS, AUTH_APPROVE_TIMEOUT_MS in
+ * src/constants.ts, each beyond the sign client's own relay limits). The call is no longer waited for; what the
+ * library does with it later is not followed. `what` names the call ("connect()").
+ */
+export class RelayTimeoutError extends SessionError {
+  override name = 'RelayTimeoutError'
+  constructor(what: string, parameters: Parameters & { timeoutMs?: number } = {}) {
+    super(`Expired. ${what} got no answer from the relay in time`, {
+      ...parameters,
+      code: EXPIRED,
+      details: parameters.details ?? noAnswerAfter(parameters.timeoutMs),
+    })
+  }
+}
+
+/**
+ * The signature checks of a one-click auth request did not finish within AUTH_VERIFY_TIMEOUT_MS
+ * (src/constants.ts). Unchecked signatures are not approved: the request is refused to the peer with
+ * 'Signature verification failed' (SPEC §8), and this error says locally why.
+ */
+export class SignatureVerificationTimeoutError extends SessionError {
+  override name = 'SignatureVerificationTimeoutError'
+  constructor(parameters: Parameters & { timeoutMs?: number } = {}) {
+    super('Signature verification did not finish in time', {
+      ...parameters,
+      code: SESSION_SETTLEMENT_FAILED,
+      details: parameters.details ?? noAnswerAfter(parameters.timeoutMs),
+    })
+  }
+}
+
 /** The peer answered with an error of its own; its message and code are kept. */
 export class RemoteError extends SessionError {
   override name = 'RemoteError'

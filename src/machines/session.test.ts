@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { PING_RESPONSE_DELAY_MS } from '../constants'
+import {
+  AUTH_APPROVE_TIMEOUT_MS,
+  AUTH_VERIFY_TIMEOUT_MS,
+  PING_RESPONSE_DELAY_MS,
+  SESSION_ANSWER_TIMEOUT_MS,
+  SESSION_CONNECT_TIMEOUT_MS,
+  SESSION_PAIR_TIMEOUT_MS,
+} from '../constants'
 import type { SignClientEvent } from './session'
 
 import {
@@ -373,5 +380,171 @@ describe('hostile keys and expiries (issue 13 item 6)', () => {
     await vi.advanceTimersByTimeAsync(1_000)
     expect(t.sessionChild()?.getSnapshot().matches('active')).toBe(true)
     expect(outcomes(t, 'session')).toEqual([])
+  })
+})
+
+/**
+ * Issue 13, no dead end: each step that waits on the relay has a named time limit (src/constants.ts). The fake
+ * client below never answers; without the limit each of these states waits forever.
+ */
+describe('time limits: no step waits on the relay forever (issue 13)', () => {
+  const authRequest = {
+    id: 71,
+    pairingTopic: 'p'.repeat(64),
+    expiry: NOW + HOUR,
+    requester: { publicKey: 'd'.repeat(64), metadata },
+    payload: { chains: ['eip155:1'], domain: 'app.example', aud: 'https://app.example', nonce: 'n', iat: '' },
+  }
+  const cacao = {
+    h: { t: 'caip122' },
+    p: {
+      domain: 'app.example',
+      aud: 'https://app.example',
+      nonce: 'n',
+      iss: `did:pkh:eip155:1:${ADDRESS}`,
+      iat: '',
+    },
+    s: { t: 'eip191', s: '0x' },
+  }
+  const PAIR_URI = `wc:${'f'.repeat(64)}@2?relay-protocol=irn&symKey=${'1'.repeat(64)}`
+
+  it('app: connect() gives up after SESSION_CONNECT_TIMEOUT_MS with a RelayTimeoutError; connect may be asked again', async () => {
+    const t = start('app')
+    const params = { optionalNamespaces: proposal().optionalNamespaces }
+    t.actor.send({ type: 'session.connect', params })
+    await vi.advanceTimersByTimeAsync(SESSION_CONNECT_TIMEOUT_MS - 1)
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(true)
+    expect(lastError(t)).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(false)
+    expect(t.actor.getSnapshot().context.lastError).toEqual({
+      command: 'session.connect',
+      error: {
+        name: 'RelayTimeoutError',
+        message: 'Expired. connect() got no answer from the relay in time',
+        code: 6,
+        details: `No answer after ${SESSION_CONNECT_TIMEOUT_MS / 1000} s`,
+      },
+    })
+    t.actor.send({ type: 'session.connect', params })
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(true)
+    expect(t.of('connect')).toEqual([{ params }, { params }])
+    // The late answer of the abandoned call is not followed.
+    await t.answer('connect', { uri: 'wc:late', pairingTopic: proposal().pairingTopic })
+    expect(t.actor.getSnapshot().context.pairingUri).toBeUndefined()
+    expect(t.actor.getSnapshot().hasTag('connecting')).toBe(true)
+  })
+
+  it('wallet: pair() gives up after SESSION_PAIR_TIMEOUT_MS with a RelayTimeoutError; pair may be asked again', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'session.pair', uri: PAIR_URI })
+    await vi.advanceTimersByTimeAsync(SESSION_PAIR_TIMEOUT_MS - 1)
+    expect(t.actor.getSnapshot().hasTag('pairing')).toBe(true)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(t.actor.getSnapshot().hasTag('pairing')).toBe(false)
+    expect(t.actor.getSnapshot().context.lastError).toMatchObject({
+      command: 'session.pair',
+      error: { name: 'RelayTimeoutError', message: 'Expired. pair() got no answer from the relay in time' },
+    })
+    t.actor.send({ type: 'session.pair', uri: PAIR_URI })
+    expect(t.actor.getSnapshot().hasTag('pairing')).toBe(true)
+    expect(lastError(t)).toBeUndefined()
+  })
+
+  it('wallet: a refused proposal whose rejection gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS, its reason kept', async () => {
+    const t = start('wallet', { ttl: { proposalMs: HOUR } })
+    const bad = proposal({
+      expiry: NOW + HOUR,
+      requiredNamespaces: { eip155: { chains: ['mainnet'], methods: [], events: [] } },
+    })
+    t.actor.send({ type: 'wc.sessionPropose', proposal: bad })
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('proposal:1')?.getSnapshot().value).toBe('refusing')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes(t, 'proposal')).toEqual([
+      expect.objectContaining({
+        key: '1',
+        outcome: 'rejected',
+        reason: expect.objectContaining({ code: 5100 }),
+      }),
+    ])
+  })
+
+  it('wallet: signature checks that do not finish in AUTH_VERIFY_TIMEOUT_MS approve nothing: refused to the peer', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.approve', id: 71, auths: [cacao] })
+    await vi.advanceTimersByTimeAsync(AUTH_VERIFY_TIMEOUT_MS - 1)
+    expect(t.child('auth:71')?.getSnapshot().value).toBe('verifying')
+    await vi.advanceTimersByTimeAsync(1)
+    const child = t.child('auth:71')?.getSnapshot()
+    expect(child?.value).toBe('refusingSignature')
+    expect(child?.context.error).toMatchObject({ name: 'SignatureVerificationTimeoutError', code: 7000 })
+    expect(t.of('approveAuth')).toEqual([])
+    // The peer is told the SPEC §8 text.
+    expect(t.of('rejectAuth')).toEqual([
+      { id: 71, reason: { code: 7000, message: 'Signature verification failed' } },
+    ])
+    // A late "valid" from the abandoned check approves nothing.
+    await t.answer('verifyAuth', true)
+    expect(t.of('approveAuth')).toEqual([])
+  })
+
+  it('wallet: a refusal of the signatures that gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.approve', id: 71, auths: [cacao] })
+    await t.answer('verifyAuth', false)
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('auth:71')?.getSnapshot().value).toBe('refusingSignature')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes(t, 'auth')).toEqual([
+      expect.objectContaining({
+        outcome: 'rejected',
+        reason: { code: 7000, message: 'Signature verification failed' },
+      }),
+    ])
+  })
+
+  it('wallet: an approval that gets no answer ends rejected after AUTH_APPROVE_TIMEOUT_MS with a RelayTimeoutError', async () => {
+    const t = start('wallet')
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.approve', id: 71, auths: [cacao] })
+    await t.answer('verifyAuth', true)
+    await vi.advanceTimersByTimeAsync(AUTH_APPROVE_TIMEOUT_MS - 1)
+    const approving = t.child('auth:71')
+    expect(approving?.getSnapshot().value).toBe('approving')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(approving?.getSnapshot().value).toBe('rejected')
+    expect(approving?.getSnapshot().context.error).toMatchObject({
+      name: 'RelayTimeoutError',
+      message: 'Expired. Approving the auth request got no answer from the relay in time',
+    })
+    expect(outcomes(t, 'auth')).toEqual([expect.objectContaining({ key: '71', outcome: 'rejected' })])
+    expect(t.sessionChild()).toBeUndefined()
+  })
+
+  it('wallet: a rejection that gets no answer goes back to pending after SESSION_ANSWER_TIMEOUT_MS, to be rejected again', async () => {
+    const t = start('wallet')
+    const reason = { code: 5000, message: 'User rejected.' }
+    t.actor.send({ type: 'wc.sessionAuthenticate', request: authRequest })
+    t.actor.send({ type: 'auth.reject', id: 71, reason })
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('auth:71')?.getSnapshot().value).toBe('rejecting')
+    await vi.advanceTimersByTimeAsync(1)
+    const snapshot = t.child('auth:71')?.getSnapshot()
+    expect(snapshot?.value).toBe('pending')
+    expect(snapshot?.context.error).toMatchObject({
+      name: 'RelayTimeoutError',
+      message: 'Expired. Rejecting the auth request got no answer from the relay in time',
+    })
+    t.actor.send({ type: 'auth.reject', id: 71, reason })
+    expect(t.of('rejectAuth')).toEqual([
+      { id: 71, reason },
+      { id: 71, reason },
+    ])
+    await t.answer('rejectAuth')
+    await t.answer('rejectAuth')
+    expect(outcomes(t, 'auth')).toEqual([expect.objectContaining({ outcome: 'rejected', reason })])
   })
 })

@@ -1,6 +1,11 @@
 import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate'
-import { REQUEST_TTL_MS, SESSION_TTL_MS } from '../constants'
-import { InvalidParamsError, InvalidSettleError } from '../errors/session'
+import {
+  REQUEST_TTL_MS,
+  SESSION_CONNECT_TIMEOUT_MS,
+  SESSION_PAIR_TIMEOUT_MS,
+  SESSION_TTL_MS,
+} from '../constants'
+import { InvalidParamsError, InvalidSettleError, RelayTimeoutError } from '../errors/session'
 import { sessionChains } from '../session/namespaces'
 import { own } from '../session/own'
 import { createRecentlyDeleted, rememberDeleted } from '../session/recentlyDeleted'
@@ -98,6 +103,15 @@ export const sessionClientMachine = setup({
     incomingRequest: incomingRequestMachine,
     auth: authMachine,
   },
+  /**
+   * connect() and pair() wait on the relay at most this long (issue 13, no dead end); beyond the sign client's
+   * own relay limits, so its error normally comes first. On the limit the command fails with a
+   * RelayTimeoutError, and a new one may be given; the library's late answer is not followed.
+   */
+  delays: {
+    connectTimeout: SESSION_CONNECT_TIMEOUT_MS,
+    pairTimeout: SESSION_PAIR_TIMEOUT_MS,
+  },
   guards: {
     // Every SPEC §5 rule by name (`src/session/rules.ts`): true when the command or report breaks it.
     ...ruleGuards,
@@ -145,6 +159,18 @@ export const sessionClientMachine = setup({
     setPairError: assign((_, error: unknown) => ({
       lastError: { command: 'session.pair', error: errorInfoOf(error) },
     })),
+    setConnectTimedOut: assign({
+      lastError: {
+        command: 'session.connect',
+        error: info(new RelayTimeoutError('connect()', { timeoutMs: SESSION_CONNECT_TIMEOUT_MS })),
+      },
+    }),
+    setPairTimedOut: assign({
+      lastError: {
+        command: 'session.pair',
+        error: info(new RelayTimeoutError('pair()', { timeoutMs: SESSION_PAIR_TIMEOUT_MS })),
+      },
+    }),
     rememberConnect: assign(({ event }) => {
       assertEvent(event, 'session.connect')
       return { connectParams: event.params, pairingUri: undefined, lastError: undefined }
@@ -627,6 +653,7 @@ export const sessionClientMachine = setup({
             },
             onError: { target: 'idle', actions: { type: 'setConnectError', params: errorOf } },
           },
+          after: { connectTimeout: { target: 'idle', actions: 'setConnectTimedOut' } },
         },
       },
     },
@@ -655,6 +682,7 @@ export const sessionClientMachine = setup({
             onDone: 'idle',
             onError: { target: 'idle', actions: { type: 'setPairError', params: errorOf } },
           },
+          after: { pairTimeout: { target: 'idle', actions: 'setPairTimedOut' } },
         },
       },
     },

@@ -41,18 +41,6 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.remoteSessions.running': 'followRemoteSessions lives as long as the session client runs',
   'kit.account.running': 'followAccount lives as long as the account machine runs',
   'kit.sendFlow.running': 'followSend lives as long as the send flow runs',
-  // Remote sessions (src/machines/session/*, being changed by the session work).
-  'auth.verifying': 'TODO(lead): verifyAuth (signature checks, may call an RPC) has no time limit',
-  'auth.approving': 'TODO(lead): approveAuth waits on the relay with no time limit or cancel',
-  'auth.rejecting': 'TODO(lead): rejectAuth waits on the relay with no time limit or cancel',
-  'auth.refusingSignature': 'TODO(lead): rejectAuth waits on the relay with no time limit or cancel',
-  'incomingRequest.refusing':
-    'TODO(lead): respond waits on the relay with no time limit (fulfilling/rejecting have request.remove)',
-  'proposal.refusing':
-    'TODO(lead): reject waits on the relay with no time limit (approving/rejecting have wc.proposalExpired)',
-  'sessionClient.connect.proposing':
-    'TODO(lead): connect (a pairing and proposal on the relay) has no time limit or cancel',
-  'sessionClient.pair.pairing': 'TODO(lead): pair waits on the relay with no time limit or cancel',
 }
 
 type Found = { machine: string; id: string; why: string }

@@ -120,7 +120,7 @@ run('proposal machine, model-based', [
   {
     name: 'invalid, refused to the peer',
     model: proposalModel({ role: 'wallet', proposal, refusal }),
-    paths: 2,
+    paths: 3,
   },
 ])
 
@@ -281,7 +281,7 @@ run('incoming request machine, model-based', [
   {
     name: 'invalid, refused to the peer',
     model: createModel(incomingUnderTest, { events: incomingEvents, input: { request, refusal } }),
-    paths: 2,
+    paths: 3,
   },
 ])
 
@@ -344,7 +344,7 @@ run('one-click auth machine, model-based', [
         },
       },
     }),
-    paths: 12,
+    paths: 16,
     invariant: (s) => {
       if (s.matches('approved') && !s.context.auths?.length) throw new Error('approved without signatures')
     },
@@ -671,6 +671,6 @@ function clientInvariant(s: ClientSnapshot): void {
 }
 
 run('session client machine, model-based', [
-  { name: 'app', model: clientModel('app'), paths: 94, invariant: clientInvariant },
-  { name: 'wallet', model: clientModel('wallet'), paths: 113, invariant: clientInvariant },
+  { name: 'app', model: clientModel('app'), paths: 95, invariant: clientInvariant },
+  { name: 'wallet', model: clientModel('wallet'), paths: 114, invariant: clientInvariant },
 ])

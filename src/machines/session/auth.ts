@@ -7,7 +7,14 @@ import {
   fromPromise,
   setup,
 } from 'xstate'
-import { type ErrorReason, type SessionErrorInfo, SignatureVerificationError } from '../../errors/session'
+import { AUTH_APPROVE_TIMEOUT_MS, AUTH_VERIFY_TIMEOUT_MS, SESSION_ANSWER_TIMEOUT_MS } from '../../constants'
+import {
+  type ErrorReason,
+  RelayTimeoutError,
+  type SessionErrorInfo,
+  SignatureVerificationError,
+  SignatureVerificationTimeoutError,
+} from '../../errors/session'
 import { errorInfoOf } from '../../session/rules'
 import type { AuthenticateParams, AuthRequestInfo, Cacao, SessionInfo } from '../../session/types'
 import { errorOf, info, notProvided, remaining, systemClock } from './shared'
@@ -16,6 +23,12 @@ import type { Clock, Role, SessionNotice } from './types'
 /**
  * One-click auth (`auth:<id>`, wc_sessionAuthenticate): the app asks and waits; the wallet decides, and approves
  * only after the signatures check out (SPEC §4).
+ *
+ * Every wallet step that waits has a time limit (issue 13, no dead end): the signature checks
+ * (`verifyTimeout`, AUTH_VERIFY_TIMEOUT_MS: unchecked signatures are refused), the approval (`approveTimeout`,
+ * AUTH_APPROVE_TIMEOUT_MS: rejected, as when the library fails it) and the rejections (`answerTimeout`,
+ * SESSION_ANSWER_TIMEOUT_MS: a rejection goes back to pending, as when the library fails it; a refusal ends
+ * rejected). The limits lie beyond the sign client's own relay limits, so its error normally comes first.
  */
 export interface AuthInput {
   parent?: AnyActorRef
@@ -78,6 +91,9 @@ export const authMachine = setup({
   },
   delays: {
     authExpiry: ({ context }) => remaining(context.clock, context.expiry),
+    verifyTimeout: AUTH_VERIFY_TIMEOUT_MS,
+    approveTimeout: AUTH_APPROVE_TIMEOUT_MS,
+    answerTimeout: SESSION_ANSWER_TIMEOUT_MS,
   },
   guards: {
     isApp: ({ context }) => context.role === 'app',
@@ -95,6 +111,21 @@ export const authMachine = setup({
     setSignatureFailure: assign(() => {
       const error = new SignatureVerificationError()
       return { reason: error.reason, error: info(error) }
+    }),
+    /** The checks did not finish: the peer is told 'Signature verification failed', the wallet why. */
+    setVerifyTimedOut: assign({
+      reason: new SignatureVerificationError().reason,
+      error: info(new SignatureVerificationTimeoutError({ timeoutMs: AUTH_VERIFY_TIMEOUT_MS })),
+    }),
+    setApproveTimedOut: assign({
+      error: info(
+        new RelayTimeoutError('Approving the auth request', { timeoutMs: AUTH_APPROVE_TIMEOUT_MS }),
+      ),
+    }),
+    setRejectTimedOut: assign({
+      error: info(
+        new RelayTimeoutError('Rejecting the auth request', { timeoutMs: SESSION_ANSWER_TIMEOUT_MS }),
+      ),
     }),
     setUri: assign(({ event }) => {
       assertEvent(event, 'auth.uri')
@@ -171,6 +202,8 @@ export const authMachine = setup({
         ],
         onError: { target: 'refusingSignature', actions: 'setSignatureFailure' },
       },
+      // Checks that never finish approve nothing: the request is refused, as when they fail.
+      after: { verifyTimeout: { target: 'refusingSignature', actions: 'setVerifyTimedOut' } },
     },
     approving: {
       tags: 'busy',
@@ -184,6 +217,8 @@ export const authMachine = setup({
         },
         onError: { target: 'rejected', actions: { type: 'setError', params: errorOf } },
       },
+      // As a failed approval: the request ends rejected (the peer's own request expires if it heard nothing).
+      after: { approveTimeout: { target: 'rejected', actions: 'setApproveTimedOut' } },
     },
     rejecting: {
       tags: 'busy',
@@ -194,6 +229,8 @@ export const authMachine = setup({
         onDone: 'rejected',
         onError: { target: 'pending', actions: { type: 'setError', params: errorOf } },
       },
+      // As a failed rejection: back to pending, where it can be rejected again or expires (authExpiry).
+      after: { answerTimeout: { target: 'pending', actions: 'setRejectTimedOut' } },
     },
     /** The peer is told why: 'Signature verification failed' (SESSION_SETTLEMENT_FAILED). */
     refusingSignature: {
@@ -205,6 +242,8 @@ export const authMachine = setup({
         onDone: 'rejected',
         onError: 'rejected',
       },
+      // As a failed refusal: the request ends rejected, its reason (the signature failure) kept.
+      after: { answerTimeout: 'rejected' },
     },
     approved: {
       type: 'final',

@@ -1,9 +1,10 @@
 import { type AnyActorRef, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate'
-import type { ErrorReason, SessionErrorInfo } from '../../errors/session'
+import { SESSION_ANSWER_TIMEOUT_MS } from '../../constants'
+import { type ErrorReason, RelayTimeoutError, type SessionErrorInfo } from '../../errors/session'
 import { errorInfoOf } from '../../session/rules'
 import type { ProposalInfo } from '../../session/types'
 import type { ApproveParams } from '../../session/validateApprove'
-import { errorOf, notProvided, remaining, systemClock } from './shared'
+import { errorOf, info, notProvided, remaining, systemClock } from './shared'
 import type { Clock, Role, SessionNotice } from './types'
 
 /**
@@ -55,6 +56,8 @@ export const proposalMachine = setup({
   },
   delays: {
     proposalExpiry: ({ context }) => remaining(context.clock, context.proposal.expiry),
+    /** A refusal is one publish to the peer (SESSION_ANSWER_TIMEOUT_MS, beyond the sign client's own limit). */
+    answerTimeout: SESSION_ANSWER_TIMEOUT_MS,
   },
   guards: {
     /** The wallet found the received proposal breaks a SPEC §5 connect rule (the client names which). */
@@ -72,6 +75,9 @@ export const proposalMachine = setup({
     }),
     setTopic: assign((_, output: { topic: string }) => ({ topic: output.topic })),
     setError: assign((_, error: unknown) => ({ error: errorInfoOf(error) })),
+    setRefuseTimedOut: assign({
+      error: info(new RelayTimeoutError('Refusing the proposal', { timeoutMs: SESSION_ANSWER_TIMEOUT_MS })),
+    }),
     /** Tells the client (absent when the machine runs on its own). */
     notify: enqueueActions(({ context, enqueue }, notice: SessionNotice) => {
       if (context.parent) enqueue.sendTo(context.parent, notice)
@@ -137,6 +143,8 @@ export const proposalMachine = setup({
         onDone: 'rejected',
         onError: { target: 'rejected', actions: { type: 'setError', params: errorOf } },
       },
+      // As a failed refusal: rejected, with the reason kept (the peer's proposal expires if it heard nothing).
+      after: { answerTimeout: { target: 'rejected', actions: 'setRefuseTimedOut' } },
     },
     approved: {
       type: 'final',

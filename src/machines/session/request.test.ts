@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { REQUEST_TTL_MS } from '../../constants'
+import { REQUEST_TTL_MS, SESSION_ANSWER_TIMEOUT_MS } from '../../constants'
 import { RemoteError } from '../../errors/session'
 import { HOUR, lastError, NOW, outcomes, request, session, start, sync, TOPIC } from './fakeClient'
 
@@ -85,6 +85,23 @@ describe('requests, wallet side', () => {
       ['23', 'rejected', 'SessionTopicNotFoundError'],
     ])
     expect(t.actor.getSnapshot().matches({ queue: 'idle' })).toBe(true)
+  })
+
+  it('a refusal that gets no answer ends rejected after SESSION_ANSWER_TIMEOUT_MS, the refusal kept', async () => {
+    const t = start('wallet', { ttl: { requestMs: HOUR } })
+    t.actor.send(sync({ sessions: [session()] }))
+    t.actor.send({
+      type: 'wc.sessionRequest',
+      request: request(24, { chainId: 'eip155:5', expiry: NOW + HOUR }),
+    })
+    expect(t.of('respond')).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(SESSION_ANSWER_TIMEOUT_MS - 1)
+    expect(t.child('request:24')?.getSnapshot().value).toBe('refusing')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes(t, 'request').map((o) => [o.key, o.outcome, o.error?.name])).toEqual([
+      ['24', 'rejected', 'UnapprovedChainError'],
+    ])
+    expect(t.actor.getSnapshot().context.requests).toEqual({})
   })
 
   it('expires when unanswered: the peer is told, and the queue moves on', async () => {

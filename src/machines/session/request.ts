@@ -1,4 +1,5 @@
 import { type AnyActorRef, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate'
+import { SESSION_ANSWER_TIMEOUT_MS } from '../../constants'
 import {
   type ErrorReason,
   RequestExpiredError,
@@ -205,6 +206,8 @@ const incomingRequestSetup = setup({
   },
   delays: {
     requestExpiry: ({ context }) => remaining(context.clock, context.request.expiry),
+    /** A refusal is one publish to the peer (SESSION_ANSWER_TIMEOUT_MS, beyond the sign client's own limit). */
+    answerTimeout: SESSION_ANSWER_TIMEOUT_MS,
   },
   guards: {
     /** The wallet found the received request breaks a SPEC §5 request rule (the client names which). */
@@ -299,6 +302,9 @@ export const incomingRequestMachine = incomingRequestSetup.createMachine({
         onDone: 'rejected',
         onError: 'rejected',
       },
+      // As a failed refusal: rejected, the outcome keeping the refusal (why the request was refused); the
+      // peer's request expires on its side if the answer never reached it.
+      after: { answerTimeout: 'rejected' },
     },
     fulfilled: {
       type: 'final',
