@@ -1,0 +1,37 @@
+// Builds the five host apps in apps/ with one Vite (this folder's) and the same options: a production build
+// each, into out/build/<kit>/. Walletstate's imports of `walletstate` and `walletstate/react` resolve to the
+// repo's src/ (the kit's own dependencies come from the repo's node_modules, so `npm install` at the root first).
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const here = fileURLToPath(new URL('./', import.meta.url))
+export const repo = join(here, '../..')
+
+/** Packages the kit's source and the app must share: one copy each, the app's (Vite resolves them from root). */
+const SHARED = ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']
+
+const WALLETSTATE_ALIASES = [
+  { find: /^walletstate$/, replacement: join(repo, 'src/index.ts') },
+  { find: /^walletstate\/react$/, replacement: join(repo, 'src/react/index.ts') },
+]
+
+export async function buildApp(kit, outDir) {
+  const [{ build }, { default: react }] = await Promise.all([import('vite'), import('@vitejs/plugin-react')])
+  const root = join(here, 'apps', kit)
+  if (!existsSync(join(root, 'node_modules'))) {
+    throw new Error(`apps/${kit} has no node_modules: run \`npm install\` in bench/peers first`)
+  }
+  if (kit === 'walletstate' && !existsSync(join(repo, 'node_modules/xstate'))) {
+    throw new Error('the repo has no node_modules: run `npm install` at the repo root first (the kit is built from src/)')
+  }
+  await build({
+    configFile: false,
+    root,
+    mode: 'production',
+    logLevel: 'error',
+    plugins: [react()],
+    resolve: { dedupe: SHARED, ...(kit === 'walletstate' ? { alias: WALLETSTATE_ALIASES } : {}) },
+    build: { outDir, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 100_000 },
+  })
+}

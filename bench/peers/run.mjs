@@ -1,0 +1,526 @@
+// Peers benchmark: the same one-button host app built with Walletstate, AppKit, RainbowKit, ConnectKit and a
+// wagmi-only baseline (apps/<kit>/), each a Vite production build served from 127.0.0.1, and measured in one
+// run in Debian's Chromium: JavaScript before the first click, click -> Connect content visible, JS heap and
+// DOM nodes with the modal open, script time while opening, off-machine requests before the click.
+// `npm install && npm run bench` in bench/peers [-- --runs N --warmup N]. Exit 1 only on a real error.
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { availableParallelism, cpus, loadavg } from 'node:os'
+import { join, relative } from 'node:path'
+import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { CHROMIUM, CHROMIUM_ARGS, serve, trackNetwork } from '../shared.mjs'
+import { buildApp, here, repo } from './build.mjs'
+
+const outRoot = join(here, 'out')
+const BUTTON_NAME = 'Connect Wallet'
+const DEFAULT_RUNS = 5
+const DEFAULT_WARMUP = 1
+// Quiet period that counts as "network idle" (the same 500 ms Playwright uses for `networkidle`).
+const IDLE_QUIET_MS = 500
+// Some kits retry blocked requests for a long time; past this the page counts as settled and a note says so.
+const IDLE_CAP_MS = 15_000
+// Pause before the click so the page's own after-load work is not timed.
+const SETTLE_MS = 250
+const STEP_TIMEOUT_MS = 30_000
+const PROBE_TIMEOUT_MS = 15_000
+
+/**
+ * The kits, in print order. `content` locates the kit's Connect content (its wallet list or connect options):
+ * each selector is looked up inside the previous match's shadow root when it has one, else inside the match.
+ * `packages` are the versions reported (read from the app's node_modules).
+ */
+const KITS = [
+  {
+    id: 'walletstate',
+    label: 'Walletstate',
+    content: ['[data-view="Connect"] ul[aria-label="Wallets"]'],
+    packages: ['react', 'wagmi', 'viem', '@tanstack/react-query'],
+  },
+  {
+    id: 'appkit',
+    label: 'AppKit',
+    content: ['w3m-modal', 'w3m-router', 'w3m-connect-view', '[data-testid="w3m-connect-scroll-view"]'],
+    packages: ['@reown/appkit', '@reown/appkit-adapter-wagmi', 'react', 'wagmi', 'viem', '@tanstack/react-query'],
+  },
+  {
+    id: 'rainbowkit',
+    label: 'RainbowKit',
+    content: ['[data-rk] [role="dialog"] div:has(> div > button[data-testid^="rk-wallet-option-"])'],
+    packages: ['@rainbow-me/rainbowkit', 'react', 'wagmi', 'viem', '@tanstack/react-query'],
+  },
+  {
+    id: 'connectkit',
+    label: 'ConnectKit',
+    // ConnectKit has no test ids; its connector buttons are the ones holding a [data-shape] wallet logo.
+    content: ['#__CONNECTKIT__ [role="dialog"] div:has(> button > [data-shape])'],
+    packages: ['connectkit', 'react', 'wagmi', 'viem', '@tanstack/react-query'],
+  },
+  {
+    id: 'baseline',
+    label: 'wagmi only (baseline)',
+    content: ['dialog[open] [data-peers-content]'],
+    packages: ['react', 'wagmi', 'viem', '@tanstack/react-query'],
+    baseline: true,
+  },
+]
+
+/** The figures, in print order; all are "lower is better". */
+const FIGURES = [
+  { key: 'jsGzip', label: 'JS before first click', unit: 'KiB gzip', fmt: (v) => (v / 1024).toFixed(1) },
+  { key: 'openMs', label: 'click -> Connect content visible', unit: 'ms', fmt: (v) => v.toFixed(1) },
+  { key: 'scriptMs', label: 'script time while opening', unit: 'ms', fmt: (v) => v.toFixed(1) },
+  { key: 'heap', label: 'JS heap, modal open, after GC', unit: 'MiB', fmt: (v) => (v / 1024 / 1024).toFixed(2) },
+  { key: 'domNodes', label: 'DOM elements, modal open', unit: 'elements', fmt: (v) => String(Math.round(v)) },
+  { key: 'foreign', label: 'off-machine requests before click', unit: 'requests', fmt: (v) => String(v) },
+]
+
+class BenchError extends Error {}
+
+function errText(err) {
+  return err instanceof Error ? err.message : String(err)
+}
+
+function parseCli() {
+  const usage = 'usage: node run.mjs [--runs N] [--warmup N] [--no-build]'
+  let values
+  try {
+    ;({ values } = parseArgs({
+      options: {
+        runs: { type: 'string', default: String(DEFAULT_RUNS) },
+        warmup: { type: 'string', default: String(DEFAULT_WARMUP) },
+        'no-build': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }))
+  } catch (err) {
+    throw new BenchError(`${errText(err)}\n${usage}`)
+  }
+  if (values.help) {
+    console.log(
+      `${usage}\n` +
+        `  --runs N     measured page loads per kit; the table shows medians (default ${DEFAULT_RUNS})\n` +
+        `  --warmup N   page loads per kit run first and discarded (default ${DEFAULT_WARMUP})\n` +
+        '  --no-build   reuse the builds in out/build/ from an earlier run',
+    )
+    process.exit(0)
+  }
+  const int = (name, min) => {
+    const text = values[name]
+    const n = Number(text)
+    if (!/^\d+$/.test(text) || n < min || n > 1000) {
+      throw new BenchError(`--${name} must be a whole number from ${min} to 1000, got "${text}"`)
+    }
+    return n
+  }
+  return { runs: int('runs', 1), warmup: int('warmup', 0), build: !values['no-build'] }
+}
+
+const isLocalHost = (hostname) => hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]'
+
+/**
+ * Runs in the page before the click. A capture-phase click listener on the button records the click's
+ * timestamp and starts sampling every animation frame: the first frame in which the Connect content has a
+ * non-empty box, passes checkVisibility() and has an effective opacity (its own times every flat-tree
+ * ancestor's) of at least 0.99 ends the measurement, at that frame's time. `window.__peers.done` resolves
+ * with the marks; `__peersVisible()` (a binding to Node) is called in that frame.
+ */
+function armProbe({ buttonName, content, timeoutMs }) {
+  const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === buttonName)
+  if (!button) throw new Error(`no button named "${buttonName}" in the page`)
+
+  const find = () => {
+    let root = document
+    let el = null
+    for (const selector of content) {
+      el = root.querySelector(selector)
+      if (!el) return null
+      root = el.shadowRoot ?? el
+    }
+    return el
+  }
+  // The flat-tree parent: a slotted element renders under its slot; a shadow root's top under its host.
+  const parentOf = (el) => el.assignedSlot ?? el.parentElement ?? el.getRootNode().host ?? null
+  const opacityOf = (el) => {
+    let product = 1
+    for (let node = el; node; node = parentOf(node)) product *= Number(getComputedStyle(node).opacity)
+    return product
+  }
+  const state = (el) => {
+    if (!el?.isConnected) return 'absent'
+    const box = el.getBoundingClientRect()
+    if (box.width <= 0 || box.height <= 0) return 'empty box'
+    if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return 'hidden'
+    if (opacityOf(el) < 0.99) return 'faded'
+    return 'visible'
+  }
+  if (state(find()) === 'visible') throw new Error('the Connect content is already visible before the click')
+
+  const marks = { frames: 0 }
+  window.__peers = {
+    done: new Promise((resolveDone, rejectDone) => {
+      const timer = setTimeout(() => {
+        rejectDone(
+          new Error(
+            marks.click === undefined
+              ? `the click never reached "${buttonName}" within ${timeoutMs} ms`
+              : `the Connect content (${content.join(' >> ')}) was not visible within ${timeoutMs} ms of the click; last state: ${marks.lastState}`,
+          ),
+        )
+      }, timeoutMs)
+      const sample = (frameTime) => {
+        marks.frames++
+        const el = find()
+        const s = state(el)
+        marks.lastState = s
+        if (s === 'absent') marks.inDom = undefined
+        else marks.inDom ??= frameTime
+        if (s !== 'visible') {
+          requestAnimationFrame(sample)
+          return
+        }
+        marks.visibleFrame = frameTime
+        marks.visibleCheckedAt = performance.now()
+        window.__peersVisible?.()
+        clearTimeout(timer)
+        resolveDone(marks)
+      }
+      button.addEventListener(
+        'click',
+        (e) => {
+          marks.click = e.timeStamp
+          requestAnimationFrame(sample)
+        },
+        { capture: true, once: true },
+      )
+    }),
+  }
+}
+
+/** Elements in the document, open shadow roots included (AppKit's UI lives in them). */
+function countElements() {
+  let n = 0
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      n++
+      if (el.shadowRoot) walk(el.shadowRoot)
+    }
+  }
+  walk(document)
+  return n
+}
+
+/** Waits for every finite animation (shadow trees included) to finish, then two frames. */
+async function animationsSettled() {
+  const all = []
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot)
+    all.push(...root.getAnimations())
+  }
+  walk(document)
+  const finite = all.filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Number.NaN))
+  await Promise.race([
+    Promise.all(finite.map((a) => a.finished.catch(() => undefined))),
+    new Promise((r) => setTimeout(r, 5_000)),
+  ])
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+  return finite.length
+}
+
+async function metric(cdp, name) {
+  const { metrics } = await cdp.send('Performance.getMetrics')
+  const m = metrics.find((x) => x.name === name)
+  if (!m) throw new BenchError(`Performance.getMetrics has no ${name}`)
+  return m.value
+}
+
+async function softIdle(waitForIdle, notes, kit, label) {
+  try {
+    await waitForIdle(label)
+  } catch (err) {
+    notes.add(`${kit.label}: ${errText(err).split(';')[0]} (capped at ${IDLE_CAP_MS / 1000} s, measured anyway)`)
+  }
+}
+
+/** One fresh page load of one kit's app: every figure once. */
+async function sampleKit(browser, kit, url, notes) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 720 } })
+  try {
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const origin = new URL(url).origin
+    const pageErrors = []
+    let phase = 'before'
+    const outside = { before: [], after: [] }
+    const scripts = []
+
+    page.on('pageerror', (err) => pageErrors.push(err.message))
+    // Keep the run hermetic: only the app's own origin is reachable. Everything else is aborted and listed.
+    const record = (type, target) => {
+      const host = new URL(target).hostname
+      outside[phase].push({ type, url: target, foreign: !isLocalHost(host) })
+    }
+    await page.route('**/*', (route) => {
+      const req = route.request()
+      if (new URL(req.url()).origin === origin) return route.continue()
+      record(req.resourceType(), req.url())
+      return route.abort('blockedbyclient')
+    })
+    await page.routeWebSocket(/.*/, (ws) => {
+      record('websocket', ws.url())
+      return ws.close()
+    })
+    page.on('response', (response) => {
+      if (phase !== 'before' || new URL(response.url()).origin !== origin || !response.ok()) return
+      const type = response.request().resourceType()
+      const ct = response.headers()['content-type'] ?? ''
+      if (type !== 'script' && !/javascript|ecmascript/.test(ct)) return
+      scripts.push(response.body().then((b) => ({ path: new URL(response.url()).pathname, raw: b.length, gzip: gzipSync(b, { level: 9 }).length })))
+    })
+    let visibleSignal = () => {}
+    const visibleMetrics = new Promise((resolveMetrics) => {
+      visibleSignal = () => resolveMetrics(metric(cdp, 'ScriptDuration'))
+    })
+    await page.exposeFunction('__peersVisible', () => visibleSignal())
+    const waitForIdle = trackNetwork(page, {
+      quietMs: IDLE_QUIET_MS,
+      timeoutMs: IDLE_CAP_MS,
+      fail: (m) => new BenchError(m),
+    })
+    const fail = (what, err) =>
+      new BenchError(
+        `${kit.label}: ${what}: ${errText(err)}${pageErrors.length ? `\npage errors:\n  ${pageErrors.join('\n  ')}` : ''}`,
+      )
+
+    try {
+      await page.goto(url, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS })
+    } catch (err) {
+      throw fail(`could not load ${url}`, err)
+    }
+    const button = page.getByRole('button', { name: BUTTON_NAME, exact: true })
+    try {
+      await button.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
+      await button.click({ trial: true, timeout: STEP_TIMEOUT_MS })
+    } catch (err) {
+      throw fail(`no clickable "${BUTTON_NAME}" button appeared`, err)
+    }
+    const box = await button.boundingBox()
+    if (!box) throw fail(`"${BUTTON_NAME}" has no box`, 'boundingBox() returned null')
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    await page.mouse.move(point.x, point.y)
+    await softIdle(waitForIdle, notes, kit, 'after page load')
+    await page.waitForTimeout(SETTLE_MS)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    const js = await Promise.all(scripts)
+    const outsideBefore = [...outside.before]
+
+    await page.evaluate(armProbe, { buttonName: BUTTON_NAME, content: kit.content, timeoutMs: PROBE_TIMEOUT_MS })
+    const scriptBefore = await metric(cdp, 'ScriptDuration')
+    phase = 'after'
+    // A real mouse click (CDP Input.dispatchMouseEvent press and release), as a user's.
+    await page.mouse.down()
+    await page.mouse.up()
+    let marks
+    try {
+      marks = await page.evaluate(() => window.__peers.done)
+    } catch (err) {
+      throw fail(`clicking "${BUTTON_NAME}" did not show the Connect content`, err)
+    }
+    const scriptAtVisible = await visibleMetrics
+
+    await softIdle(waitForIdle, notes, kit, 'after the click')
+    const animations = await page.evaluate(animationsSettled)
+    await page.waitForTimeout(SETTLE_MS)
+    const domNodes = await page.evaluate(countElements)
+    await cdp.send('HeapProfiler.collectGarbage')
+    const heap = await metric(cdp, 'JSHeapUsedSize')
+    for (const e of pageErrors) notes.add(`${kit.label}: page error: ${e.slice(0, 200)}`)
+
+    return {
+      jsGzip: js.reduce((n, f) => n + f.gzip, 0),
+      jsRaw: js.reduce((n, f) => n + f.raw, 0),
+      jsFiles: js.map((f) => f.path).sort(),
+      openMs: marks.visibleFrame - marks.click,
+      inDomMs: marks.inDom === undefined ? null : marks.inDom - marks.click,
+      framesSampled: marks.frames,
+      scriptMs: (scriptAtVisible - scriptBefore) * 1000,
+      heap,
+      domNodes,
+      animations,
+      foreign: outsideBefore.filter((r) => r.foreign).length,
+      outsideBefore,
+      outsideAfter: [...outside.after],
+    }
+  } finally {
+    await context.close()
+  }
+}
+
+function median(values) {
+  const s = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b)
+  if (s.length === 0) return null
+  const mid = s.length >> 1
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+function versionsOf(kit) {
+  const out = {}
+  for (const name of kit.packages) {
+    const file = join(here, 'apps', kit.id, 'node_modules', name, 'package.json')
+    out[name] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : null
+  }
+  if (kit.id === 'walletstate') out.walletstate = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version} (repo src/)`
+  return out
+}
+
+function ratio(value, base) {
+  if (value === null || base === null) return '-'
+  if (base === 0) return value === 0 ? '1.00x' : 'inf'
+  return `${(value / base).toFixed(2)}x`
+}
+
+function printTable(summary) {
+  const peers = KITS.filter((k) => !k.baseline)
+  const baseline = KITS.find((k) => k.baseline)
+  const head = ['figure (median)', 'kit', 'value', 'unit', 'vs best kit', 'vs baseline']
+  const rows = []
+  for (const f of FIGURES) {
+    const values = peers.map((k) => summary[k.id][f.key]).filter((v) => v !== null)
+    const best = values.length ? Math.min(...values) : null
+    const base = summary[baseline.id][f.key]
+    for (const k of KITS) {
+      const v = summary[k.id][f.key]
+      rows.push([
+        k === KITS[0] ? f.label : '',
+        k.label,
+        v === null ? '-' : f.fmt(v),
+        f.unit,
+        k.baseline ? '' : ratio(v, best),
+        k.baseline ? '' : ratio(v, base),
+      ])
+    }
+  }
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  const right = new Set([2, 4, 5])
+  const line = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')
+  console.log(line(head))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  rows.forEach((r, i) => {
+    if (i > 0 && r[0]) console.log('')
+    console.log(line(r))
+  })
+}
+
+async function main() {
+  const { runs, warmup, build } = parseCli()
+  if (!existsSync(CHROMIUM)) {
+    throw new BenchError(
+      `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; never \`npx playwright install\`)`,
+    )
+  }
+  const { chromium } = await import('playwright-core')
+
+  const builds = {}
+  for (const kit of KITS) {
+    builds[kit.id] = join(outRoot, 'build', kit.id)
+    if (!build) {
+      if (!existsSync(join(builds[kit.id], 'index.html'))) throw new BenchError(`--no-build: no build in ${relative(here, builds[kit.id])}`)
+      continue
+    }
+    const started = Date.now()
+    try {
+      await buildApp(kit.id, builds[kit.id])
+    } catch (err) {
+      throw new BenchError(`build of apps/${kit.id} failed:\n${errText(err)}`)
+    }
+    console.log(`built ${kit.label} in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(here, builds[kit.id])}`)
+  }
+
+  const servers = {}
+  const notes = new Set()
+  const samples = Object.fromEntries(KITS.map((k) => [k.id, []]))
+  let browser
+  let chromiumVersion
+  const loadBefore = loadavg()
+  try {
+    for (const kit of KITS) servers[kit.id] = await serve(builds[kit.id])
+    try {
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+    } catch (err) {
+      throw new BenchError(`could not start Chromium (${CHROMIUM}): ${errText(err)}`)
+    }
+    chromiumVersion = browser.version()
+    for (let i = 0; i < warmup + runs; i++) {
+      // Rotate the order each round so no kit always runs first (or right after the heaviest one).
+      const order = KITS.map((_, j) => KITS[(i + j) % KITS.length])
+      const measured = i >= warmup
+      const line = []
+      for (const kit of order) {
+        const s = await sampleKit(browser, kit, servers[kit.id].url, notes)
+        if (measured) samples[kit.id].push(s)
+        line.push(`${kit.id} ${s.openMs.toFixed(1)} ms`)
+      }
+      console.log(`${measured ? `run ${i - warmup + 1}/${runs}` : `warm-up ${i + 1}/${warmup} (discarded)`}: ${line.join(', ')}`)
+    }
+  } finally {
+    await browser?.close()
+    await Promise.all(Object.values(servers).map((s) => s.close()))
+  }
+  const loadAfter = loadavg()
+
+  const summary = {}
+  for (const kit of KITS) {
+    summary[kit.id] = Object.fromEntries(
+      [...FIGURES.map((f) => f.key), 'jsRaw', 'inDomMs'].map((key) => [key, median(samples[kit.id].map((s) => s[key]))]),
+    )
+  }
+  const cpuModel = cpus()[0]?.model ?? 'unknown CPU'
+  console.log(
+    `\nMedians of ${runs} page loads per kit (${warmup} warm-up discarded), Chromium ${chromiumVersion} headless, ` +
+      `Node ${process.version}, ${availableParallelism()} CPUs (${cpuModel}), load average ${loadBefore[0].toFixed(2)} before / ${loadAfter[0].toFixed(2)} after.`,
+  )
+  console.log('vs best kit: value / the lowest of the four kits; vs baseline: value / the wagmi-only app. Lower is better.\n')
+  printTable(summary)
+  const versions = Object.fromEntries(KITS.map((k) => [k.id, versionsOf(k)]))
+  console.log('')
+  for (const kit of KITS) {
+    const v = Object.entries(versions[kit.id]).map(([n, ver]) => `${n} ${ver}`).join(', ')
+    console.log(`${kit.label}: ${v}`)
+  }
+  for (const kit of KITS) {
+    const hosts = new Set(samples[kit.id].flatMap((s) => s.outsideBefore.filter((r) => r.foreign).map((r) => new URL(r.url).host)))
+    if (hosts.size) console.log(`${kit.label}: blocked before the click, to ${[...hosts].sort().join(', ')}`)
+  }
+  for (const n of notes) console.log(`note: ${n}`)
+
+  const report = {
+    generatedAt: new Date().toISOString(),
+    machine: { cpus: availableParallelism(), cpuModel, node: process.version, chromium: chromiumVersion, chromiumArgs: CHROMIUM_ARGS, loadAverage: { before: loadBefore, after: loadAfter } },
+    runs,
+    warmup,
+    method: {
+      jsGzip: 'bytes: every JavaScript response from the app origin before the click, each body gzipped with node:zlib level 9, summed',
+      openMs: 'ms: click event timeStamp (capture-phase listener) to the time of the first requestAnimationFrame in which the Connect content has a non-empty box, passes checkVisibility() and has effective opacity >= 0.99',
+      scriptMs: 'ms: CDP Performance.getMetrics ScriptDuration, from just before the mouse press to the visible frame (a binding called in that frame)',
+      heap: 'bytes: CDP Performance.getMetrics JSHeapUsedSize after HeapProfiler.collectGarbage, modal open and settled',
+      domNodes: "elements: document.querySelectorAll('*') plus every open shadow root's, modal open and settled",
+      foreign: 'requests (HTTP and WebSocket) to hosts other than 127.0.0.1/localhost before the click, all blocked',
+    },
+    content: Object.fromEntries(KITS.map((k) => [k.id, k.content])),
+    versions,
+    summary,
+    samples,
+    notes: [...notes],
+  }
+  await mkdir(outRoot, { recursive: true })
+  const file = join(outRoot, 'peers.json')
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`)
+  console.log(`figures written to ${relative(repo, file)}`)
+}
+
+main().catch((err) => {
+  console.error(err instanceof BenchError ? `bench:peers failed: ${err.message}` : err)
+  process.exitCode = 1
+})
