@@ -188,3 +188,9 @@ export const AUTH_APPROVE_TIMEOUT_MS = 2 * RELAY_ROUND_MS + RELAY_MARGIN_MS
  * retries, which this leaves room for. A check that does not finish fails closed: the request is refused. §4
  */
 export const AUTH_VERIFY_TIMEOUT_MS = 45_000
+
+// The open path (issue 14)
+/** How long after the modal opens the login frame starts loading: past the first frame, so the iframe's own
+ * set-up (~20 ms of main thread) never delays the dialog's first paint. Ours: the frame needs its own 500 ms
+ * ready wait (SPEC §4) anyway, so 50 ms more is not felt. */
+export const EMBEDDED_LOAD_AFTER_OPEN_MS = 50

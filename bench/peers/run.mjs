@@ -24,6 +24,8 @@ const IDLE_CAP_MS = 15_000
 const SETTLE_MS = 250
 const STEP_TIMEOUT_MS = 30_000
 const PROBE_TIMEOUT_MS = 15_000
+// CPU profile sampling interval for the script-time figure (V8's default is 1000 us).
+const PROFILE_INTERVAL_US = 250
 
 /**
  * The kits, in print order. `content` locates the kit's Connect content (its wallet list or connect options):
@@ -126,7 +128,7 @@ const isLocalHost = (hostname) => hostname === '127.0.0.1' || hostname === 'loca
  * ancestor's) of at least 0.99 ends the measurement, at that frame's time. `window.__peers.done` resolves
  * with the marks; `__peersVisible()` (a binding to Node) is called in that frame.
  */
-function armProbe({ buttonName, content, timeoutMs }) {
+function armProbe({ buttonName, content, timeoutMs, profiled }) {
   const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === buttonName)
   if (!button) throw new Error(`no button named "${buttonName}" in the page`)
 
@@ -158,6 +160,9 @@ function armProbe({ buttonName, content, timeoutMs }) {
   if (state(find()) === 'visible') throw new Error('the Connect content is already visible before the click')
 
   const marks = { frames: 0 }
+  // The CPU profile for the script time runs from here (before the click) to the visible frame; Node keeps
+  // only its samples from the click on (profileTimes).
+  if (profiled) console.profile('peers-open')
   window.__peers = {
     done: new Promise((resolveDone, rejectDone) => {
       const timer = setTimeout(() => {
@@ -182,6 +187,7 @@ function armProbe({ buttonName, content, timeoutMs }) {
         }
         marks.visibleFrame = frameTime
         marks.visibleCheckedAt = performance.now()
+        if (profiled) console.profileEnd('peers-open')
         window.__peersVisible?.()
         clearTimeout(timer)
         resolveDone(marks)
@@ -228,6 +234,30 @@ async function animationsSettled() {
   return finite.length
 }
 
+/**
+ * JavaScript time in the last `windowMs` of a V8 CPU profile (it ends in the visible frame, so that is the
+ * click -> visible window): every sample whose node is a JS function, each weighted by the time to the next
+ * sample. Idle, "(program)" (the browser's own native work: style, layout, paint) and the garbage collector
+ * are left out (GC is reported apart).
+ */
+function profileTimes(profile, windowMs) {
+  const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]))
+  const { samples, timeDeltas } = profile
+  const from = profile.endTime - windowMs * 1000
+  let script = 0
+  let gc = 0
+  let at = profile.startTime
+  for (let i = 0; i < samples.length; i++) {
+    at += timeDeltas[i]
+    const dt = i + 1 < samples.length ? timeDeltas[i + 1] : profile.endTime - at
+    if (at < from) continue
+    const name = names.get(samples[i])
+    if (name === '(garbage collector)') gc += dt
+    else if (!['(idle)', '(program)', '(root)'].includes(name)) script += dt
+  }
+  return { scriptMs: script / 1000, gcMs: gc / 1000, profiledMs: windowMs }
+}
+
 async function metric(cdp, name) {
   const { metrics } = await cdp.send('Performance.getMetrics')
   const m = metrics.find((x) => x.name === name)
@@ -243,8 +273,11 @@ async function softIdle(waitForIdle, notes, kit, label) {
   }
 }
 
-/** One fresh page load of one kit's app: every figure once. */
-async function sampleKit(browser, kit, url, notes) {
+/**
+ * One fresh page load of one kit's app: every figure once, or with `profiled` only the script time (a CPU
+ * profile over the click; its sampling would disturb the other figures, so it gets its own page load).
+ */
+async function sampleKit(browser, kit, url, notes, profiled) {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 720 } })
   try {
     const page = await context.newPage()
@@ -279,9 +312,13 @@ async function sampleKit(browser, kit, url, notes) {
       if (type !== 'script' && !/javascript|ecmascript/.test(ct)) return
       scripts.push(response.body().then((b) => ({ path: new URL(response.url()).pathname, raw: b.length, gzip: gzipSync(b, { level: 9 }).length })))
     })
+    // The probe calls this binding in the visible frame.
     let visibleSignal = () => {}
-    const visibleMetrics = new Promise((resolveMetrics) => {
-      visibleSignal = () => resolveMetrics(metric(cdp, 'ScriptDuration'))
+    const atVisible = new Promise((resolveAt) => {
+      visibleSignal = () => resolveAt(metric(cdp, 'ScriptDuration'))
+    })
+    const consoleProfile = new Promise((resolveProfile) => {
+      cdp.on('Profiler.consoleProfileFinished', (e) => resolveProfile(e.profile))
     })
     await page.exposeFunction('__peersVisible', () => visibleSignal())
     const waitForIdle = trackNetwork(page, {
@@ -316,7 +353,16 @@ async function sampleKit(browser, kit, url, notes) {
     const js = await Promise.all(scripts)
     const outsideBefore = [...outside.before]
 
-    await page.evaluate(armProbe, { buttonName: BUTTON_NAME, content: kit.content, timeoutMs: PROBE_TIMEOUT_MS })
+    await page.evaluate(armProbe, {
+      buttonName: BUTTON_NAME,
+      content: kit.content,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      profiled,
+    })
+    if (profiled) {
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US })
+    }
     const scriptBefore = await metric(cdp, 'ScriptDuration')
     phase = 'after'
     // A real mouse click (CDP Input.dispatchMouseEvent press and release), as a user's.
@@ -328,7 +374,11 @@ async function sampleKit(browser, kit, url, notes) {
     } catch (err) {
       throw fail(`clicking "${BUTTON_NAME}" did not show the Connect content`, err)
     }
-    const scriptAtVisible = await visibleMetrics
+    const scriptDurationMs = ((await atVisible) - scriptBefore) * 1000
+    if (profiled) {
+      const profile = await consoleProfile
+      return { ...profileTimes(profile, marks.visibleCheckedAt - marks.click), profiledOpenMs: marks.visibleFrame - marks.click }
+    }
 
     await softIdle(waitForIdle, notes, kit, 'after the click')
     const animations = await page.evaluate(animationsSettled)
@@ -345,7 +395,7 @@ async function sampleKit(browser, kit, url, notes) {
       openMs: marks.visibleFrame - marks.click,
       inDomMs: marks.inDom === undefined ? null : marks.inDom - marks.click,
       framesSampled: marks.frames,
-      scriptMs: (scriptAtVisible - scriptBefore) * 1000,
+      scriptDurationMs,
       heap,
       domNodes,
       animations,
@@ -375,9 +425,10 @@ function versionsOf(kit) {
   return out
 }
 
-function ratio(value, base) {
+function ratio(value, base, fmt) {
   if (value === null || base === null) return '-'
-  if (base === 0) return value === 0 ? '1.00x' : 'inf'
+  // Nothing to divide by: say how much more than zero.
+  if (base === 0) return value === 0 ? '1.00x' : `+${fmt(value)}`
   return `${(value / base).toFixed(2)}x`
 }
 
@@ -397,8 +448,8 @@ function printTable(summary) {
         k.label,
         v === null ? '-' : f.fmt(v),
         f.unit,
-        k.baseline ? '' : ratio(v, best),
-        k.baseline ? '' : ratio(v, base),
+        k.baseline ? '' : ratio(v, best, f.fmt),
+        k.baseline ? '' : ratio(v, base, f.fmt),
       ])
     }
   }
@@ -458,7 +509,10 @@ async function main() {
       const measured = i >= warmup
       const line = []
       for (const kit of order) {
-        const s = await sampleKit(browser, kit, servers[kit.id].url, notes)
+        const s = {
+          ...(await sampleKit(browser, kit, servers[kit.id].url, notes, false)),
+          ...(await sampleKit(browser, kit, servers[kit.id].url, notes, true)),
+        }
         if (measured) samples[kit.id].push(s)
         line.push(`${kit.id} ${s.openMs.toFixed(1)} ms`)
       }
@@ -473,7 +527,7 @@ async function main() {
   const summary = {}
   for (const kit of KITS) {
     summary[kit.id] = Object.fromEntries(
-      [...FIGURES.map((f) => f.key), 'jsRaw', 'inDomMs'].map((key) => [key, median(samples[kit.id].map((s) => s[key]))]),
+      [...FIGURES.map((f) => f.key), 'jsRaw', 'inDomMs', 'gcMs', 'profiledMs', 'profiledOpenMs', 'scriptDurationMs'].map((key) => [key, median(samples[kit.id].map((s) => s[key]))]),
     )
   }
   const cpuModel = cpus()[0]?.model ?? 'unknown CPU'
@@ -481,7 +535,9 @@ async function main() {
     `\nMedians of ${runs} page loads per kit (${warmup} warm-up discarded), Chromium ${chromiumVersion} headless, ` +
       `Node ${process.version}, ${availableParallelism()} CPUs (${cpuModel}), load average ${loadBefore[0].toFixed(2)} before / ${loadAfter[0].toFixed(2)} after.`,
   )
-  console.log('vs best kit: value / the lowest of the four kits; vs baseline: value / the wagmi-only app. Lower is better.\n')
+  console.log(
+    'vs best kit: value / the lowest of the four kits; vs baseline: value / the wagmi-only app ("+N" where that is 0). Lower is better.\n',
+  )
   printTable(summary)
   const versions = Object.fromEntries(KITS.map((k) => [k.id, versionsOf(k)]))
   console.log('')
@@ -503,7 +559,8 @@ async function main() {
     method: {
       jsGzip: 'bytes: every JavaScript response from the app origin before the click, each body gzipped with node:zlib level 9, summed',
       openMs: 'ms: click event timeStamp (capture-phase listener) to the time of the first requestAnimationFrame in which the Connect content has a non-empty box, passes checkVisibility() and has effective opacity >= 0.99',
-      scriptMs: 'ms: CDP Performance.getMetrics ScriptDuration, from just before the mouse press to the visible frame (a binding called in that frame)',
+      scriptMs: `ms: JavaScript samples (not idle, program or GC) in a V8 CPU profile (${PROFILE_INTERVAL_US} us sampling) that the page starts with console.profile() before the click and ends with console.profileEnd() in the visible frame, counting only samples from the click event's timeStamp on; a second page load of its own, so the profiler does not disturb the other figures (profiledOpenMs: the open time in that load)`,
+      scriptDurationMs: 'ms: CDP Performance.getMetrics ScriptDuration over the same window; a cross-check only: it leaves out microtasks (promise callbacks, Lit updates)',
       heap: 'bytes: CDP Performance.getMetrics JSHeapUsedSize after HeapProfiler.collectGarbage, modal open and settled',
       domNodes: "elements: document.querySelectorAll('*') plus every open shadow root's, modal open and settled",
       foreign: 'requests (HTTP and WebSocket) to hosts other than 127.0.0.1/localhost before the click, all blocked',

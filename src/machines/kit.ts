@@ -57,7 +57,10 @@ export const kitMachine = kitSetup.createMachine({
     'modal.*': { actions: forwardTo('modal') },
     'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
     // The login frame loads when the modal first opens, so e-mail and socials are ready when reached.
-    'modal.open': { actions: [forwardTo('modal'), raise({ type: 'embedded.load' })] },
+    // The login frame loads once the dialog has painted (issue 14: nothing slow on the click path).
+    'modal.open': {
+      actions: [forwardTo('modal'), raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' })],
+    },
     // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
     // modal moves first, so the kit hears its new view before the frame's.
     'modal.close': [

@@ -7,6 +7,7 @@ import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
 import type { KitFeatures, KitStorage } from '../../src/config'
 import {
   EMAIL_LOGIN_COOLDOWN_MS,
+  EMBEDDED_LOAD_AFTER_OPEN_MS,
   FARCASTER_RELOAD_DELAY_MS,
   FRAME_LOAD_TIMEOUT_MS,
   FRAME_READY_DELAY_MS,
@@ -164,6 +165,8 @@ async function showView(name: string) {
 /** Opens the modal and waits for the frame: loading (Continue disabled, a status says so), then ready. */
 async function openReady(r: Rendered) {
   fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
+  // The login frame starts loading once the open dialog has painted (issue 14).
+  await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
   await showView('Connect')
   expect(button('Continue').disabled).toBe(true)
   expect(within(dialog()).getByRole('status').textContent).toContain('Loading…')
@@ -230,6 +233,8 @@ describe('Connect: e-mail and socials', () => {
       connectMethodsOrder: ['wallet', 'social', 'email'],
     })
     fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
+    // The login frame starts loading once the open dialog has painted (issue 14).
+    await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
     await showView('Connect')
     expect(within(dialog()).queryByRole('textbox', { name: 'Email' })).toBeNull()
     const socials = within(dialog()).getByRole('list', { name: 'Log in with' })
@@ -255,6 +260,8 @@ describe('Connect: e-mail and socials', () => {
     const r = renderKit()
     r.frame.announce = false
     fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
+    // The login frame starts loading once the open dialog has painted (issue 14).
+    await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
     await showView('Connect')
     await waitFor(() => expect(r.frameActor()).toBeDefined())
     await r.advance(FRAME_LOAD_TIMEOUT_MS)

@@ -119,7 +119,7 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 64
+const PATHS = 65
 const RESTORING_PATHS = 45
 
 function invariant(s: KitSnapshot) {

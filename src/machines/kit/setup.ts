@@ -9,7 +9,11 @@ import {
   sendTo,
   setup,
 } from 'xstate'
-import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../constants'
+import {
+  EMBEDDED_LOAD_AFTER_OPEN_MS,
+  ON_DEMAND_LOAD_TIMEOUT_MS,
+  RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
+} from '../../constants'
 import { ALERTS } from '../../errors/base'
 import { connectionMachine } from '../connection'
 import { modalMachine } from '../modal'
@@ -75,6 +79,8 @@ export const kitSetup = setup({
   delays: {
     rpcNotAllowedAlert: RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
     onDemandLoad: ON_DEMAND_LOAD_TIMEOUT_MS,
+    /** Ours (src/constants.ts): the login frame starts loading once the open dialog has painted. */
+    embeddedAfterOpen: EMBEDDED_LOAD_AFTER_OPEN_MS,
   },
   actions: {
     spawnFrame: assign(({ context, spawn }, embedded: EmbeddedLoad) => {
