@@ -119,8 +119,8 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 63
-const RESTORING_PATHS = 44
+const PATHS = 64
+const RESTORING_PATHS = 45
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
