@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core'
+import type { Locator, Page, Request } from 'playwright-core'
 import type { Address } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SEEDED_NAME } from '../../sandbox/api/names.ts'
@@ -76,8 +76,8 @@ async function connectAndOpenAccount(page: Page): Promise<void> {
     .getByRole('button', { name: /Walletstate Dev Wallet/ })
     .click()
   await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
-  await expect.poll(() => hostButton(page).textContent()).toBe(truncated(me))
-  await expect.poll(() => dialog(page).count()).toBe(0)
+  await expect.poll(() => hostButton(page).textContent(), { timeout: 10_000 }).toBe(truncated(me))
+  await expect.poll(() => dialog(page).count(), { timeout: 10_000 }).toBe(0)
   await hostButton(page).click()
   await view(page, 'Account').waitFor()
 }
@@ -96,14 +96,16 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
     const tryAgain = account.getByRole('button', { name: 'Try again' })
     await expect.poll(() => tryAgain.isEnabled(), { timeout: 40_000 }).toBe(true)
     await tryAgain.click()
-    await expect.poll(() => account.getByTestId('token-balance').count()).toBe(4)
+    await expect.poll(() => account.getByTestId('token-balance').count(), { timeout: 10_000 }).toBe(4)
     expect(e2e.pageErrors).toEqual([])
   })
 
   it('Data API name look-up fails during send: alert "Error resolving name"; the next "Preview send" resolves it', async () => {
     const page = await openPage()
     await connectAndOpenAccount(page)
-    await expect.poll(() => view(page, 'Account').getByTestId('token-balance').count()).toBe(4)
+    await expect
+      .poll(() => view(page, 'Account').getByTestId('token-balance').count(), { timeout: 10_000 })
+      .toBe(4)
     await setFault('api', { mode: 'fail', path: '/v1/profile/account/' })
 
     await view(page, 'Account').getByRole('button', { name: 'Send', exact: true }).click()
@@ -119,7 +121,7 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
     expect(await view(page, 'WalletSendPreview').count()).toBe(0)
 
     await setFault('api', { mode: 'off' })
-    await expect.poll(() => preview.isEnabled()).toBe(true)
+    await expect.poll(() => preview.isEnabled(), { timeout: 10_000 }).toBe(true)
     await preview.click()
     // The name resolved (to dev account 0, its holder): the preview shows the send.
     await view(page, 'WalletSendPreview').waitFor()
@@ -163,7 +165,7 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
     await alertWith(dialog(page), 'Something went wrong').waitFor({ timeout: 40_000 })
 
     await setFault('secureSite', { mode: 'off' })
-    await expect.poll(() => continueButton.isEnabled()).toBe(true)
+    await expect.poll(() => continueButton.isEnabled(), { timeout: 10_000 }).toBe(true)
     await continueButton.click()
     await view(page, 'EmailVerifyOtp').or(view(page, 'EmailVerifyDevice')).waitFor({ timeout: 30_000 })
     expect(e2e.pageErrors).toEqual([])
@@ -171,17 +173,30 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
 
   it('wallet listing fails (not a §8 text, the same shape): All Wallets shows "Could not load wallets"; "Try again" lists them', async () => {
     const page = await openPage()
+    // The kit asks for the listing whenever a wallet list shows (Connect, then All Wallets) and it has none:
+    // the alert to act on is the one after the last of those asks, so the test counts them.
+    let asking = 0
+    const isListing = (request: Request) => new URL(request.url()).pathname === '/getWallets'
+    page.on('request', (request) => {
+      if (isListing(request)) asking += 1
+    })
+    const settled = (request: Request) => {
+      if (isListing(request)) asking -= 1
+    }
+    page.on('requestfinished', settled)
+    page.on('requestfailed', settled)
     await setFault('walletsApi', { mode: 'fail', path: '/getWallets' })
     await hostButton(page).click()
     await dialog(page).getByRole('button', { name: 'All Wallets' }).click()
     const allWallets = view(page, 'AllWallets')
-    await alertWith(allWallets, 'Could not load wallets').waitFor()
+    const alert = alertWith(allWallets, 'Could not load wallets')
+    await expect.poll(async () => asking === 0 && (await alert.isVisible()), { timeout: 10_000 }).toBe(true)
     const wallets = allWallets.getByRole('list').getByRole('button')
     expect(await wallets.count()).toBe(0)
 
     await setFault('walletsApi', { mode: 'off' })
     await allWallets.getByRole('button', { name: 'Try again' }).click()
-    await expect.poll(() => wallets.count()).toBe(40)
+    await expect.poll(() => wallets.count(), { timeout: 10_000 }).toBe(40)
     expect(await allWallets.getByRole('alert').count()).toBe(0)
     expect(e2e.pageErrors).toEqual([])
   })
