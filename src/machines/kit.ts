@@ -80,6 +80,12 @@ export const kitMachine = kitSetup.createMachine({
       { actions: [forwardTo('modal'), 'cancelConnecting'] },
     ],
     'router.*': { actions: forwardTo('modal') },
+    // "Try again" on a frame that failed to load starts a fresh frame: its load-failure alert goes with the
+    // failure (a new failure raises it again), so a frame that now loads leaves no alert saying it did not.
+    'frame.retry': {
+      guard: 'frameRuns',
+      actions: [forwardTo(({ context }) => context.frame!), 'dismissFrameLoadAlert'],
+    },
     'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
     'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
     'embedded.disconnected': {

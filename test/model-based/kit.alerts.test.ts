@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate'
+import { createActor, createMachine, fromCallback, fromPromise, SimulatedClock } from 'xstate'
 import type { DomainVerification } from '../../src/api/verify'
 import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../src/constants'
 import { ALERTS } from '../../src/errors/base'
@@ -51,6 +51,33 @@ describe('kit alerts and on-demand loads', () => {
     kit.send({ type: 'send.load' })
     expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
     expect(loads).toBe(2)
+    kit.stop()
+  })
+})
+
+describe('the login frame failed to load', () => {
+  it('"Try again" clears EMBEDDED_WALLET_LOAD_FAILED (a new failure raises it again); other alerts stay', async () => {
+    const frame = createMachine({})
+    const machine = kitMachine.provide({
+      actors: { loadEmbedded: fromPromise(async () => ({ logic: frame, restored: undefined })) as never },
+    })
+    const kit = createActor(machine, { input: kitTestInput('frame-retry') }).start()
+    kit.send({ type: 'embedded.load' })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(kit.getSnapshot().matches({ embedded: 'running' })).toBe(true)
+    const codes = () => selectAlerts(kit.getSnapshot()).map((a) => a.code)
+    const failed = {
+      type: 'embedded.failed',
+      error: { name: 'FrameLoadError', message: 'Unable to load email login dependency' },
+      alert: ALERTS.EMBEDDED_WALLET_LOAD_FAILED,
+    } as const
+    kit.send(failed)
+    kit.send({ type: 'wallets.projectRefused', status: 403 })
+    expect(codes()).toEqual(['EMBEDDED_WALLET_LOAD_FAILED', 'INVALID_PROJECT_ID'])
+    kit.send({ type: 'frame.retry' })
+    expect(codes()).toEqual(['INVALID_PROJECT_ID'])
+    kit.send(failed)
+    expect(codes()).toEqual(['INVALID_PROJECT_ID', 'EMBEDDED_WALLET_LOAD_FAILED'])
     kit.stop()
   })
 })

@@ -119,8 +119,8 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 65
-const RESTORING_PATHS = 45
+const PATHS = 66
+const RESTORING_PATHS = 46
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

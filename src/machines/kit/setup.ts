@@ -148,6 +148,9 @@ export const kitSetup = setup({
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)
     }),
+    dismissFrameLoadAlert: assign(({ context }) => ({
+      alerts: context.alerts.filter((alert) => alert.code !== ALERTS.EMBEDDED_WALLET_LOAD_FAILED.code),
+    })),
     dismissAlert: assign(({ context, event }) => {
       assertEvent(event, 'kit.dismissAlert')
       return { alerts: context.alerts.filter((alert) => alert.code !== event.code) }
