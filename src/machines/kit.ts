@@ -77,6 +77,10 @@ export const kitMachine = kitSetup.createMachine({
       { actions: [forwardTo('modal'), 'cancelConnecting'] },
     ],
     'router.*': { actions: forwardTo('modal') },
+    // SPEC §8: the embedded wallet's own actions need an account connected through it; otherwise the next
+    // (wildcard) transition forwards them to the frame as any other.
+    'frame.updateEmail': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
+    'frame.setAccountType': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
     'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
     'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
     'embedded.disconnected': {
@@ -113,6 +117,9 @@ export const kitMachine = kitSetup.createMachine({
       { guard: 'frameViewShown', actions: ['expectBack', sendTo('modal', { type: 'router.back' })] },
     ],
     'toast.*': { actions: forwardTo('toast') },
+    // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.
+    // An exact match is tried before the wildcard, which forwards every other switch.
+    'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
     'connection.*': { actions: forwardTo('connection') },
     'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
     'wallets.*': { actions: forwardTo('wallets') },

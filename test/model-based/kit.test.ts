@@ -83,6 +83,9 @@ const events = [
   },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
+  { type: 'connection.switchChain', chainId: 1 },
+  { type: 'frame.updateEmail', email: 'new@example.com' },
+  { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
   ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend'].flatMap((id) => [
     done(id),
@@ -119,8 +122,8 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 63
-const RESTORING_PATHS = 44
+const PATHS = 66
+const RESTORING_PATHS = 47
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

@@ -11,6 +11,7 @@ import {
 } from 'xstate'
 import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../constants'
 import { ALERTS } from '../../errors/base'
+import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { connectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
@@ -137,6 +138,13 @@ export const kitSetup = setup({
     showRpcNotAllowedAlert: assign(({ context }) => addAlert(context, ALERTS.RPC_METHOD_NOT_ALLOWED)),
     showSessionExpiredAlert: assign(({ context }) => addAlert(context, ALERTS.SESSION_EXPIRED)),
     showInvalidProjectIdAlert: assign(({ context }) => addAlert(context, ALERTS.INVALID_PROJECT_ID)),
+    showNetworkNotFoundAlert: assign(({ context }) => addAlert(context, ALERTS.NETWORK_NOT_FOUND)),
+    /** An embedded-wallet-only action with no embedded account: the SPEC §8 text, as an error toast. */
+    refuseWithoutEmbeddedAccount: sendTo('toast', {
+      type: 'toast.show',
+      variant: 'error',
+      message: new AuthConnectorNotFoundError().shortMessage,
+    }),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)
