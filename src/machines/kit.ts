@@ -91,6 +91,8 @@ export const kitMachine = kitSetup.createMachine({
     // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
     'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
     'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },
+    // SPEC §5, §8: the analytics config refused this page's origin (403): invalid app configuration.
+    'telemetry.configRefused': { actions: 'showInvalidAppConfigurationAlert' },
     // SPEC §8: the provider's services refuse the project id.
     'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
     // The connection's or the send flow's wallet request timed out (SPEC §8 alert).

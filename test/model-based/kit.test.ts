@@ -84,6 +84,7 @@ const events = [
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
   { type: 'connection.switchChain', chainId: 1 },
+  { type: 'telemetry.configRefused', status: 403 },
   { type: 'frame.updateEmail', email: 'new@example.com' },
   { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
@@ -122,8 +123,8 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 66
-const RESTORING_PATHS = 47
+const PATHS = 67
+const RESTORING_PATHS = 48
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

@@ -44,7 +44,7 @@ export const kitSetup = setup({
     toast: toastMachine,
     connection: connectionMachine,
     wallets: walletsMachine,
-    /** Telemetry (SPEC §7): receives `telemetry.send` and posts it. */
+    /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; tells `telemetry.configRefused` (403). */
     telemetry: quiet(),
     /** Lets the embedded wallet's wagmi connector ask for the frame (`embedded.load`). */
     embeddedLoader: quiet(),
@@ -138,6 +138,9 @@ export const kitSetup = setup({
     showRpcNotAllowedAlert: assign(({ context }) => addAlert(context, ALERTS.RPC_METHOD_NOT_ALLOWED)),
     showSessionExpiredAlert: assign(({ context }) => addAlert(context, ALERTS.SESSION_EXPIRED)),
     showInvalidProjectIdAlert: assign(({ context }) => addAlert(context, ALERTS.INVALID_PROJECT_ID)),
+    showInvalidAppConfigurationAlert: assign(({ context }) =>
+      addAlert(context, ALERTS.INVALID_APP_CONFIGURATION),
+    ),
     showNetworkNotFoundAlert: assign(({ context }) => addAlert(context, ALERTS.NETWORK_NOT_FOUND)),
     /** An embedded-wallet-only action with no embedded account: the SPEC §8 text, as an error toast. */
     refuseWithoutEmbeddedAccount: sendTo('toast', {
