@@ -71,4 +71,32 @@ describe('resolveConfig', () => {
     const other = { ...network, id: 1, caipNetworkId: 'eip155:1' as const }
     expect(() => resolveConfig({ ...base, defaultNetwork: other })).toThrow(/Network not found/)
   })
+
+  it('behavior: a network whose namespace has no chain adapter is "Adapter not found"', () => {
+    const solana = {
+      id: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      name: 'Solana',
+      chainNamespace: 'solana',
+      caipNetworkId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+      rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+    } as const
+    const refused = (networks: KitConfig['networks']) => {
+      try {
+        resolveConfig({ ...base, networks })
+      } catch (error) {
+        return error
+      }
+      throw new Error('accepted')
+    }
+    const error = refused([network, solana])
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).shortMessage).toBe('Adapter not found')
+    expect((error as ConfigError).details).toContain('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')
+    // A network that says eip155 but whose CAIP-2 id is another namespace's has no adapter either.
+    const mislabelled = { ...network, caipNetworkId: 'cosmos:cosmoshub-4' as const }
+    expect((refused([mislabelled]) as ConfigError).shortMessage).toBe('Adapter not found')
+    // The kit machine is never built for such a config.
+    expect(() => createKitMachine({ ...base, networks: [solana] })).toThrow(/Adapter not found/)
+  })
 })

@@ -227,9 +227,21 @@ const ConfigSchema = v.looseObject({
   ),
 })
 
+/** The chain namespaces this kit has an adapter for (`src/chains/`). */
+export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155']
+
+/** A network's namespace, by its `chainNamespace` and its CAIP-2 id alike, has a chain adapter. */
+function hasChainAdapter(network: KitNetwork): boolean {
+  const caipNamespace = network.caipNetworkId.slice(0, network.caipNetworkId.indexOf(':'))
+  return (
+    CHAIN_ADAPTER_NAMESPACES.includes(network.chainNamespace) &&
+    CHAIN_ADAPTER_NAMESPACES.includes(caipNamespace)
+  )
+}
+
 /**
  * Validates a host's config (SPEC §5) and fills in the defaults (SPEC §1). Throws `ConfigError` for what the
- * kit cannot run with (no networks, `siweConfig` with `siwx`); a missing project id does not throw but adds
+ * kit cannot run with (no networks, a network without a chain adapter, `siweConfig` with `siwx`); a missing project id does not throw but adds
  * the project-id-not-configured alert, which the modal shows.
  *
  * @example
@@ -246,6 +258,14 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
   const alerts: KitAlert[] = []
   const projectId = (config.projectId ?? '').trim()
   if (projectId === '') alerts.push(ALERTS.PROJECT_ID_NOT_CONFIGURED)
+  // SPEC §8 'Adapter not found': a network is served by its namespace's chain adapter, and only eip155 has one
+  // yet (Solana's is issue 17). A network the kit cannot connect to is refused here, not shown and left dead.
+  const orphan = config.networks.find((n) => !hasChainAdapter(n))
+  if (orphan) {
+    throw new ConfigError('Adapter not found', {
+      details: `${orphan.caipNetworkId} (${orphan.name}): no chain adapter for namespace ${orphan.chainNamespace}; this kit has ${CHAIN_ADAPTER_NAMESPACES.join(', ')}`,
+    })
+  }
   const defaultNetwork = config.defaultNetwork ?? config.networks[0]
   if (!config.networks.some((n) => n.caipNetworkId === defaultNetwork.caipNetworkId)) {
     throw new ConfigError('Network not found', { details: `defaultNetwork ${defaultNetwork.caipNetworkId}` })

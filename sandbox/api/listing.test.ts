@@ -322,6 +322,22 @@ describe('SDK query parameters', () => {
 })
 
 describe('origins and analytics config', () => {
+  it('refuses the analytics config (403) to a page whose origin the project does not allow', async () => {
+    const asPage = (origin: string) => fetch(url('/getAnalyticsConfig'), { headers: { origin } })
+    api.setAllowedOrigins(['https://app.example', 'http://127.0.0.1:*'])
+    try {
+      const refused = await asPage('https://evil.example')
+      expect(refused.status).toBe(403)
+      expect(await refused.json()).toMatchObject({ error: 'Origin not allowed for this project' })
+      expect((await asPage('https://app.example')).status).toBe(200)
+      expect((await asPage('http://127.0.0.1:5173')).status).toBe(200)
+      // A `*` never spans the host: another host on the allowed port pattern is refused.
+      expect((await asPage('http://127.0.0.2:5173')).status).toBe(403)
+    } finally {
+      api.setAllowedOrigins(DEFAULT_ALLOWED_ORIGINS)
+    }
+  })
+
   it('answers the defaults, then what it is told', async () => {
     const origins = async () =>
       (await (await fetch(url('/projects/v1/origins'))).json()) as { allowedOrigins: string[] }

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { originAllowed } from '../secure-site/shared.ts'
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import {
   ASSET_IMAGE_LABELS,
@@ -173,7 +174,8 @@ function fillerText(bytes: number): string {
 
 /**
  * Starts the wallet-listing API (SPEC §7): `GET /getWallets`, the four image endpoints, `GET
- * /projects/v1/origins` and `GET /getAnalyticsConfig`, each requiring projectId, st and sv. Sandbox-only:
+ * /projects/v1/origins` and `GET /getAnalyticsConfig` (403 to a page whose Origin is not on the allowed
+ * origins), each requiring projectId, st and sv. Sandbox-only:
  * `POST /__config` changes origins, analytics and the hostile listing modes (`ListingHostile`) at run time;
  * `/__health` and `/__fault` come from `startService`.
  *
@@ -280,7 +282,15 @@ export async function startListingApi(options: ListingApiOptions = {}): Promise<
     {
       method: 'GET',
       pattern: /^\/getAnalyticsConfig$/,
-      handle: () => ({ json: { isAnalyticsEnabled: config.isAnalyticsEnabled } }),
+      // As the provider does: a page whose origin is not on the project's allowed origins is refused (403), and
+      // the kit shows SPEC §8's invalid-app-configuration alert. Node callers send no Origin and are answered.
+      handle: ({ req }) => {
+        const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+        if (origin !== undefined && !originAllowed(config.allowedOrigins, origin)) {
+          return errorJson(403, 'Origin not allowed for this project', { origin })
+        }
+        return { json: { isAnalyticsEnabled: config.isAnalyticsEnabled } }
+      },
     },
     {
       method: 'POST',

@@ -5,7 +5,8 @@ import { apiUrl } from './http'
 /**
  * Telemetry (SPEC §7): `POST {telemetry}/e?projectId&st&sv` with `{ eventId, url, domain, timestamp, props }`.
  * Nothing is sent unless the project's analytics config (`GET {walletsApi}/getAnalyticsConfig`) says so; when
- * that call fails or takes longer than {@link ANALYTICS_CONFIG_TIMEOUT_MS}, analytics is off. The page is sent
+ * that call fails or takes longer than {@link ANALYTICS_CONFIG_TIMEOUT_MS}, analytics is off, and a 403 (the
+ * page's origin is not allowed) is also reported (`onConfigRefused`) for the invalid-app-configuration alert. The page is sent
  * as its origin and path only ({@link pageUrl}): a query or fragment may hold tokens, e-mails or session ids.
  * Error events are capped at 5 per rolling 60 s (SPEC §9): a burst of
  * errors (a failing balance call retried by every view) reports its first five and drops the rest.
@@ -30,6 +31,11 @@ export interface TelemetryClientOptions {
   now?: () => number
   /** How long the analytics config may take; default {@link ANALYTICS_CONFIG_TIMEOUT_MS}. */
   configTimeoutMs?: number
+  /**
+   * The analytics config answered 403: the provider refuses this page's origin for the project (SPEC §5, §8
+   * "invalid app configuration … also on analytics 403"). Called once; analytics is off either way.
+   */
+  onConfigRefused?: (status: number) => void
 }
 
 /**
@@ -50,6 +56,9 @@ export function pageUrl(location: { href: string } | undefined): string {
 }
 
 const AnalyticsConfigSchema = v.object({ isAnalyticsEnabled: v.boolean() })
+
+/** The analytics config's refusal of this page's origin. */
+const HTTP_FORBIDDEN = 403
 
 /** Longest error message and stack sent: the sink's own limits. */
 const MAX_ERROR_MESSAGE = 5_000
@@ -95,6 +104,7 @@ export function createTelemetryClient(options: TelemetryClientOptions) {
           signal: AbortSignal.timeout(options.configTimeoutMs ?? ANALYTICS_CONFIG_TIMEOUT_MS),
         })
           .then(async (response) => {
+            if (response.status === HTTP_FORBIDDEN) options.onConfigRefused?.(response.status)
             if (!response.ok) return false
             const parsed = v.safeParse(AnalyticsConfigSchema, await response.json())
             return parsed.success && parsed.output.isAnalyticsEnabled

@@ -53,6 +53,18 @@ export class ConnectorNotFoundError extends BaseError {
   }
 }
 
+/**
+ * SPEC §8 'Address or auth connector not found': an action only the embedded wallet can do (update the e-mail,
+ * switch the account type) was asked while the kit is not connected through it, so there is no auth connector
+ * or no address to do it for.
+ */
+export class AuthConnectorNotFoundError extends BaseError {
+  override name = 'AuthConnectorNotFoundError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Address or auth connector not found', parameters)
+  }
+}
+
 /** The visitor declined in the wallet (EIP-1193 code 4001). */
 export class UserRejectedError extends BaseError {
   override name = 'UserRejectedError'

@@ -36,6 +36,17 @@ export class FrameOriginNotAllowedError extends FrameError {
   }
 }
 
+/**
+ * SPEC §8: the embedded wallet refused to switch the account to its smart account (the app's project or the
+ * network has no smart-account support). `details` keeps the frame's own words.
+ */
+export class SmartAccountUnsupportedError extends FrameError {
+  override name = 'SmartAccountUnsupportedError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('This application might not support Smart Accounts', parameters)
+  }
+}
+
 /** A request other than an RPC call got no answer in time (SPEC §9). */
 export class FrameTimeoutError extends FrameError {
   override name = 'FrameTimeoutError'

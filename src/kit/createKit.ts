@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createMachine, fromCallback, fromPromise } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
+import { createTelemetryActor } from '../actors/telemetry'
 import { createWalletsActors } from '../actors/wallets'
 import { createKitQueryClient } from '../api/queries'
-import { createTelemetryClient, type TelemetryEvent } from '../api/telemetry'
 import type { DomainVerification } from '../api/verify'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
@@ -100,17 +100,11 @@ export function createKitMachine(config: KitConfig) {
       }),
       wallets: walletsMachine.provide({ actors: createWalletsActors() }),
       /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; I/O only, never fails the kit. */
-      telemetry: fromCallback<KitEvent>(({ receive }) => {
-        const client = createTelemetryClient({
-          telemetryUrl: resolved.endpoints.telemetry,
-          walletsApiUrl: resolved.endpoints.walletsApi,
-          projectId: resolved.projectId,
-          enabled: resolved.features.analytics && resolved.projectId !== '',
-        })
-        receive((message) => {
-          const { event } = message as unknown as { event: TelemetryEvent }
-          void client.send(event)
-        })
+      telemetry: createTelemetryActor({
+        telemetryUrl: resolved.endpoints.telemetry,
+        walletsApiUrl: resolved.endpoints.walletsApi,
+        projectId: resolved.projectId,
+        enabled: resolved.features.analytics && resolved.projectId !== '',
       }),
       /** Lets the embedded wallet's wagmi connector ask for the frame (a stored login restored at start). */
       embeddedLoader: fromCallback<KitEvent>(({ sendBack }) => {

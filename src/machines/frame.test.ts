@@ -535,6 +535,57 @@ describe('frameMachine: the connected account', () => {
     expect(h.emitted.at(-1)).toMatchObject({ type: 'embedded.userUpdated' })
   })
 
+  it("behavior: the frame refusing the smart account reads 'This application might not support Smart Accounts'", async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    h.send({ type: 'frame.setAccountType', accountType: 'eoa' })
+    await flush()
+    await flush()
+    expect(h.context().accountType).toBe('eoa')
+    // Back to the smart account: the frame refuses it.
+    h.frame.silent.add('setPreferredAccount')
+    h.send({ type: 'frame.setAccountType', accountType: 'smartAccount' })
+    const asked = h.frame.posted.at(-1)!.request
+    expect(asked).toMatchObject({ type: 'setPreferredAccount', payload: { type: 'smartAccount' } })
+    h.frame.send({
+      id: asked.id,
+      type: 'frame.reply',
+      payload: { ok: false, error: { message: 'Smart accounts are not enabled for this project' } },
+    })
+    await flush()
+    expect(h.auth()).toEqual({ connected: 'idle' })
+    expect(h.context().error).toEqual({
+      name: 'SmartAccountUnsupportedError',
+      message: 'This application might not support Smart Accounts',
+    })
+    expect(h.context().accountType).toBe('eoa')
+  })
+
+  it('behavior: switching to the smart account that times out, or to the EOA refused, keeps their own texts', async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    // From the smart account to the EOA: the frame's own words.
+    h.frame.silent.add('setPreferredAccount')
+    h.send({ type: 'frame.setAccountType', accountType: 'eoa' })
+    const asked = h.frame.posted.at(-1)!.request
+    h.frame.send({ id: asked.id, type: 'frame.reply', payload: { ok: false, error: { message: 'Busy' } } })
+    await flush()
+    expect(h.error()).toBe('Busy')
+    // An EOA account whose switch to the smart account gets no answer: a timeout, not the SPEC's guess.
+    h.frame.silent.delete('setPreferredAccount')
+    h.send({ type: 'frame.setAccountType', accountType: 'eoa' })
+    await flush()
+    await flush()
+    expect(h.context().accountType).toBe('eoa')
+    h.frame.silent.add('setPreferredAccount')
+    h.send({ type: 'frame.setAccountType', accountType: 'smartAccount' })
+    h.clock.increment(FRAME_REQUEST_TIMEOUT_MS)
+    await flush()
+    expect(h.error()).toBe('Something went wrong')
+  })
+
   it('behavior: switching network', async () => {
     const h = start()
     await ready(h)

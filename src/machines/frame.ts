@@ -160,7 +160,10 @@ const ready = frameSetup.createStateConfig({
                   target: 'refreshingUser',
                   actions: 'clearError',
                 },
-                'frame.authFailed': { target: 'idle', actions: 'setError' },
+                'frame.authFailed': [
+                  { guard: 'smartAccountRefused', target: 'idle', actions: 'setSmartAccountUnsupported' },
+                  { target: 'idle', actions: 'setError' },
+                ],
               },
             },
             /** After a change the frame's user is the truth (address, chain, account type). */

@@ -80,6 +80,10 @@ export const kitMachine = kitSetup.createMachine({
       { actions: [forwardTo('modal'), 'cancelConnecting'] },
     ],
     'router.*': { actions: forwardTo('modal') },
+    // SPEC §8: the embedded wallet's own actions need an account connected through it; otherwise the next
+    // (wildcard) transition forwards them to the frame as any other.
+    'frame.updateEmail': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
+    'frame.setAccountType': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
     // "Try again" on a frame that failed to load starts a fresh frame: its load-failure alert goes with the
     // failure (a new failure raises it again), so a frame that now loads leaves no alert saying it did not.
     'frame.retry': {
@@ -96,6 +100,8 @@ export const kitMachine = kitSetup.createMachine({
     // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
     'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
     'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },
+    // SPEC §5, §8: the analytics config refused this page's origin (403): invalid app configuration.
+    'telemetry.configRefused': { actions: 'showInvalidAppConfigurationAlert' },
     // SPEC §8: the provider's services refuse the project id.
     'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
     // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
@@ -124,6 +130,9 @@ export const kitMachine = kitSetup.createMachine({
       { guard: 'frameViewShown', actions: ['expectBack', sendTo('modal', { type: 'router.back' })] },
     ],
     'toast.*': { actions: forwardTo('toast') },
+    // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.
+    // An exact match is tried before the wildcard, which forwards every other switch.
+    'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
     'connection.*': { actions: forwardTo('connection') },
     'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
     'wallets.*': { actions: forwardTo('wallets') },

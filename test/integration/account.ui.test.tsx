@@ -327,6 +327,42 @@ describe('Account view', () => {
     expect(dialog().textContent).toContain('Minted')
   })
 
+  it("Activity: a failed history call shows 'Failed to fetch transactions' with Try again, which loads it", async () => {
+    await connected(1)
+    await waitFor(() => expect(within(dialog()).getAllByTestId('token-balance').length).toBe(4))
+    // Every call about an account fails from now on: the next one is the history's.
+    await setFault({ mode: 'fail', path: '/v1/account/' })
+    fireEvent.click(within(dialog()).getByRole('tab', { name: 'Activity' }))
+    const panel = within(dialog()).getByRole('tabpanel')
+    await waitFor(() =>
+      expect(within(panel).getByRole('alert').textContent).toBe('Failed to fetch transactions'),
+    )
+    expect(within(panel).queryByRole('list', { name: 'Activity' })).toBeNull()
+    await setFault({ mode: 'off' })
+    fireEvent.click(within(panel).getByRole('button', { name: 'Try again' }))
+    const list = await within(dialog()).findByRole('list', { name: 'Activity' })
+    expect(within(list).getAllByTestId('activity-item').length).toBeGreaterThan(0)
+    expect(within(dialog()).queryByRole('alert')).toBeNull()
+  })
+
+  it("Activity: a later page that fails keeps the pages shown, says 'Failed to fetch transactions' and retries that page", async () => {
+    await connected(0)
+    fireEvent.click(await within(dialog()).findByRole('tab', { name: 'Activity' }))
+    const list = await within(dialog()).findByRole('list', { name: 'Activity' })
+    const first = within(list).getAllByTestId('activity-item').length
+    await setFault({ mode: 'fail', path: '/v1/account/' })
+    fireEvent.click(button('Load more'))
+    const panel = within(dialog()).getByRole('tabpanel')
+    await waitFor(() =>
+      expect(within(panel).getByRole('alert').textContent).toBe('Failed to fetch transactions'),
+    )
+    expect(within(panel).getAllByTestId('activity-item').length).toBe(first)
+    await setFault({ mode: 'off' })
+    fireEvent.click(within(panel).getByRole('button', { name: 'Try again' }))
+    await waitFor(() => expect(within(panel).getAllByTestId('activity-item').length).toBeGreaterThan(first))
+    expect(within(panel).queryByRole('alert')).toBeNull()
+  })
+
   it('a failed balance call shows the SPEC toast, and no new request reaches the Data API for 30 s', async () => {
     // The network check answers; every call about an account fails.
     await setFault({ mode: 'fail', path: '/v1/account/' })

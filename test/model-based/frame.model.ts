@@ -40,6 +40,12 @@ const USER: FrameUser = {
   accounts: [{ address: ADDRESS, type: 'smartAccount' }],
   preferredAccountType: 'smartAccount',
 }
+/** The same account after a switch to its EOA. */
+const EOA_USER: FrameUser = {
+  ...USER,
+  accounts: [{ address: ADDRESS, type: 'eoa' }],
+  preferredAccountType: 'eoa',
+}
 const error = { name: 'FrameReplyError', message: 'Invalid one-time code' }
 /** A code the model types; it must never be found in a snapshot. */
 export const MODEL_OTP = '918273'
@@ -106,6 +112,14 @@ export const frameEvents: Event[] = [
   done('updateEmailSecondaryOtp'),
   done('signOut'),
   { type: 'frame.authFailed', command: 'connectOtp', error } as Event,
+  // From an EOA, the frame refusing the smart account (SPEC §8 'This application might not support Smart Accounts').
+  done('getUser', EOA_USER),
+  { type: 'frame.setAccountType', accountType: 'smartAccount' },
+  {
+    type: 'frame.authFailed',
+    command: 'setPreferredAccount',
+    error: { name: 'FrameReplyError', message: 'No' },
+  } as Event,
 ]
 
 /** The command the login step's request actor waits on, if one runs. */
@@ -129,6 +143,7 @@ export function serializeFrame(snapshot: FrameModelSnapshot): string {
     signing: rpc.some((r) => r.method === 'personal_sign'),
     reading: rpc.some((r) => r.method !== 'personal_sign'),
     restoring,
+    eoa: snapshot.context.accountType === 'eoa',
     cooling: cooldownUntil !== undefined,
     flow: [socialUri !== undefined, farcasterUrl !== undefined],
   })
@@ -178,7 +193,7 @@ export function frameReachable(name: keyof typeof frameInputs): FrameModelSnapsh
     input: frameInputs[name],
     events,
     serializeState: (snapshot: AnyMachineSnapshot) => serializeFrame(snapshot as FrameModelSnapshot),
-    limit: 10_000,
+    limit: 20_000,
   })
   return Object.values(adjacency).map((entry) => entry.state as FrameModelSnapshot)
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createActor, createMachine, fromCallback, fromPromise, SimulatedClock } from 'xstate'
+import {
+  type ActorRefFrom,
+  createActor,
+  createMachine,
+  fromCallback,
+  fromPromise,
+  SimulatedClock,
+} from 'xstate'
 import type { DomainVerification } from '../../src/api/verify'
 import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../src/constants'
 import { ALERTS } from '../../src/errors/base'
@@ -10,6 +17,7 @@ import {
   type ReconnectOutput,
 } from '../../src/machines/connection'
 import { kitMachine, selectAlerts } from '../../src/machines/kit'
+import type { toastMachine } from '../../src/machines/toast'
 import { kitTestInput, testAccount } from './kit.fixtures'
 
 /** Alerts the kit raises on its own clock (issue 13 item 11), and its on-demand loads' time limit. */
@@ -188,6 +196,82 @@ describe('the page’s domain for a WalletConnect pairing (SPEC §3 Verify conte
     await flush()
     expect(asked).toEqual([URI])
     expect(selectAlerts(kit.getSnapshot()).map((a) => a.code)).not.toContain('UNVERIFIED_DOMAIN')
+    kit.stop()
+  })
+})
+
+/** A kit connected at start through `connectorId` (the real connection machine), its switches recorded. */
+function kitConnectedThrough(connectorId: string) {
+  const account = testAccount(connectorId)
+  const switches: number[] = []
+  const connection = connectionMachine.provide({
+    actors: {
+      reconnect: fromPromise<ReconnectOutput>(async () => ({
+        account,
+        connections: { [account.connectorId]: { accounts: account.addresses, chainId: account.chainId } },
+        recentWallets: [],
+      })),
+      switchChain: fromPromise<number, { chainId: number }>(async ({ input }) => {
+        switches.push(input.chainId)
+        return input.chainId
+      }),
+    },
+  })
+  const kit = createActor(kitMachine.provide({ actors: { connection } }), {
+    input: kitTestInput('network-not-found'),
+  }).start()
+  return { kit, switches }
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+describe('a network switch to a chain the app did not configure', () => {
+  it('shows NETWORK_NOT_FOUND and never asks the wallet; a configured chain is switched to (SPEC §8)', async () => {
+    const { kit, switches } = kitConnectedThrough('injected')
+    await settle()
+    expect(kit.getSnapshot().context.connected?.connectorId).toBe('injected')
+    kit.send({ type: 'connection.switchChain', chainId: 1 })
+    await settle()
+    expect(selectAlerts(kit.getSnapshot())).toContainEqual(ALERTS.NETWORK_NOT_FOUND)
+    expect(ALERTS.NETWORK_NOT_FOUND.shortMessage).toBe('Network Not Found')
+    expect(switches).toEqual([])
+    expect(kit.getSnapshot().children.connection!.getSnapshot().matches({ connected: 'idle' })).toBe(true)
+    // The app's own network goes to the wallet as before.
+    kit.send({ type: 'connection.switchChain', chainId: 31337 })
+    await settle()
+    expect(switches).toEqual([31337])
+    kit.stop()
+  })
+
+  it('a configured chain raises no alert', async () => {
+    const { kit } = kitConnectedThrough('injected')
+    await settle()
+    kit.send({ type: 'connection.switchChain', chainId: 31337 })
+    await settle()
+    expect(selectAlerts(kit.getSnapshot()).map((a) => a.code)).not.toContain('NETWORK_NOT_FOUND')
+    kit.stop()
+  })
+})
+
+describe('an embedded-wallet-only action without the embedded wallet', () => {
+  const toastOf = (kit: ReturnType<typeof kitConnectedThrough>['kit']) =>
+    (kit.system.get('toast') as ActorRefFrom<typeof toastMachine>).getSnapshot().context.current
+
+  it('updating the e-mail or the account type while connected through another wallet is "Address or auth connector not found"', async () => {
+    const { kit } = kitConnectedThrough('injected')
+    await settle()
+    kit.send({ type: 'frame.updateEmail', email: 'new@example.com' })
+    expect(toastOf(kit)).toEqual({ variant: 'error', message: 'Address or auth connector not found' })
+    kit.send({ type: 'toast.hide' })
+    kit.send({ type: 'frame.setAccountType', accountType: 'eoa' })
+    expect(toastOf(kit)).toEqual({ variant: 'error', message: 'Address or auth connector not found' })
+    kit.stop()
+  })
+
+  it('connected through the embedded wallet, no such error', async () => {
+    const { kit } = kitConnectedThrough('walletstateEmbedded')
+    await settle()
+    kit.send({ type: 'frame.updateEmail', email: 'new@example.com' })
+    expect(toastOf(kit)).toBeUndefined()
     kit.stop()
   })
 })

@@ -83,6 +83,10 @@ const events = [
   },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
+  { type: 'connection.switchChain', chainId: 1 },
+  { type: 'telemetry.configRefused', status: 403 },
+  { type: 'frame.updateEmail', email: 'new@example.com' },
+  { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
   ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend'].flatMap((id) => [
     done(id),
@@ -119,8 +123,8 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 66
-const RESTORING_PATHS = 46
+const PATHS = 70
+const RESTORING_PATHS = 50
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

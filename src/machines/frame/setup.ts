@@ -29,6 +29,7 @@ import {
   InvalidOtpError,
   RpcNotAllowedError,
   replyError,
+  SmartAccountUnsupportedError,
 } from '../../errors/frame'
 import {
   type CommandPayload,
@@ -163,6 +164,15 @@ export const frameSetup = setup({
   },
   guards: {
     restoring: ({ context }) => context.restoring,
+    /**
+     * The frame refused (not a timeout) to switch the account to its smart account: there are two types, so
+     * from an EOA the switch asked was to the smart account (SPEC §8).
+     */
+    smartAccountRefused: ({ context, event }) =>
+      event.type === 'frame.authFailed' &&
+      event.command === 'setPreferredAccount' &&
+      context.accountType === 'eoa' &&
+      event.error.name !== 'FrameTimeoutError',
     hasCooldown: ({ context }) => context.cooldownUntil !== undefined,
     coolingDown: stateIn('#frame.cooldown.cooling'),
     /** The settled RPC request is one still open (not aborted meanwhile). */
@@ -301,6 +311,10 @@ export const frameSetup = setup({
       return { error: badReply(event.command) }
     }),
     clearError: assign({ error: undefined }),
+    setSmartAccountUnsupported: assign(({ event }) => {
+      assertEvent(event, 'frame.authFailed')
+      return { error: frameErrorInfo(new SmartAccountUnsupportedError({ details: event.error.message })) }
+    }),
     setInvalidEmail: assign({ error: () => frameErrorInfo(new InvalidEmailError()) }),
     setInvalidOtp: assign({ error: () => frameErrorInfo(new InvalidOtpError()) }),
     /** SPEC §5: 'Please try again after {n} seconds', n the seconds left rounded up. */

@@ -82,6 +82,19 @@ export const is = {
     context.connecting === context.input.connectorIds.walletConnect,
   /** The WalletConnect session ended by its expiry (not deleted by either side). */
   sessionExpired: ({ event }) => event.type === 'remoteSessions.sessionEnded' && event.outcome === 'expired',
+  /**
+   * SPEC §8 alert NETWORK_NOT_FOUND: a network switch asked for a chain the app did not configure (the host's
+   * `connection.switchChain`; the Networks view only lists configured ones). The wallet is never asked.
+   */
+  switchesToUnknownNetwork: ({ context, event }) =>
+    event.type === 'connection.switchChain' && !isConfiguredChain(context, event.chainId),
+  /**
+   * An embedded-wallet-only action (update the e-mail, switch the account type) while the kit is not connected
+   * through the embedded wallet: no auth connector, or no address, to do it for (SPEC §8).
+   */
+  withoutEmbeddedAccount: ({ context, event }) =>
+    (event.type === 'frame.updateEmail' || event.type === 'frame.setAccountType') &&
+    context.connected?.connectorId !== context.input.connectorIds.embedded,
   connectedThroughWalletConnect: ({ context }) =>
     context.connected?.connectorId === context.input.connectorIds.walletConnect,
   connectedThroughEmbedded: ({ context }) =>
@@ -137,4 +150,9 @@ export function fetchBalances(
 /** The login frame is wanted at all: e-mail or social login is on. */
 export function embeddedOn(context: Pick<KitContext, 'config'>): boolean {
   return context.config.features.email || context.config.features.socials !== false
+}
+
+/** An eip155 chain id is one of the app's configured networks. */
+export function isConfiguredChain(context: Pick<KitContext, 'config'>, chainId: number): boolean {
+  return context.config.networks.some((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
 }

@@ -15,6 +15,7 @@ import {
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
 } from '../../constants'
 import { ALERTS } from '../../errors/base'
+import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { connectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
@@ -47,7 +48,7 @@ export const kitSetup = setup({
     toast: toastMachine,
     connection: connectionMachine,
     wallets: walletsMachine,
-    /** Telemetry (SPEC §7): receives `telemetry.send` and posts it. */
+    /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; tells `telemetry.configRefused` (403). */
     telemetry: quiet(),
     /** Lets the embedded wallet's wagmi connector ask for the frame (`embedded.load`). */
     embeddedLoader: quiet(),
@@ -144,6 +145,16 @@ export const kitSetup = setup({
     showSessionExpiredAlert: assign(({ context }) => addAlert(context, ALERTS.SESSION_EXPIRED)),
     showInvalidProjectIdAlert: assign(({ context }) => addAlert(context, ALERTS.INVALID_PROJECT_ID)),
     showUnverifiedDomainAlert: assign(({ context }) => addAlert(context, ALERTS.UNVERIFIED_DOMAIN)),
+    showInvalidAppConfigurationAlert: assign(({ context }) =>
+      addAlert(context, ALERTS.INVALID_APP_CONFIGURATION),
+    ),
+    showNetworkNotFoundAlert: assign(({ context }) => addAlert(context, ALERTS.NETWORK_NOT_FOUND)),
+    /** An embedded-wallet-only action with no embedded account: the SPEC §8 text, as an error toast. */
+    refuseWithoutEmbeddedAccount: sendTo('toast', {
+      type: 'toast.show',
+      variant: 'error',
+      message: new AuthConnectorNotFoundError().shortMessage,
+    }),
     showFrameAlert: assign(({ context, event }) => {
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)

@@ -123,6 +123,8 @@ export type KitEvent =
       FrameEmitted,
       { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' | 'embedded.rpcNotAllowed' }
     >
+  /** The analytics config refused this page's origin (403, from the `telemetry` slot). */
+  | { type: 'telemetry.configRefused'; status: number }
   /** The wallet listing refused the project id (through `followWallets`). */
   | { type: 'wallets.projectRefused'; status: number }
   /** The RPC-method-not-allowed alert is due (raised by the kit itself, after its delay). */

@@ -356,8 +356,18 @@ function transferText(transfer: HistoryTransfer): string {
 function LoadMore({
   query,
 }: {
-  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown }
+  query: {
+    hasNextPage: boolean
+    isFetchingNextPage: boolean
+    isFetchNextPageError: boolean
+    error: Error | null
+    fetchNextPage: () => unknown
+  }
 }) {
+  // A later page that failed: its text (SPEC §8, e.g. 'Failed to fetch transactions') under the pages shown,
+  // and a retry of that page.
+  if (query.isFetchNextPageError && query.error)
+    return <Failed error={query.error} onRetry={() => void query.fetchNextPage()} />
   if (!query.hasNextPage) return null
   return (
     <button
