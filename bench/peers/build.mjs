@@ -23,7 +23,9 @@ export async function buildApp(kit, outDir) {
     throw new Error(`apps/${kit} has no node_modules: run \`npm install\` in bench/peers first`)
   }
   if (kit === 'walletstate' && !existsSync(join(repo, 'node_modules/xstate'))) {
-    throw new Error('the repo has no node_modules: run `npm install` at the repo root first (the kit is built from src/)')
+    throw new Error(
+      'the repo has no node_modules: run `npm install` at the repo root first (the kit is built from src/)',
+    )
   }
   await build({
     configFile: false,

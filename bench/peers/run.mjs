@@ -43,7 +43,14 @@ const KITS = [
     id: 'appkit',
     label: 'AppKit',
     content: ['w3m-modal', 'w3m-router', 'w3m-connect-view', '[data-testid="w3m-connect-scroll-view"]'],
-    packages: ['@reown/appkit', '@reown/appkit-adapter-wagmi', 'react', 'wagmi', 'viem', '@tanstack/react-query'],
+    packages: [
+      '@reown/appkit',
+      '@reown/appkit-adapter-wagmi',
+      'react',
+      'wagmi',
+      'viem',
+      '@tanstack/react-query',
+    ],
   },
   {
     id: 'rainbowkit',
@@ -72,7 +79,12 @@ const FIGURES = [
   { key: 'jsGzip', label: 'JS before first click', unit: 'KiB gzip', fmt: (v) => (v / 1024).toFixed(1) },
   { key: 'openMs', label: 'click -> Connect content visible', unit: 'ms', fmt: (v) => v.toFixed(1) },
   { key: 'scriptMs', label: 'script time while opening', unit: 'ms', fmt: (v) => v.toFixed(1) },
-  { key: 'heap', label: 'JS heap, modal open, after GC', unit: 'MiB', fmt: (v) => (v / 1024 / 1024).toFixed(2) },
+  {
+    key: 'heap',
+    label: 'JS heap, modal open, after GC',
+    unit: 'MiB',
+    fmt: (v) => (v / 1024 / 1024).toFixed(2),
+  },
   { key: 'domNodes', label: 'DOM elements, modal open', unit: 'elements', fmt: (v) => String(Math.round(v)) },
   { key: 'foreign', label: 'off-machine requests before click', unit: 'requests', fmt: (v) => String(v) },
 ]
@@ -132,7 +144,7 @@ function armProbe({ buttonName, content, timeoutMs, profiled }) {
   const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === buttonName)
   if (!button) throw new Error(`no button named "${buttonName}" in the page`)
 
-  const find = () => {
+  const peersFind = () => {
     let root = document
     let el = null
     for (const selector of content) {
@@ -143,21 +155,22 @@ function armProbe({ buttonName, content, timeoutMs, profiled }) {
     return el
   }
   // The flat-tree parent: a slotted element renders under its slot; a shadow root's top under its host.
-  const parentOf = (el) => el.assignedSlot ?? el.parentElement ?? el.getRootNode().host ?? null
-  const opacityOf = (el) => {
+  const peersParent = (el) => el.assignedSlot ?? el.parentElement ?? el.getRootNode().host ?? null
+  const peersOpacity = (el) => {
     let product = 1
-    for (let node = el; node; node = parentOf(node)) product *= Number(getComputedStyle(node).opacity)
+    for (let node = el; node; node = peersParent(node)) product *= Number(getComputedStyle(node).opacity)
     return product
   }
-  const state = (el) => {
+  const peersState = (el) => {
     if (!el?.isConnected) return 'absent'
     const box = el.getBoundingClientRect()
     if (box.width <= 0 || box.height <= 0) return 'empty box'
     if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return 'hidden'
-    if (opacityOf(el) < 0.99) return 'faded'
+    if (peersOpacity(el) < 0.99) return 'faded'
     return 'visible'
   }
-  if (state(find()) === 'visible') throw new Error('the Connect content is already visible before the click')
+  if (peersState(peersFind()) === 'visible')
+    throw new Error('the Connect content is already visible before the click')
 
   const marks = { frames: 0 }
   // The CPU profile for the script time runs from here (before the click) to the visible frame; Node keeps
@@ -174,15 +187,15 @@ function armProbe({ buttonName, content, timeoutMs, profiled }) {
           ),
         )
       }, timeoutMs)
-      const sample = (frameTime) => {
+      const peersSample = (frameTime) => {
         marks.frames++
-        const el = find()
-        const s = state(el)
+        const el = peersFind()
+        const s = peersState(el)
         marks.lastState = s
         if (s === 'absent') marks.inDom = undefined
         else marks.inDom ??= frameTime
         if (s !== 'visible') {
-          requestAnimationFrame(sample)
+          requestAnimationFrame(peersSample)
           return
         }
         marks.visibleFrame = frameTime
@@ -196,7 +209,7 @@ function armProbe({ buttonName, content, timeoutMs, profiled }) {
         'click',
         (e) => {
           marks.click = e.timeStamp
-          requestAnimationFrame(sample)
+          requestAnimationFrame(peersSample)
         },
         { capture: true, once: true },
       )
@@ -242,10 +255,19 @@ async function animationsSettled() {
  */
 function profileTimes(profile, windowMs) {
   const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]))
+  const parents = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parents.set(c, n.id)
+  // The probe's own checks (named peers*; they force style and layout) are not the kit's script.
+  const inProbe = (id) => {
+    for (let at = id; at !== undefined; at = parents.get(at))
+      if (/^peers[A-Z]/.test(names.get(at))) return true
+    return false
+  }
   const { samples, timeDeltas } = profile
   const from = profile.endTime - windowMs * 1000
   let script = 0
   let gc = 0
+  let probe = 0
   let at = profile.startTime
   for (let i = 0; i < samples.length; i++) {
     at += timeDeltas[i]
@@ -253,9 +275,10 @@ function profileTimes(profile, windowMs) {
     if (at < from) continue
     const name = names.get(samples[i])
     if (name === '(garbage collector)') gc += dt
+    else if (inProbe(samples[i])) probe += dt
     else if (!['(idle)', '(program)', '(root)'].includes(name)) script += dt
   }
-  return { scriptMs: script / 1000, gcMs: gc / 1000, profiledMs: windowMs }
+  return { scriptMs: script / 1000, gcMs: gc / 1000, probeMs: probe / 1000, profiledMs: windowMs }
 }
 
 async function metric(cdp, name) {
@@ -269,7 +292,9 @@ async function softIdle(waitForIdle, notes, kit, label) {
   try {
     await waitForIdle(label)
   } catch (err) {
-    notes.add(`${kit.label}: ${errText(err).split(';')[0]} (capped at ${IDLE_CAP_MS / 1000} s, measured anyway)`)
+    notes.add(
+      `${kit.label}: ${errText(err).split(';')[0]} (capped at ${IDLE_CAP_MS / 1000} s, measured anyway)`,
+    )
   }
 }
 
@@ -278,7 +303,10 @@ async function softIdle(waitForIdle, notes, kit, label) {
  * profile over the click; its sampling would disturb the other figures, so it gets its own page load).
  */
 async function sampleKit(browser, kit, url, notes, profiled) {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 720 } })
+  const context = await browser.newContext({
+    serviceWorkers: 'block',
+    viewport: { width: 1280, height: 720 },
+  })
   try {
     const page = await context.newPage()
     const cdp = await context.newCDPSession(page)
@@ -310,7 +338,15 @@ async function sampleKit(browser, kit, url, notes, profiled) {
       const type = response.request().resourceType()
       const ct = response.headers()['content-type'] ?? ''
       if (type !== 'script' && !/javascript|ecmascript/.test(ct)) return
-      scripts.push(response.body().then((b) => ({ path: new URL(response.url()).pathname, raw: b.length, gzip: gzipSync(b, { level: 9 }).length })))
+      scripts.push(
+        response
+          .body()
+          .then((b) => ({
+            path: new URL(response.url()).pathname,
+            raw: b.length,
+            gzip: gzipSync(b, { level: 9 }).length,
+          })),
+      )
     })
     // The probe calls this binding in the visible frame.
     let visibleSignal = () => {}
@@ -353,16 +389,16 @@ async function sampleKit(browser, kit, url, notes, profiled) {
     const js = await Promise.all(scripts)
     const outsideBefore = [...outside.before]
 
+    if (profiled) {
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US })
+    }
     await page.evaluate(armProbe, {
       buttonName: BUTTON_NAME,
       content: kit.content,
       timeoutMs: PROBE_TIMEOUT_MS,
       profiled,
     })
-    if (profiled) {
-      await cdp.send('Profiler.enable')
-      await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US })
-    }
     const scriptBefore = await metric(cdp, 'ScriptDuration')
     phase = 'after'
     // A real mouse click (CDP Input.dispatchMouseEvent press and release), as a user's.
@@ -376,8 +412,16 @@ async function sampleKit(browser, kit, url, notes, profiled) {
     }
     const scriptDurationMs = ((await atVisible) - scriptBefore) * 1000
     if (profiled) {
-      const profile = await consoleProfile
-      return { ...profileTimes(profile, marks.visibleCheckedAt - marks.click), profiledOpenMs: marks.visibleFrame - marks.click }
+      const profile = await Promise.race([
+        consoleProfile,
+        new Promise((_, no) =>
+          setTimeout(() => no(fail('CPU profile', 'no console profile arrived')), STEP_TIMEOUT_MS),
+        ),
+      ])
+      return {
+        ...profileTimes(profile, marks.visibleCheckedAt - marks.click),
+        profiledOpenMs: marks.visibleFrame - marks.click,
+      }
     }
 
     await softIdle(waitForIdle, notes, kit, 'after the click')
@@ -421,7 +465,8 @@ function versionsOf(kit) {
     const file = join(here, 'apps', kit.id, 'node_modules', name, 'package.json')
     out[name] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : null
   }
-  if (kit.id === 'walletstate') out.walletstate = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version} (repo src/)`
+  if (kit.id === 'walletstate')
+    out.walletstate = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version} (repo src/)`
   return out
 }
 
@@ -455,7 +500,8 @@ function printTable(summary) {
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
   const right = new Set([2, 4, 5])
-  const line = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')
+  const line = (cells) =>
+    cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')
   console.log(line(head))
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   rows.forEach((r, i) => {
@@ -477,7 +523,8 @@ async function main() {
   for (const kit of KITS) {
     builds[kit.id] = join(outRoot, 'build', kit.id)
     if (!build) {
-      if (!existsSync(join(builds[kit.id], 'index.html'))) throw new BenchError(`--no-build: no build in ${relative(here, builds[kit.id])}`)
+      if (!existsSync(join(builds[kit.id], 'index.html')))
+        throw new BenchError(`--no-build: no build in ${relative(here, builds[kit.id])}`)
       continue
     }
     const started = Date.now()
@@ -486,11 +533,24 @@ async function main() {
     } catch (err) {
       throw new BenchError(`build of apps/${kit.id} failed:\n${errText(err)}`)
     }
-    console.log(`built ${kit.label} in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(here, builds[kit.id])}`)
+    console.log(
+      `built ${kit.label} in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${relative(here, builds[kit.id])}`,
+    )
   }
 
   const servers = {}
   const notes = new Set()
+  // Ctrl-C or a kill: close the browser and the servers before leaving (Playwright's own handlers are off).
+  let browserRef
+  const onSignal = (signal) => {
+    console.error(`bench:peers: ${signal}, closing Chromium and the servers`)
+    Promise.allSettled([browserRef?.close(), ...Object.values(servers).map((s) => s.close())]).finally(() =>
+      process.exit(130),
+    )
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  process.once('SIGHUP', onSignal)
   const samples = Object.fromEntries(KITS.map((k) => [k.id, []]))
   let browser
   let chromiumVersion
@@ -498,7 +558,15 @@ async function main() {
   try {
     for (const kit of KITS) servers[kit.id] = await serve(builds[kit.id])
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      })
+      browserRef = browser
     } catch (err) {
       throw new BenchError(`could not start Chromium (${CHROMIUM}): ${errText(err)}`)
     }
@@ -516,7 +584,9 @@ async function main() {
         if (measured) samples[kit.id].push(s)
         line.push(`${kit.id} ${s.openMs.toFixed(1)} ms`)
       }
-      console.log(`${measured ? `run ${i - warmup + 1}/${runs}` : `warm-up ${i + 1}/${warmup} (discarded)`}: ${line.join(', ')}`)
+      console.log(
+        `${measured ? `run ${i - warmup + 1}/${runs}` : `warm-up ${i + 1}/${warmup} (discarded)`}: ${line.join(', ')}`,
+      )
     }
   } finally {
     await browser?.close()
@@ -527,7 +597,16 @@ async function main() {
   const summary = {}
   for (const kit of KITS) {
     summary[kit.id] = Object.fromEntries(
-      [...FIGURES.map((f) => f.key), 'jsRaw', 'inDomMs', 'gcMs', 'profiledMs', 'profiledOpenMs', 'scriptDurationMs'].map((key) => [key, median(samples[kit.id].map((s) => s[key]))]),
+      [
+        ...FIGURES.map((f) => f.key),
+        'jsRaw',
+        'inDomMs',
+        'gcMs',
+        'probeMs',
+        'profiledMs',
+        'profiledOpenMs',
+        'scriptDurationMs',
+      ].map((key) => [key, median(samples[kit.id].map((s) => s[key]))]),
     )
   }
   const cpuModel = cpus()[0]?.model ?? 'unknown CPU'
@@ -542,28 +621,46 @@ async function main() {
   const versions = Object.fromEntries(KITS.map((k) => [k.id, versionsOf(k)]))
   console.log('')
   for (const kit of KITS) {
-    const v = Object.entries(versions[kit.id]).map(([n, ver]) => `${n} ${ver}`).join(', ')
+    const v = Object.entries(versions[kit.id])
+      .map(([n, ver]) => `${n} ${ver}`)
+      .join(', ')
     console.log(`${kit.label}: ${v}`)
   }
   for (const kit of KITS) {
-    const hosts = new Set(samples[kit.id].flatMap((s) => s.outsideBefore.filter((r) => r.foreign).map((r) => new URL(r.url).host)))
+    const hosts = new Set(
+      samples[kit.id].flatMap((s) =>
+        s.outsideBefore.filter((r) => r.foreign).map((r) => new URL(r.url).host),
+      ),
+    )
     if (hosts.size) console.log(`${kit.label}: blocked before the click, to ${[...hosts].sort().join(', ')}`)
   }
   for (const n of notes) console.log(`note: ${n}`)
 
   const report = {
     generatedAt: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), cpuModel, node: process.version, chromium: chromiumVersion, chromiumArgs: CHROMIUM_ARGS, loadAverage: { before: loadBefore, after: loadAfter } },
+    machine: {
+      cpus: availableParallelism(),
+      cpuModel,
+      node: process.version,
+      chromium: chromiumVersion,
+      chromiumArgs: CHROMIUM_ARGS,
+      loadAverage: { before: loadBefore, after: loadAfter },
+    },
     runs,
     warmup,
     method: {
-      jsGzip: 'bytes: every JavaScript response from the app origin before the click, each body gzipped with node:zlib level 9, summed',
-      openMs: 'ms: click event timeStamp (capture-phase listener) to the time of the first requestAnimationFrame in which the Connect content has a non-empty box, passes checkVisibility() and has effective opacity >= 0.99',
-      scriptMs: `ms: JavaScript samples (not idle, program or GC) in a V8 CPU profile (${PROFILE_INTERVAL_US} us sampling) that the page starts with console.profile() before the click and ends with console.profileEnd() in the visible frame, counting only samples from the click event's timeStamp on; a second page load of its own, so the profiler does not disturb the other figures (profiledOpenMs: the open time in that load)`,
-      scriptDurationMs: 'ms: CDP Performance.getMetrics ScriptDuration over the same window; a cross-check only: it leaves out microtasks (promise callbacks, Lit updates)',
+      jsGzip:
+        'bytes: every JavaScript response from the app origin before the click, each body gzipped with node:zlib level 9, summed',
+      openMs:
+        'ms: click event timeStamp (capture-phase listener) to the time of the first requestAnimationFrame in which the Connect content has a non-empty box, passes checkVisibility() and has effective opacity >= 0.99',
+      scriptMs: `ms: JavaScript samples (not idle, program or GC) in a V8 CPU profile (${PROFILE_INTERVAL_US} us sampling) that the page starts with console.profile() before the click and ends with console.profileEnd() in the visible frame, counting only samples from the click event's timeStamp on and leaving out the probe's own checks (probeMs); a second page load of its own, so the profiler does not disturb the other figures (profiledOpenMs: the open time in that load)`,
+      scriptDurationMs:
+        'ms: CDP Performance.getMetrics ScriptDuration over the same window; a cross-check only: it leaves out microtasks (promise callbacks, Lit updates)',
       heap: 'bytes: CDP Performance.getMetrics JSHeapUsedSize after HeapProfiler.collectGarbage, modal open and settled',
-      domNodes: "elements: document.querySelectorAll('*') plus every open shadow root's, modal open and settled",
-      foreign: 'requests (HTTP and WebSocket) to hosts other than 127.0.0.1/localhost before the click, all blocked',
+      domNodes:
+        "elements: document.querySelectorAll('*') plus every open shadow root's, modal open and settled",
+      foreign:
+        'requests (HTTP and WebSocket) to hosts other than 127.0.0.1/localhost before the click, all blocked',
     },
     content: Object.fromEntries(KITS.map((k) => [k.id, k.content])),
     versions,

@@ -4,9 +4,10 @@ import type { KitEvent } from '../machines/kit'
 
 /**
  * The kit's `telemetry` slot (SPEC §7): posts each `telemetry.send` it receives, never failing the kit. With
- * analytics on it reads the project's analytics config at once, so a refusal of this page's origin (403) is
- * told to the kit (`telemetry.configRefused`: SPEC §8's invalid-app-configuration alert) when the kit starts,
- * not at its first tracked event.
+ * analytics on it reads the project's analytics config when the modal first opens (`telemetry.check`), so a
+ * refusal of this page's origin (403) is told to the kit (`telemetry.configRefused`: SPEC §8's
+ * invalid-app-configuration alert) where the visitor sees it, not at the first tracked event, and nothing is
+ * fetched before the visitor opens the modal.
  *
  * @example
  * kitMachine.provide({ actors: { telemetry: createTelemetryActor({ telemetryUrl, walletsApiUrl, projectId, enabled: true }) } })
@@ -17,14 +18,18 @@ export function createTelemetryActor(options: Omit<TelemetryClientOptions, 'onCo
       ...options,
       onConfigRefused: (status) => sendBack({ type: 'telemetry.configRefused', status }),
     })
-    if (options.enabled) void client.isEnabled()
     receive((message) => {
-      // The kit sends this slot `telemetry.send` only (a request to it, not one of the kit's own events).
+      // The kit sends this slot requests (not one of the kit's own events): `telemetry.send`, and
+      // `telemetry.check` when the modal opens (the config is read once; nothing is asked before the visitor
+      // opens the modal, issue 14: no request to the provider's hosts before the first click).
       const request = message as unknown as TelemetryRequest
       if (request.type === 'telemetry.send') void client.send(request.event)
+      else if (request.type === 'telemetry.check' && options.enabled) void client.isEnabled()
     })
   })
 }
 
 /** What the kit sends its telemetry slot. */
-export type TelemetryRequest = { type: 'telemetry.send'; event: TelemetryEvent }
+export type TelemetryRequest =
+  | { type: 'telemetry.send'; event: TelemetryEvent }
+  | { type: 'telemetry.check' }

@@ -59,7 +59,12 @@ export const kitMachine = kitSetup.createMachine({
     // The login frame loads when the modal first opens, so e-mail and socials are ready when reached.
     // The login frame loads once the dialog has painted (issue 14: nothing slow on the click path).
     'modal.open': {
-      actions: [forwardTo('modal'), raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' })],
+      actions: [
+        forwardTo('modal'),
+        raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
+        // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
+        sendTo('telemetry', { type: 'telemetry.check' }),
+      ],
     },
     // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
     // modal moves first, so the kit hears its new view before the frame's.

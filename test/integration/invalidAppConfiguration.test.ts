@@ -34,7 +34,7 @@ const asPage =
     return response
   }
 
-function kitOn(origin: string, enabled = true) {
+function kitOn(origin: string, enabled = true, open = true) {
   const telemetry = createTelemetryActor({
     telemetryUrl: 'http://127.0.0.1:9',
     walletsApiUrl: listing.origin,
@@ -42,9 +42,12 @@ function kitOn(origin: string, enabled = true) {
     enabled,
     fetch: asPage(origin),
   })
-  return createActor(kitMachine.provide({ actors: { telemetry } }), {
+  const kit = createActor(kitMachine.provide({ actors: { telemetry } }), {
     input: kitTestInput('app-config'),
   }).start()
+  // Nothing is asked before the visitor opens the modal (issue 14); opening reads the config.
+  if (open) kit.send({ type: 'modal.open' })
+  return kit
 }
 
 const codes = (kit: ReturnType<typeof kitOn>) => selectAlerts(kit.getSnapshot()).map((a) => a.code)
@@ -69,6 +72,20 @@ describe('the analytics config refuses the page’s origin', () => {
     await new Promise((r) => setTimeout(r, 50))
     expect(configAnswers.slice(before)).toEqual([200])
     expect(codes(kit)).not.toContain('INVALID_APP_CONFIGURATION')
+    kit.stop()
+  })
+
+  it('nothing is asked before the visitor opens the modal (issue 14); opening asks once', async () => {
+    const before = configAnswers.length
+    const kit = kitOn('https://elsewhere.example', true, false)
+    await new Promise((r) => setTimeout(r, 100))
+    expect(configAnswers.length).toBe(before)
+    kit.send({ type: 'modal.open' })
+    await waitFor(() => codes(kit).includes('INVALID_APP_CONFIGURATION'))
+    kit.send({ type: 'modal.close' })
+    kit.send({ type: 'modal.open' })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(configAnswers.slice(before)).toEqual([403])
     kit.stop()
   })
 
