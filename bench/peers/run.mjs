@@ -339,13 +339,11 @@ async function sampleKit(browser, kit, url, notes, profiled) {
       const ct = response.headers()['content-type'] ?? ''
       if (type !== 'script' && !/javascript|ecmascript/.test(ct)) return
       scripts.push(
-        response
-          .body()
-          .then((b) => ({
-            path: new URL(response.url()).pathname,
-            raw: b.length,
-            gzip: gzipSync(b, { level: 9 }).length,
-          })),
+        response.body().then((b) => ({
+          path: new URL(response.url()).pathname,
+          raw: b.length,
+          gzip: gzipSync(b, { level: 9 }).length,
+        })),
       )
     })
     // The probe calls this binding in the visible frame.
