@@ -1,5 +1,5 @@
 import { fromCallback } from 'xstate'
-import { createTelemetryClient, type TelemetryClientOptions, type TelemetryEvent } from '../api/telemetry'
+import type { TelemetryClient, TelemetryClientOptions, TelemetryEvent } from '../api/telemetry'
 import type { KitEvent } from '../machines/kit'
 
 /**
@@ -14,22 +14,27 @@ import type { KitEvent } from '../machines/kit'
  */
 export function createTelemetryActor(options: Omit<TelemetryClientOptions, 'onConfigRefused'>) {
   return fromCallback<KitEvent>(({ receive, sendBack }) => {
-    const client = createTelemetryClient({
-      ...options,
-      onConfigRefused: (status) => sendBack({ type: 'telemetry.configRefused', status }),
-    })
+    // The client is fetched with the first request (the modal's first open), not with the host's page
+    // (issue 14: the first-click bundle); with analytics off it is never fetched.
+    let client: Promise<TelemetryClient> | undefined
+    const ready = () =>
+      (client ??= import('../api/telemetry').then(({ createTelemetryClient }) =>
+        createTelemetryClient({
+          ...options,
+          onConfigRefused: (status) => sendBack({ type: 'telemetry.configRefused', status }),
+        }),
+      ))
     receive((message) => {
       // The kit sends this slot requests (not one of the kit's own events): `telemetry.send`, and
       // `telemetry.check` when the modal opens (the config is read once; nothing is asked before the visitor
       // opens the modal, issue 14: no request to the provider's hosts before the first click).
       const request = message as unknown as TelemetryRequest
-      if (request.type === 'telemetry.send') void client.send(request.event)
-      else if (request.type === 'telemetry.check' && options.enabled) void client.isEnabled()
+      if (!options.enabled) return
+      if (request.type === 'telemetry.send') void ready().then((c) => c.send(request.event))
+      else if (request.type === 'telemetry.check') void ready().then((c) => c.isEnabled())
     })
   })
 }
 
 /** What the kit sends its telemetry slot. */
-export type TelemetryRequest =
-  | { type: 'telemetry.send'; event: TelemetryEvent }
-  | { type: 'telemetry.check' }
+export type TelemetryRequest = { type: 'telemetry.send'; event: TelemetryEvent } | { type: 'telemetry.check' }

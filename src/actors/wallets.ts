@@ -1,10 +1,5 @@
 import { fromPromise } from 'xstate'
-import {
-  type FetchWalletsReturnType,
-  fetchWallets,
-  type WalletListing,
-  walletImageUrl,
-} from '../api/walletsApi'
+import type { FetchWalletsReturnType, WalletListing } from '../api/walletsApi'
 import type { FetchWalletsInput } from '../machines/wallets'
 
 /**
@@ -18,13 +13,20 @@ import type { FetchWalletsInput } from '../machines/wallets'
 export function createWalletsActors() {
   return {
     fetchWallets: fromPromise<FetchWalletsReturnType, FetchWalletsInput>(async ({ input, signal }) => {
+      // The listing client (and its streaming JSON parser) is fetched with the first listing asked for, when
+      // the modal opens, not with the host's page (issue 14: the first-click bundle).
+      const { fetchWallets, walletImageUrl } = await import('../api/walletsApi')
       const page = await fetchWallets({ ...input, signal })
-      return { ...page, data: page.data.map((wallet) => withImageUrl(wallet, input)) }
+      return { ...page, data: page.data.map((wallet) => withImageUrl(wallet, input, walletImageUrl)) }
     }),
   }
 }
 
-function withImageUrl(wallet: WalletListing, input: FetchWalletsInput): WalletListing {
+function withImageUrl(
+  wallet: WalletListing,
+  input: FetchWalletsInput,
+  walletImageUrl: typeof import('../api/walletsApi').walletImageUrl,
+): WalletListing {
   if (!wallet.image_id) return wallet
   try {
     return { ...wallet, image_url: walletImageUrl(input, input.projectId, wallet.image_id) }

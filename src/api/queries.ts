@@ -1,7 +1,7 @@
 import {
   type FetchQueryOptions,
   infiniteQueryOptions,
-  QueryClient,
+  type QueryClient,
   type QueryKey,
   queryOptions,
 } from '@tanstack/react-query'
@@ -17,20 +17,10 @@ import { waitUnlessAborted } from './http'
  * even in a host's own QueryClient.
  */
 
+/** Kept here too for callers of this module; the kit's composition root imports it from `./queryClient`, so
+ * the Data API client is not in the host's first-click bundle (issue 14). */
+export { createKitQueryClient } from './queryClient'
 export { dataApiKeys }
-
-/**
- * The kit's one QueryClient. One layer retries (issue 13): the chain RPC transport does, as SPEC §7 says (3
- * retries, 150 ms doubling, Retry-After, then the next URL), so queries never do. react-query's default of 3
- * retries in a page would stack on the transport's and ask each URL 16 times. Data API calls are not retried
- * either: a failure is shown, and the machines own the rules for asking again (SPEC §9's 30 s balance block).
- *
- * @example
- * const queryClient = createKitQueryClient()
- */
-export function createKitQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-}
 
 /**
  * The Data API client the queries run against, for views: one per config and QueryClient (its network checks
