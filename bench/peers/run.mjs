@@ -74,6 +74,9 @@ const KITS = [
   },
 ]
 
+/** Open/close cycles after the first open, for the retained-heap figure (issue 14: nothing kept after close). */
+const CLOSE_CYCLES = 5
+
 /** The figures, in print order; all are "lower is better". */
 const FIGURES = [
   { key: 'jsGzip', label: 'JS before first click', unit: 'KiB gzip', fmt: (v) => (v / 1024).toFixed(1) },
@@ -82,6 +85,12 @@ const FIGURES = [
   {
     key: 'heap',
     label: 'JS heap, modal open, after GC',
+    unit: 'MiB',
+    fmt: (v) => (v / 1024 / 1024).toFixed(2),
+  },
+  {
+    key: 'heapCycled',
+    label: `JS heap, ${CLOSE_CYCLES} more open/close, closed, after GC`,
     unit: 'MiB',
     fmt: (v) => (v / 1024 / 1024).toFixed(2),
   },
@@ -428,6 +437,19 @@ async function sampleKit(browser, kit, url, notes, profiled) {
     const domNodes = await page.evaluate(countElements)
     await cdp.send('HeapProfiler.collectGarbage')
     const heap = await metric(cdp, 'JSHeapUsedSize')
+    // Retained after close: Escape closes the modal, the same click opens it again, CLOSE_CYCLES times; then
+    // closed, after GC. What grows here is kept across opens (V8's own compiled code grows a little too).
+    for (let cycle = 0; cycle < CLOSE_CYCLES; cycle++) {
+      await page.keyboard.press('Escape')
+      await page.waitForTimeout(SETTLE_MS)
+      await page.mouse.down()
+      await page.mouse.up()
+      await page.waitForTimeout(SETTLE_MS * 2)
+    }
+    await page.keyboard.press('Escape')
+    await page.waitForTimeout(SETTLE_MS)
+    await cdp.send('HeapProfiler.collectGarbage')
+    const heapCycled = await metric(cdp, 'JSHeapUsedSize')
     for (const e of pageErrors) notes.add(`${kit.label}: page error: ${e.slice(0, 200)}`)
 
     return {
@@ -439,6 +461,7 @@ async function sampleKit(browser, kit, url, notes, profiled) {
       framesSampled: marks.frames,
       scriptDurationMs,
       heap,
+      heapCycled,
       domNodes,
       animations,
       foreign: outsideBefore.filter((r) => r.foreign).length,
@@ -655,6 +678,7 @@ async function main() {
       scriptDurationMs:
         'ms: CDP Performance.getMetrics ScriptDuration over the same window; a cross-check only: it leaves out microtasks (promise callbacks, Lit updates)',
       heap: 'bytes: CDP Performance.getMetrics JSHeapUsedSize after HeapProfiler.collectGarbage, modal open and settled',
+      heapCycled: `bytes: JSHeapUsedSize after GC, after ${CLOSE_CYCLES} more open/close cycles (Escape, the same click), modal closed`,
       domNodes:
         "elements: document.querySelectorAll('*') plus every open shadow root's, modal open and settled",
       foreign:
