@@ -56,8 +56,8 @@ export const kitMachine = kitSetup.createMachine({
   on: {
     'modal.*': { actions: forwardTo('modal') },
     'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
-    // The login frame loads when the modal first opens, so e-mail and socials are ready when reached.
-    // The login frame loads once the dialog has painted (issue 14: nothing slow on the click path).
+    // The login frame loads when the modal first opens, so e-mail and socials are ready when reached, but only
+    // once the dialog has painted (issue 14: nothing slow on the click path).
     'modal.open': {
       actions: [
         forwardTo('modal'),
