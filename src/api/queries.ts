@@ -13,13 +13,10 @@ import { waitUnlessAborted } from './http'
  * react-query option factories over the Data API client: each gives the query key, the query function and the
  * SPEC §9 stale time, so a view writes `useQuery(identityQuery(api, { address, chainId }))` and an actor
  * `fetchQueryFor(queryClient, balancesQuery(...), signal)`, and both share the kit's one QueryClient: one cache,
- * one request at a time per key. Keys come from {@link dataApiKeys}. None retries (see {@link createKitQueryClient}),
+ * one request at a time per key. Keys come from {@link dataApiKeys}. None retries (see `createKitQueryClient` in `./queryClient`),
  * even in a host's own QueryClient.
  */
 
-/** Kept here too for callers of this module; the kit's composition root imports it from `./queryClient`, so
- * the Data API client is not in the host's first-click bundle (issue 14). */
-export { createKitQueryClient } from './queryClient'
 export { dataApiKeys }
 
 /**
