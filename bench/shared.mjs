@@ -85,3 +85,51 @@ export function trackNetwork(page, { quietMs, timeoutMs, fail }) {
     throw fail(`network never went idle ${label} within ${timeoutMs} ms; pending: ${pending}`)
   }
 }
+
+/**
+ * Issue 14's "visible", the one definition every benchmark uses: the element is connected, has a non-empty box,
+ * passes `checkVisibility()`, and its effective opacity (its own times every flat-tree ancestor's, through
+ * slots and shadow roots) is at least 0.99, so content fading in from 0 is not visible yet. Runs in the page
+ * (see {@link installVisibility}); self-contained for that reason. Answers why not, or `'visible'`.
+ */
+export function visibilityState(el) {
+  if (!el?.isConnected) return 'absent'
+  const box = el.getBoundingClientRect()
+  if (box.width <= 0 || box.height <= 0) return 'empty box'
+  if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return 'hidden'
+  const parent = (node) => node.assignedSlot ?? node.parentElement ?? node.getRootNode().host ?? null
+  let opacity = 1
+  for (let node = el; node; node = parent(node)) opacity *= Number(getComputedStyle(node).opacity)
+  return opacity < 0.99 ? 'faded' : 'visible'
+}
+
+/** Defines {@link visibilityState} as `window.__benchVisibility` in the page's current document. */
+export async function installVisibility(page) {
+  await page.evaluate(`window.__benchVisibility = ${visibilityState.toString()}`)
+}
+
+/**
+ * Loads `url` and aims the mouse at the button named `name` once it passes `page.click`'s actionability checks
+ * (visible, stable, enabled, receives events), without clicking; then installs {@link visibilityState}.
+ * Answers the button's centre. `fail(what, err)` builds the benchmark's own error.
+ */
+export async function loadAndAim(page, { url, name, timeoutMs, fail }) {
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: timeoutMs })
+  } catch (err) {
+    throw fail(`could not load ${url}`, err)
+  }
+  const button = page.getByRole('button', { name, exact: true })
+  try {
+    await button.waitFor({ state: 'visible', timeout: timeoutMs })
+    await button.click({ trial: true, timeout: timeoutMs })
+  } catch (err) {
+    throw fail(`no clickable "${name}" button appeared`, err)
+  }
+  const box = await button.boundingBox()
+  if (!box) throw fail(`"${name}" has no box`, 'boundingBox() returned null')
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+  await page.mouse.move(point.x, point.y)
+  await installVisibility(page)
+  return point
+}

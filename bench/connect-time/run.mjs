@@ -9,7 +9,7 @@ import { join, relative } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, serve, trackNetwork } from '../shared.mjs'
+import { CHROMIUM, CHROMIUM_ARGS, loadAndAim, serve, trackNetwork } from '../shared.mjs'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const outRoot = join(repo, 'bench/connect-time/out')
@@ -132,27 +132,9 @@ function armProbe({ buttonName, view, timeoutMs }) {
   // A frame has been produced once a task queued from its requestAnimationFrame callback runs.
   const afterNextFrame = () =>
     new Promise((done) => requestAnimationFrame(() => setTimeout(() => done(performance.now()), 0)))
-  const isVisible = (el) => {
-    if (!el.isConnected) return false
-    const box = el.getBoundingClientRect()
-    if (box.width <= 0 || box.height <= 0) return false
-    const shown =
-      typeof el.checkVisibility === 'function'
-        ? el.checkVisibility({ visibilityProperty: true })
-        : getComputedStyle(el).visibility !== 'hidden'
-    // Legible (issue 14's definition, shared with bench/peers): no ancestor holds it below full opacity, so a
-    // view fading in from 0 is not "visible" until the fade has (almost) finished.
-    return shown && effectiveOpacity(el) >= 0.99
-  }
-  /** The product of the computed opacities of `el` and its ancestors (across shadow roots). */
-  const effectiveOpacity = (el) => {
-    let opacity = 1
-    for (let node = el; node; node = node.parentElement ?? node.getRootNode?.()?.host ?? null) {
-      if (node.nodeType !== 1) break
-      opacity *= Number(getComputedStyle(node).opacity)
-    }
-    return opacity
-  }
+  // Issue 14's "visible" (bench/shared.mjs visibilityState, installed by loadAndAim): box, checkVisibility(),
+  // effective opacity >= 0.99.
+  const isVisible = (el) => window.__benchVisibility(el) === 'visible'
 
   const marks = {}
   const done = new Promise((resolvePromise, rejectPromise) => {
@@ -328,23 +310,7 @@ async function runOnce(browser, url, notes) {
       `${what}: ${errText(err)}${pageErrors.length ? `\npage errors:\n  ${pageErrors.join('\n  ')}` : ''}`,
     )
   try {
-    try {
-      await page.goto(url, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS })
-    } catch (err) {
-      throw fail(`could not load ${url}`, err)
-    }
-    const button = page.getByRole('button', { name: BUTTON_NAME, exact: true })
-    try {
-      await button.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
-      // page.click's actionability checks (visible, stable, enabled, receives events), without clicking.
-      await button.click({ trial: true, timeout: STEP_TIMEOUT_MS })
-    } catch (err) {
-      throw fail(`no clickable "${BUTTON_NAME}" button appeared`, err)
-    }
-    const box = await button.boundingBox()
-    if (!box) throw fail(`"${BUTTON_NAME}" has no box`, 'boundingBox() returned null')
-    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
-    await page.mouse.move(point.x, point.y)
+    const point = await loadAndAim(page, { url, name: BUTTON_NAME, timeoutMs: STEP_TIMEOUT_MS, fail })
     await waitForIdle('after page load')
     await settle(page)
 

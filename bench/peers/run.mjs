@@ -9,7 +9,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { CHROMIUM, CHROMIUM_ARGS, serve, trackNetwork } from '../shared.mjs'
+import { CHROMIUM, CHROMIUM_ARGS, loadAndAim, serve, trackNetwork } from '../shared.mjs'
 import { buildApp, here, repo } from './build.mjs'
 
 const outRoot = join(here, 'out')
@@ -163,21 +163,8 @@ function armProbe({ buttonName, content, timeoutMs, profiled }) {
     }
     return el
   }
-  // The flat-tree parent: a slotted element renders under its slot; a shadow root's top under its host.
-  const peersParent = (el) => el.assignedSlot ?? el.parentElement ?? el.getRootNode().host ?? null
-  const peersOpacity = (el) => {
-    let product = 1
-    for (let node = el; node; node = peersParent(node)) product *= Number(getComputedStyle(node).opacity)
-    return product
-  }
-  const peersState = (el) => {
-    if (!el?.isConnected) return 'absent'
-    const box = el.getBoundingClientRect()
-    if (box.width <= 0 || box.height <= 0) return 'empty box'
-    if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return 'hidden'
-    if (peersOpacity(el) < 0.99) return 'faded'
-    return 'visible'
-  }
+  // Issue 14's "visible" (bench/shared.mjs visibilityState, installed by loadAndAim).
+  const peersState = (el) => window.__benchVisibility(el)
   if (peersState(peersFind()) === 'visible')
     throw new Error('the Connect content is already visible before the click')
 
@@ -374,22 +361,7 @@ async function sampleKit(browser, kit, url, notes, profiled) {
         `${kit.label}: ${what}: ${errText(err)}${pageErrors.length ? `\npage errors:\n  ${pageErrors.join('\n  ')}` : ''}`,
       )
 
-    try {
-      await page.goto(url, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS })
-    } catch (err) {
-      throw fail(`could not load ${url}`, err)
-    }
-    const button = page.getByRole('button', { name: BUTTON_NAME, exact: true })
-    try {
-      await button.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
-      await button.click({ trial: true, timeout: STEP_TIMEOUT_MS })
-    } catch (err) {
-      throw fail(`no clickable "${BUTTON_NAME}" button appeared`, err)
-    }
-    const box = await button.boundingBox()
-    if (!box) throw fail(`"${BUTTON_NAME}" has no box`, 'boundingBox() returned null')
-    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
-    await page.mouse.move(point.x, point.y)
+    await loadAndAim(page, { url, name: BUTTON_NAME, timeoutMs: STEP_TIMEOUT_MS, fail })
     await softIdle(waitForIdle, notes, kit, 'after page load')
     await page.waitForTimeout(SETTLE_MS)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
