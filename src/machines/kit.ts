@@ -93,7 +93,10 @@ export const kitMachine = kitSetup.createMachine({
     // failure (a new failure raises it again), so a frame that now loads leaves no alert saying it did not.
     'frame.retry': {
       guard: 'frameRuns',
-      actions: [forwardTo(({ context }) => context.frame!), 'dismissFrameLoadAlert'],
+      actions: [
+        forwardTo(({ context }) => context.frame!),
+        { type: 'dismissAlert', params: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } },
+      ],
     },
     'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
     'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
@@ -141,7 +144,7 @@ export const kitMachine = kitSetup.createMachine({
     'connection.*': { actions: forwardTo('connection') },
     'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
     'wallets.*': { actions: forwardTo('wallets') },
-    'kit.dismissAlert': { actions: 'dismissAlert' },
+    'kit.dismissAlert': { actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) } },
     'wallet.select': { actions: 'selectWallet' },
     'account.connected': { actions: 'onConnected' },
     'account.disconnected': { actions: 'onDisconnected' },

@@ -14,7 +14,7 @@ import {
   ON_DEMAND_LOAD_TIMEOUT_MS,
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
 } from '../../constants'
-import { ALERTS } from '../../errors/base'
+import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { connectionMachine } from '../connection'
 import { modalMachine } from '../modal'
@@ -159,13 +159,10 @@ export const kitSetup = setup({
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)
     }),
-    dismissFrameLoadAlert: assign(({ context }) => ({
-      alerts: context.alerts.filter((alert) => alert.code !== ALERTS.EMBEDDED_WALLET_LOAD_FAILED.code),
+    /** Takes one alert away: the visitor dismissed it, or what it said no longer holds. */
+    dismissAlert: assign(({ context }, params: { code: AlertCode }) => ({
+      alerts: context.alerts.filter((alert) => alert.code !== params.code),
     })),
-    dismissAlert: assign(({ context, event }) => {
-      assertEvent(event, 'kit.dismissAlert')
-      return { alerts: context.alerts.filter((alert) => alert.code !== event.code) }
-    }),
     /**
      * The frame's flow moves faster than the modal's notices come back: the view the kit just asked for is
      * mirrored at once (the modal's `modal.shown` confirms it), so the flow's next step is judged against it.
