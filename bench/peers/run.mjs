@@ -32,7 +32,7 @@ const PROFILE_INTERVAL_US = 250
  * each selector is looked up inside the previous match's shadow root when it has one, else inside the match.
  * `packages` are the versions reported (read from the app's node_modules).
  */
-const KITS = [
+const ALL_KITS = [
   {
     id: 'walletstate',
     label: 'Walletstate',
@@ -105,7 +105,7 @@ function errText(err) {
 }
 
 function parseCli() {
-  const usage = 'usage: node run.mjs [--runs N] [--warmup N] [--no-build]'
+  const usage = 'usage: node run.mjs [--runs N] [--warmup N] [--no-build] [--kits a,b]'
   let values
   try {
     ;({ values } = parseArgs({
@@ -113,6 +113,7 @@ function parseCli() {
         runs: { type: 'string', default: String(DEFAULT_RUNS) },
         warmup: { type: 'string', default: String(DEFAULT_WARMUP) },
         'no-build': { type: 'boolean', default: false },
+        kits: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -125,7 +126,8 @@ function parseCli() {
       `${usage}\n` +
         `  --runs N     measured page loads per kit; the table shows medians (default ${DEFAULT_RUNS})\n` +
         `  --warmup N   page loads per kit run first and discarded (default ${DEFAULT_WARMUP})\n` +
-        '  --no-build   reuse the builds in out/build/ from an earlier run',
+        '  --no-build   reuse the builds in out/build/ from an earlier run\n' +
+        `  --kits a,b   only these kits (of ${ALL_KITS.map((k) => k.id).join(', ')}); the baseline always runs`,
     )
     process.exit(0)
   }
@@ -137,7 +139,11 @@ function parseCli() {
     }
     return n
   }
-  return { runs: int('runs', 1), warmup: int('warmup', 0), build: !values['no-build'] }
+  const kits = values.kits?.split(',').map((k) => k.trim())
+  const unknown = kits?.filter((k) => !ALL_KITS.some((kit) => kit.id === k)) ?? []
+  if (unknown.length) throw new BenchError(`--kits: unknown kit ${unknown.join(', ')}\n${usage}`)
+  const picked = ALL_KITS.filter((k) => k.baseline || !kits || kits.includes(k.id))
+  return { runs: int('runs', 1), warmup: int('warmup', 0), build: !values['no-build'], kits: picked }
 }
 
 const isLocalHost = (hostname) => hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]'
@@ -459,7 +465,7 @@ function versionsOf(kit) {
     out[name] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : null
   }
   if (kit.id === 'walletstate')
-    out.walletstate = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version} (repo src/)`
+    out.walletstate = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version} (the repo's package build)`
   return out
 }
 
@@ -503,8 +509,13 @@ function printTable(summary) {
   })
 }
 
+/** The kits of this run, in print order (`--kits` picks some; all by default). */
+let KITS = ALL_KITS
+
 async function main() {
-  const { runs, warmup, build } = parseCli()
+  const cli = parseCli()
+  const { runs, warmup, build } = cli
+  KITS = cli.kits
   if (!existsSync(CHROMIUM)) {
     throw new BenchError(
       `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; never \`npx playwright install\`)`,
