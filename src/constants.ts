@@ -190,7 +190,8 @@ export const AUTH_APPROVE_TIMEOUT_MS = 2 * RELAY_ROUND_MS + RELAY_MARGIN_MS
 export const AUTH_VERIFY_TIMEOUT_MS = 45_000
 
 // The open path (issue 14)
-/** How long after the modal opens the login frame starts loading: past the first frame, so the iframe's own
- * set-up (~20 ms of main thread) never delays the dialog's first paint. Ours: the frame needs its own 500 ms
- * ready wait (SPEC §4) anyway, so 50 ms more is not felt. */
+/** On a device without hover (where the login frame loads when the modal opens, not on intent), how long after
+ * the open it starts loading: past the first frame, so the iframe's own set-up (~20 ms of main thread) never
+ * delays the dialog's first paint. Ours: the frame needs its own 500 ms ready wait (SPEC §4) anyway, so 50 ms
+ * more is not felt. */
 export const EMBEDDED_LOAD_AFTER_OPEN_MS = 50

@@ -17,7 +17,7 @@ import { initialKitContext, type KitEvent, type KitInput, kitMachine } from '../
 import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
 import { walletsMachine } from '../machines/wallets'
 import { browserStorage, createKitStore } from '../storage'
-import { reusesPairing } from '../utils/environment'
+import { reusesPairing, withoutHover } from '../utils/environment'
 
 /**
  * The composition root: the one module that brings the machines, their actors, the APIs and the chains
@@ -66,6 +66,7 @@ export function createKitMachine(config: KitConfig) {
       .filter((n) => n.chainNamespace === 'eip155')
       .map((n) => Number(n.id)),
     storedLogin: store.read('emailLoginFlag') === true,
+    frameOnOpen: withoutHover(),
     reusePairing: reusesPairing(),
     connectorIds: { walletConnect: WALLETCONNECT_CONNECTOR_ID, embedded: EMBEDDED_CONNECTOR_ID },
     sdkVersion: SDK_VERSION,

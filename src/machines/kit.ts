@@ -56,16 +56,22 @@ export const kitMachine = kitSetup.createMachine({
   on: {
     'modal.*': { actions: forwardTo('modal') },
     'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
-    // The login frame loads when the modal first opens, so e-mail and socials are ready when reached, but only
-    // once the dialog has painted (issue 14: nothing slow on the click path).
-    'modal.open': {
-      actions: [
-        forwardTo('modal'),
-        raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
-        // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
-        sendTo('telemetry', { type: 'telemetry.check' }),
-      ],
-    },
+    // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
+    // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
+    // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
+    // (touch) no pointer shows intent before a tap: the frame loads once the open dialog has painted.
+    // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
+    'modal.open': [
+      {
+        guard: 'loadsFrameOnOpen',
+        actions: [
+          forwardTo('modal'),
+          raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
+          sendTo('telemetry', { type: 'telemetry.check' }),
+        ],
+      },
+      { actions: [forwardTo('modal'), sendTo('telemetry', { type: 'telemetry.check' })] },
+    ],
     // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
     // modal moves first, so the kit hears its new view before the frame's.
     'modal.close': [

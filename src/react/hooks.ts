@@ -26,8 +26,9 @@ export function useWalletsActor(): WalletsActorRef {
 }
 
 /**
- * The login frame's actor (`src/machines/frame.ts`, systemId `frame`), once the kit has loaded it (the modal
- * opened with e-mail or social login on, or a stored login is being restored); `undefined` before.
+ * The login frame's actor (`src/machines/frame.ts`, systemId `frame`), once the kit has loaded it (the visitor
+ * turned to the e-mail or social logins, the modal opened on a device without hover, or a stored login is being
+ * restored); `undefined` before.
  * Send its events through the kit (`kit.send({ type: 'frame.connectEmail', email })`): the kit forwards them.
  */
 export function useFrameActor(): FrameActorRef | undefined {

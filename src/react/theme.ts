@@ -126,8 +126,8 @@ export const KIT_CSS = `
   border: 1px solid transparent; background: var(--ws-surface); color: inherit; font: inherit;
   text-align: left; cursor: pointer;
 }
-[data-walletstate] .ws-item:hover:not(:disabled) { background: var(--ws-surface-hover); }
-[data-walletstate] .ws-item:disabled { cursor: default; opacity: 0.7; }
+[data-walletstate] .ws-item:hover:not(:disabled, [aria-disabled="true"]) { background: var(--ws-surface-hover); }
+[data-walletstate] .ws-item:is(:disabled, [aria-disabled="true"]) { cursor: default; opacity: 0.7; }
 [data-walletstate] .ws-muted { color: var(--ws-muted); font-size: 14px; line-height: 1.45; }
 [data-walletstate] .ws-badge {
   margin-left: auto; font-size: 12px; padding: 2px 8px; border-radius: 999px;

@@ -10,3 +10,13 @@ export function reusesPairing(
     /iP(hone|ad|od)/.test(userAgent) && /Safari\//.test(userAgent) && !/CriOS|FxiOS|EdgiOS/.test(userAgent)
   return telegram || /Telegram/i.test(userAgent) || iosSafari
 }
+
+/**
+ * A device whose primary pointer cannot hover (a touch screen): nothing shows a visitor's intent before a tap,
+ * so what would load on intent loads up front. False where there is no `matchMedia` (server, tests).
+ */
+export function withoutHover(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia('(hover: none)').matches
+    : false
+}

@@ -133,6 +133,8 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
     const page = await openPage()
     await setFault('secureSite', { mode: 'stall', path: '/frame' })
     await hostButton(page).click()
+    // The login frame loads on the visitor's intent (issue 14): the pointer over the e-mail form.
+    await dialog(page).getByRole('textbox', { name: 'Email' }).hover()
     // SPEC §9: the frame has 20 s to say it is ready.
     await alertWith(dialog(page), 'Unable to load email login dependency').waitFor({ timeout: 30_000 })
     await alertWith(dialog(page), 'Embedded Wallet Failed to Load').waitFor()

@@ -16,6 +16,7 @@ import {
 import { FakeFrame, type FakeFrameAccount, FakeSocialPopup } from '../../src/frame/fakeFrame'
 import { frameRpc } from '../../src/frame/rpc'
 import type { FrameActorRef } from '../../src/machines/frame'
+import { selectCapability } from '../../src/machines/kit'
 import { ConnectButton, KitRoot } from '../../src/react'
 import { truncateAddress } from '../../src/utils/format'
 import { Capture } from './ui-kit'
@@ -162,12 +163,27 @@ async function showView(name: string) {
   await waitFor(() => expect(dialog().querySelector('.ws-loading')).toBeNull())
 }
 
-/** Opens the modal and waits for the frame: loading (Continue disabled, a status says so), then ready. */
-async function openReady(r: Rendered) {
+/**
+ * Opens the modal, where the login frame is not loaded (issue 14: it loads on the visitor's intent), even
+ * with the e-mail field focused; the pointer over the e-mail form loads it.
+ */
+async function openConnect(r: Rendered) {
   fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
-  // The login frame starts loading once the open dialog has painted (issue 14).
-  await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
   await showView('Connect')
+  await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
+  // Tab passing through the e-mail field is not intent either (a typed character is).
+  const email = within(dialog()).queryByRole('textbox', { name: 'Email' })
+  if (email) fireEvent.keyDown(email, { key: 'Tab' })
+  await act(flush)
+  expect(r.frameActor()).toBeUndefined()
+  expect(selectCapability(r.kit.getSnapshot(), 'embedded')).toBe('idle')
+  expect(within(dialog()).queryByRole('status')).toBeNull()
+}
+
+/** Opens the modal, turns to the e-mail form and waits for the frame: loading (Continue disabled, a status says so), then ready. */
+async function openReady(r: Rendered) {
+  await openConnect(r)
+  fireEvent.pointerEnter(textbox('Email'))
   expect(button('Continue').disabled).toBe(true)
   expect(within(dialog()).getByRole('status').textContent).toContain('Loading…')
   await waitFor(() => expect(r.frameActor()?.getSnapshot().hasTag('loading')).toBe(true))
@@ -219,7 +235,7 @@ describe('Connect: e-mail and socials', () => {
         .map((b) => b.textContent),
     ).toEqual(['GGoogle', 'XX', 'DDiscord', 'FFarcaster', 'GGitHub', 'AApple', 'FFacebook'])
     for (const name of ['Google', 'X', 'Discord', 'Farcaster', 'GitHub', 'Apple', 'Facebook'])
-      expect(button(name).disabled).toBe(false)
+      expect(button(name).getAttribute('aria-disabled')).toBeNull()
     const wallets = within(dialog()).getByRole('list', { name: 'Wallets' })
     const order = [email, socials, wallets]
     for (let i = 1; i < order.length; i++)
@@ -232,26 +248,28 @@ describe('Connect: e-mail and socials', () => {
       socials: ['github', 'farcaster'],
       connectMethodsOrder: ['wallet', 'social', 'email'],
     })
-    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
-    // The login frame starts loading once the open dialog has painted (issue 14).
-    await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
-    await showView('Connect')
+    await openConnect(r)
     expect(within(dialog()).queryByRole('textbox', { name: 'Email' })).toBeNull()
     const socials = within(dialog()).getByRole('list', { name: 'Log in with' })
     const names = within(socials)
       .getAllByRole('button')
       .map((b) => b.textContent?.slice(1))
     expect(names).toEqual(['GitHub', 'Farcaster'])
-    // Disabled, with the frame's status under them, until it is ready.
-    expect(button('GitHub').disabled).toBe(true)
+    // Focusing a social button (the keyboard's way there) loads the frame; the button keeps its focus and is
+    // unavailable (aria-disabled), with the frame's status under the buttons, until the frame is ready.
+    act(() => button('GitHub').focus())
+    expect(document.activeElement).toBe(button('GitHub'))
+    expect(button('GitHub').getAttribute('aria-disabled')).toBe('true')
     expect(within(dialog()).getByRole('status').textContent).toContain('Loading…')
+    // A click while it loads is kept: that login starts once the frame is ready, with no second click.
+    fireEvent.click(button('GitHub'))
+    expect(r.popup.started).toEqual([])
+    expect(button('GitHub').getAttribute('aria-busy')).toBe('true')
     const wallets = within(dialog()).getByRole('list', { name: 'Wallets' })
     expect(wallets.compareDocumentPosition(socials) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
     await waitFor(() => expect(r.frameActor()?.getSnapshot().hasTag('loading')).toBe(true))
     await act(flush)
     await r.advance(FRAME_READY_DELAY_MS)
-    await waitFor(() => expect(button('GitHub').disabled).toBe(false))
-    fireEvent.click(button('GitHub'))
     await showView('ConnectingSocial')
     expect(r.popup.started.map((s) => s.provider)).toEqual(['github'])
   })
@@ -259,10 +277,9 @@ describe('Connect: e-mail and socials', () => {
   it('behavior: a frame that never loads shows the SPEC text with "Try again", which loads it again', async () => {
     const r = renderKit()
     r.frame.announce = false
-    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
-    // The login frame starts loading once the open dialog has painted (issue 14).
-    await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
-    await showView('Connect')
+    await openConnect(r)
+    // Typing in the e-mail field is intent too.
+    type(textbox('Email'), 'a')
     await waitFor(() => expect(r.frameActor()).toBeDefined())
     await r.advance(FRAME_LOAD_TIMEOUT_MS)
     await waitFor(() =>
@@ -279,6 +296,35 @@ describe('Connect: e-mail and socials', () => {
     await r.advance(FRAME_READY_DELAY_MS)
     await waitFor(() => expect(button('Continue').disabled).toBe(false))
     expect(r.frame.opened).toBe(2)
+  })
+
+  it('behavior: on a device without hover the frame loads once the open dialog has painted, with no intent', async () => {
+    const original = window.matchMedia
+    // A touch screen: no pointer shows intent before a tap.
+    window.matchMedia = ((query: string) => ({
+      matches: query === '(hover: none)',
+      media: query,
+      onchange: null,
+      addEventListener() {},
+      removeEventListener() {},
+      addListener() {},
+      removeListener() {},
+      dispatchEvent: () => false,
+    })) as typeof window.matchMedia
+    try {
+      const r = renderKit()
+      fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
+      await showView('Connect')
+      expect(r.frameActor()).toBeUndefined()
+      await r.advance(EMBEDDED_LOAD_AFTER_OPEN_MS)
+      await waitFor(() => expect(r.frameActor()?.getSnapshot().hasTag('loading')).toBe(true))
+      expect(within(dialog()).getByRole('status').textContent).toContain('Loading…')
+      await act(flush)
+      await r.advance(FRAME_READY_DELAY_MS)
+      await waitFor(() => expect(button('Continue').disabled).toBe(false))
+    } finally {
+      window.matchMedia = original
+    }
   })
 
   it('behavior: an invalid e-mail is refused in an alert; the typed text stays', async () => {

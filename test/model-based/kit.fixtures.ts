@@ -20,6 +20,7 @@ export function kitTestInput(projectId: string, overrides: Partial<KitInput> = {
     config,
     supportedChainIds: [31337],
     storedLogin: false,
+    frameOnOpen: false,
     reusePairing: false,
     connectorIds: { walletConnect: 'walletConnect', embedded: 'walletstateEmbedded' },
     remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],

@@ -123,8 +123,18 @@ const restoring = createModel(machine, {
   limit: 150_000,
 })
 
+/** A device without hover: the login frame loads when the modal opens (`loadsFrameOnOpen`), not on intent. */
+const touch = createModel(machine, {
+  input: { ...input, frameOnOpen: true },
+  events,
+  serializeState,
+  stopWhen,
+  limit: 150_000,
+})
+
 const PATHS = 70
 const RESTORING_PATHS = 50
+const TOUCH_PATHS = 70
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -142,7 +152,11 @@ function invariant(s: KitSnapshot) {
 
 describe('kit machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect([model.paths.length, restoring.paths.length]).toEqual([PATHS, RESTORING_PATHS])
+    expect([model.paths.length, restoring.paths.length, touch.paths.length]).toEqual([
+      PATHS,
+      RESTORING_PATHS,
+      TOUCH_PATHS,
+    ])
   })
 
   for (const path of model.paths) {
@@ -156,10 +170,17 @@ describe('kit machine, model-based', () => {
     })
   }
 
+  for (const path of touch.paths) {
+    it(`replays, without hover, ${path.description}`, () => {
+      replayPath(touch, path, { invariant })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine', () => {
     const results: ReplayResult[] = [
       ...model.paths.map((path) => replayPath(model, path, { invariant })),
       ...restoring.paths.map((path) => replayPath(restoring, path, { invariant })),
+      ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
     ]
     assertCoverage(model, results)
   })

@@ -64,6 +64,8 @@ type Rule = (args: { context: KitContext; event: KitEvent }) => boolean
 export const is = {
   storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
   embeddedOn: ({ context }) => embeddedOn(context),
+  /** A device without hover (touch): the login frame loads when the modal opens, not on a pointer's intent. */
+  loadsFrameOnOpen: ({ context }) => embeddedOn(context) && context.input.frameOnOpen,
   /** SPEC §2: UnsupportedChain opens unless unsupported chains are allowed or switching is disabled. */
   opensUnsupportedChain: ({ context, event }) => {
     assertEvent(event, 'account.chainChanged')

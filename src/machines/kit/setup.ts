@@ -80,7 +80,7 @@ export const kitSetup = setup({
   delays: {
     rpcNotAllowedAlert: RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
     onDemandLoad: ON_DEMAND_LOAD_TIMEOUT_MS,
-    /** Ours (src/constants.ts): the login frame starts loading once the open dialog has painted. */
+    /** Ours (src/constants.ts): on a device without hover, the login frame loads once the open dialog has painted. */
     embeddedAfterOpen: EMBEDDED_LOAD_AFTER_OPEN_MS,
   },
   actions: {

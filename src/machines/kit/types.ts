@@ -25,6 +25,11 @@ export interface KitInput {
   supportedChainIds: number[]
   /** A stored e-mail or social login is restored at start: its frame loads at once. */
   storedLogin: boolean
+  /**
+   * The login frame loads when the modal opens (a device without hover, where no pointer shows intent before a
+   * tap); otherwise it loads when the visitor turns to the e-mail or social logins.
+   */
+  frameOnOpen: boolean
   /** SPEC §4: a WalletConnect pairing is reused on this page (mobile browsers). */
   reusePairing: boolean
   /** The connectors the kit's rules tell apart (their ids live with the chains). */

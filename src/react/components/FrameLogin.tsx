@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import type { SocialProvider } from '../../config'
 import type { FrameActorRef } from '../../machines/frame'
+import { selectCapability } from '../../machines/kit'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
 import { SOCIAL_NAMES } from './socialNames'
@@ -13,11 +14,41 @@ import { SOCIAL_NAMES } from './socialNames'
 
 type FrameSnapshot = ReturnType<FrameActorRef['getSnapshot']>
 
-/** Not loaded yet (the kit loads the frame when the modal opens) counts as loading. */
+/** Asked for but not running yet (its code is loading) counts as loading. */
 function frameStatus(s: FrameSnapshot | undefined): 'loading' | 'ready' | 'failed' {
   if (!s) return 'loading'
   if (s.hasTag('failed')) return 'failed'
   return s.hasTag('loading') ? 'loading' : 'ready'
+}
+
+/** Whether the kit has been asked for the login frame yet (it loads on the visitor's intent). */
+function useFrameRequested(): boolean {
+  return useSelector(useKitActor(), (s) => selectCapability(s, 'embedded') !== 'idle')
+}
+
+/**
+ * Event handlers that ask the kit for the login frame when the visitor turns to a login: the pointer enters
+ * it or presses on it, text is typed or pasted in it, and (`focus`) a control in it is focused. The
+ * Connect view focuses its first control itself when it opens, so the e-mail form does not count focus.
+ */
+function useLoadOnIntent({ focus }: { focus: boolean }) {
+  const kit = useKitActor()
+  const requested = useFrameRequested()
+  if (requested) return {}
+  const load = () => {
+    if (selectCapability(kit.getSnapshot(), 'embedded') === 'idle') kit.send({ type: 'embedded.load' })
+  }
+  return {
+    onPointerEnter: load,
+    onPointerDown: load,
+    // A key that types (not Escape closing the dialog, nor Tab passing through).
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) load()
+    },
+    onChange: load,
+    onPaste: load,
+    ...(focus ? { onFocus: load } : {}),
+  }
 }
 
 /** Whether a login may start now: the frame is ready and no login or check is under way. */
@@ -30,6 +61,7 @@ const canLogIn = (s: FrameSnapshot | undefined) => s?.can({ type: 'frame.connect
 export function FrameNotice({ id }: { id: string }) {
   const kit = useKitActor()
   const frame = useFrameActor()
+  const requested = useFrameRequested()
   const status = useSelector(frame, frameStatus)
   const busy = useSelector(frame, (s) => s?.hasTag('busy') ?? false)
   const sending = useSelector(frame, (s) => s?.hasTag('sendingCode') ?? false)
@@ -47,6 +79,7 @@ export function FrameNotice({ id }: { id: string }) {
       </div>
     )
   }
+  if (!requested) return null
   if (status === 'loading' || busy) {
     return (
       <p className="ws-muted ws-status" role="status">
@@ -77,6 +110,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
   const input = useRef<HTMLInputElement>(null)
   const submitButton = useRef<HTMLButtonElement>(null)
   const id = useId()
+  const intent = useLoadOnIntent({ focus: false })
 
   // After a refused address the field takes focus again, unless the visitor has moved on (e.g. to a social
   // button, whose own error this may be).
@@ -91,7 +125,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
     if (canSubmit) kit.send({ type: 'frame.connectEmail', email })
   }
   return (
-    <form className="ws-form" noValidate onSubmit={submit} aria-busy={busy}>
+    <form className="ws-form" noValidate onSubmit={submit} aria-busy={busy} {...intent}>
       <label htmlFor={id} className="ws-label">
         Email
       </label>
@@ -123,23 +157,49 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
 /** SPEC §1 social logins, in the host's order; Farcaster signs in by QR code, the others in a popup. */
 export function SocialLogins({ providers }: { providers: readonly SocialProvider[] }) {
   const kit = useKitActor()
-  const canStart = useSelector(useFrameActor(), canLogIn)
+  const frame = useFrameActor()
+  const canStart = useSelector(frame, canLogIn)
+  const requested = useFrameRequested()
+  const failed = useSelector(frame, (s) => s?.hasTag('failed') ?? false)
+  // Ready: loaded and not failed (a login may be under way: a click then is not kept for later).
+  const ready = useSelector(frame, (s) => !!s && !s.hasTag('loading') && !s.hasTag('failed'))
+  const intent = useLoadOnIntent({ focus: true })
+  // A button clicked while the frame still loads (it loads on intent, moments before): that login starts
+  // once the frame is ready, still within the browser's user activation of the click (Chromium allows a popup
+  // for 5 s after it); a popup blocked all the same gets the frame's popup error, and a new click.
+  const [pending, setPending] = useState<SocialProvider>()
+  const start = (provider: SocialProvider) =>
+    kit.send(
+      provider === 'farcaster'
+        ? { type: 'frame.connectFarcaster' }
+        : { type: 'frame.connectSocial', provider },
+    )
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the frame becomes ready or stops loading
+  useEffect(() => {
+    if (!pending) return
+    if (canStart) start(pending)
+    if (canStart || failed) setPending(undefined)
+  }, [pending, canStart, failed])
   return (
-    <ul className="ws-socials" aria-label="Log in with">
+    <ul className="ws-socials" aria-label="Log in with" {...intent}>
       {providers.map((provider) => (
         <li key={provider}>
+          {/* Before the frame is asked for, a button looks ready (a click asks for it and starts once it is).
+              Unavailable (the frame loading, or a login under way) is aria-disabled, not disabled: a button
+              focused while the frame loads keeps its focus. */}
           <button
             type="button"
             className="ws-item ws-social"
-            disabled={!canStart}
-            onClick={() =>
-              // Sent in the click itself: the popup must open inside the visitor's gesture or it is blocked.
-              kit.send(
-                provider === 'farcaster'
-                  ? { type: 'frame.connectFarcaster' }
-                  : { type: 'frame.connectSocial', provider },
-              )
-            }
+            aria-disabled={canStart || !requested ? undefined : true}
+            aria-busy={pending === provider || undefined}
+            onClick={() => {
+              // Sent in the click itself when it can: the popup must open inside the visitor's gesture.
+              if (canStart) start(provider)
+              else if (!ready) {
+                setPending(provider)
+                if (!requested) kit.send({ type: 'embedded.load' })
+              }
+            }}
           >
             <span className="ws-wallet-fallback ws-social-glyph" aria-hidden="true">
               {SOCIAL_NAMES[provider][0]}
