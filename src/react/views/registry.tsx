@@ -1,11 +1,57 @@
 import { type ComponentType, lazy } from 'react'
 import type { ViewName } from '../../views'
-import { AccountView } from './Account'
 import { ConnectView } from './Connect'
 
+type ViewModule = { default: ComponentType }
+
 /**
- * Which component renders each view. Connect and Account ship with the kit; every other view is a separate
- * chunk loaded when first shown (DESIGN.md: feature views load on demand).
+ * A view in its own chunk that can be fetched before it is first shown. Once fetched it renders at once: the
+ * `lazy` factory then returns a thenable that calls back synchronously, which React reads without suspending
+ * (a resolved promise would still suspend for a frame and show the fallback).
+ */
+function preloadable(load: () => Promise<ViewModule>) {
+  let loaded: ViewModule | undefined
+  let loading: Promise<ViewModule> | undefined
+  const preload = (): Promise<ViewModule> => {
+    loading ??= load().then(
+      (module) => {
+        loaded = module
+        return module
+      },
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    )
+    return loading
+  }
+  const component = lazy(() => {
+    const ready = loaded
+    if (!ready) return preload()
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that calls back at once is the point (see above)
+    const now = { then: (resolve: (module: ViewModule) => void) => resolve(ready) }
+    return now as unknown as Promise<ViewModule>
+  })
+  return { component, preload }
+}
+
+/**
+ * Account: the view a connected visitor's click opens. Its own chunk, fetched as soon as a visitor is connected
+ * ({@link preloadAccountView}), so that click never waits for it.
+ */
+const account = preloadable(() => import('./Account'))
+
+/** Starts fetching the Account view's code (once; again after a failed fetch). */
+export function preloadAccountView(): void {
+  account.preload().catch(() => {
+    // Nothing to do: when the view is shown, its lazy component fetches it again.
+  })
+}
+
+/**
+ * Which component renders each view. Connect ships with the kit; Account is fetched ahead once a visitor is
+ * connected; every other view is a separate chunk loaded when first shown (DESIGN.md: feature views load on
+ * demand).
  */
 const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   WhatIsAWallet: lazy(() => import('./WhatIsAWallet')),
@@ -32,7 +78,7 @@ const Unavailable = lazy(() => import('./Unavailable'))
 
 export function viewComponent(view: ViewName): ComponentType {
   if (view === 'Connect') return ConnectView
-  if (view === 'Account') return AccountView
+  if (view === 'Account') return account.component
   return lazyViews[view] ?? Unavailable
 }
 
