@@ -1,39 +1,7 @@
 import { type ComponentType, lazy } from 'react'
 import type { ViewName } from '../../views'
 import { ConnectView } from './Connect'
-
-type ViewModule = { default: ComponentType }
-
-/**
- * A view in its own chunk that can be fetched before it is first shown. Once fetched it renders at once: the
- * `lazy` factory then returns a thenable that calls back synchronously, which React reads without suspending
- * (a resolved promise would still suspend for a frame and show the fallback).
- */
-function preloadable(load: () => Promise<ViewModule>) {
-  let loaded: ViewModule | undefined
-  let loading: Promise<ViewModule> | undefined
-  const preload = (): Promise<ViewModule> => {
-    loading ??= load().then(
-      (module) => {
-        loaded = module
-        return module
-      },
-      (error: unknown) => {
-        loading = undefined
-        throw error
-      },
-    )
-    return loading
-  }
-  const component = lazy(() => {
-    const ready = loaded
-    if (!ready) return preload()
-    // biome-ignore lint/suspicious/noThenProperty: a thenable that calls back at once is the point (see above)
-    const now = { then: (resolve: (module: ViewModule) => void) => resolve(ready) }
-    return now as unknown as Promise<ViewModule>
-  })
-  return { component, preload }
-}
+import { preloadable } from './preloadable'
 
 /**
  * Account: the view a connected visitor's click opens. Its own chunk, fetched as soon as a visitor is connected
