@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RPC_RETRY_BASE_MS, RPC_RETRY_COUNT } from '../../constants'
-import { backoffDelay, parseRetryAfter, rpcUrlFor } from './transport'
+import { rpcUrlFor } from './transport'
+import { backoffDelay, parseRetryAfter } from './transportRequest'
 
 // What needs no server; the transport against the sandbox RPC host is in test/integration/rpcTransport.test.ts.
 describe('rpcUrlFor', () => {

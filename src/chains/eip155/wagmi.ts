@@ -1,7 +1,8 @@
 import { type Config, createConfig, createStorage } from 'wagmi'
 import type { ResolvedKitConfig } from '../../config'
 import { browserStorage, createKitStore, guardStorage } from '../../storage'
-import { createEmbeddedBridge, type EmbeddedBridge, embeddedWallet } from './embedded'
+import { embeddedWallet } from './embedded'
+import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
 import { chainTransport } from './transport'
 import { lazyWalletConnect, WALLETCONNECT_CONNECTOR_ID } from './walletConnect'
 

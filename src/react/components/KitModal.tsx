@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react'
 import { type KeyboardEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
+import { selectStatus } from '../../machines/connection'
 import { selectIsOpen, selectView } from '../../machines/modal'
 import { useKitActor } from '../context'
-import { useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
+import { useConnectionActor, useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
 import { KIT_CSS, themeStyle } from '../theme'
-import { viewComponent, viewTitle } from '../views/registry'
+import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
 import { ViewLoading } from './ViewLoading'
 
 const FOCUSABLE =
@@ -19,6 +20,7 @@ export function KitModal() {
   const config = useKitConfig()
   const modal = useModalActor()
   const isOpen = useSelector(modal, selectIsOpen)
+  useAccountViewAhead()
   const [container, setContainer] = useState<HTMLElement | null>(null)
   useEffect(() => setContainer(document.body), [])
   if (!container) return null
@@ -34,6 +36,17 @@ export function KitModal() {
     </div>,
     container,
   )
+}
+
+/**
+ * A connected visitor's click opens the modal on Account: its code is fetched as soon as a visitor is connected
+ * (a connection made, or restored at start), so that click finds it there.
+ */
+function useAccountViewAhead() {
+  const connected = useSelector(useConnectionActor(), (s) => selectStatus(s) === 'connected')
+  useEffect(() => {
+    if (connected) preloadAccountView()
+  }, [connected])
 }
 
 function Dialog() {

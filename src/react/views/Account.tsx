@@ -21,7 +21,7 @@ const AccountBalance = lazy(() => details().then((m) => ({ default: m.AccountBal
  * Tokens, NFTs and Activity, and Disconnect; for an embedded wallet also its login, "Update email" and the
  * account type.
  */
-export function AccountView() {
+export default function AccountView() {
   const kit = useKitActor()
   const config = useKitConfig()
   const { address, chainId, status } = useKitAccount()

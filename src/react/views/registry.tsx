@@ -1,11 +1,25 @@
 import { type ComponentType, lazy } from 'react'
 import type { ViewName } from '../../views'
-import { AccountView } from './Account'
 import { ConnectView } from './Connect'
+import { preloadable } from './preloadable'
 
 /**
- * Which component renders each view. Connect and Account ship with the kit; every other view is a separate
- * chunk loaded when first shown (DESIGN.md: feature views load on demand).
+ * Account: the view a connected visitor's click opens. Its own chunk, fetched as soon as a visitor is connected
+ * ({@link preloadAccountView}), so that click never waits for it.
+ */
+const account = preloadable(() => import('./Account'))
+
+/** Starts fetching the Account view's code (once; again after a failed fetch). */
+export function preloadAccountView(): void {
+  account.preload().catch(() => {
+    // Nothing to do: when the view is shown, its lazy component fetches it again.
+  })
+}
+
+/**
+ * Which component renders each view. Connect ships with the kit; Account is fetched ahead once a visitor is
+ * connected; every other view is a separate chunk loaded when first shown (DESIGN.md: feature views load on
+ * demand).
  */
 const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   WhatIsAWallet: lazy(() => import('./WhatIsAWallet')),
@@ -32,7 +46,7 @@ const Unavailable = lazy(() => import('./Unavailable'))
 
 export function viewComponent(view: ViewName): ComponentType {
   if (view === 'Connect') return ConnectView
-  if (view === 'Account') return AccountView
+  if (view === 'Account') return account.component
   return lazyViews[view] ?? Unavailable
 }
 

@@ -1,0 +1,54 @@
+import { FRAME_LOAD_TIMEOUT_MS } from '../../constants'
+import { FrameError } from '../../errors/frame'
+import type { FrameActorRef } from '../../machines/frame'
+
+/**
+ * The bridge between the kit's login frame and the embedded wallet's wagmi connector (`./embedded.ts`): the kit
+ * attaches the frame it runs and says how to load it; the connector waits for it.
+ */
+/** What the connector needs of the frame actor. */
+export type EmbeddedFrame = Pick<FrameActorRef, 'send' | 'on' | 'getSnapshot' | 'subscribe'>
+
+export interface EmbeddedBridge {
+  /** The kit hands over the running frame (or takes it back). */
+  attach(frame: EmbeddedFrame | undefined): void
+  /** The kit says how to ask it to load the frame. */
+  setLoader(load: (() => void) | undefined): void
+  /** The frame, loading it if needed; rejects when it does not come within `timeoutMs`. */
+  frame(timeoutMs?: number): Promise<EmbeddedFrame>
+  current(): EmbeddedFrame | undefined
+}
+
+export function createEmbeddedBridge(): EmbeddedBridge {
+  let attached: EmbeddedFrame | undefined
+  let loader: (() => void) | undefined
+  let waiters: ((frame: EmbeddedFrame) => void)[] = []
+  return {
+    attach(frame) {
+      attached = frame
+      if (!frame) return
+      const ready = waiters
+      waiters = []
+      for (const resolve of ready) resolve(frame)
+    },
+    setLoader(load) {
+      loader = load
+    },
+    current: () => attached,
+    frame(timeoutMs = FRAME_LOAD_TIMEOUT_MS) {
+      if (attached) return Promise.resolve(attached)
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters = waiters.filter((w) => w !== settle)
+          reject(new FrameError('Unable to load email login dependency'))
+        }, timeoutMs)
+        const settle = (frame: EmbeddedFrame) => {
+          clearTimeout(timer)
+          resolve(frame)
+        }
+        waiters.push(settle)
+        loader?.()
+      })
+    },
+  }
+}

@@ -1,0 +1,34 @@
+import { type ComponentType, lazy } from 'react'
+
+export type ViewModule = { default: ComponentType }
+
+/**
+ * A view in its own chunk that can be fetched before it is first shown. Once fetched it renders at once: the
+ * `lazy` factory then returns a thenable that calls back synchronously, which React reads without suspending
+ * (a resolved promise would still suspend for a frame and show the fallback).
+ */
+export function preloadable(load: () => Promise<ViewModule>) {
+  let loaded: ViewModule | undefined
+  let loading: Promise<ViewModule> | undefined
+  const preload = (): Promise<ViewModule> => {
+    loading ??= load().then(
+      (module) => {
+        loaded = module
+        return module
+      },
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    )
+    return loading
+  }
+  const component = lazy(() => {
+    const ready = loaded
+    if (!ready) return preload()
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that calls back at once is the point (see above)
+    const now = { then: (resolve: (module: ViewModule) => void) => resolve(ready) }
+    return now as unknown as Promise<ViewModule>
+  })
+  return { component, preload }
+}
