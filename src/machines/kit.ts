@@ -38,20 +38,6 @@ export const kitMachine = kitSetup.createMachine({
       }),
     },
     { id: 'followConnectors', src: 'followConnectors' },
-    {
-      id: 'wallets',
-      systemId: 'wallets',
-      src: 'wallets',
-      input: ({ context }) => ({
-        walletsApi: context.config.endpoints.walletsApi,
-        projectId: context.config.projectId,
-        featuredWalletIds: context.config.featuredWalletIds,
-        includeWalletIds: context.config.includeWalletIds,
-        excludeWalletIds: context.config.excludeWalletIds,
-        chains: context.config.networks.map((network) => network.caipNetworkId),
-      }),
-    },
-    { id: 'followWallets', src: 'followWallets' },
   ],
   on: {
     'modal.*': { actions: forwardTo('modal') },
@@ -62,6 +48,8 @@ export const kitMachine = kitSetup.createMachine({
       actions: [
         forwardTo('modal'),
         raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
+        // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
+        raise({ type: 'listing.load' }),
         // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
         sendTo('telemetry', { type: 'telemetry.check' }),
       ],
@@ -143,7 +131,11 @@ export const kitMachine = kitSetup.createMachine({
     'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
     'connection.*': { actions: forwardTo('connection') },
     'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
-    'wallets.*': { actions: forwardTo('wallets') },
+    // The listing's machine gets what is asked of it; before its code has loaded, the request waits for it.
+    'wallets.*': [
+      { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
+      { actions: ['holdForWallets', raise({ type: 'listing.load' })] },
+    ],
     'kit.dismissAlert': { actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) } },
     'wallet.select': { actions: 'selectWallet' },
     'account.connected': { actions: 'onConnected' },
@@ -231,6 +223,15 @@ export const kitMachine = kitSetup.createMachine({
     }),
     /** The send flow (SPEC §4 "Sending a token"). */
     sendFlow: onDemand({ load: 'send.load', loader: 'loadSend', started: 'spawnSend', follow: 'followSend' }),
+    /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
+    wallets: onDemand({
+      load: 'listing.load',
+      guard: 'listingOn',
+      loader: 'loadWallets',
+      started: 'spawnWallets',
+      running: 'sendPendingToWallets',
+      follow: 'followWallets',
+    }),
   },
 })
 
@@ -250,11 +251,13 @@ export function initialKitContext(input: KitInput): KitContext {
     frame: undefined,
     account: undefined,
     sendFlow: undefined,
+    wallets: undefined,
+    walletsPending: [],
   }
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow'
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets'
 /** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
 export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 

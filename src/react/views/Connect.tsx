@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { Fragment, useId } from 'react'
+import { Fragment, lazy, Suspense, useId, useState } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
-import { selectRecommendedWallets, toChosenWallet } from '../../machines/wallets'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
+import type { ConnectListing } from '../components/ListedWallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
@@ -14,6 +14,9 @@ interface WalletItem {
 }
 
 const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
+const NO_LISTING: ConnectListing = { featured: [], recommended: [] }
+/** The listing's wallets join once its machine runs; the rest of the list paints at once without them. */
+const ListedWallets = lazy(() => import('../components/ListedWallets'))
 
 /**
  * SPEC §2 Connect: the connect methods in the SPEC §1 order (`connectMethodsOrder`: e-mail, socials, wallets),
@@ -75,16 +78,16 @@ function WalletList() {
   const wallets = useWalletsActor()
   const connectors = useSelector(connection, (s) => s.context.connectors)
   const recent = useSelector(connection, (s) => s.context.recentWallets)
-  const featured = useSelector(wallets, (s) => s.context.featured)
-  const recommended = useSelector(wallets, selectRecommendedWallets)
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards.
-  const fromListing = (list: typeof featured) => list.map(toChosenWallet)
-  const items = orderWallets(config.features.connectorsOrder, connectors, recent, {
-    featured: fromListing(featured),
-    recommended: fromListing(recommended),
-  })
+  const [listing, setListing] = useState(NO_LISTING)
+  const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
   return (
     <ul className="ws-list" aria-label="Wallets">
+      {wallets ? (
+        <Suspense fallback={null}>
+          <ListedWallets wallets={wallets} onChange={setListing} />
+        </Suspense>
+      ) : null}
       {items.map((item) => (
         <li key={item.key}>
           <button
