@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { Fragment, lazy, Suspense, useId, useState } from 'react'
+import { Fragment, Suspense, useId, useState } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
-import type { ConnectListing } from '../components/ListedWallets'
+import { ListedWallets, NO_LISTING } from '../components/ListedWallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
@@ -14,9 +14,6 @@ interface WalletItem {
 }
 
 const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
-const NO_LISTING: ConnectListing = { featured: [], recommended: [] }
-/** The listing's wallets join once its machine runs; the rest of the list paints at once without them. */
-const ListedWallets = lazy(() => import('../components/ListedWallets'))
 
 /**
  * SPEC §2 Connect: the connect methods in the SPEC §1 order (`connectMethodsOrder`: e-mail, socials, wallets),
@@ -78,7 +75,8 @@ function WalletList() {
   const wallets = useWalletsActor()
   const connectors = useSelector(connection, (s) => s.context.connectors)
   const recent = useSelector(connection, (s) => s.context.recentWallets)
-  // The listing is asked once, when Connect is first shown; it answers from memory afterwards.
+  // The listing is asked once, when Connect is first shown; it answers from memory afterwards. Its wallets join
+  // once its machine runs (the kit loads it when the modal opens); the others paint at once without them.
   const [listing, setListing] = useState(NO_LISTING)
   const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
   return (
