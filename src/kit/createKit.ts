@@ -2,7 +2,6 @@ import type { QueryClient } from '@tanstack/react-query'
 import { createMachine, fromCallback, fromPromise } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import { createTelemetryActor } from '../actors/telemetry'
-import { createWalletsActors } from '../actors/wallets'
 import { createKitQueryClient } from '../api/queryClient'
 import type { DomainVerification } from '../api/verify'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
@@ -15,7 +14,6 @@ import { connectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { initialKitContext, type KitEvent, type KitInput, kitMachine } from '../machines/kit'
 import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
-import { walletsMachine } from '../machines/wallets'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, withoutHover } from '../utils/environment'
 
@@ -99,7 +97,6 @@ export function createKitMachine(config: KitConfig) {
           }),
         },
       }),
-      wallets: walletsMachine.provide({ actors: createWalletsActors() }),
       /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; I/O only, never fails the kit. */
       telemetry: createTelemetryActor({
         telemetryUrl: resolved.endpoints.telemetry,
@@ -190,6 +187,17 @@ export function createKitMachine(config: KitConfig) {
         return () => {
           for (const subscription of subscriptions) subscription.unsubscribe()
         }
+      }),
+      /**
+       * Loads the wallet listing's machine and its request slot (the listing client itself loads with the first
+       * request): not on the host's page, from the modal's open on (issue 14).
+       */
+      loadWallets: fromPromise(async () => {
+        const [{ walletsMachine }, { createWalletsActors }] = await Promise.all([
+          import('../machines/wallets'),
+          import('../actors/wallets'),
+        ])
+        return walletsMachine.provide({ actors: createWalletsActors() })
       }),
       /** Loads the account machine and the Data API client, whose balance call fills its slot. */
       loadAccount: fromPromise(async () => {

@@ -38,20 +38,6 @@ export const kitMachine = kitSetup.createMachine({
       }),
     },
     { id: 'followConnectors', src: 'followConnectors' },
-    {
-      id: 'wallets',
-      systemId: 'wallets',
-      src: 'wallets',
-      input: ({ context }) => ({
-        walletsApi: context.config.endpoints.walletsApi,
-        projectId: context.config.projectId,
-        featuredWalletIds: context.config.featuredWalletIds,
-        includeWalletIds: context.config.includeWalletIds,
-        excludeWalletIds: context.config.excludeWalletIds,
-        chains: context.config.networks.map((network) => network.caipNetworkId),
-      }),
-    },
-    { id: 'followWallets', src: 'followWallets' },
   ],
   on: {
     'modal.*': { actions: forwardTo('modal') },
@@ -60,6 +46,7 @@ export const kitMachine = kitSetup.createMachine({
     // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
     // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
     // (touch) no pointer shows intent before a tap: the frame loads once the open dialog has painted.
+    // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
     // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
     'modal.open': [
       {
@@ -67,10 +54,17 @@ export const kitMachine = kitSetup.createMachine({
         actions: [
           forwardTo('modal'),
           raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
+          raise({ type: 'listing.load' }),
           sendTo('telemetry', { type: 'telemetry.check' }),
         ],
       },
-      { actions: [forwardTo('modal'), sendTo('telemetry', { type: 'telemetry.check' })] },
+      {
+        actions: [
+          forwardTo('modal'),
+          raise({ type: 'listing.load' }),
+          sendTo('telemetry', { type: 'telemetry.check' }),
+        ],
+      },
     ],
     // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
     // modal moves first, so the kit hears its new view before the frame's.
@@ -149,7 +143,11 @@ export const kitMachine = kitSetup.createMachine({
     'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
     'connection.*': { actions: forwardTo('connection') },
     'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
-    'wallets.*': { actions: forwardTo('wallets') },
+    // The listing's machine gets what is asked of it; before its code has loaded, the request waits for it.
+    'wallets.*': [
+      { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
+      { actions: ['holdForWallets', raise({ type: 'listing.load' })] },
+    ],
     'kit.dismissAlert': { actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) } },
     'wallet.select': { actions: 'selectWallet' },
     'account.connected': { actions: 'onConnected' },
@@ -237,6 +235,15 @@ export const kitMachine = kitSetup.createMachine({
     }),
     /** The send flow (SPEC §4 "Sending a token"). */
     sendFlow: onDemand({ load: 'send.load', loader: 'loadSend', started: 'spawnSend', follow: 'followSend' }),
+    /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
+    wallets: onDemand({
+      load: 'listing.load',
+      guard: 'listingOn',
+      loader: 'loadWallets',
+      started: 'spawnWallets',
+      running: 'sendPendingToWallets',
+      follow: 'followWallets',
+    }),
   },
 })
 
@@ -256,11 +263,13 @@ export function initialKitContext(input: KitInput): KitContext {
     frame: undefined,
     account: undefined,
     sendFlow: undefined,
+    wallets: undefined,
+    walletsPending: [],
   }
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow'
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets'
 /** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
 export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 

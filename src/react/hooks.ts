@@ -19,10 +19,14 @@ export function useModalActor(): ModalActorRef {
   return useSelector(kit, (s) => s.children.modal) as ModalActorRef
 }
 
-/** The wallet-listing child actor of the kit (All Wallets). */
-export function useWalletsActor(): WalletsActorRef {
-  const kit = useKitActor()
-  return useSelector(kit, (s) => s.children.wallets) as WalletsActorRef
+/**
+ * The wallet listing's actor (`src/machines/wallets.ts`, systemId `wallets`: Connect's featured and recommended
+ * wallets, All Wallets), once the kit has loaded its code (the modal opened); `undefined` before. Send its
+ * events through the kit (`kit.send({ type: 'wallets.search', query })`): the kit forwards them, or keeps them
+ * until it runs.
+ */
+export function useWalletsActor(): WalletsActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.wallets) as WalletsActorRef | undefined
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createActor } from 'xstate'
+import { createActor, fromPromise } from 'xstate'
 import { type ListingApi, startListingApi } from '../../sandbox/api/listing.ts'
 import { createWalletsActors } from '../../src/actors/wallets'
 import { ALERTS } from '../../src/errors/base'
@@ -23,15 +23,19 @@ function kitFor(projectId: string) {
   const input = kitTestInput(projectId)
   const config = { ...input.config, endpoints: { ...input.config.endpoints, walletsApi: api.origin } }
   const machine = kitMachine.provide({
-    actors: { wallets: walletsMachine.provide({ actors: createWalletsActors() }) },
+    actors: {
+      loadWallets: fromPromise(async () => walletsMachine.provide({ actors: createWalletsActors() })),
+    },
   })
   return createActor(machine, { input: { ...input, config } }).start()
 }
 
+/** The listing's answer: its machine runs once its code has loaded (the load asked before is kept for it). */
 async function settled(kit: ReturnType<typeof kitFor>) {
-  const wallets = () => kit.getSnapshot().children.wallets!.getSnapshot()
-  for (let i = 0; i < 200 && wallets().hasTag('loading'); i++) await new Promise((r) => setTimeout(r, 25))
-  return wallets()
+  const wallets = () => kit.getSnapshot().context.wallets?.getSnapshot()
+  const busy = () => wallets() === undefined || wallets()!.hasTag('loading')
+  for (let i = 0; i < 200 && busy(); i++) await new Promise((r) => setTimeout(r, 25))
+  return wallets()!
 }
 
 describe('a project id the provider does not know', () => {

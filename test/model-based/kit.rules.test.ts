@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
-import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
+import { type KitEvent, type KitInput, kitMachine, selectCapability } from '../../src/machines/kit'
 import { kitTestInput, shown, testAccount } from './kit.fixtures'
 
 /**
@@ -10,7 +10,11 @@ import { kitTestInput, shown, testAccount } from './kit.fixtures'
  */
 type Log = Array<[string, AnyEventObject]>
 
-function kitWithRecorders(overrides: Partial<KitInput> = {}) {
+function kitWithRecorders(
+  overrides: Partial<KitInput> = {},
+  /** The listing's loader: its code loads at once unless a test says otherwise. */
+  loadWallets: () => Promise<unknown> = async () => createMachine({}),
+) {
   const log: Log = []
   const invoked = (name: string) =>
     fromCallback<AnyEventObject>(({ receive }) => receive((event) => log.push([name, event])))
@@ -26,12 +30,12 @@ function kitWithRecorders(overrides: Partial<KitInput> = {}) {
       spawnRemoteSessions: assign({ remoteSessions: () => spawned('remoteSessions') }),
       spawnAccount: assign({ account: () => spawned('account') }),
       spawnSend: assign({ sendFlow: () => spawned('send') }),
+      spawnWallets: assign({ wallets: () => spawned('wallets') }),
     },
     actors: {
       modal: invoked('modal') as never,
       toast: invoked('toast') as never,
       connection: invoked('connection') as never,
-      wallets: invoked('wallets') as never,
       telemetry: invoked('telemetry') as never,
       embeddedLoader: quiet,
       followModal: quiet,
@@ -44,6 +48,7 @@ function kitWithRecorders(overrides: Partial<KitInput> = {}) {
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
       loadSend: fromPromise(async () => standIn) as never,
+      loadWallets: fromPromise(loadWallets) as never,
     },
   })
   const input = kitTestInput('kit-rules', overrides)
@@ -117,6 +122,7 @@ describe('kit rules', () => {
   it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {
     const { send, told, log } = kitWithRecorders()
     send(shown('Connect'))
+    await tick()
     expect(told('wallets')).toEqual([{ type: 'wallets.load' }])
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
     send(shown('Account'))
@@ -127,6 +133,61 @@ describe('kit rules', () => {
       address: account('injected').address,
       chainId: 'eip155:31337',
     })
+  })
+
+  it("the listing's code loads when the modal opens; Connect's load waits for it and then reaches it", async () => {
+    let arrive: (logic: unknown) => void = () => {}
+    const { kit, send, told } = kitWithRecorders({}, () => new Promise((resolve) => (arrive = resolve)))
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('idle')
+    send({ type: 'modal.open' })
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('loading')
+    send(shown('Connect'))
+    send({ type: 'wallets.search', query: 'me' })
+    send({ type: 'wallets.search', query: 'meta' })
+    expect(told('wallets')).toEqual([])
+    arrive(createMachine({}))
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('running')
+    // In the order asked, the latest search only; afterwards each request goes straight through.
+    expect(told('wallets')).toEqual([{ type: 'wallets.load' }, { type: 'wallets.search', query: 'meta' }])
+    send({ type: 'wallets.loadMore' })
+    expect(told('wallets')).toEqual([{ type: 'wallets.loadMore' }])
+  })
+
+  it('a request of the listing loads its code by itself (the host, All Wallets opened first)', async () => {
+    const { kit, send, told } = kitWithRecorders()
+    send({ type: 'wallets.load' })
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('running')
+    expect(told('wallets')).toEqual([{ type: 'wallets.load' }])
+  })
+
+  it('a listing code that failed to load is loaded again by the next request, which then reaches it', async () => {
+    let attempts = 0
+    const loader = async () => {
+      attempts += 1
+      if (attempts === 1) throw new Error('offline')
+      return createMachine({})
+    }
+    const { kit, send, told } = kitWithRecorders({}, loader)
+    send({ type: 'modal.open' })
+    send(shown('AllWallets'))
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('failed')
+    send({ type: 'listing.load' })
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('running')
+    expect(told('wallets')).toEqual([{ type: 'wallets.load' }])
+  })
+
+  it("parameters: features.allWallets off: the listing's code never loads", async () => {
+    const base = kitTestInput('kit-rules')
+    const config = { ...base.config, features: { ...base.config.features, allWallets: false } }
+    const { kit, send } = kitWithRecorders({ config })
+    send({ type: 'modal.open' })
+    send(shown('Connect'))
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('idle')
   })
 
   it('UnsupportedChain opens on an unsupported chain and closes when the wallet comes back', () => {

@@ -19,12 +19,12 @@ const machine = kitMachine.provide({
     spawnRemoteSessions: assign({ remoteSessions: () => ref('remoteSessions') }),
     spawnAccount: assign({ account: () => ref('account') }),
     spawnSend: assign({ sendFlow: () => ref('send') }),
+    spawnWallets: assign({ wallets: () => ref('wallets') }),
   },
   actors: {
     modal: standIn as never,
     toast: standIn as never,
     connection: standIn as never,
-    wallets: standIn as never,
     telemetry: quiet,
     embeddedLoader: quiet,
     followModal: quiet,
@@ -37,6 +37,7 @@ const machine = kitMachine.provide({
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
     loadSend: fromPromise(async () => standIn) as never,
+    loadWallets: fromPromise(async () => standIn) as never,
   },
 })
 
@@ -88,7 +89,7 @@ const events = [
   { type: 'frame.updateEmail', email: 'new@example.com' },
   { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
-  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend'].flatMap((id) => [
+  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets'].flatMap((id) => [
     done(id),
     failed(id),
   ]),
@@ -132,9 +133,9 @@ const touch = createModel(machine, {
   limit: 150_000,
 })
 
-const PATHS = 70
-const RESTORING_PATHS = 50
-const TOUCH_PATHS = 70
+const PATHS = 74
+const RESTORING_PATHS = 49
+const TOUCH_PATHS = 74
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -143,6 +144,9 @@ function invariant(s: KitSnapshot) {
   if (s.matches({ embedded: 'running' }) !== !!s.context.frame) throw new Error('frame ref out of step')
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')
+  if (s.matches({ wallets: 'running' }) !== !!s.context.wallets) throw new Error('wallets ref out of step')
+  // What was asked of the listing before it ran has reached it once it runs.
+  if (s.context.wallets && s.context.walletsPending.length > 0) throw new Error('listing requests held back')
   if (
     s.matches({ embedded: 'failed' }) &&
     !s.context.alerts.some((a) => a.code === 'EMBEDDED_WALLET_LOAD_FAILED')

@@ -41,6 +41,7 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.remoteSessions.running': 'followRemoteSessions lives as long as the session client runs',
   'kit.account.running': 'followAccount lives as long as the account machine runs',
   'kit.sendFlow.running': 'followSend lives as long as the send flow runs',
+  'kit.wallets.running': 'followWallets lives as long as the wallet listing runs',
 }
 
 type Found = { machine: string; id: string; why: string }

@@ -121,6 +121,9 @@ export const is = {
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,
   sendRuns: ({ context }) => !!context.sendFlow,
+  walletsRun: ({ context }) => !!context.wallets,
+  /** The wallet listing is on (`features.allWallets`): only then is its code worth loading. */
+  listingOn: ({ context }) => context.config.features.allWallets,
   /** The modal now shows a wallet list (Connect, All Wallets) and the full listing is on. */
   showsWalletList: ({ context, event }) =>
     event.type === 'modal.shown' &&

@@ -19,7 +19,7 @@ import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { connectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
-import { walletsMachine } from '../wallets'
+import type { WalletsEvent } from '../wallets'
 import { fetchBalances, is, matchConnector, routeAfterSend } from './rules'
 import type {
   AccountLogic,
@@ -29,6 +29,8 @@ import type {
   KitInput,
   SendLogic,
   SessionClientLogic,
+  WalletsLogic,
+  WalletsRef,
 } from './types'
 
 /** A slot `createKit` fills (`.provide`); run unprovided, it never settles, so nothing happens by accident. */
@@ -47,7 +49,6 @@ export const kitSetup = setup({
     modal: modalMachine,
     toast: toastMachine,
     connection: connectionMachine,
-    wallets: walletsMachine,
     /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; tells `telemetry.configRefused` (403). */
     telemetry: quiet(),
     /** Lets the embedded wallet's wagmi connector ask for the frame (`embedded.load`). */
@@ -60,7 +61,7 @@ export const kitSetup = setup({
     }),
     /** The wallet listing's notices: a refused project id raises the invalid-project-id alert. */
     followWallets: fromCallback<KitEvent>(({ sendBack, system }) => {
-      const wallets = system.get('wallets') as ActorRefFrom<typeof walletsMachine> | undefined
+      const wallets = system.get('wallets') as WalletsRef | undefined
       const subscription = wallets?.on('wallets.projectRefused', sendBack)
       return () => subscription?.unsubscribe()
     }),
@@ -70,6 +71,7 @@ export const kitSetup = setup({
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
     loadSend: pending<SendLogic>(),
+    loadWallets: pending<WalletsLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
     followFrame: quiet(),
     followRemoteSessions: quiet(),
@@ -129,6 +131,36 @@ export const kitSetup = setup({
             sendFlow: spawn(logic, { systemId: 'send', input: { tokenBalances: [...context.balances] } }),
           },
     ),
+    /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
+    spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
+      context.wallets
+        ? {}
+        : {
+            wallets: spawn(logic, {
+              systemId: 'wallets',
+              input: {
+                walletsApi: context.config.endpoints.walletsApi,
+                projectId: context.config.projectId,
+                featuredWalletIds: context.config.featuredWalletIds,
+                includeWalletIds: context.config.includeWalletIds,
+                excludeWalletIds: context.config.excludeWalletIds,
+                chains: context.config.networks.map((network) => network.caipNetworkId),
+              },
+            }),
+          },
+    ),
+    /** Asked of the listing before its machine ran: kept (the latest of each kind) until it runs. */
+    holdForWallets: assign(({ context, event }) =>
+      isWalletsEvent(event)
+        ? { walletsPending: [...context.walletsPending.filter((e) => e.type !== event.type), event] }
+        : {},
+    ),
+    /** The listing's machine runs: what was asked of it meanwhile reaches it, in order. */
+    sendPendingToWallets: enqueueActions(({ context, enqueue }) => {
+      for (const event of context.walletsPending)
+        enqueue.sendTo(({ context }) => context.wallets!, event satisfies WalletsEvent)
+      enqueue.assign({ walletsPending: [] })
+    }),
     /** Asks the account machine for the connected account's balances; the machine decides what that costs. */
     fetchBalances: enqueueActions(({ context, enqueue }) => fetchBalances(context, enqueue)),
     rejectFrameRequests: sendTo(({ context }) => context.frame!, { type: 'frame.rejectRpcRequests' }),
@@ -262,7 +294,8 @@ export const kitSetup = setup({
     /** The modal shows a view whose data loads on demand: the kit asks for it. */
     loadForView: enqueueActions((args) => {
       const { context, enqueue } = args
-      if (is.showsWalletList(args)) enqueue.sendTo('wallets', { type: 'wallets.load' })
+      // Through the kit: the listing's machine gets it, or keeps it until its code has loaded.
+      if (is.showsWalletList(args)) enqueue.raise({ type: 'wallets.load' })
       if (is.showsBalances(args)) {
         enqueue.raise({ type: 'account.load' })
         fetchBalances(context, enqueue)
@@ -271,6 +304,15 @@ export const kitSetup = setup({
     }),
   },
 })
+
+const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
+  'wallets.load',
+  'wallets.loadMore',
+  'wallets.search',
+  'wallets.retry',
+])
+/** An event the wallet listing's machine takes. */
+const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
 
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
   return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }

@@ -16,7 +16,7 @@ import type { ModalEvent, ModalNotice } from '../modal'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
 import type { ToastEvent } from '../toast'
-import type { WalletsEvent } from '../wallets'
+import type { WalletsEvent, walletsMachine } from '../wallets'
 
 /** What `createKit` hands the kit machine: the resolved config and what it read of the page and storage. */
 export interface KitInput {
@@ -45,6 +45,8 @@ export type FrameLogic = typeof frameMachine
 export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
 export type SendLogic = typeof sendMachine
+/** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
+export type WalletsLogic = typeof walletsMachine
 /** The login frame's loader returns the machine with its real slots and what the kit reads of it. */
 export type EmbeddedLoad = Pick<EmbeddedWallet, 'logic'> & {
   restored: ReturnType<EmbeddedWallet['restoredLogin']>
@@ -54,6 +56,7 @@ export type FrameRef = ActorRefFrom<FrameLogic>
 export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
+export type WalletsRef = ActorRefFrom<WalletsLogic>
 
 export type Loader<Output> = PromiseActorLogic<Output>
 
@@ -84,6 +87,13 @@ export interface KitContext {
   account: AccountRef | undefined
   /** The send flow (systemId `send`), once Send opened. */
   sendFlow: SendRef | undefined
+  /** The wallet listing's machine (systemId `wallets`), once the modal opened (or a view asked the listing). */
+  wallets: WalletsRef | undefined
+  /**
+   * What was asked of the listing before its machine ran (`wallets.load`, a search typed meanwhile): sent to it,
+   * in order, once it runs. One of each kind, the latest.
+   */
+  walletsPending: readonly WalletsEvent[]
 }
 
 /** What the views send the login frame, through the kit (which forwards them once the frame runs). */
@@ -121,6 +131,8 @@ export type KitEvent =
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
   | { type: 'remoteSessions.load' }
+  /** The wallet listing's code is needed (the modal opened; a view asked the listing): loads it, or retries. */
+  | { type: 'listing.load' }
   /** The login frame is needed (the modal opened with e-mail or socials on; the wallet connector asks). */
   | { type: 'embedded.load' }
   /** From the login frame, through `followFrame`. */

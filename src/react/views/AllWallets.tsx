@@ -15,12 +15,14 @@ import {
 import type { WalletListing } from '../../api/walletsApi'
 import { WALLETS_VIRTUAL_FROM } from '../../constants'
 import type { ChosenWallet } from '../../machines/connection'
+import { selectCapability } from '../../machines/kit'
 import {
   selectHasMoreWallets,
   selectWalletList,
   selectWalletsMode,
   selectWalletsStatus,
   toChosenWallet,
+  type WalletsStatus,
 } from '../../machines/wallets'
 import { safeText } from '../../utils/links'
 import { ViewLoading } from '../components/ViewLoading'
@@ -91,16 +93,25 @@ const CSS = `
 }
 `
 
+const NO_WALLETS: WalletListing[] = []
+/** Said when the listing's own code did not load (offline, a blocked chunk); "Try again" loads it again. */
+const CODE_FAILED_MESSAGE = 'Could not load the wallet list'
+
 export default function AllWallets() {
   const kit = useKitActor()
   const walletsActor = useWalletsActor()
   const _config = useKitConfig()
-  const wallets = useSelector(walletsActor, selectWalletList)
-  const status = useSelector(walletsActor, selectWalletsStatus)
-  const mode = useSelector(walletsActor, selectWalletsMode)
-  const hasMore = useSelector(walletsActor, selectHasMoreWallets)
-  const error = useSelector(walletsActor, (s) => s.context.error)
-  const [text, setText] = useState(() => walletsActor.getSnapshot().context.query)
+  const codeFailed = useSelector(kit, (s) => selectCapability(s, 'wallets') === 'failed')
+  // Until the listing's machine runs, its code is loading (the list's spinner) or failed to (its error).
+  const wallets = useSelector(walletsActor, (s) => (s ? selectWalletList(s) : NO_WALLETS))
+  const status: WalletsStatus =
+    useSelector(walletsActor, (s) => s && selectWalletsStatus(s)) ?? (codeFailed ? 'failed' : 'loading')
+  const mode = useSelector(walletsActor, (s) => (s ? selectWalletsMode(s) : 'browse'))
+  const hasMore = useSelector(walletsActor, (s) => (s ? selectHasMoreWallets(s) : false))
+  const error =
+    useSelector(walletsActor, (s) => s?.context.error) ?? (codeFailed ? CODE_FAILED_MESSAGE : undefined)
+  // A search typed before the listing's machine ran is kept by the kit and reaches it once it runs.
+  const [text, setText] = useState(() => walletsActor?.getSnapshot().context.query ?? '')
   const scrollRef = useRef<HTMLDivElement>(null)
   const sentinelRef = useRef<HTMLDivElement>(null)
   const listId = useId()
@@ -132,7 +143,8 @@ export default function AllWallets() {
     kit.send({ type: 'wallets.search', query: event.target.value })
   }
 
-  const retry = () => kit.send({ type: 'wallets.retry' })
+  // The listing failed: ask it again; its code failed to load: load it again.
+  const retry = () => kit.send(walletsActor ? { type: 'wallets.retry' } : { type: 'listing.load' })
   const select = useCallback((wallet: ChosenWallet) => kit.send({ type: 'wallet.select', wallet }), [kit])
   const empty = wallets.length === 0
 

@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { Fragment, useId } from 'react'
+import { Fragment, Suspense, useId, useState } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
-import { selectRecommendedWallets, toChosenWallet } from '../../machines/wallets'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
+import { ListedWallets, NO_LISTING } from '../components/ListedWallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
@@ -75,16 +75,17 @@ function WalletList() {
   const wallets = useWalletsActor()
   const connectors = useSelector(connection, (s) => s.context.connectors)
   const recent = useSelector(connection, (s) => s.context.recentWallets)
-  const featured = useSelector(wallets, (s) => s.context.featured)
-  const recommended = useSelector(wallets, selectRecommendedWallets)
-  // The listing is asked once, when Connect is first shown; it answers from memory afterwards.
-  const fromListing = (list: typeof featured) => list.map(toChosenWallet)
-  const items = orderWallets(config.features.connectorsOrder, connectors, recent, {
-    featured: fromListing(featured),
-    recommended: fromListing(recommended),
-  })
+  // The listing is asked once, when Connect is first shown; it answers from memory afterwards. Its wallets join
+  // once its machine runs (the kit loads it when the modal opens); the others paint at once without them.
+  const [listing, setListing] = useState(NO_LISTING)
+  const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
   return (
     <ul className="ws-list" aria-label="Wallets">
+      {wallets ? (
+        <Suspense fallback={null}>
+          <ListedWallets wallets={wallets} onChange={setListing} />
+        </Suspense>
+      ) : null}
       {items.map((item) => (
         <li key={item.key}>
           <button
