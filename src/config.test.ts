@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_FEATURES, defineEvmNetwork, type KitConfig, resolveConfig } from './config'
+import { configProblems, DEFAULT_FEATURES, defineEvmNetwork, type KitConfig, resolveConfig } from './config'
 import { ConfigError } from './errors/base'
 import { createKitMachine } from './kit/createKit'
 
@@ -59,12 +59,47 @@ describe('resolveConfig', () => {
     ).toThrowErrorMatchingInlineSnapshot(`
       [ConfigError: Invalid kit configuration
 
-      Details: × must be namespace:reference
-        → at networks.0.caipNetworkId]
+      Details: networks.0.caipNetworkId: must be namespace:reference]
     `)
     expect(() => resolveConfig({ ...base, endpoints: { api: 'not a url' } })).toThrow(
       /Invalid kit configuration/,
     )
+  })
+
+  it('parameters: every malformed option is named by its path, all at once', () => {
+    const problems = configProblems({
+      ...base,
+      projectId: 7,
+      themeMode: 'sepia',
+      walletConnect: { proposalTtlMs: 10, relay: 'x' },
+      endpoints: { api: 'not a url', mirror: 'https://example.test' },
+      networks: [
+        {
+          ...network,
+          id: -1,
+          name: '',
+          chainNamespace: 'bitcoin',
+          nativeCurrency: { name: 'E', symbol: 'E', decimals: 1.5 },
+          rpcUrls: { default: { http: [1] } },
+        },
+      ],
+    })
+    expect(problems).toEqual([
+      'projectId: must be a string',
+      'networks.0.id: must be a non-negative integer or a non-empty string',
+      'networks.0.name: must be a non-empty string',
+      "networks.0.chainNamespace: must be 'eip155' or 'solana'",
+      'networks.0.nativeCurrency: must have a name, a symbol and whole-number decimals',
+      'networks.0.rpcUrls.default.http: must be a list of URLs',
+      "themeMode: must be 'dark' or 'light'",
+      'walletConnect.relay: is not an option',
+      'walletConnect.proposalTtlMs: must be a whole number of milliseconds, at least 1000',
+      'endpoints.api: must be a URL',
+      'endpoints.mirror: is not an endpoint',
+    ])
+    expect(configProblems(base)).toEqual([])
+    expect(configProblems(null)).toEqual(['config: must be an object'])
+    expect(configProblems({ ...base, networks: [null] })).toEqual(['networks.0: must be a network object'])
   })
 
   it('behavior: a default network outside the list is "Network not found"', () => {

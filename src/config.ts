@@ -1,4 +1,3 @@
-import * as v from 'valibot'
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
 
 /** SPEC §3 Network. `id` is the chain reference (a number on eip155). */
@@ -185,47 +184,91 @@ export const DEFAULT_ENDPOINTS: KitEndpoints = Object.freeze({
   verify: 'https://verify.walletstate.io',
 })
 
-const NetworkSchema = v.looseObject({
-  id: v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.minLength(1))]),
-  name: v.pipe(v.string(), v.minLength(1)),
-  chainNamespace: v.picklist(['eip155', 'solana']),
-  caipNetworkId: v.pipe(
-    v.string(),
-    v.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, 'must be namespace:reference'),
-  ),
-  nativeCurrency: v.looseObject({
-    name: v.string(),
-    symbol: v.string(),
-    decimals: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  }),
-  rpcUrls: v.looseObject({ default: v.looseObject({ http: v.array(v.string()) }) }),
-})
+/*
+ * The host's config is checked by hand, not with valibot (which checks every API answer and frame message, in
+ * the chunks that load with them): this module is on the host page's first-click path, where valibot's core
+ * would cost ~3 KiB gzip (issue 14's budget). The checks follow the KitConfig types; each problem is named by
+ * its path.
+ */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isWholeNumber = (value: unknown, min = 0): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min
+const isUrl = (value: unknown): boolean => {
+  if (typeof value !== 'string') return false
+  try {
+    new URL(value)
+    return true
+  } catch {
+    return false
+  }
+}
+const CAIP_NETWORK_ID = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
+const ENDPOINT_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_ENDPOINTS))
 
-const UrlSchema = v.pipe(v.string(), v.url())
+type Report = (path: string, problem: string) => void
 
-const ConfigSchema = v.looseObject({
-  projectId: v.optional(v.string()),
-  networks: v.pipe(v.array(NetworkSchema), v.minLength(1, 'networks needs at least one network')),
-  themeMode: v.optional(v.picklist(['dark', 'light'])),
-  walletConnect: v.optional(
-    v.strictObject({
-      proposalTtlMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1_000))),
-    }),
-  ),
-  endpoints: v.optional(
-    v.partial(
-      v.strictObject({
-        api: UrlSchema,
-        walletsApi: UrlSchema,
-        rpc: UrlSchema,
-        relay: UrlSchema,
-        frame: UrlSchema,
-        telemetry: UrlSchema,
-        verify: UrlSchema,
-      }),
-    ),
-  ),
-})
+function checkNetwork(network: unknown, path: string, report: Report): void {
+  if (!isRecord(network)) {
+    report(path, 'must be a network object')
+    return
+  }
+  const { id, name, chainNamespace, caipNetworkId, nativeCurrency, rpcUrls } = network
+  if (!isWholeNumber(id) && !(typeof id === 'string' && id.length > 0))
+    report(`${path}.id`, 'must be a non-negative integer or a non-empty string')
+  if (typeof name !== 'string' || name.length === 0) report(`${path}.name`, 'must be a non-empty string')
+  if (chainNamespace !== 'eip155' && chainNamespace !== 'solana')
+    report(`${path}.chainNamespace`, "must be 'eip155' or 'solana'")
+  if (typeof caipNetworkId !== 'string' || !CAIP_NETWORK_ID.test(caipNetworkId))
+    report(`${path}.caipNetworkId`, 'must be namespace:reference')
+  if (
+    !isRecord(nativeCurrency) ||
+    typeof nativeCurrency.name !== 'string' ||
+    typeof nativeCurrency.symbol !== 'string' ||
+    !isWholeNumber(nativeCurrency.decimals)
+  )
+    report(`${path}.nativeCurrency`, 'must have a name, a symbol and whole-number decimals')
+  const http = isRecord(rpcUrls) && isRecord(rpcUrls.default) ? rpcUrls.default.http : undefined
+  if (!Array.isArray(http) || !http.every((url) => typeof url === 'string'))
+    report(`${path}.rpcUrls.default.http`, 'must be a list of URLs')
+}
+
+/** What is wrong with a host's config, one "path: problem" each (empty when nothing is). */
+export function configProblems(config: unknown): string[] {
+  const problems: string[] = []
+  const report: Report = (path, problem) => {
+    problems.push(`${path}: ${problem}`)
+  }
+  if (!isRecord(config)) return ['config: must be an object']
+  if (config.projectId !== undefined && typeof config.projectId !== 'string')
+    report('projectId', 'must be a string')
+  if (!Array.isArray(config.networks) || config.networks.length === 0)
+    report('networks', 'needs at least one network')
+  else
+    for (const [index, network] of config.networks.entries())
+      checkNetwork(network, `networks.${index}`, report)
+  if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
+    report('themeMode', "must be 'dark' or 'light'")
+  const { walletConnect, endpoints } = config
+  if (walletConnect !== undefined) {
+    if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
+    else {
+      for (const key of Object.keys(walletConnect))
+        if (key !== 'proposalTtlMs') report(`walletConnect.${key}`, 'is not an option')
+      if (walletConnect.proposalTtlMs !== undefined && !isWholeNumber(walletConnect.proposalTtlMs, 1_000))
+        report('walletConnect.proposalTtlMs', 'must be a whole number of milliseconds, at least 1000')
+    }
+  }
+  if (endpoints !== undefined) {
+    if (!isRecord(endpoints)) report('endpoints', 'must be an object')
+    else
+      for (const [key, url] of Object.entries(endpoints)) {
+        if (!ENDPOINT_KEYS.has(key)) report(`endpoints.${key}`, 'is not an endpoint')
+        else if (url !== undefined && !isUrl(url)) report(`endpoints.${key}`, 'must be a URL')
+      }
+  }
+  return problems
+}
 
 /** The chain namespaces this kit has an adapter for (`src/chains/`). */
 export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155']
@@ -248,9 +291,9 @@ function hasChainAdapter(network: KitNetwork): boolean {
  * const resolved = resolveConfig({ projectId: 'abc', networks: [mainnet] })
  */
 export function resolveConfig(config: KitConfig): ResolvedKitConfig {
-  const parsed = v.safeParse(ConfigSchema, config)
-  if (!parsed.success) {
-    throw new ConfigError('Invalid kit configuration', { details: v.summarize(parsed.issues) })
+  const problems = configProblems(config)
+  if (problems.length > 0) {
+    throw new ConfigError('Invalid kit configuration', { details: problems.join('; ') })
   }
   if (config.siweConfig !== undefined && config.siwx !== undefined) {
     throw new ConfigError('Cannot set both `siweConfig` and `siwx` options')

@@ -1,13 +1,12 @@
-import * as v from 'valibot'
 import type { KitStorage } from './config'
 import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
 import { safeHttpUrl } from './utils/links'
 
 /**
- * The kit's browser storage (SPEC §3). Every value is JSON checked against a schema on the way in, so a value
+ * The kit's browser storage (SPEC §3). Every value is JSON checked against its key's check (STORED_VALUES) on the way in, so a value
  * written by an older version, by hand or by another script is ignored, never fatal. Storage that throws
  * (private mode, quota, blocked cookies) is only logged (SPEC §8). Nothing secret is ever stored here. Values
- * pass the same schema on the way out, so what is written is bounded too (recent wallets: at most
+ * pass the same check on the way out, so what is written is bounded too (recent wallets: at most
  * RECENT_WALLETS_MAX, icons within RECENT_WALLET_ICON_MAX_LENGTH).
  */
 export const STORAGE_PREFIX = 'walletstate.'
@@ -61,27 +60,40 @@ export function recentWalletsFrom(items: readonly unknown[]): StoredRecentWallet
   return out
 }
 
-export const StorageSchemas = {
-  walletId: v.pipe(v.string(), v.maxLength(200)),
-  walletName: v.pipe(v.string(), v.maxLength(200)),
-  connectorId: v.pipe(v.string(), v.maxLength(200)),
-  activeNetwork: v.pipe(v.string(), v.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
-  lastUsedChain: v.picklist(['eip155', 'solana']),
-  connectionStatus: v.picklist(['connected', 'disconnected']),
-  connectedSocial: v.pipe(v.string(), v.maxLength(40)),
+/*
+ * What each key may hold, checked by hand (not with valibot, which checks the API answers and frame messages in
+ * the chunks that load with them): storage is read at start, on the host page's first-click path, where
+ * valibot's core would cost ~3 KiB gzip (issue 14's budget). Each check returns the value to use, or undefined.
+ */
+const boundedString = (max: number) => (value: unknown) =>
+  typeof value === 'string' && value.length <= max ? value : undefined
+const matching = (pattern: RegExp) => (value: unknown) =>
+  typeof value === 'string' && pattern.test(value) ? value : undefined
+const oneOf =
+  <const T extends readonly string[]>(...values: T) =>
+  (value: unknown): T[number] | undefined =>
+    values.find((allowed) => allowed === value)
+
+export const STORED_VALUES = {
+  walletId: boundedString(200),
+  walletName: boundedString(200),
+  connectorId: boundedString(200),
+  activeNetwork: matching(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/),
+  lastUsedChain: oneOf('eip155', 'solana'),
+  connectionStatus: oneOf('connected', 'disconnected'),
+  connectedSocial: boundedString(40),
   /** SPEC §3: the embedded wallet's login flag, its e-mail and the last login time (epoch ms). */
-  emailLoginFlag: v.boolean(),
-  email: v.pipe(v.string(), v.maxLength(320)),
-  lastLoginTime: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  emailLoginFlag: (value: unknown) => (typeof value === 'boolean' ? value : undefined),
+  email: boundedString(320),
+  lastLoginTime: (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined,
   /** Each entry checked on its own: one bad wallet never makes the list unreadable. */
-  recentWallets: v.pipe(
-    v.array(v.unknown()),
-    v.transform((items): StoredRecentWallet[] => recentWalletsFrom(items)),
-  ),
+  recentWallets: (value: unknown): StoredRecentWallet[] | undefined =>
+    Array.isArray(value) ? recentWalletsFrom(value) : undefined,
 } as const
 
-export type StorageKey = keyof typeof StorageSchemas
-export type StorageValue<K extends StorageKey> = v.InferOutput<(typeof StorageSchemas)[K]>
+export type StorageKey = keyof typeof STORED_VALUES
+export type StorageValue<K extends StorageKey> = NonNullable<ReturnType<(typeof STORED_VALUES)[K]>>
 
 export interface KitStore {
   read<K extends StorageKey>(key: K): StorageValue<K> | undefined
@@ -160,23 +172,23 @@ export function createKitStore(storage: KitStorage | undefined, log: Log = defau
         log(`Ignored a malformed stored ${key}`)
         return undefined
       }
-      const result = v.safeParse(StorageSchemas[key], parsed)
-      if (!result.success) {
+      const value = STORED_VALUES[key](parsed)
+      if (value === undefined) {
         log(`Ignored a stored ${key} of the wrong shape`)
         return undefined
       }
-      return result.output as StorageValue<typeof key>
+      return value as StorageValue<typeof key>
     },
     write(key, value) {
       if (!storage) return
-      // The schema bounds what is written as it bounds what is read (a list capped, an icon left out).
-      const checked = v.safeParse(StorageSchemas[key], value)
-      if (!checked.success) {
+      // The check bounds what is written as it bounds what is read (a list capped, an icon left out).
+      const checked = STORED_VALUES[key](value)
+      if (checked === undefined) {
         log(`Did not store a ${key} of the wrong shape`)
         return
       }
       try {
-        storage.setItem(STORAGE_PREFIX + key, JSON.stringify(checked.output))
+        storage.setItem(STORAGE_PREFIX + key, JSON.stringify(checked))
       } catch (error) {
         log(`Could not write ${key} to storage`, error)
       }

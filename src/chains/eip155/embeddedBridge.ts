@@ -1,5 +1,4 @@
 import { FRAME_LOAD_TIMEOUT_MS } from '../../constants'
-import { FrameError } from '../../errors/frame'
 import type { FrameActorRef } from '../../machines/frame'
 
 /**
@@ -14,8 +13,11 @@ export interface EmbeddedBridge {
   attach(frame: EmbeddedFrame | undefined): void
   /** The kit says how to ask it to load the frame. */
   setLoader(load: (() => void) | undefined): void
-  /** The frame, loading it if needed; rejects when it does not come within `timeoutMs`. */
-  frame(timeoutMs?: number): Promise<EmbeddedFrame>
+  /**
+   * The frame, loading it if needed; rejects with `timedOut()` when it does not come within `timeoutMs` (the
+   * connector, loaded on demand, names the error: the kit's first-click bundle carries no error classes for it).
+   */
+  frame(timedOut: () => Error, timeoutMs?: number): Promise<EmbeddedFrame>
   current(): EmbeddedFrame | undefined
 }
 
@@ -35,12 +37,12 @@ export function createEmbeddedBridge(): EmbeddedBridge {
       loader = load
     },
     current: () => attached,
-    frame(timeoutMs = FRAME_LOAD_TIMEOUT_MS) {
+    frame(timedOut, timeoutMs = FRAME_LOAD_TIMEOUT_MS) {
       if (attached) return Promise.resolve(attached)
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters = waiters.filter((w) => w !== settle)
-          reject(new FrameError('Unable to load email login dependency'))
+          reject(timedOut())
         }, timeoutMs)
         const settle = (frame: EmbeddedFrame) => {
           clearTimeout(timer)

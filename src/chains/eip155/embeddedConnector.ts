@@ -7,6 +7,9 @@ import { frameRpc } from '../../frame/rpc'
 import type { KitStore } from '../../storage'
 import type { EmbeddedBridge, EmbeddedFrame } from './embeddedBridge'
 
+/** SPEC §8: the login frame did not come within its load time. */
+const frameNotLoaded = () => new FrameError('Unable to load email login dependency')
+
 /**
  * The embedded wallet connector's body: connecting, the EIP-1193 provider whose signing goes through the login
  * frame (`frameRpc`), switching chains, signing out, following the frame's events. Its own chunk: the connector
@@ -91,7 +94,7 @@ export function createEmbeddedConnectorBody(
     }
   }
   const loggedInFrame = async () => {
-    const frame = await bridge.frame()
+    const frame = await bridge.frame(frameNotLoaded)
     const user = await settledUser(frame, FRAME_LOAD_TIMEOUT_MS)
     if (!user) throw new FrameError('Not logged in to the embedded wallet')
     return { frame, user }
@@ -148,7 +151,7 @@ export function createEmbeddedConnectorBody(
     async switchChain({ chainId }) {
       const chain = config.chains.find((c) => c.id === chainId)
       if (!chain) throw new FrameError('Unsupported chain', { details: String(chainId) })
-      const frame = await bridge.frame()
+      const frame = await bridge.frame(frameNotLoaded)
       frame.send({ type: 'frame.switchNetwork', chainId })
       config.emitter.emit('change', { chainId })
       return chain
@@ -156,7 +159,7 @@ export function createEmbeddedConnectorBody(
     async getProvider() {
       return {
         request: async ({ method, params }: { method: string; params?: unknown }) => {
-          const frame = await bridge.frame()
+          const frame = await bridge.frame(frameNotLoaded)
           const user = userOf(frame)
           switch (method) {
             case 'eth_accounts':
