@@ -1,6 +1,6 @@
 import type { KitStorage } from './config'
 import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
-import { safeHttpUrl } from './utils/links'
+import { safeHttpUrl } from './utils/httpUrl'
 
 /**
  * The kit's browser storage (SPEC §3). Every value is JSON checked against its key's check (STORED_VALUES) on the way in, so a value
