@@ -2,19 +2,17 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
-import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
+import { createKitMachine, type KitActorRef } from '../../src'
 import type { FetchWalletsReturnType, WalletListing } from '../../src/api/walletsApi'
 import { walletsMachine } from '../../src/machines/wallets'
 import { KitRoot } from '../../src/react'
-import { Capture } from '../model-based/ui-kit'
+import { Capture, loopback, offlineKitConfig } from '../model-based/ui-kit'
 
 /**
  * The wallet listing's code loads on demand (issue 14): the modal's open asks for it, Connect paints its own
  * wallets without waiting for it and adds the listing's once it runs; a chunk that fails to load shows All
  * Wallets' error, and "Try again" loads it again. The listing itself answers from memory here.
  */
-const loopback = 'http://127.0.0.1:9'
-
 const listing: WalletListing[] = Array.from({ length: 6 }, (_, i) => ({
   id: `listed-${i + 1}`,
   name: `Listed Wallet ${i + 1}`,
@@ -28,27 +26,9 @@ afterEach(cleanup)
 /** A kit whose listing code arrives when `arrive()` is called, or fails while `fails` says so. */
 function renderKit() {
   const gate = { fails: false, arrive: () => {}, open: true }
-  const base = createKitMachine({
-    projectId: 'wallets-ui',
-    features: { analytics: false, email: false, socials: false },
-    endpoints: {
-      api: loopback,
-      walletsApi: loopback,
-      rpc: loopback,
-      relay: 'ws://127.0.0.1:9',
-      frame: loopback,
-      telemetry: loopback,
-    },
-    networks: [
-      defineEvmNetwork({
-        id: 31337,
-        name: 'Walletstate Sandbox',
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [loopback] } },
-        testnet: true,
-      }),
-    ],
-  })
+  const base = createKitMachine(
+    offlineKitConfig('wallets-ui', { email: false, socials: false }, { rpc: loopback }),
+  )
   const machine = base.provide({
     actors: {
       loadWallets: fromPromise(async () => {

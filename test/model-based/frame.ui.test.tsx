@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { getAddress } from 'viem'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SimulatedClock } from 'xstate'
-import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
+import { createKitMachine, type KitActorRef } from '../../src'
 import type { KitFeatures, KitStorage } from '../../src/config'
 import {
   EMAIL_LOGIN_COOLDOWN_MS,
@@ -19,7 +19,7 @@ import type { FrameActorRef } from '../../src/machines/frame'
 import { selectCapability } from '../../src/machines/kit'
 import { ConnectButton, KitRoot } from '../../src/react'
 import { truncateAddress } from '../../src/utils/format'
-import { Capture } from './ui-kit'
+import { Capture, offlineKitConfig } from './ui-kit'
 
 /**
  * The embedded wallet's views, rendered in the real kit with the real frame machine. Only the login frame
@@ -67,7 +67,6 @@ vi.mock('../../src/embedded/load', async (importOriginal) => {
 })
 
 const ALICE = 'alice@example.com'
-const loopback = 'http://127.0.0.1:9'
 
 function memoryStorage(): KitStorage {
   const items = new Map<string, string>()
@@ -93,26 +92,8 @@ function renderKit(
   fakes.current = { frame, popup, clock }
   // A kit per test: each loads its own embedded wallet (and so its own fake frame).
   const machine = createKitMachine({
-    projectId: 'frame-ui',
-    features: { allWallets: false, analytics: false, ...features },
+    ...offlineKitConfig('frame-ui', { allWallets: false, ...features }, { chainId: 1 }),
     storage: memoryStorage(),
-    endpoints: {
-      api: loopback,
-      walletsApi: loopback,
-      rpc: loopback,
-      relay: 'ws://127.0.0.1:9',
-      frame: loopback,
-      telemetry: loopback,
-    },
-    networks: [
-      defineEvmNetwork({
-        id: 1,
-        name: 'Walletstate Sandbox',
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [loopback] } },
-        testnet: true,
-      }),
-    ],
   })
   let kit: KitActorRef | undefined
   render(
