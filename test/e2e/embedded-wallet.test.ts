@@ -234,6 +234,30 @@ describe('social and Farcaster login', () => {
 })
 
 describe('the frame protections', () => {
+  it('the login frame loads on intent: opening the modal fetches nothing from the secure site; the pointer over the e-mail form does (issue 14)', async () => {
+    const page = await e2e.browser.newPage()
+    const fromSecureSite: string[] = []
+    page.on('request', (request) => {
+      if (request.url().startsWith(e2e.sandbox.secureSite.origin)) fromSecureSite.push(request.url())
+    })
+    await page.goto(e2e.sandbox.demo!.url)
+    await hostButton(page).click()
+    await view(page, 'Connect').waitFor()
+    await page.waitForTimeout(1_000)
+    expect(fromSecureSite).toEqual([])
+    expect(await page.locator('iframe[data-walletstate-frame]').count()).toBe(0)
+    await dialog(page).getByRole('textbox', { name: 'Email' }).hover()
+    await expect
+      .poll(() => fromSecureSite.some((url) => url.includes('/frame')), { timeout: 30_000 })
+      .toBe(true)
+    expect(await page.locator('iframe[data-walletstate-frame]').count()).toBe(1)
+    await dialog(page).getByRole('textbox', { name: 'Email' }).fill(freshEmail('intent'))
+    await expect
+      .poll(() => dialog(page).getByRole('button', { name: 'Continue' }).isEnabled(), { timeout: 30_000 })
+      .toBe(true)
+    await page.close()
+  })
+
   it('a frame that never answers shows the SPEC timeout message within its 20 s', async () => {
     const page = await e2e.browser.newPage()
     // The secure site's frame page never arrives: the iframe stays blank, the frame never says ready.
