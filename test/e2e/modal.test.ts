@@ -36,7 +36,8 @@ describe('the modal, keyboard only, in Chromium', () => {
 
     // Focus moved into the dialog, on the view's first control (the first wallet); Tab reaches the rest.
     expect(await page.evaluate(() => !!document.activeElement?.closest('[data-view="Connect"]'))).toBe(true)
-    for (let i = 0; i < 12 && (await focusedName(page)) !== 'Supported networks'; i++)
+    // Past the e-mail form, the social buttons (focusable while the login frame loads) and the wallets.
+    for (let i = 0; i < 40 && (await focusedName(page)) !== 'Supported networks'; i++)
       await page.keyboard.press('Tab')
     expect(await focusedName(page)).toBe('Supported networks')
     await page.keyboard.press('Enter')
