@@ -114,24 +114,21 @@ const serializeState = (s: KitSnapshot) =>
 const stopWhen = (s: KitSnapshot) =>
   Object.values(s.value as Record<string, string>).filter((state) => state !== 'idle').length > 1
 
-const model = createModel(machine, { input, events, serializeState, stopWhen, limit: 150_000 })
-/** A stored login at start: the frame loads at once (the `always` of `embedded.idle`). */
-const restoring = createModel(machine, {
-  input: { ...input, storedLogin: true },
-  events,
-  serializeState,
-  stopWhen,
-  limit: 150_000,
-})
+/** The kit's model from its test input with `overrides`: the same events, state identity and bound. */
+const modelWith = (overrides: Partial<typeof input> = {}) =>
+  createModel(machine, {
+    input: { ...input, ...overrides },
+    events,
+    serializeState,
+    stopWhen,
+    limit: 150_000,
+  })
 
+const model = modelWith()
+/** A stored login at start: the frame loads at once (the `always` of `embedded.idle`). */
+const restoring = modelWith({ storedLogin: true })
 /** A device without hover: the login frame loads when the modal opens (`loadsFrameOnOpen`), not on intent. */
-const touch = createModel(machine, {
-  input: { ...input, frameOnOpen: true },
-  events,
-  serializeState,
-  stopWhen,
-  limit: 150_000,
-})
+const touch = modelWith({ frameOnOpen: true })
 
 const PATHS = 74
 const RESTORING_PATHS = 49
