@@ -255,6 +255,17 @@ describe('Connect: e-mail and socials', () => {
     expect(r.popup.started.map((s) => s.provider)).toEqual(['github'])
   })
 
+  it('behavior: with no e-mail and the socials first, Connect opens on a social button without loading the frame; the visitor focusing one loads it', async () => {
+    const r = renderKit(undefined, { email: false, socials: ['github', 'google'] })
+    // openConnect checks that nothing asked for the frame: the view's own focus on its first control is not
+    // the visitor's intent (issue 14).
+    await openConnect(r)
+    expect(document.activeElement).toBe(button('GitHub'))
+    act(() => button('Google').focus())
+    expect(selectCapability(r.kit.getSnapshot(), 'embedded')).not.toBe('idle')
+    await waitFor(() => expect(r.frameActor()?.getSnapshot().hasTag('loading')).toBe(true))
+  })
+
   it('behavior: a frame that never loads shows the SPEC text with "Try again", which loads it again', async () => {
     const r = renderKit()
     r.frame.announce = false

@@ -4,6 +4,7 @@ import type { SocialProvider } from '../../config'
 import type { FrameActorRef } from '../../machines/frame'
 import { selectCapability } from '../../machines/kit'
 import { useKitActor } from '../context'
+import { EMAIL_FIELD, isViewFocus } from '../controls'
 import { useFrameActor } from '../hooks'
 import { SOCIAL_NAMES } from './socialNames'
 
@@ -28,8 +29,10 @@ function useFrameRequested(): boolean {
 
 /**
  * Event handlers that ask the kit for the login frame when the visitor turns to a login: the pointer enters
- * it or presses on it, text is typed or pasted in it, and (`focus`) a control in it is focused. The
- * Connect view focuses its first control itself when it opens, so the e-mail form does not count focus.
+ * it or presses on it, text is typed or pasted in it, and (`focus`) the visitor focuses a control in it. A
+ * view focuses its first control itself when it opens (`focusForView`): that focus is not the visitor's, so
+ * Connect opening on a social button (e-mail off) does not load the frame. The e-mail form does not count
+ * focus at all (Connect opens on its field).
  */
 function useLoadOnIntent({ focus }: { focus: boolean }) {
   const kit = useKitActor()
@@ -47,7 +50,7 @@ function useLoadOnIntent({ focus }: { focus: boolean }) {
     },
     onChange: load,
     onPaste: load,
-    ...(focus ? { onFocus: load } : {}),
+    ...(focus ? { onFocus: () => isViewFocus() || load() } : {}),
   }
 }
 
@@ -134,11 +137,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
           ref={input}
           id={id}
           className="ws-input"
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
+          {...EMAIL_FIELD}
           placeholder="you@example.com"
           value={email}
           onChange={(event) => setEmail(event.target.value)}

@@ -4,13 +4,11 @@ import { createPortal } from 'react-dom'
 import { selectStatus } from '../../machines/connection'
 import { selectIsOpen, selectView } from '../../machines/modal'
 import { useKitActor } from '../context'
+import { FOCUSABLE, focusForView } from '../controls'
 import { useConnectionActor, useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
 import { KIT_CSS, themeStyle } from '../theme'
 import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
 import { ViewLoading } from './ViewLoading'
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
 /**
  * The kit's root element: theme variables, stylesheet, the modal while open, and the toast host. Rendered
@@ -86,7 +84,7 @@ function Dialog() {
     if (!dialog) return
     const content = contentRef.current
     const first = content?.querySelector<HTMLElement>(FOCUSABLE)
-    ;(first ?? dialog.querySelector<HTMLElement>(FOCUSABLE) ?? dialog).focus()
+    focusForView(first ?? dialog.querySelector<HTMLElement>(FOCUSABLE) ?? dialog)
   }, [view, depth])
 
   // The body animates to the height of the view it shows (SPEC §2: modal height 150 ms).

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { use, useEffect } from 'react'
+import { use, useEffect, useRef } from 'react'
 import type { WalletListing } from '../../api/walletsApi'
 import type { ChosenWallet } from '../../machines/connection'
 import type { WalletsActorRef } from '../../machines/wallets'
@@ -15,10 +15,22 @@ export const NO_LISTING: ConnectListing = { featured: [], recommended: [] }
 /**
  * The listing's selectors live with its machine (src/machines/wallets.ts), whose code the kit loads on demand
  * (issue 14: never with the host's page). Once its actor runs, that module has loaded: this is the same one.
+ * Connect asks for it as it opens (`loadListingCode`), beside the kit, so by the time the listing's actor runs
+ * the module is at hand and ListedWallets renders at once, rather than suspending for a module that is already
+ * there (a fallback, a retry React holds back 300 ms, one more commit: issue 14, the heap with the modal open).
  */
-let listingCode: Promise<typeof import('../../machines/wallets')> | undefined
-const loadListingCode = () => {
-  listingCode ??= import('../../machines/wallets')
+type ListingCode = typeof import('../../machines/wallets')
+let listingCode: Promise<ListingCode> | undefined
+let loadedCode: ListingCode | undefined
+/** Starts (once) loading the listing's selectors; Connect calls it when it opens with the listing on. */
+export const loadListingCode = () => {
+  if (!listingCode) {
+    listingCode = import('../../machines/wallets')
+    // A chunk that fails to load is ListedWallets' to show (`use` throws it), not an unhandled rejection here.
+    listingCode.then((code) => {
+      loadedCode = code
+    }, Boolean)
+  }
   return listingCode
 }
 
@@ -38,10 +50,14 @@ export function ListedWallets({
   wallets: WalletsActorRef
   onChange: (listing: ConnectListing) => void
 }) {
-  const { selectRecommendedWallets, toChosenWallet } = use(loadListingCode())
+  const { selectRecommendedWallets, toChosenWallet } = loadedCode ?? use(loadListingCode())
   const featured = useSelector(wallets, (s) => s.context.featured)
   const recommended = useSelector(wallets, selectRecommendedWallets, sameWallets)
+  // Connect starts with no listed wallets: telling it so again would only render its list once more.
+  const told = useRef(false)
   useEffect(() => {
+    if (!told.current && featured.length === 0 && recommended.length === 0) return
+    told.current = true
     onChange({ featured: featured.map(toChosenWallet), recommended: recommended.map(toChosenWallet) })
   }, [featured, recommended, onChange, toChosenWallet])
   return null

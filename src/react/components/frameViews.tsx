@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { FrameErrorInfo } from '../../errors/frame'
 import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
+import { FOCUSABLE, focusForView } from '../controls'
 
 /*
  * Pieces the embedded wallet's views share (all of them load on demand, and so does this file).
@@ -43,9 +44,6 @@ export function FrameViewsStyle() {
   return <style>{FRAME_VIEWS_CSS}</style>
 }
 
-const FOCUSABLE =
-  'input:not([disabled]), button:not([disabled]), a[href], textarea:not([disabled]), select:not([disabled])'
-
 /**
  * Focus moves into a view when it appears, and again when `part` (what the view shows) changes: to its first
  * field or control, else to the element itself (which then needs `tabIndex={-1}`). The modal focuses a lazy
@@ -57,8 +55,7 @@ export function useFocusOnMount<T extends HTMLElement>(part?: string | boolean) 
   useEffect(() => {
     const root = ref.current
     if (!root) return
-    const target = root.matches(FOCUSABLE) ? root : root.querySelector<HTMLElement>(FOCUSABLE)
-    ;(target ?? root).focus()
+    focusForView((root.matches(FOCUSABLE) ? root : root.querySelector<HTMLElement>(FOCUSABLE)) ?? root)
   }, [part])
   return ref
 }

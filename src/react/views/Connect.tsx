@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react'
 import { Fragment, Suspense, useId, useState } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
-import { ListedWallets, NO_LISTING } from '../components/ListedWallets'
+import { type ConnectListing, ListedWallets, loadListingCode, NO_LISTING } from '../components/ListedWallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
@@ -78,6 +78,8 @@ function WalletList() {
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards. Its wallets join
   // once its machine runs (the kit loads it when the modal opens); the others paint at once without them.
   const [listing, setListing] = useState(NO_LISTING)
+  // The kit is loading the listing's machine (modal.open): its selectors, the same module, load beside it (once).
+  if (config.features.allWallets) loadListingCode()
   const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
   return (
     <ul className="ws-list" aria-label="Wallets">
@@ -122,10 +124,7 @@ export function orderWallets(
   order: readonly string[],
   connectors: readonly ConnectorInfo[],
   recent: readonly RecentWallet[],
-  listing: { featured: readonly ChosenWallet[]; recommended: readonly ChosenWallet[] } = {
-    featured: [],
-    recommended: [],
-  },
+  listing: ConnectListing = NO_LISTING,
 ): WalletItem[] {
   const out: WalletItem[] = []
   const seen = new Set<string>()

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
+import { EMAIL_FIELD } from '../controls'
 import { useFrameActor } from '../hooks'
 
 /**
@@ -46,11 +47,7 @@ export default function UpdateEmailWallet() {
       <input
         id={id}
         className="ws-input"
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        spellCheck={false}
+        {...EMAIL_FIELD}
         value={email}
         onChange={(event) => setEmail(event.target.value)}
         aria-invalid={shownError ? true : undefined}
