@@ -1,8 +1,9 @@
 import { useSelector } from '@xstate/react'
-import { use, useEffect, useRef } from 'react'
+import { Suspense, use, useEffect, useRef } from 'react'
 import type { WalletListing } from '../../api/walletsApi'
 import type { ChosenWallet } from '../../machines/connection'
 import type { WalletsActorRef } from '../../machines/wallets'
+import { useWalletsActor } from '../hooks'
 
 /** The wallets of the listing that Connect shows among its own: the host's featured, the recommended ones. */
 export interface ConnectListing {
@@ -37,6 +38,20 @@ export const loadListingCode = () => {
 /** The same wallets, in the same order (a new array of them is no change). */
 const sameWallets = (a: readonly WalletListing[], b: readonly WalletListing[]) =>
   a.length === b.length && a.every((wallet, index) => wallet === b[index])
+
+/**
+ * Connect's wallets from the listing, once the kit runs its machine (it loads it as the modal opens). Only this
+ * renders again when that machine arrives, not Connect's list of wallets, whose DOM would be diffed for nothing
+ * (issue 14: the heap with the modal open).
+ */
+export function ConnectListedWallets({ onChange }: { onChange: (listing: ConnectListing) => void }) {
+  const wallets = useWalletsActor()
+  return wallets ? (
+    <Suspense fallback={null}>
+      <ListedWallets wallets={wallets} onChange={onChange} />
+    </Suspense>
+  ) : null
+}
 
 /**
  * Connect's wallets from the listing, told to Connect (`onChange`) whenever they change; renders nothing (put

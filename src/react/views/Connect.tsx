@@ -1,11 +1,16 @@
 import { useSelector } from '@xstate/react'
-import { Fragment, Suspense, useId, useState } from 'react'
+import { Fragment, useId, useState } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
-import { type ConnectListing, ListedWallets, loadListingCode, NO_LISTING } from '../components/ListedWallets'
+import {
+  ConnectListedWallets,
+  type ConnectListing,
+  loadListingCode,
+  NO_LISTING,
+} from '../components/ListedWallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
-import { useConnectionActor, useKitConfig, useWalletsActor } from '../hooks'
+import { useConnectionActor, useKitConfig } from '../hooks'
 
 interface WalletItem {
   key: string
@@ -72,7 +77,6 @@ function WalletList() {
   const kit = useKitActor()
   const config = useKitConfig()
   const connection = useConnectionActor()
-  const wallets = useWalletsActor()
   const connectors = useSelector(connection, (s) => s.context.connectors)
   const recent = useSelector(connection, (s) => s.context.recentWallets)
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards. Its wallets join
@@ -83,11 +87,7 @@ function WalletList() {
   const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
   return (
     <ul className="ws-list" aria-label="Wallets">
-      {wallets ? (
-        <Suspense fallback={null}>
-          <ListedWallets wallets={wallets} onChange={setListing} />
-        </Suspense>
-      ) : null}
+      <ConnectListedWallets onChange={setListing} />
       {items.map((item) => (
         <li key={item.key}>
           <button
