@@ -10,9 +10,9 @@ import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { type KitConfig, type ResolvedKitConfig, resolveConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
-import { connectionMachine } from '../machines/connection'
+import { defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
-import { initialKitContext, type KitEvent, type KitInput, kitMachine } from '../machines/kit'
+import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
 import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, withoutHover } from '../utils/environment'
@@ -80,9 +80,12 @@ export function createKitMachine(config: KitConfig) {
       ),
     },
   }
-  const machine = kitMachine.provide({
+  // Its one tree, built here with the slots filled and the context bound (`kitMachine.provide` would build a
+  // second one, and a third to bind the context: issue 14).
+  const base = defineKitMachine()
+  const slots = {
     actors: {
-      connection: connectionMachine.provide({
+      connection: defineConnectionMachine().provide({
         actors: {
           ...createEip155ConnectionActors({ wagmi, store }),
           /** The Verify client is fetched with the first pairing URI shown, not before. */
@@ -241,11 +244,15 @@ export function createKitMachine(config: KitConfig) {
         }
       }),
     },
-  })
+  } satisfies Parameters<typeof base.provide>[0]
   // The machine returned starts from this config: its context is bound here, so `<KitRoot>` needs no input.
-  const bound = createMachine({ ...machine.config, context: initialKitContext(input) }).provide(
-    machine.implementations as never,
-  ) as unknown as typeof machine
+  const { actions, guards, delays, actors } = base.implementations
+  const bound = createMachine({ ...base.config, context: initialKitContext(input) } as never, {
+    actions,
+    guards,
+    delays,
+    actors: { ...actors, ...slots.actors },
+  }) as unknown as typeof base
   handles.set(bound, { wagmi, queryClient })
   return bound
 }

@@ -198,7 +198,7 @@ const notProvided = (slot: string) => () => {
  */
 export type ConnectionTag = 'busy' | 'failed' | 'connecting' | 'connected' | 'switching' | 'disconnecting'
 
-export const connectionMachine = setup({
+const connectionSetup = setup({
   types: {
     context: {} as ConnectionContext,
     events: {} as ConnectionEvent,
@@ -398,227 +398,244 @@ export const connectionMachine = setup({
     ),
     persistDisconnected: sendTo('persistence', { type: 'persist.disconnected' } satisfies PersistRequest),
   },
-}).createMachine({
-  id: 'connection',
-  context: ({ input }) => ({
-    namespace: 'eip155',
-    connectors: [],
-    ...DISCONNECTED,
-    recentWallets: [],
-    supportedChainIds: input.supportedChainIds,
-    reusePairing: input.reusePairing ?? false,
-  }),
-  invoke: [
-    { id: 'persistence', src: 'persistence' },
-    { id: 'watchConnectors', src: 'watchConnectors' },
-  ],
-  on: {
-    'connection.connectors': { actions: 'setConnectors' },
-  },
-  initial: 'reconnecting',
-  states: {
-    reconnecting: {
-      tags: 'busy',
-      invoke: {
-        src: 'reconnect',
-        onDone: [
-          {
-            guard: { type: 'hasAccount', params: ({ event }) => event.output },
-            target: 'connected',
-            actions: [
-              { type: 'applyReconnect', params: ({ event }) => event.output },
-              'notifyReconnected',
-              'notifyChain',
-            ],
-          },
-          {
-            target: 'disconnected',
-            actions: ['reset', { type: 'keepRecentWallets', params: ({ event }) => event.output }],
-          },
-        ],
-        onError: { target: 'disconnected', actions: 'reset' },
-      },
-      // SPEC §4: a failed reconnect is disconnected; one that never settles is too. The visitor may pick a
-      // wallet meanwhile (their choice wins). `connection.cancel` is not taken here: the kit sends it whenever
-      // the modal closes, which must not drop a reconnect; after a connect, cancel works as anywhere.
-      after: { reconnectTimeout: { target: 'disconnected', actions: 'reset' } },
-      on: {
-        'connection.connect': { target: 'connecting', actions: 'setTarget' },
-        'connection.reset': { target: 'disconnected', actions: 'reset' },
-      },
+})
+
+/**
+ * The connection's statechart (SPEC §3). `createKit` builds the one a page runs from `defineConnectionMachine`,
+ * with its slots filled; a host that never imports `connectionMachine` itself then holds one tree of it, not
+ * two (issue 14), since the bundler drops the unused `connectionMachine`.
+ */
+export const connectionMachine = /* @__PURE__ */ defineConnectionMachine()
+
+export function defineConnectionMachine() {
+  return connectionSetup.createMachine({
+    id: 'connection',
+    context: ({ input }) => ({
+      namespace: 'eip155',
+      connectors: [],
+      ...DISCONNECTED,
+      recentWallets: [],
+      supportedChainIds: input.supportedChainIds,
+      reusePairing: input.reusePairing ?? false,
+    }),
+    invoke: [
+      { id: 'persistence', src: 'persistence' },
+      { id: 'watchConnectors', src: 'watchConnectors' },
+    ],
+    on: {
+      'connection.connectors': { actions: 'setConnectors' },
     },
-    disconnected: {
-      initial: 'idle',
-      on: {
-        'connection.connect': [
-          // The pairing is reused, but the wallet picked may be another one (it is the one remembered).
-          { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'setTarget' },
-          { target: 'connecting', actions: 'setTarget' },
-        ],
-        'connection.reset': { target: '.idle', actions: 'reset' },
-      },
-      states: {
-        idle: {},
-        failed: {
-          tags: 'failed',
-          on: { 'connection.retry': { guard: 'hasTarget', target: '#connection.connecting' } },
-        },
-      },
-    },
-    connecting: {
-      tags: ['busy', 'connecting'],
-      invoke: [
-        {
-          src: 'connect',
-          input: ({ context }) => ({ connectorId: context.target!.connectorId }),
-          onDone: {
-            target: 'connected',
-            actions: [
-              { type: 'applyConnect', params: ({ event }) => event.output },
-              'notifyConnected',
-              'persistConnected',
-              'notifyChain',
-            ],
-          },
-          onError: {
-            target: 'disconnected.failed',
-            actions: { type: 'setError', params: ({ event }: { event: { error: unknown } }) => event.error },
-          },
-        },
-        {
-          src: 'watchPairing',
-          input: ({ context }) => ({ connectorId: context.target!.connectorId }),
-        },
-      ],
-      on: {
-        'connection.wcUri': { target: '.pairing', actions: 'setWcUri' },
-        'connection.wcLinking': { actions: 'setWcLinking' },
-        'connection.cancel': { target: 'disconnected.idle', actions: 'reset' },
-        // An expired pairing URI is replaced by a fresh attempt (the QR view shows the new one).
-        'connection.pairingExpired': { target: 'connecting', reenter: true },
-      },
-      initial: 'requesting',
-      states: {
-        // Buffering starts here, not on entering `connecting`: a reused pairing (SPEC §4) enters `pairing`
-        // directly and must keep the URI it shows.
-        requesting: {
-          entry: 'startBuffering',
-          // The wallet asked (or the pairing URI fetched) and nothing came back: the attempt is abandoned.
-          after: {
-            connectTimeout: {
-              target: '#connection.disconnected.failed',
-              actions: ['setConnectTimedOut', 'notifyTimedOut'],
-            },
-          },
-        },
-        // Waits for the visitor to scan: ended by the pairing's expiry (a fresh attempt) or cancel. Meanwhile the
-        // page's domain is attested for this pairing; a domain wallets will flag raises SPEC §8's alert.
-        pairing: {
-          // The warning speaks of the pairing shown; once it is gone (connected, failed, replaced) so is it.
-          exit: assign({ domainVerification: undefined }),
-          invoke: {
-            src: 'verifyDomain',
-            input: ({ context }) => ({ uri: context.wcUri ?? '' }),
-            onDone: [
-              {
-                guard: { type: 'domainUnverified', params: ({ event }) => event.output },
-                actions: [
-                  { type: 'setDomainVerification', params: ({ event }) => event.output },
-                  { type: 'notifyDomainUnverified', params: ({ event }) => event.output },
-                ],
-              },
-              { actions: { type: 'setDomainVerification', params: ({ event }) => event.output } },
-            ],
-            // No answer from the Verify service: the domain is UNKNOWN, as wallets will see it; no alert.
-            onError: { actions: 'setDomainUnknown' },
-          },
-        },
-      },
-    },
-    connected: {
-      tags: 'connected',
-      invoke: {
-        src: 'watchConnection',
-        input: ({ context }) => ({ connectorId: context.account?.connectorId ?? '' }),
-      },
-      on: {
-        'connection.changed': { actions: ['applyChange', 'persistChain', 'notifyChain'] },
-        'connection.lost': {
-          target: 'disconnected',
-          actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
-        },
-        'connection.disconnect': 'disconnecting',
-      },
-      initial: 'idle',
-      states: {
-        idle: {
-          on: { 'connection.switchChain': 'switching' },
-        },
-        switching: {
-          tags: ['busy', 'switching'],
-          invoke: {
-            src: 'switchChain',
-            input: ({ event }) => {
-              assertEvent(event, 'connection.switchChain')
-              return { chainId: event.chainId }
-            },
-            onDone: {
-              target: 'idle',
+    initial: 'reconnecting',
+    states: {
+      reconnecting: {
+        tags: 'busy',
+        invoke: {
+          src: 'reconnect',
+          onDone: [
+            {
+              guard: { type: 'hasAccount', params: ({ event }) => event.output },
+              target: 'connected',
               actions: [
-                { type: 'applySwitch', params: ({ event }: { event: { output: number } }) => event.output },
-                'persistChain',
+                { type: 'applyReconnect', params: ({ event }) => event.output },
+                'notifyReconnected',
+                'notifyChain',
+              ],
+            },
+            {
+              target: 'disconnected',
+              actions: ['reset', { type: 'keepRecentWallets', params: ({ event }) => event.output }],
+            },
+          ],
+          onError: { target: 'disconnected', actions: 'reset' },
+        },
+        // SPEC §4: a failed reconnect is disconnected; one that never settles is too. The visitor may pick a
+        // wallet meanwhile (their choice wins). `connection.cancel` is not taken here: the kit sends it whenever
+        // the modal closes, which must not drop a reconnect; after a connect, cancel works as anywhere.
+        after: { reconnectTimeout: { target: 'disconnected', actions: 'reset' } },
+        on: {
+          'connection.connect': { target: 'connecting', actions: 'setTarget' },
+          'connection.reset': { target: 'disconnected', actions: 'reset' },
+        },
+      },
+      disconnected: {
+        initial: 'idle',
+        on: {
+          'connection.connect': [
+            // The pairing is reused, but the wallet picked may be another one (it is the one remembered).
+            { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'setTarget' },
+            { target: 'connecting', actions: 'setTarget' },
+          ],
+          'connection.reset': { target: '.idle', actions: 'reset' },
+        },
+        states: {
+          idle: {},
+          failed: {
+            tags: 'failed',
+            on: { 'connection.retry': { guard: 'hasTarget', target: '#connection.connecting' } },
+          },
+        },
+      },
+      connecting: {
+        tags: ['busy', 'connecting'],
+        invoke: [
+          {
+            src: 'connect',
+            input: ({ context }) => ({ connectorId: context.target!.connectorId }),
+            onDone: {
+              target: 'connected',
+              actions: [
+                { type: 'applyConnect', params: ({ event }) => event.output },
+                'notifyConnected',
+                'persistConnected',
                 'notifyChain',
               ],
             },
             onError: {
-              target: 'idle',
+              target: 'disconnected.failed',
               actions: {
-                type: 'setSwitchError',
+                type: 'setError',
                 params: ({ event }: { event: { error: unknown } }) => event.error,
               },
             },
           },
-          after: { switchChainTimeout: { target: 'idle', actions: 'setSwitchTimedOut' } },
+          {
+            src: 'watchPairing',
+            input: ({ context }) => ({ connectorId: context.target!.connectorId }),
+          },
+        ],
+        on: {
+          'connection.wcUri': { target: '.pairing', actions: 'setWcUri' },
+          'connection.wcLinking': { actions: 'setWcLinking' },
+          'connection.cancel': { target: 'disconnected.idle', actions: 'reset' },
+          // An expired pairing URI is replaced by a fresh attempt (the QR view shows the new one).
+          'connection.pairingExpired': { target: 'connecting', reenter: true },
+        },
+        initial: 'requesting',
+        states: {
+          // Buffering starts here, not on entering `connecting`: a reused pairing (SPEC §4) enters `pairing`
+          // directly and must keep the URI it shows.
+          requesting: {
+            entry: 'startBuffering',
+            // The wallet asked (or the pairing URI fetched) and nothing came back: the attempt is abandoned.
+            after: {
+              connectTimeout: {
+                target: '#connection.disconnected.failed',
+                actions: ['setConnectTimedOut', 'notifyTimedOut'],
+              },
+            },
+          },
+          // Waits for the visitor to scan: ended by the pairing's expiry (a fresh attempt) or cancel. Meanwhile the
+          // page's domain is attested for this pairing; a domain wallets will flag raises SPEC §8's alert.
+          pairing: {
+            // The warning speaks of the pairing shown; once it is gone (connected, failed, replaced) so is it.
+            exit: assign({ domainVerification: undefined }),
+            invoke: {
+              src: 'verifyDomain',
+              input: ({ context }) => ({ uri: context.wcUri ?? '' }),
+              onDone: [
+                {
+                  guard: { type: 'domainUnverified', params: ({ event }) => event.output },
+                  actions: [
+                    { type: 'setDomainVerification', params: ({ event }) => event.output },
+                    { type: 'notifyDomainUnverified', params: ({ event }) => event.output },
+                  ],
+                },
+                { actions: { type: 'setDomainVerification', params: ({ event }) => event.output } },
+              ],
+              // No answer from the Verify service: the domain is UNKNOWN, as wallets will see it; no alert.
+              onError: { actions: 'setDomainUnknown' },
+            },
+          },
+        },
+      },
+      connected: {
+        tags: 'connected',
+        invoke: {
+          src: 'watchConnection',
+          input: ({ context }) => ({ connectorId: context.account?.connectorId ?? '' }),
+        },
+        on: {
+          'connection.changed': { actions: ['applyChange', 'persistChain', 'notifyChain'] },
+          'connection.lost': {
+            target: 'disconnected',
+            actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
+          },
+          'connection.disconnect': 'disconnecting',
+        },
+        initial: 'idle',
+        states: {
+          idle: {
+            on: { 'connection.switchChain': 'switching' },
+          },
+          switching: {
+            tags: ['busy', 'switching'],
+            invoke: {
+              src: 'switchChain',
+              input: ({ event }) => {
+                assertEvent(event, 'connection.switchChain')
+                return { chainId: event.chainId }
+              },
+              onDone: {
+                target: 'idle',
+                actions: [
+                  { type: 'applySwitch', params: ({ event }: { event: { output: number } }) => event.output },
+                  'persistChain',
+                  'notifyChain',
+                ],
+              },
+              onError: {
+                target: 'idle',
+                actions: {
+                  type: 'setSwitchError',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
+              },
+            },
+            after: { switchChainTimeout: { target: 'idle', actions: 'setSwitchTimedOut' } },
+          },
+        },
+      },
+      disconnecting: {
+        tags: ['busy', 'disconnecting'],
+        invoke: {
+          src: 'disconnect',
+          input: ({ context }) => ({ connectorId: context.account?.connectorId }),
+          onDone: {
+            target: 'disconnected',
+            actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
+          },
+          // A disconnect always ends disconnected (issue 13): the failure is reported, the kit is not left
+          // half-connected to a wallet it can no longer reach.
+          onError: {
+            target: 'disconnected',
+            actions: [
+              'reset',
+              {
+                type: 'setDisconnectError',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
+              'persistDisconnected',
+              'notifyDisconnected',
+              'notifyFailure',
+            ],
+          },
+        },
+        after: {
+          disconnectTimeout: {
+            target: 'disconnected',
+            actions: [
+              'reset',
+              'setDisconnectTimedOut',
+              'persistDisconnected',
+              'notifyDisconnected',
+              'notifyFailure',
+            ],
+          },
         },
       },
     },
-    disconnecting: {
-      tags: ['busy', 'disconnecting'],
-      invoke: {
-        src: 'disconnect',
-        input: ({ context }) => ({ connectorId: context.account?.connectorId }),
-        onDone: {
-          target: 'disconnected',
-          actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
-        },
-        // A disconnect always ends disconnected (issue 13): the failure is reported, the kit is not left
-        // half-connected to a wallet it can no longer reach.
-        onError: {
-          target: 'disconnected',
-          actions: [
-            'reset',
-            { type: 'setDisconnectError', params: ({ event }: { event: { error: unknown } }) => event.error },
-            'persistDisconnected',
-            'notifyDisconnected',
-            'notifyFailure',
-          ],
-        },
-      },
-      after: {
-        disconnectTimeout: {
-          target: 'disconnected',
-          actions: [
-            'reset',
-            'setDisconnectTimedOut',
-            'persistDisconnected',
-            'notifyDisconnected',
-            'notifyFailure',
-          ],
-        },
-      },
-    },
-  },
-})
+  })
+}
 
 /** The SPEC §4 status of a snapshot. */
 export function selectStatus(snapshot: {

@@ -1,6 +1,6 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
-import type { connectionMachine } from './connection'
+import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
@@ -16,236 +16,263 @@ export type { FrameViewEvent, KitContext, KitEvent, KitInput } from './kit/types
  * capabilities loaded on demand and their followers) are slots (src/machines/kit/setup.ts) that `createKit`
  * (src/kit/createKit.ts) provides. Children have a `systemId`: views reach them with `kit.system.get('modal')`.
  */
-export const kitMachine = kitSetup.createMachine({
-  id: 'kit',
-  context: ({ input }) => {
-    if (!input) throw new Error('The kit machine starts with its input: use createKitMachine(config)')
-    return initialKitContext(input)
-  },
-  invoke: [
-    { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
-    { id: 'followModal', src: 'followModal' },
-    { id: 'toast', systemId: 'toast', src: 'toast' },
-    { id: 'telemetry', src: 'telemetry' },
-    { id: 'embeddedLoader', src: 'embeddedLoader' },
-    {
-      id: 'connection',
-      systemId: 'connection',
-      src: 'connection',
-      input: ({ context }) => ({
-        supportedChainIds: context.input.supportedChainIds,
-        reusePairing: context.input.reusePairing,
-      }),
+export const kitMachine = /* @__PURE__ */ defineDefaultKitMachine()
+
+/** `kitMachine`: the chart with the unprovided connection machine as its `connection` slot. */
+function defineDefaultKitMachine() {
+  return defineKitMachine().provide({ actors: { connection: connectionMachine } })
+}
+
+/**
+ * Builds the kit's statechart. `createKit` builds the one a page runs from this, with its slots filled and its
+ * context bound; a host that never imports `kitMachine` itself then holds one tree of it, not two (issue 14:
+ * each copy of the tree is ~30 KiB of heap), since `kitMachine` above is dropped by the host's bundler.
+ */
+export function defineKitMachine() {
+  return kitSetup.createMachine({
+    id: 'kit',
+    context: ({ input }) => {
+      if (!input) throw new Error('The kit machine starts with its input: use createKitMachine(config)')
+      return initialKitContext(input)
     },
-    { id: 'followConnectors', src: 'followConnectors' },
-  ],
-  on: {
-    'modal.*': { actions: forwardTo('modal') },
-    'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
-    // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
-    // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
-    // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
-    // (touch) no pointer shows intent before a tap: the frame loads once the open dialog has painted.
-    // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
-    // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
-    'modal.open': [
+    invoke: [
+      { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
+      { id: 'followModal', src: 'followModal' },
+      { id: 'toast', systemId: 'toast', src: 'toast' },
+      { id: 'telemetry', src: 'telemetry' },
+      { id: 'embeddedLoader', src: 'embeddedLoader' },
       {
-        guard: 'loadsFrameOnOpen',
-        actions: [
-          forwardTo('modal'),
-          raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
-          raise({ type: 'listing.load' }),
-          sendTo('telemetry', { type: 'telemetry.check' }),
-        ],
+        id: 'connection',
+        systemId: 'connection',
+        src: 'connection',
+        input: ({ context }) => ({
+          supportedChainIds: context.input.supportedChainIds,
+          reusePairing: context.input.reusePairing,
+        }),
       },
-      {
-        actions: [
-          forwardTo('modal'),
-          raise({ type: 'listing.load' }),
-          sendTo('telemetry', { type: 'telemetry.check' }),
-        ],
-      },
+      { id: 'followConnectors', src: 'followConnectors' },
     ],
-    // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
-    // modal moves first, so the kit hears its new view before the frame's.
-    'modal.close': [
-      {
-        guard: 'leavesFrameSigning',
-        actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
-      },
-      { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
-      { actions: [forwardTo('modal'), 'cancelConnecting'] },
-    ],
-    'router.back': [
-      {
-        guard: 'leavesFrameSigning',
-        actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
-      },
-      { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
-      { actions: [forwardTo('modal'), 'cancelConnecting'] },
-    ],
-    'router.*': { actions: forwardTo('modal') },
-    // SPEC §8: the embedded wallet's own actions need an account connected through it; otherwise the next
-    // (wildcard) transition forwards them to the frame as any other.
-    'frame.updateEmail': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
-    'frame.setAccountType': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
-    // "Try again" on a frame that failed to load starts a fresh frame: its load-failure alert goes with the
-    // failure (a new failure raises it again), so a frame that now loads leaves no alert saying it did not.
-    'frame.retry': {
-      guard: 'frameRuns',
-      actions: [
-        forwardTo(({ context }) => context.frame!),
-        { type: 'dismissAlert', params: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } },
+    on: {
+      'modal.*': { actions: forwardTo('modal') },
+      'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
+      // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
+      // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
+      // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
+      // (touch) no pointer shows intent before a tap: the frame loads once the open dialog has painted.
+      // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
+      // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
+      'modal.open': [
+        {
+          guard: 'loadsFrameOnOpen',
+          actions: [
+            forwardTo('modal'),
+            raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
+            raise({ type: 'listing.load' }),
+            sendTo('telemetry', { type: 'telemetry.check' }),
+          ],
+        },
+        {
+          actions: [
+            forwardTo('modal'),
+            raise({ type: 'listing.load' }),
+            sendTo('telemetry', { type: 'telemetry.check' }),
+          ],
+        },
       ],
-    },
-    'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
-    'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
-    'embedded.disconnected': {
-      guard: 'connectedThroughEmbedded',
-      actions: sendTo('connection', { type: 'connection.lost' }),
-    },
-    'embedded.failed': { actions: 'showFrameAlert' },
-    // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
-    'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
-    'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },
-    // SPEC §5, §8: the analytics config refused this page's origin (403): invalid app configuration.
-    'telemetry.configRefused': { actions: 'showInvalidAppConfigurationAlert' },
-    // SPEC §8: the provider's services refuse the project id.
-    'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
-    // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
-    'request.timedOut': { actions: 'showTimedOutAlert' },
-    // SPEC §3 Verify context: wallets will flag this page's domain for the pairing shown (SPEC §8 alert).
-    'connection.domainUnverified': { actions: 'showUnverifiedDomainAlert' },
-    // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.
-    'embedded.view': [
-      {
-        guard: 'frameAsksToSign',
+      // Leaving a view (back, close, Escape) ends what it showed: the frame's flow, and a connection attempt. The
+      // modal moves first, so the kit hears its new view before the frame's.
+      'modal.close': [
+        {
+          guard: 'leavesFrameSigning',
+          actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
+        },
+        { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
+        { actions: [forwardTo('modal'), 'cancelConnecting'] },
+      ],
+      'router.back': [
+        {
+          guard: 'leavesFrameSigning',
+          actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
+        },
+        { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
+        { actions: [forwardTo('modal'), 'cancelConnecting'] },
+      ],
+      'router.*': { actions: forwardTo('modal') },
+      // SPEC §8: the embedded wallet's own actions need an account connected through it; otherwise the next
+      // (wildcard) transition forwards them to the frame as any other.
+      'frame.updateEmail': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
+      'frame.setAccountType': { guard: 'withoutEmbeddedAccount', actions: 'refuseWithoutEmbeddedAccount' },
+      // "Try again" on a frame that failed to load starts a fresh frame: its load-failure alert goes with the
+      // failure (a new failure raises it again), so a frame that now loads leaves no alert saying it did not.
+      'frame.retry': {
+        guard: 'frameRuns',
         actions: [
-          'expectFrameView',
-          sendTo('modal', ({ event }) => ({ type: 'modal.open', view: event.view })),
+          forwardTo(({ context }) => context.frame!),
+          { type: 'dismissAlert', params: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } },
         ],
       },
-      {
-        guard: 'frameShowsAnotherView',
-        actions: [
-          'expectFrameView',
-          sendTo('modal', ({ event }) => ({ type: 'router.push', view: event.view! })),
-        ],
+      'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
+      'embedded.disconnected': {
+        guard: 'connectedThroughEmbedded',
+        actions: sendTo('connection', { type: 'connection.lost' }),
       },
-      { guard: 'frameShowsView' },
-      { guard: 'frameEndsEmailUpdate', actions: 'endEmailUpdate' },
-      { guard: 'frameLoggedIn' },
-      { guard: 'frameViewShown', actions: ['expectBack', sendTo('modal', { type: 'router.back' })] },
-    ],
-    'toast.*': { actions: forwardTo('toast') },
-    // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.
-    // An exact match is tried before the wildcard, which forwards every other switch.
-    'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
-    'connection.*': { actions: forwardTo('connection') },
-    'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
-    // The listing's machine gets what is asked of it; before its code has loaded, the request waits for it.
-    'wallets.*': [
-      { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
-      { actions: ['holdForWallets', raise({ type: 'listing.load' })] },
-    ],
-    'kit.dismissAlert': { actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) } },
-    'wallet.select': { actions: 'selectWallet' },
-    'account.connected': { actions: 'onConnected' },
-    'account.disconnected': { actions: 'onDisconnected' },
-    'account.chainChanged': [
-      {
-        guard: 'opensUnsupportedChain',
-        actions: ['followChain', sendTo('modal', { type: 'modal.open', view: 'UnsupportedChain' })],
+      'embedded.failed': { actions: 'showFrameAlert' },
+      // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
+      'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
+      'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },
+      // SPEC §5, §8: the analytics config refused this page's origin (403): invalid app configuration.
+      'telemetry.configRefused': { actions: 'showInvalidAppConfigurationAlert' },
+      // SPEC §8: the provider's services refuse the project id.
+      'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
+      // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
+      'request.timedOut': { actions: 'showTimedOutAlert' },
+      // SPEC §3 Verify context: wallets will flag this page's domain for the pairing shown (SPEC §8 alert).
+      'connection.domainUnverified': { actions: 'showUnverifiedDomainAlert' },
+      // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.
+      'embedded.view': [
+        {
+          guard: 'frameAsksToSign',
+          actions: [
+            'expectFrameView',
+            sendTo('modal', ({ event }) => ({ type: 'modal.open', view: event.view })),
+          ],
+        },
+        {
+          guard: 'frameShowsAnotherView',
+          actions: [
+            'expectFrameView',
+            sendTo('modal', ({ event }) => ({ type: 'router.push', view: event.view! })),
+          ],
+        },
+        { guard: 'frameShowsView' },
+        { guard: 'frameEndsEmailUpdate', actions: 'endEmailUpdate' },
+        { guard: 'frameLoggedIn' },
+        { guard: 'frameViewShown', actions: ['expectBack', sendTo('modal', { type: 'router.back' })] },
+      ],
+      'toast.*': { actions: forwardTo('toast') },
+      // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.
+      // An exact match is tried before the wildcard, which forwards every other switch.
+      'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
+      'connection.*': { actions: forwardTo('connection') },
+      'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
+      // The listing's machine gets what is asked of it; before its code has loaded, the request waits for it.
+      'wallets.*': [
+        { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
+        { actions: ['holdForWallets', raise({ type: 'listing.load' })] },
+      ],
+      'kit.dismissAlert': {
+        actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) },
       },
-      { guard: 'leavesUnsupportedChain', actions: ['followChain', sendTo('modal', { type: 'modal.close' })] },
-      { actions: 'followChain' },
-    ],
-    // The pairing's QR code is no longer valid: the connection asks the wallet again (a fresh URI).
-    'remoteSessions.proposalExpired': {
-      guard: 'connectingThroughWalletConnect',
-      actions: sendTo('connection', { type: 'connection.pairingExpired' }),
+      'wallet.select': { actions: 'selectWallet' },
+      'account.connected': { actions: 'onConnected' },
+      'account.disconnected': { actions: 'onDisconnected' },
+      'account.chainChanged': [
+        {
+          guard: 'opensUnsupportedChain',
+          actions: ['followChain', sendTo('modal', { type: 'modal.open', view: 'UnsupportedChain' })],
+        },
+        {
+          guard: 'leavesUnsupportedChain',
+          actions: ['followChain', sendTo('modal', { type: 'modal.close' })],
+        },
+        { actions: 'followChain' },
+      ],
+      // The pairing's QR code is no longer valid: the connection asks the wallet again (a fresh URI).
+      'remoteSessions.proposalExpired': {
+        guard: 'connectingThroughWalletConnect',
+        actions: sendTo('connection', { type: 'connection.pairingExpired' }),
+      },
+      // The wallet deleted the session (or it expired): disconnected now, not when the provider notices.
+      // SPEC §8: an expired session (not one the wallet deleted) also shows the session-expired alert.
+      'remoteSessions.sessionEnded': [
+        {
+          guard: and(['connectedThroughWalletConnect', 'sessionExpired']),
+          actions: [sendTo('connection', { type: 'connection.lost' }), 'showSessionExpiredAlert'],
+        },
+        {
+          guard: 'connectedThroughWalletConnect',
+          actions: sendTo('connection', { type: 'connection.lost' }),
+        },
+      ],
+      // The account machine's and send flow's own events (the connection's `account.*` notices match exactly).
+      'account.*': { guard: 'accountRuns', actions: forwardTo(({ context }) => context.account!) },
+      'account.balancesUnavailable': {
+        actions: sendTo('toast', ({ event }) => ({
+          type: 'toast.show',
+          variant: 'error',
+          message: event.message,
+        })),
+      },
+      'account.balancesUpdated': [
+        {
+          guard: 'sendRuns',
+          actions: [
+            assign({ balances: ({ event }) => event.balances }),
+            sendTo(
+              ({ context }) => context.sendFlow!,
+              ({ event }) => ({ type: 'send.setTokenBalances', tokenBalances: event.balances }),
+            ),
+          ],
+        },
+        { actions: assign({ balances: ({ event }) => event.balances }) },
+      ],
+      'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
+      'send.succeeded': { actions: 'afterSend' },
+      // The form was accepted (a name resolved, if it was one): the preview shows next.
+      'send.previewing': {
+        guard: 'showsSendForm',
+        actions: sendTo('modal', { type: 'router.push', view: 'WalletSendPreview' }),
+      },
     },
-    // The wallet deleted the session (or it expired): disconnected now, not when the provider notices.
-    // SPEC §8: an expired session (not one the wallet deleted) also shows the session-expired alert.
-    'remoteSessions.sessionEnded': [
-      {
-        guard: and(['connectedThroughWalletConnect', 'sessionExpired']),
-        actions: [sendTo('connection', { type: 'connection.lost' }), 'showSessionExpiredAlert'],
+    type: 'parallel',
+    states: {
+      /** The embedded wallet (SPEC §4 login frame); a stored login loads it at start. */
+      embedded: {
+        ...onDemand({
+          load: 'embedded.load',
+          guard: 'embeddedOn',
+          atStart: 'storedLogin',
+          loader: 'loadEmbedded',
+          started: 'spawnFrame',
+          failed: 'showEmbeddedUnavailable',
+          follow: 'followFrame',
+        }),
       },
-      { guard: 'connectedThroughWalletConnect', actions: sendTo('connection', { type: 'connection.lost' }) },
-    ],
-    // The account machine's and send flow's own events (the connection's `account.*` notices match exactly).
-    'account.*': { guard: 'accountRuns', actions: forwardTo(({ context }) => context.account!) },
-    'account.balancesUnavailable': {
-      actions: sendTo('toast', ({ event }) => ({
-        type: 'toast.show',
-        variant: 'error',
-        message: event.message,
-      })),
-    },
-    'account.balancesUpdated': [
-      {
-        guard: 'sendRuns',
-        actions: [
-          assign({ balances: ({ event }) => event.balances }),
-          sendTo(
-            ({ context }) => context.sendFlow!,
-            ({ event }) => ({ type: 'send.setTokenBalances', tokenBalances: event.balances }),
-          ),
-        ],
-      },
-      { actions: assign({ balances: ({ event }) => event.balances }) },
-    ],
-    'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
-    'send.succeeded': { actions: 'afterSend' },
-    // The form was accepted (a name resolved, if it was one): the preview shows next.
-    'send.previewing': {
-      guard: 'showsSendForm',
-      actions: sendTo('modal', { type: 'router.push', view: 'WalletSendPreview' }),
-    },
-  },
-  type: 'parallel',
-  states: {
-    /** The embedded wallet (SPEC §4 login frame); a stored login loads it at start. */
-    embedded: {
-      ...onDemand({
-        load: 'embedded.load',
-        guard: 'embeddedOn',
-        atStart: 'storedLogin',
-        loader: 'loadEmbedded',
-        started: 'spawnFrame',
-        failed: 'showEmbeddedUnavailable',
-        follow: 'followFrame',
+      /** SPEC §4 remote sessions: beside WalletConnect's provider once that has loaded. */
+      remoteSessions: onDemand({
+        load: 'remoteSessions.load',
+        loader: 'loadRemoteSessions',
+        started: 'spawnRemoteSessions',
+        follow: 'followRemoteSessions',
+      }),
+      /** The Account view's tabs and balances (SPEC §3, §4). */
+      account: onDemand({
+        load: 'account.load',
+        loader: 'loadAccount',
+        started: 'spawnAccount',
+        running: 'fetchBalances',
+        follow: 'followAccount',
+      }),
+      /** The send flow (SPEC §4 "Sending a token"). */
+      sendFlow: onDemand({
+        load: 'send.load',
+        loader: 'loadSend',
+        started: 'spawnSend',
+        follow: 'followSend',
+      }),
+      /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
+      wallets: onDemand({
+        load: 'listing.load',
+        guard: 'listingOn',
+        loader: 'loadWallets',
+        started: 'spawnWallets',
+        running: 'sendPendingToWallets',
+        follow: 'followWallets',
       }),
     },
-    /** SPEC §4 remote sessions: beside WalletConnect's provider once that has loaded. */
-    remoteSessions: onDemand({
-      load: 'remoteSessions.load',
-      loader: 'loadRemoteSessions',
-      started: 'spawnRemoteSessions',
-      follow: 'followRemoteSessions',
-    }),
-    /** The Account view's tabs and balances (SPEC §3, §4). */
-    account: onDemand({
-      load: 'account.load',
-      loader: 'loadAccount',
-      started: 'spawnAccount',
-      running: 'fetchBalances',
-      follow: 'followAccount',
-    }),
-    /** The send flow (SPEC §4 "Sending a token"). */
-    sendFlow: onDemand({ load: 'send.load', loader: 'loadSend', started: 'spawnSend', follow: 'followSend' }),
-    /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
-    wallets: onDemand({
-      load: 'listing.load',
-      guard: 'listingOn',
-      loader: 'loadWallets',
-      started: 'spawnWallets',
-      running: 'sendPendingToWallets',
-      follow: 'followWallets',
-    }),
-  },
-})
+  })
+}
 
 /** The kit's context at start, from its input. */
 export function initialKitContext(input: KitInput): KitContext {

@@ -16,7 +16,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
-import { connectionMachine } from '../connection'
+import type { defineConnectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
@@ -48,7 +48,11 @@ export const kitSetup = setup({
   actors: {
     modal: modalMachine,
     toast: toastMachine,
-    connection: connectionMachine,
+    /**
+     * The connection machine (src/machines/connection.ts): `createKit` provides the one it builds with its
+     * slots filled, `kitMachine` the unprovided one. Not built here, so a page holds one tree of it (issue 14).
+     */
+    connection: pending() as unknown as ReturnType<typeof defineConnectionMachine>,
     /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; tells `telemetry.configRefused` (403). */
     telemetry: quiet(),
     /** Lets the embedded wallet's wagmi connector ask for the frame (`embedded.load`). */
