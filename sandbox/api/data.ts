@@ -1,5 +1,14 @@
 import * as v from 'valibot'
-import { type Address, createPublicClient, erc20Abi, formatUnits, getAddress, http, isAddress } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  type Hex,
+  http,
+  isAddress,
+} from 'viem'
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import { ChainIndex } from './chainIndex.ts'
 import { createRouter, parseBody, parseQuery, type Route } from './common.ts'
@@ -7,12 +16,23 @@ import { openDatabase, type SandboxDb } from './db.ts'
 import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
 import { badgeSvg, SVG_HEADERS } from './images.ts'
 import { avatarLabel, identityOf, nameRecord, namesOf } from './names.ts'
+import {
+  checkSiweMessage,
+  liveSession,
+  RevokeBodySchema,
+  revokeSession,
+  SESSION_ID,
+  SessionBodySchema,
+  storeSession,
+  verifySiwe,
+} from './sessions.ts'
 import { listTelemetry, storeTelemetry, TelemetryBodySchema, type TelemetryEvent } from './telemetry.ts'
 
 export type { HistoryItem, HistoryTransfer, NftItem, OperationType, Page } from './history.ts'
 export { HISTORY_PAGE_SIZE, NFT_PAGE_SIZE } from './history.ts'
 export type { NameRecord } from './names.ts'
 export { SEEDED_NAME } from './names.ts'
+export type { Session, SessionCreated } from './sessions.ts'
 export type { TelemetryEvent } from './telemetry.ts'
 
 /** An ERC-20 token the Data API reports balances and prices for. */
@@ -132,6 +152,11 @@ function badAddress(value: string): SandboxResponse | undefined {
     : errorJson(400, `Invalid address: ${value.slice(0, 100)}`)
 }
 
+/** 400 for a session id path parameter of the wrong shape; `undefined` when it has the right one. */
+function badSessionId(value: string): SandboxResponse | undefined {
+  return SESSION_ID.test(value) ? undefined : errorJson(400, `Invalid session id: ${value.slice(0, 100)}`)
+}
+
 function chainUnavailable(error: unknown): SandboxResponse {
   const detail = error instanceof Error ? error.message.split('\n')[0] : String(error)
   return errorJson(502, `Chain RPC unavailable: ${detail}`)
@@ -148,6 +173,14 @@ function chainUnavailable(error: unknown): SandboxResponse {
  * - `GET /v1/identity/{address}?sender`: `{ name, avatar }` of the address's primary name (or nulls).
  * - `GET /v1/profile/reverse/{address}?sender&apiVersion`: the name records the address holds.
  * - `GET /v1/profile/account/{name}?apiVersion`: one name record, 404 when nobody holds it.
+ * - `POST /v1/sessions` `{ message, signature }`: signs in with a SIWE (EIP-4361) message, verified on the
+ *   chain (EOA, ERC-1271, ERC-6492); 201 `{ id, address, chainId, domain, issuedAt, expiresAt }`. 400 for a
+ *   malformed, expired or not-yet-valid message or another chain ("Unsupported chain"), 401 'Signature
+ *   verification failed', 409 for a nonce already used on the domain (see `sessions.ts`).
+ * - `GET /v1/sessions/{id}`: a live session `{ id, address, chainId, domain, uri, issuedAt, expiresAt,
+ *   message, signature }`; 404 'Session not found' when unknown, revoked or expired.
+ * - `POST /v1/sessions/{id}/revoke` `{ pci, signature }`: ends the session when pci is its id and signature
+ *   its own (403 otherwise); `{ id, revoked: true }`, again on a second call.
  * Sandbox-only, without SDK parameters: `GET /__telemetry` lists stored events, `GET /icons/{SYMBOL}.svg`
  * serves token icons, `GET /nft/{contract}/{tokenId}.svg` an item's image, `GET /avatars/{slug}.svg` avatars.
  *
@@ -362,6 +395,53 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         if (!NAME.test(wanted)) return errorJson(400, `Invalid name: ${name.slice(0, 100)}`)
         const record = await nameRecord(db, wanted, origin)
         return record ? { json: record } : errorJson(404, `Name not found: ${wanted}`)
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/sessions$/,
+      handle: async ({ req }) => {
+        const parsed = parseBody(req.body, SessionBodySchema, 'session')
+        if ('error' in parsed) return parsed.error
+        const now = new Date()
+        const checked = checkSiweMessage(parsed.value.message, { chainId: options.chainId, now })
+        if ('error' in checked) return checked.error
+        const signature = parsed.value.signature as Hex
+        try {
+          if (!(await verifySiwe(client, checked.value, signature, now)))
+            return errorJson(401, 'Signature verification failed')
+        } catch (error) {
+          return chainUnavailable(error)
+        }
+        const session = await storeSession(db, checked.value, signature)
+        if (!session) {
+          return errorJson(
+            409,
+            `Nonce already used for ${checked.value.domain}: a SIWE message signs in once`,
+          )
+        }
+        return { status: 201, json: session }
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/sessions\/([^/]+)$/,
+      handle: async ({ params: [id = ''] }) => {
+        const invalid = badSessionId(id)
+        if (invalid) return invalid
+        const session = await liveSession(db, id)
+        return session ? { json: session } : errorJson(404, 'Session not found')
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/sessions\/([^/]+)\/revoke$/,
+      handle: async ({ req, params: [id = ''] }) => {
+        const invalid = badSessionId(id)
+        if (invalid) return invalid
+        const parsed = parseBody(req.body, RevokeBodySchema, 'revoke')
+        if ('error' in parsed) return parsed.error
+        return revokeSession(db, id, parsed.value)
       },
     },
     {

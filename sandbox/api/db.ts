@@ -134,6 +134,29 @@ export const MIGRATIONS: readonly Migration[] = [
       VALUES ('SPUNK', 5, 'sandbox seed: an unsolicited item');
     `,
   },
+  {
+    id: 4,
+    name: 'sign-in sessions',
+    // SIWE (EIP-4361) sessions the Data API verified (`sessions.ts`). A nonce signs in once per domain: the
+    // unique key refuses a replayed message. Addresses are checksummed, chain ids CAIP-2.
+    sql: `
+      CREATE TABLE siwe_sessions (
+        id         TEXT PRIMARY KEY CHECK (id ~ '^[0-9a-f]{32}$'),
+        address    TEXT NOT NULL CHECK (address ~ '^0x[0-9a-fA-F]{40}$'),
+        chain_id   TEXT NOT NULL,
+        domain     TEXT NOT NULL,
+        uri        TEXT NOT NULL,
+        nonce      TEXT NOT NULL,
+        message    TEXT NOT NULL,
+        signature  TEXT NOT NULL,
+        issued_at  TIMESTAMPTZ NOT NULL,
+        expires_at TIMESTAMPTZ,
+        revoked_at TIMESTAMPTZ,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        UNIQUE (domain, nonce)
+      );
+    `,
+  },
 ]
 
 export interface SandboxDbOptions {
