@@ -1,0 +1,55 @@
+/**
+ * Sign-in with the wallet (SIWX, SPEC §1 `siwx`): how the host makes the message the visitor signs and keeps
+ * the sessions that come of it. The kit asks, after every connect and on every change of account or chain,
+ * for a valid session of that account on that chain; without one it asks the visitor to sign
+ * (`ConnectingSiwe`), checks the signature itself (EOAs and smart accounts, through the chain's RPC), then
+ * hands the session to `addSession`. `createSiwe()` (src/siwx/siwe.ts) is a ready EIP-4361 implementation.
+ */
+
+/** The account and chain a message is for. `chainId` is CAIP-2 (`eip155:1`). */
+export interface SiwxMessageInput {
+  accountAddress: `0x${string}`
+  chainId: string
+}
+
+/** What a sign-in message says (EIP-4361's fields; `chainId` is CAIP-2). */
+export interface SiwxMessageData extends SiwxMessageInput {
+  domain: string
+  uri: string
+  version: '1'
+  nonce: string
+  statement?: string
+  /** ISO 8601. */
+  issuedAt: string
+  expirationTime?: string
+  notBefore?: string
+  requestId?: string
+  resources?: string[]
+}
+
+/** A message to sign: its fields and the text the wallet shows and signs. */
+export interface SiwxMessage {
+  data: SiwxMessageData
+  message: string
+}
+
+/** A signed message: what the app keeps and checks. */
+export interface SiwxSession extends SiwxMessage {
+  signature: `0x${string}`
+  /** The session's id where a server keeps it (the sandbox sessions preset). */
+  id?: string
+}
+
+/** The host's sign-in: message, sessions, and whether signing in is required. */
+export interface SiwxConfig {
+  /** The message for this account and chain (a fresh nonce each time). */
+  createMessage(input: SiwxMessageInput): Promise<SiwxMessage>
+  /** Keeps a session the kit has verified; throws to refuse it (the visitor stays signed out). */
+  addSession(session: SiwxSession): Promise<void>
+  /** The sessions kept for this account and chain (the kit still checks each before it trusts it). */
+  getSessions(chainId: string, address: `0x${string}`): Promise<SiwxSession[]>
+  /** Ends the sessions of this account and chain (sign-out, disconnect). */
+  revokeSession(chainId: string, address: `0x${string}`): Promise<void>
+  /** True: a visitor who declines to sign is disconnected. Default false (sign-in optional). */
+  getRequired?(): boolean
+}
