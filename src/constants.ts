@@ -195,3 +195,11 @@ export const AUTH_VERIFY_TIMEOUT_MS = 45_000
  * delays the dialog's first paint. Ours: the frame needs its own 500 ms ready wait (SPEC §4) anyway, so 50 ms
  * more is not felt. */
 export const EMBEDDED_LOAD_AFTER_OPEN_MS = 50
+
+// Sign-in with the wallet (issue 15)
+/** A sign-in request to the sessions API (create, read, revoke). §9: sign-in requests 30 s. */
+export const SIGN_IN_REQUEST_TIMEOUT_MS = 30_000
+/** How long a session of the SIWE preset lasts (EIP-4361 `expirationTime`). Ours: the SPEC names none. */
+export const SIWE_SESSION_TTL_MS = 24 * 60 * 60 * 1000
+/** How long the wallet may take to sign the sign-in message (the visitor reads it first). Ours, as a connect. */
+export const SIGN_IN_SIGNATURE_TIMEOUT_MS = 120_000
