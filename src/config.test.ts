@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { configProblems, DEFAULT_FEATURES, defineEvmNetwork, type KitConfig, resolveConfig } from './config'
 import { ConfigError } from './errors/base'
 import { createKitMachine } from './kit/createKit'
+import { createSiwe } from './siwx/siwe'
 
 const network = defineEvmNetwork({
   id: 31337,
@@ -47,9 +48,23 @@ describe('resolveConfig', () => {
   })
 
   it('behavior: siweConfig and siwx together are refused', () => {
-    expect(() => resolveConfig({ ...base, siweConfig: {}, siwx: {} })).toThrowErrorMatchingInlineSnapshot(
-      `[ConfigError: Cannot set both \`siweConfig\` and \`siwx\` options]`,
-    )
+    expect(() =>
+      resolveConfig({ ...base, siweConfig: createSiwe(), siwx: createSiwe() }),
+    ).toThrowErrorMatchingInlineSnapshot(`[ConfigError: Cannot set both \`siweConfig\` and \`siwx\` options]`)
+  })
+
+  it('behavior: a sign-in config without its functions is refused, path by path', () => {
+    expect(() => resolveConfig({ ...base, siwx: { createMessage: 'x' } as never })).toThrow(ConfigError)
+    expect(configProblems({ ...base, siwx: { createMessage: () => {}, getRequired: true } })).toEqual([
+      'siwx.addSession: must be a function',
+      'siwx.getSessions: must be a function',
+      'siwx.revokeSession: must be a function',
+      'siwx.getRequired: must be a function',
+    ])
+    expect(configProblems({ ...base, siweConfig: 'yes' })).toEqual([
+      'siweConfig: must be an object (e.g. createSiwe())',
+    ])
+    expect(configProblems({ ...base, siwx: createSiwe() })).toEqual([])
   })
 
   it('behavior: no networks, a malformed network or endpoint is a clear ConfigError', () => {

@@ -1,4 +1,5 @@
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
+import type { SiwxConfig } from './siwx/types'
 
 /** SPEC §3 Network. `id` is the chain reference (a number on eip155). */
 export interface KitNetwork {
@@ -84,8 +85,11 @@ export interface KitStorage {
   removeItem(key: string): void
 }
 
-/** Sign-in configuration; the kit only checks that not both are set (SPEC §5). */
-export type SiweConfig = Record<string, unknown>
+/**
+ * Sign-in configuration (SPEC §1 `siwx`; `siweConfig` is the older name of the same option, never both, §5):
+ * how the host makes the message and keeps the sessions. `createSiwe()` is a ready EIP-4361 one.
+ */
+export type SiweConfig = SiwxConfig
 
 /**
  * What a host passes to `createKitMachine`. Only `projectId` and `networks` are required.
@@ -249,6 +253,7 @@ export function configProblems(config: unknown): string[] {
       checkNetwork(network, `networks.${index}`, report)
   if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
     report('themeMode', "must be 'dark' or 'light'")
+  for (const option of ['siwx', 'siweConfig'] as const) checkSiwx(config[option], option, report)
   const { walletConnect, endpoints } = config
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
@@ -268,6 +273,21 @@ export function configProblems(config: unknown): string[] {
       }
   }
   return problems
+}
+
+/** The SIWX functions the kit calls (`getRequired` is optional). */
+const SIWX_FUNCTIONS = ['createMessage', 'addSession', 'getSessions', 'revokeSession'] as const
+
+function checkSiwx(value: unknown, path: string, report: Report): void {
+  if (value === undefined) return
+  if (!isRecord(value)) {
+    report(path, 'must be an object (e.g. createSiwe())')
+    return
+  }
+  for (const name of SIWX_FUNCTIONS)
+    if (typeof value[name] !== 'function') report(`${path}.${name}`, 'must be a function')
+  if (value.getRequired !== undefined && typeof value.getRequired !== 'function')
+    report(`${path}.getRequired`, 'must be a function')
 }
 
 /** The chain namespaces this kit has an adapter for (`src/chains/`). */

@@ -24,6 +24,14 @@ export class SignInRejectedError extends SignInError {
   }
 }
 
+/** The wallet did not answer the signature request in time (SIGN_IN_SIGNATURE_TIMEOUT_MS). */
+export class SignInTimeoutError extends SignInError {
+  override name = 'SignInTimeoutError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The wallet did not answer. Check it, then sign in again.', parameters)
+  }
+}
+
 /** The host requires sign-in and the visitor declined: the kit disconnected. */
 export class SignInRequiredError extends SignInError {
   override name = 'SignInRequiredError'

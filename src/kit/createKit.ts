@@ -13,7 +13,7 @@ import type { EmbeddedWallet } from '../embedded/load'
 import { defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
-import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
+import type { AccountRef, SendRef, SessionClientRef, SignInRef } from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, withoutHover } from '../utils/environment'
 
@@ -238,6 +238,28 @@ export function createKitMachine(config: KitConfig) {
           send?.on('send.succeeded', sendBack),
           send?.on('send.previewing', sendBack),
           send?.on('request.timedOut', sendBack),
+        ]
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
+      /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
+      loadSignIn: fromPromise(async () => {
+        const siwx = resolved.siwx ?? resolved.siweConfig
+        if (!siwx) throw new Error('Sign-in is not configured')
+        const [{ signInMachine }, { createSignInActors }] = await Promise.all([
+          import('../machines/signIn'),
+          import('../actors/signIn'),
+        ])
+        return signInMachine.provide({ actors: createSignInActors({ wagmi, siwx }) })
+      }),
+      followSignIn: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const signIn = system.get('signIn') as SignInRef | undefined
+        const subscriptions = [
+          signIn?.on('signIn.asked', sendBack),
+          signIn?.on('signIn.signedIn', sendBack),
+          signIn?.on('signIn.skipped', sendBack),
+          signIn?.on('signIn.declined', sendBack),
         ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()

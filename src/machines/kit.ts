@@ -35,6 +35,8 @@ export function defineKitMachine() {
       if (!input) throw new Error('The kit machine starts with its input: use createKitMachine(config)')
       return initialKitContext(input)
     },
+    // Sign-in, when the host configured it, loads at start (its region's guard decides).
+    entry: raise({ type: 'signIn.load' }),
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'followModal', src: 'followModal' },
@@ -87,6 +89,11 @@ export function defineKitMachine() {
           actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
         },
         { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
+        // Closing ConnectingSiwe while sign-in asks is "Cancel" (required: disconnected).
+        {
+          guard: 'leavesSignIn',
+          actions: [forwardTo('modal'), sendTo(({ context }) => context.signIn!, { type: 'signIn.cancel' })],
+        },
         { actions: [forwardTo('modal'), 'cancelConnecting'] },
       ],
       'router.back': [
@@ -95,6 +102,11 @@ export function defineKitMachine() {
           actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
         },
         { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
+        // Closing ConnectingSiwe while sign-in asks is "Cancel" (required: disconnected).
+        {
+          guard: 'leavesSignIn',
+          actions: [forwardTo('modal'), sendTo(({ context }) => context.signIn!, { type: 'signIn.cancel' })],
+        },
         { actions: [forwardTo('modal'), 'cancelConnecting'] },
       ],
       'router.*': { actions: forwardTo('modal') },
@@ -218,6 +230,14 @@ export function defineKitMachine() {
         { actions: assign({ balances: ({ event }) => event.balances }) },
       ],
       'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
+      // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
+      'signIn.asked': { actions: 'showSignIn' },
+      'signIn.signedIn': { actions: 'leaveSignIn' },
+      'signIn.skipped': { actions: 'leaveSignIn' },
+      'signIn.declined': { actions: ['leaveSignIn', 'disconnectUnsigned'] },
+      'signIn.sign': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
+      'signIn.cancel': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
+      'signIn.signOut': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'send.succeeded': { actions: 'afterSend' },
       // The form was accepted (a name resolved, if it was one): the preview shows next.
       'send.previewing': {
@@ -261,6 +281,18 @@ export function defineKitMachine() {
         started: 'spawnSend',
         follow: 'followSend',
       }),
+      /**
+       * Sign-in with the wallet (SPEC §1 `siwx`): loaded at start when the host configured it (the kit's entry
+       * asks), so a reconnect finds its session; ConnectingSiwe asks again after a failed load.
+       */
+      signIn: onDemand({
+        load: 'signIn.load',
+        guard: 'signInOn',
+        loader: 'loadSignIn',
+        started: 'spawnSignIn',
+        running: 'tellSignInAccount',
+        follow: 'followSignIn',
+      }),
       /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
       wallets: onDemand({
         load: 'listing.load',
@@ -292,11 +324,12 @@ export function initialKitContext(input: KitInput): KitContext {
     sendFlow: undefined,
     wallets: undefined,
     walletsPending: [],
+    signIn: undefined,
   }
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets'
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets' | 'signIn'
 /** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
 export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 

@@ -1,4 +1,6 @@
 import { assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import { SIGN_IN_SIGNATURE_TIMEOUT_MS } from '../constants'
+import { SignInTimeoutError } from '../errors/signIn'
 import type { SiwxMessage, SiwxSession } from '../siwx/types'
 
 /**
@@ -94,6 +96,10 @@ export const signInMachine = setup({
     ),
     /** Ends the sessions of this account and chain. */
     revoke: fromPromise<void, SignInAccount>(notProvided('revoke')),
+  },
+  delays: {
+    /** How long the wallet may take to sign (SIGN_IN_SIGNATURE_TIMEOUT_MS): then it failed, retryable. */
+    signatureTimeout: SIGN_IN_SIGNATURE_TIMEOUT_MS,
   },
   guards: {
     /** The host requires sign-in (SIWX `getRequired`). */
@@ -210,6 +216,12 @@ export const signInMachine = setup({
         onError: {
           target: 'failed',
           actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+      after: {
+        signatureTimeout: {
+          target: 'failed',
+          actions: { type: 'setError', params: () => ({ error: new SignInTimeoutError() }) },
         },
       },
       on: {

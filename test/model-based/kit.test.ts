@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
 import { type KitEvent, kitMachine } from '../../src/machines/kit'
+import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
 import { kitTestInput, shown, testAccount } from './kit.fixtures'
 
@@ -20,6 +21,7 @@ const machine = kitMachine.provide({
     spawnAccount: assign({ account: () => ref('account') }),
     spawnSend: assign({ sendFlow: () => ref('send') }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
+    spawnSignIn: assign({ signIn: () => ref('signIn') }),
   },
   actors: {
     modal: standIn as never,
@@ -33,11 +35,13 @@ const machine = kitMachine.provide({
     followRemoteSessions: quiet,
     followAccount: quiet,
     followSend: quiet,
+    followSignIn: quiet,
     loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
     loadSend: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
+    loadSignIn: fromPromise(async () => standIn) as never,
   },
 })
 
@@ -89,10 +93,14 @@ const events = [
   { type: 'frame.updateEmail', email: 'new@example.com' },
   { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
-  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets'].flatMap((id) => [
-    done(id),
-    failed(id),
-  ]),
+  { type: 'signIn.asked' },
+  { type: 'signIn.signedIn', session: {} },
+  { type: 'signIn.skipped' },
+  { type: 'signIn.declined' },
+  shown('ConnectingSiwe'),
+  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets', 'loadSignIn'].flatMap(
+    (id) => [done(id), failed(id)],
+  ),
 ] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
 
 type KitSnapshot = SnapshotFrom<typeof machine>
@@ -129,10 +137,13 @@ const model = modelWith()
 const restoring = modelWith({ storedLogin: true })
 /** A device without hover: the login frame loads when the modal opens (`loadsFrameOnOpen`), not on intent. */
 const touch = modelWith({ frameOnOpen: true })
+/** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
+const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 
-const PATHS = 74
-const RESTORING_PATHS = 49
-const TOUCH_PATHS = 74
+const PATHS = 78
+const RESTORING_PATHS = 53
+const TOUCH_PATHS = 78
+const SIGN_IN_PATHS = 53
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -142,6 +153,8 @@ function invariant(s: KitSnapshot) {
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')
   if (s.matches({ wallets: 'running' }) !== !!s.context.wallets) throw new Error('wallets ref out of step')
+  if (s.matches({ signIn: 'running' }) !== !!s.context.signIn) throw new Error('sign-in ref out of step')
+  if (!s.context.config.siwx && !s.matches({ signIn: 'idle' })) throw new Error('sign-in without siwx')
   // What was asked of the listing before it ran has reached it once it runs.
   if (s.context.wallets && s.context.walletsPending.length > 0) throw new Error('listing requests held back')
   if (
@@ -153,10 +166,11 @@ function invariant(s: KitSnapshot) {
 
 describe('kit machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect([model.paths.length, restoring.paths.length, touch.paths.length]).toEqual([
+    expect([model.paths.length, restoring.paths.length, touch.paths.length, signingIn.paths.length]).toEqual([
       PATHS,
       RESTORING_PATHS,
       TOUCH_PATHS,
+      SIGN_IN_PATHS,
     ])
   })
 
@@ -177,11 +191,18 @@ describe('kit machine, model-based', () => {
     })
   }
 
+  for (const path of signingIn.paths) {
+    it(`replays, with sign-in, ${path.description}`, () => {
+      replayPath(signingIn, path, { invariant })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine', () => {
     const results: ReplayResult[] = [
       ...model.paths.map((path) => replayPath(model, path, { invariant })),
       ...restoring.paths.map((path) => replayPath(restoring, path, { invariant })),
       ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
+      ...signingIn.paths.map((path) => replayPath(signingIn, path, { invariant })),
     ]
     assertCoverage(model, results)
   })

@@ -42,6 +42,7 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.account.running': 'followAccount lives as long as the account machine runs',
   'kit.sendFlow.running': 'followSend lives as long as the send flow runs',
   'kit.wallets.running': 'followWallets lives as long as the wallet listing runs',
+  'kit.signIn.running': 'followSignIn lives as long as sign-in runs',
 }
 
 type Found = { machine: string; id: string; why: string }

@@ -1,9 +1,11 @@
 import { assertEvent } from 'xstate'
+import type { ResolvedKitConfig } from '../../config'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
-import type { ChosenWallet, ConnectorInfo } from '../connection'
+import type { ChosenWallet, ConnectionAccount, ConnectorInfo } from '../connection'
 import type { ModalEvent } from '../modal'
 import type { SendNotice } from '../send'
+import type { SignInAccount } from '../signIn'
 import type { AccountRef, KitContext, KitEvent } from './types'
 
 /*
@@ -122,6 +124,11 @@ export const is = {
   accountRuns: ({ context }) => !!context.account,
   sendRuns: ({ context }) => !!context.sendFlow,
   walletsRun: ({ context }) => !!context.wallets,
+  /** The host configured sign-in with the wallet (`siwx` or `siweConfig`). */
+  signInOn: ({ context }) => !!signInConfig(context.config),
+  signInRuns: ({ context }) => !!context.signIn,
+  /** The visitor leaves ConnectingSiwe (close, Escape) while sign-in asks: as "Cancel". */
+  leavesSignIn: ({ context }) => !!context.signIn && context.modal.history.at(-1) === 'ConnectingSiwe',
   /** The wallet listing is on (`features.allWallets`): only then is its code worth loading. */
   listingOn: ({ context }) => context.config.features.allWallets,
   /** The modal now shows a wallet list (Connect, All Wallets) and the full listing is on. */
@@ -161,3 +168,12 @@ export function embeddedOn(context: Pick<KitContext, 'config'>): boolean {
 export function isConfiguredChain(context: Pick<KitContext, 'config'>, chainId: number): boolean {
   return context.config.networks.some((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
 }
+
+/** The host's sign-in (`siwx`, or its older name `siweConfig`), if any. */
+export const signInConfig = (config: ResolvedKitConfig) => config.siwx ?? config.siweConfig
+
+/** The account and chain sign-in is about: the connected address on its CAIP-2 chain. */
+export const signInAccount = (account: Pick<ConnectionAccount, 'address' | 'chainId'>): SignInAccount => ({
+  address: account.address,
+  chainId: `eip155:${account.chainId}`,
+})

@@ -16,11 +16,12 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
+import { SignInRequiredError } from '../../errors/signIn'
 import type { defineConnectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
-import { fetchBalances, is, matchConnector, routeAfterSend } from './rules'
+import { fetchBalances, is, matchConnector, routeAfterSend, signInAccount, signInConfig } from './rules'
 import type {
   AccountLogic,
   EmbeddedLoad,
@@ -29,6 +30,7 @@ import type {
   KitInput,
   SendLogic,
   SessionClientLogic,
+  SignInLogic,
   WalletsLogic,
   WalletsRef,
 } from './types'
@@ -76,11 +78,13 @@ export const kitSetup = setup({
     loadAccount: pending<AccountLogic>(),
     loadSend: pending<SendLogic>(),
     loadWallets: pending<WalletsLogic>(),
+    loadSignIn: pending<SignInLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
     followFrame: quiet(),
     followRemoteSessions: quiet(),
     followAccount: quiet(),
     followSend: quiet(),
+    followSignIn: quiet(),
   },
   guards: is,
   delays: {
@@ -224,8 +228,14 @@ export const kitSetup = setup({
       if (event.account.connectorId === context.input.connectorIds.walletConnect)
         enqueue.raise({ type: 'remoteSessions.load' })
       fetchBalances(context, enqueue)
+      // Sign-in (issue 15) hears every connect; the modal stays open on ConnectingSiwe while it looks for a
+      // session, and closes once the visitor is signed in (or goes on without).
+      if (context.signIn)
+        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(event.account) })
       if (event.reconnected) return
-      enqueue.sendTo('modal', { type: 'modal.close' })
+      if (signInConfig(context.config))
+        enqueue.sendTo('modal', { type: 'router.replace', view: 'ConnectingSiwe' })
+      else enqueue.sendTo('modal', { type: 'modal.close' })
       enqueue.sendTo('telemetry', {
         type: 'telemetry.send',
         event: {
@@ -242,12 +252,51 @@ export const kitSetup = setup({
       enqueue.sendTo('modal', { type: 'modal.close' })
       if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
       if (context.sendFlow) enqueue.sendTo(({ context }) => context.sendFlow!, { type: 'send.reset' })
+      if (context.signIn) enqueue.sendTo(context.signIn, { type: 'signIn.disconnected' })
     }),
     followChain: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.chainChanged')
       if (!context.connected) return
-      enqueue.assign({ connected: { ...context.connected, chainId: event.chainId } })
+      const connected = { ...context.connected, chainId: event.chainId }
+      enqueue.assign({ connected })
       fetchBalances(context, enqueue)
+      // A session is for one account on one chain: another chain asks sign-in again.
+      if (context.signIn)
+        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(connected) })
+    }),
+    /** Sign-in, once spawned, hears the account already connected (a reconnect that came first). */
+    tellSignInAccount: enqueueActions(({ context, enqueue }) => {
+      if (context.signIn && context.connected)
+        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(context.connected) })
+    }),
+    spawnSignIn: assign(({ context, spawn }, logic: SignInLogic) =>
+      context.signIn
+        ? {}
+        : {
+            signIn: spawn(logic, {
+              systemId: 'signIn',
+              input: { required: signInConfig(context.config)?.getRequired?.() ?? false },
+            }),
+          },
+    ),
+    /** Sign-in asks the visitor: ConnectingSiwe, over the view shown or in the modal opened for it. */
+    showSignIn: enqueueActions(({ context, enqueue }) => {
+      if (context.modal.history.at(-1) === 'ConnectingSiwe') return
+      if (context.modal.open) enqueue.sendTo('modal', { type: 'router.replace', view: 'ConnectingSiwe' })
+      else enqueue.sendTo('modal', { type: 'modal.open', view: 'ConnectingSiwe' })
+    }),
+    /** Signed in, or going on without: ConnectingSiwe has done its job. */
+    leaveSignIn: enqueueActions(({ context, enqueue }) => {
+      if (context.modal.history.at(-1) === 'ConnectingSiwe') enqueue.sendTo('modal', { type: 'modal.close' })
+    }),
+    /** Declined while sign-in is required: disconnected, and told why. */
+    disconnectUnsigned: enqueueActions(({ enqueue }) => {
+      enqueue.sendTo('connection', { type: 'connection.disconnect' })
+      enqueue.sendTo('toast', {
+        type: 'toast.show',
+        variant: 'error',
+        message: new SignInRequiredError().shortMessage,
+      })
     }),
     selectWallet: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'wallet.select')

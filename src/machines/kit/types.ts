@@ -15,6 +15,7 @@ import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
+import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
 
@@ -45,6 +46,8 @@ export type FrameLogic = typeof frameMachine
 export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
 export type SendLogic = typeof sendMachine
+/** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
+export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
 export type WalletsLogic = typeof walletsMachine
 /** The login frame's loader returns the machine with its real slots and what the kit reads of it. */
@@ -57,6 +60,7 @@ export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
+export type SignInRef = ActorRefFrom<SignInLogic>
 
 export type Loader<Output> = PromiseActorLogic<Output>
 
@@ -94,6 +98,8 @@ export interface KitContext {
    * in order, once it runs. One of each kind, the latest.
    */
   walletsPending: readonly WalletsEvent[]
+  /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
+  signIn: SignInRef | undefined
 }
 
 /** What the views send the login frame, through the kit (which forwards them once the frame runs). */
@@ -169,3 +175,9 @@ export type KitEvent =
   /** From the account and send machines, through their followers. */
   | AccountNotice
   | Extract<SendNotice, { type: 'send.succeeded' | 'send.previewing' | 'request.timedOut' }>
+  /** Sign-in's code is needed (at start, with `siwx` configured; ConnectingSiwe retries it). */
+  | { type: 'signIn.load' }
+  /** What ConnectingSiwe and `useKitSession().signOut` send sign-in (forwarded once it runs). */
+  | Extract<SignInEvent, { type: 'signIn.sign' | 'signIn.cancel' | 'signIn.signOut' }>
+  /** From sign-in, through `followSignIn`. */
+  | SignInNotice
