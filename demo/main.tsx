@@ -2,8 +2,8 @@ import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { parseEther } from 'viem'
 import { useSendTransaction, useSignMessage } from 'wagmi'
-import { createKitMachine, defineEvmNetwork, type KitNetwork } from '../src'
-import { ConnectButton, KitRoot, type KitRootProps, useKitAccount } from '../src/react'
+import { createKitMachine, createSiwe, defineEvmNetwork, type KitNetwork } from '../src'
+import { ConnectButton, KitRoot, type KitRootProps, useKitAccount, useKitSession } from '../src/react'
 import { sandboxConfig } from './sandbox-config'
 
 /** The demo host app: what a host developer writes, plus the result box the end-to-end tests read. */
@@ -17,6 +17,21 @@ const localChain: KitNetwork = defineEvmNetwork({
 
 /** `?proposalTtl=MS`: a short pairing-proposal lifetime, to watch the QR code renew (demos and tests). */
 const proposalTtl = Number(new URLSearchParams(window.location.search).get('proposalTtl'))
+/**
+ * `?siwx=1`: sign-in with the wallet (issue 15), sessions in this browser's storage; `?siwx=api`: sessions on
+ * the sandbox Data API (`/v1/sessions`); `&siwxRequired=1`: declining disconnects.
+ */
+const siwxMode = new URLSearchParams(window.location.search).get('siwx')
+const siwx =
+  siwxMode === '1' || siwxMode === 'api'
+    ? createSiwe({
+        statement: 'Sign in to the Walletstate demo',
+        required: new URLSearchParams(window.location.search).get('siwxRequired') === '1',
+        ...(siwxMode === 'api' && sandboxConfig.endpoints?.api
+          ? { sessionsApi: { url: sandboxConfig.endpoints.api, projectId: sandboxConfig.projectId } }
+          : {}),
+      })
+    : undefined
 
 const kit = createKitMachine({
   projectId: sandboxConfig.projectId,
@@ -25,6 +40,7 @@ const kit = createKitMachine({
     : {}),
   networks: [localChain],
   endpoints: sandboxConfig.endpoints,
+  ...(siwx ? { siwx } : {}),
   metadata: {
     name: 'Walletstate demo',
     description: 'The demo host app of the Walletstate kit',
@@ -38,6 +54,7 @@ const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
 function App() {
   const { isConnected, address } = useKitAccount()
+  const session = useKitSession()
   const [result, setResult] = useState('')
   const sign = useSignMessage()
   const send = useSendTransaction()
@@ -75,6 +92,16 @@ function App() {
       <p>
         Account: <output data-testid="demo-address">{isConnected ? address : ''}</output>
       </p>
+      {session.status === 'disabled' ? null : (
+        <p>
+          Signed in as: <output data-testid="demo-session">{session.address ?? ''}</output>{' '}
+          {session.address ? (
+            <button type="button" onClick={session.signOut}>
+              Sign out
+            </button>
+          ) : null}
+        </p>
+      )}
     </main>
   )
 }

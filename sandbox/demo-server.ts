@@ -47,6 +47,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         '@xstate/react',
         'wagmi',
         'viem',
+        'viem/siwe',
+        'wagmi/actions',
         '@tanstack/react-query',
         'valibot',
         'qrcode',

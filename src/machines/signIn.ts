@@ -1,6 +1,6 @@
 import { assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import { SIGN_IN_SIGNATURE_TIMEOUT_MS } from '../constants'
-import { SignInTimeoutError } from '../errors/signIn'
+import { SignInRequiredError, SignInTimeoutError } from '../errors/signIn'
 import type { SiwxMessage, SiwxSession } from '../siwx/types'
 
 /**
@@ -52,7 +52,8 @@ export type SignInNotice =
   | { type: 'signIn.asked' }
   | { type: 'signIn.signedIn'; session: SiwxSession }
   | { type: 'signIn.skipped' }
-  | { type: 'signIn.declined' }
+  /** Declined while required: the kit disconnects and shows `message`. */
+  | { type: 'signIn.declined'; message: string }
 
 export type SignInStatus = 'signedOut' | 'checking' | 'asking' | 'signing' | 'signedIn' | 'failed' | 'skipped'
 
@@ -133,7 +134,10 @@ export const signInMachine = setup({
     notifyAsked: emit({ type: 'signIn.asked' } as const),
     notifySignedIn: emit(({ context }) => ({ type: 'signIn.signedIn' as const, session: context.session! })),
     notifySkipped: emit({ type: 'signIn.skipped' } as const),
-    notifyDeclined: emit({ type: 'signIn.declined' } as const),
+    notifyDeclined: emit(() => ({
+      type: 'signIn.declined' as const,
+      message: new SignInRequiredError().shortMessage,
+    })),
   },
 }).createMachine({
   id: 'signIn',

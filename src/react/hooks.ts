@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { useCallback } from 'react'
+import type { ActorRefFrom } from 'xstate'
 import type { ResolvedKitConfig } from '../config'
 import type { KitAlert } from '../errors/base'
 import type { AccountActorRef } from '../machines/account'
@@ -8,10 +9,13 @@ import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectIsOpen, selectView } from '../machines/modal'
 import type { SendActorRef } from '../machines/send'
+import type { SignInMachine, SignInStatus } from '../machines/signIn'
 import type { Toast } from '../machines/toast'
 import type { WalletsActorRef } from '../machines/wallets'
 import type { ViewName } from '../views'
 import { useKitActor } from './context'
+
+type SignInActorRef = ActorRefFrom<SignInMachine>
 
 /** The modal child actor of the kit. */
 export function useModalActor(): ModalActorRef {
@@ -142,4 +146,59 @@ export function useAccountActor(): AccountActorRef | undefined {
  */
 export function useSendActor(): SendActorRef | undefined {
   return useSelector(useKitActor(), (s) => s.context.sendFlow) as SendActorRef | undefined
+}
+
+/** Sign-in's actor (`src/machines/signIn.ts`, systemId `signIn`), once loaded (the host configured `siwx`). */
+export function useSignInActor(): SignInActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.signIn) as SignInActorRef | undefined
+}
+
+export interface UseKitSessionReturnType {
+  /** `disabled`: no `siwx`; `signing`: the message is being made, signed or checked. */
+  status: 'disabled' | SignInStatus
+  /** The signed-in account, its CAIP-2 chain and when the session ends (ISO 8601), while signed in. */
+  address: `0x${string}` | undefined
+  chainId: string | undefined
+  expiresAt: string | undefined
+  /** Ends the session (revoked where the host keeps it); with sign-in required the visitor is disconnected. */
+  signOut: () => void
+}
+
+const SIGN_IN_STATUS: Record<string, SignInStatus> = {
+  checking: 'checking',
+  revoking: 'checking',
+  asking: 'asking',
+  creating: 'signing',
+  signing: 'signing',
+  verifying: 'signing',
+  signedIn: 'signedIn',
+  failed: 'failed',
+  skipped: 'skipped',
+  declined: 'skipped',
+  afterSignOut: 'skipped',
+}
+
+/**
+ * The visitor's sign-in session (SIWX, issue 15).
+ *
+ * @example
+ * const { status, address, signOut } = useKitSession()
+ */
+export function useKitSession(): UseKitSessionReturnType {
+  const kit = useKitActor()
+  const configured = useSelector(kit, (s) => !!(s.context.config.siwx ?? s.context.config.siweConfig))
+  const signIn = useSignInActor()
+  const status = useSelector(signIn, (s) =>
+    s ? (SIGN_IN_STATUS[String(s.value)] ?? 'signedOut') : 'signedOut',
+  )
+  const data = useSelector(signIn, (s) => s?.context.session?.data)
+  const signOut = useCallback(() => kit.send({ type: 'signIn.signOut' }), [kit])
+  const signedIn = status === 'signedIn' && !!data
+  return {
+    status: configured ? status : 'disabled',
+    address: signedIn ? data.accountAddress : undefined,
+    chainId: signedIn ? data.chainId : undefined,
+    expiresAt: signedIn ? data.expirationTime : undefined,
+    signOut,
+  }
 }

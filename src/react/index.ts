@@ -4,12 +4,15 @@ export { useKitActor } from './context'
 export {
   type UseKitAccountReturnType,
   type UseKitReturnType,
+  type UseKitSessionReturnType,
   useConnectionActor,
   useKit,
   useKitAccount,
   useKitAlerts,
   useKitConfig,
+  useKitSession,
   useModalActor,
+  useSignInActor,
   useToast,
   useToastActor,
 } from './hooks'

@@ -16,7 +16,6 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
-import { SignInRequiredError } from '../../errors/signIn'
 import type { defineConnectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
@@ -290,14 +289,12 @@ export const kitSetup = setup({
       if (context.modal.history.at(-1) === 'ConnectingSiwe') enqueue.sendTo('modal', { type: 'modal.close' })
     }),
     /** Declined while sign-in is required: disconnected, and told why. */
-    disconnectUnsigned: enqueueActions(({ enqueue }) => {
+    disconnectUnsigned: enqueueActions(({ enqueue, event }) => {
+      assertEvent(event, 'signIn.declined')
       enqueue.sendTo('connection', { type: 'connection.disconnect' })
-      enqueue.sendTo('toast', {
-        type: 'toast.show',
-        variant: 'error',
-        message: new SignInRequiredError().shortMessage,
-      })
+      enqueue.sendTo('toast', { type: 'toast.show', variant: 'error', message: event.message })
     }),
+
     selectWallet: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'wallet.select')
       const local = matchConnector(context.connectors, event.wallet)

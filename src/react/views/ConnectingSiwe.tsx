@@ -1,0 +1,55 @@
+import { useSelector } from '@xstate/react'
+import { selectCapability } from '../../machines/kit'
+import { selectSignInStatus } from '../../machines/signIn'
+import { truncateAddress } from '../../utils/format'
+import { useKitActor } from '../context'
+import { useKitConfig, useSignInActor } from '../hooks'
+
+/**
+ * ConnectingSiwe (issue 15): the connected visitor signs a message to prove they own the account. "Sign in"
+ * asks the wallet; "Cancel" goes on without (or disconnects, when the app requires sign-in). While the kit
+ * looks for a kept session, or the wallet and the check run, a progress line says so; a failure shows its
+ * message and "Sign in" tries again.
+ */
+export default function ConnectingSiwe() {
+  const kit = useKitActor()
+  const config = useKitConfig()
+  const signIn = useSignInActor()
+  const loadFailed = useSelector(kit, (s) => selectCapability(s, 'signIn') === 'failed')
+  const status = useSelector(signIn, selectSignInStatus)
+  const account = useSelector(signIn, (s) => s?.context.account)
+  const error = useSelector(signIn, (s) => s?.context.error)
+  const required = useSelector(signIn, (s) => s?.context.required ?? false)
+  const busy = !loadFailed && (status === 'checking' || status === 'signing' || !signIn)
+  const appName = config.metadata?.name ?? 'This app'
+  const sign = () => kit.send(loadFailed ? { type: 'signIn.load' } : { type: 'signIn.sign' })
+  return (
+    <div className="ws-center ws-stack" data-view-status={status}>
+      <p>
+        <strong className="ws-strong">{appName}</strong> asks you to sign in with your wallet
+        {account ? <> ({truncateAddress(account.address)})</> : null}: a signature proves the account is
+        yours. It costs nothing and sends no transaction.
+      </p>
+      {required ? <p className="ws-muted">Signing in is required to stay connected.</p> : null}
+      {busy ? (
+        <p className="ws-muted" role="status" aria-busy="true">
+          <span className="ws-spinner ws-spinner-small" aria-hidden="true" />{' '}
+          {status === 'signing' ? 'Sign the message in your wallet…' : 'Checking your session…'}
+        </p>
+      ) : null}
+      {error || loadFailed ? (
+        <p className="ws-error-text" role="alert">
+          {loadFailed ? 'Sign-in could not be loaded. Check the network and try again.' : error}
+        </p>
+      ) : null}
+      <div className="ws-row">
+        <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'signIn.cancel' })}>
+          Cancel
+        </button>
+        <button type="button" className="ws-primary" onClick={sign} disabled={busy}>
+          Sign in
+        </button>
+      </div>
+    </div>
+  )
+}
