@@ -96,7 +96,7 @@ const events = [
   { type: 'signIn.asked' },
   { type: 'signIn.signedIn', session: {} },
   { type: 'signIn.skipped' },
-  { type: 'signIn.declined' },
+  { type: 'signIn.declined', message: 'Sign in required' },
   shown('ConnectingSiwe'),
   ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets', 'loadSignIn'].flatMap(
     (id) => [done(id), failed(id)],
