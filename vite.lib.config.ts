@@ -4,8 +4,8 @@ import { defineConfig } from 'vite'
 
 const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-// The kit as a library, what `npm run build` (and so `npm pack`) puts in dist/: four ES entry points
-// (dist/index.js, dist/machines.js, dist/react.js, dist/testing.js), every package left to the host's bundler, and the lazy views
+// The kit as a library, what `npm run build` (and so `npm pack`) puts in dist/: five ES entry points
+// (dist/index.js, dist/machines.js, dist/react.js, dist/testing.js, dist/siwx.js), every package left to the host's bundler, and the lazy views
 // and the self-contained WalletConnect bundle (src/chains/eip155/vendor/) as chunks beside them. The types come
 // from tsconfig.build.json into dist/types/.
 export default defineConfig({
@@ -23,6 +23,7 @@ export default defineConfig({
         machines: entry('./src/machines/index.ts'),
         react: entry('./src/react/index.ts'),
         testing: entry('./src/testing/index.ts'),
+        siwx: entry('./src/siwx/index.ts'),
       },
       formats: ['es'],
     },

@@ -2,8 +2,9 @@ import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { parseEther } from 'viem'
 import { useSendTransaction, useSignMessage } from 'wagmi'
-import { createKitMachine, createSiwe, defineEvmNetwork, type KitNetwork } from '../src'
+import { createKitMachine, defineEvmNetwork, type KitNetwork } from '../src'
 import { ConnectButton, KitRoot, type KitRootProps, useKitAccount, useKitSession } from '../src/react'
+import { createSiwe } from '../src/siwx'
 import { sandboxConfig } from './sandbox-config'
 
 /** The demo host app: what a host developer writes, plus the result box the end-to-end tests read. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as core from './index'
 import * as machines from './machines/index'
 import * as react from './react/index'
+import * as siwx from './siwx/index'
 import * as testing from './testing/index'
 
 // The public surface changes only on purpose: a new or removed export shows up here.
@@ -98,7 +99,9 @@ describe('exports', () => {
         "useKitActor",
         "useKitAlerts",
         "useKitConfig",
+        "useKitSession",
         "useModalActor",
+        "useSignInActor",
         "useToast",
         "useToastActor",
       ]
@@ -114,6 +117,13 @@ describe('exports', () => {
         "describePath",
         "isDelayEvent",
         "replayPath",
+      ]
+    `)
+  })
+  it('walletstate/siwx', () => {
+    expect(Object.keys(siwx).sort()).toMatchInlineSnapshot(`
+      [
+        "createSiwe",
       ]
     `)
   })

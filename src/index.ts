@@ -62,6 +62,5 @@ export {
   type ToastVariant,
   toastMachine,
 } from './machines/toast'
-export { createSiwe, type SiweOptions, type SiweSessionsApi } from './siwx/siwe'
 export type { SiwxConfig, SiwxMessage, SiwxMessageData, SiwxMessageInput, SiwxSession } from './siwx/types'
 export { homeView, isViewName, VIEW_NAMES, type ViewName } from './views'
