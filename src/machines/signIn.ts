@@ -74,6 +74,12 @@ function errorText(error: unknown): string {
 const sameAccount = (a: SignInAccount | undefined, b: SignInAccount) =>
   !!a && a.address.toLowerCase() === b.address.toLowerCase() && a.chainId === b.chainId
 
+/** The visitor declines ("Cancel", closing ConnectingSiwe): disconnected when required, else on without. */
+const cancel = [
+  { guard: 'required', target: 'declined', actions: 'clearError' },
+  { target: 'skipped', actions: 'clearError' },
+] as const
+
 export const signInMachine = setup({
   types: {
     context: {} as SignInContext,
@@ -183,10 +189,7 @@ export const signInMachine = setup({
       entry: 'notifyAsked',
       on: {
         'signIn.sign': { target: 'creating', actions: 'clearError' },
-        'signIn.cancel': [
-          { guard: 'required', target: 'declined', actions: 'clearError' },
-          { target: 'skipped', actions: 'clearError' },
-        ],
+        'signIn.cancel': cancel,
       },
     },
     /** The host makes the message (its nonce may come from a server). */
@@ -203,10 +206,7 @@ export const signInMachine = setup({
         },
       },
       on: {
-        'signIn.cancel': [
-          { guard: 'required', target: 'declined', actions: 'clearError' },
-          { target: 'skipped', actions: 'clearError' },
-        ],
+        'signIn.cancel': cancel,
       },
     },
     /** The wallet shows the message and the visitor approves or rejects it there. */
@@ -229,10 +229,7 @@ export const signInMachine = setup({
         },
       },
       on: {
-        'signIn.cancel': [
-          { guard: 'required', target: 'declined', actions: 'clearError' },
-          { target: 'skipped', actions: 'clearError' },
-        ],
+        'signIn.cancel': cancel,
       },
     },
     /** The signature is checked, then kept by the host. */
@@ -298,10 +295,7 @@ export const signInMachine = setup({
     failed: {
       on: {
         'signIn.sign': { target: 'creating', actions: 'clearError' },
-        'signIn.cancel': [
-          { guard: 'required', target: 'declined', actions: 'clearError' },
-          { target: 'skipped', actions: 'clearError' },
-        ],
+        'signIn.cancel': cancel,
       },
     },
   },
