@@ -129,7 +129,9 @@ describe('POST /v1/sessions', () => {
     const account = privateKeyToAccount(generatePrivateKey())
     const { message, signature } = await signedIn(account)
     const other = await privateKeyToAccount(generatePrivateKey()).signMessage({ message })
-    for (const wrong of [tampered(signature), other, `${signature.slice(0, -2)}00` as Hex]) {
+    // The other recovery id (v 27 ↔ 28; v 0 would equal 27 and still verify).
+    const otherV = `${signature.slice(0, -2)}${signature.endsWith('1b') ? '1c' : '1b'}` as Hex
+    for (const wrong of [tampered(signature), other, otherV]) {
       const res = await post('/v1/sessions', { message, signature: wrong })
       expect(res.status, wrong).toBe(401)
       expect(await answer(res)).toEqual({ error: 'Signature verification failed', status: 401 })

@@ -185,7 +185,8 @@ describe('All Wallets, in Chromium against the sandbox listing', () => {
     expect(await view.getByRole('alert').count()).toBe(0)
 
     // The visible fallback for infinite scroll.
-    await view.getByRole('button', { name: 'Load more' }).click()
+    // Clicked where it is, not scrolled to: scrolling would let the infinite scroll load the pages first.
+    await view.getByRole('button', { name: 'Load more' }).dispatchEvent('click')
     await expect.poll(() => walletButtons(view).count()).toBeGreaterThan(40)
 
     // Choosing a wallet hands it to the kit and the modal stays usable.
