@@ -44,7 +44,6 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         'react-dom/client',
         'react/jsx-runtime',
         'xstate',
-        '@xstate/react',
         'wagmi',
         'viem',
         'viem/siwe',

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { useActorRef } from '@xstate/react'
 import { type ReactNode, useState } from 'react'
 import { WagmiProvider } from 'wagmi'
 import type { ActorOptions } from 'xstate'
 import { kitServicesFor } from '../kit/createKit'
 import type { KitMachine } from '../machines/kit'
+import { useRootActor } from './actor'
 import { KitModal } from './components/KitModal'
 import { KitActorContext } from './context'
 
@@ -30,7 +30,7 @@ export interface KitRootProps {
  */
 export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   // createKitMachine binds the kit's input; a bare `kitMachine` gets it through `options.input`.
-  const actor = useActorRef(machine, { input: undefined, ...options, ...(inspect ? { inspect } : {}) })
+  const actor = useRootActor(machine, { input: undefined, ...options, ...(inspect ? { inspect } : {}) })
   // The kit's own QueryClient and wagmi config (createKitMachine built them); a machine provided by hand
   // (tests) gets fresh ones.
   const [{ queryClient, wagmi: wagmiConfig }] = useState(() =>

@@ -1,4 +1,3 @@
-import { useSelector } from '@xstate/react'
 import { useCallback } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import type { ResolvedKitConfig } from '../config'
@@ -13,6 +12,7 @@ import type { SignInMachine, SignInStatus } from '../machines/signIn'
 import type { Toast } from '../machines/toast'
 import type { WalletsActorRef } from '../machines/wallets'
 import type { ViewName } from '../views'
+import { useSelector } from './actor'
 import { useKitActor } from './context'
 
 type SignInActorRef = ActorRefFrom<SignInMachine>

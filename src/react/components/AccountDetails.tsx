@@ -1,5 +1,4 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { useSelector } from '@xstate/react'
 import { type KeyboardEvent, useId, useRef } from 'react'
 import { formatUnits } from 'viem'
 import { useBalance } from 'wagmi'
@@ -9,6 +8,7 @@ import type { WalletFeature } from '../../config'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
 import { eip155ChainId } from '../../utils/caip'
 import type { ViewName } from '../../views'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig, useSendActor } from '../hooks'
 import {

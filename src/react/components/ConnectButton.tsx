@@ -1,6 +1,6 @@
-import { useSelector } from '@xstate/react'
 import { selectIsOpen } from '../../machines/modal'
 import { truncateAddress } from '../../utils/format'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
 

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor } from '../hooks'
 

@@ -1,6 +1,6 @@
-import { useSelector } from '@xstate/react'
 import { useEffect, useId, useState } from 'react'
 import type { AccountType } from '../../machines/frame'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
 import { FrameViewsStyle, Progress } from './frameViews'

@@ -1,8 +1,8 @@
-import { useSelector } from '@xstate/react'
 import { Suspense, use, useEffect, useRef } from 'react'
 import type { WalletListing } from '../../api/walletsApi'
 import type { ChosenWallet } from '../../machines/connection'
 import type { WalletsActorRef } from '../../machines/wallets'
+import { useSelector } from '../actor'
 import { useWalletsActor } from '../hooks'
 
 /** The wallets of the listing that Connect shows among its own: the host's featured, the recommended ones. */

@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { selectUpdateEmailPhase } from '../../machines/frame'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
 import { CodeForm, FrameViewsStyle, Progress, useFocusOnMount } from './frameViews'

@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useSelector } from '@xstate/react'
 import { useCallback } from 'react'
 import type { DataApiClient, TokenBalance } from '../../api/dataApi'
 import { dataApiClientFor } from '../../api/queries'
@@ -11,6 +10,7 @@ import {
   selectCanFetchBalances,
 } from '../../machines/account'
 import { eip155ChainId } from '../../utils/caip'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig } from '../hooks'
 

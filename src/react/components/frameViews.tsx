@@ -1,7 +1,7 @@
-import { useSelector } from '@xstate/react'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { FrameErrorInfo } from '../../errors/frame'
 import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
+import { useSelector } from '../actor'
 import { FOCUSABLE, focusForView } from '../controls'
 
 /*

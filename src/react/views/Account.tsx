@@ -1,7 +1,7 @@
-import { useSelector } from '@xstate/react'
 import { lazy, Suspense } from 'react'
 import { selectIsDisconnecting } from '../../machines/connection'
 import { truncateAddress } from '../../utils/format'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 

@@ -1,5 +1,4 @@
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual'
-import { useSelector } from '@xstate/react'
 import {
   type ChangeEvent,
   type KeyboardEvent,
@@ -25,6 +24,7 @@ import {
   type WalletsStatus,
 } from '../../machines/wallets'
 import { safeText } from '../../utils/links'
+import { useSelector } from '../actor'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useKitConfig, useWalletsActor } from '../hooks'

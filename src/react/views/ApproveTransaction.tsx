@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { useEffect, useId, useRef } from 'react'
+import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'

@@ -1,6 +1,6 @@
-import { useSelector } from '@xstate/react'
 import { Fragment, useId, useState } from 'react'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
+import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
 import {
   ConnectListedWallets,

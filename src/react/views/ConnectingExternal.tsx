@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { selectConnectFailed, selectIsConnecting } from '../../machines/connection'
+import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor } from '../hooks'

@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { safeHttpUrl } from '../../utils/links'
+import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { QrCode } from '../components/QrCode'
 import { ViewLoading } from '../components/ViewLoading'

@@ -1,7 +1,7 @@
-import { useSelector } from '@xstate/react'
 import { selectCapability } from '../../machines/kit'
 import { selectSignInStatus } from '../../machines/signIn'
 import { truncateAddress } from '../../utils/format'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitConfig, useSignInActor } from '../hooks'
 

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react'
+import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { SOCIAL_NAMES } from '../components/socialNames'
 import { ViewLoading } from '../components/ViewLoading'

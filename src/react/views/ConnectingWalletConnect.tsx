@@ -1,4 +1,3 @@
-import { useSelector } from '@xstate/react'
 import { useEffect, useState } from 'react'
 import {
   type ChosenWallet,
@@ -7,6 +6,7 @@ import {
   selectIsConnected,
 } from '../../machines/connection'
 import { safeDeepLink, safeHttpUrl } from '../../utils/links'
+import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
 import { WalletImage } from '../components/WalletImage'

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react'
+import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'

@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { useState } from 'react'
+import { useSelector } from '../actor'
 import { CodeForm, FrameViewsStyle, useCooldownSeconds, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'

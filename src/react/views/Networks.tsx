@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { selectIsSwitching } from '../../machines/connection'
+import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
 

@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react'
 import { type FormEvent, useId, useState } from 'react'
+import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'

@@ -1,4 +1,3 @@
-import { useSelector } from '@xstate/react'
 import { type FormEvent, useEffect, useId } from 'react'
 import {
   type SendActorRef,
@@ -8,6 +7,7 @@ import {
   selectSendStatus,
   validateSend,
 } from '../../machines/send'
+import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'

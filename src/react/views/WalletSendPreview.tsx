@@ -1,6 +1,6 @@
-import { useSelector } from '@xstate/react'
 import { feeInUsd, type SendActorRef, type SendStatus, selectSendStatus } from '../../machines/send'
 import { truncateAddress } from '../../utils/format'
+import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../components/accountShared'
 import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'

@@ -1,6 +1,6 @@
-import { useSelector } from '@xstate/react'
 import { useId, useState } from 'react'
 import { isNativeToken, type SendActorRef } from '../../machines/send'
+import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
