@@ -4,7 +4,8 @@ import { type CreateConnectorFn, createConfig, createConnector, http } from 'wag
 import { type ActorRefFrom, type AnyEventObject, createActor, setup, waitFor } from 'xstate'
 import { connectionMachine } from '../machines/connection'
 import { createKitStore } from '../storage'
-import { createEip155ConnectionActors, pairingExpiry, safeIcon } from './connection'
+import { createEip155ConnectionActors, safeIcon } from './connection'
+import { pairingExpiry } from './connectionCalls'
 
 const NOW = 1_750_000_000_000
 

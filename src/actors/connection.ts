@@ -1,30 +1,10 @@
-import { type Config, type Connector, ConnectorAlreadyConnectedError } from 'wagmi'
-import {
-  connect,
-  disconnect,
-  getConnection,
-  getConnections,
-  reconnect,
-  switchChain,
-  watchConnection,
-  watchConnectors,
-} from 'wagmi/actions'
+import type { Config, Connector } from 'wagmi'
+import { watchConnectors } from 'wagmi/actions'
 import { fromCallback, fromPromise } from 'xstate'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { DISCONNECT_TIMEOUT_MS } from '../constants'
-import { walkError } from '../errors/base'
-import {
-  ConnectorAccountNotFoundError,
-  ConnectorNotFoundError,
-  DisconnectError,
-  SwitchChainError,
-  toConnectionError,
-  UserRejectedError,
-} from '../errors/connection'
 import type {
-  ConnectionAccount,
-  ConnectionContext,
   ConnectionEvent,
   ConnectOutput,
   ConnectorInfo,
@@ -32,10 +12,16 @@ import type {
   ReconnectOutput,
 } from '../machines/connection'
 import type { KitStore } from '../storage'
+import type { ConnectionCalls } from './connectionCalls'
 
 /**
  * The eip155 implementations of the connection machine's actor slots, over wagmi core actions. The kit
  * provides them; tests provide fakes instead.
+ *
+ * What runs for every visitor is here: the connectors' list, the persistence of a connection, and the check
+ * that there is a stored connection to restore. wagmi's connect, reconnect, disconnect and chain switch and
+ * the live connection's watchers are in ./connectionCalls.ts, which loads with the first of them: a visitor
+ * who never connects never fetches it (issue 14), and a failed load is that call's failure.
  */
 export interface Eip155ActorDependencies {
   wagmi: Config
@@ -49,21 +35,24 @@ export interface Eip155ActorDependencies {
   endingWaitMs?: number
 }
 
-/** How long reconnect waits for wagmi's own reconnect in flight. */
-const SETTLE_TIMEOUT_MS = 10_000
-
-/** A pairing URI without its own expiry is treated as valid this long (WalletConnect's default is 5 min). */
-const DEFAULT_PAIRING_TTL_MS = 5 * 60_000
-
 export function createEip155ConnectionActors({
   wagmi,
   store,
   announceWaitMs = 1_000,
   endingWaitMs = DISCONNECT_TIMEOUT_MS,
 }: Eip155ActorDependencies) {
-  const findConnector = (id: string): Connector | undefined => wagmi.connectors.find((c) => c.id === id)
-  /** Connectors whose cancelled attempt is still being ended. */
-  const ending = new Map<string, Promise<void>>()
+  let loading: Promise<ConnectionCalls> | undefined
+  /** The calls, loaded once; a load that failed (the network) is tried again by the next call. */
+  const calls = (): Promise<ConnectionCalls> => {
+    loading ??= import('./connectionCalls').then(
+      ({ createConnectionCalls }) => createConnectionCalls({ wagmi, announceWaitMs, endingWaitMs }),
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    )
+    return loading
+  }
 
   return {
     reconnect: fromPromise<ReconnectOutput>(async () => {
@@ -73,96 +62,23 @@ export function createEip155ConnectionActors({
       if (store.read('connectionStatus') !== 'connected' || !connectorId) {
         return { account: undefined, connections: {}, recentWallets }
       }
-      const connector =
-        findConnector(connectorId) ?? (await waitForConnector(wagmi, connectorId, announceWaitMs))
-      if (!connector) return { account: undefined, connections: {}, recentWallets }
-      await reconnect(wagmi, { connectors: [connector] })
-      // wagmi runs one reconnect at a time and answers a second caller at once (React's strict mode starts
-      // the kit twice): wait for the reconnect in flight to settle before reading the result.
-      await settled(wagmi, SETTLE_TIMEOUT_MS)
-      return { account: currentAccount(wagmi), connections: connectionsOf(wagmi), recentWallets }
+      return { ...(await (await calls()).reconnect(connectorId)), recentWallets }
     }),
 
-    connect: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) => {
-      const connector = findConnector(input.connectorId)
-      if (!connector) throw new ConnectorNotFoundError({ details: input.connectorId })
-      // An attempt that replaces a cancelled one (a retry, a fresh QR code) starts once the cancelled one has
-      // ended: its disconnect must not land on the new pairing.
-      const previous = ending.get(connector.id)
-      if (previous) await Promise.race([previous, delay(endingWaitMs)])
-      // A cancelled attempt must not finish in the background: the wallet's pending prompt or pairing ends.
-      const onAbort = () => {
-        const ended = connector.disconnect().catch(() => {})
-        ending.set(connector.id, ended)
-        void ended.then(() => {
-          if (ending.get(connector.id) === ended) ending.delete(connector.id)
-        })
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      try {
-        const result = await connect(wagmi, { connector })
-        const address = result.accounts[0]
-        if (!address) throw new ConnectorAccountNotFoundError()
-        const account: ConnectionAccount = {
-          address,
-          addresses: result.accounts,
-          chainId: result.chainId,
-          connectorId: connector.id,
-        }
-        return { account, connections: connectionsOf(wagmi) }
-      } catch (error) {
-        // wagmi refuses a connector that is already connected: that connection is the answer.
-        if (walkError(error, (e) => e instanceof ConnectorAlreadyConnectedError)) {
-          const account = currentAccount(wagmi)
-          if (account && account.connectorId === connector.id) {
-            return { account, connections: connectionsOf(wagmi) }
-          }
-        }
-        throw toConnectionError(error)
-      } finally {
-        signal.removeEventListener('abort', onAbort)
-      }
-    }),
+    connect: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) =>
+      (await calls()).connect(input.connectorId, signal),
+    ),
 
-    disconnect: fromPromise<void, { connectorId: string | undefined }>(async ({ input }) => {
-      const connector = input.connectorId ? findConnector(input.connectorId) : undefined
-      try {
-        await disconnect(wagmi, connector ? { connector } : {})
-      } catch (error) {
-        throw new DisconnectError({ cause: error })
-      }
-    }),
+    disconnect: fromPromise<void, { connectorId: string | undefined }>(async ({ input }) =>
+      (await calls()).disconnect(input.connectorId),
+    ),
 
-    switchChain: fromPromise<number, { chainId: number }>(async ({ input }) => {
-      try {
-        const chain = await switchChain(wagmi, { chainId: input.chainId })
-        return chain.id
-      } catch (error) {
-        // A decline stays a decline; anything else is the SPEC's 'Failed to switch to chain'.
-        const mapped = toConnectionError(error)
-        if (mapped instanceof UserRejectedError) throw mapped
-        throw new SwitchChainError({ cause: error })
-      }
-    }),
+    switchChain: fromPromise<number, { chainId: number }>(async ({ input }) =>
+      (await calls()).switchChain(input.chainId),
+    ),
 
     watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack }) =>
-      watchConnection(wagmi, {
-        onChange(connection) {
-          if (connection.status === 'connected') {
-            sendBack({
-              type: 'connection.changed',
-              account: {
-                address: connection.address,
-                addresses: connection.addresses,
-                chainId: connection.chainId,
-                connectorId: connection.connector.id,
-              },
-            })
-          } else if (connection.status === 'disconnected') {
-            sendBack({ type: 'connection.lost' })
-          }
-        },
-      }),
+      whenLoaded(calls, (loaded) => loaded.watchConnection(sendBack)),
     ),
 
     watchConnectors: fromCallback<ConnectionEvent>(({ sendBack }) => {
@@ -172,19 +88,11 @@ export function createEip155ConnectionActors({
       return watchConnectors(wagmi, { onChange: publish })
     }),
 
-    watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack, input }) => {
-      if (input.connectorId !== WALLETCONNECT_CONNECTOR_ID) return () => {}
-      const connector = findConnector(input.connectorId)
-      if (!connector) return () => {}
-      // The URI's expiry is shown as a countdown; when the proposal behind it expires is the remote session
-      // client's to say (`remoteSessions.proposalExpired` in the kit), so one clock decides.
-      const onMessage = (message: { type: string; data?: unknown }) => {
-        if (message.type !== 'display_uri' || typeof message.data !== 'string') return
-        sendBack({ type: 'connection.wcUri', uri: message.data, expiry: pairingExpiry(message.data) })
-      }
-      connector.emitter.on('message', onMessage)
-      return () => connector.emitter.off('message', onMessage)
-    }),
+    watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack, input }) =>
+      input.connectorId === WALLETCONNECT_CONNECTOR_ID
+        ? whenLoaded(calls, (loaded) => loaded.watchPairing(input.connectorId, sendBack))
+        : () => {},
+    ),
 
     persistence: fromCallback<PersistRequest>(({ receive }) => {
       receive((request) => {
@@ -207,11 +115,26 @@ export function createEip155ConnectionActors({
   }
 }
 
-/** The expiry a WalletConnect URI carries (`expiryTimestamp`, seconds), else five minutes from now. */
-export function pairingExpiry(uri: string, now = Date.now()): number {
-  const match = /[?&]expiryTimestamp=(\d{9,11})(?:&|$)/.exec(uri)
-  if (!match) return now + DEFAULT_PAIRING_TTL_MS
-  return Number(match[1]) * 1_000
+/**
+ * A watcher from the loaded calls: it starts once they are there (a connection already loaded them, so at
+ * once) and never starts if it was stopped first.
+ */
+function whenLoaded(
+  calls: () => Promise<ConnectionCalls>,
+  start: (loaded: ConnectionCalls) => () => void,
+): () => void {
+  let stop: (() => void) | undefined
+  let stopped = false
+  calls().then(
+    (loaded) => {
+      if (!stopped) stop = start(loaded)
+    },
+    () => {},
+  )
+  return () => {
+    stopped = true
+    stop?.()
+  }
 }
 
 /** Only image data URIs are kept as connector icons (EIP-6963 requires one); anything else is dropped. */
@@ -239,69 +162,4 @@ function toConnectorInfo(connector: Connector): ConnectorInfo {
     ...(imageUrl ? { imageUrl } : {}),
     ...(rdns ? { rdns } : {}),
   }
-}
-
-function currentAccount(wagmi: Config): ConnectionAccount | undefined {
-  const connection = getConnection(wagmi)
-  if (connection.status !== 'connected') return undefined
-  return {
-    address: connection.address,
-    addresses: connection.addresses,
-    chainId: connection.chainId,
-    connectorId: connection.connector.id,
-  }
-}
-
-function connectionsOf(wagmi: Config): ConnectionContext['connections'] {
-  return Object.fromEntries(
-    getConnections(wagmi).map((c) => [c.connector.id, { accounts: c.accounts, chainId: c.chainId }]),
-  )
-}
-
-function settled(wagmi: Config, timeoutMs: number): Promise<void> {
-  const busy = () => {
-    const { status } = getConnection(wagmi)
-    return status === 'reconnecting' || status === 'connecting'
-  }
-  if (!busy()) return Promise.resolve()
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      stop()
-      resolve()
-    }, timeoutMs)
-    const stop = watchConnection(wagmi, {
-      onChange() {
-        if (busy()) return
-        clearTimeout(timer)
-        stop()
-        resolve()
-      },
-    })
-  })
-}
-
-function waitForConnector(wagmi: Config, id: string, timeoutMs: number): Promise<Connector | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      stop()
-      resolve(undefined)
-    }, timeoutMs)
-    const stop = watchConnectors(wagmi, {
-      onChange(connectors) {
-        const found = connectors.find((c) => c.id === id)
-        if (!found) return
-        clearTimeout(timer)
-        stop()
-        resolve(found)
-      },
-    })
-  })
-}
-
-/** Resolves after `ms` (its timer does not keep a process alive). */
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    if (typeof timer === 'object' && 'unref' in timer) timer.unref()
-  })
 }

@@ -1,0 +1,241 @@
+import { type Config, type Connector, ConnectorAlreadyConnectedError } from 'wagmi'
+import {
+  connect,
+  disconnect,
+  getConnection,
+  getConnections,
+  reconnect,
+  switchChain,
+  watchConnection,
+  watchConnectors,
+} from 'wagmi/actions'
+import { walkError } from '../errors/base'
+import {
+  ConnectorAccountNotFoundError,
+  ConnectorNotFoundError,
+  DisconnectError,
+  SwitchChainError,
+  toConnectionError,
+  UserRejectedError,
+} from '../errors/connection'
+import type {
+  ConnectionAccount,
+  ConnectionContext,
+  ConnectionEvent,
+  ConnectOutput,
+} from '../machines/connection'
+
+/**
+ * wagmi's connect, reconnect, disconnect and chain switch, and the watchers of a live connection: what the
+ * eip155 connection slots (./connection.ts) call once a visitor connects or has a connection to restore. This
+ * module loads with the first of those calls, so a page whose visitor never connects never fetches it
+ * (issue 14: the host's JS before the first click).
+ */
+export interface ConnectionCallsDependencies {
+  wagmi: Config
+  /** How long reconnect waits for the stored wallet to announce itself (EIP-6963 is asynchronous). */
+  announceWaitMs: number
+  /** How long a new attempt waits for a cancelled one's disconnect. */
+  endingWaitMs: number
+}
+
+/** How long reconnect waits for wagmi's own reconnect in flight. */
+const SETTLE_TIMEOUT_MS = 10_000
+
+/** A pairing URI without its own expiry is treated as valid this long (WalletConnect's default is 5 min). */
+const DEFAULT_PAIRING_TTL_MS = 5 * 60_000
+
+type SendBack = (event: ConnectionEvent) => void
+
+export function createConnectionCalls({ wagmi, announceWaitMs, endingWaitMs }: ConnectionCallsDependencies) {
+  const findConnector = (id: string): Connector | undefined => wagmi.connectors.find((c) => c.id === id)
+  /** Connectors whose cancelled attempt is still being ended. */
+  const ending = new Map<string, Promise<void>>()
+
+  return {
+    /** The stored wallet's connection again, when it is (still) there. */
+    async reconnect(
+      connectorId: string,
+    ): Promise<Omit<ConnectOutput, 'account'> & { account: ConnectionAccount | undefined }> {
+      const connector =
+        findConnector(connectorId) ?? (await waitForConnector(wagmi, connectorId, announceWaitMs))
+      if (!connector) return { account: undefined, connections: {} }
+      await reconnect(wagmi, { connectors: [connector] })
+      // wagmi runs one reconnect at a time and answers a second caller at once (React's strict mode starts
+      // the kit twice): wait for the reconnect in flight to settle before reading the result.
+      await settled(wagmi, SETTLE_TIMEOUT_MS)
+      return { account: currentAccount(wagmi), connections: connectionsOf(wagmi) }
+    },
+
+    async connect(connectorId: string, signal: AbortSignal): Promise<ConnectOutput> {
+      const connector = findConnector(connectorId)
+      if (!connector) throw new ConnectorNotFoundError({ details: connectorId })
+      // An attempt that replaces a cancelled one (a retry, a fresh QR code) starts once the cancelled one has
+      // ended: its disconnect must not land on the new pairing.
+      const previous = ending.get(connector.id)
+      if (previous) await Promise.race([previous, delay(endingWaitMs)])
+      // A cancelled attempt must not finish in the background: the wallet's pending prompt or pairing ends.
+      const onAbort = () => {
+        const ended = connector.disconnect().catch(() => {})
+        ending.set(connector.id, ended)
+        void ended.then(() => {
+          if (ending.get(connector.id) === ended) ending.delete(connector.id)
+        })
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      try {
+        const result = await connect(wagmi, { connector })
+        const address = result.accounts[0]
+        if (!address) throw new ConnectorAccountNotFoundError()
+        const account: ConnectionAccount = {
+          address,
+          addresses: result.accounts,
+          chainId: result.chainId,
+          connectorId: connector.id,
+        }
+        return { account, connections: connectionsOf(wagmi) }
+      } catch (error) {
+        // wagmi refuses a connector that is already connected: that connection is the answer.
+        if (walkError(error, (e) => e instanceof ConnectorAlreadyConnectedError)) {
+          const account = currentAccount(wagmi)
+          if (account && account.connectorId === connector.id) {
+            return { account, connections: connectionsOf(wagmi) }
+          }
+        }
+        throw toConnectionError(error)
+      } finally {
+        signal.removeEventListener('abort', onAbort)
+      }
+    },
+
+    async disconnect(connectorId: string | undefined): Promise<void> {
+      const connector = connectorId ? findConnector(connectorId) : undefined
+      try {
+        await disconnect(wagmi, connector ? { connector } : {})
+      } catch (error) {
+        throw new DisconnectError({ cause: error })
+      }
+    },
+
+    async switchChain(chainId: number): Promise<number> {
+      try {
+        const chain = await switchChain(wagmi, { chainId })
+        return chain.id
+      } catch (error) {
+        // A decline stays a decline; anything else is the SPEC's 'Failed to switch to chain'.
+        const mapped = toConnectionError(error)
+        if (mapped instanceof UserRejectedError) throw mapped
+        throw new SwitchChainError({ cause: error })
+      }
+    },
+
+    /** The live connection's changes of account or chain, and its loss. */
+    watchConnection(sendBack: SendBack): () => void {
+      return watchConnection(wagmi, {
+        onChange(connection) {
+          if (connection.status === 'connected') {
+            sendBack({
+              type: 'connection.changed',
+              account: {
+                address: connection.address,
+                addresses: connection.addresses,
+                chainId: connection.chainId,
+                connectorId: connection.connector.id,
+              },
+            })
+          } else if (connection.status === 'disconnected') {
+            sendBack({ type: 'connection.lost' })
+          }
+        },
+      })
+    },
+
+    /** WalletConnect's pairing URIs while an attempt waits for the wallet. */
+    watchPairing(connectorId: string, sendBack: SendBack): () => void {
+      const connector = findConnector(connectorId)
+      if (!connector) return () => {}
+      // The URI's expiry is shown as a countdown; when the proposal behind it expires is the remote session
+      // client's to say (`remoteSessions.proposalExpired` in the kit), so one clock decides.
+      const onMessage = (message: { type: string; data?: unknown }) => {
+        if (message.type !== 'display_uri' || typeof message.data !== 'string') return
+        sendBack({ type: 'connection.wcUri', uri: message.data, expiry: pairingExpiry(message.data) })
+      }
+      connector.emitter.on('message', onMessage)
+      return () => connector.emitter.off('message', onMessage)
+    },
+  }
+}
+
+export type ConnectionCalls = ReturnType<typeof createConnectionCalls>
+
+/** The expiry a WalletConnect URI carries (`expiryTimestamp`, seconds), else five minutes from now. */
+export function pairingExpiry(uri: string, now = Date.now()): number {
+  const match = /[?&]expiryTimestamp=(\d{9,11})(?:&|$)/.exec(uri)
+  if (!match) return now + DEFAULT_PAIRING_TTL_MS
+  return Number(match[1]) * 1_000
+}
+
+function currentAccount(wagmi: Config): ConnectionAccount | undefined {
+  const connection = getConnection(wagmi)
+  if (connection.status !== 'connected') return undefined
+  return {
+    address: connection.address,
+    addresses: connection.addresses,
+    chainId: connection.chainId,
+    connectorId: connection.connector.id,
+  }
+}
+
+function connectionsOf(wagmi: Config): ConnectionContext['connections'] {
+  return Object.fromEntries(
+    getConnections(wagmi).map((c) => [c.connector.id, { accounts: c.accounts, chainId: c.chainId }]),
+  )
+}
+
+function settled(wagmi: Config, timeoutMs: number): Promise<void> {
+  const busy = () => {
+    const { status } = getConnection(wagmi)
+    return status === 'reconnecting' || status === 'connecting'
+  }
+  if (!busy()) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      stop()
+      resolve()
+    }, timeoutMs)
+    const stop = watchConnection(wagmi, {
+      onChange() {
+        if (busy()) return
+        clearTimeout(timer)
+        stop()
+        resolve()
+      },
+    })
+  })
+}
+
+function waitForConnector(wagmi: Config, id: string, timeoutMs: number): Promise<Connector | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      stop()
+      resolve(undefined)
+    }, timeoutMs)
+    const stop = watchConnectors(wagmi, {
+      onChange(connectors) {
+        const found = connectors.find((c) => c.id === id)
+        if (!found) return
+        clearTimeout(timer)
+        stop()
+        resolve(found)
+      },
+    })
+  })
+}
+
+/** Resolves after `ms` (its timer does not keep a process alive). */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    if (typeof timer === 'object' && 'unref' in timer) timer.unref()
+  })
+}
