@@ -600,7 +600,10 @@ function toAuthRequestInfo(
       iat: authPayload.iat,
       ...(authPayload.type ? { type: authPayload.type } : {}),
       ...(authPayload.version ? { version: authPayload.version } : {}),
+      ...(authPayload.exp ? { exp: authPayload.exp } : {}),
+      ...(authPayload.nbf ? { nbf: authPayload.nbf } : {}),
       ...(authPayload.statement ? { statement: authPayload.statement } : {}),
+      ...(authPayload.requestId ? { requestId: authPayload.requestId } : {}),
       ...(authPayload.resources ? { resources: authPayload.resources } : {}),
     },
   }

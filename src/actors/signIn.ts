@@ -1,6 +1,7 @@
 import type { Config } from 'wagmi'
 import { signMessage, verifyMessage } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
+import type { OneClickProvider } from '../chains/eip155/oneClickPairing'
 import { isUserRejection } from '../errors/connection'
 import {
   InvalidSignInMessageError,
@@ -9,6 +10,7 @@ import {
   SignInRejectedError,
 } from '../errors/signIn'
 import type { SignInAccount } from '../machines/signIn'
+import { oneClickParams, PLACEHOLDER_ACCOUNT, sessionsFromAuths } from '../siwx/oneClick'
 import { messageData } from '../siwx/siwe'
 import type { SiwxConfig, SiwxMessage, SiwxSession } from '../siwx/types'
 
@@ -38,15 +40,7 @@ export function createSignInActors({ wagmi, siwx, now = () => Date.now() }: Sign
       throw new InvalidSignInMessageError('not valid yet')
     return { message: message.message, data }
   }
-  const verified = async (message: SiwxMessage, signature: `0x${string}`): Promise<boolean> => {
-    const chainId = Number(message.data.chainId.slice('eip155:'.length))
-    return verifyMessage(wagmi, {
-      address: message.data.accountAddress,
-      message: message.message,
-      signature,
-      chainId: chainId as never,
-    })
-  }
+  const verified = (message: SiwxMessage, signature: `0x${string}`) => verifiedOn(wagmi, message, signature)
   return {
     findSession: fromPromise<SiwxSession | undefined, SignInAccount>(async ({ input }) => {
       const sessions = await siwx.getSessions(input.chainId, input.address)
@@ -89,6 +83,63 @@ export function createSignInActors({ wagmi, siwx, now = () => Date.now() }: Sign
     ),
     revoke: fromPromise<void, SignInAccount>(({ input }) => siwx.revokeSession(input.chainId, input.address)),
   }
+}
+
+/**
+ * Whether `signature` signs `message` for its account, checked on the message's chain (viem's `verifyMessage`
+ * through wagmi: ecrecover for an EOA, ERC-1271 for a deployed smart account, ERC-6492 for one not deployed).
+ */
+function verifiedOn(wagmi: Config, message: SiwxMessage, signature: `0x${string}`): Promise<boolean> {
+  const chainId = Number(message.data.chainId.slice('eip155:'.length))
+  return verifyMessage(wagmi, {
+    address: message.data.accountAddress,
+    message: message.message,
+    signature,
+    chainId: chainId as never,
+  })
+}
+
+/**
+ * One-click auth over WalletConnect (issue 15): the session and the sign-in in one approval. The host's
+ * `createMessage` gives the fields (for a placeholder account); the wallet signs them for its account; each
+ * signed message that says what was asked and whose signature checks out on its chain is kept with
+ * `addSession`, before the connection completes, so the sign-in machine finds it and the visitor is not asked
+ * again. A message the host cannot make yet pairs without sign-in (the visitor is asked after connecting); a
+ * wallet that declines the request declines the connection.
+ */
+export async function oneClickSignIn({
+  wagmi,
+  siwx,
+  provider,
+  chainIds,
+}: OneClickSignInParameters): Promise<void> {
+  const chains = chainIds.map((id) => `eip155:${id}`)
+  let template: SiwxMessage
+  try {
+    const made = await siwx.createMessage({ accountAddress: PLACEHOLDER_ACCOUNT, chainId: chains[0]! })
+    const data = messageData(made.message)
+    if (!data) throw new InvalidSignInMessageError('not an EIP-4361 message')
+    template = { message: made.message, data }
+  } catch {
+    // The connect that follows pairs without sign-in; ConnectingSiwe shows why once connected.
+    return
+  }
+  const asked = oneClickParams(template.data, chains)
+  const { auths } = await provider.authenticate({ ...asked })
+  for (const session of sessionsFromAuths(auths, asked, provider.formatAuthMessage)) {
+    try {
+      if (await verifiedOn(wagmi, session, session.signature)) await siwx.addSession(session)
+    } catch {
+      // Not kept: the sign-in machine asks this visitor to sign after connecting.
+    }
+  }
+}
+
+export interface OneClickSignInParameters {
+  wagmi: Config
+  siwx: SiwxConfig
+  provider: OneClickProvider
+  chainIds: readonly number[]
 }
 
 export interface SignInActorsParameters {

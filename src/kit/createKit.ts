@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import type { Config } from 'wagmi'
 import { createMachine, fromCallback, fromPromise } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import { createTelemetryActor } from '../actors/telemetry'
@@ -53,7 +54,18 @@ export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitH
  */
 export function createKitMachine(config: KitConfig) {
   const resolved = resolveConfig(config)
-  const wagmi = getWagmiConfig(resolved)
+  const siwx = resolved.siwx ?? resolved.siweConfig
+  // With sign-in, WalletConnect pairs by one-click auth (issue 15): the sign-in code loads then, if not before.
+  const wagmi: Config = getWagmiConfig(resolved, {
+    ...(siwx
+      ? {
+          authenticate: async (provider, chainIds) => {
+            const { oneClickSignIn } = await import('../actors/signIn')
+            await oneClickSignIn({ wagmi, siwx, provider, chainIds })
+          },
+        }
+      : {}),
+  })
   const store = createKitStore(resolved.storage ?? browserStorage())
   const bridge = getEmbeddedBridge(resolved)
   const queryClient = createKitQueryClient()
@@ -245,7 +257,6 @@ export function createKitMachine(config: KitConfig) {
       }),
       /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
       loadSignIn: fromPromise(async () => {
-        const siwx = resolved.siwx ?? resolved.siweConfig
         if (!siwx) throw new Error('Sign-in is not configured')
         const [{ signInMachine }, { createSignInActors }] = await Promise.all([
           import('../machines/signIn'),

@@ -162,7 +162,11 @@ export interface AuthRequestInfo {
     type?: string
     version?: string
     iat: string
+    /** Until when the signed message is valid, and from when (ISO 8601): signed as asked. */
+    exp?: string
+    nbf?: string
     statement?: string
+    requestId?: string
     resources?: string[]
   }
 }

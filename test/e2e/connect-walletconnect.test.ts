@@ -37,6 +37,11 @@ async function openWallet(uri: string): Promise<Page> {
 
 describe('connect by WalletConnect through the sandbox relay, in Chromium', () => {
   it('pairs by the QR view URI, signs in the wallet page, and disconnects on both sides', async () => {
+    // Nothing leaves the machine: WalletConnect's hosted Verify (an iframe to verify.walletconnect.org) is off.
+    const outside: string[] = []
+    page.on('request', (request) => {
+      if (!/^(data:|blob:|https?:\/\/127\.0\.0\.1[:/])/.test(request.url())) outside.push(request.url())
+    })
     const uri = await pairingUri(page)
     expect(await page.getByText(/Expires in \d+:\d\d/).count()).toBe(1)
     const wallet = await openWallet(uri)
@@ -64,6 +69,7 @@ describe('connect by WalletConnect through the sandbox relay, in Chromium', () =
     await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
     await expect.poll(() => wallet.getByText('No active sessions').count(), { timeout: 20_000 }).toBe(1)
     await wallet.close()
+    expect(outside).toEqual([])
   })
 
   it('a session ended by the wallet puts the kit back to disconnected', async () => {

@@ -1,7 +1,19 @@
 import type { Page } from 'playwright-core'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e } from './support.ts'
+import {
+  approveInFrame,
+  dialog,
+  type E2eContext,
+  frame,
+  freshEmail,
+  hostButton,
+  logInByEmail,
+  SHORT_ADDRESS,
+  startE2e,
+  startEmailLogin,
+  view,
+} from './support.ts'
 
 /*
  * Issue 6 acceptance, in Chromium against the sandbox: the kit's login frame (a hidden iframe of the secure
@@ -17,78 +29,11 @@ afterAll(async () => {
   await e2e?.close()
 })
 
-const dialog = (page: Page) => page.getByRole('dialog')
-const view = (page: Page, name: string) => page.locator(`[data-view="${name}"]`)
-const frame = (page: Page) => page.frameLocator('iframe[data-walletstate-frame]')
-const SHORT_ADDRESS = /^0x[0-9a-fA-F]{2}\.\.\.[0-9a-fA-F]{6}$/
-let mailboxSeq = 0
-function freshEmail(tag: string): string {
-  mailboxSeq += 1
-  return `${tag}-${Date.now()}-${mailboxSeq}@example.test`
-}
-
-/** The newest mail to `to` that carries what `pick` wants (a code or a link), once it has arrived. */
-async function mail(to: string, pick: 'code' | 'link', after = 0): Promise<string> {
-  let found: string | undefined
-  await expect
-    .poll(
-      async () => {
-        const mails = await e2e.sandbox.secureSite.mailbox(to)
-        found = mails.slice(0, Math.max(0, mails.length - after)).find((m) => m[pick])?.[pick]
-        return found !== undefined
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true)
-  return found!
-}
-
-async function startEmailLogin(page: Page, email: string) {
-  await hostButton(page).click()
-  const textbox = dialog(page).getByRole('textbox', { name: 'Email' })
-  await textbox.fill(email)
-  const submit = dialog(page).getByRole('button', { name: 'Continue' })
-  await expect.poll(() => submit.isEnabled(), { timeout: 30_000 }).toBe(true)
-  await submit.click()
-}
-
-/** E-mail login to the end: a new device is approved by the e-mailed link first when the site asks. */
-async function logInByEmail(page: Page, email: string): Promise<`0x${string}`> {
-  await startEmailLogin(page, email)
-  const otp = view(page, 'EmailVerifyOtp')
-  const device = view(page, 'EmailVerifyDevice')
-  await expect
-    .poll(async () => (await otp.count()) + (await device.count()), { timeout: 30_000 })
-    .toBeGreaterThan(0)
-  if ((await device.count()) > 0) {
-    const link = await mail(email, 'link')
-    const approve = await e2e.browser.newPage()
-    await approve.goto(link)
-    await approve.getByText('The new device is approved').waitFor()
-    await approve.close()
-    await otp.waitFor({ timeout: 30_000 })
-  }
-  const code = await mail(email, 'code')
-  await otp.getByRole('textbox', { name: 'Code' }).fill(code)
-  await otp.getByRole('button', { name: 'Continue' }).click()
-  await expect.poll(() => hostButton(page).textContent(), { timeout: 30_000 }).toMatch(SHORT_ADDRESS)
-  const address = (await page.getByTestId('demo-address').textContent()) ?? ''
-  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
-  return address as `0x${string}`
-}
-
-async function approveInFrame(page: Page) {
-  await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
-  const approve = frame(page).getByRole('button', { name: 'Approve' })
-  await approve.waitFor({ timeout: 30_000 })
-  await approve.click()
-}
-
 describe('embedded wallet by e-mail, in Chromium against the secure site', () => {
   it('logs in with the mailed code, signs and sends from the frame, stays connected on reload, signs out', async () => {
     const page = await e2e.newPage()
     const email = freshEmail('visitor')
-    const address = await logInByEmail(page, email)
+    const address = await logInByEmail(e2e, page, email)
 
     const client = createPublicClient({ transport: http(e2e.sandbox.chain.rpcUrl) })
     const result = page.getByTestId('demo-result')
@@ -129,7 +74,7 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
 
   it('Close crossing Approve: the outcome shown is the outcome on chain (a hash means one transaction, aborted means none) (issue 13)', async () => {
     const page = await e2e.newPage()
-    const address = await logInByEmail(page, freshEmail('closer'))
+    const address = await logInByEmail(e2e, page, freshEmail('closer'))
     const client = createPublicClient({ transport: http(e2e.sandbox.chain.rpcUrl) })
     const nonceBefore = await client.getTransactionCount({ address })
     const result = page.getByTestId('demo-result')
@@ -163,7 +108,7 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
 
   it('a declined signature is refused with the SPEC message', async () => {
     const page = await e2e.newPage()
-    await logInByEmail(page, freshEmail('decliner'))
+    await logInByEmail(e2e, page, freshEmail('decliner'))
     await page.getByRole('button', { name: 'Sign message' }).click()
     await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
     await frame(page).getByRole('button', { name: 'Decline' }).click()
@@ -224,7 +169,7 @@ describe('social and Farcaster login', () => {
     expect(url.startsWith(e2e.sandbox.secureSite.origin)).toBe(true)
     const phone = await e2e.browser.newPage()
     await phone.goto(url)
-    await phone.getByRole('textbox', { name: 'Username' }).fill(`fc-${mailboxSeq++}`)
+    await phone.getByRole('textbox', { name: 'Username' }).fill(`fc-${Date.now().toString(36)}`)
     await phone.getByRole('button', { name: 'Continue' }).click()
     await phone.getByText(/Signed in as/).waitFor()
     await expect.poll(() => hostButton(page).textContent(), { timeout: 30_000 }).toMatch(SHORT_ADDRESS)
@@ -276,7 +221,7 @@ describe('the frame protections', () => {
 
   it('messages from another origin or window change nothing', async () => {
     const page = await e2e.newPage()
-    const address = await logInByEmail(page, freshEmail('guarded'))
+    const address = await logInByEmail(e2e, page, freshEmail('guarded'))
     const logged: string[] = []
     page.on('console', (message) => logged.push(message.text()))
     // The page itself (not the frame's window) posts what would be a logout and an approval.

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts'
 import { Stops } from '../../sandbox/shared/stops.ts'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
@@ -71,3 +72,71 @@ export const walletPrompt = (page: Page) => page.getByRole('dialog', { name: 'Wa
 
 /** An address as the kit shows it (SPEC §9: 4 + 6 characters), computed independently of the kit. */
 export const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
+
+/** Embedded-wallet logins (the e-mail code from the sandbox mailbox), shared by the e2e files that log in. */
+export const dialog = (page: Page) => page.getByRole('dialog')
+export const view = (page: Page, name: string) => page.locator(`[data-view="${name}"]`)
+export const frame = (page: Page) => page.frameLocator('iframe[data-walletstate-frame]')
+export const SHORT_ADDRESS = /^0x[0-9a-fA-F]{2}\.\.\.[0-9a-fA-F]{6}$/
+let mailboxSeq = 0
+export function freshEmail(tag: string): string {
+  mailboxSeq += 1
+  return `${tag}-${Date.now()}-${mailboxSeq}@example.test`
+}
+
+/** The newest mail to `to` that carries what `pick` wants (a code or a link), once it has arrived. */
+export async function mail(e2e: E2eContext, to: string, pick: 'code' | 'link', after = 0): Promise<string> {
+  let found: string | undefined
+  await expect
+    .poll(
+      async () => {
+        const mails = await e2e.sandbox.secureSite.mailbox(to)
+        found = mails.slice(0, Math.max(0, mails.length - after)).find((m) => m[pick])?.[pick]
+        return found !== undefined
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true)
+  return found!
+}
+
+export async function startEmailLogin(page: Page, email: string) {
+  await hostButton(page).click()
+  const textbox = dialog(page).getByRole('textbox', { name: 'Email' })
+  await textbox.fill(email)
+  const submit = dialog(page).getByRole('button', { name: 'Continue' })
+  await expect.poll(() => submit.isEnabled(), { timeout: 30_000 }).toBe(true)
+  await submit.click()
+}
+
+/** E-mail login to the end: a new device is approved by the e-mailed link first when the site asks. */
+export async function logInByEmail(e2e: E2eContext, page: Page, email: string): Promise<`0x${string}`> {
+  await startEmailLogin(page, email)
+  const otp = view(page, 'EmailVerifyOtp')
+  const device = view(page, 'EmailVerifyDevice')
+  await expect
+    .poll(async () => (await otp.count()) + (await device.count()), { timeout: 30_000 })
+    .toBeGreaterThan(0)
+  if ((await device.count()) > 0) {
+    const link = await mail(e2e, email, 'link')
+    const approve = await e2e.browser.newPage()
+    await approve.goto(link)
+    await approve.getByText('The new device is approved').waitFor()
+    await approve.close()
+    await otp.waitFor({ timeout: 30_000 })
+  }
+  const code = await mail(e2e, email, 'code')
+  await otp.getByRole('textbox', { name: 'Code' }).fill(code)
+  await otp.getByRole('button', { name: 'Continue' }).click()
+  await expect.poll(() => hostButton(page).textContent(), { timeout: 30_000 }).toMatch(SHORT_ADDRESS)
+  const address = (await page.getByTestId('demo-address').textContent()) ?? ''
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  return address as `0x${string}`
+}
+
+export async function approveInFrame(page: Page) {
+  await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
+  const approve = frame(page).getByRole('button', { name: 'Approve' })
+  await approve.waitFor({ timeout: 30_000 })
+  await approve.click()
+}

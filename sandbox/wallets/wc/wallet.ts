@@ -253,7 +253,11 @@ function cacaoPayload(request: AuthRequestInfo): { p: Cacao['p']; iss: string } 
     version: payload.version ?? '1',
     nonce: payload.nonce,
     iat: payload.iat,
+    // What the app asked is what is signed: its validity window and request id too.
+    ...(payload.exp ? { exp: payload.exp } : {}),
+    ...(payload.nbf ? { nbf: payload.nbf } : {}),
     ...(payload.statement ? { statement: payload.statement } : {}),
+    ...(payload.requestId ? { requestId: payload.requestId } : {}),
     ...(payload.resources ? { resources: payload.resources } : {}),
   }
   return { p, iss }

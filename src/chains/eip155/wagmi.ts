@@ -4,7 +4,11 @@ import { browserStorage, createKitStore, guardStorage } from '../../storage'
 import { embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
 import { chainTransport } from './transport'
-import { lazyWalletConnect, WALLETCONNECT_CONNECTOR_ID } from './walletConnect'
+import {
+  type LazyWalletConnectParameters,
+  lazyWalletConnect,
+  WALLETCONNECT_CONNECTOR_ID,
+} from './walletConnect'
 
 type WagmiChain = Parameters<typeof createConfig>[0]['chains'][number]
 
@@ -13,9 +17,13 @@ const configs = new WeakMap<ResolvedKitConfig, Config>()
 /**
  * The wagmi config for a kit: its eip155 networks as wagmi chains with one HTTP transport each, EIP-6963
  * discovery (wagmi's, through mipd) and WalletConnect loaded on demand. Built once per kit config, so the kit
- * machine's actors and `KitRoot`'s `WagmiProvider` share it.
+ * machine's actors and `KitRoot`'s `WagmiProvider` share it. `authenticate` (sign-in configured) pairs
+ * WalletConnect by one-click auth; it counts when the config is first built.
  */
-export function getWagmiConfig(config: ResolvedKitConfig): Config {
+export function getWagmiConfig(
+  config: ResolvedKitConfig,
+  options: { authenticate?: LazyWalletConnectParameters['authenticate'] } = {},
+): Config {
   const existing = configs.get(config)
   if (existing) return existing
   const evm = config.networks.filter((n) => n.chainNamespace === 'eip155')
@@ -62,6 +70,7 @@ export function getWagmiConfig(config: ResolvedKitConfig): Config {
         hasStoredSession: () =>
           store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
           store.read('connectionStatus') === 'connected',
+        ...(options.authenticate ? { authenticate: options.authenticate } : {}),
       }),
     ],
     multiInjectedProviderDiscovery: true,

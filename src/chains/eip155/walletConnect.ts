@@ -1,4 +1,5 @@
 import { type CreateConnectorFn, createConnector } from 'wagmi'
+import type { OneClickAuthenticate } from './oneClickPairing'
 
 /**
  * WalletConnect for wagmi, loaded only when used. wagmi's own `walletConnect` connector initialises its
@@ -11,11 +12,32 @@ export interface LazyWalletConnectParameters {
   metadata: { name: string; description: string; url: string; icons: string[] }
   /** Whether a WalletConnect session may be stored (the kit's storage says it was the last connector). */
   hasStoredSession: () => boolean
+  /**
+   * One-click auth (issue 15, with `siwx`): called instead of a plain pairing when the visitor connects, with the
+   * provider's `authenticate` (the session and the sign-in in one approval) and the chains the kit has. The
+   * pairing URI it shows reaches the kit as a plain pairing's does. A wallet without one-click auth answers
+   * the session alone, and the kit then asks for the signature as for any wallet.
+   */
+  authenticate?: OneClickAuthenticate
 }
 
 type Inner = ReturnType<CreateConnectorFn>
 
 export const WALLETCONNECT_CONNECTOR_ID = 'walletConnect'
+
+/**
+ * WalletConnect's client registers each pairing with its hosted Verify service (an iframe to
+ * verify.walletconnect.org): a request off the machine that gives the page's origin away, which no stand-in
+ * answers, so each pairing waited 5 s for it, and two at once (one-click auth) waited forever. The kit registers
+ * the pairing with the configured `endpoints.verify` itself (the connection's `verifyDomain`); the client's own
+ * registration is turned off here (its `isDevEnv` switch, which skips it).
+ */
+function offHostedVerify(provider: unknown): void {
+  const verify = (
+    provider as { signer?: { client?: { core?: { verify?: { isDevEnv?: boolean } } } } } | undefined
+  )?.signer?.client?.core?.verify
+  if (verify) verify.isDevEnv = true
+}
 
 export function lazyWalletConnect(parameters: LazyWalletConnectParameters): CreateConnectorFn {
   return createConnector((config) => {
@@ -25,6 +47,7 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       loading ??= import('./vendor/walletconnect.js').then(async ({ createInnerWalletConnect }) => {
         const created = createInnerWalletConnect(parameters)(config)
         await created.setup?.()
+        offHostedVerify(await created.getProvider())
         inner = created
         return created
       })
@@ -38,7 +61,12 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
         if (parameters.hasStoredSession()) await load()
       },
       async connect(options) {
-        return (await load()).connect(options) as never
+        const loaded = await load()
+        if (parameters.authenticate && !options?.isReconnecting) {
+          const { pairByOneClickAuth } = await import('./oneClickPairing')
+          await pairByOneClickAuth(loaded, config, parameters.authenticate)
+        }
+        return loaded.connect(options) as never
       },
       async disconnect() {
         if (!inner && !parameters.hasStoredSession()) return
