@@ -3,6 +3,7 @@ import { configProblems, DEFAULT_FEATURES, defineEvmNetwork, type KitConfig, res
 import { ConfigError } from './errors/base'
 import { createKitMachine } from './kit/createKit'
 import { createSiwe } from './siwx/siwe'
+import type { SiweConfig } from './siwx/types'
 
 const network = defineEvmNetwork({
   id: 31337,
@@ -49,7 +50,7 @@ describe('resolveConfig', () => {
 
   it('behavior: siweConfig and siwx together are refused', () => {
     expect(() =>
-      resolveConfig({ ...base, siweConfig: createSiwe(), siwx: createSiwe() }),
+      resolveConfig({ ...base, siweConfig: appKitSiwe(), siwx: createSiwe() }),
     ).toThrowErrorMatchingInlineSnapshot(`[ConfigError: Cannot set both \`siweConfig\` and \`siwx\` options]`)
   })
 
@@ -61,10 +62,24 @@ describe('resolveConfig', () => {
       'siwx.revokeSession: must be a function',
       'siwx.getRequired: must be a function',
     ])
-    expect(configProblems({ ...base, siweConfig: 'yes' })).toEqual([
-      'siweConfig: must be an object (e.g. createSiwe())',
-    ])
+    expect(configProblems({ ...base, siweConfig: 'yes' })).toEqual(['siweConfig: must be an object'])
     expect(configProblems({ ...base, siwx: createSiwe() })).toEqual([])
+    // siweConfig is AppKit's SIWE config: its own functions.
+    expect(configProblems({ ...base, siweConfig: { ...appKitSiwe(), getNonce: 'n', onSignIn: 1 } })).toEqual([
+      'siweConfig.getNonce: must be a function',
+      'siweConfig.onSignIn: must be a function',
+    ])
+    expect(configProblems({ ...base, siweConfig: appKitSiwe() })).toEqual([])
+    expect(configProblems({ ...base, siweConfig: createSiwe() })).toContain(
+      'siweConfig.getNonce: must be a function',
+    )
+  })
+
+  it('behavior: an AppKit siweConfig with enabled: false turns sign-in off', () => {
+    expect(resolveConfig({ ...base, siweConfig: appKitSiwe() }).siweConfig).toBeDefined()
+    expect(
+      resolveConfig({ ...base, siweConfig: { ...appKitSiwe(), enabled: false } }).siweConfig,
+    ).toBeUndefined()
   })
 
   it('behavior: no networks, a malformed network or endpoint is a clear ConfigError', () => {
@@ -150,3 +165,14 @@ describe('resolveConfig', () => {
     expect(() => createKitMachine({ ...base, networks: [solana] })).toThrow(/Adapter not found/)
   })
 })
+
+/** An AppKit-style SIWE config (`createSIWEConfig`'s shape) whose functions do nothing. */
+function appKitSiwe(): SiweConfig {
+  return {
+    getNonce: async () => 'nonce1234',
+    createMessage: () => '',
+    getSession: async () => null,
+    verifyMessage: async () => false,
+    signOut: async () => true,
+  }
+}

@@ -1,5 +1,5 @@
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
-import type { SiwxConfig } from './siwx/types'
+import type { SiweConfig, SiwxConfig } from './siwx/types'
 
 /** SPEC §3 Network. `id` is the chain reference (a number on eip155). */
 export interface KitNetwork {
@@ -86,10 +86,10 @@ export interface KitStorage {
 }
 
 /**
- * Sign-in configuration (SPEC §1 `siwx`; `siweConfig` is the older name of the same option, never both, §5):
- * how the host makes the message and keeps the sessions. `createSiwe()` is a ready EIP-4361 one.
+ * Sign-in (SPEC §1 `siwx`): how the host makes the message and keeps the sessions; `createSiwe()` is a ready
+ * EIP-4361 one. `siweConfig` is AppKit's older SIWE configuration, mapped onto the same machinery; never both (§5).
  */
-export type SiweConfig = SiwxConfig
+export type { SiweConfig, SiwxConfig }
 
 /**
  * What a host passes to `createKitMachine`. Only `projectId` and `networks` are required.
@@ -111,7 +111,7 @@ export interface KitConfig {
   includeWalletIds?: readonly string[]
   excludeWalletIds?: readonly string[]
   siweConfig?: SiweConfig
-  siwx?: SiweConfig
+  siwx?: SiwxConfig
   storage?: KitStorage
   endpoints?: Partial<KitEndpoints>
   /** WalletConnect pairing options. */
@@ -140,8 +140,9 @@ export interface ResolvedKitConfig {
   featuredWalletIds: readonly string[]
   includeWalletIds: readonly string[]
   excludeWalletIds: readonly string[]
+  /** Unset when the host's `siweConfig` says `enabled: false`. */
   siweConfig: SiweConfig | undefined
-  siwx: SiweConfig | undefined
+  siwx: SiwxConfig | undefined
   storage: KitStorage | undefined
   endpoints: KitEndpoints
   walletConnect: KitWalletConnectOptions
@@ -253,7 +254,7 @@ export function configProblems(config: unknown): string[] {
       checkNetwork(network, `networks.${index}`, report)
   if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
     report('themeMode', "must be 'dark' or 'light'")
-  for (const option of ['siwx', 'siweConfig'] as const) checkSiwx(config[option], option, report)
+  for (const option of ['siwx', 'siweConfig'] as const) checkSignIn(config[option], option, report)
   const { walletConnect, endpoints } = config
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
@@ -275,19 +276,27 @@ export function configProblems(config: unknown): string[] {
   return problems
 }
 
-/** The SIWX functions the kit calls (`getRequired` is optional). */
-const SIWX_FUNCTIONS = ['createMessage', 'addSession', 'getSessions', 'revokeSession'] as const
+/** The functions the kit calls: SIWX's, and AppKit's SIWE config's; the second list's are optional. */
+const SIGN_IN_FUNCTIONS = {
+  siwx: [['createMessage', 'addSession', 'getSessions', 'revokeSession'], ['getRequired']],
+  siweConfig: [
+    ['createMessage', 'getNonce', 'getSession', 'verifyMessage', 'signOut'],
+    ['getMessageParams', 'onSignIn', 'onSignOut'],
+  ],
+} as const
 
-function checkSiwx(value: unknown, path: string, report: Report): void {
+function checkSignIn(value: unknown, path: keyof typeof SIGN_IN_FUNCTIONS, report: Report): void {
   if (value === undefined) return
   if (!isRecord(value)) {
-    report(path, 'must be an object (e.g. createSiwe())')
+    report(path, path === 'siwx' ? 'must be an object (e.g. createSiwe())' : 'must be an object')
     return
   }
-  for (const name of SIWX_FUNCTIONS)
+  const [required, optional] = SIGN_IN_FUNCTIONS[path]
+  for (const name of required)
     if (typeof value[name] !== 'function') report(`${path}.${name}`, 'must be a function')
-  if (value.getRequired !== undefined && typeof value.getRequired !== 'function')
-    report(`${path}.getRequired`, 'must be a function')
+  for (const name of optional)
+    if (value[name] !== undefined && typeof value[name] !== 'function')
+      report(`${path}.${name}`, 'must be a function')
 }
 
 /** The chain namespaces this kit has an adapter for (`src/chains/`). */
@@ -346,7 +355,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     featuredWalletIds: config.featuredWalletIds ?? [],
     includeWalletIds: config.includeWalletIds ?? [],
     excludeWalletIds: config.excludeWalletIds ?? [],
-    siweConfig: config.siweConfig,
+    siweConfig: config.siweConfig?.enabled === false ? undefined : config.siweConfig,
     siwx: config.siwx,
     storage: config.storage,
     endpoints: { ...DEFAULT_ENDPOINTS, ...config.endpoints },

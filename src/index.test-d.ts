@@ -17,6 +17,8 @@ import {
   type modalMachine,
   type ResolvedKitConfig,
   resolveConfig,
+  type SiweConfig,
+  type SiwxConfig,
   selectView,
   type ToastActorRef,
   type toastMachine,
@@ -39,11 +41,13 @@ describe('KitConfig', () => {
     expectTypeOf<{ projectId: string; networks: KitNetwork[] }>().not.toExtend<KitConfig>()
   })
 
-  test('siweConfig and siwx take the same settings; both at once is refused by resolveConfig (ConfigError)', () => {
-    // The type allows both (resolveConfig throws `Cannot set both ...`, see src/config.test.ts); were it ever
-    // typed as one or the other, `{ siweConfig, siwx }` together should stop extending KitConfig here.
-    expectTypeOf<KitConfig['siweConfig']>().toEqualTypeOf<KitConfig['siwx']>()
-    expectTypeOf<ResolvedKitConfig['siweConfig']>().toEqualTypeOf<ResolvedKitConfig['siwx']>()
+  test('siwx takes SIWX, siweConfig AppKit’s SIWE config; both at once is refused by resolveConfig (ConfigError)', () => {
+    // The type allows both (resolveConfig throws `Cannot set both ...`, see src/config.test.ts).
+    expectTypeOf<KitConfig['siwx']>().toEqualTypeOf<SiwxConfig | undefined>()
+    expectTypeOf<KitConfig['siweConfig']>().toEqualTypeOf<SiweConfig | undefined>()
+    expectTypeOf<ResolvedKitConfig['siweConfig']>().toEqualTypeOf<SiweConfig | undefined>()
+    expectTypeOf<SiweConfig>().toHaveProperty('getNonce')
+    expectTypeOf<SiwxConfig>().toHaveProperty('addSession')
     expectTypeOf<ConfigError>().toExtend<BaseError>()
   })
 

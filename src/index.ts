@@ -62,5 +62,15 @@ export {
   type ToastVariant,
   toastMachine,
 } from './machines/toast'
-export type { SiwxConfig, SiwxMessage, SiwxMessageData, SiwxMessageInput, SiwxSession } from './siwx/types'
+export type {
+  SiweConfig,
+  SiweCreateMessageArgs,
+  SiweMessageParams,
+  SiweSession,
+  SiwxConfig,
+  SiwxMessage,
+  SiwxMessageData,
+  SiwxMessageInput,
+  SiwxSession,
+} from './siwx/types'
 export { homeView, isViewName, VIEW_NAMES, type ViewName } from './views'

@@ -8,7 +8,7 @@ import type { DomainVerification } from '../api/verify'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
-import { type KitConfig, type ResolvedKitConfig, resolveConfig } from '../config'
+import { type KitConfig, type ResolvedKitConfig, resolveConfig, type SiwxConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
 import { defineConnectionMachine } from '../machines/connection'
@@ -54,14 +54,22 @@ export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitH
  */
 export function createKitMachine(config: KitConfig) {
   const resolved = resolveConfig(config)
-  const siwx = resolved.siwx ?? resolved.siweConfig
+  // Sign-in as SIWX: the host's `siwx`, or its AppKit `siweConfig` mapped on demand (src/siwx/fromSiweConfig.ts).
+  const { siwx: hostSiwx, siweConfig } = resolved
+  let siwxLoading: Promise<SiwxConfig> | undefined
+  const siwx = (): Promise<SiwxConfig> =>
+    (siwxLoading ??= hostSiwx
+      ? Promise.resolve(hostSiwx)
+      : import('../siwx/fromSiweConfig').then(({ siwxFromSiweConfig }) =>
+          siwxFromSiweConfig(siweConfig!, resolved.storage ?? browserStorage()),
+        ))
   // With sign-in, WalletConnect pairs by one-click auth (issue 15): the sign-in code loads then, if not before.
   const wagmi: Config = getWagmiConfig(resolved, {
-    ...(siwx
+    ...(hostSiwx || siweConfig
       ? {
           authenticate: async (provider, chainIds) => {
             const { oneClickSignIn } = await import('../actors/signIn')
-            await oneClickSignIn({ wagmi, siwx, provider, chainIds })
+            await oneClickSignIn({ wagmi, siwx: await siwx(), provider, chainIds })
           },
         }
       : {}),
@@ -257,12 +265,13 @@ export function createKitMachine(config: KitConfig) {
       }),
       /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
       loadSignIn: fromPromise(async () => {
-        if (!siwx) throw new Error('Sign-in is not configured')
-        const [{ signInMachine }, { createSignInActors }] = await Promise.all([
+        if (!hostSiwx && !siweConfig) throw new Error('Sign-in is not configured')
+        const [{ signInMachine }, { createSignInActors }, config] = await Promise.all([
           import('../machines/signIn'),
           import('../actors/signIn'),
+          siwx(),
         ])
-        return signInMachine.provide({ actors: createSignInActors({ wagmi, siwx }) })
+        return signInMachine.provide({ actors: createSignInActors({ wagmi, siwx: config }) })
       }),
       followSignIn: fromCallback<KitEvent>(({ sendBack, system }) => {
         const signIn = system.get('signIn') as SignInRef | undefined

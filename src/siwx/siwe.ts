@@ -85,7 +85,7 @@ export function createSiwe(options: SiweOptions = {}): SiwxConfig {
 }
 
 /** The EIP-155 chain number of a CAIP-2 id (`eip155:1` → 1). */
-function eip155ChainNumber(chainId: string): number {
+export function eip155ChainNumber(chainId: string): number {
   const match = /^eip155:([1-9]\d{0,15})$/.exec(chainId)
   if (!match) throw new SignInError(`Sign-in with EIP-4361 needs an eip155 chain, not ${chainId}`)
   return Number(match[1])
@@ -137,7 +137,7 @@ export function sessionFrom(value: unknown): SiwxSession | undefined {
 const sameAccount = (data: SiwxMessageData, chainId: string, address: string) =>
   data.chainId === chainId && data.accountAddress.toLowerCase() === address.toLowerCase()
 
-interface SessionStore {
+export interface SessionStore {
   add(session: SiwxSession): Promise<void>
   list(chainId: string, address: `0x${string}`): Promise<SiwxSession[]>
   revoke(chainId: string, address: `0x${string}`): Promise<void>
@@ -164,7 +164,7 @@ function writeList(storage: KitStorage, list: unknown[]): void {
 }
 
 /** Sessions in browser storage, one per account and chain (a new one replaces the old). */
-function localStore(storage: KitStorage): SessionStore {
+export function localStore(storage: KitStorage): SessionStore {
   const sessions = () => readList(storage).flatMap((v) => sessionFrom(v) ?? [])
   return {
     async add(session) {
@@ -256,7 +256,7 @@ function apiStore(api: SiweSessionsApi, storage: KitStorage): SessionStore {
   }
 }
 
-function defaultStorage(): KitStorage {
+export function defaultStorage(): KitStorage {
   try {
     if (globalThis.localStorage) return globalThis.localStorage
   } catch {

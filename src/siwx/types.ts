@@ -53,3 +53,59 @@ export interface SiwxConfig {
   /** True: a visitor who declines to sign is disconnected. Default false (sign-in optional). */
   getRequired?(): boolean
 }
+
+/**
+ * Reown AppKit's SIWE configuration (`siweConfig`, from `createSIWEConfig`), accepted as is so an AppKit host
+ * keeps its server code: the kit maps it onto SIWX (src/siwx/fromSiweConfig.ts). The app's server makes the
+ * nonce, verifies the signed message and keeps the session (a cookie, usually); the kit also keeps the signed
+ * message in the browser so it can check the signature itself before it trusts the server's session.
+ */
+export interface SiweConfig {
+  /** The message's fields beyond the account, nonce and chain (AppKit `getMessageParams`). */
+  getMessageParams?(): Promise<SiweMessageParams>
+  /** The message text for these fields (the kit parses it back as EIP-4361 before anyone signs it). */
+  createMessage(args: SiweCreateMessageArgs): string
+  getNonce(address?: string): Promise<string>
+  /** The server's session, if any. */
+  getSession(): Promise<SiweSession | null>
+  /** The server checks a signed message and starts its session: false refuses it. */
+  verifyMessage(args: { message: string; signature: string }): Promise<boolean>
+  signOut(): Promise<boolean>
+  onSignIn?(session?: SiweSession): void
+  onSignOut?(): void
+  /** `false` turns sign-in off. */
+  enabled?: boolean
+  /** A visitor who declines to sign is disconnected. Default false. */
+  required?: boolean
+}
+
+/** AppKit's `getMessageParams` answer. */
+export interface SiweMessageParams {
+  domain?: string
+  uri?: string
+  /** The chain numbers sign-in is offered on (informative; the kit signs in on the connected chain). */
+  chains?: number[]
+  statement?: string
+  iat?: string
+  exp?: string
+  nbf?: string
+  requestId?: string
+  resources?: string[]
+}
+
+/** What AppKit passes to `createMessage`: `address` is the account's DID (`did:pkh:eip155:1:0x…`). */
+export interface SiweCreateMessageArgs extends SiweMessageParams {
+  address: string
+  chainId: number
+  nonce: string
+  version: '1'
+  domain: string
+  uri: string
+  iat: string
+}
+
+/** AppKit's session: the signed-in account and chain number. */
+export interface SiweSession {
+  address: string
+  chainId: number
+}

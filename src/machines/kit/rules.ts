@@ -169,8 +169,12 @@ export function isConfiguredChain(context: Pick<KitContext, 'config'>, chainId: 
   return context.config.networks.some((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
 }
 
-/** The host's sign-in (`siwx`, or its older name `siweConfig`), if any. */
+/** The host's sign-in (`siwx`, or AppKit's `siweConfig`), if any. */
 export const signInConfig = (config: ResolvedKitConfig) => config.siwx ?? config.siweConfig
+
+/** Whether declining to sign disconnects: SIWX `getRequired()`, or the SIWE config's `required`. */
+export const signInRequired = ({ siwx, siweConfig }: ResolvedKitConfig): boolean =>
+  (siwx ? siwx.getRequired?.() : siweConfig?.required) ?? false
 
 /** The account and chain sign-in is about: the connected address on its CAIP-2 chain. */
 export const signInAccount = (account: Pick<ConnectionAccount, 'address' | 'chainId'>): SignInAccount => ({

@@ -20,7 +20,15 @@ import type { defineConnectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
-import { fetchBalances, is, matchConnector, routeAfterSend, signInAccount, signInConfig } from './rules'
+import {
+  fetchBalances,
+  is,
+  matchConnector,
+  routeAfterSend,
+  signInAccount,
+  signInConfig,
+  signInRequired,
+} from './rules'
 import type {
   AccountLogic,
   EmbeddedLoad,
@@ -274,7 +282,7 @@ export const kitSetup = setup({
         : {
             signIn: spawn(logic, {
               systemId: 'signIn',
-              input: { required: signInConfig(context.config)?.getRequired?.() ?? false },
+              input: { required: signInRequired(context.config) },
             }),
           },
     ),
