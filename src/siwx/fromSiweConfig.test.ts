@@ -103,9 +103,9 @@ describe('siwxFromSiweConfig (AppKit siweConfig as SIWX)', () => {
 
   it('refuses a createMessage that does not make an EIP-4361 message', async () => {
     const siwx = siwxFromSiweConfig(appKitServer({ createMessage: () => 'hello' }).config, memoryStorage())
-    await expect(siwx.createMessage({ accountAddress: account.address, chainId: CHAIN })).rejects.toBeInstanceOf(
-      InvalidSignInMessageError,
-    )
+    await expect(
+      siwx.createMessage({ accountAddress: account.address, chainId: CHAIN }),
+    ).rejects.toBeInstanceOf(InvalidSignInMessageError)
   })
 
   it('a session the server verifies is kept and found again, while the server holds it', async () => {
@@ -156,6 +156,8 @@ describe('siwxFromSiweConfig (AppKit siweConfig as SIWX)', () => {
 
   it('required comes from the config’s `required`', () => {
     expect(siwxFromSiweConfig(appKitServer().config, memoryStorage()).getRequired?.()).toBe(false)
-    expect(siwxFromSiweConfig(appKitServer({ required: true }).config, memoryStorage()).getRequired?.()).toBe(true)
+    expect(siwxFromSiweConfig(appKitServer({ required: true }).config, memoryStorage()).getRequired?.()).toBe(
+      true,
+    )
   })
 })

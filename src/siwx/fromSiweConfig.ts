@@ -48,7 +48,8 @@ export function siwxFromSiweConfig(config: SiweConfig, storage = defaultStorage(
       } catch (error) {
         throw new SignatureVerificationError({ cause: error })
       }
-      if (accepted !== true) throw new SignatureVerificationError({ details: 'siweConfig.verifyMessage refused it' })
+      if (accepted !== true)
+        throw new SignatureVerificationError({ details: 'siweConfig.verifyMessage refused it' })
       await kept.add(session)
       config.onSignIn?.({
         address: session.data.accountAddress,
