@@ -16,6 +16,8 @@ export default defineConfig({
   plugins: [react()],
   test: {
     environment: 'node',
+    // The kit's stylesheet is a string (`kit.css?inline`): the tests render it as the package does.
+    css: { include: [/src\/react\/kit\.css/] },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
