@@ -195,6 +195,29 @@ describe('one-click auth with the WalletConnect wallet page (wc_sessionAuthentic
     await wallet.close()
     await p.close()
   })
+  it('a sign-in declined in the wallet is a declined connection: nothing kept, and "Try again" offers a fresh QR code', async () => {
+    const p = await e2e.newPage('?siwx=1')
+    const uri = await pairingUri(p)
+    const wallet = await e2e.browser.newPage()
+    await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`)
+    const request = wallet.getByRole('region', { name: 'Sign-in request' })
+    await request.getByRole('button', { name: 'Reject' }).click({ timeout: 20_000 })
+    const view = p.locator('[data-view="ConnectingWalletConnect"]')
+    await view.getByRole('alert').waitFor({ timeout: 20_000 })
+    expect(await view.getByRole('alert').textContent()).toMatch(/declined|rejected/i)
+    expect(await hostButton(p).textContent()).toBe('Connect Wallet')
+    expect(await session(p).textContent()).toBe('')
+    expect(await p.evaluate(() => localStorage.getItem('walletstate.siwe.sessions'))).toBeNull()
+    await view.getByRole('button', { name: 'Try again' }).click()
+    const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
+    await expect
+      .poll(async () => (await qr.count()) > 0 && (await qr.getAttribute('data-uri')) !== uri, {
+        timeout: 30_000,
+      })
+      .toBe(true)
+    await wallet.close()
+    await p.close()
+  })
 })
 
 describe('sign-in with sessions on the sandbox Data API (`?siwx=api`), in Chromium', () => {

@@ -4,7 +4,10 @@ import type { CreateConnectorFn } from 'wagmi'
 interface EthereumProviderLike {
   session?: unknown
   authenticate(params: Record<string, unknown>): Promise<{ auths?: unknown }>
-  signer: { client: { formatAuthMessage(params: { request: Record<string, unknown>; iss: string }): string } }
+  signer: {
+    client: { formatAuthMessage(params: { request: Record<string, unknown>; iss: string }): string }
+    authenticate?: (...args: unknown[]) => Promise<unknown>
+  }
   on(event: 'display_uri', listener: (uri: string) => void): void
   removeListener(event: 'display_uri', listener: (uri: string) => void): void
 }
@@ -39,6 +42,17 @@ export async function pairByOneClickAuth(
   const chainIds = config.chains.map((chain) => chain.id)
   const onUri = (uri: string) => config.emitter.emit('message', { type: 'display_uri', data: uri })
   provider.on('display_uri', onUri)
+  // A wallet's refusal reaches the provider as its words alone, and the provider passes it on as an Error
+  // without them: they are kept here on the way, so "User rejected." still reads as a decline.
+  const { signer } = provider
+  const original = signer.authenticate
+  let refusal: string | undefined
+  if (original)
+    signer.authenticate = (...args) =>
+      original.apply(signer, args).catch((reason: unknown) => {
+        if (typeof reason === 'string') refusal = reason
+        throw reason
+      })
   try {
     await authenticate(
       {
@@ -50,7 +64,10 @@ export async function pairByOneClickAuth(
       },
       chainIds,
     )
+  } catch (error) {
+    throw refusal === undefined ? error : new Error(refusal, { cause: error })
   } finally {
+    if (original) signer.authenticate = original
     provider.removeListener('display_uri', onUri)
   }
   // The session is for every chain the kit has: wagmi's connect must not take it for stale and pair again.
