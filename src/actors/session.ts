@@ -75,7 +75,15 @@ type SlotsOf<M extends AnyStateMachine> = NonNullable<Parameters<M['provide']>[0
  * Builds every actor slot of the session machines over `client`: the client machine's own slots, and per child
  * machine the slots that child declares. `src/kit/sessionClient.ts` provides them to the machines.
  */
-export function createSessionActors(client: SignClient) {
+export interface SessionActorsOptions {
+  /**
+   * A wallet hears one-click auth requests (`wc_sessionAuthenticate`; default true). Off, it is a wallet
+   * without one-click auth: WalletConnect hands it the app's fallback session proposal instead.
+   */
+  oneClickAuth?: boolean
+}
+
+export function createSessionActors(client: SignClient, { oneClickAuth = true }: SessionActorsOptions = {}) {
   /** Requests this machine sent itself: not reported back as someone else's. */
   const ownRequests = new WeakSet<object>()
 
@@ -152,10 +160,11 @@ export function createSessionActors(client: SignClient) {
       if (role !== 'app' || ownRequests.has(request)) return
       report({ type: 'wc.requestSent', request: { id, topic, chainId, request } })
     })
-    onClient('session_authenticate', ({ id, topic, params }) => {
-      if (role === 'wallet')
-        report({ type: 'wc.sessionAuthenticate', request: toAuthRequestInfo(id, topic, params) })
-    })
+    // WalletConnect offers a wallet one-click auth only while something listens for it.
+    if (role === 'wallet' && oneClickAuth)
+      onClient('session_authenticate', ({ id, topic, params }) =>
+        report({ type: 'wc.sessionAuthenticate', request: toAuthRequestInfo(id, topic, params) }),
+      )
 
     // ----- the JSON-RPC history: proposals, settlements and responses -----
     onEmitter(client.core.history, 'history_created', (payload) => {

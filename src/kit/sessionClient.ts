@@ -1,4 +1,4 @@
-import { createSessionActors, type SignClient } from '../actors/session'
+import { createSessionActors, type SessionActorsOptions, type SignClient } from '../actors/session'
 import {
   authMachine,
   incomingRequestMachine,
@@ -19,8 +19,8 @@ import {
  *   input: { role: 'app', rpcMap: { 'eip155:1': rpcUrl } },
  * }).start()
  */
-export function createSessionClientMachine(client: SignClient) {
-  const slots = createSessionActors(client)
+export function createSessionClientMachine(client: SignClient, options: SessionActorsOptions = {}) {
+  const slots = createSessionActors(client, options)
   return sessionClientMachine.provide({
     actors: {
       signClient: slots.signClient,

@@ -218,6 +218,33 @@ describe('one-click auth with the WalletConnect wallet page (wc_sessionAuthentic
     await wallet.close()
     await p.close()
   })
+  it('a wallet without one-click auth: the session alone, then ConnectingSiwe asks and the wallet signs', async () => {
+    const p = await e2e.newPage('?siwx=1')
+    const address = e2e.sandbox.wallets.wcAddress
+    const uri = await pairingUri(p)
+    const wallet = await e2e.browser.newPage()
+    await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?oneClick=off&uri=${encodeURIComponent(uri)}`)
+    // WalletConnect hands this wallet the app's fallback proposal: a plain session.
+    await wallet
+      .getByRole('region', { name: 'Session proposal' })
+      .getByRole('button', { name: 'Approve' })
+      .click({ timeout: 20_000 })
+    expect(await wallet.getByRole('region', { name: 'Sign-in request' }).count()).toBe(0)
+    await siwe(p).waitFor({ timeout: 20_000 })
+    await siwe(p).getByRole('button', { name: 'Sign in' }).click()
+    const request = wallet.getByRole('region', { name: 'Signature request' })
+    await request
+      .getByText('wants you to sign in with your Ethereum account')
+      .first()
+      .waitFor({ timeout: 20_000 })
+    await request.getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => session(p).textContent(), { timeout: 20_000 }).toBe(address)
+    const stored = await p.evaluate(() => localStorage.getItem('walletstate.siwe.sessions'))
+    const [kept] = JSON.parse(stored ?? '[]') as { message: string; signature: `0x${string}` }[]
+    expect(await verifyMessage({ address, message: kept!.message, signature: kept!.signature })).toBe(true)
+    await wallet.close()
+    await p.close()
+  })
 })
 
 describe('sign-in with sessions on the sandbox Data API (`?siwx=api`), in Chromium', () => {

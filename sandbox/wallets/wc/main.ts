@@ -613,7 +613,9 @@ async function main(): Promise<void> {
   })
 
   // The machine's client slot listens to the WalletConnect client from its start, before anything is paired.
-  const wallet = createActor(createSessionClientMachine(client), {
+  // `?oneClick=off`: a wallet without one-click auth, which gets the app's fallback session proposal.
+  const oneClickAuth = url.searchParams.get('oneClick') !== 'off'
+  const wallet = createActor(createSessionClientMachine(client, { oneClickAuth }), {
     input: { role: 'wallet' },
     ...(inspect ? { inspect } : {}),
   })
@@ -638,7 +640,7 @@ async function main(): Promise<void> {
   pairButton.disabled = false
   app.dataset.state = 'ready'
   app.removeAttribute('aria-busy')
-  status(`Ready: ${address} on ${caipChain}`)
+  status(`Ready: ${address} on ${caipChain}${oneClickAuth ? '' : ' (one-click auth off)'}`)
 
   const uri = url.searchParams.get('uri')
   if (uri !== null) {
