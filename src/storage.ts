@@ -104,6 +104,17 @@ export interface KitStore {
 type Log = (message: string, error?: unknown) => void
 const defaultLog: Log = (message, error) => console.warn(`[walletstate] ${message}`, error ?? '')
 
+/** A storage that lasts as long as the page: where the browser's is blocked, and in tests (`map` holds it). */
+export function memoryStorage(): KitStorage & { map: Map<string, string> } {
+  const map = new Map<string, string>()
+  return {
+    map,
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  }
+}
+
 /** The page's localStorage when it can be reached; `undefined` when even touching it throws. */
 export function browserStorage(): KitStorage | undefined {
   try {

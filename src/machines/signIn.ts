@@ -135,7 +135,8 @@ export const signInMachine = setup({
       error: undefined,
       ending: undefined,
     }),
-    setError: assign({ error: (_, params: { error: unknown }) => errorText(params.error) }),
+    /** A slot failed (its `xstate.error.actor.*` event): its text is shown on ConnectingSiwe. */
+    setError: assign({ error: ({ event }) => errorText('error' in event ? event.error : undefined) }),
     clearError: assign({ error: undefined }),
     notifyAsked: emit({ type: 'signIn.asked' } as const),
     notifySignedIn: emit(({ context }) => ({ type: 'signIn.signedIn' as const, session: context.session! })),
@@ -200,10 +201,7 @@ export const signInMachine = setup({
         src: 'createMessage',
         input: ({ context }) => context.account!,
         onDone: { target: 'signing', actions: assign({ message: ({ event }) => event.output }) },
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: 'setError' },
       },
       on: {
         'signIn.cancel': cancel,
@@ -217,10 +215,7 @@ export const signInMachine = setup({
         src: 'signMessage',
         input: ({ context }) => ({ message: context.message!, account: context.account! }),
         onDone: { target: 'verifying', actions: assign({ signature: ({ event }) => event.output }) },
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: 'setError' },
       },
       after: {
         signatureTimeout: {
@@ -243,10 +238,7 @@ export const signInMachine = setup({
           target: 'signedIn',
           actions: assign({ session: ({ event }) => event.output, signature: undefined }),
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: 'setError' },
       },
     },
     signedIn: {

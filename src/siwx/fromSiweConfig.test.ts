@@ -2,23 +2,14 @@ import { verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
-import type { KitStorage } from '../config'
 import { InvalidSignInMessageError, SignatureVerificationError } from '../errors/signIn'
+import { memoryStorage } from '../storage'
 import { siwxFromSiweConfig } from './fromSiweConfig'
 import type { SiweConfig, SiweCreateMessageArgs, SiweSession } from './types'
 
 // anvil's second dev account: a real key, so the server below checks real signatures.
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
 const CHAIN = 'eip155:31337'
-
-function memoryStorage(): KitStorage {
-  const items = new Map<string, string>()
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  }
-}
 
 /**
  * An AppKit-style SIWE config over a stand-in server: nonces it issued, messages it verified (real signature

@@ -3,17 +3,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { KitStorage } from '../config'
 import { SIWE_SESSION_TTL_MS } from '../constants'
+import { memoryStorage } from '../storage'
 import { createSiwe, messageData, SIWE_STORAGE_KEY, sessionFrom } from './siwe'
-
-const memoryStorage = (): KitStorage & { map: Map<string, string> } => {
-  const map = new Map<string, string>()
-  return {
-    map,
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-  }
-}
 
 const NOW = new Date('2026-11-26T10:00:00.000Z')
 const alice = privateKeyToAccount(generatePrivateKey())

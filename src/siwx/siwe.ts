@@ -3,6 +3,7 @@ import { apiUrl, requestJson } from '../api/http'
 import type { KitStorage } from '../config'
 import { SIGN_IN_REQUEST_TIMEOUT_MS, SIWE_SESSION_TTL_MS } from '../constants'
 import { SignInError } from '../errors/signIn'
+import { memoryStorage } from '../storage'
 import type { SiwxConfig, SiwxMessage, SiwxMessageData, SiwxSession } from './types'
 
 /** Where the SIWE preset keeps sessions: the kit's storage (default), or the Data API's `/v1/sessions`. */
@@ -262,12 +263,7 @@ export function defaultStorage(): KitStorage {
   } catch {
     // Storage blocked (a sandboxed frame, cookies off): sessions last for the page only.
   }
-  const memory = new Map<string, string>()
-  return {
-    getItem: (key) => memory.get(key) ?? null,
-    setItem: (key, value) => void memory.set(key, value),
-    removeItem: (key) => void memory.delete(key),
-  }
+  return memoryStorage()
 }
 
 export type { SiwxConfig, SiwxMessage, SiwxSession }

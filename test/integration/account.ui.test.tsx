@@ -7,9 +7,9 @@ import { type Address, createPublicClient, erc20Abi, formatUnits, http } from 'v
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SimulatedClock } from 'xstate'
 import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
-import type { KitStorage } from '../../src/config'
 import { TOAST_RESHOW_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
 import { ConnectButton, KitRoot } from '../../src/react'
+import { memoryStorage } from '../../src/storage'
 import { truncateAddress } from '../../src/utils/format'
 import { Capture } from '../model-based/ui-kit'
 
@@ -99,15 +99,6 @@ afterEach(async () => {
   uninstall = undefined
   await setFault({ mode: 'off' })
 })
-
-function memoryStorage(): KitStorage {
-  const items = new Map<string, string>()
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  }
-}
 
 /** An EIP-1193 wallet for one dev account over anvil, announced by EIP-6963. */
 function installWallet(account: Address) {

@@ -4,7 +4,7 @@ import { getAddress } from 'viem'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SimulatedClock } from 'xstate'
 import { createKitMachine, type KitActorRef } from '../../src'
-import type { KitFeatures, KitStorage } from '../../src/config'
+import type { KitFeatures } from '../../src/config'
 import {
   EMAIL_LOGIN_COOLDOWN_MS,
   EMBEDDED_LOAD_AFTER_OPEN_MS,
@@ -18,6 +18,7 @@ import { frameRpc } from '../../src/frame/rpc'
 import type { FrameActorRef } from '../../src/machines/frame'
 import { selectCapability } from '../../src/machines/kit'
 import { ConnectButton, KitRoot } from '../../src/react'
+import { memoryStorage } from '../../src/storage'
 import { truncateAddress } from '../../src/utils/format'
 import { Capture, offlineKitConfig } from './ui-kit'
 
@@ -67,15 +68,6 @@ vi.mock('../../src/embedded/load', async (importOriginal) => {
 })
 
 const ALICE = 'alice@example.com'
-
-function memoryStorage(): KitStorage {
-  const items = new Map<string, string>()
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  }
-}
 
 afterEach(() => {
   cleanup()
