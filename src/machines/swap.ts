@@ -61,8 +61,10 @@ import type {
  * wallet that never answers fails after `sendRequestTimeout` (SEND_REQUEST_TIMEOUT_MS).
  *
  * `swap.cancel` stops any step before the swap transaction is sent and returns to the preview (wallet steps) or
- * the form, the pair and amount kept. failed keeps the form: `retryable` (declined, reverted, timed out:
- * `swap.retry` asks a fresh quote) or `unconfirmed` (a swap sent, no receipt in time: never sent twice).
+ * the form, the pair and amount kept (a cancelled approval may still be mined: the preview checks the allowance
+ * afresh). A refreshed quote the balances cannot pay returns to the form with the problem shown. failed keeps
+ * the form: `retryable` (declined, reverted, timed out: `swap.retry` asks a fresh quote) or `unconfirmed` (a
+ * swap sent, no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
  *
  * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
  * `buildSwap`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them with fakes.
@@ -113,6 +115,7 @@ export const swapMachine = setup({
   guards: {
     quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
     reviewBlocked: ({ context }) => validateSwap(context) !== undefined,
+    quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
     fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
     needsApproval: ({ context }) => needsApproval(context),
     validSlippage: ({ event }) => {
@@ -134,7 +137,6 @@ export const swapMachine = setup({
         from: event.token,
         to: swapped ? context.from : context.to,
         quote: undefined,
-        allowance: undefined,
         error: undefined,
       }
     }),
@@ -145,7 +147,6 @@ export const swapMachine = setup({
         to: event.token,
         from: swapped ? context.to : context.from,
         quote: undefined,
-        allowance: swapped ? undefined : context.allowance,
         error: undefined,
       }
     }),
@@ -153,7 +154,6 @@ export const swapMachine = setup({
       from: context.to,
       to: context.from,
       quote: undefined,
-      allowance: undefined,
       error: undefined,
     })),
     setMax: assign(({ context }) => {
@@ -175,6 +175,7 @@ export const swapMachine = setup({
     setTransaction: assign((_, transaction: SwapTransaction) => ({ transaction })),
     clearTransaction: assign({ transaction: undefined }),
     setAllowance: assign((_, allowance: string) => ({ allowance })),
+    clearAllowance: assign({ allowance: undefined }),
     /** An approval was mined: the allowance is what it set (zero first, USDT-style, then the amount). */
     applyApproval: assign(({ context }) => ({ allowance: approveAmountOf(context) })),
     showReviewError: assign(({ context }) => ({ error: infoOf(validateSwap(context)!) })),
@@ -260,6 +261,8 @@ export const swapMachine = setup({
       on: { 'swap.retry': { target: 'loadingTokens', actions: 'clearError' } },
     },
     form: {
+      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile).
+      entry: 'clearAllowance',
       initial: 'choosing',
       on: {
         'swap.setAmount': { actions: 'setAmount', target: '.choosing' },
@@ -355,7 +358,15 @@ export const swapMachine = setup({
             id: 'refreshQuote',
             src: 'fetchQuote',
             input: ({ context }) => quoteRequestOf(context),
-            onDone: { target: 'ready', actions: { type: 'setQuote', params: ({ event }) => event.output } },
+            onDone: [
+              {
+                // The new quote's gas may be more than the native balance pays: back to the form, which says so.
+                guard: { type: 'quoteBlocked', params: ({ event }) => event.output },
+                target: '#swap.form.quoted',
+                actions: [{ type: 'setQuote', params: ({ event }) => event.output }, 'showReviewError'],
+              },
+              { target: 'ready', actions: { type: 'setQuote', params: ({ event }) => event.output } },
+            ],
             onError: {
               target: '#swap.form.quoteFailed',
               actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'quote' }) },
@@ -577,8 +588,11 @@ export const swapMachine = setup({
         },
         unconfirmed: {
           on: {
-            // Never a second swap: the form, with the error kept until the next change.
+            // Never a second swap: only the receipt of the one sent is looked for again.
+            'swap.retry': '#swap.swapping.confirming.polling',
+            // The form, with the error kept until the next change (the activity list shows the swap).
             'swap.back': '#swap.form.quoted',
+            'swap.cancel': '#swap.form.quoted',
           },
         },
       },
