@@ -203,3 +203,11 @@ export const SIGN_IN_REQUEST_TIMEOUT_MS = 30_000
 export const SIWE_SESSION_TTL_MS = 24 * 60 * 60 * 1000
 /** How long the wallet may take to sign the sign-in message (the visitor reads it first). Ours, as a connect. */
 export const SIGN_IN_SIGNATURE_TIMEOUT_MS = 120_000
+
+// Swaps (issue 16)
+/** How long the amount and the pair must stay unchanged before a quote is asked for (typing coalesces). Ours. §7 */
+export const SWAP_QUOTE_DEBOUNCE_MS = 500
+/** How often the quote is asked for again while the preview is open. Ours: the SPEC names none; prices move. §7 */
+export const SWAP_QUOTE_REFRESH_MS = 15_000
+/** The largest slippage tolerance (in percent) the form accepts. Ours: §9 names only the default (1). */
+export const SWAP_SLIPPAGE_MAX = 50

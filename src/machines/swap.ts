@@ -1,0 +1,807 @@
+import { formatUnits, type Hex, parseUnits } from 'viem'
+import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import {
+  DEFAULT_SLIPPAGE,
+  PENDING_TX_POLLING_MS,
+  SEND_REQUEST_TIMEOUT_MS,
+  SWAP_QUOTE_DEBOUNCE_MS,
+  SWAP_QUOTE_REFRESH_MS,
+  SWAP_SLIPPAGE_MAX,
+  TX_RECEIPT_TIMEOUT_MS,
+} from '../constants'
+import type { BaseError, ErrorInfo } from '../errors/base'
+import {
+  ApproveRevertedError,
+  InvalidSwapAmountError,
+  SwapInsufficientBalanceError,
+  SwapInsufficientGasError,
+  SwapPairRequiredError,
+  SwapPendingError,
+  SwapQuoteRequiredError,
+  SwapRevertedError,
+  type SwapStage,
+  SwapTimeoutError,
+  swapErrorInfo,
+} from '../errors/swap'
+import type {
+  SwapAllowanceRequest,
+  SwapApproveRequest,
+  SwapBuildRequest,
+  SwapContext,
+  SwapEvent,
+  SwapInput,
+  SwapNotice,
+  SwapQuote,
+  SwapQuoteRequest,
+  SwapReceipt,
+  SwapReceiptRequest,
+  SwapSendRequest,
+  SwapToken,
+  SwapTokensRequest,
+  SwapTransaction,
+  TokenBalance,
+} from './swap/types'
+
+/**
+ * The swap flow (SPEC §7 convert endpoints, §8, §9; issue 16).
+ *
+ * loadingTokens (`fetchTokens`) → form: the pair and the amount; every change waits `quoteDebounce` (typing
+ * coalesces), then `quoting` (`fetchQuote`) → `quoted`, or `quoteFailed` (`swap.retry`). `swap.review` checks
+ * the balances (the token paid; the native currency for the quote's gas) → preview: `checkingAllowance`
+ * (`fetchAllowance`; skipped for the native currency) → `ready`, the quote asked for again every `quoteRefresh`
+ * while it is open. `swap.confirm` → approving when the allowance is short (`buildApprove`, `sendTransaction`,
+ * receipt), else swapping (`buildSwap`, `sendTransaction`, receipt) → done (`swap.succeeded`: the kit refreshes
+ * balances and history and shows a success toast).
+ *
+ * Approvals, USDT-style: a non-zero allowance smaller than the amount is first set to zero, then to the amount
+ * (some tokens refuse to change one non-zero allowance into another). Each approval is its own transaction; the
+ * context's `allowance` follows what was mined, so the next step follows from it.
+ *
+ * Receipts as send's (SPEC §9): `waiting` up to TX_RECEIPT_TIMEOUT_MS, then `polling` PENDING_TX_POLLING_MS. A
+ * wallet that never answers fails after `sendRequestTimeout` (SEND_REQUEST_TIMEOUT_MS).
+ *
+ * `swap.cancel` stops any step before the swap transaction is sent and returns to the preview (wallet steps) or
+ * the form, the pair and amount kept (a cancelled approval may still be mined: the preview checks the allowance
+ * afresh). A refreshed quote the balances cannot pay returns to the form with the problem shown. failed keeps
+ * the form: `retryable` (declined, reverted, timed out: `swap.retry` asks a fresh quote) or `unconfirmed` (a
+ * swap sent, no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
+ *
+ * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
+ * `buildSwap`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them with fakes.
+ */
+
+export type * from './swap/types'
+
+/** The address the convert API uses for the native currency. */
+export const SWAP_NATIVE_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+
+const notProvided = (slot: string) => () => {
+  throw new Error(`swapMachine: the "${slot}" actor slot was not provided`)
+}
+
+/** An error event's payload, for `params`. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
+export const swapMachine = setup({
+  types: {
+    context: {} as SwapContext,
+    events: {} as SwapEvent,
+    input: {} as SwapInput,
+    emitted: {} as SwapNotice,
+    tags: {} as 'loading' | 'busy' | 'failed',
+  },
+  actors: {
+    fetchTokens: fromPromise<SwapToken[], SwapTokensRequest>(notProvided('fetchTokens')),
+    fetchQuote: fromPromise<SwapQuote, SwapQuoteRequest>(notProvided('fetchQuote')),
+    fetchAllowance: fromPromise<string, SwapAllowanceRequest>(notProvided('fetchAllowance')),
+    buildApprove: fromPromise<SwapTransaction, SwapApproveRequest>(notProvided('buildApprove')),
+    buildSwap: fromPromise<SwapTransaction, SwapBuildRequest>(notProvided('buildSwap')),
+    sendTransaction: fromPromise<Hex, SwapSendRequest>(notProvided('sendTransaction')),
+    waitForReceipt: fromPromise<SwapReceipt, SwapReceiptRequest>(notProvided('waitForReceipt')),
+    pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
+  },
+  delays: {
+    /** Ours (src/constants.ts): typing coalesces into one quote. */
+    quoteDebounce: SWAP_QUOTE_DEBOUNCE_MS,
+    /** Ours (src/constants.ts): the preview's quote is asked for again this often. */
+    quoteRefresh: SWAP_QUOTE_REFRESH_MS,
+    /** SPEC §9. */
+    receiptTimeout: TX_RECEIPT_TIMEOUT_MS,
+    /** SPEC §9. */
+    pendingPolling: PENDING_TX_POLLING_MS,
+    /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
+    sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
+  },
+  guards: {
+    quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
+    reviewBlocked: ({ context }) => validateSwap(context) !== undefined,
+    quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
+    fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
+    needsApproval: ({ context }) => needsApproval(context),
+    validSlippage: ({ event }) => {
+      assertEvent(event, 'swap.setSlippage')
+      return Number.isFinite(event.slippage) && event.slippage > 0 && event.slippage <= SWAP_SLIPPAGE_MAX
+    },
+    reverted: (_, receipt: SwapReceipt) => receipt.status === 'reverted',
+  },
+  actions: {
+    setTokens: assign((_, tokens: SwapToken[]) => ({ tokens, error: undefined })),
+    setAmount: assign(({ event }) => {
+      assertEvent(event, 'swap.setAmount')
+      return { amount: event.amount, quote: undefined, error: undefined }
+    }),
+    selectFrom: assign(({ context, event }) => {
+      assertEvent(event, 'swap.selectFrom')
+      const swapped = context.to !== undefined && sameToken(context.to, event.token)
+      return {
+        from: event.token,
+        to: swapped ? context.from : context.to,
+        quote: undefined,
+        error: undefined,
+      }
+    }),
+    selectTo: assign(({ context, event }) => {
+      assertEvent(event, 'swap.selectTo')
+      const swapped = context.from !== undefined && sameToken(context.from, event.token)
+      return {
+        to: event.token,
+        from: swapped ? context.to : context.from,
+        quote: undefined,
+        error: undefined,
+      }
+    }),
+    flip: assign(({ context }) => ({
+      from: context.to,
+      to: context.from,
+      quote: undefined,
+      error: undefined,
+    })),
+    setMax: assign(({ context }) => {
+      const max = maxAmount(context)
+      return max === undefined || max === context.amount
+        ? {}
+        : { amount: max, quote: undefined, error: undefined }
+    }),
+    setSlippage: assign(({ event }) => {
+      assertEvent(event, 'swap.setSlippage')
+      return { slippage: event.slippage }
+    }),
+    setBalances: assign(({ event }) => {
+      assertEvent(event, 'swap.setBalances')
+      return { balances: event.balances.filter((t) => t.quantity.decimals !== '0') }
+    }),
+    setQuote: assign((_, quote: SwapQuote) => ({ quote, error: undefined })),
+    clearQuote: assign({ quote: undefined }),
+    setTransaction: assign((_, transaction: SwapTransaction) => ({ transaction })),
+    clearTransaction: assign({ transaction: undefined }),
+    setAllowance: assign((_, allowance: string) => ({ allowance })),
+    clearAllowance: assign({ allowance: undefined }),
+    /** An approval was mined: the allowance is what it set (zero first, USDT-style, then the amount). */
+    applyApproval: assign(({ context }) => ({ allowance: approveAmountOf(context) })),
+    showReviewError: assign(({ context }) => ({ error: infoOf(validateSwap(context)!) })),
+    setError: assign((_, params: { error: unknown; stage: SwapStage }) => ({
+      error: swapErrorInfo(params.error, params.stage),
+    })),
+    setApproveReverted: assign(({ context }) => ({
+      error: infoOf(new ApproveRevertedError({ details: `Transaction ${context.hash}` })),
+    })),
+    setSwapReverted: assign(({ context }) => ({
+      error: infoOf(new SwapRevertedError({ details: `Transaction ${context.hash}` })),
+    })),
+    setTimedOut: assign({ error: infoOf(new SwapTimeoutError({ timeoutMs: SEND_REQUEST_TIMEOUT_MS })) }),
+    setPending: assign(({ context }) => ({ error: infoOf(new SwapPendingError({ hash: context.hash })) })),
+    clearError: assign({ error: undefined }),
+    clearHash: assign({ hash: undefined, hashKind: undefined }),
+    setHash: assign((_, params: { hash: Hex; kind: 'approve' | 'swap' }) => ({
+      hash: params.hash,
+      hashKind: params.kind,
+    })),
+    /** After a swap: the pair and slippage stay, the amount and quote go. */
+    resetAmount: assign({ amount: '', quote: undefined, allowance: undefined }),
+    emitSubmitted: emit(({ context }) => ({
+      type: 'swap.submitted' as const,
+      hash: context.hash!,
+      chainId: context.chainId,
+      kind: context.hashKind!,
+    })),
+    emitSucceeded: emit(({ context }) => ({
+      type: 'swap.succeeded' as const,
+      hash: context.hash!,
+      chainId: context.chainId,
+      from: context.from!.symbol,
+      to: context.to!.symbol,
+      fromAmount: context.amount.trim(),
+      toAmount: formatUnits(BigInt(context.quote!.toAmount), context.to!.decimals),
+    })),
+    emitTimedOut: emit({ type: 'request.timedOut' as const, request: 'swap' as const }),
+    emitFailed: emit(({ context }) => ({
+      type: 'swap.failed' as const,
+      error: context.error!,
+      hash: context.hash,
+    })),
+  },
+}).createMachine({
+  id: 'swap',
+  context: ({ input }) => ({
+    chainId: input.chainId,
+    userAddress: input.userAddress,
+    tokens: [],
+    from: input.from,
+    to: input.to,
+    amount: '',
+    slippage: input.slippage ?? DEFAULT_SLIPPAGE,
+    balances: (input.balances ?? []).filter((t) => t.quantity.decimals !== '0'),
+    quote: undefined,
+    allowance: undefined,
+    transaction: undefined,
+    hash: undefined,
+    hashKind: undefined,
+    error: undefined,
+  }),
+  on: {
+    'swap.setBalances': { actions: 'setBalances' },
+  },
+  initial: 'loadingTokens',
+  states: {
+    loadingTokens: {
+      tags: 'busy',
+      invoke: {
+        id: 'fetchTokens',
+        src: 'fetchTokens',
+        input: ({ context }) => ({ chainId: context.chainId }),
+        onDone: { target: 'form', actions: { type: 'setTokens', params: ({ event }) => event.output } },
+        onError: {
+          target: 'tokensFailed',
+          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'tokens' }) },
+        },
+      },
+    },
+    tokensFailed: {
+      tags: 'failed',
+      on: { 'swap.retry': { target: 'loadingTokens', actions: 'clearError' } },
+    },
+    form: {
+      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile).
+      entry: 'clearAllowance',
+      initial: 'choosing',
+      on: {
+        'swap.setAmount': { actions: 'setAmount', target: '.choosing' },
+        'swap.selectFrom': { actions: 'selectFrom', target: '.choosing' },
+        'swap.selectTo': { actions: 'selectTo', target: '.choosing' },
+        'swap.flip': { actions: 'flip', target: '.choosing' },
+        'swap.max': { actions: 'setMax', target: '.choosing' },
+        'swap.setSlippage': { guard: 'validSlippage', actions: 'setSlippage' },
+      },
+      states: {
+        /** Where the form stands after a change: a quote is due (after the debounce), or the form is incomplete. */
+        choosing: {
+          always: [{ guard: 'quotable', target: 'debouncing' }, { target: 'idle' }],
+        },
+        idle: {
+          entry: 'clearQuote',
+        },
+        debouncing: {
+          entry: 'clearQuote',
+          after: { quoteDebounce: 'quoting' },
+        },
+        quoting: {
+          tags: 'busy',
+          invoke: {
+            id: 'fetchQuote',
+            src: 'fetchQuote',
+            input: ({ context }) => quoteRequestOf(context),
+            onDone: { target: 'quoted', actions: { type: 'setQuote', params: ({ event }) => event.output } },
+            onError: {
+              target: 'quoteFailed',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'quote' }) },
+            },
+          },
+        },
+        quoted: {
+          on: {
+            'swap.review': [
+              { guard: 'reviewBlocked', actions: 'showReviewError' },
+              { target: '#swap.preview', actions: 'clearError' },
+            ],
+          },
+        },
+        quoteFailed: {
+          tags: 'failed',
+          on: { 'swap.retry': { target: 'quoting', actions: 'clearError' } },
+        },
+      },
+    },
+    preview: {
+      on: {
+        'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
+        'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
+        'swap.setSlippage': { guard: 'validSlippage', actions: 'setSlippage' },
+      },
+      initial: 'choosing',
+      states: {
+        choosing: {
+          always: [{ guard: 'fromIsNative', target: 'ready' }, { target: 'checkingAllowance' }],
+        },
+        checkingAllowance: {
+          tags: 'busy',
+          invoke: {
+            id: 'fetchAllowance',
+            src: 'fetchAllowance',
+            input: ({ context }) => ({
+              chainId: context.chainId,
+              userAddress: context.userAddress,
+              tokenAddress: context.from!.address,
+            }),
+            onDone: {
+              target: 'ready',
+              actions: { type: 'setAllowance', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'unavailable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'allowance' }) },
+            },
+          },
+        },
+        ready: {
+          after: { quoteRefresh: 'refreshing' },
+          on: {
+            'swap.confirm': [
+              { guard: 'needsApproval', target: '#swap.approving' },
+              { target: '#swap.swapping' },
+            ],
+          },
+        },
+        /** The quote asked for again; the old one stays shown meanwhile. */
+        refreshing: {
+          tags: 'busy',
+          invoke: {
+            id: 'refreshQuote',
+            src: 'fetchQuote',
+            input: ({ context }) => quoteRequestOf(context),
+            onDone: [
+              {
+                // The new quote's gas may be more than the native balance pays: back to the form, which says so.
+                guard: { type: 'quoteBlocked', params: ({ event }) => event.output },
+                target: '#swap.form.quoted',
+                actions: [{ type: 'setQuote', params: ({ event }) => event.output }, 'showReviewError'],
+              },
+              { target: 'ready', actions: { type: 'setQuote', params: ({ event }) => event.output } },
+            ],
+            onError: {
+              target: '#swap.form.quoteFailed',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'quote' }) },
+            },
+          },
+        },
+        unavailable: {
+          tags: 'failed',
+          on: { 'swap.retry': { target: 'checkingAllowance', actions: 'clearError' } },
+        },
+      },
+    },
+    approving: {
+      tags: 'busy',
+      entry: 'clearError',
+      on: { 'swap.cancel': '#swap.preview' },
+      initial: 'building',
+      states: {
+        building: {
+          entry: 'clearTransaction',
+          invoke: {
+            id: 'buildApprove',
+            src: 'buildApprove',
+            input: ({ context }) => ({ ...quoteRequestOf(context), amount: approveAmountOf(context) }),
+            onDone: {
+              target: 'sending',
+              actions: { type: 'setTransaction', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: '#swap.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
+            },
+          },
+        },
+        sending: {
+          tags: 'loading',
+          entry: 'clearHash',
+          after: {
+            sendRequestTimeout: {
+              target: '#swap.failed.retryable',
+              actions: ['setTimedOut', 'emitTimedOut'],
+            },
+          },
+          invoke: {
+            id: 'sendApprove',
+            src: 'sendTransaction',
+            input: ({ context }) => sendRequestOf(context, 'approve'),
+            onDone: {
+              target: 'confirming',
+              actions: [
+                {
+                  type: 'setHash',
+                  params: ({ event }) => ({ hash: event.output, kind: 'approve' as const }),
+                },
+                'emitSubmitted',
+              ],
+            },
+            onError: {
+              target: '#swap.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
+        },
+        confirming: {
+          tags: 'loading',
+          initial: 'waiting',
+          states: {
+            waiting: {
+              invoke: {
+                id: 'waitForApproval',
+                src: 'waitForReceipt',
+                input: ({ context }) => receiptRequestOf(context),
+                onDone: [
+                  {
+                    guard: { type: 'reverted', params: ({ event }) => event.output },
+                    target: '#swap.failed.retryable',
+                    actions: 'setApproveReverted',
+                  },
+                  { target: '#swap.approving.approved' },
+                ],
+                onError: 'polling',
+              },
+              after: { receiptTimeout: 'polling' },
+            },
+            polling: {
+              invoke: {
+                id: 'pollApproval',
+                src: 'pollReceipt',
+                input: ({ context }) => ({ hash: context.hash!, chainId: context.chainId }),
+                onDone: [
+                  {
+                    guard: { type: 'reverted', params: ({ event }) => event.output },
+                    target: '#swap.failed.retryable',
+                    actions: 'setApproveReverted',
+                  },
+                  { target: '#swap.approving.approved' },
+                ],
+              },
+              // An approval is harmless to look for again from the preview: the allowance is checked afresh.
+              after: { pendingPolling: { target: '#swap.failed.retryable', actions: 'setPending' } },
+            },
+          },
+        },
+        /** Mined: a zero approval is followed by the amount's; the amount's by the swap. */
+        approved: {
+          entry: 'applyApproval',
+          always: [{ guard: 'needsApproval', target: 'building' }, { target: '#swap.swapping' }],
+        },
+      },
+    },
+    swapping: {
+      tags: 'busy',
+      entry: 'clearError',
+      initial: 'building',
+      states: {
+        building: {
+          entry: 'clearTransaction',
+          on: { 'swap.cancel': '#swap.preview' },
+          invoke: {
+            id: 'buildSwap',
+            src: 'buildSwap',
+            input: ({ context }) => ({ ...quoteRequestOf(context), slippage: context.slippage }),
+            onDone: {
+              target: 'sending',
+              actions: { type: 'setTransaction', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: '#swap.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
+            },
+          },
+        },
+        sending: {
+          tags: 'loading',
+          entry: 'clearHash',
+          on: { 'swap.cancel': '#swap.preview' },
+          after: {
+            sendRequestTimeout: {
+              target: '#swap.failed.retryable',
+              actions: ['setTimedOut', 'emitTimedOut'],
+            },
+          },
+          invoke: {
+            id: 'sendSwap',
+            src: 'sendTransaction',
+            input: ({ context }) => sendRequestOf(context, 'swap'),
+            onDone: {
+              target: 'confirming',
+              actions: [
+                { type: 'setHash', params: ({ event }) => ({ hash: event.output, kind: 'swap' as const }) },
+                'emitSubmitted',
+              ],
+            },
+            onError: {
+              target: '#swap.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
+        },
+        /** The swap is out there: not cancellable (the receipt is what the visitor waits for). */
+        confirming: {
+          tags: 'loading',
+          initial: 'waiting',
+          states: {
+            waiting: {
+              invoke: {
+                id: 'waitForSwap',
+                src: 'waitForReceipt',
+                input: ({ context }) => receiptRequestOf(context),
+                onDone: [
+                  {
+                    guard: { type: 'reverted', params: ({ event }) => event.output },
+                    target: '#swap.failed.retryable',
+                    actions: 'setSwapReverted',
+                  },
+                  { target: '#swap.done' },
+                ],
+                onError: 'polling',
+              },
+              after: { receiptTimeout: 'polling' },
+            },
+            polling: {
+              invoke: {
+                id: 'pollSwap',
+                src: 'pollReceipt',
+                input: ({ context }) => ({ hash: context.hash!, chainId: context.chainId }),
+                onDone: [
+                  {
+                    guard: { type: 'reverted', params: ({ event }) => event.output },
+                    target: '#swap.failed.retryable',
+                    actions: 'setSwapReverted',
+                  },
+                  { target: '#swap.done' },
+                ],
+              },
+              after: { pendingPolling: { target: '#swap.failed.unconfirmed', actions: 'setPending' } },
+            },
+          },
+        },
+      },
+    },
+    done: {
+      // The notice first: it reads the amount the reset clears.
+      entry: ['emitSucceeded', 'resetAmount'],
+      on: { 'swap.back': '#swap.form' },
+    },
+    failed: {
+      tags: 'failed',
+      entry: 'emitFailed',
+      initial: 'retryable',
+      states: {
+        retryable: {
+          on: {
+            // Prices moved (or the wallet said no): a fresh quote, then the visitor reviews again.
+            'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
+            'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
+            'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
+          },
+        },
+        unconfirmed: {
+          on: {
+            // Never a second swap: only the receipt of the one sent is looked for again.
+            'swap.retry': '#swap.swapping.confirming.polling',
+            // The form, with the error kept until the next change (the activity list shows the swap).
+            'swap.back': '#swap.form.quoted',
+            'swap.cancel': '#swap.form.quoted',
+          },
+        },
+      },
+    },
+  },
+})
+
+export type SwapMachine = typeof swapMachine
+export type SwapActorRef = ActorRefFrom<typeof swapMachine>
+export type SwapSnapshot = SnapshotFrom<typeof swapMachine>
+
+/** True for the native currency (the 0xeee… marker, or no address). */
+export function isNative(token: Pick<SwapToken, 'address'>): boolean {
+  const address = token.address.trim().toLowerCase()
+  return address === '' || address === SWAP_NATIVE_ADDRESS
+}
+
+const DECIMAL = /^(\d+\.?\d*|\.\d+)$/
+
+/** The amount in base units, or undefined if it is not a decimal the token can hold. */
+export function parseSwapAmount(amount: string, decimals: number): bigint | undefined {
+  const text = amount.trim()
+  if (!DECIMAL.test(text)) return undefined
+  const fraction = text.split('.')[1] ?? ''
+  if (fraction.length > decimals) return undefined
+  return parseUnits(text, decimals)
+}
+
+/** The amount paid in base units, when positive and valid for the `from` token. */
+function amountOf(context: Pick<SwapContext, 'from' | 'amount'>): bigint | undefined {
+  if (!context.from) return undefined
+  const value = parseSwapAmount(context.amount, context.from.decimals)
+  return value === undefined || value === 0n ? undefined : value
+}
+
+function pairOf(context: Pick<SwapContext, 'from' | 'to'>): [SwapToken, SwapToken] | undefined {
+  const { from, to } = context
+  return from && to && !sameToken(from, to) ? [from, to] : undefined
+}
+
+function sameToken(a: SwapToken, b: SwapToken): boolean {
+  if (a.chainId !== b.chainId) return false
+  if (isNative(a) || isNative(b)) return isNative(a) && isNative(b)
+  return a.address.toLowerCase() === b.address.toLowerCase()
+}
+
+/** The address part of a balance's (CAIP-10 or plain) address, lower case; '' for the native currency. */
+function balanceAddress(balance: TokenBalance): string {
+  const raw = (balance.address ?? '').trim().toLowerCase()
+  const address = raw.split(':').pop() ?? ''
+  return address === SWAP_NATIVE_ADDRESS ? '' : address
+}
+
+/** The balance of a token in base units, when the balances list it. */
+function balanceOf(context: Pick<SwapContext, 'balances'>, token: SwapToken): bigint | undefined {
+  const address = isNative(token) ? '' : token.address.trim().toLowerCase()
+  const entry = context.balances.find((b) => b.chainId === token.chainId && balanceAddress(b) === address)
+  if (!entry) return undefined
+  const numeric = entry.quantity.numeric.trim()
+  if (!DECIMAL.test(numeric)) return undefined
+  const [whole = '', fraction = ''] = numeric.split('.')
+  return parseUnits(`${whole || '0'}.${fraction.slice(0, token.decimals) || '0'}`, token.decimals)
+}
+
+function nativeOf(token: SwapToken): SwapToken {
+  return { address: SWAP_NATIVE_ADDRESS, symbol: '', name: '', decimals: 18, chainId: token.chainId }
+}
+
+/**
+ * The first problem with the form before review (issue 16: the pair, the amount, a quote, the balance of the
+ * token paid, the native currency for gas), or undefined. Views label the review button with it; the machine
+ * shows it when `swap.review` comes anyway. A balance the list does not hold is not proof of zero.
+ *
+ * @example
+ * const problem = validateSwap(snapshot.context)
+ * <button disabled={problem !== undefined}>{problem?.shortMessage ?? 'Review swap'}</button>
+ */
+export function validateSwap(
+  context: Pick<SwapContext, 'from' | 'to' | 'amount' | 'quote' | 'balances'>,
+): BaseError | undefined {
+  const pair = pairOf(context)
+  if (!pair) return new SwapPairRequiredError()
+  const [from] = pair
+  const amount = amountOf(context)
+  if (amount === undefined) return new InvalidSwapAmountError()
+  if (!context.quote) return new SwapQuoteRequiredError()
+  const balance = balanceOf(context, from)
+  if (balance !== undefined && amount > balance) return new SwapInsufficientBalanceError()
+  const gas = BigInt(context.quote.gasFee)
+  const native = balanceOf(context, nativeOf(from))
+  const needed = isNative(from) ? amount + gas : gas
+  if (native !== undefined && needed > native) return new SwapInsufficientGasError()
+  return undefined
+}
+
+/** Whether the `from` token's allowance (when known) is short of the amount. */
+export function needsApproval(context: Pick<SwapContext, 'from' | 'amount' | 'allowance'>): boolean {
+  if (!context.from || isNative(context.from) || context.allowance === undefined) return false
+  const amount = amountOf(context)
+  return amount !== undefined && BigInt(context.allowance) < amount
+}
+
+/** The allowance the next approval sets: zero first when a smaller non-zero one is in the way (USDT-style). */
+function approveAmountOf(context: SwapContext): string {
+  const allowance = BigInt(context.allowance ?? '0')
+  return allowance > 0n ? '0' : amountOf(context)!.toString()
+}
+
+function maxAmount(context: SwapContext): string | undefined {
+  const from = context.from
+  if (!from) return undefined
+  const balance = balanceOf(context, from)
+  if (balance === undefined) return undefined
+  const reserve = isNative(from) && context.quote ? BigInt(context.quote.gasFee) : 0n
+  return formatUnits(balance > reserve ? balance - reserve : 0n, from.decimals)
+}
+
+/** The form as a quote request. Only called where the form is known to be quotable. */
+export function quoteRequestOf(context: SwapContext): SwapQuoteRequest {
+  return {
+    chainId: context.chainId,
+    userAddress: context.userAddress,
+    from: context.from!.address,
+    to: context.to!.address,
+    amount: amountOf(context)!.toString(),
+  }
+}
+
+function sendRequestOf(context: SwapContext, kind: 'approve' | 'swap'): SwapSendRequest {
+  return { ...context.transaction!, chainId: context.chainId, kind }
+}
+
+function receiptRequestOf(context: SwapContext): SwapReceiptRequest {
+  return { hash: context.hash!, chainId: context.chainId, timeoutMs: TX_RECEIPT_TIMEOUT_MS }
+}
+
+function infoOf(error: BaseError): ErrorInfo {
+  return swapErrorInfo(error, 'send')
+}
+
+/**
+ * Where the swap flow stands, for the views: tokens `loading` (or `tokensFailed`); the form (`editing`, a quote
+ * `quoting` after the debounce, `quoted`, `quoteFailed`); the preview (`checking` the allowance, `ready`,
+ * `refreshing` its quote, allowance `unavailable`); `approving` and `swapping` (the wallet asked or the receipt
+ * awaited); a failure that may be retried (`retryable`), a swap sent but not seen mined (`unconfirmed`); `done`.
+ */
+export type SwapStatus =
+  | 'loading'
+  | 'tokensFailed'
+  | 'editing'
+  | 'quoting'
+  | 'quoted'
+  | 'quoteFailed'
+  | 'checking'
+  | 'ready'
+  | 'refreshing'
+  | 'unavailable'
+  | 'approving'
+  | 'swapping'
+  | 'retryable'
+  | 'unconfirmed'
+  | 'done'
+
+const SWAP_STATUSES: ReadonlyArray<[Parameters<SwapSnapshot['matches']>[0], SwapStatus]> = [
+  ['loadingTokens', 'loading'],
+  ['tokensFailed', 'tokensFailed'],
+  [{ form: 'debouncing' }, 'quoting'],
+  [{ form: 'quoting' }, 'quoting'],
+  [{ form: 'quoted' }, 'quoted'],
+  [{ form: 'quoteFailed' }, 'quoteFailed'],
+  [{ preview: 'choosing' }, 'checking'],
+  [{ preview: 'checkingAllowance' }, 'checking'],
+  [{ preview: 'ready' }, 'ready'],
+  [{ preview: 'refreshing' }, 'refreshing'],
+  [{ preview: 'unavailable' }, 'unavailable'],
+  ['approving', 'approving'],
+  ['swapping', 'swapping'],
+  [{ failed: 'retryable' }, 'retryable'],
+  [{ failed: 'unconfirmed' }, 'unconfirmed'],
+  ['done', 'done'],
+]
+
+/** The swap flow's {@link SwapStatus}. */
+export function selectSwapStatus(snapshot: SwapSnapshot): SwapStatus {
+  return SWAP_STATUSES.find(([state]) => snapshot.matches(state))?.[1] ?? 'editing'
+}
+
+/** The preview's action: 'Approve' while the allowance is short of the amount, else 'Swap'. */
+export function selectSwapAction(snapshot: SwapSnapshot): 'Approve' | 'Swap' {
+  return snapshot.matches('approving') || needsApproval(snapshot.context) ? 'Approve' : 'Swap'
+}
+
+/** The preview is open (its quote shown). */
+export function selectIsPreviewing(snapshot: SwapSnapshot): boolean {
+  return snapshot.matches('preview')
+}
+
+/** A transaction is on its way (the wallet asked or a receipt awaited), or a swap sent but not seen mined. */
+export function selectSwapInFlight(snapshot: SwapSnapshot): boolean {
+  return snapshot.hasTag('loading') || snapshot.matches({ failed: 'unconfirmed' })
+}
+
+/** What is received, as a decimal in the `to` token's units, when there is a quote. */
+export function selectToAmount(snapshot: SwapSnapshot): string | undefined {
+  const { quote, to } = snapshot.context
+  return quote && to ? formatUnits(BigInt(quote.toAmount), to.decimals) : undefined
+}
+
+/** The problem the review button shows (none while a quote is on its way). */
+export function selectSwapProblem(snapshot: SwapSnapshot): BaseError | undefined {
+  return snapshot.matches({ form: 'quoted' }) ? validateSwap(snapshot.context) : undefined
+}

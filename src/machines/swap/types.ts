@@ -1,0 +1,181 @@
+/** The swap flow's types (src/machines/swap.ts): its context, events, notices and what its slots take. */
+import type { Address, Hex } from 'viem'
+import type { ErrorInfo } from '../../errors/base'
+import type { TokenBalance } from '../send/types'
+
+export type { TokenBalance } from '../send/types'
+
+/** A token the convert API swaps (SPEC §7 `GET /v1/convert/tokens`). */
+export interface SwapToken {
+  /** The contract, or the 0xeee… marker for the native currency. */
+  address: string
+  symbol: string
+  name: string
+  decimals: number
+  /** CAIP-2, e.g. `eip155:1`. */
+  chainId: string
+  logoUri?: string | undefined
+  /** In USD, when known. */
+  price?: number | undefined
+}
+
+/** SPEC §7 `GET /v1/convert/quotes`: amounts in base units (decimal strings), so snapshots stay plain data. */
+export interface SwapQuote {
+  /** What is paid, in the `from` token's base units. */
+  fromAmount: string
+  /** What is received, in the `to` token's base units. */
+  toAmount: string
+  /** In percent, e.g. 0.3. */
+  priceImpact?: number | undefined
+  /** The provider's fee, in the `from` token's base units. */
+  fee?: string | undefined
+  /** The most the swap transaction's gas can cost, in wei. */
+  gasFee: string
+}
+
+/** A transaction the convert API built (build-approve, build-transaction), for the wallet to send. */
+export interface SwapTransaction {
+  to: Address
+  data: Hex
+  /** In wei, decimal string. */
+  value: string
+  /** Gas limit, when the API estimated it. */
+  gas?: string | undefined
+  gasPrice?: string | undefined
+}
+
+/** What `fetchTokens` takes. */
+export interface SwapTokensRequest {
+  /** eip155 reference. */
+  chainId: number
+}
+
+/** What `fetchQuote` takes (SPEC §7 quotes: amount, userAddress, from, to). */
+export interface SwapQuoteRequest {
+  chainId: number
+  userAddress: Address
+  from: string
+  to: string
+  /** In the `from` token's base units. */
+  amount: string
+}
+
+/** What `fetchAllowance` takes (SPEC §7 allowance: tokenAddress, userAddress). Answers base units. */
+export interface SwapAllowanceRequest {
+  chainId: number
+  userAddress: Address
+  tokenAddress: string
+}
+
+/** What `buildApprove` takes: the allowance to set, '0' first when a smaller one is in the way (USDT-style). */
+export interface SwapApproveRequest {
+  chainId: number
+  userAddress: Address
+  from: string
+  to: string
+  /** In the `from` token's base units. */
+  amount: string
+}
+
+/** What `buildSwap` takes (SPEC §7 build-transaction: amount, eip155.slippage, from, to, userAddress). */
+export interface SwapBuildRequest extends SwapQuoteRequest {
+  /** In percent. */
+  slippage: number
+}
+
+/** What `sendTransaction` takes: a built transaction on its chain. Answers the hash. */
+export interface SwapSendRequest extends SwapTransaction {
+  chainId: number
+  /** For the wallet's prompt and the activity list. */
+  kind: 'approve' | 'swap'
+}
+
+export interface SwapReceiptRequest {
+  hash: Hex
+  chainId: number
+  /** How long the slot may wait (SPEC §9: 25 s); the machine also stops waiting then. */
+  timeoutMs: number
+}
+
+export interface SwapReceipt {
+  status: 'success' | 'reverted'
+  /** Decimal string. */
+  blockNumber: string
+}
+
+export interface SwapContext {
+  /** The account's chain (eip155 reference) and address: the kit starts a swap machine per account. */
+  chainId: number
+  userAddress: Address
+  tokens: SwapToken[]
+  from: SwapToken | undefined
+  to: SwapToken | undefined
+  /** The amount paid, as typed (a decimal in the `from` token's units). */
+  amount: string
+  /** In percent; DEFAULT_SLIPPAGE unless set. */
+  slippage: number
+  /** The account's balances (the Data API's), for the checks and Max. */
+  balances: TokenBalance[]
+  /** The quote for the form as it is; cleared when the pair or amount changes. */
+  quote: SwapQuote | undefined
+  /** The `from` token's allowance for the router, base units; undefined until checked (and for native). */
+  allowance: string | undefined
+  /** The transaction the convert API built for the step under way (an approval or the swap). */
+  transaction: SwapTransaction | undefined
+  /** The last transaction sent (approval or swap). */
+  hash: Hex | undefined
+  /** What `hash` is. */
+  hashKind: 'approve' | 'swap' | undefined
+  error: ErrorInfo | undefined
+}
+
+export interface SwapInput {
+  chainId: number
+  userAddress: Address
+  from?: SwapToken
+  to?: SwapToken
+  balances?: TokenBalance[]
+  slippage?: number
+}
+
+export type SwapEvent =
+  | { type: 'swap.setAmount'; amount: string }
+  /** A token the other side holds swaps the two. */
+  | { type: 'swap.selectFrom'; token: SwapToken }
+  | { type: 'swap.selectTo'; token: SwapToken }
+  /** The pair reversed; the amount stays (now of the other token). */
+  | { type: 'swap.flip' }
+  /** The whole balance of the token paid; for the native currency less the quote's network fee, if known. */
+  | { type: 'swap.max' }
+  /** In percent; ignored unless 0 < slippage ≤ SWAP_SLIPPAGE_MAX. */
+  | { type: 'swap.setSlippage'; slippage: number }
+  /** Fresh balances (the Data API). Accepted in every state. */
+  | { type: 'swap.setBalances'; balances: TokenBalance[] }
+  /** The form with a quote: to the preview (or the first problem shown). */
+  | { type: 'swap.review' }
+  /** In the preview: approve (when the allowance is short) or swap. */
+  | { type: 'swap.confirm' }
+  /** Tokens, quote or allowance failed: ask again; a failed transaction: a fresh quote. */
+  | { type: 'swap.retry' }
+  /** Stop the current step: back to the preview (wallet steps) or the form; pair and amount kept. */
+  | { type: 'swap.cancel' }
+  /** Back to the form, values kept. */
+  | { type: 'swap.back' }
+
+/** What the swap machine tells the kit (`actor.on(type, …)`). */
+export type SwapNotice =
+  | { type: 'swap.submitted'; hash: Hex; chainId: number; kind: 'approve' | 'swap' }
+  /** The swap was mined: the kit refreshes balances and history and shows a success toast. */
+  | {
+      type: 'swap.succeeded'
+      hash: Hex
+      chainId: number
+      from: string
+      to: string
+      /** Decimals, in each token's units. */
+      fromAmount: string
+      toAmount: string
+    }
+  | { type: 'swap.failed'; error: ErrorInfo; hash?: Hex | undefined }
+  /** The wallet did not answer the transaction request in time (SPEC §8 alert REQUEST_TIMED_OUT). */
+  | { type: 'request.timedOut'; request: 'swap' }
