@@ -211,3 +211,6 @@ export const SWAP_QUOTE_DEBOUNCE_MS = 500
 export const SWAP_QUOTE_REFRESH_MS = 15_000
 /** The largest slippage tolerance (in percent) the form accepts. Ours: §9 names only the default (1). */
 export const SWAP_SLIPPAGE_MAX = 50
+
+/** The address the Data API's balances and convert endpoints use for a chain's native currency. */
+export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'

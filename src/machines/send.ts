@@ -1,6 +1,11 @@
 import { type Address, formatUnits, getAddress, type Hex, isAddress, parseUnits } from 'viem'
 import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
-import { PENDING_TX_POLLING_MS, SEND_REQUEST_TIMEOUT_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
+import {
+  NATIVE_TOKEN_ADDRESS,
+  PENDING_TX_POLLING_MS,
+  SEND_REQUEST_TIMEOUT_MS,
+  TX_RECEIPT_TIMEOUT_MS,
+} from '../constants'
 import type { BaseError } from '../errors/base'
 import type { ErrorInfo } from '../errors/connection'
 import {
@@ -54,10 +59,8 @@ import type {
  * `pollReceipt`. `createSendActors` (src/actors/send.ts) fills them over wagmi; tests with fakes.
  */
 
+export { NATIVE_TOKEN_ADDRESS } from '../constants'
 export type * from './send/types'
-
-/** The address some APIs use for the native currency. */
-export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
 const EMPTY_FORM = {
   token: undefined,

@@ -2,6 +2,7 @@ import { formatUnits, type Hex, parseUnits } from 'viem'
 import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import {
   DEFAULT_SLIPPAGE,
+  NATIVE_TOKEN_ADDRESS,
   PENDING_TX_POLLING_MS,
   SEND_REQUEST_TIMEOUT_MS,
   SWAP_QUOTE_DEBOUNCE_MS,
@@ -72,8 +73,8 @@ import type {
 
 export type * from './swap/types'
 
-/** The address the convert API uses for the native currency. */
-export const SWAP_NATIVE_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+/** The address the convert API uses for the native currency (src/constants.ts). */
+export const SWAP_NATIVE_ADDRESS = NATIVE_TOKEN_ADDRESS
 
 const notProvided = (slot: string) => () => {
   throw new Error(`swapMachine: the "${slot}" actor slot was not provided`)
