@@ -233,7 +233,7 @@ export const BuildTransactionBodySchema = v.object({
   disableEstimate: v.optional(v.boolean('disableEstimate must be a boolean')),
 })
 
-/** A token reference resolved on the served chain; `undefined` chain means another network. */
+/** A CAIP-10 or 0x reference: an address on the served chain, another network, or the 400 to send. */
 type Resolved = { address: Address } | { otherNetwork: true } | { error: SandboxResponse }
 
 interface Swappable {
@@ -244,7 +244,7 @@ interface Swappable {
   decimals: number
 }
 
-/** First line of an error, for messages. */
+/** A revert's reason when there is one, else the error's short message: the text for error answers. */
 function detail(error: unknown): string {
   if (error instanceof BaseError) {
     const revert = error.walk((e) => e instanceof ContractFunctionRevertedError)
