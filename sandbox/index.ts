@@ -132,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         chainId: chain.chainId,
         tokens: chain.tokens,
         db,
+        swapRouter: chain.contracts.router,
       }).then(track),
     )
     const walletsP = Promise.all([chainP, rpcP, relayP]).then(([chain, rpc, relay]) =>

@@ -12,6 +12,7 @@ import {
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import { ChainIndex } from './chainIndex.ts'
 import { createRouter, parseBody, parseQuery, type Route } from './common.ts'
+import { convertRoutes } from './convert.ts'
 import { openDatabase, type SandboxDb } from './db.ts'
 import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
 import { badgeSvg, SVG_HEADERS } from './images.ts'
@@ -28,6 +29,15 @@ import {
 } from './sessions.ts'
 import { listTelemetry, storeTelemetry, TelemetryBodySchema, type TelemetryEvent } from './telemetry.ts'
 
+export type {
+  SwapAllowance,
+  SwapApproveTx,
+  SwapBuiltTx,
+  SwapGasPrice,
+  SwapQuote,
+  SwapToken,
+} from './convert.ts'
+export { CONVERT_NATIVE_ADDRESS, UNSUPPORTED_GAS_PRICE, UNSUPPORTED_SWAPS } from './convert.ts'
 export type { HistoryItem, HistoryTransfer, NftItem, OperationType, Page } from './history.ts'
 export { HISTORY_PAGE_SIZE, NFT_PAGE_SIZE } from './history.ts'
 export type { NameRecord } from './names.ts'
@@ -77,6 +87,11 @@ export interface DataApiOptions {
    * token 5 of the SPUNK collection, the last Sandbox Punk minted at start).
    */
   spamNfts?: Array<{ contract: string; tokenId: number | bigint | string }>
+  /**
+   * The sandbox swap router (`startChain().contracts.router`) the convert calls quote and build for. Without it
+   * they answer as for an unsupported network (empty lists, allowance '0', 'Network not supported for Swaps').
+   */
+  swapRouter?: string
 }
 
 export interface DataApi extends SandboxService {
@@ -181,6 +196,8 @@ function chainUnavailable(error: unknown): SandboxResponse {
  *   message, signature }`; 404 'Session not found' when unknown, revoked or expired.
  * - `POST /v1/sessions/{id}/revoke` `{ pci, signature }`: ends the session when pci is its id and signature
  *   its own (403 otherwise); `{ id, revoked: true }`, again on a second call.
+ * - `/v1/convert/tokens`, `quotes`, `allowance`, `gas-price`, `build-approve` (GET) and `build-transaction`
+ *   (POST): swaps over the sandbox's pools through `options.swapRouter` (see `convert.ts` for the shapes).
  * Sandbox-only, without SDK parameters: `GET /__telemetry` lists stored events, `GET /icons/{SYMBOL}.svg`
  * serves token icons, `GET /nft/{contract}/{tokenId}.svg` an item's image, `GET /avatars/{slug}.svg` avatars.
  *
@@ -499,6 +516,13 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         return { headers: SVG_HEADERS, body: badgeSvg(upper, upper, 'circle') }
       },
     },
+    ...convertRoutes({
+      client,
+      chainId: options.chainId,
+      router: options.swapRouter === undefined ? undefined : getAddress(options.swapRouter),
+      tokens,
+      iconUrl,
+    }),
   ]
 
   let service: SandboxService

@@ -17,9 +17,11 @@ import {
   type Chain,
   type ChainAccount,
   DEV_FUNDING,
+  NATIVE_ETH_ADDRESS,
   NFT_MINTED,
   POOL_SEED,
   SANDBOX_CHAIN_ID,
+  SWAP_POOL_SEED,
   startChain,
 } from './chain.ts'
 import { compileContracts } from './compile.ts'
@@ -253,6 +255,83 @@ describe('startChain', () => {
       args: [trader.address],
     })
     expect(stk).toBe(DEV_FUNDING.stk + expectedOut)
+  })
+
+  it('routes swaps over the registered pools: ETH in and out through WETH, USDT pulled without a return value', async () => {
+    const trader = chain.accounts[8]!
+    const { reader, wallet } = clients(chain, trader)
+    const router = { address: chain.contracts.router, abi: chain.abis.router } as const
+    const { weth, usdc, usdt, stk, wethUsdcPool, usdtUsdcPool, pool } = chain.contracts
+    expect(await reader.readContract({ ...router, functionName: 'weth' })).toBe(weth)
+    expect(
+      await reader.readContract({ ...router, functionName: 'poolOf', args: [NATIVE_ETH_ADDRESS, usdc] }),
+    ).toBe(wethUsdcPool)
+    expect(await reader.readContract({ ...router, functionName: 'poolOf', args: [usdc, usdt] })).toBe(
+      usdtUsdcPool,
+    )
+    expect(await reader.readContract({ ...router, functionName: 'poolOf', args: [stk, usdc] })).toBe(pool)
+    await expect(
+      reader.readContract({ ...router, functionName: 'poolOf', args: [stk, usdt] }),
+    ).rejects.toThrow(/no pool for the pair/)
+    expect(
+      await reader.readContract({ address: wethUsdcPool, abi: chain.abis.pool, functionName: 'getReserves' }),
+    ).toEqual([SWAP_POOL_SEED.wethUsdc.weth, SWAP_POOL_SEED.wethUsdc.usdc])
+
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 600)
+    const ethIn = parseUnits('1', 18)
+    const usdcOut = await reader.readContract({
+      ...router,
+      functionName: 'getAmountOut',
+      args: [NATIVE_ETH_ADDRESS, usdc, ethIn],
+    })
+    const [r0, r1] = [SWAP_POOL_SEED.wethUsdc.weth, SWAP_POOL_SEED.wethUsdc.usdc]
+    expect(usdcOut).toBe((ethIn * 997n * r1) / (r0 * 1000n + ethIn * 997n))
+    const { request } = await reader.simulateContract({
+      ...router,
+      account: wallet.account,
+      functionName: 'swapExactIn',
+      args: [NATIVE_ETH_ADDRESS, usdc, ethIn, usdcOut, trader.address, deadline],
+      value: ethIn,
+    })
+    expect(
+      (await reader.waitForTransactionReceipt({ hash: await wallet.writeContract(request) })).status,
+    ).toBe('success')
+    const usdcOf = () =>
+      reader.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [trader.address] })
+    expect(await usdcOf()).toBe(DEV_FUNDING.usdc + usdcOut)
+
+    // USDT's approve and transferFrom return nothing; the router's low-level calls accept that.
+    const usdtIn = parseUnits('100', 6)
+    await reader.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: usdt,
+        abi: chain.abis.usdt,
+        functionName: 'approve',
+        args: [chain.contracts.router, usdtIn],
+      }),
+    })
+    const out = await reader.readContract({
+      ...router,
+      functionName: 'getAmountOut',
+      args: [usdt, usdc, usdtIn],
+    })
+    const swap = await wallet.writeContract({
+      ...router,
+      functionName: 'swapExactIn',
+      args: [usdt, usdc, usdtIn, out, trader.address, deadline],
+    })
+    expect((await reader.waitForTransactionReceipt({ hash: swap })).status).toBe('success')
+    expect(await usdcOf()).toBe(DEV_FUNDING.usdc + usdcOut + out)
+
+    // Out to ETH: the router unwraps and pays the trader; a passed deadline reverts.
+    await expect(
+      reader.simulateContract({
+        ...router,
+        account: wallet.account,
+        functionName: 'swapExactIn',
+        args: [usdc, NATIVE_ETH_ADDRESS, usdcOut, 0n, trader.address, 1n],
+      }),
+    ).rejects.toThrow(/deadline passed/)
   })
 
   describe('RPC host stand-in', () => {

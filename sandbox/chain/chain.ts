@@ -21,10 +21,14 @@ import {
   constantProductPoolBytecode,
   sandboxPunksAbi,
   sandboxPunksBytecode,
+  sandboxSwapRouterAbi,
+  sandboxSwapRouterBytecode,
   sandboxTetherAbi,
   sandboxTetherBytecode,
   sandboxTokenAbi,
   sandboxTokenBytecode,
+  sandboxWethAbi,
+  sandboxWethBytecode,
   sourceHash,
 } from './contracts/build/artifacts.gen.ts'
 
@@ -47,6 +51,18 @@ export const DEV_FUNDING = {
 /** The pool's opening reserves: 200,000 USDC against 100,000 STK, so 1 STK is about 2 USDC. */
 export const POOL_SEED = { usdc: 200_000n * 10n ** 6n, stk: 100_000n * 10n ** 18n } as const
 
+/**
+ * Opening reserves of the swap pools deployed after the USDC/STK one: 100 WETH against 300,000 USDC (1 ETH is
+ * about 3,000 USDC, the Data API's ETH price) and 200,000 USDT against 200,000 USDC (1 USDT is about 1 USDC).
+ */
+export const SWAP_POOL_SEED = {
+  wethUsdc: { weth: 100n * 10n ** 18n, usdc: 300_000n * 10n ** 6n },
+  usdtUsdc: { usdt: 200_000n * 10n ** 6n, usdc: 200_000n * 10n ** 6n },
+} as const
+
+/** The address that names native ETH in the swap router and the Data API's convert calls. */
+export const NATIVE_ETH_ADDRESS: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+
 /** Sandbox Punks minted to the first dev account at start (token ids 1..NFT_MINTED). */
 export const NFT_MINTED = 5
 
@@ -65,8 +81,12 @@ export const abis = {
   usdt: sandboxTetherAbi,
   /** Sandbox Punks, ERC-721 with on-chain `tokenURI`. */
   nft: sandboxPunksAbi,
-  /** USDC/STK constant-product pool: getReserves, getAmountOut(tokenIn, amountIn), swap, addLiquidity, ... */
+  /** The constant-product pools (USDC/STK, WETH/USDC, USDT/USDC): getReserves, getAmountOut(tokenIn, amountIn), swap, addLiquidity, ... */
   pool: constantProductPoolAbi,
+  /** Wrapped Ether: an ERC-20 plus deposit() (payable) and withdraw(value). */
+  weth: sandboxWethAbi,
+  /** The swap router: swapExactIn(tokenIn, tokenOut, amountIn, minAmountOut, to, deadline), getAmountOut, poolOf, ... */
+  router: sandboxSwapRouterAbi,
 } as const
 
 export interface ChainAccount {
@@ -88,6 +108,14 @@ export interface ChainContracts {
   nft: Address
   /** Pool of token0 = USDC, token1 = STK. */
   pool: Address
+  /** Wrapped Ether (SandboxWeth), deployed after the pool. */
+  weth: Address
+  /** The swap router (SandboxSwapRouter), with the three pools registered. */
+  router: Address
+  /** Pool of token0 = WETH, token1 = USDC. */
+  wethUsdcPool: Address
+  /** Pool of token0 = USDT, token1 = USDC. */
+  usdtUsdcPool: Address
 }
 
 /** A running sandbox chain: anvil with the sandbox contracts deployed and the dev accounts funded. */
@@ -141,8 +169,9 @@ export function sandboxViemChain(rpcUrl: string): ViemChain {
 
 /**
  * Starts anvil on 127.0.0.1 (chain id 31337), deploys the sandbox contracts from the first dev account, funds
- * every dev account with USDC, STK and USDT, mints Sandbox Punks to the first account and seeds the pool.
- * Contract addresses are the same on every start (same deployer, same nonces).
+ * every dev account with USDC, STK and USDT, mints Sandbox Punks to the first account and seeds the pool; then
+ * deploys WETH, the swap router and the WETH/USDC and USDT/USDC pools, seeds them from the first account (minted
+ * on top, and ETH it wraps) and registers all three pools with the router. Contract addresses are the same on every start (same deployer, same nonces).
  *
  * @example
  * const chain = await startChain()
@@ -387,5 +416,104 @@ async function deploy(
     }),
     'pool seed',
   )
-  return { usdc, stk, usdt, nft, pool }
+
+  // Swaps (issue 16): deployed after everything above, so the addresses above stay what they were.
+  const weth = await deployed(
+    await wallet.deployContract({ abi: sandboxWethAbi, bytecode: sandboxWethBytecode }),
+    'WETH deploy',
+  )
+  const router = await deployed(
+    await wallet.deployContract({
+      abi: sandboxSwapRouterAbi,
+      bytecode: sandboxSwapRouterBytecode,
+      args: [weth],
+    }),
+    'swap router deploy',
+  )
+  const newPool = async (token0: Address, token1: Address, what: string) =>
+    deployed(
+      await wallet.deployContract({
+        abi: constantProductPoolAbi,
+        bytecode: constantProductPoolBytecode,
+        args: [token0, token1],
+      }),
+      `${what} pool deploy`,
+    )
+  const wethUsdcPool = await newPool(weth, usdc, 'WETH/USDC')
+  const usdtUsdcPool = await newPool(usdt, usdc, 'USDT/USDC')
+
+  // The deployer wraps the WETH seed from its own ETH (10,000 at start) and is minted the tokens on top.
+  await mined(
+    await wallet.writeContract({
+      address: weth,
+      abi: sandboxWethAbi,
+      functionName: 'deposit',
+      value: SWAP_POOL_SEED.wethUsdc.weth,
+    }),
+    'WETH seed deposit',
+  )
+  const swapSeeds: Array<{ pool: Address; amounts: [Address, bigint][]; mint: boolean[] }> = [
+    {
+      pool: wethUsdcPool,
+      amounts: [
+        [weth, SWAP_POOL_SEED.wethUsdc.weth],
+        [usdc, SWAP_POOL_SEED.wethUsdc.usdc],
+      ],
+      mint: [false, true],
+    },
+    {
+      pool: usdtUsdcPool,
+      amounts: [
+        [usdt, SWAP_POOL_SEED.usdtUsdc.usdt],
+        [usdc, SWAP_POOL_SEED.usdtUsdc.usdc],
+      ],
+      mint: [true, true],
+    },
+  ]
+  for (const { pool: target, amounts, mint } of swapSeeds) {
+    for (const [i, [token, amount]] of amounts.entries()) {
+      if (mint[i]) {
+        await mined(
+          await wallet.writeContract({
+            address: token,
+            abi: sandboxTokenAbi,
+            functionName: 'mint',
+            args: [deployer.address, amount],
+          }),
+          'swap pool seed mint',
+        )
+      }
+      // approve's calldata is the same whatever the token returns; the receipt tells whether it worked.
+      await mined(
+        await wallet.writeContract({
+          address: token,
+          abi: sandboxTokenAbi,
+          functionName: 'approve',
+          args: [target, amount],
+        }),
+        'swap pool seed approve',
+      )
+    }
+    await mined(
+      await wallet.writeContract({
+        address: target,
+        abi: constantProductPoolAbi,
+        functionName: 'addLiquidity',
+        args: [amounts[0]![1], amounts[1]![1]],
+      }),
+      'swap pool seed',
+    )
+  }
+  for (const registered of [pool, wethUsdcPool, usdtUsdcPool]) {
+    await mined(
+      await wallet.writeContract({
+        address: router,
+        abi: sandboxSwapRouterAbi,
+        functionName: 'registerPool',
+        args: [registered],
+      }),
+      'swap pool registration',
+    )
+  }
+  return { usdc, stk, usdt, nft, pool, weth, router, wethUsdcPool, usdtUsdcPool }
 }

@@ -13,6 +13,8 @@ export const CONTRACT_NAMES = [
   'SandboxTether',
   'SandboxPunks',
   'ConstantProductPool',
+  'SandboxWeth',
+  'SandboxSwapRouter',
 ] as const
 export type ContractName = (typeof CONTRACT_NAMES)[number]
 
