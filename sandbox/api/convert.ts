@@ -202,7 +202,14 @@ const ApproveQuerySchema = v.object({
   userAddress: v.pipe(v.string(REQUIRED), TokenRefSchema),
   from: v.pipe(v.string(REQUIRED), TokenRefSchema),
   to: v.pipe(v.string(REQUIRED), TokenRefSchema),
-  amount: v.optional(AmountSchema),
+  // Zero too: a USDT-style token's allowance is set to zero before it is changed.
+  amount: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(AMOUNT, 'must be a whole number of base units'),
+      v.check((value) => !AMOUNT.test(value) || BigInt(value) <= MAX_AMOUNT, 'is too large'),
+    ),
+  ),
 })
 const SlippageSchema = v.pipe(
   v.union(

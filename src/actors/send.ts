@@ -1,15 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { type Address, encodeFunctionData, formatUnits, type Hex } from 'viem'
-import { waitForTransactionReceipt as viemWaitForTransactionReceipt } from 'viem/actions'
 import type { Config } from 'wagmi'
-import {
-  estimateFeesPerGas,
-  estimateGas,
-  getConnection,
-  getTransactionReceipt,
-  sendTransaction,
-  writeContract,
-} from 'wagmi/actions'
+import { estimateFeesPerGas, estimateGas, getConnection, sendTransaction, writeContract } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { DataApiClient } from '../api/dataApi'
 import { fetchQueryFor, resolvedNameQuery } from '../api/queries'
@@ -30,6 +22,7 @@ import type {
   SendTransactionRequest,
 } from '../machines/send'
 import { evmAddressOf } from '../utils/caip'
+import { pollReceipt, waitForReceipt } from './receipts'
 
 /**
  * The eip155 implementations of the send machine's actor slots, over wagmi core actions. The kit provides them;
@@ -168,36 +161,18 @@ export function createSendActors({
 
     waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(async ({ input }) => {
       try {
-        const receipt = await waitForReceipt(wagmi, input)
-        return { status: receipt.status, blockNumber: receipt.blockNumber.toString() }
+        return await waitForReceipt(wagmi, input)
       } catch (error) {
         throw toSendError(error, 'receipt')
       }
     }),
 
     pollReceipt: fromPromise<SendReceipt, { hash: Hex; chainId: number }>(async ({ input, signal }) => {
-      // The machine bounds the polling (SPEC §9: 30 s) and stops this actor, which aborts the signal.
-      while (!signal.aborted) {
-        try {
-          const receipt = await getTransactionReceipt(wagmi, { chainId: input.chainId, hash: input.hash })
-          return { status: receipt.status, blockNumber: receipt.blockNumber.toString() }
-        } catch {
-          // Not mined yet (TransactionReceiptNotFoundError) or a passing RPC failure: ask again.
-        }
-        await sleep(pollIntervalMs, signal)
-      }
-      throw new TransactionPendingError({ hash: input.hash })
+      const receipt = await pollReceipt(wagmi, input, pollIntervalMs, signal)
+      if (!receipt) throw new TransactionPendingError({ hash: input.hash })
+      return receipt
     }),
   }
-}
-
-/**
- * viem's wait rather than wagmi's: wagmi throws on a reverted receipt (after replaying the call for a reason);
- * here a reverted receipt is an answer the machine shows.
- */
-function waitForReceipt(wagmi: Config, input: ReceiptRequest) {
-  const client = wagmi.getClient({ chainId: input.chainId })
-  return viemWaitForTransactionReceipt(client, { hash: input.hash, timeout: input.timeoutMs })
 }
 
 function chainOf(wagmi: Config, chainId: number) {
@@ -254,16 +229,4 @@ function feeFieldsOf(
   }
   if (fee?.gasPrice !== undefined) return { gasPrice: BigInt(fee.gasPrice) }
   return {}
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-  })
 }
