@@ -28,7 +28,12 @@ try {
   const chain = await stops.track(startChain())
   const rpc = await stops.track(startRpcService({ chain }))
   const api = await stops.track(
-    startDataApi({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, tokens: chain.tokens }),
+    startDataApi({
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      tokens: chain.tokens,
+      swapRouter: chain.contracts.router,
+    }),
   )
   process.stdout.write(
     `${JSON.stringify({

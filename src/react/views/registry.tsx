@@ -41,6 +41,9 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   WalletSend: lazy(() => import('./WalletSend')),
   WalletSendSelectToken: lazy(() => import('./WalletSendSelectToken')),
   WalletSendPreview: lazy(() => import('./WalletSendPreview')),
+  Swap: lazy(() => import('./Swap')),
+  SwapSelectToken: lazy(() => import('./SwapSelectToken')),
+  SwapPreview: lazy(() => import('./SwapPreview')),
 }
 
 const Unavailable = lazy(() => import('./Unavailable'))
@@ -75,6 +78,8 @@ const TITLES: Partial<Record<ViewName, string>> = {
   WalletSendPreview: 'Review Send',
   WalletReceive: 'Receive',
   Swap: 'Swap',
+  SwapSelectToken: 'Select Token',
+  SwapPreview: 'Review Swap',
   Transactions: 'Activity',
   RegisterAccountName: 'Choose Name',
 }

@@ -1,0 +1,301 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { SWAP_SLIPPAGE_MAX } from '../../constants'
+import {
+  type SwapActorRef,
+  type SwapToken,
+  selectIsPreviewing,
+  selectSwapProblem,
+  selectSwapStatus,
+  selectToAmount,
+  validateSwap,
+} from '../../machines/swap'
+import { useSelector } from '../actor'
+import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
+import {
+  SwapFlowLoading,
+  SwapStyle,
+  swapBalanceOf,
+  TokenLogo,
+  useRefreshAfterSwap,
+  useSwapFlow,
+} from '../components/swapShared'
+import { useKitActor } from '../context'
+
+/**
+ * Issue 16 Swap: the swap form. The token paid and its amount (with Max), the token received and the quoted
+ * amount, a button to switch the two, the slippage tolerance; the review button carries the form's first
+ * problem until it can be reviewed. The values live in the swap machine, so they survive a look at the preview
+ * and a failed swap. The machine's review succeeding opens SwapPreview.
+ */
+export default function Swap() {
+  const { swap, failed, retry } = useSwapFlow()
+  // The balances (for Max and the checks) are the account's: the kit hands them to the swap machine.
+  useAccountBalances()
+  useRefreshAfterSwap(swap)
+  if (!swap) return <SwapFlowLoading failed={failed} retry={retry} />
+  return <SwapForm swap={swap} />
+}
+
+function SwapForm({ swap }: { swap: SwapActorRef }) {
+  const kit = useKitActor()
+  const status = useSelector(swap, selectSwapStatus)
+  const previewing = useSelector(swap, selectIsPreviewing)
+  const from = useSelector(swap, (s) => s.context.from)
+  const to = useSelector(swap, (s) => s.context.to)
+  const amount = useSelector(swap, (s) => s.context.amount)
+  const balances = useSelector(swap, (s) => s.context.balances)
+  const toAmount = useSelector(swap, selectToAmount)
+  const error = useSelector(swap, (s) => s.context.error)
+  const problem = useSelector(swap, (s) => {
+    const quoted = selectSwapProblem(s)?.shortMessage
+    if (quoted !== undefined) return quoted
+    // An amount typed that cannot be quoted (not a number, no pair): said at once rather than a silent button.
+    return selectSwapStatus(s) === 'editing' && s.context.amount.trim() !== ''
+      ? validateSwap(s.context)?.shortMessage
+      : undefined
+  })
+  const payId = useId()
+  const receiveId = useId()
+  const receiveNoteId = useId()
+  // The review this view asked for: its success opens the preview (and nothing else does from here).
+  const reviewing = useRef(false)
+
+  // Shown again (back from the preview, or reopened after a swap): the form is what is edited now.
+  useEffect(() => {
+    const snapshot = swap.getSnapshot()
+    const shown = selectSwapStatus(snapshot)
+    if (selectIsPreviewing(snapshot) || shown === 'retryable' || shown === 'done')
+      kit.send({ type: 'swap.back' })
+  }, [kit, swap])
+
+  useEffect(() => {
+    if (!previewing || !reviewing.current) return
+    reviewing.current = false
+    kit.send({ type: 'router.push', view: 'SwapPreview' })
+  }, [previewing, kit])
+
+  if (status === 'approving' || status === 'swapping' || status === 'unconfirmed') {
+    return (
+      <div className="ws-stack">
+        <AccountStyle />
+        <p className="ws-muted">A swap is on its way.</p>
+        <button
+          type="button"
+          className="ws-primary"
+          onClick={() => kit.send({ type: 'router.push', view: 'SwapPreview' })}
+        >
+          View swap
+        </button>
+      </div>
+    )
+  }
+  if (status === 'loading') {
+    return (
+      <p className="ws-status ws-muted" role="status">
+        <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+        Loading tokens…
+      </p>
+    )
+  }
+  if (status === 'tokensFailed') {
+    return (
+      <div className="ws-stack">
+        <AccountStyle />
+        <p className="ws-error-text" role="alert">
+          {error?.message ?? 'Unable to load the tokens to swap.'}
+        </p>
+        <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'swap.retry' })}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+
+  const locked = !(
+    status === 'editing' ||
+    status === 'quoting' ||
+    status === 'quoted' ||
+    status === 'quoteFailed'
+  )
+  const fromBalance = from ? swapBalanceOf(balances, from) : undefined
+  const toBalance = to ? swapBalanceOf(balances, to) : undefined
+  const pick = (side: 'from' | 'to') =>
+    kit.send({ type: 'router.push', view: 'SwapSelectToken', data: { side } })
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (status !== 'quoted' || problem !== undefined) return
+    reviewing.current = true
+    kit.send({ type: 'swap.review' })
+  }
+  return (
+    <form className="ws-stack" onSubmit={onSubmit} noValidate>
+      <AccountStyle />
+      <SwapStyle />
+      <div className="ws-swap-box">
+        <div className="ws-swap-meta">
+          <label className="ws-label" htmlFor={payId}>
+            You pay
+          </label>
+          <TokenButton token={from} side="from" disabled={locked} onClick={() => pick('from')} />
+        </div>
+        <input
+          id={payId}
+          className="ws-input"
+          inputMode="decimal"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="0"
+          value={amount}
+          disabled={locked}
+          aria-invalid={problem === 'Invalid amount' || problem === 'Insufficient balance' ? true : undefined}
+          onChange={(event) => kit.send({ type: 'swap.setAmount', amount: event.target.value })}
+        />
+        <div className="ws-swap-meta ws-muted ws-small">
+          <span>
+            {from && fromBalance !== undefined ? `Balance ${formatQuantity(fromBalance)} ${from.symbol}` : ''}
+          </span>
+          <button
+            type="button"
+            className="ws-secondary ws-swap-mini"
+            disabled={locked || !from || fromBalance === undefined}
+            onClick={() => kit.send({ type: 'swap.max' })}
+          >
+            Max
+          </button>
+        </div>
+      </div>
+      <button
+        type="button"
+        className="ws-swap-flip"
+        aria-label="Switch tokens"
+        disabled={locked || (!from && !to)}
+        onClick={() => kit.send({ type: 'swap.flip' })}
+      >
+        <span aria-hidden="true">⇅</span>
+      </button>
+      <div className="ws-swap-box">
+        <div className="ws-swap-meta">
+          <label className="ws-label" htmlFor={receiveId}>
+            You receive
+          </label>
+          <TokenButton token={to} side="to" disabled={locked} onClick={() => pick('to')} />
+        </div>
+        <input
+          id={receiveId}
+          className="ws-input"
+          readOnly
+          placeholder="0"
+          value={toAmount === undefined ? '' : formatQuantity(toAmount, 6)}
+          aria-describedby={receiveNoteId}
+        />
+        <div className="ws-swap-meta ws-muted ws-small">
+          <span id={receiveNoteId} aria-live="polite">
+            {status === 'quoting' ? 'Fetching quote…' : ''}
+          </span>
+          <span>
+            {to && toBalance !== undefined ? `Balance ${formatQuantity(toBalance)} ${to.symbol}` : ''}
+          </span>
+        </div>
+      </div>
+      <Slippage swap={swap} disabled={locked} />
+      {error && !locked ? (
+        <div className="ws-stack">
+          <p className="ws-error-text" role="alert">
+            {error.message}
+          </p>
+          {status === 'quoteFailed' ? (
+            <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'swap.retry' })}>
+              Try again
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <button
+        type="submit"
+        className="ws-primary"
+        disabled={locked || status !== 'quoted' || problem !== undefined}
+      >
+        {problem ?? 'Review swap'}
+      </button>
+    </form>
+  )
+}
+
+/** A token picker: its accessible name starts with "Select token" (issue 16's contract), then the token chosen. */
+function TokenButton({
+  token,
+  side,
+  disabled,
+  onClick,
+}: {
+  token: SwapToken | undefined
+  side: 'from' | 'to'
+  disabled: boolean
+  onClick: () => void
+}) {
+  const name = side === 'from' ? 'Select token to pay' : 'Select token to receive'
+  return (
+    <button
+      type="button"
+      className="ws-item ws-swap-token"
+      aria-label={token ? `${name}: ${token.symbol}` : name}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {token ? (
+        <>
+          <TokenLogo token={token} />
+          <span>{token.symbol}</span>
+        </>
+      ) : (
+        <span>Select token</span>
+      )}
+      <span aria-hidden="true">›</span>
+    </button>
+  )
+}
+
+/** The slippage tolerance, in percent: what is typed is kept; the machine takes it when it is valid. */
+function Slippage({ swap, disabled }: { swap: SwapActorRef; disabled: boolean }) {
+  const kit = useKitActor()
+  const slippage = useSelector(swap, (s) => s.context.slippage)
+  const [text, setText] = useState(String(slippage))
+  const id = useId()
+  const hintId = useId()
+  const value = Number(text.trim().replace(',', '.'))
+  const valid = text.trim() !== '' && Number.isFinite(value) && value > 0 && value <= SWAP_SLIPPAGE_MAX
+  return (
+    <div className="ws-stack">
+      <div className="ws-swap-slippage">
+        <label className="ws-muted" htmlFor={id}>
+          Max slippage (%)
+        </label>
+        <input
+          id={id}
+          className="ws-input"
+          inputMode="decimal"
+          autoComplete="off"
+          value={text}
+          disabled={disabled}
+          aria-invalid={valid ? undefined : true}
+          aria-describedby={valid ? undefined : hintId}
+          onChange={(event) => {
+            const next = event.target.value
+            setText(next)
+            const parsed = Number(next.trim().replace(',', '.'))
+            if (next.trim() !== '' && Number.isFinite(parsed) && parsed > 0 && parsed <= SWAP_SLIPPAGE_MAX)
+              kit.send({ type: 'swap.setSlippage', slippage: parsed })
+          }}
+          onBlur={() => {
+            if (!valid) setText(String(slippage))
+          }}
+        />
+      </div>
+      {valid ? null : (
+        <p className="ws-error-text ws-small" id={hintId}>
+          Between 0 and {SWAP_SLIPPAGE_MAX} %; {slippage} % is used.
+        </p>
+      )}
+    </div>
+  )
+}

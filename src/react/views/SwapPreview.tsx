@@ -1,0 +1,359 @@
+import { useEffect, useState } from 'react'
+import { SWAP_QUOTE_REFRESH_MS } from '../../constants'
+import {
+  isNative,
+  type SwapActorRef,
+  type SwapSnapshot,
+  type SwapStatus,
+  selectSwapAction,
+  selectSwapProblem,
+  selectSwapStatus,
+} from '../../machines/swap'
+import { useSelector } from '../actor'
+import { AccountStyle, formatUsd, useActiveNetwork } from '../components/accountShared'
+import {
+  formatBaseUnits,
+  formatPercent,
+  minimumReceived,
+  SwapFlowLoading,
+  SwapStyle,
+  TokenLogo,
+  useRefreshAfterSwap,
+  useSwapFlow,
+} from '../components/swapShared'
+import { useKitActor } from '../context'
+import { useModalActor } from '../hooks'
+
+/** A price impact above this (in percent) is shown as a warning. Ours. */
+const HIGH_PRICE_IMPACT = 5
+
+/**
+ * Issue 16 SwapPreview: what is paid and received, the price impact, the provider's and the network's fee, the
+ * slippage tolerance and the least received, and how old the quote is (the machine asks for it again while this
+ * view is open). The action is Approve while the allowance is short, then Swap; the progress of each step is
+ * shown, with Cancel while the step can still be stopped. A failure says what happened and offers to try again
+ * or edit the form. Leaving this view (Back, close) returns the machine to the form, its values kept; a
+ * success is the kit's to show (a toast, back to Account).
+ */
+export default function SwapPreview() {
+  const { swap, failed, retry } = useSwapFlow()
+  useRefreshAfterSwap(swap)
+  useBackOnLeave(swap)
+  if (!swap) return <SwapFlowLoading failed={failed} retry={retry} />
+  return <Preview swap={swap} />
+}
+
+/**
+ * Leaving the preview (Back, the modal closed) takes the machine back to the form, values kept; a transaction
+ * under way is not stopped by it (the machine ignores `swap.back` then). A remount of the same view (React's
+ * StrictMode) is not a leave: the modal still shows SwapPreview.
+ */
+function useBackOnLeave(swap: SwapActorRef | undefined) {
+  const kit = useKitActor()
+  const modal = useModalActor()
+  useEffect(() => {
+    if (!swap) return
+    return () => {
+      const snapshot = modal.getSnapshot()
+      const stillShown = snapshot.matches('open') && snapshot.context.history.at(-1) === 'SwapPreview'
+      if (!stillShown) kit.send({ type: 'swap.back' })
+    }
+  }, [swap, kit, modal])
+}
+
+const IN_FLIGHT: readonly SwapStatus[] = ['approving', 'swapping']
+
+function Preview({ swap }: { swap: SwapActorRef }) {
+  const kit = useKitActor()
+  const network = useActiveNetwork()
+  const status = useSelector(swap, selectSwapStatus)
+  const action = useSelector(swap, selectSwapAction)
+  const from = useSelector(swap, (s) => s.context.from)
+  const to = useSelector(swap, (s) => s.context.to)
+  const amount = useSelector(swap, (s) => s.context.amount)
+  const quote = useSelector(swap, (s) => s.context.quote)
+  const slippage = useSelector(swap, (s) => s.context.slippage)
+  const tokens = useSelector(swap, (s) => s.context.tokens)
+  const error = useSelector(swap, (s) => s.context.error)
+  const hash = useSelector(swap, (s) => s.context.hash)
+  const progress = useSelector(swap, progressOf)
+  // USDT-style: a smaller allowance is set to zero before the amount's.
+  const zeroFirst = useSelector(swap, (s) => {
+    const allowance = s.context.allowance
+    return selectSwapAction(s) === 'Approve' && allowance !== undefined && BigInt(allowance) > 0n
+  })
+  const cancellable = useSelector(
+    swap,
+    (s) => IN_FLIGHT.includes(selectSwapStatus(s)) && s.can({ type: 'swap.cancel' }),
+  )
+  const problem = useSelector(swap, (s) => selectSwapProblem(s)?.shortMessage)
+  const age = useQuoteAge(quote)
+
+  const edit = () => {
+    kit.send({ type: 'swap.back' })
+    kit.send({ type: 'router.back' })
+  }
+
+  if (status === 'done') return <p className="ws-muted">Swapped.</p>
+  if (!from || !to || !quote || status === 'editing' || status === 'loading' || status === 'tokensFailed') {
+    // The form is not ready for a review (a fresh quote on its way is shown below).
+    if (status !== 'quoting' && status !== 'quoteFailed') {
+      return (
+        <div className="ws-stack">
+          <p className="ws-muted">Nothing to review yet: fill in the form first.</p>
+          <button type="button" className="ws-primary" onClick={edit}>
+            Back to the form
+          </button>
+        </div>
+      )
+    }
+  }
+
+  const native = tokens.find(isNative)
+  const nativeSymbol = native?.symbol || network?.nativeCurrency.symbol || 'ETH'
+  const nativeDecimals = native?.decimals ?? network?.nativeCurrency.decimals ?? 18
+  const usd = !network?.testnet
+  const impact = quote?.priceImpact
+  const fromAmount = quote && from ? formatBaseUnits(quote.fromAmount, from.decimals) : amount.trim()
+  const toAmount = quote && to ? formatBaseUnits(quote.toAmount, to.decimals) : undefined
+  const value = (shown: string | undefined, price: number | undefined) =>
+    usd && price && shown !== undefined && Number.isFinite(Number(shown)) ? (
+      <span className="ws-muted ws-small"> ({formatUsd(Number(shown) * price)})</span>
+    ) : null
+  const failedNow =
+    status === 'retryable' || status === 'unconfirmed' || status === 'unavailable' || status === 'quoteFailed'
+
+  return (
+    <div className="ws-stack" data-stage={status}>
+      <AccountStyle />
+      <SwapStyle />
+      <dl className="ws-summary" aria-label="Swap summary">
+        <div>
+          <dt>You pay</dt>
+          <dd data-testid="swap-pay">
+            {from ? <TokenLogo token={from} /> : null} {fromAmount} {from?.symbol}
+            {value(fromAmount, from?.price)}
+          </dd>
+        </div>
+        <div>
+          <dt>You receive</dt>
+          <dd data-testid="swap-receive">
+            {to ? <TokenLogo token={to} /> : null} {toAmount ?? '—'} {to?.symbol}
+            {value(toAmount, to?.price)}
+          </dd>
+        </div>
+        {quote && from && to ? (
+          <>
+            <div>
+              <dt>Price impact</dt>
+              <dd
+                data-testid="swap-impact"
+                className={impact !== undefined && impact > HIGH_PRICE_IMPACT ? 'ws-swap-warn' : undefined}
+              >
+                {impact === undefined ? '—' : formatPercent(impact)}
+              </dd>
+            </div>
+            <div>
+              <dt>Provider fee</dt>
+              <dd data-testid="swap-fee">
+                {quote.fee === undefined
+                  ? '—'
+                  : `${formatBaseUnits(quote.fee, from.decimals)} ${from.symbol}`}
+              </dd>
+            </div>
+            <div>
+              <dt>Network fee</dt>
+              <dd data-testid="swap-gas">
+                up to {formatBaseUnits(quote.gasFee, nativeDecimals, 8)} {nativeSymbol}
+              </dd>
+            </div>
+            <div>
+              <dt>Max slippage</dt>
+              <dd data-testid="swap-slippage">{formatPercent(slippage)}</dd>
+            </div>
+            <div>
+              <dt>Minimum received</dt>
+              <dd data-testid="swap-minimum">
+                {formatBaseUnits(minimumReceived(quote.toAmount, slippage), to.decimals)} {to.symbol}
+              </dd>
+            </div>
+          </>
+        ) : null}
+      </dl>
+      <QuoteAge status={status} age={age} />
+      {progress ? (
+        <div className="ws-stack">
+          <p className="ws-status ws-muted" role="status">
+            <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+            {progress}
+          </p>
+          {hash && (status === 'approving' || status === 'swapping' || status === 'unconfirmed') ? (
+            <p className="ws-mono ws-muted ws-small" data-testid="swap-hash">
+              {hash}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {zeroFirst ? (
+        <p className="ws-muted ws-small">
+          This token's allowance is set to zero first, then to the amount: two approvals.
+        </p>
+      ) : null}
+      {error && failedNow ? (
+        <p className="ws-error-text" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      {problem !== undefined ? (
+        <p className="ws-error-text" role="alert">
+          {problem}
+        </p>
+      ) : null}
+
+      {status === 'ready' ||
+      status === 'checking' ||
+      status === 'refreshing' ||
+      IN_FLIGHT.includes(status) ? (
+        <div className="ws-row">
+          {IN_FLIGHT.includes(status) ? (
+            cancellable ? (
+              <button
+                type="button"
+                className="ws-secondary"
+                onClick={() => kit.send({ type: 'swap.cancel' })}
+              >
+                Cancel
+              </button>
+            ) : null
+          ) : (
+            <button type="button" className="ws-secondary" onClick={edit}>
+              Cancel
+            </button>
+          )}
+          <button
+            type="button"
+            className="ws-primary"
+            style={{ flex: 1 }}
+            disabled={status !== 'ready'}
+            aria-busy={IN_FLIGHT.includes(status) ? true : undefined}
+            onClick={() => kit.send({ type: 'swap.confirm' })}
+          >
+            {status === 'checking' ? 'Checking…' : action}
+          </button>
+        </div>
+      ) : null}
+      {status === 'quoted' && problem === undefined ? (
+        <div className="ws-row">
+          <button type="button" className="ws-secondary" onClick={edit}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className="ws-primary"
+            style={{ flex: 1 }}
+            onClick={() => kit.send({ type: 'swap.review' })}
+          >
+            Review swap
+          </button>
+        </div>
+      ) : null}
+      {status === 'quoted' && problem !== undefined ? (
+        <button type="button" className="ws-secondary" onClick={edit}>
+          Edit
+        </button>
+      ) : null}
+      {status === 'retryable' || status === 'unavailable' || status === 'quoteFailed' ? (
+        <div className="ws-row">
+          <button type="button" className="ws-secondary" onClick={edit}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className="ws-primary"
+            style={{ flex: 1 }}
+            onClick={() => kit.send({ type: 'swap.retry' })}
+          >
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {status === 'unconfirmed' ? (
+        <div className="ws-row">
+          <button type="button" className="ws-secondary" onClick={edit}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className="ws-primary"
+            style={{ flex: 1 }}
+            onClick={() => kit.send({ type: 'swap.retry' })}
+          >
+            Check again
+          </button>
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * What is under way, for a `role="status"` line: the allowance check, a fresh quote, each wallet step (the
+ * wallet asked: the `loading` tag without a hash yet; the receipt awaited: the hash sent) and the preparing
+ * of each transaction between them.
+ */
+function progressOf(snapshot: SwapSnapshot): string | undefined {
+  const status = selectSwapStatus(snapshot)
+  const { hash, hashKind } = snapshot.context
+  const waiting = snapshot.hasTag('loading')
+  switch (status) {
+    case 'checking':
+      return 'Checking allowance…'
+    case 'quoting':
+      return 'Getting a fresh quote…'
+    case 'approving':
+      if (!waiting) return 'Preparing the approval…'
+      return hash && hashKind === 'approve'
+        ? 'Waiting for the approval to be confirmed…'
+        : 'Approve in your wallet…'
+    case 'swapping':
+      if (!waiting) return 'Preparing the swap…'
+      return hash && hashKind === 'swap'
+        ? 'Waiting for the swap to be confirmed…'
+        : 'Confirm the swap in your wallet…'
+    default:
+      return undefined
+  }
+}
+
+/** Seconds since the quote shown arrived, counted every second while this view is open. */
+function useQuoteAge(quote: unknown): number {
+  const [since, setSince] = useState(() => Date.now())
+  const [now, setNow] = useState(() => Date.now())
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new quote object is a new quote
+  useEffect(() => {
+    const at = Date.now()
+    setSince(at)
+    setNow(at)
+  }, [quote])
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  return Math.max(0, Math.floor((now - since) / 1000))
+}
+
+function QuoteAge({ status, age }: { status: SwapStatus; age: number }) {
+  if (status === 'refreshing') {
+    return (
+      <p className="ws-muted ws-small" data-testid="swap-quote-age" aria-live="polite">
+        Updating quote…
+      </p>
+    )
+  }
+  if (status !== 'ready' && status !== 'checking') return null
+  return (
+    <p className="ws-muted ws-small" data-testid="swap-quote-age">
+      Quote updated {age} s ago · refreshed every {SWAP_QUOTE_REFRESH_MS / 1000} s
+    </p>
+  )
+}
