@@ -1,0 +1,324 @@
+// @vitest-environment happy-dom
+import { type ChildProcess, spawn } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
+import { createInterface } from 'node:readline'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { type Address, createPublicClient, erc20Abi, http, parseUnits } from 'viem'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { SimulatedClock } from 'xstate'
+import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
+import { SWAP_QUOTE_DEBOUNCE_MS, SWAP_QUOTE_REFRESH_MS, TOAST_RESHOW_MS } from '../../src/constants'
+import type { SwapActorRef } from '../../src/machines/swap'
+import { ConnectButton, KitRoot } from '../../src/react'
+import { memoryStorage } from '../../src/storage'
+import { truncateAddress } from '../../src/utils/format'
+import { Capture } from '../model-based/ui-kit'
+
+/**
+ * The swap views (issue 16) in the real kit against the sandbox's real chain (anvil), RPC host and Data API
+ * with its convert endpoints over the sandbox pools, all on loopback (`sandbox-services.ts`). The wallet is a
+ * small EIP-1193 provider announced by EIP-6963 that hands every call to anvil (whose dev accounts are
+ * unlocked), so it approves what it is asked. The visitor's side goes through the rendered controls by their
+ * accessible names (issue 16's contract for tests outside the repo); the outcome is read from the chain.
+ */
+interface Services {
+  rpcUrl: string
+  chainId: number
+  rpcOrigin: string
+  apiOrigin: string
+  accounts: Address[]
+  tokens: { address: Address; symbol: string; decimals: number }[]
+}
+let services: Services
+let child: ChildProcess | undefined
+let reader: ReturnType<typeof createPublicClient>
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/sandbox-services.ts'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child!.stdout! })
+    lines.once('line', resolve)
+    child!.once('exit', (code) => reject(new Error(`sandbox services exited (${code})`)))
+  })
+  services = JSON.parse(firstLine) as Services
+  reader = createPublicClient({ transport: http(services.rpcUrl) })
+}, 120_000)
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve))
+    child.stdin?.end()
+    await exited
+  }
+})
+
+/** From the test's Node side: the fault switch refuses pages, and happy-dom's `fetch` is a page's. */
+const setFault = (fault: object) =>
+  new Promise<void>((resolve, reject) => {
+    const req = httpRequest(new URL('/__fault', services.apiOrigin), { method: 'POST' }, (res) => {
+      res.resume()
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve() : reject(new Error(`__fault: ${res.statusCode}`)),
+      )
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(fault))
+  })
+
+let uninstall: (() => void) | undefined
+afterEach(async () => {
+  cleanup()
+  uninstall?.()
+  uninstall = undefined
+  await setFault({ mode: 'off' })
+})
+
+/** An EIP-1193 wallet for one dev account over anvil, announced by EIP-6963. */
+function installWallet(account: Address) {
+  let id = 0
+  const provider = {
+    async request({ method, params }: { method: string; params?: unknown }) {
+      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account]
+      if (method === 'eth_chainId') return `0x${services.chainId.toString(16)}`
+      if (method === 'wallet_switchEthereumChain') return null
+      if (method === 'wallet_requestPermissions' || method === 'wallet_getPermissions')
+        return [{ parentCapability: 'eth_accounts' }]
+      const response = await fetch(services.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }),
+      })
+      const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
+      if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code })
+      return body.result
+    },
+    on() {},
+    removeListener() {},
+  }
+  const detail = Object.freeze({
+    info: {
+      uuid: '3c1f7f2e-8d1e-4c55-9a57-5f0b1f6c7a16',
+      name: 'UI Test Wallet',
+      icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg"/%3E',
+      rdns: 'io.walletstate.uitest',
+    },
+    provider,
+  })
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+  window.addEventListener('eip6963:requestProvider', announce)
+  announce()
+  uninstall = () => window.removeEventListener('eip6963:requestProvider', announce)
+}
+
+const dialog = () => screen.getByRole('dialog')
+const view = () => dialog().querySelector('[data-view]')?.getAttribute('data-view')
+const button = (name: string | RegExp) => within(dialog()).getByRole('button', { name }) as HTMLButtonElement
+const textbox = (name: string) => within(dialog()).getByRole('textbox', { name }) as HTMLInputElement
+const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } })
+const toast = () => document.querySelector('.ws-toast')
+
+async function showView(name: string) {
+  await waitFor(() => expect(view()).toBe(name), { timeout: 10_000 })
+  await waitFor(() => expect(dialog().querySelector('.ws-loading')).toBeNull(), { timeout: 10_000 })
+}
+
+/** Renders a kit on the sandbox and connects `account` through the modal, as a visitor would; on Account. */
+async function connected(accountIndex: number) {
+  const account = services.accounts[accountIndex]!
+  installWallet(account)
+  const machine = createKitMachine({
+    projectId: 'swap-ui',
+    features: { allWallets: false, analytics: false, email: false, socials: false },
+    storage: memoryStorage(),
+    endpoints: {
+      api: services.apiOrigin,
+      walletsApi: 'http://127.0.0.1:9',
+      rpc: services.rpcOrigin,
+      relay: 'ws://127.0.0.1:9',
+      frame: 'http://127.0.0.1:9',
+      telemetry: 'http://127.0.0.1:9',
+    },
+    networks: [
+      defineEvmNetwork({
+        id: services.chainId,
+        name: 'Walletstate Sandbox',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [services.rpcUrl] } },
+        testnet: true,
+      }),
+    ],
+  })
+  const clock = new SimulatedClock()
+  let kit: KitActorRef | undefined
+  render(
+    <KitRoot machine={machine} options={{ clock }}>
+      <ConnectButton />
+      <Capture
+        onActor={(actor) => {
+          kit = actor
+        }}
+      />
+    </KitRoot>,
+  )
+  fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
+  await showView('Connect')
+  fireEvent.click(await within(dialog()).findByRole('button', { name: /UI Test Wallet/ }))
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 })
+  const shown = truncateAddress(account)
+  await waitFor(() => expect(screen.getByRole('button', { name: shown })).toBeDefined())
+  fireEvent.click(screen.getByRole('button', { name: shown }))
+  await showView('Account')
+  await waitFor(() => expect(within(dialog()).getAllByTestId('token-balance').length).toBe(4), {
+    timeout: 10_000,
+  })
+  return {
+    account,
+    kit: kit!,
+    /** The swap machine the kit runs (for reading what the screen cannot say, e.g. the quote's base units). */
+    swap: () => kit!.system.get('swap') as SwapActorRef,
+    /** Time passes on the kit's clock (the quote debounce and refresh, toasts and the modal's animations). */
+    advance: async (ms: number) => {
+      await act(async () => {
+        clock.increment(ms)
+        for (let i = 0; i < 10; i++) await Promise.resolve()
+      })
+    },
+  }
+}
+
+type Session = Awaited<ReturnType<typeof connected>>
+
+/** Swap → pick the pair in SwapSelectToken → type the amount; waits for the quote. */
+async function fillForm(s: Session, from: string, to: string, amount: string) {
+  fireEvent.click(button('Swap'))
+  await showView('Swap')
+  const pay = await within(dialog()).findByRole('textbox', { name: 'You pay' }, { timeout: 10_000 })
+  expect(pay.getAttribute('inputmode')).toBe('decimal')
+  for (const [picker, symbol] of [
+    ['Select token to pay', from],
+    ['Select token to receive', to],
+  ] as const) {
+    fireEvent.click(within(dialog()).getByRole('button', { name: new RegExp(`^${picker}`) }))
+    await showView('SwapSelectToken')
+    fireEvent.click(await within(dialog()).findByRole('button', { name: symbol }, { timeout: 10_000 }))
+    await showView('Swap')
+    expect(button(`${picker}: ${symbol}`)).toBeDefined()
+  }
+  type(textbox('You pay'), amount)
+  await s.advance(SWAP_QUOTE_DEBOUNCE_MS)
+  await waitFor(() => expect(button('Review swap').disabled).toBe(false), { timeout: 10_000 })
+}
+
+const tokenBalance = (symbol: string, holder: Address) =>
+  reader.readContract({
+    address: services.tokens.find((t) => t.symbol === symbol)!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  })
+
+describe('swap views', () => {
+  it('100 USDC → ETH from Account: pick the pair, review, Approve then the swap; a toast, balances moved by the quote', async () => {
+    const s = await connected(5)
+    const usdcBefore = await tokenBalance('USDC', s.account)
+    const ethBefore = await reader.getBalance({ address: s.account })
+
+    await fillForm(s, 'USDC', 'ETH', '100')
+    const quoted = BigInt(s.swap().getSnapshot().context.quote!.toAmount)
+    expect(quoted).toBeGreaterThan(0n)
+    // What the form shows is the quote.
+    expect(Number(textbox('You receive').value)).toBeCloseTo(Number(quoted) / 1e18, 5)
+
+    fireEvent.click(button('Review swap'))
+    await showView('SwapPreview')
+    expect(screen.getByTestId('swap-pay').textContent).toContain('100 USDC')
+    expect(screen.getByTestId('swap-receive').textContent).toMatch(/ETH$/)
+    expect(screen.getByTestId('swap-slippage').textContent).toBe('1 %')
+    expect(screen.getByTestId('swap-gas').textContent).toMatch(/^up to 0\.\d+ ETH$/)
+    // No allowance yet: the action is Approve.
+    await waitFor(() => expect(button('Approve').disabled).toBe(false), { timeout: 10_000 })
+
+    // The quote is asked for again while the preview is open.
+    await s.advance(SWAP_QUOTE_REFRESH_MS)
+    await waitFor(() => expect(button('Approve').disabled).toBe(false), { timeout: 10_000 })
+    expect(screen.getByTestId('swap-quote-age').textContent).toMatch(/^Quote updated \d+ s ago/)
+
+    const kinds: string[] = []
+    s.swap().on('swap.submitted', (notice) => kinds.push(notice.kind))
+    const final = BigInt(s.swap().getSnapshot().context.quote!.toAmount)
+    fireEvent.click(button('Approve'))
+    // The approval mined, the button reads Swap while the swap is sent and mined.
+    await waitFor(() => expect(kinds).toEqual(['approve', 'swap']), { timeout: 20_000 })
+    // Success: the kit shows the toast and goes back to Account.
+    await showView('Account')
+    await s.advance(TOAST_RESHOW_MS)
+    await waitFor(() => {
+      expect(toast()?.getAttribute('role')).toBe('status')
+      expect(toast()?.textContent).toContain('Swap')
+    })
+
+    expect(await tokenBalance('USDC', s.account)).toBe(usdcBefore - parseUnits('100', 6))
+    // ETH received, less the gas of two transactions: at least what the 1 % slippage allows, at most the quote.
+    const ethAfter = await reader.getBalance({ address: s.account })
+    const gas = parseUnits('0.01', 18)
+    expect(ethAfter - ethBefore).toBeGreaterThan((final * 99n) / 100n - gas)
+    expect(ethAfter - ethBefore).toBeLessThanOrEqual(final)
+  })
+
+  it('ETH → USDC needs no approval: the action reads Swap; Back keeps the form', async () => {
+    const s = await connected(6)
+    const usdcBefore = await tokenBalance('USDC', s.account)
+    await fillForm(s, 'ETH', 'USDC', '0.01')
+    fireEvent.click(button('Review swap'))
+    await showView('SwapPreview')
+    await waitFor(() => expect(button('Swap').disabled).toBe(false), { timeout: 10_000 })
+    expect(within(dialog()).queryByRole('button', { name: 'Approve' })).toBeNull()
+
+    // Back to the form, values kept, and forward again.
+    fireEvent.click(button('Back'))
+    await showView('Swap')
+    expect(textbox('You pay').value).toBe('0.01')
+    expect(button('Select token to pay: ETH')).toBeDefined()
+    await waitFor(() => expect(button('Review swap').disabled).toBe(false))
+    fireEvent.click(button('Review swap'))
+    await showView('SwapPreview')
+    await waitFor(() => expect(button('Swap').disabled).toBe(false), { timeout: 10_000 })
+    const quoted = BigInt(s.swap().getSnapshot().context.quote!.toAmount)
+    fireEvent.click(button('Swap'))
+    await showView('Account')
+    await s.advance(TOAST_RESHOW_MS)
+    await waitFor(() => expect(toast()?.textContent).toContain('Swap'))
+    const received = (await tokenBalance('USDC', s.account)) - usdcBefore
+    expect(received).toBeGreaterThanOrEqual((quoted * 99n) / 100n)
+    expect(received).toBeLessThanOrEqual(quoted)
+  })
+
+  it('a failing quote call shows its error with Try again, which recovers', async () => {
+    const s = await connected(7)
+    await setFault({ mode: 'fail', path: '/v1/convert/quotes' })
+    fireEvent.click(button('Swap'))
+    await showView('Swap')
+    for (const [picker, symbol] of [
+      ['Select token to pay', 'USDC'],
+      ['Select token to receive', 'STK'],
+    ] as const) {
+      fireEvent.click(await within(dialog()).findByRole('button', { name: new RegExp(`^${picker}`) }))
+      await showView('SwapSelectToken')
+      fireEvent.click(await within(dialog()).findByRole('button', { name: symbol }, { timeout: 10_000 }))
+      await showView('Swap')
+    }
+    type(textbox('You pay'), '5')
+    await s.advance(SWAP_QUOTE_DEBOUNCE_MS)
+    await waitFor(() => expect(within(dialog()).getByRole('alert').textContent).toMatch(/quote/i), {
+      timeout: 10_000,
+    })
+    expect(button('Review swap').disabled).toBe(true)
+    await setFault({ mode: 'off' })
+    fireEvent.click(button('Try again'))
+    await waitFor(() => expect(button('Review swap').disabled).toBe(false), { timeout: 10_000 })
+    expect(within(dialog()).queryByRole('alert')).toBeNull()
+    expect(Number(textbox('You receive').value)).toBeGreaterThan(0)
+  })
+})
