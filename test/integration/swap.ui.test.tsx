@@ -68,16 +68,20 @@ const setFault = (fault: object) =>
   })
 
 let uninstall: (() => void) | undefined
+/** Holds the wallet's answer to a transaction request until the promise settles (the visitor thinking). */
+let holdTransaction: ((count: number) => Promise<void> | undefined) | undefined
 afterEach(async () => {
   cleanup()
   uninstall?.()
   uninstall = undefined
+  holdTransaction = undefined
   await setFault({ mode: 'off' })
 })
 
 /** An EIP-1193 wallet for one dev account over anvil, announced by EIP-6963. */
 function installWallet(account: Address) {
   let id = 0
+  let transactions = 0
   const provider = {
     async request({ method, params }: { method: string; params?: unknown }) {
       if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account]
@@ -85,6 +89,7 @@ function installWallet(account: Address) {
       if (method === 'wallet_switchEthereumChain') return null
       if (method === 'wallet_requestPermissions' || method === 'wallet_getPermissions')
         return [{ parentCapability: 'eth_accounts' }]
+      if (method === 'eth_sendTransaction') await holdTransaction?.(++transactions)
       const response = await fetch(services.rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -248,15 +253,30 @@ describe('swap views', () => {
     const kinds: string[] = []
     s.swap().on('swap.submitted', (notice) => kinds.push(notice.kind))
     const final = BigInt(s.swap().getSnapshot().context.quote!.toAmount)
+    // The wallet keeps the visitor thinking over the second transaction (the swap).
+    let release = () => {}
+    const thinking = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    holdTransaction = (count) => (count === 2 ? thinking : undefined)
     fireEvent.click(button('Approve'))
-    // The approval mined, the button reads Swap while the swap is sent and mined.
+    // The approval mined, the action reads Swap; the wallet is asked for it, which may still be cancelled.
+    await waitFor(
+      () => expect(within(dialog()).getByRole('status').textContent).toBe('Confirm the swap in your wallet…'),
+      { timeout: 20_000 },
+    )
+    expect(kinds).toEqual(['approve'])
+    expect(button('Swap').disabled).toBe(true)
+    expect(within(dialog()).queryByRole('button', { name: 'Approve' })).toBeNull()
+    expect(button('Cancel')).toBeDefined()
+    release()
     await waitFor(() => expect(kinds).toEqual(['approve', 'swap']), { timeout: 20_000 })
     // Success: the kit shows the toast and goes back to Account.
     await showView('Account')
     await s.advance(TOAST_RESHOW_MS)
     await waitFor(() => {
       expect(toast()?.getAttribute('role')).toBe('status')
-      expect(toast()?.textContent).toContain('Swap')
+      expect(toast()?.textContent).toMatch(/^Swapped 100 USDC for [\d.]+ ETH$/)
     })
 
     expect(await tokenBalance('USDC', s.account)).toBe(usdcBefore - parseUnits('100', 6))

@@ -198,7 +198,8 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
         </div>
       </div>
       <Slippage swap={swap} disabled={locked} />
-      {error && !locked ? (
+      {/* A review refused says the same as the button's label: said once. */}
+      {error && !locked && error.message !== problem ? (
         <div className="ws-stack">
           <p className="ws-error-text" role="alert">
             {error.message}

@@ -17,7 +17,6 @@ import {
   minimumReceived,
   SwapFlowLoading,
   SwapStyle,
-  TokenLogo,
   useRefreshAfterSwap,
   useSwapFlow,
 } from '../components/swapShared'
@@ -131,14 +130,14 @@ function Preview({ swap }: { swap: SwapActorRef }) {
         <div>
           <dt>You pay</dt>
           <dd data-testid="swap-pay">
-            {from ? <TokenLogo token={from} /> : null} {fromAmount} {from?.symbol}
+            {fromAmount} {from?.symbol}
             {value(fromAmount, from?.price)}
           </dd>
         </div>
         <div>
           <dt>You receive</dt>
           <dd data-testid="swap-receive">
-            {to ? <TokenLogo token={to} /> : null} {toAmount ?? '—'} {to?.symbol}
+            {toAmount ?? '—'} {to?.symbol}
             {value(toAmount, to?.price)}
           </dd>
         </div>
