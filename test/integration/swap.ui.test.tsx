@@ -315,6 +315,29 @@ describe('swap views', () => {
     expect(received).toBeLessThanOrEqual(quoted)
   })
 
+  it('the review button names the problem; Switch tokens reverses the pair; Max pays the whole balance', async () => {
+    const s = await connected(8)
+    await fillForm(s, 'USDC', 'STK', '1')
+    type(textbox('You pay'), '1000000')
+    await s.advance(SWAP_QUOTE_DEBOUNCE_MS)
+    const review = () =>
+      within(dialog()).getByRole('button', { name: /Review swap|Insufficient balance/ }) as HTMLButtonElement
+    await waitFor(() => expect(review().textContent).toBe('Insufficient balance'), { timeout: 10_000 })
+    expect(review().disabled).toBe(true)
+    expect(textbox('You pay').getAttribute('aria-invalid')).toBe('true')
+
+    fireEvent.click(button('Switch tokens'))
+    expect(button('Select token to pay: STK')).toBeDefined()
+    expect(button('Select token to receive: USDC')).toBeDefined()
+    fireEvent.click(button('Max'))
+    const stk = await tokenBalance('STK', s.account)
+    expect(parseUnits(textbox('You pay').value, 18)).toBe(stk)
+    await s.advance(SWAP_QUOTE_DEBOUNCE_MS)
+    await waitFor(() => expect(review().disabled).toBe(false), { timeout: 10_000 })
+    expect(review().textContent).toBe('Review swap')
+    expect(textbox('You pay').getAttribute('aria-invalid')).toBeNull()
+  })
+
   it('a failing quote call shows its error with Try again, which recovers', async () => {
     const s = await connected(7)
     await setFault({ mode: 'fail', path: '/v1/convert/quotes' })

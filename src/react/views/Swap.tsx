@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { SWAP_SLIPPAGE_MAX } from '../../constants'
 import {
   type SwapActorRef,
+  type SwapSnapshot,
   type SwapToken,
   selectIsPreviewing,
   selectSwapProblem,
@@ -46,14 +47,8 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
   const balances = useSelector(swap, (s) => s.context.balances)
   const toAmount = useSelector(swap, selectToAmount)
   const error = useSelector(swap, (s) => s.context.error)
-  const problem = useSelector(swap, (s) => {
-    const quoted = selectSwapProblem(s)?.shortMessage
-    if (quoted !== undefined) return quoted
-    // An amount typed that cannot be quoted (not a number, no pair): said at once rather than a silent button.
-    return selectSwapStatus(s) === 'editing' && s.context.amount.trim() !== ''
-      ? validateSwap(s.context)?.shortMessage
-      : undefined
-  })
+  const problem = useSelector(swap, (s) => formProblem(s)?.shortMessage)
+  const amountProblem = useSelector(swap, (s) => AMOUNT_PROBLEMS.has(formProblem(s)?.name ?? ''))
   const payId = useId()
   const receiveId = useId()
   const receiveNoteId = useId()
@@ -147,7 +142,7 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
           placeholder="0"
           value={amount}
           disabled={locked}
-          aria-invalid={problem === 'Invalid amount' || problem === 'Insufficient balance' ? true : undefined}
+          aria-invalid={amountProblem ? true : undefined}
           onChange={(event) => kit.send({ type: 'swap.setAmount', amount: event.target.value })}
         />
         <div className="ws-swap-meta ws-muted ws-small">
@@ -220,6 +215,25 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
       </button>
     </form>
   )
+}
+
+/** The problems that are the amount's (the field is marked invalid). */
+const AMOUNT_PROBLEMS: ReadonlySet<string> = new Set([
+  'InvalidSwapAmountError',
+  'SwapInsufficientBalanceError',
+  'SwapInsufficientGasError',
+])
+
+/**
+ * What stands between the form and its review: the machine's problem once quoted; before that, an amount typed
+ * that cannot be quoted (not a number, no pair), said at once rather than leaving the button silently off.
+ */
+function formProblem(snapshot: SwapSnapshot) {
+  const quoted = selectSwapProblem(snapshot)
+  if (quoted) return quoted
+  return selectSwapStatus(snapshot) === 'editing' && snapshot.context.amount.trim() !== ''
+    ? validateSwap(snapshot.context)
+    : undefined
 }
 
 /** A token picker: its accessible name starts with "Select token" (issue 16's contract), then the token chosen. */
