@@ -14,7 +14,7 @@ import type { EmbeddedWallet } from '../embedded/load'
 import { defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
-import type { AccountRef, SendRef, SessionClientRef, SignInRef } from '../machines/kit/types'
+import type { AccountRef, SendRef, SessionClientRef, SignInRef, SwapRef } from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, withoutHover } from '../utils/environment'
 
@@ -259,6 +259,23 @@ export function createKitMachine(config: KitConfig) {
           send?.on('send.previewing', sendBack),
           send?.on('request.timedOut', sendBack),
         ]
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
+      /** Loads the swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. */
+      loadSwap: fromPromise(async () => {
+        const [{ swapMachine }, { createSwapActors }, { createConvertClient }] = await Promise.all([
+          import('../machines/swap'),
+          import('../actors/swap'),
+          import('../api/convert'),
+        ])
+        const convert = createConvertClient({ api: resolved.endpoints.api, projectId: resolved.projectId })
+        return swapMachine.provide({ actors: createSwapActors({ wagmi, convert }) })
+      }),
+      followSwap: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const swap = system.get('swap') as SwapRef | undefined
+        const subscriptions = [swap?.on('swap.succeeded', sendBack), swap?.on('request.timedOut', sendBack)]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()
         }

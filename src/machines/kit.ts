@@ -216,20 +216,11 @@ export function defineKitMachine() {
           message: event.message,
         })),
       },
-      'account.balancesUpdated': [
-        {
-          guard: 'sendRuns',
-          actions: [
-            assign({ balances: ({ event }) => event.balances }),
-            sendTo(
-              ({ context }) => context.sendFlow!,
-              ({ event }) => ({ type: 'send.setTokenBalances', tokenBalances: event.balances }),
-            ),
-          ],
-        },
-        { actions: assign({ balances: ({ event }) => event.balances }) },
-      ],
+      'account.balancesUpdated': { actions: 'shareBalances' },
       'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
+      // The swap flow (issue 16): the views' events go to it once it runs; its success is the kit's to show.
+      'swap.succeeded': { actions: 'afterSwap' },
+      'swap.*': { guard: 'swapRuns', actions: forwardTo(({ context }) => context.swapFlow!) },
       // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
       'signIn.asked': { actions: 'showSignIn' },
       'signIn.signedIn': { actions: 'leaveSignIn' },
@@ -281,6 +272,15 @@ export function defineKitMachine() {
         started: 'spawnSend',
         follow: 'followSend',
       }),
+      /** The swap flow (issue 16), for the account connected when Swap opened; `swap.reset` ends it. */
+      swapFlow: onDemand({
+        load: 'swap.load',
+        guard: 'swapsOn',
+        loader: 'loadSwap',
+        started: 'spawnSwap',
+        follow: 'followSwap',
+        reset: { event: 'swap.reset', action: 'stopSwap' },
+      }),
       /**
        * Sign-in with the wallet (SPEC §1 `siwx`): loaded at start when the host configured it (the kit's entry
        * asks), so a reconnect finds its session; ConnectingSiwe asks again after a failed load.
@@ -322,6 +322,7 @@ export function initialKitContext(input: KitInput): KitContext {
     frame: undefined,
     account: undefined,
     sendFlow: undefined,
+    swapFlow: undefined,
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
@@ -329,7 +330,14 @@ export function initialKitContext(input: KitInput): KitContext {
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets' | 'signIn'
+export type KitCapability =
+  | 'embedded'
+  | 'remoteSessions'
+  | 'account'
+  | 'sendFlow'
+  | 'swapFlow'
+  | 'wallets'
+  | 'signIn'
 /** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
 export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 

@@ -9,6 +9,7 @@ import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machin
 import { selectIsOpen, selectView } from '../machines/modal'
 import type { SendActorRef } from '../machines/send'
 import type { SignInMachine, SignInStatus } from '../machines/signIn'
+import type { SwapActorRef } from '../machines/swap'
 import type { Toast } from '../machines/toast'
 import type { WalletsActorRef } from '../machines/wallets'
 import type { ViewName } from '../views'
@@ -146,6 +147,11 @@ export function useAccountActor(): AccountActorRef | undefined {
  */
 export function useSendActor(): SendActorRef | undefined {
   return useSelector(useKitActor(), (s) => s.context.sendFlow) as SendActorRef | undefined
+}
+
+/** The swap flow's actor (`src/machines/swap.ts`, systemId `swap`), once a swap view opened it. */
+export function useSwapActor(): SwapActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.swapFlow) as SwapActorRef | undefined
 }
 
 /** Sign-in's actor (`src/machines/signIn.ts`, systemId `signIn`), once loaded (the host configured `siwx`). */

@@ -24,6 +24,15 @@ function kitWithRecorders(
     ).start() as never
   const quiet = fromCallback<KitEvent>(() => {})
   const standIn = createMachine({})
+  /** The swap flow is spawned by the kit's own action: each one records its input, events and its stop. */
+  const swapInputs: unknown[] = []
+  const swapLogic = createMachine({
+    context: ({ input }) => {
+      swapInputs.push(input)
+      return {}
+    },
+    on: { '*': { actions: ({ event }) => void log.push(['swap', event]) } },
+  })
   const machine = kitMachine.provide({
     actions: {
       spawnFrame: assign({ frame: () => spawned('frame') }),
@@ -44,6 +53,8 @@ function kitWithRecorders(
       followRemoteSessions: quiet,
       followAccount: quiet,
       followSend: quiet,
+      followSwap: quiet,
+      loadSwap: fromPromise(async () => swapLogic) as never,
       loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
@@ -60,7 +71,7 @@ function kitWithRecorders(
     log.length = 0
     return events
   }
-  return { kit, send, told, log }
+  return { kit, send, told, log, swapInputs }
 }
 
 const account = testAccount
@@ -117,6 +128,94 @@ describe('kit rules', () => {
     expect(to('account')).toEqual([{ type: 'account.clear' }])
     expect(to('send')).toEqual([{ type: 'send.reset' }])
     told('modal')
+  })
+
+  it('swap: Swap loads a flow for the account and chain connected; a new chain, account or none ends it', async () => {
+    const { kit, send, told, log, swapInputs } = kitWithRecorders()
+    send(shown('Account', 'Swap'))
+    await tick()
+    // No account, no swap flow.
+    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('idle')
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account', 'Swap'))
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('running')
+    expect(swapInputs).toEqual([{ chainId: 31337, userAddress: account('injected').address, balances: [] }])
+    // The views' events reach it, through the kit.
+    send({ type: 'swap.setAmount', amount: '100' })
+    expect(told('swap')).toContainEqual({ type: 'swap.setAmount', amount: '100' })
+    // Fresh balances reach it too.
+    send({
+      type: 'account.balancesUpdated',
+      owner: { address: '0x0', chainId: 'eip155:31337' },
+      balances: [],
+    })
+    expect(told('swap')).toContainEqual({ type: 'swap.setBalances', balances: [] })
+    // Another chain while Swap shows: the old flow stops, a fresh one starts for the new chain.
+    const first = kit.getSnapshot().context.swapFlow!
+    send({ type: 'account.chainChanged', chainId: 1, supported: true })
+    await tick()
+    expect(first.getSnapshot().status).toBe('stopped')
+    const second = kit.getSnapshot().context.swapFlow!
+    expect(second).not.toBe(first)
+    expect(swapInputs.at(-1)).toMatchObject({ chainId: 1 })
+    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('running')
+    // Disconnected: stopped, and none starts again.
+    log.length = 0
+    send({ type: 'account.disconnected' })
+    await tick()
+    expect(second.getSnapshot().status).toBe('stopped')
+    expect(kit.getSnapshot().context.swapFlow).toBeUndefined()
+    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('idle')
+    expect(swapInputs).toHaveLength(2)
+  })
+
+  it('swap: features.swaps off never loads it; a success from the preview toasts, refreshes and returns to Account', async () => {
+    const off = kitWithRecorders({
+      config: {
+        ...kitTestInput('kit-rules').config,
+        features: { ...kitTestInput('kit-rules').config.features, swaps: false },
+      },
+    })
+    off.send({
+      type: 'account.connected',
+      account: account('injected'),
+      method: 'browser',
+      reconnected: true,
+    })
+    off.send(shown('Account', 'Swap'))
+    await tick()
+    expect(selectCapability(off.kit.getSnapshot(), 'swapFlow')).toBe('idle')
+
+    const { send, told, log } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account', 'Swap'))
+    await tick()
+    send(shown('Account', 'Swap', 'SwapPreview'))
+    await tick()
+    log.length = 0
+    const swapped = {
+      type: 'swap.succeeded',
+      hash: '0x3',
+      chainId: 31337,
+      from: 'USDC',
+      to: 'ETH',
+      fromAmount: '100',
+      toAmount: '0.032901234567890123',
+    }
+    send(swapped)
+    expect(log.filter(([to]) => to === 'modal').map(([, e]) => e)).toEqual([
+      { type: 'router.reset', view: 'Account' },
+    ])
+    expect(log.filter(([to]) => to === 'account').map(([, e]) => e.type)).toContain('account.refreshBalances')
+    expect(told('toast')).toEqual([
+      { type: 'toast.show', variant: 'success', message: 'Swapped 100 USDC for 0.032901 ETH' },
+    ])
+    // Elsewhere (the visitor left the preview): the toast, no routing.
+    send(shown('Account'))
+    log.length = 0
+    send(swapped)
+    expect(told('modal')).toEqual([])
   })
 
   it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {

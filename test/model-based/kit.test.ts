@@ -20,6 +20,7 @@ const machine = kitMachine.provide({
     spawnRemoteSessions: assign({ remoteSessions: () => ref('remoteSessions') }),
     spawnAccount: assign({ account: () => ref('account') }),
     spawnSend: assign({ sendFlow: () => ref('send') }),
+    spawnSwap: assign({ swapFlow: ({ spawn }) => spawn(standIn) as never }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
     spawnSignIn: assign({ signIn: () => ref('signIn') }),
   },
@@ -35,11 +36,13 @@ const machine = kitMachine.provide({
     followRemoteSessions: quiet,
     followAccount: quiet,
     followSend: quiet,
+    followSwap: quiet,
     followSignIn: quiet,
     loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
     loadSend: fromPromise(async () => standIn) as never,
+    loadSwap: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
     loadSignIn: fromPromise(async () => standIn) as never,
   },
@@ -60,6 +63,8 @@ const events = [
   shown('EmailVerifyOtp'),
   shown('UnsupportedChain'),
   shown('WalletSend'),
+  shown('Swap'),
+  shown('SwapPreview'),
   { type: 'send.previewing' },
   shown(),
   { type: 'account.connected', account: account('walletConnect'), method: 'qrcode', reconnected: false },
@@ -86,6 +91,16 @@ const events = [
     amount: '1',
     to: '0x2',
   },
+  {
+    type: 'swap.succeeded',
+    hash: '0x3',
+    chainId: 31337,
+    from: 'USDC',
+    to: 'ETH',
+    fromAmount: '100',
+    toAmount: '0.0329',
+  },
+  { type: 'account.disconnected' },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
   { type: 'connection.switchChain', chainId: 1 },
@@ -98,9 +113,15 @@ const events = [
   { type: 'signIn.skipped' },
   { type: 'signIn.declined', message: 'Sign in required' },
   shown('ConnectingSiwe'),
-  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets', 'loadSignIn'].flatMap(
-    (id) => [done(id), failed(id)],
-  ),
+  ...[
+    'loadEmbedded',
+    'loadRemoteSessions',
+    'loadAccount',
+    'loadSend',
+    'loadSwap',
+    'loadWallets',
+    'loadSignIn',
+  ].flatMap((id) => [done(id), failed(id)]),
 ] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
 
 type KitSnapshot = SnapshotFrom<typeof machine>
@@ -140,15 +161,19 @@ const touch = modelWith({ frameOnOpen: true })
 /** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 
-const PATHS = 78
-const RESTORING_PATHS = 53
-const TOUCH_PATHS = 78
-const SIGN_IN_PATHS = 53
+const PATHS = 86
+const RESTORING_PATHS = 55
+const TOUCH_PATHS = 86
+const SIGN_IN_PATHS = 55
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
   if (s.matches({ account: 'running' }) !== !!s.context.account) throw new Error('account ref out of step')
   if (s.matches({ sendFlow: 'running' }) !== !!s.context.sendFlow) throw new Error('send ref out of step')
+  if (s.matches({ swapFlow: 'running' }) !== !!s.context.swapFlow) throw new Error('swap ref out of step')
+  // A swap flow is for an account: none runs, or loads, without one.
+  if (!s.context.connected && !s.matches({ swapFlow: 'idle' }) && !s.matches({ swapFlow: 'failed' }))
+    throw new Error('swap flow without an account')
   if (s.matches({ embedded: 'running' }) !== !!s.context.frame) throw new Error('frame ref out of step')
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')

@@ -34,6 +34,11 @@ export interface OnDemand<
   guard?: Guard
   /** Load at once, without waiting for the event, when this guard holds (e.g. a stored login to restore). */
   atStart?: Guard
+  /**
+   * The event that ends the running machine, or the load under way (e.g. `swap.reset`: the machine is for one
+   * account), with the action that stops it; the next load event spawns a fresh one (its code is cached).
+   */
+  reset?: { event: string; action: Action }
 }
 
 export function onDemand<
@@ -47,6 +52,9 @@ export function onDemand<
   const toLoading = region.guard ? { guard: region.guard, target: 'loading' as const } : ('loading' as const)
   const load = { [region.load]: toLoading } as Record<Load, typeof toLoading>
   const actions = (action: Action | undefined): Action[] => (action ? [action] : [])
+  const reset = region.reset
+    ? { [region.reset.event]: { target: 'idle' as const, actions: [region.reset.action] } }
+    : {}
   return {
     initial: 'idle' as const,
     states: {
@@ -69,8 +77,14 @@ export function onDemand<
         },
         /** A chunk that never arrives counts as failed (`onDemandLoad`, ON_DEMAND_LOAD_TIMEOUT_MS): retryable. */
         after: { onDemandLoad: { target: 'failed' as const, actions: actions(region.failed) } },
+        /** Reset while loading: what loads is for what was, and is not started. */
+        on: reset,
       },
-      running: { entry: actions(region.running), invoke: { id: region.follow, src: region.follow } },
+      running: {
+        entry: actions(region.running),
+        invoke: { id: region.follow, src: region.follow },
+        on: reset,
+      },
       /** The code did not load (offline, a blocked chunk): the next load event tries again. */
       failed: { on: load },
     },

@@ -40,6 +40,9 @@ export const SEND_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'WalletSendPreview',
 ])
 
+/** The swap views (issue 16): showing one loads the swap flow. */
+export const SWAP_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Swap', 'SwapSelectToken', 'SwapPreview'])
+
 /** A listing wallet matches an installed connector by rdns, else by id (an EIP-6963 connector's id is its rdns). */
 export function matchConnector(
   connectors: readonly ConnectorInfo[],
@@ -57,6 +60,8 @@ const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'Account',
   'WalletSend',
   'WalletSendSelectToken',
+  'Swap',
+  'SwapSelectToken',
 ])
 const caip2 = (chainId: number) => `eip155:${chainId}`
 
@@ -123,6 +128,10 @@ export const is = {
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,
   sendRuns: ({ context }) => !!context.sendFlow,
+  /** Swaps are on (`features.swaps`) and an account is connected: a swap flow is for one account. */
+  swapsOn: ({ context }) => context.config.features.swaps && !!context.connected,
+  swapRuns: ({ context }) => !!context.swapFlow,
+  showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
   walletsRun: ({ context }) => !!context.wallets,
   /** The host configured sign-in with the wallet (`siwx` or `siweConfig`). */
   signInOn: ({ context }) => !!signInConfig(context.config),
@@ -144,6 +153,11 @@ export const is = {
     BALANCE_VIEWS.has(event.history.at(-1)!),
   showsSendView: ({ event }) =>
     event.type === 'modal.shown' && event.open && SEND_VIEWS.has(event.history.at(-1)!),
+  /** The modal shows a swap view (the swap flow loads, or starts again for a new account). */
+  showsSwapView: ({ context, event }) => {
+    const view = event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)
+    return !!view && SWAP_VIEWS.has(view)
+  },
 } satisfies Record<string, Rule>
 
 /** Asks the running account machine for the connected account's balances (address, CAIP-2 chain). */

@@ -38,6 +38,7 @@ import type {
   SendLogic,
   SessionClientLogic,
   SignInLogic,
+  SwapLogic,
   WalletsLogic,
   WalletsRef,
 } from './types'
@@ -84,6 +85,7 @@ export const kitSetup = setup({
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
     loadSend: pending<SendLogic>(),
+    loadSwap: pending<SwapLogic>(),
     loadWallets: pending<WalletsLogic>(),
     loadSignIn: pending<SignInLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
@@ -91,6 +93,7 @@ export const kitSetup = setup({
     followRemoteSessions: quiet(),
     followAccount: quiet(),
     followSend: quiet(),
+    followSwap: quiet(),
     followSignIn: quiet(),
   },
   guards: is,
@@ -146,6 +149,31 @@ export const kitSetup = setup({
             sendFlow: spawn(logic, { systemId: 'send', input: { tokenBalances: [...context.balances] } }),
           },
     ),
+    /** A swap flow for the connected account and chain, starting from the balances the account has. */
+    spawnSwap: assign(({ context, spawn }, logic: SwapLogic) =>
+      context.swapFlow || !context.connected
+        ? {}
+        : {
+            swapFlow: spawn(logic, {
+              systemId: 'swap',
+              input: {
+                chainId: context.connected.chainId,
+                userAddress: context.connected.address,
+                balances: [...context.balances],
+              },
+            }),
+          },
+    ),
+    /**
+     * The account, its chain or the connection changed: the swap flow of the old one ends. A swap view still
+     * shown gets a fresh one, for the account connected now.
+     */
+    stopSwap: enqueueActions((args) => {
+      const { context, enqueue } = args
+      if (context.swapFlow) enqueue.stopChild(context.swapFlow)
+      enqueue.assign({ swapFlow: undefined })
+      if (is.swapsOn(args) && is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
+    }),
     /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
     spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
       context.wallets
@@ -175,6 +203,15 @@ export const kitSetup = setup({
       for (const event of context.walletsPending)
         enqueue.sendTo(({ context }) => context.wallets!, event satisfies WalletsEvent)
       enqueue.assign({ walletsPending: [] })
+    }),
+    /** The account's latest balances: kept, and handed to the send and swap flows that run. */
+    shareBalances: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'account.balancesUpdated')
+      enqueue.assign({ balances: event.balances })
+      if (context.sendFlow)
+        enqueue.sendTo(context.sendFlow, { type: 'send.setTokenBalances', tokenBalances: event.balances })
+      if (context.swapFlow)
+        enqueue.sendTo(context.swapFlow, { type: 'swap.setBalances', balances: event.balances })
     }),
     /** Asks the account machine for the connected account's balances; the machine decides what that costs. */
     fetchBalances: enqueueActions(({ context, enqueue }) => fetchBalances(context, enqueue)),
@@ -231,6 +268,8 @@ export const kitSetup = setup({
     onConnected: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.connected')
       enqueue.assign({ connected: event.account, connecting: undefined })
+      // A swap flow is for one account: the one connected now gets its own.
+      enqueue.raise({ type: 'swap.reset' })
       enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
       if (event.account.connectorId === context.input.connectorIds.walletConnect)
         enqueue.raise({ type: 'remoteSessions.load' })
@@ -259,6 +298,7 @@ export const kitSetup = setup({
       enqueue.sendTo('modal', { type: 'modal.close' })
       if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
       if (context.sendFlow) enqueue.sendTo(({ context }) => context.sendFlow!, { type: 'send.reset' })
+      enqueue.raise({ type: 'swap.reset' })
       if (context.signIn) enqueue.sendTo(context.signIn, { type: 'signIn.disconnected' })
     }),
     followChain: enqueueActions(({ context, enqueue, event }) => {
@@ -267,6 +307,7 @@ export const kitSetup = setup({
       const connected = { ...context.connected, chainId: event.chainId }
       enqueue.assign({ connected })
       fetchBalances(context, enqueue)
+      enqueue.raise({ type: 'swap.reset' })
       // A session is for one account on one chain: another chain asks sign-in again.
       if (context.signIn)
         enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(connected) })
@@ -342,6 +383,19 @@ export const kitSetup = setup({
         message: `Sent ${event.amount} ${event.symbol}`,
       })
     }),
+    /** SPEC §2 Swap: a success toast, the balances read again, and back to Account from the preview. */
+    afterSwap: enqueueActions((args) => {
+      const { context, enqueue, event } = args
+      assertEvent(event, 'swap.succeeded')
+      if (is.showsSwapPreview(args)) enqueue.sendTo('modal', { type: 'router.reset', view: 'Account' })
+      if (context.account)
+        enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
+      enqueue.sendTo('toast', {
+        type: 'toast.show',
+        variant: 'success',
+        message: `Swapped ${event.fromAmount} ${event.from} for ${formatSwapAmount(event.toAmount)} ${event.to}`,
+      })
+    }),
     /** An e-mail update ended: back on Account, and said when it worked. */
     endEmailUpdate: enqueueActions((args) => {
       const { enqueue } = args
@@ -359,6 +413,7 @@ export const kitSetup = setup({
         fetchBalances(context, enqueue)
       }
       if (is.showsSendView(args)) enqueue.raise({ type: 'send.load' })
+      if (is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
     }),
   },
 })
@@ -371,6 +426,13 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
 ])
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
+
+/** A received amount for the toast: at most 6 decimals, cut (never more than was received). */
+function formatSwapAmount(amount: string): string {
+  const [whole = '0', fraction = ''] = amount.split('.')
+  const cut = fraction.slice(0, 6).replace(/0+$/, '')
+  return cut ? `${whole}.${cut}` : whole
+}
 
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
   return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }

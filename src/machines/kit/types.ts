@@ -16,6 +16,7 @@ import type { ModalEvent, ModalNotice } from '../modal'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
 import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
+import type { SwapEvent, SwapNotice, swapMachine } from '../swap'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
 
@@ -46,6 +47,8 @@ export type FrameLogic = typeof frameMachine
 export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
 export type SendLogic = typeof sendMachine
+/** The swap flow, provided with its slots (`createSwapActors`); one is spawned per connected account. */
+export type SwapLogic = typeof swapMachine
 /** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
 export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
@@ -59,6 +62,7 @@ export type FrameRef = ActorRefFrom<FrameLogic>
 export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
+export type SwapRef = ActorRefFrom<SwapLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
 export type SignInRef = ActorRefFrom<SignInLogic>
 
@@ -91,6 +95,8 @@ export interface KitContext {
   account: AccountRef | undefined
   /** The send flow (systemId `send`), once Send opened. */
   sendFlow: SendRef | undefined
+  /** The swap flow (systemId `swap`), once Swap opened; for the account connected then (a new one starts anew). */
+  swapFlow: SwapRef | undefined
   /** The wallet listing's machine (systemId `wallets`), once the modal opened (or a view asked the listing). */
   wallets: WalletsRef | undefined
   /**
@@ -175,6 +181,12 @@ export type KitEvent =
   /** From the account and send machines, through their followers. */
   | AccountNotice
   | Extract<SendNotice, { type: 'send.succeeded' | 'send.previewing' | 'request.timedOut' }>
+  /** The swap views need the swap flow (`swap`); `swap.reset` ends it (another account, chain, or none). */
+  | { type: 'swap.load' }
+  | { type: 'swap.reset' }
+  | SwapEvent
+  /** From the swap flow, through its follower. */
+  | Extract<SwapNotice, { type: 'swap.succeeded' | 'request.timedOut' }>
   /** Sign-in's code is needed (at start, with `siwx` configured; ConnectingSiwe retries it). */
   | { type: 'signIn.load' }
   /** What ConnectingSiwe and `useKitSession().signOut` send sign-in (forwarded once it runs). */
