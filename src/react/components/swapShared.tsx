@@ -7,7 +7,7 @@ import { isNative, type SwapActorRef, type SwapToken, type TokenBalance } from '
 import { safeHttpUrl } from '../../utils/httpUrl'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
-import { useKitAccount } from '../hooks'
+import { useKitAccount, useSwapActor } from '../hooks'
 import { formatQuantity, useDataApi } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 
@@ -38,14 +38,6 @@ const SWAP_CSS = `
 /** Renders the swap views' styles; each swap view puts it in its root, beside `AccountStyle`. */
 export function SwapStyle() {
   return <style>{SWAP_CSS}</style>
-}
-
-/**
- * The swap flow's machine (the kit's `swapFlow`), once the kit has loaded it; `undefined` before.
- * TEMPORARY: until `useSwapActor` lands in src/react/hooks.ts.
- */
-export function useSwapActor(): SwapActorRef | undefined {
-  return useSelector(useKitActor(), (s) => (s.context as { swapFlow?: SwapActorRef }).swapFlow)
 }
 
 /**

@@ -195,24 +195,24 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
       <Slippage swap={swap} disabled={locked} />
       {/* A review refused says the same as the button's label: said once. */}
       {error && !locked && error.message !== problem ? (
-        <div className="ws-stack">
-          <p className="ws-error-text" role="alert">
-            {error.message}
-          </p>
-          {status === 'quoteFailed' ? (
-            <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'swap.retry' })}>
-              Try again
-            </button>
-          ) : null}
-        </div>
+        <p className="ws-error-text" role="alert">
+          {error.message}
+        </p>
       ) : null}
-      <button
-        type="submit"
-        className="ws-primary"
-        disabled={locked || status !== 'quoted' || problem !== undefined}
-      >
-        {problem ?? 'Review swap'}
-      </button>
+      {/* No quote: asking again is the way on, in the review's place. */}
+      {status === 'quoteFailed' ? (
+        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'swap.retry' })}>
+          Try again
+        </button>
+      ) : (
+        <button
+          type="submit"
+          className="ws-primary"
+          disabled={locked || status !== 'quoted' || problem !== undefined}
+        >
+          {problem ?? 'Review swap'}
+        </button>
+      )}
     </form>
   )
 }
