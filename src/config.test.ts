@@ -132,6 +132,16 @@ describe('resolveConfig', () => {
     expect(configProblems({ ...base, networks: [null] })).toEqual(['networks.0: must be a network object'])
   })
 
+  it('parameters: swapSlippage is a percentage above 0 and at most 50; unset leaves the default', () => {
+    for (const bad of [0, -1, 50.5, Number.NaN, '1'])
+      expect(configProblems({ ...base, swapSlippage: bad })).toEqual([
+        'swapSlippage: must be a number of percent above 0, at most 50',
+      ])
+    expect(configProblems({ ...base, swapSlippage: 0.5 })).toEqual([])
+    expect(resolveConfig({ ...base, swapSlippage: 2.5 }).swapSlippage).toBe(2.5)
+    expect(resolveConfig(base).swapSlippage).toBeUndefined()
+  })
+
   it('behavior: a default network outside the list is "Network not found"', () => {
     const other = { ...network, id: 1, caipNetworkId: 'eip155:1' as const }
     expect(() => resolveConfig({ ...base, defaultNetwork: other })).toThrow(/Network not found/)

@@ -1,3 +1,4 @@
+import { SWAP_SLIPPAGE_MAX } from './constants'
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
 import type { SiweConfig, SiwxConfig } from './siwx/types'
 
@@ -116,6 +117,8 @@ export interface KitConfig {
   endpoints?: Partial<KitEndpoints>
   /** WalletConnect pairing options. */
   walletConnect?: Partial<KitWalletConnectOptions>
+  /** The swap's slippage tolerance, in percent (above 0, at most 50); the SPEC's 1 when unset. */
+  swapSlippage?: number
 }
 
 export interface KitWalletConnectOptions {
@@ -146,6 +149,8 @@ export interface ResolvedKitConfig {
   storage: KitStorage | undefined
   endpoints: KitEndpoints
   walletConnect: KitWalletConnectOptions
+  /** In percent; undefined for the default (DEFAULT_SLIPPAGE). */
+  swapSlippage: number | undefined
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
 }
@@ -255,7 +260,12 @@ export function configProblems(config: unknown): string[] {
   if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
     report('themeMode', "must be 'dark' or 'light'")
   for (const option of ['siwx', 'siweConfig'] as const) checkSignIn(config[option], option, report)
-  const { walletConnect, endpoints } = config
+  const { walletConnect, endpoints, swapSlippage } = config
+  if (
+    swapSlippage !== undefined &&
+    !(typeof swapSlippage === 'number' && swapSlippage > 0 && swapSlippage <= SWAP_SLIPPAGE_MAX)
+  )
+    report('swapSlippage', `must be a number of percent above 0, at most ${SWAP_SLIPPAGE_MAX}`)
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
     else {
@@ -360,6 +370,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     storage: config.storage,
     endpoints: { ...DEFAULT_ENDPOINTS, ...config.endpoints },
     walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
+    swapSlippage: config.swapSlippage,
     alerts,
   }
 }

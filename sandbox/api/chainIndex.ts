@@ -15,9 +15,11 @@ import type { SandboxDb } from './db.ts'
 
 /**
  * The Data API's index of the sandbox chain: what really happened on it, derived from blocks, their
- * transactions and receipts (native value and `Transfer` logs of ERC-20 and ERC-721 contracts), kept in the
- * sandbox database and brought up to date on demand, before each read. One sync runs at a time; callers that
- * arrive meanwhile wait for it and then catch up from where it stopped.
+ * transactions and receipts (native value and `Transfer` logs of ERC-20 and ERC-721 contracts) and the call
+ * traces of successful contract calls (native value a contract pays inside a transaction, the "internal
+ * transactions" real indexers show), kept in the sandbox database and brought up to date on demand, before
+ * each read. One sync runs at a time; callers that arrive meanwhile wait for it and then catch up from where
+ * it stopped.
  */
 
 /** keccak256('Transfer(address,address,uint256)'): the same topic for ERC-20 and ERC-721. */
@@ -25,6 +27,13 @@ export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11
 /** Blocks fetched side by side in one step of a sync. */
 const SYNC_CHUNK = 25
 const ZERO = '0x0000000000000000000000000000000000000000'
+/**
+ * Positions of the transfer rows (the table's key is chain, transaction and position): a log's index for token
+ * transfers, -1 for the transaction's own native value, -2 for the transfer a failed call meant, and
+ * INTERNAL_POSITION + i for the i-th internal native transfer in trace order (below the others, so a
+ * transaction's rows read internal transfers first, in the order they happened).
+ */
+export const INTERNAL_POSITION = -1_000_000
 
 /** Metadata of a token contract the index has seen (known tokens are given, others read from the chain). */
 export interface IndexedContract {
@@ -50,6 +59,11 @@ export interface ChainIndexOptions {
   chainId: string
   /** ERC-20s whose metadata is known up front (others are read from the chain when first seen). */
   tokens: readonly KnownToken[]
+  /**
+   * Told when a transaction's call trace could not be read; the transaction is indexed without internal
+   * transfers. Default: a warning on the console.
+   */
+  onTraceError?: (hash: string, error: unknown) => void
 }
 
 /** A transaction row as history reads it. */
@@ -88,11 +102,63 @@ const erc721MetadataAbi = parseAbi([
 const lower = (address: string) => address.toLowerCase()
 const topicAddress = (topic: Hex) => lower(`0x${topic.slice(-40)}`)
 
+/** One entry of a Parity-style `trace_transaction` answer (the fields the index reads). */
+export interface CallTrace {
+  type: string
+  action: {
+    callType?: string
+    from?: string
+    to?: string
+    value?: string
+  }
+  result?: { address?: string } | null
+  error?: string
+  traceAddress: number[]
+}
+
+/** A native transfer a contract made inside a transaction. Addresses lower-case. */
+export interface InternalTransfer {
+  from: string
+  to: string
+  value: bigint
+}
+
+/**
+ * The native value moved by nested calls and creates of a transaction, in trace order, from its
+ * `trace_transaction` answer. The top-level call is left out (its value is the transaction's own), and so is
+ * any call that reverted or sits under one that did (its value never moved). Delegate and static calls move
+ * nothing.
+ *
+ * @example
+ * internalTransfers(await client.request({ method: 'trace_transaction', params: [hash] }))
+ * // [{ from: '0x5eb3…' (router), to: '0x90f7…' (user), value: 33221478393147488n }]
+ */
+export function internalTransfers(traces: readonly CallTrace[]): InternalTransfer[] {
+  const failed = traces.filter((t) => t.error !== undefined && t.error !== null).map((t) => t.traceAddress)
+  const under = (address: number[], ancestor: number[]) =>
+    ancestor.length <= address.length && ancestor.every((step, i) => address[i] === step)
+  const out: InternalTransfer[] = []
+  for (const trace of traces) {
+    if (trace.traceAddress.length === 0) continue
+    const { action } = trace
+    const value = action.value ? hexToBigInt(action.value as Hex) : 0n
+    if (value <= 0n || !action.from) continue
+    let to: string | undefined
+    if (trace.type === 'call' && action.callType === 'call') to = action.to
+    else if (trace.type === 'create') to = trace.result?.address
+    if (!to) continue
+    if (failed.some((ancestor) => under(trace.traceAddress, ancestor))) continue
+    out.push({ from: lower(action.from), to: lower(to), value })
+  }
+  return out
+}
+
 export class ChainIndex {
   readonly chainId: string
   readonly #db: SandboxDb
   readonly #client: PublicClient
   readonly #tokens: Map<string, KnownToken>
+  readonly #onTraceError: (hash: string, error: unknown) => void
   /** The end of the chain of syncs: they run one at a time, in call order. */
   #tail: Promise<void> = Promise.resolve()
   /** A sync queued behind the running one and not started yet: later callers share it. */
@@ -103,6 +169,10 @@ export class ChainIndex {
     this.#db = options.db
     this.#client = options.client
     this.#tokens = new Map(options.tokens.map((t) => [lower(t.address), t]))
+    this.#onTraceError =
+      options.onTraceError ??
+      ((hash, error) =>
+        console.warn(`chain index: no call trace for ${hash}, indexed without internal transfers:`, error))
   }
 
   /**
@@ -174,7 +244,29 @@ export class ChainIndex {
         params: [`0x${blockNumber.toString(16)}`],
       }) as Promise<RpcTransactionReceipt[] | null>,
     ])
-    return { block, receipts: receipts ?? [] }
+    const byHash = new Map((receipts ?? []).map((r) => [r.transactionHash, r]))
+    // Traces only where a contract can have paid someone: successful calls with input (not plain sends).
+    const traced = (block.transactions as Transaction[]).filter(
+      (tx) => tx.to && tx.input && tx.input !== '0x' && byHash.get(tx.hash)?.status === '0x1',
+    )
+    const internal = new Map(
+      await Promise.all(traced.map(async (tx) => [tx.hash, await this.#internalTransfers(tx.hash)] as const)),
+    )
+    return { block, receipts: receipts ?? [], internal }
+  }
+
+  /** A transaction's internal native transfers; none (and the error told) when its trace cannot be read. */
+  async #internalTransfers(hash: Hex): Promise<InternalTransfer[]> {
+    try {
+      const traces = await this.#client.request<{ Parameters: [Hex]; ReturnType: CallTrace[] | null }>({
+        method: 'trace_transaction',
+        params: [hash],
+      })
+      return internalTransfers(traces ?? [])
+    } catch (error) {
+      this.#onTraceError(hash, error)
+      return []
+    }
   }
 
   /** Classifies and describes a contract the first time one of its Transfer logs is seen. */
@@ -228,12 +320,18 @@ export class ChainIndex {
     }
   }
 
-  async #store(fetched: Array<{ block: Block<bigint, true>; receipts: RpcTransactionReceipt[] }>) {
+  async #store(
+    fetched: Array<{
+      block: Block<bigint, true>
+      receipts: RpcTransactionReceipt[]
+      internal: Map<string, InternalTransfer[]>
+    }>,
+  ) {
     const seen = new Map<string, IndexedContract | null>()
     const txRows: unknown[][] = []
     const transferRows: unknown[][] = []
     const owners: Array<[contract: string, tokenId: bigint, owner: string]> = []
-    for (const { block, receipts } of fetched) {
+    for (const { block, receipts, internal } of fetched) {
       const byHash = new Map(receipts.map((r) => [r.transactionHash, r]))
       const minedAt = new Date(Number(block.timestamp) * 1000).toISOString()
       for (const tx of block.transactions as Transaction[]) {
@@ -265,6 +363,18 @@ export class ChainIndex {
           if (meant)
             transferRows.push([tx.hash, -2, 'erc20', lower(tx.to!), from, meant.to, meant.amount, null])
           continue
+        }
+        for (const [i, moved] of (internal.get(tx.hash) ?? []).entries()) {
+          transferRows.push([
+            tx.hash,
+            INTERNAL_POSITION + i,
+            'native',
+            null,
+            moved.from,
+            moved.to,
+            moved.value.toString(),
+            null,
+          ])
         }
         for (const log of receipt.logs) {
           if (log.topics[0] !== TRANSFER_TOPIC) continue

@@ -171,11 +171,16 @@ describe('GET /v1/account/{address}/balance', () => {
       functionName: 'transfer',
       args: [receiver, parseUnits('12.5', 6)],
     })
-    await wallet.writeContract({
+    const last = await wallet.writeContract({
       address: chain.contracts.usdt,
       abi: chain.abis.usdt,
       functionName: 'transfer',
       args: [receiver, parseUnits('3', 6)],
+    })
+    // Mined (anvil answers the hash before it has always mined it), so the balances read it.
+    await createPublicClient({ transport: http(chain.rpcUrl) }).waitForTransactionReceipt({
+      hash: last,
+      pollingInterval: 20,
     })
 
     const after = await balances(receiver, { forceUpdate: 'true' })

@@ -106,6 +106,11 @@ function directionOf(transfer: IndexedTransfer, account: string): TransferDirect
   return transfer.from === account ? 'out' : 'in'
 }
 
+/**
+ * What a transaction was to the account, from the transfers it was party to. Native value a contract paid it
+ * inside the transaction (an internal transfer, e.g. the ETH of a USDC → ETH swap) counts as incoming, so a
+ * swap reads as a trade whichever side is native.
+ */
 function operationOf(
   tx: { from: string; contractAddress: string | null; selector: string | null },
   mine: IndexedTransfer[],

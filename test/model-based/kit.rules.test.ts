@@ -186,6 +186,17 @@ describe('kit rules', () => {
     off.send(shown('Account', 'Swap'))
     await tick()
     expect(selectCapability(off.kit.getSnapshot(), 'swapFlow')).toBe('idle')
+    // The host's slippage reaches the flow.
+    const tolerant = kitWithRecorders({ config: { ...kitTestInput('kit-rules').config, swapSlippage: 2.5 } })
+    tolerant.send({
+      type: 'account.connected',
+      account: account('injected'),
+      method: 'browser',
+      reconnected: true,
+    })
+    tolerant.send(shown('Account', 'Swap'))
+    await tick()
+    expect(tolerant.swapInputs).toEqual([expect.objectContaining({ slippage: 2.5 })])
 
     const { send, told, log } = kitWithRecorders()
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })

@@ -160,6 +160,7 @@ export const kitSetup = setup({
                 chainId: context.connected.chainId,
                 userAddress: context.connected.address,
                 balances: [...context.balances],
+                ...(context.config.swapSlippage ? { slippage: context.config.swapSlippage } : {}),
               },
             }),
           },
