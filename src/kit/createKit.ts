@@ -78,6 +78,8 @@ export function createKitMachine(config: KitConfig) {
   const bridge = getEmbeddedBridge(resolved)
   const queryClient = createKitQueryClient()
   let embedded: EmbeddedWallet | undefined
+  /** Set once the swap's code has loaded: refreshes the account's data after a swap. */
+  let afterSwap: ((address: string) => void) | undefined
   const input: KitInput = {
     config: resolved,
     supportedChainIds: resolved.networks
@@ -265,17 +267,22 @@ export function createKitMachine(config: KitConfig) {
       }),
       /** Loads the swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. */
       loadSwap: fromPromise(async () => {
-        const [{ swapMachine }, { createSwapActors }, { createConvertClient }] = await Promise.all([
-          import('../machines/swap'),
-          import('../actors/swap'),
-          import('../api/convert'),
-        ])
+        const [{ swapMachine }, { createSwapActors, refreshAfterSwap }, { createConvertClient }] =
+          await Promise.all([import('../machines/swap'), import('../actors/swap'), import('../api/convert')])
         const convert = createConvertClient({ api: resolved.endpoints.api, projectId: resolved.projectId })
+        afterSwap = (address) => refreshAfterSwap({ config: resolved, queryClient, address })
         return swapMachine.provide({ actors: createSwapActors({ wagmi, convert }) })
       }),
+      /** The swap's notices as kit events; a success also has the account's history and native balance read again. */
       followSwap: fromCallback<KitEvent>(({ sendBack, system }) => {
         const swap = system.get('swap') as SwapRef | undefined
-        const subscriptions = [swap?.on('swap.succeeded', sendBack), swap?.on('request.timedOut', sendBack)]
+        const subscriptions = [
+          swap?.on('swap.succeeded', (notice) => {
+            sendBack(notice)
+            afterSwap?.(swap.getSnapshot().context.userAddress)
+          }),
+          swap?.on('request.timedOut', sendBack),
+        ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()
         }

@@ -1,14 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { useEffect } from 'react'
 import { formatUnits } from 'viem'
-import { dataApiKeys } from '../../api/queries'
 import { selectCapability } from '../../machines/kit'
 import { isNative, type SwapActorRef, type SwapToken, type TokenBalance } from '../../machines/swap'
 import { safeHttpUrl } from '../../utils/httpUrl'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
-import { useKitAccount, useSwapActor } from '../hooks'
-import { formatQuantity, useDataApi } from './accountShared'
+import { useSwapActor } from '../hooks'
+import { formatQuantity } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 
 /*
@@ -64,26 +61,6 @@ export function SwapFlowLoading({ failed, retry }: { failed: boolean; retry: () 
       </button>
     </div>
   )
-}
-
-/**
- * After a swap succeeds, the account's data (history, NFTs, names; SPEC §7 calls cached by react-query) and the
- * native balance are read again. The kit itself routes the modal, shows the toast and refreshes the token
- * balances.
- */
-export function useRefreshAfterSwap(swap: SwapActorRef | undefined) {
-  const queryClient = useQueryClient()
-  const api = useDataApi()
-  const { address } = useKitAccount()
-  useEffect(() => {
-    if (!swap || !address) return
-    const subscription = swap.on('swap.succeeded', () => {
-      void queryClient.invalidateQueries({ queryKey: dataApiKeys.account(api, address) })
-      // wagmi's balance queries (the Account view's native balance).
-      void queryClient.invalidateQueries({ queryKey: ['balance'] })
-    })
-    return () => subscription.unsubscribe()
-  }, [swap, address, api, queryClient])
 }
 
 /**

@@ -12,14 +12,7 @@ import {
 } from '../../machines/swap'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
-import {
-  SwapFlowLoading,
-  SwapStyle,
-  swapBalanceOf,
-  TokenLogo,
-  useRefreshAfterSwap,
-  useSwapFlow,
-} from '../components/swapShared'
+import { SwapFlowLoading, SwapStyle, swapBalanceOf, TokenLogo, useSwapFlow } from '../components/swapShared'
 import { useKitActor } from '../context'
 
 /**
@@ -32,7 +25,6 @@ export default function Swap() {
   const { swap, failed, retry } = useSwapFlow()
   // The balances (for Max and the checks) are the account's: the kit hands them to the swap machine.
   useAccountBalances()
-  useRefreshAfterSwap(swap)
   if (!swap) return <SwapFlowLoading failed={failed} retry={retry} />
   return <SwapForm swap={swap} />
 }

@@ -17,7 +17,6 @@ import {
   minimumReceived,
   SwapFlowLoading,
   SwapStyle,
-  useRefreshAfterSwap,
   useSwapFlow,
 } from '../components/swapShared'
 import { useKitActor } from '../context'
@@ -36,7 +35,6 @@ const HIGH_PRICE_IMPACT = 5
  */
 export default function SwapPreview() {
   const { swap, failed, retry } = useSwapFlow()
-  useRefreshAfterSwap(swap)
   useBackOnLeave(swap)
   if (!swap) return <SwapFlowLoading failed={failed} retry={retry} />
   return <Preview swap={swap} />
