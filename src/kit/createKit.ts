@@ -281,6 +281,7 @@ export function createKitMachine(config: KitConfig) {
             sendBack(notice)
             afterSwap?.(swap.getSnapshot().context.userAddress)
           }),
+          swap?.on('swap.previewing', sendBack),
           swap?.on('request.timedOut', sendBack),
         ]
         return () => {

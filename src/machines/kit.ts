@@ -220,6 +220,11 @@ export function defineKitMachine() {
       'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
       // The swap flow (issue 16): the views' events go to it once it runs; its success is the kit's to show.
       'swap.succeeded': { actions: 'afterSwap' },
+      // The review passed on the form: the preview shows next.
+      'swap.previewing': {
+        guard: 'showsSwapForm',
+        actions: sendTo('modal', { type: 'router.push', view: 'SwapPreview' }),
+      },
       'swap.*': { guard: 'swapRuns', actions: forwardTo(({ context }) => context.swapFlow!) },
       // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
       'signIn.asked': { actions: 'showSignIn' },

@@ -214,6 +214,7 @@ export const swapMachine = setup({
       fromAmount: context.amount.trim(),
       toAmount: formatUnits(BigInt(context.quote!.toAmount), context.to!.decimals),
     })),
+    emitPreviewing: emit({ type: 'swap.previewing' as const }),
     emitTimedOut: emit({ type: 'request.timedOut' as const, request: 'swap' as const }),
     emitFailed: emit(({ context }) => ({
       type: 'swap.failed' as const,
@@ -302,7 +303,7 @@ export const swapMachine = setup({
           on: {
             'swap.review': [
               { guard: 'reviewBlocked', actions: 'showReviewError' },
-              { target: '#swap.preview', actions: 'clearError' },
+              { target: '#swap.preview', actions: ['clearError', 'emitPreviewing'] },
             ],
           },
         },

@@ -229,6 +229,18 @@ describe('kit rules', () => {
     expect(told('modal')).toEqual([])
   })
 
+  it('swap: the preview opens when the swap flow starts previewing on the form, and only there', async () => {
+    const { send, told } = kitWithRecorders()
+    send(shown('Account', 'Swap'))
+    await tick()
+    told('modal')
+    send({ type: 'swap.previewing' })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'SwapPreview' }])
+    send(shown('Account', 'Swap', 'SwapPreview'))
+    send({ type: 'swap.previewing' })
+    expect(told('modal')).toEqual([])
+  })
+
   it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {
     const { send, told, log } = kitWithRecorders()
     send(shown('Connect'))

@@ -65,6 +65,7 @@ const events = [
   shown('WalletSend'),
   shown('Swap'),
   shown('SwapPreview'),
+  { type: 'swap.previewing' },
   { type: 'send.previewing' },
   shown(),
   { type: 'account.connected', account: account('walletConnect'), method: 'qrcode', reconnected: false },
@@ -161,10 +162,10 @@ const touch = modelWith({ frameOnOpen: true })
 /** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 
-const PATHS = 86
-const RESTORING_PATHS = 55
-const TOUCH_PATHS = 86
-const SIGN_IN_PATHS = 55
+const PATHS = 87
+const RESTORING_PATHS = 56
+const TOUCH_PATHS = 87
+const SIGN_IN_PATHS = 56
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

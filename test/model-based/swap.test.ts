@@ -416,6 +416,7 @@ describe('swap machine, behavior', () => {
     expect(run.calls.approvals.map((a) => a.amount)).toEqual(['0', '10000000'])
     expect(run.calls.swaps).toBe(1)
     expect(run.notices.map((n) => n.type)).toEqual([
+      'swap.previewing',
       'swap.submitted',
       'swap.submitted',
       'swap.submitted',

@@ -132,6 +132,7 @@ export const is = {
   swapsOn: ({ context }) => context.config.features.swaps && !!context.connected,
   swapRuns: ({ context }) => !!context.swapFlow,
   showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
+  showsSwapForm: ({ context }) => shownView(context) === 'Swap',
   walletsRun: ({ context }) => !!context.wallets,
   /** The host configured sign-in with the wallet (`siwx` or `siweConfig`). */
   signInOn: ({ context }) => !!signInConfig(context.config),

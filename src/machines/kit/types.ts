@@ -186,7 +186,7 @@ export type KitEvent =
   | { type: 'swap.reset' }
   | SwapEvent
   /** From the swap flow, through its follower. */
-  | Extract<SwapNotice, { type: 'swap.succeeded' | 'request.timedOut' }>
+  | Extract<SwapNotice, { type: 'swap.succeeded' | 'swap.previewing' | 'request.timedOut' }>
   /** Sign-in's code is needed (at start, with `siwx` configured; ConnectingSiwe retries it). */
   | { type: 'signIn.load' }
   /** What ConnectingSiwe and `useKitSession().signOut` send sign-in (forwarded once it runs). */

@@ -164,6 +164,8 @@ export type SwapEvent =
 
 /** What the swap machine tells the kit (`actor.on(type, …)`). */
 export type SwapNotice =
+  /** The review passed: the preview is open (the kit shows SwapPreview when the form asked for it). */
+  | { type: 'swap.previewing' }
   | { type: 'swap.submitted'; hash: Hex; chainId: number; kind: 'approve' | 'swap' }
   /** The swap was mined: the kit refreshes balances and history and shows a success toast. */
   | {

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useId, useState } from 'react'
 import { SWAP_SLIPPAGE_MAX } from '../../constants'
 import {
   type SwapActorRef,
@@ -19,7 +19,7 @@ import { useKitActor } from '../context'
  * Issue 16 Swap: the swap form. The token paid and its amount (with Max), the token received and the quoted
  * amount, a button to switch the two, the slippage tolerance; the review button carries the form's first
  * problem until it can be reviewed. The values live in the swap machine, so they survive a look at the preview
- * and a failed swap. The machine's review succeeding opens SwapPreview.
+ * and a failed swap. The machine's review succeeding opens SwapPreview (a kit rule).
  */
 export default function Swap() {
   const { swap, failed, retry } = useSwapFlow()
@@ -32,7 +32,6 @@ export default function Swap() {
 function SwapForm({ swap }: { swap: SwapActorRef }) {
   const kit = useKitActor()
   const status = useSelector(swap, selectSwapStatus)
-  const previewing = useSelector(swap, selectIsPreviewing)
   const from = useSelector(swap, (s) => s.context.from)
   const to = useSelector(swap, (s) => s.context.to)
   const amount = useSelector(swap, (s) => s.context.amount)
@@ -44,8 +43,6 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
   const payId = useId()
   const receiveId = useId()
   const receiveNoteId = useId()
-  // The review this view asked for: its success opens the preview (and nothing else does from here).
-  const reviewing = useRef(false)
 
   // Shown again (back from the preview, or reopened after a swap): the form is what is edited now.
   useEffect(() => {
@@ -54,12 +51,6 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
     if (selectIsPreviewing(snapshot) || shown === 'retryable' || shown === 'done')
       kit.send({ type: 'swap.back' })
   }, [kit, swap])
-
-  useEffect(() => {
-    if (!previewing || !reviewing.current) return
-    reviewing.current = false
-    kit.send({ type: 'router.push', view: 'SwapPreview' })
-  }, [previewing, kit])
 
   if (status === 'approving' || status === 'swapping' || status === 'unconfirmed') {
     return (
@@ -111,7 +102,7 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
     if (status !== 'quoted' || problem !== undefined) return
-    reviewing.current = true
+    // The review passing opens SwapPreview (the kit's rule, on the swap's `swap.previewing`).
     kit.send({ type: 'swap.review' })
   }
   return (
