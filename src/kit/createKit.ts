@@ -217,23 +217,11 @@ export function createKitMachine(config: KitConfig) {
        * Loads the wallet listing's machine and its request slot (the listing client itself loads with the first
        * request): not on the host's page, from the modal's open on (issue 14).
        */
-      loadWallets: fromPromise(async () => {
-        const [{ walletsMachine }, { createWalletsActors }] = await Promise.all([
-          import('../machines/wallets'),
-          import('../actors/wallets'),
-        ])
-        return walletsMachine.provide({ actors: createWalletsActors() })
-      }),
+      loadWallets: fromPromise(async () => (await import('./load/wallets')).walletsLogic()),
       /** Loads the account machine and the Data API client, whose balance call fills its slot. */
-      loadAccount: fromPromise(async () => {
-        const [{ accountMachine }, { createAccountActors }, { getDataApiClient }] = await Promise.all([
-          import('../machines/account'),
-          import('../actors/account'),
-          import('../api/dataApi'),
-        ])
-        const api = getDataApiClient(resolved, queryClient)
-        return accountMachine.provide({ actors: createAccountActors({ api, queryClient }) })
-      }),
+      loadAccount: fromPromise(async () =>
+        (await import('./load/account')).accountLogic(resolved, queryClient),
+      ),
       followAccount: fromCallback<KitEvent>(({ sendBack, system }) => {
         const account = system.get('account') as AccountRef | undefined
         const subscriptions = [
@@ -245,15 +233,9 @@ export function createKitMachine(config: KitConfig) {
         }
       }),
       /** Loads the send machine with its wagmi actors; a receiver's name resolves through the Data API. */
-      loadSend: fromPromise(async () => {
-        const [{ sendMachine }, { createSendActors }, { getDataApiClient }] = await Promise.all([
-          import('../machines/send'),
-          import('../actors/send'),
-          import('../api/dataApi'),
-        ])
-        const api = getDataApiClient(resolved, queryClient)
-        return sendMachine.provide({ actors: createSendActors({ wagmi, names: { api, queryClient } }) })
-      }),
+      loadSend: fromPromise(async () =>
+        (await import('./load/send')).sendLogic(resolved, queryClient, wagmi),
+      ),
       followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
         const send = system.get('send') as SendRef | undefined
         const subscriptions = [
@@ -267,11 +249,9 @@ export function createKitMachine(config: KitConfig) {
       }),
       /** Loads the swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. */
       loadSwap: fromPromise(async () => {
-        const [{ swapMachine }, { createSwapActors, refreshAfterSwap }, { createConvertClient }] =
-          await Promise.all([import('../machines/swap'), import('../actors/swap'), import('../api/convert')])
-        const convert = createConvertClient({ api: resolved.endpoints.api, projectId: resolved.projectId })
+        const { swapLogic, refreshAfterSwap } = await import('./load/swap')
         afterSwap = (address) => refreshAfterSwap({ config: resolved, queryClient, address })
-        return swapMachine.provide({ actors: createSwapActors({ wagmi, convert }) })
+        return swapLogic(resolved, wagmi)
       }),
       /** The swap's notices as kit events; a success also has the account's history and native balance read again. */
       followSwap: fromCallback<KitEvent>(({ sendBack, system }) => {
@@ -291,12 +271,8 @@ export function createKitMachine(config: KitConfig) {
       /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
       loadSignIn: fromPromise(async () => {
         if (!hostSiwx && !siweConfig) throw new Error('Sign-in is not configured')
-        const [{ signInMachine }, { createSignInActors }, config] = await Promise.all([
-          import('../machines/signIn'),
-          import('../actors/signIn'),
-          siwx(),
-        ])
-        return signInMachine.provide({ actors: createSignInActors({ wagmi, siwx: config }) })
+        const [{ signInLogic }, config] = await Promise.all([import('./load/signIn'), siwx()])
+        return signInLogic(wagmi, config)
       }),
       followSignIn: fromCallback<KitEvent>(({ sendBack, system }) => {
         const signIn = system.get('signIn') as SignInRef | undefined

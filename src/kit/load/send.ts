@@ -1,0 +1,15 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { Config } from 'wagmi'
+import { createSendActors } from '../../actors/send'
+import { getDataApiClient } from '../../api/dataApi'
+import type { ResolvedKitConfig } from '../../config'
+import { sendMachine } from '../../machines/send'
+
+/**
+ * The send machine with its wagmi actors; a receiver's name resolves through the Data API. What the kit's
+ * `loadSend` loads, in one `import()` (see ./account.ts).
+ */
+export function sendLogic(config: ResolvedKitConfig, queryClient: QueryClient, wagmi: Config) {
+  const api = getDataApiClient(config, queryClient)
+  return sendMachine.provide({ actors: createSendActors({ wagmi, names: { api, queryClient } }) })
+}

@@ -1,0 +1,17 @@
+import type { Config } from 'wagmi'
+import { createSwapActors } from '../../actors/swap'
+
+export { refreshAfterSwap } from '../../actors/swap'
+
+import { createConvertClient } from '../../api/convert'
+import type { ResolvedKitConfig } from '../../config'
+import { swapMachine } from '../../machines/swap'
+
+/**
+ * The swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. What the kit's
+ * `loadSwap` loads, in one `import()` (see ./account.ts).
+ */
+export function swapLogic(config: ResolvedKitConfig, wagmi: Config) {
+  const convert = createConvertClient({ api: config.endpoints.api, projectId: config.projectId })
+  return swapMachine.provide({ actors: createSwapActors({ wagmi, convert }) })
+}
