@@ -47,7 +47,7 @@ const isJsFile = (path) => /\.m?js$/.test(path)
  * before the first click or on opening Connect.
  */
 const ON_DEMAND_FEATURES = [
-  { name: 'swap', chunk: /(^|\/)(Swap|SwapPreview|SwapSelectToken|swapShared|swap|convert)-[\w-]+\.js$/ },
+  { name: 'swap', chunk: /(^|\/)(Swap|SwapPreview|SwapSelectToken|swapShared|swap|convert)\d*-[\w-]+\.js$/ },
 ]
 
 function sum(list) {

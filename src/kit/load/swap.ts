@@ -1,11 +1,10 @@
 import type { Config } from 'wagmi'
 import { createSwapActors } from '../../actors/swap'
-
-export { refreshAfterSwap } from '../../actors/swap'
-
 import { createConvertClient } from '../../api/convert'
 import type { ResolvedKitConfig } from '../../config'
 import { swapMachine } from '../../machines/swap'
+
+export { refreshAfterSwap } from '../../actors/swap'
 
 /**
  * The swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. What the kit's
