@@ -1,17 +1,22 @@
 // @vitest-environment happy-dom
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, request as httpRequest, type Server } from 'node:http'
-import { createInterface } from 'node:readline'
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { type Address, createPublicClient, erc20Abi, formatUnits, http } from 'viem'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { type Address, erc20Abi, formatUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SimulatedClock } from 'xstate'
-import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
 import { TOAST_RESHOW_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
-import { ConnectButton, KitRoot } from '../../src/react'
-import { memoryStorage } from '../../src/storage'
 import { truncateAddress } from '../../src/utils/format'
-import { Capture } from '../model-based/ui-kit'
+import {
+  button,
+  dialog,
+  renderConnectedKit,
+  sandboxServices,
+  setFault as setApiFault,
+  showView,
+  textbox,
+  toast,
+  type,
+  shownView as view,
+} from './sandboxKit'
 
 /**
  * The Account view's details, Receive and the send views, rendered in the real kit against the sandbox's real
@@ -22,35 +27,16 @@ import { Capture } from '../model-based/ui-kit'
  * screen shows is compared with what the chain holds. The kit reaches the Data API through a pass-through
  * proxy here that counts the balance requests that reach it.
  */
-interface Services {
-  rpcUrl: string
-  chainId: number
-  rpcOrigin: string
-  apiOrigin: string
-  accounts: Address[]
-  tokens: { address: Address; symbol: string; decimals: number }[]
-}
-let services: Services
-let child: ChildProcess | undefined
+const sandbox = sandboxServices()
 let proxy: Server | undefined
 let proxyOrigin = ''
 let balanceRequests = 0
-let reader: ReturnType<typeof createPublicClient>
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/sandbox-services.ts'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child!.stdout! })
-    lines.once('line', resolve)
-    child!.once('exit', (code) => reject(new Error(`sandbox services exited (${code})`)))
-  })
-  services = JSON.parse(firstLine) as Services
   proxy = createServer((req, res) => {
     if (/^\/v1\/account\/[^/]+\/balance/.test(req.url ?? '') && req.method === 'GET') balanceRequests++
     const upstream = httpRequest(
-      new URL(req.url ?? '/', services.apiOrigin),
+      new URL(req.url ?? '/', sandbox.services().apiOrigin),
       { method: req.method, headers: req.headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
@@ -67,30 +53,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve))
   const address = proxy.address()
   proxyOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  reader = createPublicClient({ transport: http(services.rpcUrl) })
 }, 120_000)
 
 afterAll(async () => {
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()))
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve))
-    child.stdin?.end()
-    await exited
-  }
 })
 
-/** From the test's Node side: the fault switch refuses pages, and happy-dom's `fetch` is a page's. */
-const setFault = (fault: object) =>
-  new Promise<void>((resolve, reject) => {
-    const req = httpRequest(new URL('/__fault', services.apiOrigin), { method: 'POST' }, (res) => {
-      res.resume()
-      res.on('end', () =>
-        res.statusCode === 200 ? resolve() : reject(new Error(`__fault: ${res.statusCode}`)),
-      )
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(fault))
-  })
+const setFault = (fault: object) => setApiFault(sandbox.services().apiOrigin, fault)
 
 let uninstall: (() => void) | undefined
 afterEach(async () => {
@@ -100,112 +69,15 @@ afterEach(async () => {
   await setFault({ mode: 'off' })
 })
 
-/** An EIP-1193 wallet for one dev account over anvil, announced by EIP-6963. */
-function installWallet(account: Address) {
-  let id = 0
-  const provider = {
-    async request({ method, params }: { method: string; params?: unknown }) {
-      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account]
-      if (method === 'eth_chainId') return `0x${services.chainId.toString(16)}`
-      if (method === 'wallet_switchEthereumChain') return null
-      if (method === 'wallet_requestPermissions' || method === 'wallet_getPermissions')
-        return [{ parentCapability: 'eth_accounts' }]
-      const response = await fetch(services.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }),
-      })
-      const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
-      if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code })
-      return body.result
-    },
-    on() {},
-    removeListener() {},
-  }
-  const detail = Object.freeze({
-    info: {
-      uuid: '7b0f7f2e-8d1e-4c55-9a57-5f0b1f6c7a10',
-      name: 'UI Test Wallet',
-      icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg"/%3E',
-      rdns: 'io.walletstate.uitest',
-    },
-    provider,
-  })
-  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
-  window.addEventListener('eip6963:requestProvider', announce)
-  announce()
-  uninstall = () => window.removeEventListener('eip6963:requestProvider', announce)
-}
-
-const dialog = () => screen.getByRole('dialog')
-const view = () => dialog().querySelector('[data-view]')?.getAttribute('data-view')
-const button = (name: string | RegExp) => within(dialog()).getByRole('button', { name }) as HTMLButtonElement
-const textbox = (name: string) => within(dialog()).getByRole('textbox', { name }) as HTMLInputElement
-const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } })
-const toast = () => document.querySelector('.ws-toast')
-
-async function showView(name: string) {
-  await waitFor(() => expect(view()).toBe(name))
-  await waitFor(() => expect(dialog().querySelector('.ws-loading')).toBeNull())
-}
-
-/** Renders a kit on the sandbox and connects `account` through the modal, as a visitor would. */
+/** Renders a kit on the sandbox (its Data API through the counting proxy) and connects `account`; on Account. */
 async function connected(accountIndex = 0) {
-  const account = services.accounts[accountIndex]!
-  installWallet(account)
-  const machine = createKitMachine({
+  const session = await renderConnectedKit(sandbox.services(), {
     projectId: 'account-ui',
-    features: { allWallets: false, analytics: false, email: false, socials: false },
-    storage: memoryStorage(),
-    endpoints: {
-      api: proxyOrigin,
-      walletsApi: 'http://127.0.0.1:9',
-      rpc: services.rpcOrigin,
-      relay: 'ws://127.0.0.1:9',
-      frame: 'http://127.0.0.1:9',
-      telemetry: 'http://127.0.0.1:9',
-    },
-    networks: [
-      defineEvmNetwork({
-        id: services.chainId,
-        name: 'Walletstate Sandbox',
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [services.rpcUrl] } },
-        testnet: true,
-      }),
-    ],
+    accountIndex,
+    apiOrigin: proxyOrigin,
   })
-  const clock = new SimulatedClock()
-  let kit: KitActorRef | undefined
-  render(
-    <KitRoot machine={machine} options={{ clock }}>
-      <ConnectButton />
-      <Capture
-        onActor={(actor) => {
-          kit = actor
-        }}
-      />
-    </KitRoot>,
-  )
-  fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
-  await showView('Connect')
-  fireEvent.click(await within(dialog()).findByRole('button', { name: /UI Test Wallet/ }))
-  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 })
-  const shown = truncateAddress(account)
-  await waitFor(() => expect(screen.getByRole('button', { name: shown })).toBeDefined())
-  fireEvent.click(screen.getByRole('button', { name: shown }))
-  await showView('Account')
-  return {
-    account,
-    kit: kit!,
-    /** Time passes on the kit's clock (the balance block, toasts and the modal's animations run on it). */
-    advance: async (ms: number) => {
-      await act(async () => {
-        clock.increment(ms)
-        for (let i = 0; i < 10; i++) await Promise.resolve()
-      })
-    },
-  }
+  uninstall = session.uninstall
+  return session
 }
 
 /** Token quantities as the chain has them, shown as the Account view shows them (4 decimals, cut). */
@@ -215,9 +87,11 @@ async function chainQuantities(account: Address): Promise<Record<string, string>
     const cut = fraction.slice(0, 4).replace(/0+$/, '')
     return cut ? `${whole}.${cut}` : whole!
   }
-  const out: Record<string, string> = { ETH: shown(await reader.getBalance({ address: account }), 18) }
-  for (const token of services.tokens) {
-    const raw = await reader.readContract({
+  const out: Record<string, string> = {
+    ETH: shown(await sandbox.reader().getBalance({ address: account }), 18),
+  }
+  for (const token of sandbox.services().tokens) {
+    const raw = await sandbox.reader().readContract({
       address: token.address,
       abi: erc20Abi,
       functionName: 'balanceOf',
@@ -455,9 +329,9 @@ describe('send views', () => {
     expect(textbox('Amount').value).toBe('1.5')
     expect(textbox('Receiver').value).toBe('nobody-here.reown.id')
 
-    const bob = services.accounts[4]!
-    const stk = services.tokens.find((t) => t.symbol === 'STK')!
-    const before = await reader.readContract({
+    const bob = sandbox.services().accounts[4]!
+    const stk = sandbox.services().tokens.find((t) => t.symbol === 'STK')!
+    const before = await sandbox.reader().readContract({
       address: stk.address,
       abi: erc20Abi,
       functionName: 'balanceOf',
@@ -481,7 +355,7 @@ describe('send views', () => {
     await showView('Account')
     await r.advance(TOAST_RESHOW_MS)
     await waitFor(() => expect(toast()?.textContent).toBe('Sent 1.5 STK'))
-    const after = await reader.readContract({
+    const after = await sandbox.reader().readContract({
       address: stk.address,
       abi: erc20Abi,
       functionName: 'balanceOf',
@@ -501,7 +375,7 @@ describe('send views', () => {
     fireEvent.click(await within(dialog()).findByRole('button', { name: /Ether/ }))
     await showView('WalletSend')
     type(textbox('Amount'), '0.01')
-    type(textbox('Receiver'), services.accounts[4]!)
+    type(textbox('Receiver'), sandbox.services().accounts[4]!)
     fireEvent.click(button('Preview send'))
     await showView('WalletSendPreview')
     await waitFor(() => expect(button('Send').disabled).toBe(false))

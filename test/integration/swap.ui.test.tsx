@@ -1,18 +1,20 @@
 // @vitest-environment happy-dom
-import { type ChildProcess, spawn } from 'node:child_process'
-import { request as httpRequest } from 'node:http'
-import { createInterface } from 'node:readline'
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { type Address, createPublicClient, erc20Abi, http, parseUnits } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SimulatedClock } from 'xstate'
-import { createKitMachine, defineEvmNetwork, type KitActorRef } from '../../src'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { type Address, erc20Abi, parseUnits } from 'viem'
+import { afterEach, describe, expect, it } from 'vitest'
 import { SWAP_QUOTE_DEBOUNCE_MS, SWAP_QUOTE_REFRESH_MS, TOAST_RESHOW_MS } from '../../src/constants'
 import type { SwapActorRef } from '../../src/machines/swap'
-import { ConnectButton, KitRoot } from '../../src/react'
-import { memoryStorage } from '../../src/storage'
-import { truncateAddress } from '../../src/utils/format'
-import { Capture } from '../model-based/ui-kit'
+import {
+  button,
+  dialog,
+  renderConnectedKit,
+  sandboxServices,
+  setFault as setApiFault,
+  showView,
+  textbox,
+  toast,
+  type,
+} from './sandboxKit'
 
 /**
  * The swap views (issue 16) in the real kit against the sandbox's real chain (anvil), RPC host and Data API
@@ -21,51 +23,8 @@ import { Capture } from '../model-based/ui-kit'
  * unlocked), so it approves what it is asked. The visitor's side goes through the rendered controls by their
  * accessible names (issue 16's contract for tests outside the repo); the outcome is read from the chain.
  */
-interface Services {
-  rpcUrl: string
-  chainId: number
-  rpcOrigin: string
-  apiOrigin: string
-  accounts: Address[]
-  tokens: { address: Address; symbol: string; decimals: number }[]
-}
-let services: Services
-let child: ChildProcess | undefined
-let reader: ReturnType<typeof createPublicClient>
-
-beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'test/integration/sandbox-services.ts'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child!.stdout! })
-    lines.once('line', resolve)
-    child!.once('exit', (code) => reject(new Error(`sandbox services exited (${code})`)))
-  })
-  services = JSON.parse(firstLine) as Services
-  reader = createPublicClient({ transport: http(services.rpcUrl) })
-}, 120_000)
-
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve))
-    child.stdin?.end()
-    await exited
-  }
-})
-
-/** From the test's Node side: the fault switch refuses pages, and happy-dom's `fetch` is a page's. */
-const setFault = (fault: object) =>
-  new Promise<void>((resolve, reject) => {
-    const req = httpRequest(new URL('/__fault', services.apiOrigin), { method: 'POST' }, (res) => {
-      res.resume()
-      res.on('end', () =>
-        res.statusCode === 200 ? resolve() : reject(new Error(`__fault: ${res.statusCode}`)),
-      )
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(fault))
-  })
+const sandbox = sandboxServices()
+const setFault = (fault: object) => setApiFault(sandbox.services().apiOrigin, fault)
 
 let uninstall: (() => void) | undefined
 /** Holds the wallet's answer to a transaction request until the promise settles (the visitor thinking). */
@@ -78,118 +37,21 @@ afterEach(async () => {
   await setFault({ mode: 'off' })
 })
 
-/** An EIP-1193 wallet for one dev account over anvil, announced by EIP-6963. */
-function installWallet(account: Address) {
-  let id = 0
-  let transactions = 0
-  const provider = {
-    async request({ method, params }: { method: string; params?: unknown }) {
-      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account]
-      if (method === 'eth_chainId') return `0x${services.chainId.toString(16)}`
-      if (method === 'wallet_switchEthereumChain') return null
-      if (method === 'wallet_requestPermissions' || method === 'wallet_getPermissions')
-        return [{ parentCapability: 'eth_accounts' }]
-      if (method === 'eth_sendTransaction') await holdTransaction?.(++transactions)
-      const response = await fetch(services.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }),
-      })
-      const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
-      if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code })
-      return body.result
-    },
-    on() {},
-    removeListener() {},
-  }
-  const detail = Object.freeze({
-    info: {
-      uuid: '3c1f7f2e-8d1e-4c55-9a57-5f0b1f6c7a16',
-      name: 'UI Test Wallet',
-      icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg"/%3E',
-      rdns: 'io.walletstate.uitest',
-    },
-    provider,
-  })
-  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
-  window.addEventListener('eip6963:requestProvider', announce)
-  announce()
-  uninstall = () => window.removeEventListener('eip6963:requestProvider', announce)
-}
-
-const dialog = () => screen.getByRole('dialog')
-const view = () => dialog().querySelector('[data-view]')?.getAttribute('data-view')
-const button = (name: string | RegExp) => within(dialog()).getByRole('button', { name }) as HTMLButtonElement
-const textbox = (name: string) => within(dialog()).getByRole('textbox', { name }) as HTMLInputElement
-const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } })
-const toast = () => document.querySelector('.ws-toast')
-
-async function showView(name: string) {
-  await waitFor(() => expect(view()).toBe(name), { timeout: 10_000 })
-  await waitFor(() => expect(dialog().querySelector('.ws-loading')).toBeNull(), { timeout: 10_000 })
-}
-
 /** Renders a kit on the sandbox and connects `account` through the modal, as a visitor would; on Account. */
 async function connected(accountIndex: number) {
-  const account = services.accounts[accountIndex]!
-  installWallet(account)
-  const machine = createKitMachine({
+  const session = await renderConnectedKit(sandbox.services(), {
     projectId: 'swap-ui',
-    features: { allWallets: false, analytics: false, email: false, socials: false },
-    storage: memoryStorage(),
-    endpoints: {
-      api: services.apiOrigin,
-      walletsApi: 'http://127.0.0.1:9',
-      rpc: services.rpcOrigin,
-      relay: 'ws://127.0.0.1:9',
-      frame: 'http://127.0.0.1:9',
-      telemetry: 'http://127.0.0.1:9',
-    },
-    networks: [
-      defineEvmNetwork({
-        id: services.chainId,
-        name: 'Walletstate Sandbox',
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [services.rpcUrl] } },
-        testnet: true,
-      }),
-    ],
+    accountIndex,
+    beforeTransaction: (n) => holdTransaction?.(n),
   })
-  const clock = new SimulatedClock()
-  let kit: KitActorRef | undefined
-  render(
-    <KitRoot machine={machine} options={{ clock }}>
-      <ConnectButton />
-      <Capture
-        onActor={(actor) => {
-          kit = actor
-        }}
-      />
-    </KitRoot>,
-  )
-  fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }))
-  await showView('Connect')
-  fireEvent.click(await within(dialog()).findByRole('button', { name: /UI Test Wallet/ }))
-  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 })
-  const shown = truncateAddress(account)
-  await waitFor(() => expect(screen.getByRole('button', { name: shown })).toBeDefined())
-  fireEvent.click(screen.getByRole('button', { name: shown }))
-  await showView('Account')
+  uninstall = session.uninstall
   await waitFor(() => expect(within(dialog()).getAllByTestId('token-balance').length).toBe(4), {
     timeout: 10_000,
   })
   return {
-    account,
-    kit: kit!,
+    ...session,
     /** The swap machine the kit runs (for reading what the screen cannot say, e.g. the quote's base units). */
-    swap: () => kit!.system.get('swap') as SwapActorRef,
-    /** Time passes on the kit's clock (the quote debounce and refresh, toasts and the modal's animations). */
-    advance: async (ms: number) => {
-      await act(async () => {
-        clock.increment(ms)
-        for (let i = 0; i < 10; i++) await Promise.resolve()
-      })
-    },
+    swap: () => session.kit.system.get('swap') as SwapActorRef,
   }
 }
 
@@ -217,8 +79,8 @@ async function fillForm(s: Session, from: string, to: string, amount: string) {
 }
 
 const tokenBalance = (symbol: string, holder: Address) =>
-  reader.readContract({
-    address: services.tokens.find((t) => t.symbol === symbol)!.address,
+  sandbox.reader().readContract({
+    address: sandbox.services().tokens.find((t) => t.symbol === symbol)!.address,
     abi: erc20Abi,
     functionName: 'balanceOf',
     args: [holder],
@@ -228,7 +90,7 @@ describe('swap views', () => {
   it('100 USDC → ETH from Account: pick the pair, review, Approve then the swap; a toast, balances moved by the quote', async () => {
     const s = await connected(5)
     const usdcBefore = await tokenBalance('USDC', s.account)
-    const ethBefore = await reader.getBalance({ address: s.account })
+    const ethBefore = await sandbox.reader().getBalance({ address: s.account })
 
     await fillForm(s, 'USDC', 'ETH', '100')
     const quoted = BigInt(s.swap().getSnapshot().context.quote!.toAmount)
@@ -281,7 +143,7 @@ describe('swap views', () => {
 
     expect(await tokenBalance('USDC', s.account)).toBe(usdcBefore - parseUnits('100', 6))
     // ETH received, less the gas of two transactions: at least what the 1 % slippage allows, at most the quote.
-    const ethAfter = await reader.getBalance({ address: s.account })
+    const ethAfter = await sandbox.reader().getBalance({ address: s.account })
     const gas = parseUnits('0.01', 18)
     expect(ethAfter - ethBefore).toBeGreaterThan((final * 99n) / 100n - gas)
     expect(ethAfter - ethBefore).toBeLessThanOrEqual(final)
