@@ -5,7 +5,7 @@ import { safeHttpUrl } from '../../utils/httpUrl'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useSwapActor } from '../hooks'
-import { formatQuantity } from './accountShared'
+import { AccountStyle, formatQuantity } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 
 /*
@@ -119,4 +119,39 @@ export function minimumReceived(toAmount: string, slippage: number): bigint {
 /** A percentage for display, e.g. `0.3 %`; up to 2 decimals. */
 export function formatPercent(value: number): string {
   return `${Number(value.toFixed(2)).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`
+}
+
+/**
+ * What a swap view shows while the tokens to swap load, or when they did not (the error's text, Try again);
+ * nothing otherwise.
+ */
+export function SwapTokensState({
+  status,
+  error,
+  onRetry,
+}: {
+  status: string
+  error: { message: string } | undefined
+  onRetry: () => void
+}) {
+  if (status === 'loading') {
+    return (
+      <p className="ws-status ws-muted" role="status">
+        <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
+        Loading tokens…
+      </p>
+    )
+  }
+  if (status !== 'tokensFailed') return null
+  return (
+    <div className="ws-stack">
+      <AccountStyle />
+      <p className="ws-error-text" role="alert">
+        {error?.message ?? 'Unable to load the tokens to swap.'}
+      </p>
+      <button type="button" className="ws-secondary" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  )
 }

@@ -12,7 +12,14 @@ import {
 } from '../../machines/swap'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
-import { SwapFlowLoading, SwapStyle, swapBalanceOf, TokenLogo, useSwapFlow } from '../components/swapShared'
+import {
+  SwapFlowLoading,
+  SwapStyle,
+  SwapTokensState,
+  swapBalanceOf,
+  TokenLogo,
+  useSwapFlow,
+} from '../components/swapShared'
 import { useKitActor } from '../context'
 
 /**
@@ -67,27 +74,8 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
       </div>
     )
   }
-  if (status === 'loading') {
-    return (
-      <p className="ws-status ws-muted" role="status">
-        <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
-        Loading tokens…
-      </p>
-    )
-  }
-  if (status === 'tokensFailed') {
-    return (
-      <div className="ws-stack">
-        <AccountStyle />
-        <p className="ws-error-text" role="alert">
-          {error?.message ?? 'Unable to load the tokens to swap.'}
-        </p>
-        <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'swap.retry' })}>
-          Try again
-        </button>
-      </div>
-    )
-  }
+  if (status === 'loading' || status === 'tokensFailed')
+    return <SwapTokensState status={status} error={error} onRetry={() => kit.send({ type: 'swap.retry' })} />
 
   const locked = !(
     status === 'editing' ||

@@ -11,6 +11,7 @@ import {
 } from '../../machines/swap'
 import { useSelector } from '../actor'
 import { AccountStyle, formatUsd, useActiveNetwork } from '../components/accountShared'
+import { ButtonPair } from '../components/ButtonPair'
 import {
   formatBaseUnits,
   formatPercent,
@@ -240,19 +241,10 @@ function Preview({ swap }: { swap: SwapActorRef }) {
         </div>
       ) : null}
       {status === 'quoted' && problem === undefined ? (
-        <div className="ws-row">
-          <button type="button" className="ws-secondary" onClick={edit}>
-            Edit
-          </button>
-          <button
-            type="button"
-            className="ws-primary"
-            style={{ flex: 1 }}
-            onClick={() => kit.send({ type: 'swap.review' })}
-          >
-            Review swap
-          </button>
-        </div>
+        <ButtonPair
+          secondary={{ label: 'Edit', onClick: edit }}
+          primary={{ label: 'Review swap', onClick: () => kit.send({ type: 'swap.review' }) }}
+        />
       ) : null}
       {status === 'quoted' && problem !== undefined ? (
         <button type="button" className="ws-secondary" onClick={edit}>
@@ -260,34 +252,16 @@ function Preview({ swap }: { swap: SwapActorRef }) {
         </button>
       ) : null}
       {status === 'retryable' || status === 'unavailable' || status === 'quoteFailed' ? (
-        <div className="ws-row">
-          <button type="button" className="ws-secondary" onClick={edit}>
-            Edit
-          </button>
-          <button
-            type="button"
-            className="ws-primary"
-            style={{ flex: 1 }}
-            onClick={() => kit.send({ type: 'swap.retry' })}
-          >
-            Try again
-          </button>
-        </div>
+        <ButtonPair
+          secondary={{ label: 'Edit', onClick: edit }}
+          primary={{ label: 'Try again', onClick: () => kit.send({ type: 'swap.retry' }) }}
+        />
       ) : null}
       {status === 'unconfirmed' ? (
-        <div className="ws-row">
-          <button type="button" className="ws-secondary" onClick={edit}>
-            Edit
-          </button>
-          <button
-            type="button"
-            className="ws-primary"
-            style={{ flex: 1 }}
-            onClick={() => kit.send({ type: 'swap.retry' })}
-          >
-            Check again
-          </button>
-        </div>
+        <ButtonPair
+          secondary={{ label: 'Edit', onClick: edit }}
+          primary={{ label: 'Check again', onClick: () => kit.send({ type: 'swap.retry' }) }}
+        />
       ) : null}
     </div>
   )

@@ -2,7 +2,14 @@ import { useId, useState } from 'react'
 import { isNative, type SwapActorRef, type SwapToken, selectSwapStatus } from '../../machines/swap'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
-import { SwapFlowLoading, SwapStyle, swapBalanceOf, TokenLogo, useSwapFlow } from '../components/swapShared'
+import {
+  SwapFlowLoading,
+  SwapStyle,
+  SwapTokensState,
+  swapBalanceOf,
+  TokenLogo,
+  useSwapFlow,
+} from '../components/swapShared'
 import { useKitActor } from '../context'
 import { useModalActor } from '../hooks'
 
@@ -52,27 +59,8 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
       )
     : tokens
 
-  if (status === 'loading') {
-    return (
-      <p className="ws-status ws-muted" role="status">
-        <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
-        Loading tokens…
-      </p>
-    )
-  }
-  if (status === 'tokensFailed') {
-    return (
-      <div className="ws-stack">
-        <AccountStyle />
-        <p className="ws-error-text" role="alert">
-          {error?.message ?? 'Unable to load the tokens to swap.'}
-        </p>
-        <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'swap.retry' })}>
-          Try again
-        </button>
-      </div>
-    )
-  }
+  if (status === 'loading' || status === 'tokensFailed')
+    return <SwapTokensState status={status} error={error} onRetry={() => kit.send({ type: 'swap.retry' })} />
   const choose = (token: SwapToken) => {
     kit.send(side === 'from' ? { type: 'swap.selectFrom', token } : { type: 'swap.selectTo', token })
     kit.send({ type: 'router.back' })

@@ -2,6 +2,7 @@ import { feeInUsd, type SendActorRef, type SendStatus, selectSendStatus } from '
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../components/accountShared'
+import { ButtonPair } from '../components/ButtonPair'
 import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
 
@@ -113,19 +114,10 @@ function Preview({ send }: { send: SendActorRef }) {
         </button>
       ) : null}
       {stage === 'unavailable' || stage === 'retryable' ? (
-        <div className="ws-row">
-          <button type="button" className="ws-secondary" onClick={back}>
-            Edit
-          </button>
-          <button
-            type="button"
-            className="ws-primary"
-            style={{ flex: 1 }}
-            onClick={() => kit.send({ type: 'send.retry' })}
-          >
-            Try again
-          </button>
-        </div>
+        <ButtonPair
+          secondary={{ label: 'Edit', onClick: back }}
+          primary={{ label: 'Try again', onClick: () => kit.send({ type: 'send.retry' }) }}
+        />
       ) : null}
       {stage === 'unconfirmed' ? (
         <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
