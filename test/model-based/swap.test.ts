@@ -1,312 +1,34 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import {
-  createActor,
-  type EventFromLogic,
-  fromPromise,
-  getNextSnapshot,
-  SimulatedClock,
-  type SnapshotFrom,
-  waitFor,
-} from 'xstate'
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate'
 import { SWAP_QUOTE_DEBOUNCE_MS } from '../../src/constants'
-import { SwapRejectedError, swapErrorInfo, toSwapError } from '../../src/errors/swap'
+import { swapErrorInfo, toSwapError } from '../../src/errors/swap'
 import {
-  needsApproval,
   type SwapApproveRequest,
   type SwapNotice,
-  type SwapQuote,
   type SwapQuoteRequest,
   type SwapReceipt,
-  type SwapStatus,
-  type SwapToken,
-  type SwapTransaction,
-  selectIsPreviewing,
   selectSwapAction,
-  selectSwapInFlight,
-  selectSwapStatus,
   swapMachine,
-  type TokenBalance,
   validateSwap,
 } from '../../src/machines/swap'
+import { assertCoverage, type ReplayResult, replayPath } from '../../src/testing'
 import {
-  assertCoverage,
-  createModel,
-  describeEvent,
-  type ModelPath,
-  type ReplayResult,
-  replayPath,
-} from '../../src/testing'
+  ALICE,
+  ETH,
+  HASH,
+  INPUT,
+  invariant,
+  LOW_GAS,
+  model,
+  never,
+  QUOTE,
+  short,
+  TX,
+  USDT,
+} from './swap.model'
 
-/**
- * The swap machine's model. Slots never settle on their own: each answer is an event of the path
- * (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error; the machine names its
- * invokes, so the approval's and the swap's transactions and receipts are told apart), and the debounce, the
- * preview's refresh, the receipt timeout, the polling window and the wallet's time limit are explored as
- * delayed events, so every order of answers, timers and visitor actions is a path.
- *
- * The notices (`emit`) are replaced by checks that throw when a notice would go out without its facts.
- */
-const never = <T>() => new Promise<T>(() => {})
-const modelMachine = swapMachine.provide({
-  actors: {
-    fetchTokens: fromPromise(never<SwapToken[]>),
-    fetchQuote: fromPromise(never<SwapQuote>),
-    fetchAllowance: fromPromise(never<string>),
-    buildApprove: fromPromise(never<SwapTransaction>),
-    buildSwap: fromPromise(never<SwapTransaction>),
-    sendTransaction: fromPromise(never<Hex>),
-    waitForReceipt: fromPromise(never<SwapReceipt>),
-    pollReceipt: fromPromise(never<SwapReceipt>),
-  },
-  actions: {
-    emitSubmitted: ({ context }) => {
-      if (!context.hash || !context.hashKind) throw new Error('swap.submitted without a hash')
-    },
-    emitSucceeded: ({ context }) => {
-      if (!context.hash || context.hashKind !== 'swap' || !context.from || !context.to || !context.quote)
-        throw new Error('swap.succeeded without the swap it announces')
-      if (!context.amount) throw new Error('swap.succeeded without the amount')
-    },
-    emitTimedOut: ({ context }) => {
-      if (context.error?.name !== 'SwapTimeoutError') throw new Error('request.timedOut without its error')
-    },
-    emitFailed: ({ context }) => {
-      if (!context.error) throw new Error('swap.failed without an error')
-    },
-  },
-})
-
-type Machine = typeof modelMachine
-type Snapshot = SnapshotFrom<Machine>
-type Event = EventFromLogic<Machine>
-
-const CHAIN = 'eip155:1'
-const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
-const HASH: Hex = `0x${'ab'.repeat(32)}`
-const USDT: SwapToken = {
-  address: '0xdac17f958d2ee523a2206206994597c13d831ec7',
-  symbol: 'USDT',
-  name: 'Tether USD',
-  decimals: 6,
-  chainId: CHAIN,
-}
-const ETH: SwapToken = {
-  address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
-  symbol: 'ETH',
-  name: 'Ether',
-  decimals: 18,
-  chainId: CHAIN,
-}
-const balance = (token: SwapToken, numeric: string): TokenBalance => ({
-  name: token.name,
-  symbol: token.symbol,
-  chainId: CHAIN,
-  ...(token === ETH ? {} : { address: `${CHAIN}:${token.address}` }),
-  price: 1,
-  quantity: { decimals: String(token.decimals), numeric },
-})
-const BALANCES = [balance(USDT, '100'), balance(ETH, '2')]
-/** Too little ETH for the quote's network fee. */
-const LOW_GAS = [balance(USDT, '100'), balance(ETH, '0.0001')]
-/** 10 USDT for 0.004 ETH, 0.001 ETH of gas. */
-const QUOTE: SwapQuote = {
-  fromAmount: '10000000',
-  toAmount: '4000000000000000',
-  priceImpact: 0.1,
-  fee: '0',
-  gasFee: '1000000000000000',
-}
-const TX: SwapTransaction = { to: USDT.address as Hex, data: '0x095ea7b3', value: '0' }
-const INPUT = { chainId: 1, userAddress: ALICE, from: USDT, to: ETH, balances: BALANCES } as const
-
-// The done and error events of invoked actors are machine-internal types, so they are cast as events.
-const ok = { status: 'success', blockNumber: '1' }
-const bad = { status: 'reverted', blockNumber: '1' }
-const answers = [
-  { type: 'xstate.done.actor.fetchTokens', output: [USDT, ETH] },
-  { type: 'xstate.error.actor.fetchTokens', error: new Error('Network not supported for Swaps') },
-  { type: 'xstate.done.actor.fetchQuote', output: QUOTE },
-  { type: 'xstate.error.actor.fetchQuote', error: new Error('HTTP 500') },
-  { type: 'xstate.done.actor.refreshQuote', output: QUOTE },
-  { type: 'xstate.error.actor.refreshQuote', error: new Error('HTTP 500') },
-  { type: 'xstate.done.actor.fetchAllowance', output: '0' },
-  // 1 USDT: non-zero but short of 10 (USDT-style: to zero first).
-  { type: 'xstate.done.actor.fetchAllowance', output: '1000000' },
-  { type: 'xstate.done.actor.fetchAllowance', output: '1000000000000' },
-  { type: 'xstate.error.actor.fetchAllowance', error: new Error('HTTP 500') },
-  { type: 'xstate.done.actor.buildApprove', output: TX },
-  { type: 'xstate.error.actor.buildApprove', error: new Error('Network not supported for Swaps') },
-  { type: 'xstate.done.actor.sendApprove', output: HASH },
-  { type: 'xstate.error.actor.sendApprove', error: new SwapRejectedError() },
-  { type: 'xstate.done.actor.waitForApproval', output: ok },
-  { type: 'xstate.done.actor.waitForApproval', output: bad },
-  { type: 'xstate.error.actor.waitForApproval', error: new Error('Timed out') },
-  { type: 'xstate.done.actor.pollApproval', output: ok },
-  { type: 'xstate.done.actor.pollApproval', output: bad },
-  { type: 'xstate.done.actor.buildSwap', output: TX },
-  { type: 'xstate.error.actor.buildSwap', error: new Error('HTTP 500') },
-  { type: 'xstate.done.actor.sendSwap', output: HASH },
-  { type: 'xstate.error.actor.sendSwap', error: new SwapRejectedError() },
-  { type: 'xstate.done.actor.waitForSwap', output: ok },
-  { type: 'xstate.done.actor.waitForSwap', output: bad },
-  { type: 'xstate.error.actor.waitForSwap', error: new Error('Timed out') },
-  { type: 'xstate.done.actor.pollSwap', output: ok },
-  { type: 'xstate.done.actor.pollSwap', output: bad },
-] as unknown as Event[]
-
-const events: Event[] = [
-  { type: 'swap.setAmount', amount: '10' },
-  { type: 'swap.selectFrom', token: ETH },
-  { type: 'swap.selectTo', token: USDT },
-  { type: 'swap.setSlippage', slippage: 0.5 },
-  { type: 'swap.setSlippage', slippage: 0 },
-  { type: 'swap.setBalances', balances: LOW_GAS },
-  ...answers,
-]
-
-/**
- * State identity: the state and the context that decides where the machine goes and what the invariants speak
- * of. The slippage is left out (it decides nothing but the build request), so the graph stays small.
- */
-function serialize(snapshot: Snapshot): string {
-  const c = snapshot.context
-  return JSON.stringify({
-    value: snapshot.value,
-    from: c.from?.symbol ?? null,
-    to: c.to?.symbol ?? null,
-    amount: c.amount,
-    lowGas: c.balances === LOW_GAS || c.balances.some((b) => b.quantity.numeric === '0.0001'),
-    quote: c.quote !== undefined,
-    allowance: c.allowance ?? null,
-    tx: c.transaction !== undefined,
-    hash: c.hashKind ?? null,
-    error: c.error?.name ?? null,
-  })
-}
-
-const model = createModel(modelMachine, { events, input: INPUT, serializeState: serialize })
-
-/** What must hold in every state of the swap flow. */
-function invariant(snapshot: Snapshot): void {
-  const c = snapshot.context
-  const fail = (message: string) => {
-    throw new Error(`${message} in ${JSON.stringify(snapshot.value)}`)
-  }
-  if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
-  const inFlight =
-    snapshot.matches({ approving: 'sending' }) ||
-    snapshot.matches({ approving: 'confirming' }) ||
-    snapshot.matches({ swapping: 'sending' }) ||
-    snapshot.matches({ swapping: 'confirming' })
-  if (snapshot.hasTag('loading') !== inFlight) fail('loading tag out of step')
-  const busy =
-    snapshot.matches('loadingTokens') ||
-    snapshot.matches({ form: 'quoting' }) ||
-    snapshot.matches({ preview: 'checkingAllowance' }) ||
-    snapshot.matches({ preview: 'refreshing' }) ||
-    snapshot.matches('approving') ||
-    snapshot.matches('swapping')
-  if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
-  const failed =
-    snapshot.matches('tokensFailed') ||
-    snapshot.matches({ form: 'quoteFailed' }) ||
-    snapshot.matches({ preview: 'unavailable' }) ||
-    snapshot.matches('failed')
-  if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
-  if (failed && !c.error) fail('failed without an error')
-  if (c.slippage <= 0) fail('a slippage of zero or less')
-  // A quote belongs to the form as it is: none while the form changes or is incomplete.
-  if ((snapshot.matches({ form: 'idle' }) || snapshot.matches({ form: 'debouncing' })) && c.quote)
-    fail('an old quote kept')
-  // Past the form, the form is valid and stays so: pair, amount, quote, balances at review time.
-  const pastForm =
-    snapshot.matches('preview') ||
-    snapshot.matches('approving') ||
-    snapshot.matches('swapping') ||
-    snapshot.matches('failed')
-  if (pastForm && (!c.from || !c.to || !c.amount || !c.quote)) fail('the pair, amount or quote lost')
-  if ((snapshot.matches({ preview: 'ready' }) || snapshot.matches('approving')) && !c.quote) fail('no quote')
-  if (snapshot.matches('approving') && !needsApproval(c)) fail('approving without a short allowance')
-  if (snapshot.matches({ approving: 'building' }) && c.transaction) fail('an old transaction while building')
-  if (
-    (snapshot.matches({ approving: 'sending' }) || snapshot.matches({ swapping: 'sending' })) &&
-    !c.transaction
-  )
-    fail('sending without a built transaction')
-  if ((snapshot.matches({ approving: 'sending' }) || snapshot.matches({ swapping: 'sending' })) && c.hash)
-    fail('an old hash while sending')
-  if (snapshot.matches({ approving: 'confirming' }) && c.hashKind !== 'approve')
-    fail('confirming no approval')
-  if (snapshot.matches({ swapping: 'confirming' }) && c.hashKind !== 'swap') fail('confirming no swap')
-  // The swap transaction, once sent, is never abandoned by a cancel.
-  if (snapshot.matches({ swapping: 'confirming' }) && snapshot.can({ type: 'swap.cancel' }))
-    fail('cancel offered for a swap already sent')
-  if (snapshot.matches({ failed: 'unconfirmed' })) {
-    if (c.error?.name !== 'SwapPendingError' || c.hashKind !== 'swap') fail('unconfirmed without its swap')
-    // "Check again" looks for the receipt of the swap sent; it never builds or sends another.
-    const next = getNextSnapshot(modelMachine, snapshot, { type: 'swap.retry' })
-    if (!next.matches({ swapping: { confirming: 'polling' } })) fail('retry does not look for the sent swap')
-  }
-  if (c.error?.name === 'SwapRevertedError' && (!c.from || !c.to || !c.amount))
-    fail('a reverted swap lost the form')
-  if (snapshot.matches('done')) {
-    if (c.hashKind !== 'swap' || c.amount !== '' || c.quote) fail('done without the amount reset')
-    if (!c.from || !c.to) fail('done without the pair')
-  }
-  // The selectors the views read follow the states.
-  const status = selectSwapStatus(snapshot)
-  const statusStates: Array<[SwapStatus, boolean]> = [
-    ['loading', snapshot.matches('loadingTokens')],
-    ['tokensFailed', snapshot.matches('tokensFailed')],
-    ['editing', snapshot.matches({ form: 'idle' })],
-    ['quoting', snapshot.matches({ form: 'debouncing' }) || snapshot.matches({ form: 'quoting' })],
-    ['quoted', snapshot.matches({ form: 'quoted' })],
-    ['quoteFailed', snapshot.matches({ form: 'quoteFailed' })],
-    ['checking', snapshot.matches({ preview: 'checkingAllowance' })],
-    ['ready', snapshot.matches({ preview: 'ready' })],
-    ['refreshing', snapshot.matches({ preview: 'refreshing' })],
-    ['unavailable', snapshot.matches({ preview: 'unavailable' })],
-    ['approving', snapshot.matches('approving')],
-    ['swapping', snapshot.matches('swapping')],
-    ['retryable', snapshot.matches({ failed: 'retryable' })],
-    ['unconfirmed', snapshot.matches({ failed: 'unconfirmed' })],
-    ['done', snapshot.matches('done')],
-  ]
-  for (const [name, inState] of statusStates)
-    if ((status === name) !== inState) fail(`status ${status} vs ${name}`)
-  if (selectIsPreviewing(snapshot) !== snapshot.matches('preview')) fail('selectIsPreviewing out of step')
-  if (selectSwapInFlight(snapshot) !== (inFlight || snapshot.matches({ failed: 'unconfirmed' })))
-    fail('selectSwapInFlight out of step')
-  if (
-    snapshot.matches({ preview: 'ready' }) &&
-    selectSwapAction(snapshot) !== (needsApproval(c) ? 'Approve' : 'Swap')
-  )
-    fail('the action label out of step')
-}
-
-/** A readable path name: answers are named by the slot. */
-function short(path: ModelPath): string {
-  if (path.steps.length === 0) return '(initial state)'
-  return path.steps
-    .map(({ event }) => {
-      const e = event as Event
-      if (e.type === 'swap.selectFrom' || e.type === 'swap.selectTo')
-        return `${e.type.slice(5)}(${e.token.symbol})`
-      if (e.type === 'swap.setBalances') return 'setBalances(low gas)'
-      const answer = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type)
-      if (!answer) return describeEvent(event).replace(/^swap\./, '')
-      if (answer[1] === 'error') return `failure(${answer[2]})`
-      const output = (event as { output?: unknown }).output
-      const detail =
-        typeof output === 'string' && !output.startsWith('0x')
-          ? output
-          : ((output as { status?: string } | undefined)?.status ?? '')
-      return `answer(${answer[2]}${detail ? `, ${detail}` : ''})`
-    })
-    .join(' → ')
-}
-
+/** The swap machine's model (swap.model.ts): every path replayed, the invariants checked in every state. */
 describe('swap machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
     expect(model.paths.length).toBe(64)
