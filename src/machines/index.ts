@@ -53,6 +53,17 @@ export {
   sessionClientMachine,
   sessionMachine,
 } from './session'
+export { selectSignInStatus, signInMachine } from './signIn'
+export {
+  selectIsPreviewing as selectIsSwapPreviewing,
+  selectSwapAction,
+  selectSwapInFlight,
+  selectSwapProblem,
+  selectSwapStatus,
+  selectToAmount,
+  swapMachine,
+  validateSwap,
+} from './swap'
 export { toastMachine } from './toast'
 export {
   selectHasMoreWallets,
