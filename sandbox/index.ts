@@ -10,6 +10,7 @@ import { type Relay, startRelay } from './relay/relay.ts'
 import { type SecureSite, startSecureSite } from './secure-site/server.ts'
 import type { SandboxService } from './shared/http.ts'
 import { AllowedOrigins, originsFromEnv } from './shared/origins.ts'
+import { type Solana, startSolana } from './solana/solana.ts'
 import { startWallets, type Wallets } from './wallets/server.ts'
 
 /**
@@ -18,6 +19,7 @@ import { startWallets, type Wallets } from './wallets/server.ts'
  */
 export type ServiceName =
   | 'chain'
+  | 'solana'
   | 'rpc'
   | 'relay'
   | 'api'
@@ -30,6 +32,7 @@ export type ServiceName =
 /** The environment variable that sets each service's port (unset: a free port). */
 export const PORT_ENV: Record<ServiceName, string> = {
   chain: 'WALLETSTATE_CHAIN_PORT',
+  solana: 'WALLETSTATE_SOLANA_PORT',
   rpc: 'WALLETSTATE_RPC_PORT',
   relay: 'WALLETSTATE_RELAY_PORT',
   api: 'WALLETSTATE_API_PORT',
@@ -56,6 +59,8 @@ export interface SandboxOptions {
 export interface Sandbox {
   projectId: string
   chain: Chain
+  /** The Solana chain (litesvm): JSON-RPC on `rpcUrl`, subscriptions on `wsUrl` (the next port). */
+  solana: Solana
   rpc: SandboxService
   relay: Relay
   api: DataApi
@@ -121,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Each service starts as soon as what it needs is up; every one is tracked the moment it is, so a
     // failure anywhere still stops all that started.
     const chainP = startChain({ port: ports.chain ?? 0 }).then(track)
+    const solanaP = startSolana({ port: ports.solana ?? 0, origins }).then(track)
     const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
@@ -180,12 +186,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         },
       }).then(track),
     )
-    const all = [chainP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP, secureSiteP]
+    const all = [chainP, solanaP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP, secureSiteP]
     const settled = await Promise.allSettled(all)
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failure) throw failure.reason
-    const [chain, relay, inspector, rpc, api, wallets, walletsApi, secureSite] = await Promise.all([
+    const [chain, solana, relay, inspector, rpc, api, wallets, walletsApi, secureSite] = await Promise.all([
       chainP,
+      solanaP,
       relayP,
       inspectorP,
       rpcP,
@@ -222,6 +229,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (demo) origins.add(new URL(demo.url).origin)
     const urls: Array<[string, string]> = [
       ['Chain (anvil JSON-RPC)', chain.rpcUrl],
+      ['Solana (JSON-RPC; WebSocket on the next port)', solana.rpcUrl],
       ['RPC host', rpcUrl],
       ['Relay (WalletConnect)', relay.url],
       ['Data API', api.origin],
@@ -240,6 +248,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return {
       projectId,
       chain,
+      solana,
       rpc,
       relay,
       api,
