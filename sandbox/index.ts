@@ -131,12 +131,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
     const rpcP = chainP.then((chain) => startRpcService({ chain, port: ports.rpc ?? 0, origins }).then(track))
-    const apiP = Promise.all([chainP, dbP]).then(([chain, db]) =>
+    const apiP = Promise.all([chainP, dbP, solanaP]).then(([chain, db, solana]) =>
       startDataApi({
         port: ports.api ?? 0,
         rpcUrl: chain.rpcUrl,
         chainId: chain.chainId,
         tokens: chain.tokens,
+        // Balances for `SANDBOX_SOLANA_CHAIN_ID` are read from the Solana chain.
+        solana: { rpcUrl: solana.rpcUrl, mints: solana.mints },
         db,
         swapRouter: chain.contracts.router,
       }).then(track),

@@ -27,6 +27,7 @@ import {
   storeSession,
   verifySiwe,
 } from './sessions.ts'
+import { type DataApiSolanaOptions, isSolanaAddress, solanaBalanceReader } from './solana.ts'
 import { listTelemetry, storeTelemetry, TelemetryBodySchema, type TelemetryEvent } from './telemetry.ts'
 
 export type {
@@ -43,6 +44,8 @@ export { HISTORY_PAGE_SIZE, NFT_PAGE_SIZE } from './history.ts'
 export type { NameRecord } from './names.ts'
 export { SEEDED_NAME } from './names.ts'
 export type { Session, SessionCreated } from './sessions.ts'
+export type { DataApiSolanaOptions } from './solana.ts'
+export { SANDBOX_SOLANA_CHAIN_ID } from './solana.ts'
 export type { TelemetryEvent } from './telemetry.ts'
 
 /** An ERC-20 token the Data API reports balances and prices for. */
@@ -53,13 +56,15 @@ export interface DataApiToken {
   decimals: number
 }
 
-/** Fixed USD prices by symbol: the sandbox has no market, so prices never move. */
+/** Fixed USD prices by symbol: the sandbox has no market, so prices never move. SOL's is a round stand-in. */
 export const PRICES_USD: Readonly<Record<string, number>> = {
   ETH: 3000,
   WETH: 3000,
   USDC: 1,
   USDT: 1,
   STK: 2.5,
+  SOL: 150,
+  WSOL: 150,
 }
 
 /** The address that names the native currency in price calls (the convention the provider's clients use). */
@@ -76,7 +81,16 @@ export interface DataApiOptions {
   tokens: DataApiToken[]
   /** A database to share with other services; when absent an in-memory one is opened and closed with the API. */
   db?: SandboxDb
-  /** `GET /v1/supported-chains`; default `{ http: ['eip155:<chainId>'], ws: [] }`. */
+  /**
+   * The sandbox Solana chain (`startSolana()` as it is, or its `rpcUrl` and `mints`): the balance endpoint then
+   * answers for its CAIP-2 id (`SANDBOX_SOLANA_CHAIN_ID` unless `chainId` is given). Without it every `solana:`
+   * chain id is unsupported (an empty list).
+   */
+  solana?: DataApiSolanaOptions
+  /**
+   * `GET /v1/supported-chains`; default `{ http: ['eip155:<chainId>'], ws: [] }`, plus the Solana chain's id
+   * when `solana` is given.
+   */
   supportedChains?: { http: string[]; ws: string[] }
   /** Extra or overriding USD prices by symbol, merged over `PRICES_USD`. */
   prices?: Record<string, number>
@@ -107,7 +121,7 @@ export interface BalanceItem {
   symbol: string
   /** CAIP-2 */
   chainId: string
-  /** CAIP-10 for tokens; absent for the native currency. */
+  /** CAIP-10 for tokens (`solana:<ref>:<mint>` for SPL tokens); absent for the native currency (ETH, SOL). */
   address?: string
   /** In USD: quantity times price. */
   value: number
@@ -179,7 +193,8 @@ function chainUnavailable(error: unknown): SandboxResponse {
 
 /**
  * Starts the Data API (SPEC §7), every call requiring projectId, st and sv:
- * - `GET /v1/supported-chains`; `GET /v1/account/{address}/balance` (read live from the chain);
+ * - `GET /v1/supported-chains`; `GET /v1/account/{address}/balance` (read live from the chain; for the
+ *   Solana chain's id when `options.solana` is given: SOL, then each SPL mint the owner holds, see `solana.ts`);
  *   `POST /v1/fungible/price` (fixed prices); the telemetry sink `POST /e`.
  * - `GET /v1/account/{account}/history?cursor&chainId&onramp`: transfer history, newest first, pages of
  *   {@link HISTORY_PAGE_SIZE} with a `next` cursor, derived from the chain (see `chainIndex.ts`).
@@ -210,7 +225,11 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
   const ownsDb = options.db === undefined
   const db = options.db ?? (await openDatabase())
   const caip2 = `eip155:${options.chainId}`
-  const supported = options.supportedChains ?? { http: [caip2], ws: [] }
+  const solana = options.solana ? solanaBalanceReader(options.solana) : undefined
+  const supported = options.supportedChains ?? {
+    http: solana ? [caip2, solana.chainId] : [caip2],
+    ws: [],
+  }
   const prices: Record<string, number> = { ...PRICES_USD, ...options.prices }
   const tokens = options.tokens.map((token) => ({ ...token, address: getAddress(token.address) }))
   const client = createPublicClient({
@@ -233,6 +252,29 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
   }
   const served = (chainId: string | undefined) => chainId === undefined || chainId === caip2
 
+  /** One balance entry; `tokenAddress` (without the chain) is absent for the native currency. */
+  const balanceItem = (
+    chainId: string,
+    raw: bigint,
+    t: { name: string; symbol: string; decimals: number },
+    tokenAddress?: string,
+    priced = true,
+  ): BalanceItem => {
+    const numeric = formatUnits(raw, t.decimals)
+    const price = priced ? priceOf(t.symbol) : 0
+    const entry: BalanceItem = {
+      name: t.name,
+      symbol: t.symbol,
+      chainId,
+      value: round(Number(numeric) * price),
+      price,
+      quantity: { decimals: String(t.decimals), numeric },
+      iconUrl: iconSymbols.has(t.symbol.toUpperCase()) ? iconUrl(t.symbol) : '',
+    }
+    if (tokenAddress) entry.address = `${chainId}:${tokenAddress}`
+    return entry
+  }
+
   async function balances(address: Address): Promise<BalanceItem[]> {
     const [native, ...tokenRaw] = await Promise.all([
       client.getBalance({ address }),
@@ -249,21 +291,7 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
       raw: bigint,
       t: { name: string; symbol: string; decimals: number },
       tokenAddress?: string,
-    ) => {
-      const numeric = formatUnits(raw, t.decimals)
-      const price = priceOf(t.symbol)
-      const entry: BalanceItem = {
-        name: t.name,
-        symbol: t.symbol,
-        chainId: caip2,
-        value: round(Number(numeric) * price),
-        price,
-        quantity: { decimals: String(t.decimals), numeric },
-        iconUrl: iconUrl(t.symbol),
-      }
-      if (tokenAddress) entry.address = `${caip2}:${tokenAddress}`
-      return entry
-    }
+    ) => balanceItem(caip2, raw, t, tokenAddress)
     const out: BalanceItem[] = []
     // Like the provider's API, only holdings are listed: zero balances are left out.
     if (native! > 0n) out.push(item(native!, { name: 'Ether', symbol: 'ETH', decimals: 18 }))
@@ -287,6 +315,21 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         const parsed = parseQuery(req.url, ['currency', 'chainId', 'forceUpdate'], BalanceQuerySchema)
         if ('error' in parsed) return parsed.error
         const chainId = parsed.value.chainId ?? caip2
+        if (solana && chainId === solana.chainId) {
+          if (!isSolanaAddress(account)) {
+            return errorJson(
+              400,
+              `Invalid address: ${account.slice(0, 100)} is not a Solana address (base58 of 32 bytes)`,
+            )
+          }
+          try {
+            const held = await solana.holdings(account)
+            const items = held.map((h) => balanceItem(solana.chainId, h.raw, h.asset, h.mint, h.known))
+            return { json: { balances: items } }
+          } catch (error) {
+            return chainUnavailable(error)
+          }
+        }
         if (chainId !== caip2) return { json: { balances: [] } }
         const invalid = badAddress(account)
         if (invalid) return invalid
