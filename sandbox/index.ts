@@ -144,6 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         projectId,
         port: ports.wallets ?? 0,
         origins,
+        // solanaRpcUrl: set once the sandbox Solana chain starts here (issue 17, item 1); until then the
+        // Solana dev wallet connects and signs, and signAndSendTransaction says the RPC is not configured.
       })
         .then(track)
         .then((wallets) => {
@@ -203,7 +205,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : track(
             await startDemoServer({
               port: ports.demo ?? 0,
-              headScripts: [wallets.injectedScriptUrl],
+              // Both injected dev wallets, as a visitor with two extensions would have them.
+              headScripts: [wallets.injectedScriptUrl, wallets.solanaScriptUrl],
               sandbox: {
                 projectId,
                 endpoints: {
