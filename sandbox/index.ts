@@ -12,6 +12,7 @@ import type { SandboxService } from './shared/http.ts'
 import { AllowedOrigins, originsFromEnv } from './shared/origins.ts'
 import { type Solana, startSolana } from './solana/solana.ts'
 import { startWallets, type Wallets } from './wallets/server.ts'
+import { SOLANA_DEV_WALLET_ADDRESS } from './wallets/solana-account.ts'
 
 /**
  * The whole sandbox: every provider-hosted service the kit talks to, on 127.0.0.1, plus the demo host app.
@@ -126,7 +127,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Each service starts as soon as what it needs is up; every one is tracked the moment it is, so a
     // failure anywhere still stops all that started.
     const chainP = startChain({ port: ports.chain ?? 0 }).then(track)
-    const solanaP = startSolana({ port: ports.solana ?? 0, origins }).then(track)
+    // The sandbox Solana wallet's key is funded as the dev keys are.
+    const solanaP = startSolana({ port: ports.solana ?? 0, origins, fund: [SOLANA_DEV_WALLET_ADDRESS] }).then(
+      track,
+    )
     const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
@@ -143,7 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         swapRouter: chain.contracts.router,
       }).then(track),
     )
-    const walletsP = Promise.all([chainP, rpcP, relayP]).then(([chain, rpc, relay]) =>
+    const walletsP = Promise.all([chainP, rpcP, relayP, solanaP]).then(([chain, rpc, relay, solana]) =>
       startWallets({
         rpcUrl: rpcEndpoint(rpc.origin, projectId),
         chainId: chain.chainId,
@@ -152,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         projectId,
         port: ports.wallets ?? 0,
         origins,
+        solanaRpcUrl: solana.rpcUrl,
       })
         .then(track)
         .then((wallets) => {
@@ -212,7 +217,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : track(
             await startDemoServer({
               port: ports.demo ?? 0,
-              headScripts: [wallets.injectedScriptUrl],
+              // Both injected dev wallets, as a visitor with two extensions would have them.
+              headScripts: [wallets.injectedScriptUrl, wallets.solanaScriptUrl],
               sandbox: {
                 projectId,
                 endpoints: {

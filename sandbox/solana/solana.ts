@@ -9,7 +9,7 @@ import {
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
-import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js'
+import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { FaultSwitch } from '../shared/fault.ts'
 import { errorJson, parseJson, type SandboxService, startService } from '../shared/http.ts'
@@ -59,6 +59,8 @@ export interface StartSolanaOptions {
   port?: number
   /** Page origins that get CORS and may open the WebSocket. Default: loopback pages. */
   origins?: AllowedOrigins
+  /** More owners (base58) funded as the dev keys are (SOL and USDC), e.g. the sandbox Solana wallet's. */
+  fund?: readonly string[]
 }
 
 const keypair = (seed: string) => Keypair.fromSeed(seedBytes(seed))
@@ -82,7 +84,10 @@ const PORT_PAIR_TRIES = 20
  */
 export async function startSolana(options: StartSolanaOptions = {}): Promise<Solana> {
   const ledger = new Ledger()
-  const { accounts, mint, authority } = seed(ledger)
+  const { accounts, mint, authority } = seed(
+    ledger,
+    (options.fund ?? []).map((owner) => new PublicKey(owner)),
+  )
   const origins = options.origins ?? defaultAllowedOrigins()
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1_000_000 })
@@ -171,14 +176,15 @@ export async function startSolana(options: StartSolanaOptions = {}): Promise<Sol
 }
 
 /** Funds the dev keys and creates the USDC mint and their token accounts, by transactions through the SVM. */
-function seed(ledger: Ledger) {
+function seed(ledger: Ledger, others: PublicKey[]) {
   const accounts = Array.from({ length: SOLANA_DEV_ACCOUNT_COUNT }, (_, i) =>
     keypair(`walletstate solana dev account ${i}`),
   )
+  const owners = [...accounts.map((account) => account.publicKey), ...others]
   const authority = keypair('walletstate solana usdc mint authority')
   const mintKeypair = keypair('walletstate solana usdc mint')
   const mint = mintKeypair.publicKey
-  for (const account of accounts) ledger.airdrop(account.publicKey.toBytes(), SOLANA_DEV_FUNDING.lamports)
+  for (const owner of owners) ledger.airdrop(owner.toBytes(), SOLANA_DEV_FUNDING.lamports)
   ledger.airdrop(authority.publicKey.toBytes(), 1_000n * BigInt(LAMPORTS_PER_SOL))
 
   const run = (tx: Transaction, signers: Keypair[]) => {
@@ -205,14 +211,14 @@ function seed(ledger: Ledger) {
     ),
     [authority, mintKeypair],
   )
-  for (const account of accounts) {
-    const ata = getAssociatedTokenAddressSync(mint, account.publicKey)
+  for (const owner of owners) {
+    const ata = getAssociatedTokenAddressSync(mint, owner)
     run(
       new Transaction().add(
         createAssociatedTokenAccountIdempotentInstruction(
           authority.publicKey,
           ata,
-          account.publicKey,
+          owner,
           mint,
           TOKEN_PROGRAM_ID,
           ASSOCIATED_TOKEN_PROGRAM_ID,

@@ -38,3 +38,19 @@ export interface WcWalletConfig {
 export const CONFIG_MODULE_PREFIX = 'virtual:walletstate-wallets/'
 export const INJECTED_CONFIG_MODULE = `${CONFIG_MODULE_PREFIX}injected-config`
 export const WC_CONFIG_MODULE = `${CONFIG_MODULE_PREFIX}wc-config`
+
+/**
+ * Config of the injected Solana (Wallet Standard) dev wallet. server.ts only ever serves the fixed public dev
+ * seed of solana-account.ts here.
+ */
+export interface SolanaWalletConfig {
+  /** The sandbox Solana JSON-RPC URL signAndSendTransaction submits to; null until a Solana chain is given. */
+  rpcUrl: string | null
+  /** The Wallet Standard chain ids the wallet serves; the first is shown in prompts. */
+  chains: Array<`solana:${string}`>
+  /** Shown in prompts, e.g. "Solana Sandbox". */
+  chainName: string
+  /** The dev keypair: its base58 public key and 32-byte ed25519 seed (hex). */
+  account: { address: string; seedHex: string }
+}
+export const SOLANA_CONFIG_MODULE = `${CONFIG_MODULE_PREFIX}solana-config`

@@ -12,9 +12,16 @@ import {
   type DevAccount,
   INJECTED_CONFIG_MODULE,
   type InjectedWalletConfig,
+  SOLANA_CONFIG_MODULE,
+  type SolanaWalletConfig,
   WC_CONFIG_MODULE,
   type WcWalletConfig,
 } from './config.ts'
+import {
+  SOLANA_DEV_WALLET_ADDRESS,
+  SOLANA_DEV_WALLET_CHAINS,
+  SOLANA_DEV_WALLET_SEED_HEX,
+} from './solana-account.ts'
 
 /** Options of {@link startWallets}. */
 export interface WalletsOptions {
@@ -32,6 +39,12 @@ export interface WalletsOptions {
   port?: number
   /** Vite's log level; default 'warn'. */
   logLevel?: 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * The sandbox Solana JSON-RPC URL the Solana dev wallet's signAndSendTransaction submits to. Unset: that
+   * wallet still connects and signs, and signAndSendTransaction fails with "The sandbox Solana RPC is not
+   * configured".
+   */
+  solanaRpcUrl?: string
   /** Page origins that may load the injected script (a module script, so CORS). Default: loopback pages. */
   origins?: AllowedOrigins
 }
@@ -43,11 +56,15 @@ export interface Wallets {
   port: number
   /** Load with `<script type="module" src={injectedScriptUrl}>` from any origin. */
   injectedScriptUrl: string
+  /** The Solana (Wallet Standard) dev wallet; load like the injected one. */
+  solanaScriptUrl: string
   /** The WalletConnect wallet page; `?uri=wc:...` pairs on load. */
   wcWalletUrl: string
   /** The injected wallet's address (first dev account) and the WalletConnect wallet's (second). */
   injectedAddress: Address
   wcAddress: Address
+  /** The Solana dev wallet's public key (base58); the sandbox Solana chain funds it. */
+  solanaAddress: string
   /** The random id `GET {origin}/__health` answers. */
   instance: string
   /** Stops the Vite server. Safe to call twice. */
@@ -78,6 +95,9 @@ const OptionsSchema = v.object({
   projectId: v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/, 'projectId must be 1-100 letters, digits, _ or -')),
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
   logLevel: v.optional(v.picklist(['info', 'warn', 'error', 'silent'])),
+  solanaRpcUrl: v.optional(
+    v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'solanaRpcUrl must be http(s)')),
+  ),
 })
 
 let devAddresses: Set<string> | undefined
@@ -110,8 +130,8 @@ function devAccount(input: { address: string; privateKey: string }, which: strin
 }
 
 /**
- * Serves both dev wallets from one Vite dev server on 127.0.0.1: the injected EIP-6963 wallet as a module any
- * origin can load (CORS open), and the WalletConnect wallet page. Resolves once the server answers as itself
+ * Serves the dev wallets from one Vite dev server on 127.0.0.1: the injected EIP-6963 wallet and the injected
+ * Solana (Wallet Standard) wallet as modules an allowed origin can load (CORS), and the WalletConnect wallet page. Resolves once the server answers as itself
  * and the pages' dependencies are bundled, so the first browser load is not a slow one.
  *
  * @example
@@ -136,6 +156,12 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
     relayUrl: opts.relayUrl,
     projectId: opts.projectId,
   }
+  const solana: SolanaWalletConfig = {
+    rpcUrl: opts.solanaRpcUrl ?? null,
+    chains: [...SOLANA_DEV_WALLET_CHAINS],
+    chainName: 'Solana Sandbox',
+    account: { address: SOLANA_DEV_WALLET_ADDRESS, seedHex: SOLANA_DEV_WALLET_SEED_HEX },
+  }
   const instance = randomUUID()
 
   const server = await createServer({
@@ -149,7 +175,11 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
     clearScreen: false,
     plugins: [
       healthPlugin(instance),
-      configPlugin({ [INJECTED_CONFIG_MODULE]: injected, [WC_CONFIG_MODULE]: wc }),
+      configPlugin({
+        [INJECTED_CONFIG_MODULE]: injected,
+        [WC_CONFIG_MODULE]: wc,
+        [SOLANA_CONFIG_MODULE]: solana,
+      }),
     ],
     server: {
       host: '127.0.0.1',
@@ -167,7 +197,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
       watch: null,
     },
     optimizeDeps: {
-      entries: ['wc/index.html', 'injected/index.ts'],
+      entries: ['wc/index.html', 'injected/index.ts', 'solana/index.ts'],
       // The inspector is imported only with ?inspect=: bundled now, so that first load does not re-optimise.
       include: [
         'viem',
@@ -176,6 +206,9 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
         'xstate',
         '@walletconnect/sign-client',
         '@statelyai/inspect',
+        '@solana/web3.js',
+        '@wallet-standard/wallet',
+        'tweetnacl',
       ],
     },
   })
@@ -195,9 +228,11 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
       origin,
       port: address.port,
       injectedScriptUrl: `${origin}/injected/index.ts`,
+      solanaScriptUrl: `${origin}/solana/index.ts`,
       wcWalletUrl: `${origin}/wc/`,
       injectedAddress: injected.account.address,
       wcAddress: wc.account.address,
+      solanaAddress: solana.account.address,
       instance,
       close,
     }
@@ -228,7 +263,9 @@ function healthPlugin(instance: string): Plugin {
  * Serves each page's config as `export default {...}` from a virtual module. Each page imports only its own,
  * so the host page never receives the WalletConnect wallet's key.
  */
-function configPlugin(modules: Record<string, InjectedWalletConfig | WcWalletConfig>): Plugin {
+function configPlugin(
+  modules: Record<string, InjectedWalletConfig | WcWalletConfig | SolanaWalletConfig>,
+): Plugin {
   return {
     name: 'walletstate-wallets-config',
     resolveId(id) {
@@ -280,6 +317,7 @@ async function waitUntilReady(wallets: Wallets): Promise<void> {
     )
   }
   await visit(wallets.injectedScriptUrl)
+  await visit(wallets.solanaScriptUrl)
   await visit(wallets.wcWalletUrl)
 }
 

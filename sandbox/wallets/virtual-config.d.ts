@@ -8,3 +8,8 @@ declare module 'virtual:walletstate-wallets/wc-config' {
   const config: import('./config.ts').WcWalletConfig
   export default config
 }
+
+declare module 'virtual:walletstate-wallets/solana-config' {
+  const config: import('./config.ts').SolanaWalletConfig
+  export default config
+}

@@ -18,8 +18,8 @@ import {
   unsupportedChainFor,
 } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
+import { createPrompter } from '../common/prompt.ts'
 import type { InjectedWalletConfig } from '../config.ts'
-import { createPrompter } from './prompt.ts'
 
 /*
  * The injected dev wallet: a host page loads this module (`<script type="module" src=...>`), and it announces

@@ -1,7 +1,8 @@
 /*
- * The injected wallet's approve/reject prompt. It lives in an open shadow root (the host page's CSS cannot
- * reach it, and people and Playwright can) and is a modal <dialog>: showModal() puts it in the top layer,
- * above the host page's own modal, and makes the rest of the page inert while it asks.
+ * The injected dev wallets' approve/reject prompt (the EIP-6963 wallet and the Wallet Standard Solana one). It
+ * lives in an open shadow root (the host page's CSS cannot reach it, and people and Playwright can) and is a
+ * modal <dialog>: showModal() puts it in the top layer, above the host page's own modal, and makes the rest of
+ * the page inert while it asks. Each wallet has its own prompter, named after it.
  */
 
 export interface PromptLine {
