@@ -43,6 +43,16 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.sendFlow.running': 'followSend lives as long as the send flow runs',
   'kit.wallets.running': 'followWallets lives as long as the wallet listing runs',
   'kit.signIn.running': 'followSignIn lives as long as sign-in runs',
+  // Sign-in (issue 15): its slots call the host's SIWX config; the kit's own (createSiwe, the Data API sessions)
+  // bound every request by SIGN_IN_REQUEST_TIMEOUT_MS (src/siwx/siwe.ts). A host's own callbacks are the host's.
+  'signIn.checking':
+    "findSession: the SIWX config's getSessions (the kit's own: bounded by its request timeout)",
+  'signIn.verifying': "verifyAndKeep: the SIWX config's addSession (bounded as above for the kit's own)",
+  'signIn.revoking': "revoke: the SIWX config's revokeSession (bounded as above for the kit's own)",
+  // The swap (issue 16): its Data API calls abort after DATA_API_TIMEOUT_MS in the convert client
+  // (src/api/convert.ts, requestJson) and the slot rejects; the form's own edits also leave quoting.
+  'swap.loadingTokens': 'fetchTokens: bounded by DATA_API_TIMEOUT_MS in the convert client',
+  'swap.form.quoting': 'fetchQuote: bounded by DATA_API_TIMEOUT_MS in the convert client; any edit leaves it',
 }
 
 type Found = { machine: string; id: string; why: string }
@@ -150,6 +160,8 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
         'proposal',
         'send',
         'session',
+        'signIn',
+        'swap',
         'sessionClient',
         'toast',
         'wallets',
