@@ -807,3 +807,32 @@ export function selectToAmount(snapshot: SwapSnapshot): string | undefined {
 export function selectSwapProblem(snapshot: SwapSnapshot): BaseError | undefined {
   return snapshot.matches({ form: 'quoted' }) ? validateSwap(snapshot.context) : undefined
 }
+
+/**
+ * What is under way, for the preview's `role="status"` line: the allowance check, a fresh quote, each wallet
+ * step (the wallet asked: the `loading` tag without a hash yet; the receipt awaited: the hash sent) and the
+ * preparing of each transaction between them; undefined when nothing is.
+ */
+export function selectSwapProgress(snapshot: SwapSnapshot): string | undefined {
+  const status = selectSwapStatus(snapshot)
+  const { hash, hashKind } = snapshot.context
+  const waiting = snapshot.hasTag('loading')
+  switch (status) {
+    case 'checking':
+      return 'Checking allowance…'
+    case 'quoting':
+      return 'Getting a fresh quote…'
+    case 'approving':
+      if (!waiting) return 'Preparing the approval…'
+      return hash && hashKind === 'approve'
+        ? 'Waiting for the approval to be confirmed…'
+        : 'Approve in your wallet…'
+    case 'swapping':
+      if (!waiting) return 'Preparing the swap…'
+      return hash && hashKind === 'swap'
+        ? 'Waiting for the swap to be confirmed…'
+        : 'Confirm the swap in your wallet…'
+    default:
+      return undefined
+  }
+}

@@ -9,6 +9,7 @@ import {
   type SwapStatus,
   selectSwapAction,
   selectSwapProblem,
+  selectSwapProgress,
   selectSwapStatus,
   validateSwap,
 } from '../../src/machines/swap'
@@ -242,31 +243,6 @@ async function perform(rendered: Rendered, event: AnyEventObject): Promise<Way> 
   return 'kit'
 }
 
-/** What SwapPreview's progress line says (role=status) in each status. */
-function expectedProgress(snapshot: Snapshot): string | undefined {
-  const status = selectSwapStatus(snapshot)
-  const { hash, hashKind } = snapshot.context
-  const waiting = snapshot.hasTag('loading')
-  switch (status) {
-    case 'checking':
-      return 'Checking allowance…'
-    case 'quoting':
-      return 'Getting a fresh quote…'
-    case 'approving':
-      if (!waiting) return 'Preparing the approval…'
-      return hash && hashKind === 'approve'
-        ? 'Waiting for the approval to be confirmed…'
-        : 'Approve in your wallet…'
-    case 'swapping':
-      if (!waiting) return 'Preparing the swap…'
-      return hash && hashKind === 'swap'
-        ? 'Waiting for the swap to be confirmed…'
-        : 'Confirm the swap in your wallet…'
-    default:
-      return undefined
-  }
-}
-
 const texts = (elements: Element[]) => elements.map((element) => element.textContent?.trim() ?? '')
 const buttonNamed = (name: string) =>
   within(viewRoot()).queryByRole('button', { name }) as HTMLButtonElement | null
@@ -333,7 +309,7 @@ async function expectScreenMatches(snapshot: Snapshot) {
     return
   }
   expect(root.querySelector('[data-stage]')?.getAttribute('data-stage')).toBe(status)
-  const line = expectedProgress(snapshot)
+  const line = selectSwapProgress(snapshot)
   expect(progress).toEqual(line === undefined ? [] : [line])
   const failedNow = ['retryable', 'unconfirmed', 'unavailable', 'quoteFailed'].includes(status)
   const problem = selectSwapProblem(snapshot)?.shortMessage

@@ -3,10 +3,10 @@ import { SWAP_QUOTE_REFRESH_MS } from '../../constants'
 import {
   isNative,
   type SwapActorRef,
-  type SwapSnapshot,
   type SwapStatus,
   selectSwapAction,
   selectSwapProblem,
+  selectSwapProgress,
   selectSwapStatus,
 } from '../../machines/swap'
 import { useSelector } from '../actor'
@@ -74,7 +74,7 @@ function Preview({ swap }: { swap: SwapActorRef }) {
   const tokens = useSelector(swap, (s) => s.context.tokens)
   const error = useSelector(swap, (s) => s.context.error)
   const hash = useSelector(swap, (s) => s.context.hash)
-  const progress = useSelector(swap, progressOf)
+  const progress = useSelector(swap, selectSwapProgress)
   // USDT-style: a smaller allowance is set to zero before the amount's.
   const zeroFirst = useSelector(swap, (s) => {
     const allowance = s.context.allowance
@@ -265,35 +265,6 @@ function Preview({ swap }: { swap: SwapActorRef }) {
       ) : null}
     </div>
   )
-}
-
-/**
- * What is under way, for a `role="status"` line: the allowance check, a fresh quote, each wallet step (the
- * wallet asked: the `loading` tag without a hash yet; the receipt awaited: the hash sent) and the preparing
- * of each transaction between them.
- */
-function progressOf(snapshot: SwapSnapshot): string | undefined {
-  const status = selectSwapStatus(snapshot)
-  const { hash, hashKind } = snapshot.context
-  const waiting = snapshot.hasTag('loading')
-  switch (status) {
-    case 'checking':
-      return 'Checking allowance…'
-    case 'quoting':
-      return 'Getting a fresh quote…'
-    case 'approving':
-      if (!waiting) return 'Preparing the approval…'
-      return hash && hashKind === 'approve'
-        ? 'Waiting for the approval to be confirmed…'
-        : 'Approve in your wallet…'
-    case 'swapping':
-      if (!waiting) return 'Preparing the swap…'
-      return hash && hashKind === 'swap'
-        ? 'Waiting for the swap to be confirmed…'
-        : 'Confirm the swap in your wallet…'
-    default:
-      return undefined
-  }
 }
 
 /** Seconds since the quote shown arrived, counted every second while this view is open. */
