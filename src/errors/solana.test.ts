@@ -85,6 +85,7 @@ describe('toSolanaError', () => {
       new TypeError('Failed to fetch'),
       new Error('failed to get recent blockhash: TypeError: fetch failed'),
       new Error('503 Service Unavailable: {"error":"fault"}'),
+      new Error('failed to get balance of account x: Error: 500 Internal Server Error: {"error":"fault"}'),
       new Error('Server responded with 429 Too Many Requests.  Retrying after 500ms delay...'),
     ]) {
       expect(toSolanaError(raw, 'send')).toBeInstanceOf(SolanaRpcUnavailableError)

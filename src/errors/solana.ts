@@ -155,8 +155,9 @@ const REJECTED = /user rejected|rejected the request|user denied|user declined|r
 // The system program's and the token program's words for it, and the runtime's rent and prior-credit checks.
 const INSUFFICIENT =
   /insufficient (funds|lamports)|InsufficientFunds|no record of a prior credit|custom program error: 0x1\b|"Custom":1\}/i
+// The fetch failing, and web3.js' `${status} ${statusText}: body` for a server error or rate limit.
 const UNAVAILABLE =
-  /failed to fetch|fetch failed|networkerror|network error|ECONNREFUSED|ECONNRESET|socket hang up|\b(429|502|503|504)\b|Service Unavailable|Too Many Requests|Bad Gateway/i
+  /failed to fetch|fetch failed|networkerror|network error|ECONNREFUSED|ECONNRESET|socket hang up|Internal Server Error|Service Unavailable|Bad Gateway|Gateway Timeout|Too Many Requests/i
 const INVALID_ADDRESS = /invalid public key|non-base58|TokenOwnerOffCurve|Invalid address/i
 
 /**
