@@ -214,3 +214,16 @@ export const SWAP_SLIPPAGE_MAX = 50
 
 /** The address the Data API's balances and convert endpoints use for a chain's native currency. */
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+
+// §5 Solana
+/** The preflight commitment levels a Solana send may name. §5 */
+export const SOLANA_PREFLIGHT_COMMITMENTS = [
+  'processed',
+  'confirmed',
+  'finalized',
+  'recent',
+  'single',
+  'singleGossip',
+  'root',
+  'max',
+] as const

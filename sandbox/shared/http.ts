@@ -53,6 +53,8 @@ export interface ServiceOptions {
    * headers, and a request from another page's origin is refused with 403 (e.g. the secure site's `/mailbox`).
    */
   privatePaths?: readonly string[]
+  /** Request headers allowed cross-origin (CORS), beside `content-type`, e.g. web3.js' `solana-client`. */
+  allowHeaders?: readonly string[]
 }
 
 /** Always private: the fault switch is for tests, never for pages. */
@@ -112,7 +114,10 @@ export async function startService(options: ServiceOptions): Promise<SandboxServ
     } else if (origins.allows(origin)) {
       res.setHeader('Access-Control-Allow-Origin', origin)
       res.setHeader('Access-Control-Allow-Methods', 'GET,POST,OPTIONS')
-      res.setHeader('Access-Control-Allow-Headers', 'content-type')
+      res.setHeader(
+        'Access-Control-Allow-Headers',
+        ['content-type', ...(options.allowHeaders ?? [])].join(', '),
+      )
       res.setHeader('Access-Control-Expose-Headers', 'Retry-After')
     }
     if (raw.method === 'OPTIONS') {

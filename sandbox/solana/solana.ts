@@ -99,6 +99,8 @@ export async function startSolana(options: StartSolanaOptions = {}): Promise<Sol
       name: 'solana',
       port: options.port ?? 0,
       origins,
+      // web3.js' Connection sends `solana-client: js/<version>` on every request; a validator's RPC allows it.
+      allowHeaders: ['solana-client'],
       handler: (req) => {
         if (req.url.pathname !== '/') return undefined
         if (req.method !== 'POST') return errorJson(405, 'JSON-RPC takes POST')
