@@ -61,33 +61,43 @@ describe('remote sessions in Chromium', () => {
     expect(fresh.split('@')[0]).not.toBe(first.split('@')[0])
     expect(await page.locator('[data-view="ConnectingWalletConnect"]').getByRole('alert').count()).toBe(0)
     // The inspector shows the lifecycle as states: the session client, its proposal, and the expiry.
-    const records = inspector.records() as { type: string; name?: string; event?: { type?: string } }[]
-    const actors = records.filter((r) => r.type === '@xstate.actor').map((r) => r.name ?? '')
-    expect(actors).toContain('sessionClient')
-    expect(actors.filter((name) => name.startsWith('proposal:')).length).toBeGreaterThanOrEqual(2)
-    const events = records.filter((r) => r.type === '@xstate.event').map((r) => r.event?.type)
-    expect(events).toEqual(
-      expect.arrayContaining([
-        'wc.sessionPropose',
-        'xstate.after.proposalExpiry.proposal.pending',
-        'remoteSessions.proposalExpired',
-        'connection.pairingExpired',
-      ]),
-    )
+    // The records reach the inspector over its socket, after the page has drawn the fresh QR code: polled.
+    type InspectorRecord = { type: string; name?: string; event?: { type?: string } }
+    const actorNames = () =>
+      (inspector.records() as InspectorRecord[])
+        .filter((r) => r.type === '@xstate.actor')
+        .map((r) => r.name ?? '')
+    await expect
+      .poll(() => actorNames().filter((name) => name.startsWith('proposal:')).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2)
+    expect(actorNames()).toContain('sessionClient')
+    const eventTypes = () =>
+      (inspector.records() as InspectorRecord[])
+        .filter((r) => r.type === '@xstate.event')
+        .map((r) => r.event?.type)
+    await expect
+      .poll(eventTypes, { timeout: 10_000 })
+      .toEqual(
+        expect.arrayContaining([
+          'wc.sessionPropose',
+          'xstate.after.proposalExpiry.proposal.pending',
+          'remoteSessions.proposalExpired',
+          'connection.pairingExpired',
+        ]),
+      )
 
     // The wallet page streams to the same inspector: both sides of the lifecycle, side by side.
     const wallet = await approveIn(fresh, inspector.url)
     await expect
       .poll(() => hostButton(page).textContent(), { timeout: 20_000 })
       .toBe(truncated(e2e.sandbox.wallets.wcAddress))
-    const both = inspector.records() as { type: string; name?: string; event?: { type?: string } }[]
-    const seen = both.filter((r) => r.type === '@xstate.event').map((r) => r.event?.type)
     // The wallet approved (its command) and the app saw the settlement acknowledged, as states of each side.
-    expect(seen).toEqual(
-      expect.arrayContaining(['session.pair', 'proposal.approve', 'wc.settleAcknowledged']),
-    )
-    const sessionActors = both.filter((r) => r.type === '@xstate.actor' && r.name?.startsWith('session:'))
-    expect(sessionActors.length).toBeGreaterThanOrEqual(2)
+    await expect
+      .poll(eventTypes, { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['session.pair', 'proposal.approve', 'wc.settleAcknowledged']))
+    await expect
+      .poll(() => actorNames().filter((name) => name.startsWith('session:')).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2)
     await hostButton(page).click()
     await page.getByRole('button', { name: 'Disconnect' }).click()
     await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
