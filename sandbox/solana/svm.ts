@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
+import bs58 from 'bs58'
 
 /**
  * The in-process SVM: litesvm's native binding (`litesvm-linux-x64-gnu`), used directly. The `litesvm` package
@@ -202,39 +203,14 @@ export function rpcTransactionError(err: unknown): RpcTransactionError {
   return { ProgramExecutionTemporarilyRestricted: { account_index: index } }
 }
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
-const BASE58_INDEX = new Map([...BASE58].map((c, i) => [c, i]))
-
-/** Base58 (Bitcoin alphabet), as Solana writes keys, signatures and blockhashes. */
+/** Base58 (Bitcoin alphabet), as Solana writes keys, signatures and blockhashes (the `bs58` package). */
 export function base58Encode(bytes: Uint8Array): string {
-  let zeros = 0
-  while (zeros < bytes.length && bytes[zeros] === 0) zeros++
-  let n = 0n
-  for (const byte of bytes) n = (n << 8n) | BigInt(byte)
-  let out = ''
-  while (n > 0n) {
-    out = BASE58[Number(n % 58n)] + out
-    n /= 58n
-  }
-  return '1'.repeat(zeros) + out
+  return bs58.encode(bytes)
 }
 
 /** Decodes base58; `undefined` when the text is not base58. */
 export function base58Decode(text: string): Uint8Array | undefined {
-  let zeros = 0
-  while (zeros < text.length && text[zeros] === '1') zeros++
-  let n = 0n
-  for (const c of text) {
-    const digit = BASE58_INDEX.get(c)
-    if (digit === undefined) return undefined
-    n = n * 58n + BigInt(digit)
-  }
-  const body: number[] = []
-  while (n > 0n) {
-    body.unshift(Number(n & 0xffn))
-    n >>= 8n
-  }
-  return Uint8Array.from([...new Array<number>(zeros).fill(0), ...body])
+  return bs58.decodeUnsafe(text)
 }
 
 /** A 32-byte public key from base58, or `undefined`. */
