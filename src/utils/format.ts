@@ -10,3 +10,20 @@ export function truncateAddress(address: string): string {
   if (address.length <= ADDRESS_TRUNCATE_START + ADDRESS_TRUNCATE_END + 3) return address
   return `${address.slice(0, ADDRESS_TRUNCATE_START)}...${address.slice(-ADDRESS_TRUNCATE_END)}`
 }
+
+/**
+ * A token quantity for lists and balances: at most `maxDecimals` decimals (cut, not rounded: never more than is
+ * held), trailing zeros dropped. Exact: decimal strings, no floating point.
+ *
+ * @example
+ * formatQuantity('1234.567890') // '1234.5678'
+ * formatQuantity('2.50') // '2.5'
+ */
+export function formatQuantity(numeric: string, maxDecimals = 4): string {
+  const [rawWhole = '0', fraction = ''] = numeric.trim().split('.')
+  const negative = rawWhole.startsWith('-')
+  const whole = (negative ? rawWhole.slice(1) : rawWhole).replace(/^0+(?=\d)/, '') || '0'
+  const cut = fraction.slice(0, maxDecimals).replace(/0+$/, '')
+  const text = cut ? `${whole}.${cut}` : whole
+  return negative && text !== '0' ? `-${text}` : text
+}

@@ -16,6 +16,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
+import { formatQuantity } from '../../utils/format'
 import type { defineConnectionMachine } from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
@@ -394,7 +395,7 @@ export const kitSetup = setup({
       enqueue.sendTo('toast', {
         type: 'toast.show',
         variant: 'success',
-        message: `Swapped ${event.fromAmount} ${event.from} for ${formatSwapAmount(event.toAmount)} ${event.to}`,
+        message: `Swapped ${event.fromAmount} ${event.from} for ${formatQuantity(event.toAmount, 6)} ${event.to}`,
       })
     }),
     /** An e-mail update ended: back on Account, and said when it worked. */
@@ -427,13 +428,6 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
 ])
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
-
-/** A received amount for the toast: at most 6 decimals, cut (never more than was received). */
-function formatSwapAmount(amount: string): string {
-  const [whole = '0', fraction = ''] = amount.split('.')
-  const cut = fraction.slice(0, 6).replace(/0+$/, '')
-  return cut ? `${whole}.${cut}` : whole
-}
 
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
   return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }
