@@ -32,6 +32,20 @@ export interface WcWalletConfig {
   account: DevAccount
   relayUrl: string
   projectId: string
+  /** Its `solana` namespace: the sandbox Solana chain and the fixed public dev keypair of solana-account.ts. */
+  solana: WcSolanaConfig
+}
+
+/** The WalletConnect wallet's Solana side. */
+export interface WcSolanaConfig {
+  /** The CAIP-2 id it approves and answers on (`SANDBOX_SOLANA_CHAIN_ID`). */
+  chainId: `solana:${string}`
+  /** Shown on the page and in requests, e.g. "Solana Sandbox". */
+  chainName: string
+  /** The sandbox Solana JSON-RPC URL solana_signAndSendTransaction submits to; null until a Solana chain is given. */
+  rpcUrl: string | null
+  /** The dev keypair: its base58 public key and 32-byte ed25519 seed (hex). */
+  account: { address: string; seedHex: string }
 }
 
 /** The virtual modules the pages import their config from (typed in virtual-config.d.ts). */

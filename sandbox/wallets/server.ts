@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import type { Address, Hex } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { createServer, type Plugin } from 'vite'
+import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
 import { DEV_MNEMONIC } from '../chain/chain.ts'
 import { type AllowedOrigins, defaultAllowedOrigins } from '../shared/origins.ts'
 import {
@@ -21,6 +22,8 @@ import {
   SOLANA_DEV_WALLET_ADDRESS,
   SOLANA_DEV_WALLET_CHAINS,
   SOLANA_DEV_WALLET_SEED_HEX,
+  WC_SOLANA_ADDRESS,
+  WC_SOLANA_SEED_HEX,
 } from './solana-account.ts'
 
 /** Options of {@link startWallets}. */
@@ -40,9 +43,9 @@ export interface WalletsOptions {
   /** Vite's log level; default 'warn'. */
   logLevel?: 'info' | 'warn' | 'error' | 'silent'
   /**
-   * The sandbox Solana JSON-RPC URL the Solana dev wallet's signAndSendTransaction submits to. Unset: that
-   * wallet still connects and signs, and signAndSendTransaction fails with "The sandbox Solana RPC is not
-   * configured".
+   * The sandbox Solana JSON-RPC URL the Solana dev wallet's signAndSendTransaction (and the WalletConnect
+   * wallet's solana_signAndSendTransaction) submits to. Unset: the wallets still connect and sign, and a send
+   * fails with "The sandbox Solana RPC is not configured".
    */
   solanaRpcUrl?: string
   /** Page origins that may load the injected script (a module script, so CORS). Default: loopback pages. */
@@ -65,6 +68,8 @@ export interface Wallets {
   wcAddress: Address
   /** The Solana dev wallet's public key (base58); the sandbox Solana chain funds it. */
   solanaAddress: string
+  /** The WalletConnect wallet's Solana public key (base58): the sandbox Solana chain's dev key 1. */
+  wcSolanaAddress: string
   /** The random id `GET {origin}/__health` answers. */
   instance: string
   /** Stops the Vite server. Safe to call twice. */
@@ -155,6 +160,12 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
     account: devAccount(second, 'second'),
     relayUrl: opts.relayUrl,
     projectId: opts.projectId,
+    solana: {
+      chainId: SANDBOX_SOLANA_CHAIN_ID as `solana:${string}`,
+      chainName: 'Solana Sandbox',
+      rpcUrl: opts.solanaRpcUrl ?? null,
+      account: { address: WC_SOLANA_ADDRESS, seedHex: WC_SOLANA_SEED_HEX },
+    },
   }
   const solana: SolanaWalletConfig = {
     rpcUrl: opts.solanaRpcUrl ?? null,
@@ -209,6 +220,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
         '@solana/web3.js',
         '@wallet-standard/wallet',
         'tweetnacl',
+        'bs58',
       ],
     },
   })
@@ -233,6 +245,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
       injectedAddress: injected.account.address,
       wcAddress: wc.account.address,
       solanaAddress: solana.account.address,
+      wcSolanaAddress: wc.solana.account.address,
       instance,
       close,
     }

@@ -18,6 +18,15 @@ export const SOLANA_DEV_WALLET_ADDRESS = '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1
  */
 export const SOLANA_DEV_WALLET_CHAINS = ['solana:sandbox', 'solana:localnet'] as const
 
+/**
+ * The WalletConnect wallet page's Solana account: the sandbox Solana chain's dev keypair 1 (seed
+ * sha256("walletstate solana dev account 1"), funded at every start), so it differs from the injected Solana
+ * wallet's and needs no extra funding. Written out for the same reason as above (wc-wallet.test.ts checks it is
+ * the chain's `accounts[1]`).
+ */
+export const WC_SOLANA_SEED_HEX = 'f303cb596291f4d399fad20a5e41434b586fb29c52afb5133f075e80cbb39149'
+export const WC_SOLANA_ADDRESS = 'GyVrnLoLbwrQENKb6aQQiL4KGTydk3DNMejeVsMSNRS3'
+
 /** A hex seed as bytes (the wallet gets its seed as hex in its served config). */
 export function seedBytes(hex: string = SOLANA_DEV_WALLET_SEED_HEX): Uint8Array {
   if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error('a Solana dev seed is 32 bytes of hex')

@@ -1,22 +1,37 @@
 import { randomBytes } from 'node:crypto'
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  VersionedTransaction,
+} from '@solana/web3.js'
 import { SignClient } from '@walletconnect/sign-client'
+import bs58 from 'bs58'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import nacl from 'tweetnacl'
 import { createPublicClient, type Hex, http, parseEther, toHex, verifyMessage } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
+import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
 import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import { type InspectorServer, startInspectorServer } from '../inspector/server.ts'
 import { type Relay, startRelay } from '../relay/relay.ts'
 import type { SandboxService } from '../shared/http.ts'
 import { Stops } from '../shared/stops.ts'
+import { type Solana, startSolana } from '../solana/solana.ts'
 import { startWallets, type Wallets } from './server.ts'
+import { seedBytes, WC_SOLANA_ADDRESS, WC_SOLANA_SEED_HEX } from './solana-account.ts'
 
 /*
  * The WalletConnect wallet page as the kit's session client machine (wallet role) drives it, in real Chromium,
  * against real app-side SignClients paired through the sandbox relay: sessions listed and ended one by one,
- * requests answered from the machine's queue, one-click sign-in, bad input, and the wallet's lifecycle streamed
- * to the sandbox inspector with ?inspect=.
+ * requests answered from the machine's queue, one-click sign-in, bad input, the wallet's lifecycle streamed
+ * to the sandbox inspector with ?inspect=, and its `solana` namespace signing and sending on the sandbox Solana
+ * chain.
  */
 
 const PROJECT_ID = 'wc-wallet-test'
@@ -24,6 +39,7 @@ const PROJECT_ID = 'wc-wallet-test'
 type Dapp = InstanceType<typeof SignClient>
 
 let chain: Chain
+let solana: Solana
 let rpc: SandboxService
 let relay: Relay
 let wallets: Wallets
@@ -36,10 +52,11 @@ const stops = new Stops()
 
 beforeAll(async () => {
   chain = await stops.track(startChain())
-  ;[rpc, relay, inspector] = await Promise.all([
+  ;[rpc, relay, inspector, solana] = await Promise.all([
     stops.track(startRpcService({ chain })),
     stops.track(startRelay()),
     stops.track(startInspectorServer()),
+    stops.track(startSolana()),
   ])
   wallets = await stops.track(
     startWallets({
@@ -48,6 +65,7 @@ beforeAll(async () => {
       accounts: chain.accounts,
       relayUrl: relay.url,
       projectId: PROJECT_ID,
+      solanaRpcUrl: solana.rpcUrl,
     }),
   )
   browser = await stops.track(chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }))
@@ -64,6 +82,15 @@ afterAll(async () => {
 })
 
 const caip = () => `eip155:${chain.chainId}`
+
+const eip155Namespace = () => ({
+  chains: [caip()],
+  methods: ['personal_sign', 'eth_sendTransaction', 'eth_chainId'],
+  events: ['accountsChanged', 'chainChanged'],
+})
+
+const SOLANA_METHODS = ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction']
+const solanaNamespace = () => ({ chains: [SANDBOX_SOLANA_CHAIN_ID], methods: SOLANA_METHODS, events: [] })
 
 async function makeDapp(name: string): Promise<Dapp> {
   const dapp = await SignClient.init({
@@ -84,20 +111,10 @@ const slug = (name: string) => name.toLowerCase().replace(/\W+/g, '-')
  * Proposes a session. `approval()` is called at once: sign-client 2.25 resolves only a caller already waiting,
  * so one that asks after the wallet approved waits for the proposal's expiry instead.
  */
-async function connect(dapp: Dapp) {
-  const { uri, approval } = await within(
-    dapp.connect({
-      optionalNamespaces: {
-        eip155: {
-          chains: [caip()],
-          methods: ['personal_sign', 'eth_sendTransaction', 'eth_chainId'],
-          events: ['accountsChanged', 'chainChanged'],
-        },
-      },
-    }),
-    10_000,
-    'connect',
-  )
+type ProposedNamespaces = Record<string, { chains: string[]; methods: string[]; events: string[] }>
+
+async function connect(dapp: Dapp, optionalNamespaces: ProposedNamespaces = { eip155: eip155Namespace() }) {
+  const { uri, approval } = await within(dapp.connect({ optionalNamespaces }), 10_000, 'connect')
   const settled = approval()
   // Awaited (or left) by the test; never an unhandled rejection meanwhile.
   settled.catch(() => {})
@@ -150,8 +167,13 @@ async function pasteAndPair(page: Page, uri: string): Promise<void> {
 }
 
 /** Pairs `dapp` through the page, approves its proposal there and answers the dapp's session. */
-async function approveSession(page: Page, dapp: Dapp, pairing: 'query' | 'paste') {
-  const { uri, approval } = await connect(dapp)
+async function approveSession(
+  page: Page,
+  dapp: Dapp,
+  pairing: 'query' | 'paste',
+  namespaces?: ProposedNamespaces,
+) {
+  const { uri, approval } = await connect(dapp, namespaces)
   if (pairing === 'query') await page.goto(`${wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`)
   else await pasteAndPair(page, uri)
   const proposal = page.getByRole('region', { name: 'Session proposal' })
@@ -390,6 +412,276 @@ describe('WalletConnect wallet page driven by the session client machine', () =>
     expect(sessionStates.some((value) => value.startsWith('{"active":'))).toBe(true)
     // The inspector's code was loaded for this page (and only because of ?inspect=).
     expect(requests.some((url) => url.includes('statelyai'))).toBe(true)
+    expect(pageErrors).toEqual([])
+  })
+})
+
+describe('the WalletConnect wallet page’s solana namespace', () => {
+  const wcKey = () => new PublicKey(wallets.wcSolanaAddress)
+  const solanaAccount = () => `${SANDBOX_SOLANA_CHAIN_ID}:${wallets.wcSolanaAddress}`
+  /** What a rejected request rejects with at the app: the wallet's error object. */
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      (result) => ({ resolved: result }),
+      (error: unknown) => error,
+    )
+
+  it('holds a funded dev key of the sandbox Solana chain, not the injected Solana wallet’s', async () => {
+    expect(Keypair.fromSeed(seedBytes(WC_SOLANA_SEED_HEX)).publicKey.toBase58()).toBe(WC_SOLANA_ADDRESS)
+    expect(wallets.wcSolanaAddress).toBe(WC_SOLANA_ADDRESS)
+    expect(wallets.wcSolanaAddress).toBe(solana.accounts[1]?.publicKey)
+    expect(wallets.wcSolanaAddress).not.toBe(wallets.solanaAddress)
+    const connection = new Connection(solana.rpcUrl, 'confirmed')
+    expect(await connection.getBalance(wcKey())).toBeGreaterThan(LAMPORTS_PER_SOL)
+  })
+
+  it('approves the sandbox Solana chain, signs messages ed25519, and answers a declined or malformed request', async () => {
+    const { page, pageErrors } = await openWallet()
+    await expect.poll(() => page.locator('#solana-address').textContent()).toBe(wallets.wcSolanaAddress)
+    const dapp = await makeDapp('Solana Dapp')
+    const { uri, approval } = await connect(dapp, { solana: solanaNamespace() })
+    await pasteAndPair(page, uri)
+    const proposal = page.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText('Solana Dapp', { exact: true }).waitFor({ timeout: 15_000 })
+    // Solana alone was asked for: the card shows (and the session gets) the Solana account only.
+    expect(await proposal.textContent()).toContain(solanaAccount())
+    expect(await proposal.textContent()).not.toContain(wallets.wcAddress)
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    const session = await within(approval(), 10_000, 'session approval')
+    expect(Object.keys(session.namespaces)).toEqual(['solana'])
+    expect(session.namespaces.solana).toMatchObject({
+      chains: [SANDBOX_SOLANA_CHAIN_ID],
+      accounts: [solanaAccount()],
+      events: [],
+    })
+    expect([...(session.namespaces.solana?.methods ?? [])].sort()).toEqual([...SOLANA_METHODS].sort())
+    await page.locator(`li[data-topic="${session.topic}"][data-state="active"]`).waitFor({ timeout: 10_000 })
+
+    const signMessage = (message: string) =>
+      dapp.request<{ signature: string }>({
+        topic: session.topic,
+        chainId: SANDBOX_SOLANA_CHAIN_ID,
+        request: {
+          method: 'solana_signMessage',
+          params: {
+            message: bs58.encode(new TextEncoder().encode(message)),
+            pubkey: wallets.wcSolanaAddress,
+          },
+        },
+      })
+    const card = page.getByRole('region', { name: 'Signature request' })
+
+    // (a) Approved: a detached ed25519 signature over the message bytes, by the account's key.
+    const text = `Sign in to Solana Dapp ${randomBytes(4).toString('hex')}`
+    const signing = signMessage(text)
+    await card.getByText(text).waitFor({ timeout: 10_000 })
+    expect(await card.textContent()).toContain('solana_signMessage')
+    expect(await card.textContent()).toContain(wallets.wcSolanaAddress)
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    const { signature } = await within(signing, 10_000, 'solana_signMessage')
+    const signatureBytes = bs58.decode(signature)
+    expect(signatureBytes).toHaveLength(64)
+    const messageBytes = new TextEncoder().encode(text)
+    expect(nacl.sign.detached.verify(messageBytes, signatureBytes, wcKey().toBytes())).toBe(true)
+    expect(
+      nacl.sign.detached.verify(new TextEncoder().encode(`${text}!`), signatureBytes, wcKey().toBytes()),
+    ).toBe(false)
+
+    // (c) Declined: WalletConnect's user-rejected error reaches the app.
+    const declined = failure(signMessage('Do not sign this'))
+    await card.getByText('Do not sign this').waitFor({ timeout: 10_000 })
+    await card.getByRole('button', { name: 'Reject', exact: true }).click()
+    expect(await within(declined, 10_000, 'declined solana_signMessage')).toMatchObject({
+      code: 5000,
+      message: 'User rejected.',
+    })
+    await expect.poll(() => log(page).textContent()).toContain('Rejected solana_signMessage from Solana Dapp')
+
+    // Wrong-shaped params: refused with invalid params, never shown to the person.
+    const malformed = [
+      { method: 'solana_signMessage', params: { message: 42, pubkey: wallets.wcSolanaAddress } },
+      {
+        method: 'solana_signMessage',
+        params: { message: 'not base58: 0OIl', pubkey: wallets.wcSolanaAddress },
+      },
+      { method: 'solana_signMessage', params: { message: bs58.encode([1, 2, 3]) } },
+      { method: 'solana_signTransaction', params: { transaction: 'not base64!' } },
+      { method: 'solana_signTransaction', params: { transaction: 'AAAA' } },
+      { method: 'solana_signAndSendTransaction', params: [] },
+    ]
+    for (const request of malformed) {
+      const answer = await within(
+        failure(dapp.request({ topic: session.topic, chainId: SANDBOX_SOLANA_CHAIN_ID, request })),
+        10_000,
+        `${request.method} with bad params`,
+      )
+      expect(answer, JSON.stringify(request)).toMatchObject({ code: -32602 })
+    }
+    // Another account's key: refused as well (the wallet signs only with its own).
+    const other = Keypair.generate().publicKey.toBase58()
+    const foreign = await within(
+      failure(
+        dapp.request({
+          topic: session.topic,
+          chainId: SANDBOX_SOLANA_CHAIN_ID,
+          request: { method: 'solana_signMessage', params: { message: bs58.encode([1]), pubkey: other } },
+        }),
+      ),
+      10_000,
+      'solana_signMessage for another key',
+    )
+    expect(foreign).toMatchObject({ code: -32602 })
+    expect(await machine(page).getAttribute('data-queue')).toBe('idle')
+    expect(await page.getByRole('region', { name: /request$/ }).count()).toBe(0)
+    expect(pageErrors).toEqual([])
+  })
+
+  it('signs and sends a real SOL transfer that lands on the sandbox Solana chain, and signs one for the app to send', async () => {
+    const { page, pageErrors } = await openWallet()
+    const dapp = await makeDapp('Solana Sender')
+    const session = await approveSession(page, dapp, 'paste', { solana: solanaNamespace() })
+    const connection = new Connection(solana.rpcUrl, 'confirmed')
+    const transfer = async (to: PublicKey, lamports: number) => {
+      const { blockhash } = await connection.getLatestBlockhash()
+      const tx = new Transaction({ feePayer: wcKey(), recentBlockhash: blockhash }).add(
+        SystemProgram.transfer({ fromPubkey: wcKey(), toPubkey: to, lamports }),
+      )
+      return tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64')
+    }
+
+    // (b) solana_signAndSendTransaction: the wallet signs, submits to the sandbox RPC and answers the signature.
+    const to = Keypair.generate().publicKey
+    const before = await connection.getBalance(wcKey())
+    const sending = dapp.request<{ signature: string }>({
+      topic: session.topic,
+      chainId: SANDBOX_SOLANA_CHAIN_ID,
+      request: {
+        method: 'solana_signAndSendTransaction',
+        params: {
+          transaction: await transfer(to, 0.25 * LAMPORTS_PER_SOL),
+          pubkey: wallets.wcSolanaAddress,
+          sendOptions: { preflightCommitment: 'confirmed' },
+        },
+      },
+    })
+    const card = page.getByRole('region', { name: 'Transaction request' })
+    await card
+      .getByText(`transfer 0.25 SOL to ${to.toBase58()}`, { exact: false })
+      .waitFor({ timeout: 10_000 })
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    const { signature } = await within(sending, 20_000, 'solana_signAndSendTransaction')
+    expect(bs58.decode(signature)).toHaveLength(64)
+    const status = await connection.getSignatureStatus(signature)
+    expect(status.value?.err).toBeNull()
+    expect(await connection.getBalance(to)).toBe(0.25 * LAMPORTS_PER_SOL)
+    expect(before - (await connection.getBalance(wcKey()))).toBe(0.25 * LAMPORTS_PER_SOL + 5_000)
+
+    // solana_signTransaction: signed, not sent; the app sends the signed bytes itself and they land.
+    const second = Keypair.generate().publicKey
+    const signing = dapp.request<{ signature: string; transaction: string }>({
+      topic: session.topic,
+      chainId: SANDBOX_SOLANA_CHAIN_ID,
+      request: {
+        method: 'solana_signTransaction',
+        params: {
+          transaction: await transfer(second, 0.1 * LAMPORTS_PER_SOL),
+          pubkey: wallets.wcSolanaAddress,
+        },
+      },
+    })
+    const signCard = page.getByRole('region', { name: 'Transaction signature request' })
+    await signCard.getByText(`transfer 0.1 SOL to ${second.toBase58()}`, { exact: false }).waitFor({
+      timeout: 10_000,
+    })
+    await signCard.getByRole('button', { name: 'Approve', exact: true }).click()
+    const signed = await within(signing, 10_000, 'solana_signTransaction')
+    const tx = VersionedTransaction.deserialize(Buffer.from(signed.transaction, 'base64'))
+    expect(tx.signatures[0] && bs58.encode(tx.signatures[0])).toBe(signed.signature)
+    expect(
+      nacl.sign.detached.verify(tx.message.serialize(), bs58.decode(signed.signature), wcKey().toBytes()),
+    ).toBe(true)
+    expect(await connection.getBalance(second)).toBe(0)
+    const sent = await connection.sendRawTransaction(tx.serialize())
+    expect(sent).toBe(signed.signature)
+    expect(await connection.getBalance(second)).toBe(0.1 * LAMPORTS_PER_SOL)
+
+    // The node's refusal reaches the app with its code (a transfer of more than the account holds).
+    const tooMuch = failure(
+      dapp.request({
+        topic: session.topic,
+        chainId: SANDBOX_SOLANA_CHAIN_ID,
+        request: {
+          method: 'solana_signAndSendTransaction',
+          params: { transaction: await transfer(Keypair.generate().publicKey, 1_000_000 * LAMPORTS_PER_SOL) },
+        },
+      }),
+    )
+    await card.getByText('transfer 1000000 SOL', { exact: false }).waitFor({ timeout: 10_000 })
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    const refusal = (await within(tooMuch, 20_000, 'failing solana_signAndSendTransaction')) as {
+      code?: number
+      message?: string
+    }
+    expect(refusal.code).toBe(-32002)
+    expect(refusal.message).toMatch(/^Transaction simulation failed/)
+    expect(pageErrors).toEqual([])
+  })
+
+  it('grants both namespaces to an eip155 + solana proposal and answers on each chain', async () => {
+    const { page, pageErrors } = await openWallet()
+    const dapp = await makeDapp('Multichain Dapp')
+    const { uri, approval } = await connect(dapp, { eip155: eip155Namespace(), solana: solanaNamespace() })
+    await pasteAndPair(page, uri)
+    const proposal = page.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText('Multichain Dapp', { exact: true }).waitFor({ timeout: 15_000 })
+    const facts = await proposal.textContent()
+    expect(facts).toContain(`${caip()}:${wallets.wcAddress}`)
+    expect(facts).toContain(solanaAccount())
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    const session = await within(approval(), 10_000, 'session approval')
+    expect(Object.keys(session.namespaces).sort()).toEqual(['eip155', 'solana'])
+    expect(session.namespaces.eip155?.accounts).toEqual([`${caip()}:${wallets.wcAddress}`])
+    expect(session.namespaces.eip155?.chains).toEqual([caip()])
+    expect(session.namespaces.solana?.accounts).toEqual([solanaAccount()])
+    expect(session.namespaces.solana?.chains).toEqual([SANDBOX_SOLANA_CHAIN_ID])
+
+    // eip155 as before: answered at once, and a declined signature is EIP-1193's 4001.
+    const chainId = await within(
+      dapp.request<Hex>({
+        topic: session.topic,
+        chainId: caip(),
+        request: { method: 'eth_chainId', params: [] },
+      }),
+      10_000,
+      'eth_chainId',
+    )
+    expect(chainId).toBe(toHex(chain.chainId))
+    const declined = failure(
+      dapp.request({
+        topic: session.topic,
+        chainId: caip(),
+        request: { method: 'personal_sign', params: [toHex('EVM, declined'), wallets.wcAddress] },
+      }),
+    )
+    const card = page.getByRole('region', { name: 'Signature request' })
+    await card.getByText('EVM, declined').waitFor({ timeout: 10_000 })
+    await card.getByRole('button', { name: 'Reject', exact: true }).click()
+    expect(await within(declined, 10_000, 'declined personal_sign')).toMatchObject({ code: 4001 })
+
+    // The same session's Solana side signs with the Solana key.
+    const message = new TextEncoder().encode('Both chains')
+    const signing = dapp.request<{ signature: string }>({
+      topic: session.topic,
+      chainId: SANDBOX_SOLANA_CHAIN_ID,
+      request: {
+        method: 'solana_signMessage',
+        params: { message: bs58.encode(message), pubkey: wallets.wcSolanaAddress },
+      },
+    })
+    await card.getByText('Both chains').waitFor({ timeout: 10_000 })
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    const { signature } = await within(signing, 10_000, 'solana_signMessage')
+    expect(nacl.sign.detached.verify(message, bs58.decode(signature), wcKey().toBytes())).toBe(true)
     expect(pageErrors).toEqual([])
   })
 })

@@ -32,7 +32,10 @@ import { SOLANA_DEV_WALLET_ICON } from '../common/icon.ts'
 import { createPrompter, type PromptRequest } from '../common/prompt.ts'
 import type { SolanaWalletConfig } from '../config.ts'
 import { seedBytes } from '../solana-account.ts'
-import { decodeTransaction, describeTransaction, requireSigner, toBase64 } from './transaction.ts'
+import { NOT_CONFIGURED_MESSAGE, sendRawTransaction, WalletRequestError } from './rpc.ts'
+import { decodeTransaction, describeTransaction, requireSigner } from './transaction.ts'
+
+export { NOT_CONFIGURED_MESSAGE, WalletRequestError }
 
 /*
  * The injected Solana dev wallet: a host page loads this module (`<script type="module" src=...>`) and it
@@ -45,7 +48,6 @@ import { decodeTransaction, describeTransaction, requireSigner, toBase64 } from 
 export const SOLANA_WALLET_NAME = 'Walletstate Solana Dev Wallet'
 const STORAGE_KEY = 'walletstate-solana-devwallet:v1'
 const INSTALLED = Symbol.for('io.walletstate.solana-devwallet.installed')
-export const NOT_CONFIGURED_MESSAGE = 'The sandbox Solana RPC is not configured'
 
 const StoredSchema = v.object({ account: v.nullable(v.string()) })
 
@@ -58,16 +60,6 @@ export class WalletUserRejectedError extends Error {
   readonly code = 4001
   constructor() {
     super('User rejected the request.')
-  }
-}
-
-/** An error answered to the app for a request the wallet cannot serve (bad input, wrong account or chain). */
-export class WalletRequestError extends Error {
-  override readonly name = 'WalletRequestError'
-  readonly code: number
-  constructor(message: string, code = -32602) {
-    super(message)
-    this.code = code
   }
 }
 
@@ -272,7 +264,7 @@ function install(config: SolanaWalletConfig): void {
       )
       const signature = tx.signatures[0]
       if (!signature) throw new WalletRequestError('The signed transaction has no signature', -32603)
-      await sendRaw(config.rpcUrl, tx.serialize(), input.options)
+      await sendRawTransaction(config.rpcUrl, tx.serialize(), input.options)
       outputs.push({ signature })
     }
     return outputs
@@ -353,62 +345,6 @@ function displayMessage(bytes: Uint8Array): string {
   } catch {
     return `0x${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`
   }
-}
-
-const RpcAnswerSchema = v.union([
-  v.object({ result: v.string() }),
-  v.object({ error: v.object({ code: v.number(), message: v.string() }) }),
-])
-
-/** `sendTransaction` (base64 wire) on the sandbox Solana JSON-RPC; throws its error as the wallet's. */
-async function sendRaw(
-  rpcUrl: string,
-  wire: Uint8Array,
-  options: SolanaSignAndSendTransactionInput['options'],
-): Promise<string> {
-  const body = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'sendTransaction',
-    params: [
-      toBase64(wire),
-      {
-        encoding: 'base64',
-        skipPreflight: options?.skipPreflight ?? false,
-        preflightCommitment: options?.preflightCommitment ?? 'confirmed',
-        ...(options?.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-        ...(options?.minContextSlot === undefined ? {} : { minContextSlot: options.minContextSlot }),
-      },
-    ],
-  }
-  let response: Response
-  try {
-    response = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-  } catch (error) {
-    throw new WalletRequestError(`The sandbox Solana RPC did not answer: ${String(error)}`, -32603)
-  }
-  const text = await response.text()
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new WalletRequestError(
-      `The sandbox Solana RPC answered HTTP ${response.status}: ${text.slice(0, 200)}`,
-      -32603,
-    )
-  }
-  const parsed = v.safeParse(RpcAnswerSchema, json)
-  if (!parsed.success) {
-    throw new WalletRequestError(`The sandbox Solana RPC answered ${text.slice(0, 200)}`, -32603)
-  }
-  if ('error' in parsed.output) {
-    throw new WalletRequestError(parsed.output.error.message, parsed.output.error.code)
-  }
-  return parsed.output.result
 }
 
 install(config)

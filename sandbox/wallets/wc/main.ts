@@ -27,6 +27,7 @@ import {
 import type { RpcResponse } from '../../../src/session/types.ts'
 import { type ProviderRpcError, rpcErrors, toProviderError } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
+import { solanaAddress, solanaChain } from './solana.ts'
 import { byId, type Card, logLine, renderCard, renderSessions, type SessionRow, setAlert } from './view.ts'
 import {
   type Attestation,
@@ -46,10 +47,10 @@ import {
 
 /*
  * The WalletConnect wallet page: the sandbox's stand-in for a phone wallet, holding the second anvil dev
- * account. It is driven by the kit's own session client machine in the wallet role: the machine keeps the
- * proposals, the sessions and the one-at-a-time request queue, checks every command against the SPEC §5 rules
- * and talks to @walletconnect/sign-client; this page renders its snapshot, sends it the person's decisions and
- * does the signing (wallet.ts). `?uri=` pairs on load; `?inspect=ws://127.0.0.1:PORT` streams the machine to a
+ * account and a Solana dev key (its `solana` namespace). It is driven by the kit's own session client machine in
+ * the wallet role: the machine keeps the proposals, the sessions and the one-at-a-time request queue, checks
+ * every command against the SPEC §5 rules and talks to @walletconnect/sign-client; this page renders its
+ * snapshot, sends it the person's decisions and does the signing (wallet.ts, solana.ts). `?uri=` pairs on load; `?inspect=ws://127.0.0.1:PORT` streams the machine to a
  * Stately inspector server (the inspector's code loads only then).
  */
 
@@ -217,7 +218,7 @@ async function decideRequest(id: number, approved: boolean): Promise<void> {
   const plan = plans.get(id)
   if (plan?.kind !== 'ask' || working.has(key)) return
   setAlert(actionError, undefined)
-  let response: RpcResponse = errorResponse(rpcErrors.userRejected())
+  let response: RpcResponse = errorResponse((plan.rejection ?? rpcErrors.userRejected)())
   if (approved) {
     working.add(key)
     scheduleRender()
@@ -559,7 +560,7 @@ function logNotices(wallet: Actor<WalletMachine>): void {
       status(plan?.kind === 'ask' ? `Approved ${method} from ${peer}` : `Answered ${method} for ${peer}`)
     } else if (outcome === 'rejected') {
       status(
-        error?.code === 4001
+        error?.code === 4001 || error?.code === USER_REJECTED.code
           ? `Rejected ${method} from ${peer}`
           : `Refused ${method} from ${peer}: ${error?.message ?? 'no reason given'}`,
       )
@@ -592,6 +593,8 @@ async function main(): Promise<void> {
   byId<HTMLImageElement>('wallet-icon').src = DEV_WALLET_ICON
   byId('account-address').textContent = address
   byId('account-network').textContent = `${config.chain.name} (${caipChain})`
+  byId('solana-address').textContent = solanaAddress
+  byId('solana-network').textContent = `${config.solana.chainName} (${solanaChain})`
   status('Starting…')
 
   const url = new URL(window.location.href)
@@ -640,7 +643,9 @@ async function main(): Promise<void> {
   pairButton.disabled = false
   app.dataset.state = 'ready'
   app.removeAttribute('aria-busy')
-  status(`Ready: ${address} on ${caipChain}${oneClickAuth ? '' : ' (one-click auth off)'}`)
+  status(
+    `Ready: ${address} on ${caipChain}, ${solanaAddress} on ${solanaChain}${oneClickAuth ? '' : ' (one-click auth off)'}`,
+  )
 
   const uri = url.searchParams.get('uri')
   if (uri !== null) {

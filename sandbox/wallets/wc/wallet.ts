@@ -24,6 +24,7 @@ import {
   toProviderError,
   toViemChain,
 } from '../common/eth.ts'
+import { planSolanaRequest, SOLANA_EVENTS, SOLANA_METHODS, solanaAccount, solanaChain } from './solana.ts'
 
 /*
  * What this wallet decides on its own: which session it grants a proposal, how it answers each request and what
@@ -66,6 +67,38 @@ function requestedList(namespaces: ProposalNamespaces, field: 'methods' | 'event
   return Object.values(namespaces).flatMap((ns) => ns[field] ?? [])
 }
 
+/** `eip155` of `eip155`, `eip155:1` or `eip155:1:0xabc…`. */
+const namespaceOf = (keyOrChain: string) => keyOrChain.split(':')[0] ?? ''
+
+/** The namespaces this wallet has an account in. */
+const SERVED_NAMESPACES = new Set(['eip155', 'solana'])
+
+/** The methods or events of one namespace (its `eip155` key or inline `eip155:1` keys). */
+function requestedListOf(
+  namespaces: ProposalNamespaces,
+  namespace: string,
+  field: 'methods' | 'events',
+): string[] {
+  return Object.entries(namespaces).flatMap(([key, ns]) =>
+    namespaceOf(key) === namespace ? (ns[field] ?? []) : [],
+  )
+}
+
+/**
+ * Which of its namespaces the wallet grants: `solana` when the proposal asks for the sandbox Solana chain
+ * (required or optional); `eip155` unless the proposal asks for Solana alone, so a proposal without Solana is
+ * answered as it always was.
+ */
+function grantedNamespaces({ requiredNamespaces, optionalNamespaces }: ProposalInfo) {
+  const asked = [...Object.entries(requiredNamespaces), ...Object.entries(optionalNamespaces)]
+  const namespaces = new Set(
+    asked.flatMap(([key, ns]) => [namespaceOf(key), ...(ns.chains ?? []).map(namespaceOf)]),
+  )
+  const chains = union(requestedChains(requiredNamespaces), requestedChains(optionalNamespaces))
+  const solana = chains.includes(solanaChain)
+  return { eip155: namespaces.has('eip155') || !solana, solana }
+}
+
 // ---------------------------------------------------------------------------------------------- proposals
 
 /** What the person reads before approving a proposal. */
@@ -81,17 +114,24 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
     { label: 'URL', value: proposer.metadata.url || 'none given' },
     { label: 'Chains', value: chains.join(', ') || 'none' },
     { label: 'Methods', value: methods.join(', ') || 'none' },
-    { label: 'Account', value: `${caipChain}:${address}` },
   ]
+  const granted = grantedNamespaces(proposal)
+  if (granted.eip155) facts.push({ label: 'Account', value: `${caipChain}:${address}` })
+  if (granted.solana) facts.push({ label: 'Solana account', value: solanaAccount })
   const missing = unsupportedRequirements(proposal)
   return missing.length > 0
-    ? { facts, note: `This wallet serves ${caipChain} only; the app requires ${missing.join(', ')}.` }
+    ? {
+        facts,
+        note: `This wallet serves ${caipChain} and ${solanaChain} only; the app requires ${missing.join(', ')}.`,
+      }
     : { facts }
 }
 
 function unsupportedRequirements({ requiredNamespaces }: ProposalInfo): string[] {
-  const foreign = Object.keys(requiredNamespaces).filter((key) => key.split(':')[0] !== 'eip155')
-  const chains = requestedChains(requiredNamespaces).filter((chain) => chain !== caipChain)
+  const foreign = Object.keys(requiredNamespaces).filter((key) => !SERVED_NAMESPACES.has(namespaceOf(key)))
+  const chains = requestedChains(requiredNamespaces).filter(
+    (chain) => chain !== caipChain && chain !== solanaChain,
+  )
   return union(foreign, chains)
 }
 
@@ -110,17 +150,25 @@ export function approvalFor(
     }
   }
   const { requiredNamespaces } = proposal
-  return {
-    kind: 'approve',
-    namespaces: {
-      eip155: {
-        chains: [caipChain],
-        accounts: [`${caipChain}:${address}`],
-        methods: union(METHODS, requestedList(requiredNamespaces, 'methods')),
-        events: union(EVENTS, requestedList(requiredNamespaces, 'events')),
-      },
-    },
+  const granted = grantedNamespaces(proposal)
+  const namespaces: Namespaces = {}
+  if (granted.eip155) {
+    namespaces.eip155 = {
+      chains: [caipChain],
+      accounts: [`${caipChain}:${address}`],
+      methods: union(METHODS, requestedListOf(requiredNamespaces, 'eip155', 'methods')),
+      events: union(EVENTS, requestedListOf(requiredNamespaces, 'eip155', 'events')),
+    }
   }
+  if (granted.solana) {
+    namespaces.solana = {
+      chains: [solanaChain],
+      accounts: [solanaAccount],
+      methods: union(SOLANA_METHODS, requestedListOf(requiredNamespaces, 'solana', 'methods')),
+      events: union(SOLANA_EVENTS, requestedListOf(requiredNamespaces, 'solana', 'events')),
+    }
+  }
+  return { kind: 'approve', namespaces }
 }
 
 // ---------------------------------------------------------------------------------------------- requests
@@ -139,6 +187,8 @@ export interface Ask extends PlanBase {
   asks: string
   facts: Fact[]
   detail?: { label: string; text: string }
+  /** What Reject answers; EIP-1193's user rejection (4001) unless the namespace has its own. */
+  rejection?: () => ProviderRpcError
   run(): Promise<unknown>
 }
 
@@ -150,13 +200,15 @@ export type RequestPlan =
 
 /**
  * Plans the answer to a request the machine made active. Its params come from the dapp: every signing method's
- * params are parsed, and a malformed request is refused with the EIP-1193 error rather than shown.
+ * params are parsed, and a malformed request is refused with the EIP-1193 error rather than shown. Requests on a
+ * Solana chain are solana.ts's.
  */
 export function planRequest(request: RequestInfo, peer: string): RequestPlan {
   const { method } = request.request
   const params: unknown = request.request.params
   const base = { method, peer }
   const accountFact = { label: 'Account', value: address }
+  if (namespaceOf(request.chainId) === 'solana') return planSolanaRequest(request, peer)
   try {
     if (request.chainId !== caipChain) {
       throw rpcErrors.invalidParams(`This wallet serves ${caipChain} only, not ${request.chainId}`)
