@@ -177,21 +177,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ],
       }).then(track),
     )
-    const secureSiteP = Promise.all([chainP, rpcP, walletsApiP, dbP]).then(([chain, rpc, walletsApi, db]) =>
-      startSecureSite({
-        rpcUrl: rpcEndpoint(rpc.origin, projectId),
-        chainId: chain.chainId,
-        originsUrl: walletsApi.origin,
-        db,
-        port: ports.secureSite ?? 0,
-        origins,
-        // The last dev account funds new embedded wallets, so they can send from the start.
-        faucet: {
-          privateKey: chain.accounts[chain.accounts.length - 1]!.privateKey,
-          // 10 of each token: the faucet holds 1,000 STK, so a long test run does not drain it.
-          tokens: chain.tokens.map((t) => ({ address: t.address, amount: 10n * 10n ** BigInt(t.decimals) })),
-        },
-      }).then(track),
+    const secureSiteP = Promise.all([chainP, rpcP, walletsApiP, dbP, solanaP]).then(
+      ([chain, rpc, walletsApi, db, solana]) =>
+        startSecureSite({
+          rpcUrl: rpcEndpoint(rpc.origin, projectId),
+          chainId: chain.chainId,
+          originsUrl: walletsApi.origin,
+          db,
+          // The embedded wallets sign for the Solana chain too; each new one is airdropped 10 SOL there.
+          solana: { rpcUrl: solana.rpcUrl },
+          port: ports.secureSite ?? 0,
+          origins,
+          // The last dev account funds new embedded wallets, so they can send from the start.
+          faucet: {
+            privateKey: chain.accounts[chain.accounts.length - 1]!.privateKey,
+            // 10 of each token: the faucet holds 1,000 STK, so a long test run does not drain it.
+            tokens: chain.tokens.map((t) => ({
+              address: t.address,
+              amount: 10n * 10n ** BigInt(t.decimals),
+            })),
+          },
+        }).then(track),
     )
     const all = [chainP, solanaP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP, secureSiteP]
     const settled = await Promise.allSettled(all)

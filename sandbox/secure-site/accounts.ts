@@ -2,9 +2,10 @@ import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import type { PGlite, Transaction } from '@electric-sql/pglite'
 import { type Address, getAddress, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { KeyVault } from './keys.ts'
+import type { KeyVault, SealedKey } from './keys.ts'
 import { RateLimit } from './rate-limit.ts'
 import { type AccountType, type AccountView, SOCIAL_TOKEN_PARAM } from './shared.ts'
+import { generateSolanaKey } from './solana-wallet.ts'
 import { smartAccountAddress, type WalletAccount } from './wallet.ts'
 
 /** An HTTP answer the API turns into `errorJson(status, message, { code })`. */
@@ -37,6 +38,8 @@ export interface AccountRecord extends WalletAccount {
   id: string
   email: string | undefined
   farcasterName: string | undefined
+  /** The Solana address (base58); `undefined` only for a row made before Solana keys, until first used. */
+  solana: string | undefined
 }
 
 export interface AccountServiceOptions {
@@ -50,6 +53,11 @@ export interface AccountServiceOptions {
   verifyNewDevices: boolean
   /** Called once per new account (the faucet); awaited before the account's first transaction. */
   onAccountCreated: (account: AccountRecord) => Promise<void>
+  /**
+   * Called when an older account (made before Solana keys) gets its Solana key, to fund it as a new account's
+   * is; awaited as {@link onAccountCreated} is. Default: nothing.
+   */
+  onSolanaKeyAdded?: (address: string) => Promise<void>
   /** Whether the smart account has code on chain. */
   isDeployed: (address: Address) => Promise<boolean>
   /** The clock of the per-address rate limit (tests move it); default `Date.now`. */
@@ -74,10 +82,12 @@ interface AccountRow {
   farcaster_name: string | null
   address: string
   smart_account_address: string
+  solana_address: string | null
   preferred_account_type: AccountType
 }
 
-const ACCOUNT_COLUMNS = 'id, email, farcaster_name, address, smart_account_address, preferred_account_type'
+const ACCOUNT_COLUMNS =
+  'id, email, farcaster_name, address, smart_account_address, solana_address, preferred_account_type'
 
 /**
  * The secure site's accounts: e-mail sign-in with one-time codes and device verification, the social and
@@ -208,10 +218,12 @@ export class AccountService {
     const privateKey = generatePrivateKey()
     const eoa = privateKeyToAccount(privateKey).address
     const sealed = this.#o.vault.seal(privateKey, id)
+    const solana = generateSolanaKey()
+    const solanaSealed = this.#o.vault.seal(solana.seed, id, 'solana')
     await this.#pg.query(
       `INSERT INTO secure_accounts (id, email, farcaster_name, address, smart_account_address, key_iv, key_tag,
-         key_ciphertext, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+         key_ciphertext, solana_address, solana_key_iv, solana_key_tag, solana_key_ciphertext, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`,
       [
         id,
         'email' in identity ? identity.email : null,
@@ -221,20 +233,54 @@ export class AccountService {
         sealed.iv,
         sealed.tag,
         sealed.ciphertext,
+        solana.address,
+        solanaSealed.iv,
+        solanaSealed.tag,
+        solanaSealed.ciphertext,
         new Date(),
       ],
     )
     // A concurrent first sign-in may have won the insert: the row that exists is the account.
     const account = await this.#findAccount(this.#pg, column, value)
     if (!account) throw new Error('The account could not be created')
-    if (account.id === id) {
-      const funding = this.#o.onAccountCreated(account).catch((error: unknown) => {
-        console.error(`secure-site: funding ${account.eoa} failed:`, error)
-      })
-      this.#funding.set(account.id, funding)
-      void funding.then(() => this.#funding.delete(account.id))
-    }
+    if (account.id === id) this.#fund(account.id, account.eoa, () => this.#o.onAccountCreated(account))
     return account
+  }
+
+  /** Runs one funding of the account, tracked so its first transaction waits for it; a failure is logged. */
+  #fund(accountId: string, what: string, task: () => Promise<void>): void {
+    const previous = this.#funding.get(accountId) ?? Promise.resolve()
+    const funding = previous.then(task).catch((error: unknown) => {
+      console.error(`secure-site: funding ${what} failed:`, error)
+    })
+    this.#funding.set(accountId, funding)
+    void funding.then(() => {
+      if (this.#funding.get(accountId) === funding) this.#funding.delete(accountId)
+    })
+  }
+
+  /**
+   * The account's Solana address. An account made before Solana keys gets its key now (sealed as every key
+   * is, and funded through {@link AccountServiceOptions.onSolanaKeyAdded}); a concurrent call keeps the first.
+   */
+  async solanaAddress(account: AccountRecord): Promise<string> {
+    if (account.solana) return account.solana
+    const solana = generateSolanaKey()
+    const sealed = this.#o.vault.seal(solana.seed, account.id, 'solana')
+    const { rows } = await this.#pg.query<{ solana_address: string }>(
+      `UPDATE secure_accounts
+       SET solana_address = $2, solana_key_iv = $3, solana_key_tag = $4, solana_key_ciphertext = $5
+       WHERE id = $1 AND solana_address IS NULL RETURNING solana_address`,
+      [account.id, solana.address, sealed.iv, sealed.tag, sealed.ciphertext],
+    )
+    if (rows[0]) {
+      const added = this.#o.onSolanaKeyAdded
+      if (added) this.#fund(account.id, solana.address, () => added(solana.address))
+      return solana.address
+    }
+    const current = await this.#findAccount(this.#pg, 'id', account.id)
+    if (!current?.solana) throw new ApiError(404, 'No such account')
+    return current.solana
   }
 
   /** Waits for a new account's funding to land (its first transaction needs the gas). */
@@ -259,6 +305,28 @@ export class AccountService {
     return this.#o.vault.open({ iv: row.key_iv, tag: row.key_tag, ciphertext: row.key_ciphertext }, accountId)
   }
 
+  /** Opens the account's sealed Solana seed, as {@link privateKey} opens the EVM key. */
+  async solanaSeed(accountId: string): Promise<Hex> {
+    const { rows } = await this.#pg.query<{
+      solana_key_iv: Uint8Array | null
+      solana_key_tag: Uint8Array | null
+      solana_key_ciphertext: Uint8Array | null
+    }>('SELECT solana_key_iv, solana_key_tag, solana_key_ciphertext FROM secure_accounts WHERE id = $1', [
+      accountId,
+    ])
+    const row = rows[0]
+    if (!row) throw new ApiError(404, 'No such account')
+    if (!row.solana_key_iv || !row.solana_key_tag || !row.solana_key_ciphertext) {
+      throw new ApiError(409, 'The account has no Solana key yet')
+    }
+    const sealed: SealedKey = {
+      iv: row.solana_key_iv,
+      tag: row.solana_key_tag,
+      ciphertext: row.solana_key_ciphertext,
+    }
+    return this.#o.vault.open(sealed, accountId, 'solana')
+  }
+
   /** The account as the frame sees it (no key material). */
   async view(account: AccountRecord): Promise<AccountView> {
     return {
@@ -266,6 +334,7 @@ export class AccountService {
       ...(account.farcasterName ? { userName: account.farcasterName } : {}),
       eoa: account.eoa,
       smartAccount: account.smartAccount,
+      solana: await this.solanaAddress(account),
       preferredAccountType: account.preferredAccountType,
       smartAccountDeployed: await this.#o.isDeployed(account.smartAccount),
     }
@@ -462,8 +531,8 @@ export class AccountService {
   async authenticate(sessionToken: string | undefined): Promise<AccountRecord> {
     if (!sessionToken) throw new ApiError(401, 'Not signed in', 4100)
     const { rows } = await this.#pg.query<AccountRow & { expires_at: Date; revoked_at: Date | null }>(
-      `SELECT a.id, a.email, a.farcaster_name, a.address, a.smart_account_address, a.preferred_account_type,
-              s.expires_at, s.revoked_at
+      `SELECT a.id, a.email, a.farcaster_name, a.address, a.smart_account_address, a.solana_address,
+              a.preferred_account_type, s.expires_at, s.revoked_at
        FROM secure_sessions s JOIN secure_accounts a ON a.id = s.account_id WHERE s.token_hash = $1`,
       [digest(sessionToken)],
     )
@@ -738,6 +807,7 @@ function toRecord(row: AccountRow): AccountRecord {
     farcasterName: row.farcaster_name ?? undefined,
     eoa,
     smartAccount: getAddress(row.smart_account_address),
+    solana: row.solana_address ?? undefined,
     preferredAccountType: row.preferred_account_type,
   }
 }

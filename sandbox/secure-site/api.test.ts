@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  VersionedTransaction,
+} from '@solana/web3.js'
+import bs58 from 'bs58'
+import nacl from 'tweetnacl'
+import {
   type Address,
   bytesToHex,
   createPublicClient,
@@ -17,11 +28,19 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../api/db.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
+import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
 import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import type { SandboxService } from '../shared/http.ts'
+import { type Solana, startSolana } from '../solana/solana.ts'
 import { KeyVault } from './keys.ts'
-import { SECURE_SITE_MIGRATIONS, type SecureSite, smartAccountAddress, startSecureSite } from './server.ts'
+import {
+  SECURE_SITE_MIGRATIONS,
+  type SecureSite,
+  SOLANA_AIRDROP_LAMPORTS,
+  smartAccountAddress,
+  startSecureSite,
+} from './server.ts'
 import { originAllowed, originMatches } from './shared.ts'
 
 const PROJECT_ID = 'secure-site-test'
@@ -33,6 +52,7 @@ let rpc: SandboxService
 let listing: ListingApi
 let db: SandboxDb
 let site: SecureSite
+let solana: Solana
 
 interface Answer {
   status: number
@@ -84,10 +104,11 @@ async function signIn(email: string, deviceId = device()) {
 }
 
 beforeAll(async () => {
-  ;[chain, db, listing] = await Promise.all([
+  ;[chain, db, listing, solana] = await Promise.all([
     startChain(),
     openDatabase({ migrations: SECURE_SITE_MIGRATIONS }),
     startListingApi({ allowedOrigins: ['http://127.0.0.1:*'] }),
+    startSolana(),
   ])
   rpc = await startRpcService({ chain })
   const faucet = chain.accounts[9]
@@ -104,12 +125,13 @@ beforeAll(async () => {
       wei: parseEther('2'),
       tokens: [{ address: chain.contracts.usdc, amount: USDC_GRANT }],
     },
+    solana: { rpcUrl: solana.rpcUrl },
   })
 }, 90_000)
 
 afterAll(async () => {
   await site?.close()
-  await Promise.all([rpc?.close(), listing?.close(), db?.close()])
+  await Promise.all([rpc?.close(), listing?.close(), db?.close(), solana?.close()])
   await chain?.close()
 })
 
@@ -127,7 +149,11 @@ describe('allowed origins', () => {
   it('asks the listing API and answers whether the page origin is allowed', async () => {
     const check = (origin: string) =>
       call('/api/origin-check', { projectId: PROJECT_ID, sdkVersion: '1.0.0', origin })
-    expect((await check('http://127.0.0.1:4444')).json).toEqual({ allowed: true, chainId: chain.chainId })
+    expect((await check('http://127.0.0.1:4444')).json).toEqual({
+      allowed: true,
+      chainId: chain.chainId,
+      solanaChainId: SANDBOX_SOLANA_CHAIN_ID,
+    })
     expect((await check('http://evil.test')).json.allowed).toBe(false)
     listing.setAllowedOrigins(['https://app.example'])
     try {
@@ -495,6 +521,224 @@ describe('embedded wallet', () => {
     expect(preferred.json.account).toMatchObject({ preferredAccountType: 'eoa' })
     const after = await call('/api/rpc', { method: 'eth_accounts', chainId: chain.chainId }, token)
     expect(after.json.result).toEqual([account.eoa, account.smartAccount])
+  })
+})
+
+describe('embedded wallet on Solana', () => {
+  const SOL_CHAIN = SANDBOX_SOLANA_CHAIN_ID
+  const solanaAccount = (account: unknown) => (account as { solana: string }).solana
+  const connection = () => new Connection(solana.rpcUrl, 'confirmed')
+  const sign = (token: string, method: string, params: unknown[], chainId: number | string = SOL_CHAIN) =>
+    call('/api/sign', { method, params, chainId }, token)
+
+  it('keeps the ed25519 key sealed as the EVM key is (AES-GCM, bound to the account and to its kind)', async () => {
+    const { account } = await signIn('solana-keys@example.com')
+    const address = solanaAccount(account)
+    expect(new PublicKey(address).toBase58()).toBe(address)
+    const { rows } = await db.pg.query<Record<string, unknown>>(
+      'SELECT * FROM secure_accounts WHERE solana_address = $1',
+      [address],
+    )
+    const row = rows[0]
+    if (!row) throw new Error('no account row')
+    const sealed = {
+      iv: row.solana_key_iv as Uint8Array,
+      tag: row.solana_key_tag as Uint8Array,
+      ciphertext: row.solana_key_ciphertext as Uint8Array,
+    }
+    expect(sealed.ciphertext).toHaveLength(32)
+    expect(sealed.iv).toHaveLength(12)
+    expect(sealed.tag).toHaveLength(16)
+    const seed = new KeyVault(SECRET).open(sealed, row.id as string, 'solana')
+    const pair = Keypair.fromSeed(Buffer.from(seed.slice(2), 'hex'))
+    expect(pair.publicKey.toBase58()).toBe(address)
+    // At rest neither the seed nor the 64-byte secret key appears, in hex or base58.
+    const rowText = JSON.stringify(row, (_k, value) =>
+      value instanceof Uint8Array ? bytesToHex(value) : value,
+    )
+    expect(bytesToHex(sealed.ciphertext)).not.toBe(seed)
+    expect(rowText.toLowerCase()).not.toContain(seed.slice(2).toLowerCase())
+    expect(rowText).not.toContain(bs58.encode(pair.secretKey))
+    expect(() => new KeyVault(randomBytes(32)).open(sealed, row.id as string, 'solana')).toThrow()
+    expect(() => new KeyVault(SECRET).open(sealed, 'another-account', 'solana')).toThrow()
+    // The kind is bound in: the Solana seed does not open as the account's EVM key, nor the EVM key as Solana's.
+    expect(() => new KeyVault(SECRET).open(sealed, row.id as string)).toThrow()
+    const evmSealed = {
+      iv: row.key_iv as Uint8Array,
+      tag: row.key_tag as Uint8Array,
+      ciphertext: row.key_ciphertext as Uint8Array,
+    }
+    expect(() => new KeyVault(SECRET).open(evmSealed, row.id as string, 'solana')).toThrow()
+  })
+
+  it('airdrops 10 SOL to a new account on the sandbox Solana chain', async () => {
+    const { account } = await signIn('solana-funded@example.com')
+    const owner = new PublicKey(solanaAccount(account))
+    await expect.poll(() => connection().getBalance(owner)).toBe(Number(SOLANA_AIRDROP_LAMPORTS))
+    expect(SOLANA_AIRDROP_LAMPORTS).toBe(10n * BigInt(LAMPORTS_PER_SOL))
+  })
+
+  it('gives an account made before Solana keys its key (sealed and funded) when it is first used', async () => {
+    const { token, account } = await signIn('solana-late@example.com')
+    await db.pg.query(
+      `UPDATE secure_accounts SET solana_address = NULL, solana_key_iv = NULL, solana_key_tag = NULL,
+         solana_key_ciphertext = NULL WHERE address = $1`,
+      [account.eoa],
+    )
+    const session = await call('/api/session', {}, token)
+    const address = solanaAccount(session.json.account)
+    expect(address).not.toBe(solanaAccount(account))
+    expect((await call('/api/session', {}, token)).json.account).toMatchObject({ solana: address })
+    await expect
+      .poll(() => connection().getBalance(new PublicKey(address)))
+      .toBe(Number(SOLANA_AIRDROP_LAMPORTS))
+    const signed = await sign(token, 'solana_signMessage', [{ message: bs58.encode(Buffer.from('late')) }])
+    const { signature } = signed.json.result as { signature: string }
+    expect(
+      nacl.sign.detached.verify(
+        Buffer.from('late'),
+        bs58.decode(signature),
+        new PublicKey(address).toBytes(),
+      ),
+    ).toBe(true)
+  })
+
+  it('signs messages, signs transactions and sends them to the Solana RPC', async () => {
+    const { token, account } = await signIn('solana-signer@example.com')
+    const owner = new PublicKey(solanaAccount(account))
+    await expect.poll(() => connection().getBalance(owner)).toBeGreaterThan(0)
+
+    const message = new TextEncoder().encode('Hello from Solana')
+    const prepared = await call(
+      '/api/sign/prepare',
+      { method: 'solana_signMessage', params: [{ message: bs58.encode(message) }], chainId: SOL_CHAIN },
+      token,
+    )
+    expect(prepared.json.summary).toEqual({
+      title: 'Sign message',
+      from: owner.toBase58(),
+      accountType: 'eoa',
+      details: [
+        { label: 'Message', value: 'Hello from Solana' },
+        { label: 'Network', value: `Solana (${SOL_CHAIN})` },
+      ],
+    })
+    const signed = await sign(token, 'solana_signMessage', [
+      { message: bs58.encode(message), pubkey: owner.toBase58() },
+    ])
+    expect(signed.status).toBe(200)
+    const signature = bs58.decode((signed.json.result as { signature: string }).signature)
+    expect(nacl.sign.detached.verify(message, signature, owner.toBytes())).toBe(true)
+
+    const to = Keypair.generate().publicKey
+    const transfer = async (lamports: number) => {
+      const { blockhash } = await connection().getLatestBlockhash()
+      const tx = new Transaction({ feePayer: owner, recentBlockhash: blockhash }).add(
+        SystemProgram.transfer({ fromPubkey: owner, toPubkey: to, lamports }),
+      )
+      return tx.serialize({ requireAllSignatures: false }).toString('base64')
+    }
+
+    // Signed, not sent: the wallet answers the transaction with its signature in place.
+    const signOnly = await sign(token, 'solana_signTransaction', [
+      { transaction: await transfer(LAMPORTS_PER_SOL) },
+    ])
+    expect(signOnly.status).toBe(200)
+    const signedTx = VersionedTransaction.deserialize(
+      Buffer.from((signOnly.json.result as { transaction: string }).transaction, 'base64'),
+    )
+    const [txSignature] = signedTx.signatures
+    expect(
+      nacl.sign.detached.verify(
+        signedTx.message.serialize(),
+        txSignature ?? new Uint8Array(),
+        owner.toBytes(),
+      ),
+    ).toBe(true)
+    expect(await connection().getBalance(to)).toBe(0)
+
+    const sendSummary = await call(
+      '/api/sign/prepare',
+      {
+        method: 'solana_signAndSendTransaction',
+        params: [{ transaction: await transfer(2 * LAMPORTS_PER_SOL) }],
+        chainId: SOL_CHAIN,
+      },
+      token,
+    )
+    expect(sendSummary.json.summary).toMatchObject({ title: 'Send transaction', from: owner.toBase58() })
+    expect(JSON.stringify(sendSummary.json.summary)).toContain(`transfer 2 SOL to ${to.toBase58()}`)
+    const sent = await sign(token, 'solana_signAndSendTransaction', [
+      { transaction: await transfer(2 * LAMPORTS_PER_SOL), options: { preflightCommitment: 'confirmed' } },
+    ])
+    expect(sent.status).toBe(200)
+    const sentSignature = (sent.json.result as { signature: string }).signature
+    expect(bs58.decode(sentSignature)).toHaveLength(64)
+    expect(await connection().getBalance(to)).toBe(2 * LAMPORTS_PER_SOL)
+    const status = await connection().getSignatureStatus(sentSignature)
+    expect(status.value?.err).toBeNull()
+  })
+
+  it("answers params of the wrong shape, strangers' keys and the wrong chain with clear errors", async () => {
+    const { token, account } = await signIn('solana-strict@example.com')
+    const owner = new PublicKey(solanaAccount(account))
+    const invalid = { status: 400, json: { code: -32602 } }
+    expect(await sign(token, 'solana_signMessage', [])).toMatchObject(invalid)
+    expect(await sign(token, 'solana_signMessage', ['3mJr7AoUXx2Wqd'])).toMatchObject(invalid)
+    expect(await sign(token, 'solana_signMessage', [{ msg: 'abc' }])).toMatchObject(invalid)
+    const notBase58 = await sign(token, 'solana_signMessage', [{ message: 'O0Il' }])
+    expect(notBase58).toMatchObject(invalid)
+    expect(notBase58.json.error).toBe('solana_signMessage: message must be base58')
+    expect(await sign(token, 'solana_signTransaction', [{ transaction: 'not base64!' }])).toMatchObject(
+      invalid,
+    )
+    const garbage = await sign(token, 'solana_signTransaction', [{ transaction: 'AAAA' }])
+    expect(garbage).toMatchObject(invalid)
+    expect(garbage.json.error).toMatch(/^solana_signTransaction: Invalid transaction/)
+    expect(
+      await sign(token, 'solana_signAndSendTransaction', [{ transaction: 'AAAA', options: 'fast' }]),
+    ).toMatchObject(invalid)
+
+    // A transaction that does not ask for this account's signature is refused before anyone is asked.
+    const stranger = Keypair.generate()
+    const { blockhash } = await connection().getLatestBlockhash()
+    const foreign = new Transaction({ feePayer: stranger.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: owner, lamports: 1 }),
+    )
+    const refused = await sign(token, 'solana_signTransaction', [
+      { transaction: foreign.serialize({ requireAllSignatures: false }).toString('base64') },
+    ])
+    expect(refused).toMatchObject(invalid)
+    expect(refused.json.error).toContain(`does not ask for the signature of ${owner.toBase58()}`)
+    const otherKey = await sign(token, 'solana_signMessage', [
+      { message: bs58.encode(Buffer.from('x')), pubkey: stranger.publicKey.toBase58() },
+    ])
+    expect(otherKey).toMatchObject({ status: 400, json: { code: 4100 } })
+
+    // Solana methods only on the Solana chain, eip155 ones only on the EVM chain.
+    const message = [{ message: bs58.encode(Buffer.from('x')) }]
+    expect(await sign(token, 'solana_signMessage', message, chain.chainId)).toMatchObject({
+      json: { error: 'Chain is not supported', code: 4902 },
+    })
+    expect(
+      await sign(token, 'solana_signMessage', message, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'),
+    ).toMatchObject({ json: { error: 'Chain is not supported', code: 4902 } })
+    expect(await sign(token, 'personal_sign', [toHex('x'), account.eoa], SOL_CHAIN)).toMatchObject({
+      json: { error: 'Chain is not supported', code: 4902 },
+    })
+    // A send the chain refuses (more SOL than the account has) comes back with the RPC's error.
+    const tooMuch = new Transaction({ feePayer: owner, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({
+        fromPubkey: owner,
+        toPubkey: stranger.publicKey,
+        lamports: 1_000 * LAMPORTS_PER_SOL,
+      }),
+    )
+    const failed = await sign(token, 'solana_signAndSendTransaction', [
+      { transaction: tooMuch.serialize({ requireAllSignatures: false }).toString('base64') },
+    ])
+    expect(failed).toMatchObject({ status: 400, json: { code: -32002 } })
+    expect(failed.json.error).toMatch(/^Transaction simulation failed/)
   })
 })
 

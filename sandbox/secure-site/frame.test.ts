@@ -1,15 +1,20 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
+import bs58 from 'bs58'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import nacl from 'tweetnacl'
 import * as v from 'valibot'
 import { createPublicClient, type Hex, http, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
 import { FrameUserSchema } from '../../src/frame/protocol.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
+import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
 import { Stops } from '../shared/stops.ts'
-import { type SecureSite, startSecureSite } from './server.ts'
+import { type Solana, startSolana } from '../solana/solana.ts'
+import { type SecureSite, SOLANA_AIRDROP_LAMPORTS, startSecureSite } from './server.ts'
 
 const PROJECT_ID = 'secure-frame-test'
 
@@ -30,6 +35,7 @@ interface HostWindow {
 }
 
 let chain: Chain
+let solana: Solana
 let listing: ListingApi
 let site: SecureSite
 let host: { origin: string; server: Server }
@@ -115,13 +121,19 @@ const stops = new Stops()
 afterAll(() => stops.close())
 
 beforeAll(async () => {
-  ;[chain, listing, browser] = await Promise.all([
+  ;[chain, solana, listing, browser] = await Promise.all([
     stops.track(startChain()),
+    stops.track(startSolana()),
     stops.track(startListingApi()),
     stops.track(chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })),
   ])
   site = await stops.track(
-    startSecureSite({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, originsUrl: listing.origin }),
+    startSecureSite({
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      originsUrl: listing.origin,
+      solana: { rpcUrl: solana.rpcUrl },
+    }),
   )
   const query = new URLSearchParams({
     projectId: PROJECT_ID,
@@ -380,6 +392,180 @@ describe('the login frame in Chromium, embedded by an app on another origin', ()
       })
     } finally {
       await other.close()
+    }
+  })
+
+  it('switches to Solana: a funded base58 account that signs and sends after Approve, and refuses on Decline', async () => {
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    const connection = new Connection(solana.rpcUrl, 'confirmed')
+    try {
+      await page.goto(`${host.origin}/`)
+      await waitForEvent(page, 'frame.ready')
+      // Signed out, the switch answers the chain alone.
+      expect(await request(page, 'switchNetwork', { chainId: SANDBOX_SOLANA_CHAIN_ID })).toEqual({
+        ok: true,
+        result: { chainId: SANDBOX_SOLANA_CHAIN_ID },
+      })
+      expect(await request(page, 'getChainId', {})).toEqual({
+        ok: true,
+        result: { chainId: SANDBOX_SOLANA_CHAIN_ID },
+      })
+      expect(await request(page, 'switchNetwork', { chainId: `eip155:${chain.chainId}` })).toEqual({
+        ok: true,
+        result: { chainId: chain.chainId },
+      })
+      // Solana mainnet is not served.
+      expect(
+        await request(page, 'switchNetwork', { chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' }),
+      ).toEqual({ ok: false, error: { message: 'Chain is not supported', code: 4902 } })
+
+      const email = 'solana-frame@example.com'
+      expect(await request(page, 'connectEmail', { email })).toEqual({
+        ok: true,
+        result: { action: 'VERIFY_OTP' },
+      })
+      const [mail] = await site.mailbox(email)
+      const evmUser = v.parse(
+        FrameUserSchema,
+        (await request(page, 'connectOtp', { otp: mail?.code })).result,
+      )
+      expect(evmUser).toMatchObject({ email, chainId: chain.chainId, preferredAccountType: 'smartAccount' })
+
+      const switched = await request(page, 'switchNetwork', { chainId: SANDBOX_SOLANA_CHAIN_ID })
+      const { address } = switched.result as { address: string }
+      expect(switched).toEqual({ ok: true, result: { chainId: SANDBOX_SOLANA_CHAIN_ID, address } })
+      const owner = new PublicKey(address)
+      expect(owner.toBase58()).toBe(address)
+      expect(await request(page, 'getUser', {})).toEqual({
+        ok: true,
+        result: {
+          email,
+          address,
+          chainId: SANDBOX_SOLANA_CHAIN_ID,
+          accounts: [{ address, type: 'eoa' }],
+          preferredAccountType: 'eoa',
+        },
+      })
+      // Funded on the sandbox Solana chain: 10 SOL by its airdrop.
+      await expect.poll(() => connection.getBalance(owner)).toBe(Number(SOLANA_AIRDROP_LAMPORTS))
+
+      // A message, signed once the visitor approves in the frame.
+      const frame = page.frameLocator('iframe#secure')
+      const text = 'Sign in to Host app on Solana'
+      const message = new TextEncoder().encode(text)
+      const signing = request(
+        page,
+        'rpcRequest',
+        { method: 'solana_signMessage', params: [{ message: bs58.encode(message) }] },
+        'sol-sign-1',
+      )
+      await waitForEvent(page, 'frame.approvalNeeded')
+      await expect.poll(() => frame.getByRole('dialog').textContent()).toContain(text)
+      expect(await frame.getByRole('dialog').textContent()).toContain(address)
+      await frame.getByRole('button', { name: 'Approve' }).click()
+      const signed = await signing
+      expect(signed.ok).toBe(true)
+      const { signature } = signed.result as { signature: string }
+      expect(nacl.sign.detached.verify(message, bs58.decode(signature), owner.toBytes())).toBe(true)
+
+      // A SOL transfer built with web3.js, signed and sent after Approve: it lands on the sandbox chain.
+      const recipient = Keypair.generate().publicKey
+      const transfer = async (lamports: number) => {
+        const { blockhash } = await connection.getLatestBlockhash()
+        return new Transaction({ feePayer: owner, recentBlockhash: blockhash })
+          .add(SystemProgram.transfer({ fromPubkey: owner, toPubkey: recipient, lamports }))
+          .serialize({ requireAllSignatures: false })
+          .toString('base64')
+      }
+      const sending = request(
+        page,
+        'rpcRequest',
+        {
+          method: 'solana_signAndSendTransaction',
+          params: [{ transaction: await transfer(LAMPORTS_PER_SOL), options: { skipPreflight: false } }],
+          chainId: SANDBOX_SOLANA_CHAIN_ID,
+        },
+        'sol-send-1',
+      )
+      await waitForEvent(page, 'frame.approvalNeeded', 2)
+      await expect
+        .poll(() => frame.getByRole('dialog').textContent())
+        .toContain(`transfer 1 SOL to ${recipient.toBase58()}`)
+      expect(await connection.getBalance(recipient)).toBe(0)
+      await frame.getByRole('button', { name: 'Approve' }).click()
+      const sent = await sending
+      expect(sent.ok).toBe(true)
+      const sentSignature = (sent.result as { signature: string }).signature
+      expect(bs58.decode(sentSignature)).toHaveLength(64)
+      expect(await connection.getBalance(recipient)).toBe(LAMPORTS_PER_SOL)
+      expect((await connection.getSignatureStatus(sentSignature)).value?.err).toBeNull()
+
+      // Declined: the same user-rejected error as on eip155, and nothing is sent.
+      const declining = request(page, 'rpcRequest', {
+        method: 'solana_signAndSendTransaction',
+        params: [{ transaction: await transfer(LAMPORTS_PER_SOL) }],
+      })
+      await waitForEvent(page, 'frame.approvalNeeded', 3)
+      await frame.getByRole('button', { name: 'Decline' }).click()
+      expect(await declining).toEqual({ ok: false, error: { message: 'Signature declined', code: 4001 } })
+      expect(await connection.getBalance(recipient)).toBe(LAMPORTS_PER_SOL)
+      const events = (await messages(page)).filter((m) => m.type === 'frame.approvalSettled')
+      expect(events.map((m) => (m.payload as { approved: boolean }).approved)).toEqual([true, true, false])
+
+      // Wrong-shaped params are answered at once, with no approval asked.
+      expect(
+        await request(page, 'rpcRequest', { method: 'solana_signMessage', params: [{ message: 'O0Il' }] }),
+      ).toEqual({ ok: false, error: { message: 'solana_signMessage: message must be base58', code: -32602 } })
+      expect(
+        await request(page, 'rpcRequest', { method: 'solana_signTransaction', params: ['AAAA'] }),
+      ).toEqual({
+        ok: false,
+        error: { message: 'solana_signTransaction needs params [{ transaction: base64 }]', code: -32602 },
+      })
+      expect(await request(page, 'rpcRequest', { method: 'solana_signTransaction' })).toMatchObject({
+        ok: false,
+        error: { code: -32602 },
+      })
+      // Methods of the other namespace are refused on each chain.
+      expect(await request(page, 'rpcRequest', { method: 'eth_blockNumber' })).toEqual({
+        ok: false,
+        error: { message: `eth_blockNumber is not available on ${SANDBOX_SOLANA_CHAIN_ID}`, code: 4200 },
+      })
+      expect((await messages(page)).filter((m) => m.type === 'frame.approvalNeeded')).toHaveLength(3)
+
+      // The chain survives a reload of the frame.
+      expect(await request(page, 'reload', {})).toEqual({ ok: true })
+      await waitForEvent(page, 'frame.ready', 2)
+      expect(await request(page, 'getChainId', {})).toEqual({
+        ok: true,
+        result: { chainId: SANDBOX_SOLANA_CHAIN_ID },
+      })
+
+      // Back on eip155: the EVM address again, and the EVM user exactly as before.
+      expect(await request(page, 'switchNetwork', { chainId: chain.chainId })).toEqual({
+        ok: true,
+        result: { chainId: chain.chainId, address: evmUser.address },
+      })
+      expect((await request(page, 'getUser', {})).result).toEqual(evmUser)
+      expect(
+        await request(page, 'rpcRequest', {
+          method: 'solana_signMessage',
+          params: [{ message: bs58.encode(message) }],
+        }),
+      ).toEqual({
+        ok: false,
+        error: { message: `solana_signMessage is not available on eip155:${chain.chainId}`, code: 4200 },
+      })
+      // getUser for the Solana chain answers its user whatever the current chain.
+      expect((await request(page, 'getUser', { chainId: SANDBOX_SOLANA_CHAIN_ID })).result).toMatchObject({
+        address,
+        chainId: SANDBOX_SOLANA_CHAIN_ID,
+      })
+      expect(errors).toEqual([])
+    } finally {
+      await page.close()
     }
   })
 

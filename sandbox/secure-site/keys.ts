@@ -13,14 +13,28 @@ const IV_BYTES = 12
 const TAG_BYTES = 16
 
 /**
+ * Which of an account's keys a sealed key is: the secp256k1 key of its EVM accounts, or the ed25519 seed of its
+ * Solana account. Both are 32 bytes; the kind is bound in with the account id, so one cannot stand in for the
+ * other.
+ */
+export type KeyKind = 'eip155' | 'solana'
+
+/** The additional data a key is sealed with: the account id, prefixed for every kind but the first. */
+function boundData(accountId: string, kind: KeyKind): Buffer {
+  return Buffer.from(kind === 'eip155' ? accountId : `${kind}:${accountId}`, 'utf8')
+}
+
+/**
  * Seals and opens the embedded wallets' private keys with AES-256-GCM under one secret that lives only in
  * the server process (random per run unless given), so the database never holds a usable key. The account id
- * is bound in as additional data: a sealed key copied onto another account's row does not open.
+ * and the key's kind are bound in as additional data: a sealed key copied onto another account's row, or into
+ * the other key's columns, does not open.
  *
  * @example
  * const vault = new KeyVault()
  * const sealed = vault.seal(generatePrivateKey(), accountId)
  * const key = vault.open(sealed, accountId)
+ * const solanaSeed = vault.open(vault.seal(seedHex, accountId, 'solana'), accountId, 'solana')
  */
 export class KeyVault {
   readonly #secret: Buffer
@@ -30,18 +44,18 @@ export class KeyVault {
     this.#secret = Buffer.from(secret)
   }
 
-  seal(privateKey: Hex, accountId: string): SealedKey {
+  seal(privateKey: Hex, accountId: string, kind: KeyKind = 'eip155'): SealedKey {
     const iv = randomBytes(IV_BYTES)
     const cipher = createCipheriv('aes-256-gcm', this.#secret, iv, { authTagLength: TAG_BYTES })
-    cipher.setAAD(Buffer.from(accountId, 'utf8'))
+    cipher.setAAD(boundData(accountId, kind))
     const ciphertext = Buffer.concat([cipher.update(hexToBytes(privateKey)), cipher.final()])
     return { iv, tag: cipher.getAuthTag(), ciphertext }
   }
 
-  /** Throws when the secret, the account id or any stored byte differs from what was sealed. */
-  open(sealed: SealedKey, accountId: string): Hex {
+  /** Throws when the secret, the account id, the kind or any stored byte differs from what was sealed. */
+  open(sealed: SealedKey, accountId: string, kind: KeyKind = 'eip155'): Hex {
     const decipher = createDecipheriv('aes-256-gcm', this.#secret, sealed.iv, { authTagLength: TAG_BYTES })
-    decipher.setAAD(Buffer.from(accountId, 'utf8'))
+    decipher.setAAD(boundData(accountId, kind))
     decipher.setAuthTag(sealed.tag)
     const plain = Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()])
     return bytesToHex(plain)

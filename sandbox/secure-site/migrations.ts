@@ -87,4 +87,21 @@ export const SECURE_SITE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 1002,
+    name: 'secure site: a Solana (ed25519) key per embedded wallet account, sealed as the EVM key is',
+    // Nullable: rows made before this migration get their key the first time they are used (AccountService).
+    sql: `
+      ALTER TABLE secure_accounts
+        ADD COLUMN solana_address        TEXT UNIQUE,
+        ADD COLUMN solana_key_iv         BYTEA,
+        ADD COLUMN solana_key_tag        BYTEA,
+        ADD COLUMN solana_key_ciphertext BYTEA,
+        ADD CONSTRAINT secure_accounts_solana_key_whole CHECK (
+          (solana_address IS NULL) = (solana_key_iv IS NULL)
+          AND (solana_address IS NULL) = (solana_key_tag IS NULL)
+          AND (solana_address IS NULL) = (solana_key_ciphertext IS NULL)
+        );
+    `,
+  },
 ]

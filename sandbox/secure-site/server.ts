@@ -4,6 +4,7 @@ import { type Hex, toHex } from 'viem'
 import { SAFE_RPC_METHODS } from '../../src/frame/protocol.ts'
 import { createRouter, parseBody, type Route } from '../api/common.ts'
 import { migrate, openDatabase, type SandboxDb } from '../api/db.ts'
+import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
 import {
   errorJson,
   type SandboxRequest,
@@ -34,12 +35,23 @@ import {
   FarcasterNameSchema,
   originAllowed,
   SDK_TYPE,
+  SOLANA_SIGNING_METHODS,
+  SolanaChainIdSchema,
+  type SolanaSigningMethod,
   TokenSchema,
 } from './shared.ts'
-import { ChainWallet, checkContractBuild, type FaucetOptions, RpcFailure } from './wallet.ts'
+import { SolanaWallet } from './solana-wallet.ts'
+import {
+  ChainWallet,
+  checkContractBuild,
+  type FaucetOptions,
+  RpcFailure,
+  type SigningMethod,
+} from './wallet.ts'
 
 export type { Mail } from './accounts.ts'
 export { SECURE_SITE_MIGRATIONS } from './migrations.ts'
+export { SOLANA_AIRDROP_LAMPORTS } from './solana-wallet.ts'
 export {
   CREATE2_DEPLOYER,
   type FaucetOptions,
@@ -63,6 +75,12 @@ export interface SecureSiteOptions {
   keySecret?: Uint8Array
   /** Pays every new account (EOA and smart account) so it can send right away. Default: no funding. */
   faucet?: FaucetOptions
+  /**
+   * The Solana chain the embedded wallets also sign for (the sandbox Solana chain): its JSON-RPC URL, its
+   * CAIP-2 id (default the sandbox chain's, `SANDBOX_SOLANA_CHAIN_ID`) and the lamports airdropped to each new
+   * account (default 10 SOL). Unset: every account still has its Solana key, but the frame serves no Solana chain.
+   */
+  solana?: { rpcUrl: string; chainId?: string; airdropLamports?: bigint }
   /** Minimum time between two mails of one kind to one address; default 10 000 ms. */
   mailIntervalMs?: number
   /** Ask a new device of an existing account to confirm by an e-mailed link; default true. */
@@ -103,6 +121,12 @@ const OptionsSchema = v.object({
   originsUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'originsUrl must be http(s)')),
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65_535))),
   mailIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  solana: v.optional(
+    v.object({
+      rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'solana.rpcUrl must be http(s)')),
+      chainId: v.optional(SolanaChainIdSchema),
+    }),
+  ),
 })
 
 interface FrameBundle {
@@ -164,7 +188,8 @@ async function buildFrameBundle(): Promise<FrameBundle> {
  * same-origin API (`/api/*`, session-token protected), the mailbox (`/mailbox`, JSON with `?to=`), the
  * device-verification link (`/verify-device?token=`) and the social and Farcaster stand-in pages
  * (`/social/{provider}`, `/farcaster`). Embedded wallet keys are made per account and kept sealed in the
- * database; signing and sending happen here, against `rpcUrl`.
+ * database; signing and sending happen here, against `rpcUrl`. With `solana`, each account's ed25519 key signs
+ * for that Solana chain too (new accounts are airdropped SOL there; sends go to its RPC).
  *
  * @example
  * const site = await startSecureSite({ rpcUrl: chain.rpcUrl, chainId: 31337, originsUrl: listing.origin })
@@ -194,6 +219,18 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
     if (!ownDb) await migrate(db.pg, SECURE_SITE_MIGRATIONS)
     const files = await built
     const wallet = new ChainWallet({ rpcUrl, chainId, ...(options.faucet ? { faucet: options.faucet } : {}) })
+    const solanaWallet = options.solana
+      ? new SolanaWallet({
+          rpcUrl: options.solana.rpcUrl,
+          chainId: options.solana.chainId ?? SANDBOX_SOLANA_CHAIN_ID,
+          ...(options.solana.airdropLamports === undefined
+            ? {}
+            : { airdropLamports: options.solana.airdropLamports }),
+        })
+      : undefined
+    const fundSolana = async (address: string | undefined) => {
+      if (solanaWallet && address) await solanaWallet.fund(address)
+    }
     let origin = ''
     const accounts = new AccountService({
       pg: db.pg,
@@ -203,7 +240,10 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
       },
       mailIntervalMs: parsed.output.mailIntervalMs ?? 10_000,
       verifyNewDevices: options.verifyNewDevices ?? true,
-      onAccountCreated: (account) => wallet.fund([account.eoa, account.smartAccount]),
+      onAccountCreated: async (account) => {
+        await Promise.all([wallet.fund([account.eoa, account.smartAccount]), fundSolana(account.solana)])
+      },
+      onSolanaKeyAdded: fundSolana,
       isDeployed: (address) => wallet.isDeployed(address),
     })
 
@@ -229,7 +269,7 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
       ...(options.origins ? { origins: options.origins } : {}),
       handler: createRouter([
         ...pageRoutes({ accounts, files, getOrigin: () => origin }),
-        ...apiRoutes({ accounts, wallet, chainId, allowedOrigins, getOrigin: () => origin }),
+        ...apiRoutes({ accounts, wallet, solanaWallet, chainId, allowedOrigins, getOrigin: () => origin }),
       ]),
       onClose: () => accounts.settle(),
     })
@@ -451,11 +491,12 @@ function failure(error: unknown): SandboxResponse {
 function apiRoutes(deps: {
   accounts: AccountService
   wallet: ChainWallet
+  solanaWallet: SolanaWallet | undefined
   chainId: number
   allowedOrigins: (projectId: string, sdkVersion: string) => Promise<string[]>
   getOrigin: () => string
 }): Route[] {
-  const { accounts, wallet, chainId } = deps
+  const { accounts, wallet, solanaWallet, chainId } = deps
   const routes: Route[] = []
   const route = <P extends ApiPath>(path: P, handle: ApiHandler<P>): void => {
     routes.push({
@@ -487,6 +528,7 @@ function apiRoutes(deps: {
   route('/api/origin-check', async ({ projectId, sdkVersion, origin }) => ({
     allowed: originAllowed(await deps.allowedOrigins(projectId, sdkVersion), origin),
     chainId,
+    ...(solanaWallet ? { solanaChainId: solanaWallet.chainId } : {}),
   }))
 
   route('/api/login/email', ({ email, deviceId }) => accounts.startEmailLogin(email, deviceId))
@@ -558,15 +600,41 @@ function apiRoutes(deps: {
     }
     return { result: await wallet.forward(method, params) }
   })
+  /** The Solana wallet, when `method` is a Solana one and `requested` is its chain; `undefined` for eip155. */
+  const solanaFor = (method: string, requested: number | string): SolanaWallet | undefined => {
+    const solana = (SOLANA_SIGNING_METHODS as readonly string[]).includes(method)
+    if (!solana) {
+      if (typeof requested !== 'number') throw new RpcFailure('Chain is not supported', 4902)
+      sameChain(requested)
+      return undefined
+    }
+    if (!solanaWallet || requested !== solanaWallet.chainId) {
+      throw new RpcFailure('Chain is not supported', 4902)
+    }
+    return solanaWallet
+  }
   route('/api/sign/prepare', async ({ method, params, chainId: requested }, { token }) => {
     const account = await accounts.authenticate(token)
-    sameChain(requested)
-    return { summary: wallet.prepare(method, params, account).summary }
+    const solana = solanaFor(method, requested)
+    if (solana) {
+      const address = await accounts.solanaAddress(account)
+      return { summary: solana.prepare(method as SolanaSigningMethod, params, address).summary }
+    }
+    return { summary: wallet.prepare(method as SigningMethod, params, account).summary }
   })
   route('/api/sign', async ({ method, params, chainId: requested }, { token }) => {
     const account = await accounts.authenticate(token)
-    sameChain(requested)
-    const prepared = wallet.prepare(method, params, account)
+    const solana = solanaFor(method, requested)
+    if (solana) {
+      const prepared = solana.prepare(
+        method as SolanaSigningMethod,
+        params,
+        await accounts.solanaAddress(account),
+      )
+      await accounts.funded(account.id)
+      return { result: await solana.execute(prepared, await accounts.solanaSeed(account.id)) }
+    }
+    const prepared = wallet.prepare(method as SigningMethod, params, account)
     await accounts.funded(account.id)
     const key: Hex = await accounts.privateKey(account.id)
     return { result: await wallet.execute(prepared, key, account) }

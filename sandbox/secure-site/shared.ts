@@ -13,6 +13,29 @@ export const SOCIAL_TOKEN_PARAM = 'walletstate_social'
 
 const Hex40 = /^0x[0-9a-fA-F]{40}$/
 export const AddressSchema = v.pipe(v.string(), v.regex(Hex40, 'Address: 0x plus 40 hex characters'))
+/** A Solana address: an ed25519 public key in base58 (32 bytes are 32 to 44 characters). */
+export const SolanaAddressSchema = v.pipe(
+  v.string(),
+  v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'Solana address: a base58 public key'),
+)
+/** A Solana CAIP-2 chain id: `solana:` and 32 base58 characters (the start of the genesis hash). */
+export const SolanaChainIdSchema = v.pipe(
+  v.string(),
+  v.regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/, 'Solana chain id: solana: and 32 base58 characters'),
+)
+
+/** The embedded wallet's Solana signing methods; each waits for the visitor's approval, as eip155 signing does. */
+export const SOLANA_SIGNING_METHODS = [
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAndSendTransaction',
+] as const
+export type SolanaSigningMethod = (typeof SOLANA_SIGNING_METHODS)[number]
+/** The eip155 signing methods the server runs (the kit protocol's `SIGNING_METHODS`). */
+export const EVM_SIGNING_METHODS = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
+const SigningMethodSchema = v.picklist([...EVM_SIGNING_METHODS, ...SOLANA_SIGNING_METHODS])
+/** The chain a signing request is for: the EVM chain number, or the Solana CAIP-2 id. */
+const SigningChainSchema = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), SolanaChainIdSchema])
 export const EmailSchema = v.pipe(
   v.string(),
   v.trim(),
@@ -40,6 +63,8 @@ export const AccountViewSchema = v.object({
   userName: v.optional(v.string()),
   eoa: AddressSchema,
   smartAccount: AddressSchema,
+  /** The Solana account (base58 public key of the account's ed25519 key). */
+  solana: SolanaAddressSchema,
   preferredAccountType: AccountTypeSchema,
   smartAccountDeployed: v.boolean(),
 })
@@ -80,14 +105,14 @@ export const ApiBodies = {
     chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
   }),
   '/api/sign/prepare': v.object({
-    method: v.picklist(['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction']),
+    method: SigningMethodSchema,
     params: v.pipe(v.array(v.unknown()), v.maxLength(5)),
-    chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    chainId: SigningChainSchema,
   }),
   '/api/sign': v.object({
-    method: v.picklist(['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction']),
+    method: SigningMethodSchema,
     params: v.pipe(v.array(v.unknown()), v.maxLength(5)),
-    chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    chainId: SigningChainSchema,
   }),
 } as const
 export type ApiPath = keyof typeof ApiBodies
@@ -95,7 +120,12 @@ export type ApiBody<P extends ApiPath> = v.InferInput<(typeof ApiBodies)[P]>
 
 /** Answers of the API, by path (the frame parses them; the server builds them). */
 export const ApiAnswers = {
-  '/api/origin-check': v.object({ allowed: v.boolean(), chainId: v.number() }),
+  '/api/origin-check': v.object({
+    allowed: v.boolean(),
+    chainId: v.number(),
+    /** The Solana chain the site signs for, when it serves one. */
+    solanaChainId: v.optional(SolanaChainIdSchema),
+  }),
   '/api/login/email': v.object({ loginId: TokenSchema, action: v.picklist(['VERIFY_OTP', 'VERIFY_DEVICE']) }),
   '/api/login/device': v.object({ verified: v.boolean() }),
   '/api/login/otp': SessionAnswerSchema,
@@ -116,7 +146,7 @@ export const ApiAnswers = {
   '/api/sign/prepare': v.object({
     summary: v.object({
       title: v.string(),
-      from: AddressSchema,
+      from: v.union([AddressSchema, SolanaAddressSchema]),
       accountType: AccountTypeSchema,
       details: v.array(v.object({ label: v.string(), value: v.string() })),
     }),
@@ -130,7 +160,7 @@ export const ApiErrorSchema = v.object({ error: v.string(), code: v.optional(v.n
 
 /**
  * Turns a SPEC §3 chain id (number, decimal or hex string, or CAIP-2 `eip155:N`) into the EVM chain number;
- * `undefined` for anything else (Solana and other namespaces are not served by the sandbox).
+ * `undefined` for anything else (a `solana:` id included: see {@link solanaChainId}).
  */
 export function evmChainNumber(chainId: number | string): number | undefined {
   if (typeof chainId === 'number') return Number.isSafeInteger(chainId) && chainId > 0 ? chainId : undefined
@@ -162,4 +192,11 @@ export function originMatches(pattern: string, origin: string): boolean {
 /** Whether `origin` matches any entry of `allowedOrigins`. */
 export function originAllowed(allowedOrigins: readonly string[], origin: string): boolean {
   return allowedOrigins.some((pattern) => originMatches(pattern, origin))
+}
+
+/** A chain id that is a Solana CAIP-2 id, trimmed; `undefined` for anything else. */
+export function solanaChainId(chainId: number | string): string | undefined {
+  if (typeof chainId !== 'string') return undefined
+  const parsed = v.safeParse(SolanaChainIdSchema, chainId.trim())
+  return parsed.success ? parsed.output : undefined
 }

@@ -190,35 +190,8 @@ export class ChainWallet {
   }
 
   /** Forwards one read-only call to the RPC and answers its result, or throws its JSON-RPC error. */
-  async forward(method: string, params: unknown[] | undefined): Promise<unknown> {
-    let response: Response
-    try {
-      response = await fetch(this.#rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
-        signal: AbortSignal.timeout(30_000),
-      })
-    } catch {
-      throw new RpcFailure('The chain RPC did not answer', -32603, 502)
-    }
-    let json: unknown
-    try {
-      json = await response.json()
-    } catch {
-      throw new RpcFailure(`The chain RPC answered HTTP ${response.status} with no JSON`, -32603, 502)
-    }
-    const parsed = v.safeParse(
-      v.object({
-        result: v.optional(v.unknown()),
-        error: v.optional(v.object({ code: v.number(), message: v.string() })),
-      }),
-      json,
-    )
-    if (!parsed.success)
-      throw new RpcFailure('The chain RPC answered something that is not JSON-RPC', -32603, 502)
-    if (parsed.output.error) throw new RpcFailure(parsed.output.error.message, parsed.output.error.code)
-    return parsed.output.result ?? null
+  forward(method: string, params: unknown[] | undefined): Promise<unknown> {
+    return callJsonRpc(this.#rpcUrl, method, params)
   }
 
   /**
@@ -449,13 +422,48 @@ export class ChainWallet {
   }
 }
 
+/**
+ * One JSON-RPC call over HTTP (the EVM RPC or the Solana one): its result, or {@link RpcFailure} with the
+ * RPC's own error code and message, or -32603 when the RPC cannot be reached or answers no JSON-RPC.
+ */
+export async function callJsonRpc(rpcUrl: string, method: string, params: unknown): Promise<unknown> {
+  let response: Response
+  try {
+    response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
+      signal: AbortSignal.timeout(30_000),
+    })
+  } catch {
+    throw new RpcFailure('The chain RPC did not answer', -32603, 502)
+  }
+  let json: unknown
+  try {
+    json = await response.json()
+  } catch {
+    throw new RpcFailure(`The chain RPC answered HTTP ${response.status} with no JSON`, -32603, 502)
+  }
+  const parsed = v.safeParse(
+    v.object({
+      result: v.optional(v.unknown()),
+      error: v.optional(v.object({ code: v.number(), message: v.string() })),
+    }),
+    json,
+  )
+  if (!parsed.success)
+    throw new RpcFailure('The chain RPC answered something that is not JSON-RPC', -32603, 502)
+  if (parsed.output.error) throw new RpcFailure(parsed.output.error.message, parsed.output.error.code)
+  return parsed.output.result ?? null
+}
+
 function parseAddress(value: unknown, what: string): Address {
   const parsed = v.safeParse(AddressParam, value)
   if (!parsed.success) throw invalidParams(`${what} must be an address`)
   return parsed.output
 }
 
-function invalidParams(message: string): RpcFailure {
+export function invalidParams(message: string): RpcFailure {
   return new RpcFailure(message, -32602)
 }
 
@@ -470,7 +478,7 @@ function readableText(hex: Hex): string {
   }
 }
 
-function preview(text: string): string {
+export function preview(text: string): string {
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text
 }
 

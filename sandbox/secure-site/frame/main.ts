@@ -4,6 +4,11 @@
  * and only when the parent's origin is on the project's allowed origins; everything that needs a secret (codes,
  * sessions, wallet keys) happens on its own server, which it reaches same-origin with a session token kept in
  * this origin's storage. Signing calls wait for the visitor's Approve or Decline, shown in this page.
+ *
+ * It serves two chains: the site's EVM chain and, when the site has one, its Solana chain (`switchNetwork` with
+ * the Solana CAIP-2 id). Users, `switchNetwork` and `getChainId` answer for the current one; on Solana the user's
+ * address is the account's base58 Solana address (an EOA, SPEC §4), and `rpcRequest` takes
+ * `solana_signMessage`, `solana_signTransaction` and `solana_signAndSendTransaction` (params `[{ ... }]`).
  */
 import * as v from 'valibot'
 import {
@@ -24,6 +29,8 @@ import {
   ApiErrorSchema,
   type ApiPath,
   evmChainNumber,
+  SOLANA_SIGNING_METHODS,
+  solanaChainId,
 } from '../shared.ts'
 import { createFrameHandler, type FrameCommands, FrameError } from './handler.ts'
 
@@ -102,9 +109,12 @@ function setSession(token: string | undefined): void {
 // --- state -----------------------------------------------------------------------------------------------
 
 let parentOrigin = ''
-/** The chain the server serves (the only one it can sign for). */
+/** The EVM chain the server serves (the only EVM one it can sign for). */
 let siteChainId = 0
-let chainId: number | undefined
+/** The Solana chain the server serves (CAIP-2), when it serves one. */
+let siteSolanaChainId: string | undefined
+/** The current chain: an EVM chain number, or the Solana CAIP-2 id. */
+let chainId: number | string | undefined
 let pendingLogin: { loginId: string } | undefined
 let pendingFarcaster: { channel: string } | undefined
 let dappData: CommandPayload<'syncDappData'> | undefined
@@ -155,12 +165,43 @@ function adoptSession(token: string): void {
   if (previous && previous !== token) void api('/api/signout', {}, previous).catch(() => undefined)
 }
 
-/** SPEC §3 user: `address` is the preferred account's; both accounts are listed. */
+const currentChain = (): number | string => chainId ?? siteChainId
+
+/**
+ * The chain a SPEC §3 chain id names when this site serves it: the EVM chain number, or the Solana CAIP-2 id;
+ * `undefined` for any other.
+ */
+function servedChain(requested: number | string): number | string | undefined {
+  const solana = solanaChainId(requested)
+  if (solana !== undefined) return solana === siteSolanaChainId ? solana : undefined
+  const chain = evmChainNumber(requested)
+  return chain !== undefined && chain === siteChainId ? chain : undefined
+}
+
+/** Whether a served chain (as {@link servedChain} answers it) is the Solana one. */
+const onSolana = (chain: number | string): chain is string => typeof chain === 'string'
+
+/**
+ * SPEC §3 user for a chain (default the current one). On eip155 `address` is the preferred account's and both
+ * accounts are listed; on Solana it is the account's Solana address, its only account (an EOA, SPEC §4).
+ */
 function frameUser(account: AccountView, forChain?: number | string): FrameUser {
+  const chain = forChain ?? currentChain()
+  const solana = solanaChainId(chain)
+  if (solana !== undefined && solana === siteSolanaChainId) {
+    return {
+      ...(account.email ? { email: account.email } : {}),
+      address: account.solana,
+      chainId: solana,
+      accounts: [{ address: account.solana, type: 'eoa' }],
+      ...(account.userName ? { userName: account.userName } : {}),
+      preferredAccountType: 'eoa',
+    }
+  }
   return {
     ...(account.email ? { email: account.email } : {}),
     address: account.preferredAccountType === 'eoa' ? account.eoa : account.smartAccount,
-    chainId: forChain ?? chainId ?? siteChainId,
+    chainId: chain,
     accounts: [
       { address: account.eoa, type: 'eoa' },
       { address: account.smartAccount, type: 'smartAccount' },
@@ -272,15 +313,20 @@ function abortApprovals(): void {
 // --- commands --------------------------------------------------------------------------------------------
 
 const SIGNING: readonly string[] = SIGNING_METHODS
+const SOLANA_SIGNING: readonly string[] = SOLANA_SIGNING_METHODS
 const SAFE: readonly string[] = SAFE_RPC_METHODS
 let reloadAfterReply = false
 
 const handlers: FrameCommands = {
+  /** Answers the chain, and when signed in the user's address on it (base58 on Solana). */
   async switchNetwork({ chainId: requested }) {
-    const chain = evmChainNumber(requested)
-    if (chain === undefined || chain !== siteChainId) throw new FrameError('Chain is not supported', 4902)
+    const chain = servedChain(requested)
+    if (chain === undefined) throw new FrameError('Chain is not supported', 4902)
     chainId = chain
-    return { chainId: chain }
+    if (!sessionToken) return { chainId: chain }
+    const signedIn = await api('/api/session', {}).catch(() => undefined)
+    if (!signedIn) return { chainId: chain }
+    return { chainId: chain, address: frameUser(signedIn.account, chain).address }
   },
 
   async connectEmail({ email }) {
@@ -383,7 +429,7 @@ const handlers: FrameCommands = {
   },
 
   async getChainId() {
-    return { chainId: chainId ?? siteChainId }
+    return { chainId: currentChain() }
   },
 
   async initSmartAccount() {
@@ -399,13 +445,19 @@ const handlers: FrameCommands = {
   },
 
   async rpcRequest({ method, params: rpcParams, chainId: requested }, id) {
-    const signing = SIGNING.includes(method)
+    const solanaMethod = SOLANA_SIGNING.includes(method)
+    const signing = solanaMethod || SIGNING.includes(method)
     if (!signing && !SAFE.includes(method)) throw new FrameError('Requested RPC call is not allowed', 4200)
-    const chain = requested === undefined ? (chainId ?? siteChainId) : evmChainNumber(requested)
-    if (chain === undefined || chain !== siteChainId) throw new FrameError('Chain is not supported', 4902)
+    const chain = requested === undefined ? currentChain() : servedChain(requested)
+    if (chain === undefined) throw new FrameError('Chain is not supported', 4902)
+    if (solanaMethod !== onSolana(chain)) {
+      const where = onSolana(chain) ? chain : `eip155:${chain}`
+      throw new FrameError(`${method} is not available on ${where}`, 4200)
+    }
     requireSession()
-    if (!signing) return (await api('/api/rpc', { method, params: rpcParams, chainId: chain })).result
-    const signingMethod = method as (typeof SIGNING_METHODS)[number]
+    if (!signing)
+      return (await api('/api/rpc', { method, params: rpcParams, chainId: chain as number })).result
+    const signingMethod = method as ApiBody<'/api/sign'>['method']
     const body = { method: signingMethod, params: rpcParams ?? [], chainId: chain }
     const ticket = { aborted: false }
     preparing.add(ticket)
@@ -452,7 +504,7 @@ const handlers: FrameCommands = {
 
   async reload() {
     // The chain survives the reload; the session does anyway (it is in this origin's storage).
-    session.set(key('chain'), String(chainId ?? siteChainId))
+    session.set(key('chain'), String(currentChain()))
     reloadAfterReply = true
     return undefined
   },
@@ -536,6 +588,7 @@ async function start(): Promise<void> {
     const check = await api('/api/origin-check', { projectId, sdkVersion, origin })
     allowed = check.allowed
     siteChainId = check.chainId
+    siteSolanaChainId = check.solanaChainId
   } catch (error) {
     log('origin check failed', error)
   }
@@ -547,7 +600,9 @@ async function start(): Promise<void> {
   restore()
   const saved = session.get(key('chain'))
   session.set(key('chain'), undefined)
-  chainId = evmChainNumber(saved ?? params.get('chainId') ?? '') ?? siteChainId
+  const initial = saved ?? params.get('chainId') ?? ''
+  // A Solana chain only when it is the one served; an EVM chain as asked (requests check it against the site's).
+  chainId = solanaChainId(initial) === undefined ? evmChainNumber(initial) : servedChain(initial)
   element('approve').addEventListener('click', () => settle(true))
   element('decline').addEventListener('click', () => settle(false))
   document.addEventListener('keydown', (event) => {
