@@ -2,8 +2,15 @@ import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { parseEther } from 'viem'
 import { useSendTransaction, useSignMessage } from 'wagmi'
-import { createKitMachine, defineEvmNetwork, type KitNetwork } from '../src'
-import { ConnectButton, KitRoot, type KitRootProps, useKitAccount, useKitSession } from '../src/react'
+import { createKitMachine, defineEvmNetwork, defineSolanaNetwork, type KitNetwork } from '../src'
+import {
+  ConnectButton,
+  KitRoot,
+  type KitRootProps,
+  useKitAccount,
+  useKitSession,
+  useKitSolana,
+} from '../src/react'
 import { createSiwe } from '../src/siwx'
 import { sandboxConfig } from './sandbox-config'
 
@@ -15,6 +22,16 @@ const localChain: KitNetwork = defineEvmNetwork({
   rpcUrls: { default: { http: [sandboxConfig.chain?.rpcUrl ?? 'http://127.0.0.1:8545'] } },
   testnet: true,
 })
+
+/** The sandbox's Solana chain (issue 17), beside the EVM one: one modal for both namespaces. */
+const solanaChain: KitNetwork | undefined = sandboxConfig.solana
+  ? defineSolanaNetwork({
+      name: sandboxConfig.solana.name,
+      genesisHash: sandboxConfig.solana.chainId.slice('solana:'.length),
+      rpcUrl: sandboxConfig.solana.rpcUrl,
+      testnet: true,
+    })
+  : undefined
 
 /** `?proposalTtl=MS`: a short pairing-proposal lifetime, to watch the QR code renew (demos and tests). */
 const proposalTtl = Number(new URLSearchParams(window.location.search).get('proposalTtl'))
@@ -39,7 +56,7 @@ const kit = createKitMachine({
   ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
     ? { walletConnect: { proposalTtlMs: proposalTtl } }
     : {}),
-  networks: [localChain],
+  networks: solanaChain ? [localChain, solanaChain] : [localChain],
   endpoints: sandboxConfig.endpoints,
   ...(siwx ? { siwx } : {}),
   metadata: {
@@ -54,7 +71,8 @@ const kit = createKitMachine({
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
 function App() {
-  const { isConnected, address } = useKitAccount()
+  const { isConnected, address, namespace } = useKitAccount()
+  const solana = useKitSolana()
   const session = useKitSession()
   const [result, setResult] = useState('')
   const sign = useSignMessage()
@@ -75,13 +93,17 @@ function App() {
         <button
           type="button"
           disabled={!isConnected || sign.isPending}
-          onClick={() => show(sign.mutateAsync({ message: `Hello from the Walletstate demo to ${address}` }))}
+          onClick={() => {
+            const message = `Hello from the Walletstate demo to ${address}`
+            // On Solana the wallet signs through the kit; the signature is base58.
+            show(namespace === 'solana' ? solana.signMessage(message) : sign.mutateAsync({ message }))
+          }}
         >
           Sign message
         </button>
         <button
           type="button"
-          disabled={!isConnected || send.isPending}
+          disabled={!isConnected || send.isPending || namespace === 'solana'}
           onClick={() => show(send.mutateAsync({ to: RECIPIENT, value: parseEther('0.01') }))}
         >
           Send transaction

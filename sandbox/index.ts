@@ -2,6 +2,7 @@ import { DEV_WALLET_IDS } from './api/catalogue.ts'
 import { type DataApi, startDataApi } from './api/data.ts'
 import { openDatabase, type SandboxDb } from './api/db.ts'
 import { type ListingApi, startListingApi } from './api/listing.ts'
+import { SANDBOX_SOLANA_CHAIN_ID } from './api/solana.ts'
 import { type Chain, SANDBOX_CHAIN_ID, startChain } from './chain/chain.ts'
 import { rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
@@ -237,6 +238,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
                   verify: relay.origin,
                 },
                 chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
+                solana: {
+                  chainId: SANDBOX_SOLANA_CHAIN_ID as `solana:${string}`,
+                  name: 'Solana Sandbox',
+                  rpcUrl: solana.rpcUrl,
+                },
               },
             }),
           )

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { configProblems, DEFAULT_FEATURES, defineEvmNetwork, type KitConfig, resolveConfig } from './config'
+import {
+  configProblems,
+  DEFAULT_FEATURES,
+  defineEvmNetwork,
+  defineSolanaNetwork,
+  type KitConfig,
+  resolveConfig,
+} from './config'
 import { ConfigError } from './errors/base'
 import { createKitMachine } from './kit/createKit'
 import { createSiwe } from './siwx/siwe'
@@ -147,15 +154,25 @@ describe('resolveConfig', () => {
     expect(() => resolveConfig({ ...base, defaultNetwork: other })).toThrow(/Network not found/)
   })
 
+  it('behavior: Solana networks are accepted beside eip155 ones (issue 17), by genesis hash only', () => {
+    const solana = defineSolanaNetwork({
+      name: 'Solana Sandbox',
+      genesisHash: 'Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx',
+      rpcUrl: 'http://127.0.0.1:8899',
+    })
+    expect(solana.caipNetworkId).toBe('solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx')
+    expect(resolveConfig({ ...base, networks: [network, solana] }).networks).toEqual([network, solana])
+    expect(resolveConfig({ ...base, networks: [solana] }).defaultNetwork).toEqual(solana)
+    // A cluster name is not a network id.
+    const cluster = { ...solana, caipNetworkId: 'solana:mainnet' as const }
+    expect(configProblems({ ...base, networks: [cluster] })).toEqual([
+      'networks.0.caipNetworkId: must be solana: and the first 32 characters of the genesis hash',
+    ])
+  })
+
   it('behavior: a network whose namespace has no chain adapter is "Adapter not found"', () => {
-    const solana = {
-      id: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-      name: 'Solana',
-      chainNamespace: 'solana',
-      caipNetworkId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-      nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
-      rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
-    } as const
+    // A bitcoin network: no chain adapter for bip122.
+    const bitcoin = { ...network, caipNetworkId: 'bip122:000000000019d6689c085ae165831e93' as const }
     const refused = (networks: KitConfig['networks']) => {
       try {
         resolveConfig({ ...base, networks })
@@ -164,15 +181,15 @@ describe('resolveConfig', () => {
       }
       throw new Error('accepted')
     }
-    const error = refused([network, solana])
+    const error = refused([network, bitcoin])
     expect(error).toBeInstanceOf(ConfigError)
     expect((error as ConfigError).shortMessage).toBe('Adapter not found')
-    expect((error as ConfigError).details).toContain('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')
+    expect((error as ConfigError).details).toContain('bip122:000000000019d6689c085ae165831e93')
     // A network that says eip155 but whose CAIP-2 id is another namespace's has no adapter either.
     const mislabelled = { ...network, caipNetworkId: 'cosmos:cosmoshub-4' as const }
     expect((refused([mislabelled]) as ConfigError).shortMessage).toBe('Adapter not found')
     // The kit machine is never built for such a config.
-    expect(() => createKitMachine({ ...base, networks: [solana] })).toThrow(/Adapter not found/)
+    expect(() => createKitMachine({ ...base, networks: [bitcoin] })).toThrow(/Adapter not found/)
   })
 })
 

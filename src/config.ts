@@ -218,6 +218,8 @@ const ENDPOINT_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_ENDPOINTS
 
 type Report = (path: string, problem: string) => void
 
+const SOLANA_NETWORK_ID = /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/
+
 function checkNetwork(network: unknown, path: string, report: Report): void {
   if (!isRecord(network)) {
     report(path, 'must be a network object')
@@ -231,6 +233,10 @@ function checkNetwork(network: unknown, path: string, report: Report): void {
     report(`${path}.chainNamespace`, "must be 'eip155' or 'solana'")
   if (typeof caipNetworkId !== 'string' || !CAIP_NETWORK_ID.test(caipNetworkId))
     report(`${path}.caipNetworkId`, 'must be namespace:reference')
+  // A Solana network is named by its genesis hash (CAIP-2's Solana profile): the wallet adapter's cluster names
+  // (`solana:mainnet`) are not network ids.
+  else if (chainNamespace === 'solana' && !SOLANA_NETWORK_ID.test(caipNetworkId))
+    report(`${path}.caipNetworkId`, 'must be solana: and the first 32 characters of the genesis hash')
   if (
     !isRecord(nativeCurrency) ||
     typeof nativeCurrency.name !== 'string' ||
@@ -310,15 +316,12 @@ function checkSignIn(value: unknown, path: keyof typeof SIGN_IN_FUNCTIONS, repor
 }
 
 /** The chain namespaces this kit has an adapter for (`src/chains/`). */
-export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155']
+export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155', 'solana']
 
 /** A network's namespace, by its `chainNamespace` and its CAIP-2 id alike, has a chain adapter. */
 function hasChainAdapter(network: KitNetwork): boolean {
   const caipNamespace = network.caipNetworkId.slice(0, network.caipNetworkId.indexOf(':'))
-  return (
-    CHAIN_ADAPTER_NAMESPACES.includes(network.chainNamespace) &&
-    CHAIN_ADAPTER_NAMESPACES.includes(caipNamespace)
-  )
+  return CHAIN_ADAPTER_NAMESPACES.includes(network.chainNamespace) && network.chainNamespace === caipNamespace
 }
 
 /**
@@ -340,8 +343,8 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
   const alerts: KitAlert[] = []
   const projectId = (config.projectId ?? '').trim()
   if (projectId === '') alerts.push(ALERTS.PROJECT_ID_NOT_CONFIGURED)
-  // SPEC §8 'Adapter not found': a network is served by its namespace's chain adapter, and only eip155 has one
-  // yet (Solana's is issue 17). A network the kit cannot connect to is refused here, not shown and left dead.
+  // SPEC §8 'Adapter not found': a network is served by its namespace's chain adapter (eip155's, Solana's). A
+  // network the kit cannot connect to is refused here, not shown and left dead.
   const orphan = config.networks.find((n) => !hasChainAdapter(n))
   if (orphan) {
     throw new ConfigError('Adapter not found', {
@@ -372,6 +375,39 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
     swapSlippage: config.swapSlippage,
     alerts,
+  }
+}
+
+/**
+ * A Solana network for the kit (issue 17): its CAIP-2 id is `solana:` and the first 32 characters of the
+ * genesis hash; SOL is its native currency.
+ *
+ * @example
+ * const sandbox = defineSolanaNetwork({
+ *   name: 'Solana Sandbox',
+ *   genesisHash: 'Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx',
+ *   rpcUrl: 'http://127.0.0.1:8899',
+ *   testnet: true,
+ * })
+ */
+export function defineSolanaNetwork(network: {
+  name: string
+  /** The genesis hash, or its first 32 characters. */
+  genesisHash: string
+  rpcUrl: string
+  blockExplorer?: { name: string; url: string }
+  testnet?: boolean
+}): KitNetwork {
+  const reference = network.genesisHash.slice(0, 32)
+  return {
+    id: reference,
+    name: network.name,
+    chainNamespace: 'solana',
+    caipNetworkId: `solana:${reference}`,
+    nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+    rpcUrls: { default: { http: [network.rpcUrl] } },
+    ...(network.blockExplorer ? { blockExplorers: { default: network.blockExplorer } } : {}),
+    ...(network.testnet !== undefined ? { testnet: network.testnet } : {}),
   }
 }
 

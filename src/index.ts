@@ -5,6 +5,7 @@ export {
   DEFAULT_ENDPOINTS,
   DEFAULT_FEATURES,
   defineEvmNetwork,
+  defineSolanaNetwork,
   type KitConfig,
   type KitEndpoints,
   type KitFeatures,

@@ -201,7 +201,7 @@ describe('createEip155ConnectionActors with a wallet that never answers', () => 
       account: undefined,
       error: { name: 'DisconnectError', message: 'Failed to disconnect' },
     })
-    expect(c.notices).toContainEqual({ type: 'account.disconnected' })
+    expect(c.notices).toContainEqual({ type: 'account.disconnected', namespace: 'eip155' })
     expect(c.notices).toContainEqual({
       type: 'toast.show',
       variant: 'error',

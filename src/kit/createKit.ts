@@ -11,7 +11,7 @@ import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { type KitConfig, type ResolvedKitConfig, resolveConfig, type SiwxConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
-import { defineConnectionMachine } from '../machines/connection'
+import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
 import type { AccountRef, SendRef, SessionClientRef, SignInRef, SwapRef } from '../machines/kit/types'
@@ -90,6 +90,7 @@ export function createKitMachine(config: KitConfig) {
     reusePairing: reusesPairing(),
     connectorIds: { walletConnect: WALLETCONNECT_CONNECTOR_ID, embedded: EMBEDDED_CONNECTOR_ID },
     sdkVersion: SDK_VERSION,
+    activeNamespace: startNamespace(resolved, store.read('lastUsedChain')),
     remoteSessionsInput: {
       role: 'app',
       // The provider proposes again itself when the connection retries (a fresh QR code).
@@ -135,22 +136,25 @@ export function createKitMachine(config: KitConfig) {
         return () => bridge.setLoader(undefined)
       }),
       /** The connection's connectors, for matching a picked wallet to a local one. */
-      followConnectors: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const connection = system.get('connection') as
-          | {
-              subscribe: (fn: (s: { context: { connectors: KitInputConnectors } }) => void) => {
-                unsubscribe(): void
-              }
-            }
-          | undefined
-        let last: KitInputConnectors | undefined
-        const subscription = connection?.subscribe((snapshot) => {
-          if (snapshot.context.connectors === last) return
-          last = snapshot.context.connectors
-          sendBack({ type: 'kit.connectors', connectors: last })
-        })
-        return () => subscription?.unsubscribe()
+      followConnectors: fromCallback<KitEvent>(({ sendBack, system }) =>
+        followConnectorsOf(system.get('connection'), (connectors) =>
+          sendBack({ type: 'kit.connectors', connectors }),
+        ),
+      ),
+      /** Keeps the namespace the visitor chose last (SPEC §3 last-used chain). */
+      namespaceStore: fromCallback<{ type: 'namespace.active'; namespace: ChainNamespace }>(({ receive }) => {
+        receive((event) => store.write('lastUsedChain', event.namespace))
       }),
+      /** Solana's connection with the Solana adapter's slots: its chunk loads only with a Solana network. */
+      loadSolana: fromPromise(async () =>
+        (await import('./load/solana')).solanaConnectionLogic(resolved, store),
+      ),
+      /** Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */
+      followSolana: fromCallback<KitEvent>(({ sendBack, system }) =>
+        followConnectorsOf(system.get('solanaConnection'), (connectors) =>
+          sendBack({ type: 'kit.solanaConnectors', connectors }),
+        ),
+      ),
       /** Loads the embedded wallet's code (the frame machine, transport and popup). */
       loadEmbedded: fromPromise(async () => {
         if (!embedded) {
@@ -301,6 +305,32 @@ export function createKitMachine(config: KitConfig) {
 }
 
 type KitInputConnectors = Extract<KitEvent, { type: 'kit.connectors' }>['connectors']
+
+/** Calls `onChange` with a connection's connectors now and whenever they change; returns the stop. */
+function followConnectorsOf(connection: unknown, onChange: (connectors: KitInputConnectors) => void) {
+  const actor = connection as
+    | {
+        subscribe: (fn: (s: { context: { connectors: KitInputConnectors } }) => void) => {
+          unsubscribe(): void
+        }
+      }
+    | undefined
+  let last: KitInputConnectors | undefined
+  const subscription = actor?.subscribe((snapshot) => {
+    if (snapshot.context.connectors === last) return
+    last = snapshot.context.connectors
+    onChange(last)
+  })
+  return () => subscription?.unsubscribe()
+}
+
+/** The namespace shown at start: the one used last, if configured; else the default network's. */
+function startNamespace(config: ResolvedKitConfig, lastUsed: string | undefined): ChainNamespace {
+  const configured = (namespace: string | undefined): namespace is ChainNamespace =>
+    config.networks.some((n) => n.chainNamespace === namespace)
+  if (configured(lastUsed)) return lastUsed
+  return config.defaultNetwork.chainNamespace === 'solana' ? 'solana' : 'eip155'
+}
 
 /** WalletConnect's SignClient, from the provider the lazy connector loads, and the session machine over it. */
 async function loadSessionClient(connectors: readonly { id: string; getProvider(): Promise<unknown> }[]) {

@@ -17,6 +17,7 @@ import {
 } from '../constants'
 import { DisconnectError, SwitchChainError } from '../errors/connection'
 import {
+  type ChainId,
   type ConnectionAccount,
   type ConnectionEvent,
   type ConnectionInput,
@@ -24,6 +25,7 @@ import {
   type ConnectOutput,
   type ConnectorInfo,
   connectionMachine,
+  type Eip155Account,
   type PersistRequest,
   type RecentWallet,
   type ReconnectOutput,
@@ -48,7 +50,7 @@ interface Watcher<TInput> {
 const ALICE = '0x00000000000000000000000000000000000a11ce'
 const BOB = '0x0000000000000000000000000000000000000b0b'
 
-const account = (overrides: Partial<ConnectionAccount> = {}): ConnectionAccount => ({
+const account = (overrides: Partial<Eip155Account> = {}): Eip155Account => ({
   address: ALICE,
   addresses: [ALICE, BOB],
   chainId: 1,
@@ -76,7 +78,7 @@ function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }, clock?
     reconnect: [] as Call<unknown, ReconnectOutput>[],
     connect: [] as Call<{ connectorId: string }, ConnectOutput>[],
     disconnect: [] as Call<{ connectorId: string | undefined }, void>[],
-    switchChain: [] as Call<{ chainId: number }, number>[],
+    switchChain: [] as Call<{ chainId: ChainId }, ChainId>[],
   }
   const watchers = {
     connection: [] as Watcher<{ connectorId: string }>[],
@@ -192,7 +194,7 @@ describe('connectionMachine: reconnect at start (SPEC §4)', () => {
     expect(h.context().recentWallet?.id).toBe('io.metamask')
     expect(h.notices).toEqual([
       { type: 'account.connected', account: a, method: 'browser', reconnected: true },
-      { type: 'account.chainChanged', chainId: 10, supported: true },
+      { type: 'account.chainChanged', chainId: 10, supported: true, namespace: 'eip155' },
     ])
     // The wallet is followed from now on, for the connector that reconnected.
     expect(h.last(h.watchers.connection)).toMatchObject({
@@ -207,7 +209,12 @@ describe('connectionMachine: reconnect at start (SPEC §4)', () => {
     const a = account({ chainId: 56 })
     h.last(h.calls.reconnect).resolve({ account: a, connections: connectionsOf(a), recentWallets: [] })
     await flush()
-    expect(h.notices.at(-1)).toEqual({ type: 'account.chainChanged', chainId: 56, supported: false })
+    expect(h.notices.at(-1)).toEqual({
+      type: 'account.chainChanged',
+      chainId: 56,
+      supported: false,
+      namespace: 'eip155',
+    })
     h.stop()
   })
 
@@ -264,7 +271,7 @@ describe('connectionMachine: connecting', () => {
     ])
     expect(h.notices).toEqual([
       { type: 'account.connected', account: a, method: 'browser', reconnected: false },
-      { type: 'account.chainChanged', chainId: 1, supported: true },
+      { type: 'account.chainChanged', chainId: 1, supported: true, namespace: 'eip155' },
     ])
     h.stop()
   })
@@ -519,7 +526,7 @@ describe('connectionMachine: connected', () => {
     // Recent wallets outlive a disconnect: they are what the Connect view offers next.
     expect(h.context().recentWallets.map((w) => w.id)).toEqual(['walletConnect', 'a'])
     expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
-    expect(h.notices).toEqual([{ type: 'account.disconnected' }])
+    expect(h.notices).toEqual([{ type: 'account.disconnected', namespace: 'eip155' }])
     expect(h.watchers.connection.every((w) => w.stopped)).toBe(true)
     h.stop()
   })
@@ -537,10 +544,17 @@ describe('connectionMachine: connected', () => {
     expect(h.context().account).toEqual(moved)
     expect(h.context().connections).toEqual({ 'io.metamask': { accounts: [BOB], chainId: 999 } })
     expect(h.persisted).toEqual([{ type: 'persist.chain', chainId: 999 }])
-    expect(h.notices).toEqual([{ type: 'account.chainChanged', chainId: 999, supported: false }])
+    expect(h.notices).toEqual([
+      { type: 'account.chainChanged', chainId: 999, supported: false, namespace: 'eip155' },
+    ])
 
     h.fromWallet({ type: 'connection.changed', account: account({ chainId: 10 }) })
-    expect(h.notices.at(-1)).toEqual({ type: 'account.chainChanged', chainId: 10, supported: true })
+    expect(h.notices.at(-1)).toEqual({
+      type: 'account.chainChanged',
+      chainId: 10,
+      supported: true,
+      namespace: 'eip155',
+    })
     h.stop()
   })
 
@@ -560,7 +574,9 @@ describe('connectionMachine: connected', () => {
     expect(h.snapshot().value).toEqual({ connected: 'idle' })
     expect(h.context().account?.chainId).toBe(10)
     expect(h.persisted).toEqual([{ type: 'persist.chain', chainId: 10 }])
-    expect(h.notices).toEqual([{ type: 'account.chainChanged', chainId: 10, supported: true }])
+    expect(h.notices).toEqual([
+      { type: 'account.chainChanged', chainId: 10, supported: true, namespace: 'eip155' },
+    ])
     h.stop()
   })
 
@@ -607,7 +623,7 @@ describe('connectionMachine: connected', () => {
     expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
     expect(h.context()).toMatchObject({ account: undefined, connections: {} })
     expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
-    expect(h.notices).toEqual([{ type: 'account.disconnected' }])
+    expect(h.notices).toEqual([{ type: 'account.disconnected', namespace: 'eip155' }])
     h.stop()
   })
 
@@ -625,7 +641,7 @@ describe('connectionMachine: connected', () => {
     expect(h.context().error).toEqual({ name: 'DisconnectError', message: 'Failed to disconnect' })
     expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
     expect(h.notices).toEqual([
-      { type: 'account.disconnected' },
+      { type: 'account.disconnected', namespace: 'eip155' },
       { type: 'toast.show', variant: 'error', message: 'Failed to disconnect' },
     ])
     // The next attempt starts clean.
@@ -747,7 +763,7 @@ describe('connectionMachine: a wallet that never answers (issue 13 item 2)', () 
     expect(h.context().error).toEqual({ name: 'DisconnectError', message: 'Failed to disconnect' })
     expect(h.persisted).toEqual([{ type: 'persist.disconnected' }])
     expect(h.notices).toEqual([
-      { type: 'account.disconnected' },
+      { type: 'account.disconnected', namespace: 'eip155' },
       { type: 'toast.show', variant: 'error', message: 'Failed to disconnect' },
     ])
     h.stop()

@@ -80,12 +80,36 @@ export interface RecentWallet {
   rdns?: string
 }
 
-export interface ConnectionAccount {
+/** The chain namespaces the kit connects (SPEC §1); each has its own connection machine. */
+export type ChainNamespace = 'eip155' | 'solana'
+
+/** A chain id: a number on eip155, the CAIP-2 id (`solana:` + genesis hash) on Solana. */
+export type ChainId = number | `solana:${string}`
+
+/** An account connected on eip155 (`namespace` is absent or 'eip155'). */
+export interface Eip155Account {
+  namespace?: 'eip155'
   address: `0x${string}`
   addresses: readonly `0x${string}`[]
   chainId: number
   connectorId: string
 }
+
+/** An account connected on Solana: a base58 public key on a CAIP-2 chain. */
+export interface SolanaConnectionAccount {
+  namespace: 'solana'
+  address: string
+  addresses: readonly string[]
+  chainId: `solana:${string}`
+  connectorId: string
+}
+
+/** SPEC §3 account state of one namespace. */
+export type ConnectionAccount = Eip155Account | SolanaConnectionAccount
+
+/** The namespace an account is on. */
+export const namespaceOf = (account: Pick<ConnectionAccount, 'namespace'>): ChainNamespace =>
+  account.namespace ?? 'eip155'
 
 /** How a connection was made, for the success event (SPEC §4: method mobile or qrcode). */
 export type ConnectMethod = 'browser' | 'qrcode' | 'mobile' | 'email' | 'social'
@@ -97,10 +121,10 @@ export interface ConnectTarget {
 }
 
 export interface ConnectionContext {
-  namespace: 'eip155'
+  namespace: ChainNamespace
   connectors: ConnectorInfo[]
   /** SPEC §3 connections map: connector id → accounts and chain. */
-  connections: Record<string, { accounts: readonly `0x${string}`[]; chainId: number }>
+  connections: Record<string, { accounts: readonly string[]; chainId: ChainId }>
   account: ConnectionAccount | undefined
   target: ConnectTarget | undefined
   wcUri: string | undefined
@@ -114,7 +138,9 @@ export interface ConnectionContext {
   recentWallets: RecentWallet[]
   error: ErrorInfo | undefined
   /** Chain ids the app asked for; another one is an unsupported chain. */
-  supportedChainIds: number[]
+  supportedChainIds: ChainId[]
+  /** The network the visitor chose while not connected: a connection is made on it where the wallet lets it. */
+  preferredChainId: ChainId | undefined
   /** SPEC §4: on Telegram or iOS Safari a pairing URI is reused until it expires. */
   reusePairing: boolean
   /** How wallets will see this page's domain for the pairing shown (SPEC §3 Verify context); unknown until the
@@ -123,7 +149,11 @@ export interface ConnectionContext {
 }
 
 export interface ConnectionInput {
-  supportedChainIds: number[]
+  /** 'eip155' when absent. */
+  namespace?: ChainNamespace
+  supportedChainIds: ChainId[]
+  /** The network to connect on (`connection.preferChain` changes it). */
+  preferredChainId?: ChainId
   reusePairing?: boolean
 }
 
@@ -131,6 +161,12 @@ export interface ReconnectOutput {
   account: ConnectionAccount | undefined
   connections: ConnectionContext['connections']
   recentWallets: RecentWallet[]
+}
+
+export interface ConnectInput {
+  connectorId: string
+  /** The network the visitor chose, if any (the wallet's own otherwise). */
+  chainId?: ChainId
 }
 
 export interface ConnectOutput {
@@ -143,7 +179,9 @@ export type ConnectionEvent =
   | { type: 'connection.cancel' }
   | { type: 'connection.retry' }
   | { type: 'connection.disconnect' }
-  | { type: 'connection.switchChain'; chainId: number }
+  | { type: 'connection.switchChain'; chainId: ChainId }
+  /** The network to connect on next (the visitor chose it while not connected here). */
+  | { type: 'connection.preferChain'; chainId: ChainId }
   | { type: 'connection.reset' }
   /** From the watchers. */
   | { type: 'connection.changed'; account: ConnectionAccount }
@@ -156,8 +194,8 @@ export type ConnectionEvent =
 /** What the connection tells its parent (the kit), so other machines can follow. */
 export type ConnectionNotice =
   | { type: 'account.connected'; account: ConnectionAccount; method: ConnectMethod; reconnected: boolean }
-  | { type: 'account.disconnected' }
-  | { type: 'account.chainChanged'; chainId: number; supported: boolean }
+  | { type: 'account.disconnected'; namespace?: ChainNamespace }
+  | { type: 'account.chainChanged'; chainId: ChainId; supported: boolean; namespace?: ChainNamespace }
   /** The wallet did not answer a connect request in time: SPEC §8 alert REQUEST_TIMED_OUT. */
   | { type: 'request.timedOut'; request: 'connect' }
   /** A failure the visitor is told of though the flow went on ('Failed to disconnect', SPEC §8). */
@@ -168,8 +206,8 @@ export type ConnectionNotice =
 
 /** What the persistence slot is asked to store. */
 export type PersistRequest =
-  | { type: 'persist.connected'; recentWallets: RecentWallet[]; wallet: RecentWallet; chainId: number }
-  | { type: 'persist.chain'; chainId: number }
+  | { type: 'persist.connected'; recentWallets: RecentWallet[]; wallet: RecentWallet; chainId: ChainId }
+  | { type: 'persist.chain'; chainId: ChainId }
   | { type: 'persist.disconnected' }
 
 /** What a disconnected connection holds; the start and every reset (SPEC §4) come back to it. */
@@ -207,9 +245,9 @@ const connectionSetup = setup({
   },
   actors: {
     reconnect: fromPromise<ReconnectOutput>(notProvided('reconnect')),
-    connect: fromPromise<ConnectOutput, { connectorId: string }>(notProvided('connect')),
+    connect: fromPromise<ConnectOutput, ConnectInput>(notProvided('connect')),
     disconnect: fromPromise<void, { connectorId: string | undefined }>(notProvided('disconnect')),
-    switchChain: fromPromise<number, { chainId: number }>(notProvided('switchChain')),
+    switchChain: fromPromise<ChainId, { chainId: ChainId }>(notProvided('switchChain')),
     watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
     watchConnectors: fromCallback<ConnectionEvent>(() => () => {}),
     watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
@@ -340,8 +378,10 @@ const connectionSetup = setup({
       buffering: false,
       wcError: context.target?.connectorId === 'walletConnect',
     })),
-    applySwitch: assign(({ context }, chainId: number) => {
-      return context.account ? { account: { ...context.account, chainId }, error: undefined } : {}
+    applySwitch: assign(({ context }, chainId: ChainId) => {
+      return context.account
+        ? { account: { ...context.account, chainId } as ConnectionAccount, error: undefined }
+        : {}
     }),
     notifyConnected: sendParent(({ context }): ConnectionNotice => {
       const account = context.account!
@@ -360,7 +400,9 @@ const connectionSetup = setup({
         reconnected: true,
       }),
     ),
-    notifyDisconnected: sendParent({ type: 'account.disconnected' } satisfies ConnectionNotice),
+    notifyDisconnected: sendParent(
+      ({ context }): ConnectionNotice => ({ type: 'account.disconnected', namespace: context.namespace }),
+    ),
     notifyTimedOut: sendParent({ type: 'request.timedOut', request: 'connect' } satisfies ConnectionNotice),
     notifyDomainUnverified: sendParent(
       (_, verification: DomainVerification): ConnectionNotice => ({
@@ -378,7 +420,12 @@ const connectionSetup = setup({
     ),
     notifyChain: sendParent(({ context }): ConnectionNotice => {
       const chainId = context.account?.chainId ?? 0
-      return { type: 'account.chainChanged', chainId, supported: context.supportedChainIds.includes(chainId) }
+      return {
+        type: 'account.chainChanged',
+        chainId,
+        supported: context.supportedChainIds.includes(chainId),
+        namespace: context.namespace,
+      }
     }),
     persistConnected: sendTo(
       'persistence',
@@ -411,11 +458,12 @@ export function defineConnectionMachine() {
   return connectionSetup.createMachine({
     id: 'connection',
     context: ({ input }) => ({
-      namespace: 'eip155',
+      namespace: input.namespace ?? 'eip155',
       connectors: [],
       ...DISCONNECTED,
       recentWallets: [],
       supportedChainIds: input.supportedChainIds,
+      preferredChainId: input.preferredChainId,
       reusePairing: input.reusePairing ?? false,
     }),
     invoke: [
@@ -424,6 +472,9 @@ export function defineConnectionMachine() {
     ],
     on: {
       'connection.connectors': { actions: 'setConnectors' },
+      'connection.preferChain': {
+        actions: assign(({ event }) => ({ preferredChainId: event.chainId })),
+      },
     },
     initial: 'reconnecting',
     states: {
@@ -480,7 +531,10 @@ export function defineConnectionMachine() {
         invoke: [
           {
             src: 'connect',
-            input: ({ context }) => ({ connectorId: context.target!.connectorId }),
+            input: ({ context }): ConnectInput => ({
+              connectorId: context.target!.connectorId,
+              ...(context.preferredChainId !== undefined ? { chainId: context.preferredChainId } : {}),
+            }),
             onDone: {
               target: 'connected',
               actions: [
@@ -578,7 +632,10 @@ export function defineConnectionMachine() {
               onDone: {
                 target: 'idle',
                 actions: [
-                  { type: 'applySwitch', params: ({ event }: { event: { output: number } }) => event.output },
+                  {
+                    type: 'applySwitch',
+                    params: ({ event }: { event: { output: ChainId } }) => event.output,
+                  },
                   'persistChain',
                   'notifyChain',
                 ],

@@ -2,6 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
+import { connectionOf } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
@@ -53,6 +54,7 @@ export function defineKitMachine() {
         }),
       },
       { id: 'followConnectors', src: 'followConnectors' },
+      { id: 'namespaceStore', src: 'namespaceStore' },
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
@@ -165,9 +167,40 @@ export function defineKitMachine() {
       'toast.*': { actions: forwardTo('toast') },
       // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.
       // An exact match is tried before the wildcard, which forwards every other switch.
-      'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
-      'connection.*': { actions: forwardTo('connection') },
-      'kit.connectors': { actions: assign({ connectors: ({ event }) => event.connectors }) },
+      'connection.switchChain': [
+        { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
+        // A Solana network goes to Solana's connection (once its code runs), an eip155 one to eip155's.
+        { guard: 'switchesSolana', actions: forwardTo(({ context }) => connectionOf(context, 'solana')) },
+        { actions: forwardTo('connection') },
+      ],
+      // The visitor's connection events (retry, disconnect) are for the namespace shown; a connect is for the
+      // namespace of the connector picked.
+      'connection.connect': [
+        { guard: 'connectsSolana', actions: forwardTo(({ context }) => connectionOf(context, 'solana')) },
+        { actions: forwardTo('connection') },
+      ],
+      'connection.*': [
+        { guard: 'solanaActive', actions: forwardTo(({ context }) => connectionOf(context, 'solana')) },
+        { actions: forwardTo('connection') },
+      ],
+      'network.select': { actions: 'selectNetwork' },
+      // Each connection lists its own connectors; the kit holds both (Connect lists them together).
+      'kit.connectors': {
+        actions: assign({
+          connectors: ({ context, event }) => [
+            ...event.connectors,
+            ...context.connectors.filter((c) => c.chain === 'solana'),
+          ],
+        }),
+      },
+      'kit.solanaConnectors': {
+        actions: assign({
+          connectors: ({ context, event }) => [
+            ...context.connectors.filter((c) => c.chain !== 'solana'),
+            ...event.connectors,
+          ],
+        }),
+      },
       // The listing's machine gets what is asked of it; before its code has loaded, the request waits for it.
       'wallets.*': [
         { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
@@ -298,6 +331,18 @@ export function defineKitMachine() {
         running: 'tellSignInAccount',
         follow: 'followSignIn',
       }),
+      /**
+       * Solana's connection (issue 17): loaded at start when a Solana network is configured, so a reconnect finds
+       * its wallet; never for a host with only EVM networks.
+       */
+      solana: onDemand({
+        load: 'solana.load',
+        guard: 'solanaOn',
+        atStart: 'solanaOn',
+        loader: 'loadSolana',
+        started: 'spawnSolana',
+        follow: 'followSolana',
+      }),
       /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
       wallets: onDemand({
         load: 'listing.load',
@@ -320,6 +365,9 @@ export function initialKitContext(input: KitInput): KitContext {
     alerts: config.alerts,
     modal: { open: false, history: [] },
     connected: undefined,
+    accounts: {},
+    activeNamespace: rest.activeNamespace,
+    solana: undefined,
     connecting: undefined,
     connectors: [],
     balances: [],
@@ -343,6 +391,7 @@ export type KitCapability =
   | 'swapFlow'
   | 'wallets'
   | 'signIn'
+  | 'solana'
 /** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
 export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 

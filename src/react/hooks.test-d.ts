@@ -44,13 +44,14 @@ describe('useKit', () => {
 })
 
 describe('useKitAccount', () => {
-  test('the status and, once connected, the address, chain and connector', () => {
+  test('the status and, once connected, the address, chain, namespace and connector', () => {
     expectTypeOf(useKitAccount).returns.toEqualTypeOf<UseKitAccountReturnType>()
     expectTypeOf<UseKitAccountReturnType>().toEqualTypeOf<{
       status: ConnectionStatus
       isConnected: boolean
-      address: `0x${string}` | undefined
-      chainId: number | undefined
+      address: string | undefined
+      chainId: number | `solana:${string}` | undefined
+      namespace: 'eip155' | 'solana'
       connectorId: string | undefined
     }>()
     expectTypeOf<ConnectionStatus>().toEqualTypeOf<
@@ -75,7 +76,9 @@ describe('the other hooks', () => {
     expectTypeOf(useToastActor).returns.toEqualTypeOf<ToastActorRef>()
     expectTypeOf(useConnectionActor).returns.toHaveProperty('send')
     expectTypeOf(useConnectionActor().getSnapshot().context.account).toExtend<
-      { address: `0x${string}`; chainId: number; connectorId: string } | undefined
+      | { namespace?: 'eip155'; address: `0x${string}`; chainId: number; connectorId: string }
+      | { namespace: 'solana'; address: string; chainId: `solana:${string}`; connectorId: string }
+      | undefined
     >()
   })
 })

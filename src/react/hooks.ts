@@ -3,7 +3,12 @@ import type { ActorRefFrom } from 'xstate'
 import type { ResolvedKitConfig } from '../config'
 import type { KitAlert } from '../errors/base'
 import type { AccountActorRef } from '../machines/account'
-import { type ConnectionStatus, selectStatus } from '../machines/connection'
+import {
+  type ChainId,
+  type ChainNamespace,
+  type ConnectionStatus,
+  selectStatus,
+} from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectIsOpen, selectView } from '../machines/modal'
@@ -98,17 +103,26 @@ export function useToast(): { show: (toast: Toast) => void; hide: () => void; cu
   return { show, hide, current }
 }
 
-/** The connection child actor of the kit (eip155). */
+/**
+ * The connection actor of the active namespace (the network the visitor chose last): eip155's, or Solana's
+ * once its code runs. Views show and act on this one.
+ */
 export function useConnectionActor(): ConnectionActorRef {
   const kit = useKitActor()
-  return useSelector(kit, (s) => s.children.connection) as ConnectionActorRef
+  return useSelector(kit, (s) =>
+    s.context.activeNamespace === 'solana' && s.context.solana ? s.context.solana : s.children.connection,
+  ) as ConnectionActorRef
 }
 
 export interface UseKitAccountReturnType {
   status: ConnectionStatus
   isConnected: boolean
-  address: `0x${string}` | undefined
-  chainId: number | undefined
+  /** `0x` + 40 hex on eip155; the base58 public key on Solana. */
+  address: string | undefined
+  /** A number on eip155; the CAIP-2 id (`solana:` + genesis hash) on Solana. */
+  chainId: ChainId | undefined
+  /** The namespace of the account (the active one). */
+  namespace: ChainNamespace
   connectorId: string | undefined
 }
 
@@ -122,11 +136,13 @@ export function useKitAccount(): UseKitAccountReturnType {
   const connection = useConnectionActor()
   const status = useSelector(connection, selectStatus)
   const account = useSelector(connection, (s) => s.context.account)
+  const namespace = useSelector(connection, (s) => s.context.namespace)
   return {
     status,
     isConnected: status === 'connected',
     address: account?.address,
     chainId: account?.chainId,
+    namespace,
     connectorId: account?.connectorId,
   }
 }
@@ -207,4 +223,34 @@ export function useKitSession(): UseKitSessionReturnType {
     expiresAt: signedIn ? data.expirationTime : undefined,
     signOut,
   }
+}
+
+export interface UseKitSolanaReturnType {
+  /** The Solana account (base58), whether or not Solana is the namespace shown; `undefined` when none. */
+  address: string | undefined
+  /** Signs `message` (UTF-8) with the connected Solana wallet; the ed25519 signature, base58. */
+  signMessage: (message: string) => Promise<string>
+}
+
+/**
+ * The connected Solana account and its wallet's signing (issue 17). Solana's code loads with the first call,
+ * not with the kit.
+ *
+ * @example
+ * const { address, signMessage } = useKitSolana()
+ * const signature = await signMessage('Hello')
+ */
+export function useKitSolana(): UseKitSolanaReturnType {
+  const kit = useKitActor()
+  const account = useSelector(kit, (s) => s.context.accounts.solana)
+  const connectorId = account?.connectorId
+  const signMessage = useCallback(
+    async (message: string) => {
+      if (!connectorId) throw new Error('No Solana account is connected')
+      const { solanaWalletClient } = await import('../kit/load/solana')
+      return solanaWalletClient(connectorId).signMessage(message)
+    },
+    [connectorId],
+  )
+  return { address: account?.address, signMessage }
 }

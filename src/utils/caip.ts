@@ -79,6 +79,27 @@ export function eip155ChainId(chainId: number | bigint): Caip2 {
   return formatChainId('eip155', chainId.toString())
 }
 
+/**
+ * The CAIP-2 id of a kit chain id: `eip155:{n}` for an EVM chain's number; a Solana chain id is already one.
+ *
+ * @example caipChainId(1) // 'eip155:1'
+ * caipChainId('solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx') // the same
+ */
+export function caipChainId(chainId: number | `solana:${string}`): Caip2 {
+  return typeof chainId === 'number' ? eip155ChainId(chainId) : (chainId as Caip2)
+}
+
+/** The configured network of a chain id (eip155's number, Solana's CAIP-2 id). */
+export function networkOfChain<
+  N extends { chainNamespace: string; id: number | string; caipNetworkId: string },
+>(networks: readonly N[], chainId: number | string): N | undefined {
+  return networks.find((n) =>
+    typeof chainId === 'number'
+      ? n.chainNamespace === 'eip155' && Number(n.id) === chainId
+      : n.caipNetworkId === chainId,
+  )
+}
+
 /** The numeric chain id of an `eip155:` CAIP-2 id; undefined for other namespaces or a malformed reference. */
 export function eip155Reference(value: unknown): number | undefined {
   const parts = parseChainId(value)

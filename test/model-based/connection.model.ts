@@ -2,6 +2,7 @@ import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
 import type { DomainVerification } from '../../src/api/verify'
 import { DisconnectError, SwitchChainError, UserRejectedError } from '../../src/errors/connection'
 import {
+  type ChainId,
   type ConnectionAccount,
   type ConnectOutput,
   type ConnectorInfo,
@@ -33,7 +34,7 @@ export const connectionModelMachine = connectionMachine.provide({
     reconnect: fromPromise<ReconnectOutput>(() => new Promise(() => {})),
     connect: fromPromise<ConnectOutput, { connectorId: string }>(() => new Promise(() => {})),
     disconnect: fromPromise<void, { connectorId: string | undefined }>(() => new Promise(() => {})),
-    switchChain: fromPromise<number, { chainId: number }>(() => new Promise(() => {})),
+    switchChain: fromPromise<ChainId, { chainId: ChainId }>(() => new Promise(() => {})),
     verifyDomain: fromPromise<DomainVerification, { uri: string }>(() => new Promise(() => {})),
   },
   actions: {
@@ -138,6 +139,7 @@ export const connectionEvents: Event[] = [
   { type: 'connection.reset' },
   { type: 'connection.disconnect' },
   { type: 'connection.switchChain', chainId: 10 },
+  { type: 'connection.preferChain', chainId: 10 },
   { type: 'connection.changed', account: { ...injected, chainId: 999 } },
   { type: 'connection.lost' },
   { type: 'connection.connectors', connectors },

@@ -11,6 +11,7 @@ import type { DomainVerification } from '../../src/api/verify'
 import { ON_DEMAND_LOAD_TIMEOUT_MS, RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS } from '../../src/constants'
 import { ALERTS } from '../../src/errors/base'
 import {
+  type ChainId,
   type ConnectionEvent,
   type ConnectOutput,
   connectionMachine,
@@ -203,7 +204,7 @@ describe('the page’s domain for a WalletConnect pairing (SPEC §3 Verify conte
 /** A kit connected at start through `connectorId` (the real connection machine), its switches recorded. */
 function kitConnectedThrough(connectorId: string) {
   const account = testAccount(connectorId)
-  const switches: number[] = []
+  const switches: ChainId[] = []
   const connection = connectionMachine.provide({
     actors: {
       reconnect: fromPromise<ReconnectOutput>(async () => ({
@@ -211,7 +212,7 @@ function kitConnectedThrough(connectorId: string) {
         connections: { [account.connectorId]: { accounts: account.addresses, chainId: account.chainId } },
         recentWallets: [],
       })),
-      switchChain: fromPromise<number, { chainId: number }>(async ({ input }) => {
+      switchChain: fromPromise<ChainId, { chainId: ChainId }>(async ({ input }) => {
         switches.push(input.chainId)
         return input.chainId
       }),

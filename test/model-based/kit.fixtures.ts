@@ -19,6 +19,7 @@ export function kitTestInput(projectId: string, overrides: Partial<KitInput> = {
   return {
     config,
     supportedChainIds: [31337],
+    activeNamespace: 'eip155',
     storedLogin: false,
     frameOnOpen: false,
     reusePairing: false,

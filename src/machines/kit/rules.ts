@@ -2,11 +2,18 @@ import { assertEvent } from 'xstate'
 import type { ResolvedKitConfig } from '../../config'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
-import type { ChosenWallet, ConnectionAccount, ConnectorInfo } from '../connection'
+import type {
+  ChainId,
+  ChainNamespace,
+  ChosenWallet,
+  ConnectionAccount,
+  ConnectorInfo,
+  Eip155Account,
+} from '../connection'
 import type { ModalEvent } from '../modal'
 import type { SendNotice } from '../send'
 import type { SignInAccount } from '../signIn'
-import type { AccountRef, KitContext, KitEvent } from './types'
+import type { AccountRef, KitContext, KitEvent, SolanaConnectionRef } from './types'
 
 /*
  * The kit's cross-machine rules as plain functions of its context and an event: its guards call them, and
@@ -63,7 +70,9 @@ const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'Swap',
   'SwapSelectToken',
 ])
-const caip2 = (chainId: number) => `eip155:${chainId}`
+/** The CAIP-2 id of a chain id (a Solana one is already CAIP-2). */
+export const caip2 = (chainId: ChainId): string =>
+  typeof chainId === 'number' ? `eip155:${chainId}` : chainId
 
 type Rule = (args: { context: KitContext; event: KitEvent }) => boolean
 
@@ -128,8 +137,22 @@ export const is = {
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,
   sendRuns: ({ context }) => !!context.sendFlow,
-  /** Swaps are on (`features.swaps`) and an account is connected: a swap flow is for one account. */
-  swapsOn: ({ context }) => context.config.features.swaps && !!context.connected,
+  /**
+   * Swaps are on (`features.swaps`) and an eip155 account is connected: a swap flow is for one account (Solana
+   * has no pool in the sandbox yet, issue 17).
+   */
+  swapsOn: ({ context }) => context.config.features.swaps && !!evmAccount(context.connected),
+  /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
+  solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
+  solanaRuns: ({ context }) => !!context.solana,
+  /** A network switch for Solana (a CAIP-2 chain id), not eip155's number. */
+  switchesSolana: ({ event }) => event.type === 'connection.switchChain' && typeof event.chainId === 'string',
+  /** The wallet picked is one of Solana's connectors. */
+  connectsSolana: ({ context, event }) =>
+    event.type === 'connection.connect' &&
+    context.connectors.some((c) => c.id === event.connectorId && c.chain === 'solana'),
+  /** The active namespace is Solana (the visitor's connection events go to its connection). */
+  solanaActive: ({ context }) => context.activeNamespace === 'solana' && !!context.solana,
   swapRuns: ({ context }) => !!context.swapFlow,
   showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
   showsSwapForm: ({ context }) => shownView(context) === 'Swap',
@@ -161,27 +184,51 @@ export const is = {
   },
 } satisfies Record<string, Rule>
 
-/** Asks the running account machine for the connected account's balances (address, CAIP-2 chain). */
+/**
+ * Asks the running account machine for an account's balances (address, CAIP-2 chain): the one connected, or
+ * `account` (the one the kit is about to show).
+ */
 export function fetchBalances(
   context: KitContext,
   enqueue: { sendTo: (to: AccountRef, event: AccountEvent) => void },
+  account: ConnectionAccount | undefined = context.connected,
 ) {
-  if (!context.account || !context.connected) return
+  if (!context.account || !account) return
   enqueue.sendTo(context.account, {
     type: 'account.fetchBalances',
-    address: context.connected.address,
-    chainId: caip2(context.connected.chainId),
+    address: account.address,
+    chainId: caip2(account.chainId),
   })
 }
+
+/** The account if it is on eip155 (sign-in, swap and the wagmi-based send are eip155's). */
+export const evmAccount = (account: ConnectionAccount | undefined): Eip155Account | undefined =>
+  account && account.namespace !== 'solana' ? account : undefined
+
+/** The connection machine of a namespace: eip155's `connection` child, or Solana's once spawned. */
+export function connectionOf(
+  context: Pick<KitContext, 'solana'>,
+  namespace: ChainNamespace,
+): 'connection' | SolanaConnectionRef {
+  return namespace === 'solana' && context.solana ? context.solana : 'connection'
+}
+
+/** A configured network by its CAIP-2 id. */
+export const networkOf = (context: Pick<KitContext, 'config'>, caipNetworkId: string) =>
+  context.config.networks.find((n) => n.caipNetworkId === caipNetworkId)
 
 /** The login frame is wanted at all: e-mail or social login is on. */
 export function embeddedOn(context: Pick<KitContext, 'config'>): boolean {
   return context.config.features.email || context.config.features.socials !== false
 }
 
-/** An eip155 chain id is one of the app's configured networks. */
-export function isConfiguredChain(context: Pick<KitContext, 'config'>, chainId: number): boolean {
-  return context.config.networks.some((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
+/** A chain id (eip155's number, Solana's CAIP-2 id) is one of the app's configured networks. */
+export function isConfiguredChain(context: Pick<KitContext, 'config'>, chainId: ChainId): boolean {
+  return context.config.networks.some((n) =>
+    typeof chainId === 'number'
+      ? n.chainNamespace === 'eip155' && Number(n.id) === chainId
+      : n.caipNetworkId === chainId,
+  )
 }
 
 /** The host's sign-in (`siwx`, or AppKit's `siweConfig`), if any. */
@@ -192,7 +239,7 @@ export const signInRequired = ({ siwx, siweConfig }: ResolvedKitConfig): boolean
   (siwx ? siwx.getRequired?.() : siweConfig?.required) ?? false
 
 /** The account and chain sign-in is about: the connected address on its CAIP-2 chain. */
-export const signInAccount = (account: Pick<ConnectionAccount, 'address' | 'chainId'>): SignInAccount => ({
+export const signInAccount = (account: Pick<Eip155Account, 'address' | 'chainId'>): SignInAccount => ({
   address: account.address,
   chainId: `eip155:${account.chainId}`,
 })

@@ -17,14 +17,22 @@ import {
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { formatQuantity } from '../../utils/format'
-import type { defineConnectionMachine } from '../connection'
+import {
+  type ChainNamespace,
+  type ConnectionAccount,
+  type defineConnectionMachine,
+  namespaceOf,
+} from '../connection'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
 import {
+  connectionOf,
+  evmAccount,
   fetchBalances,
   is,
   matchConnector,
+  networkOf,
   routeAfterSend,
   signInAccount,
   signInConfig,
@@ -39,6 +47,7 @@ import type {
   SendLogic,
   SessionClientLogic,
   SignInLogic,
+  SolanaConnectionLogic,
   SwapLogic,
   WalletsLogic,
   WalletsRef,
@@ -82,6 +91,12 @@ export const kitSetup = setup({
     }),
     /** Sends `kit.connectors` when the connection's connectors change. */
     followConnectors: quiet(),
+    /** Keeps the namespace the visitor chose (`namespace.active`), for the next visit. */
+    namespaceStore: fromCallback<{ type: 'namespace.active'; namespace: ChainNamespace }>(() => {}),
+    /** Solana's connection machine with its slots (issue 17), loaded when a Solana network is configured. */
+    loadSolana: pending<SolanaConnectionLogic>(),
+    /** Sends `kit.solanaConnectors` when Solana's connectors change. */
+    followSolana: quiet(),
     loadEmbedded: pending<EmbeddedLoad>(),
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
@@ -151,21 +166,41 @@ export const kitSetup = setup({
           },
     ),
     /** A swap flow for the connected account and chain, starting from the balances the account has. */
-    spawnSwap: assign(({ context, spawn }, logic: SwapLogic) =>
-      context.swapFlow || !context.connected
+    spawnSwap: assign(({ context, spawn }, logic: SwapLogic) => {
+      const account = evmAccount(context.connected)
+      return context.swapFlow || !account
         ? {}
         : {
             swapFlow: spawn(logic, {
               systemId: 'swap',
               input: {
-                chainId: context.connected.chainId,
-                userAddress: context.connected.address,
+                chainId: account.chainId,
+                userAddress: account.address,
                 balances: [...context.balances],
                 ...(context.config.swapSlippage ? { slippage: context.config.swapSlippage } : {}),
               },
             }),
+          }
+    }),
+    /** Solana's connection, on the configured Solana networks (the one chosen last first). */
+    spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
+      if (context.solana) return {}
+      const solanaNetworks = context.config.networks.filter((n) => n.chainNamespace === 'solana')
+      const preferred =
+        context.config.defaultNetwork.chainNamespace === 'solana'
+          ? context.config.defaultNetwork
+          : solanaNetworks[0]
+      return {
+        solana: spawn(logic, {
+          systemId: 'solanaConnection',
+          input: {
+            namespace: 'solana',
+            supportedChainIds: solanaNetworks.map((n) => n.caipNetworkId as `solana:${string}`),
+            ...(preferred ? { preferredChainId: preferred.caipNetworkId as `solana:${string}` } : {}),
           },
-    ),
+        }),
+      }
+    }),
     /**
      * The account, its chain or the connection changed: the swap flow of the old one ends. A swap view still
      * shown gets a fresh one, for the account connected now.
@@ -217,9 +252,40 @@ export const kitSetup = setup({
     }),
     /** Asks the account machine for the connected account's balances; the machine decides what that costs. */
     fetchBalances: enqueueActions(({ context, enqueue }) => fetchBalances(context, enqueue)),
+    /**
+     * The visitor chose a network. On the active namespace its connection switches (the wallet asks); on the
+     * other one that namespace becomes the active one: its account shows, switched to the network chosen, or
+     * Connect when nothing is connected there.
+     */
+    selectNetwork: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'network.select')
+      const network = networkOf(context, event.caipNetworkId)
+      if (!network) return
+      const namespace = network.chainNamespace as ChainNamespace
+      const chainId =
+        namespace === 'eip155' ? Number(network.id) : (network.caipNetworkId as `solana:${string}`)
+      const account = context.accounts[namespace]
+      const to = connectionOf(context, namespace)
+      if (namespace !== context.activeNamespace) {
+        activate(context, enqueue, namespace)
+        // The other namespace's account is the one shown now.
+        if (account && context.modal.open) enqueue.sendTo('modal', { type: 'router.reset', view: 'Account' })
+      }
+      if (account && account.chainId !== chainId)
+        enqueue.sendTo(to, { type: 'connection.switchChain', chainId })
+      if (!account) {
+        enqueue.sendTo(to, { type: 'connection.preferChain', chainId })
+        if (namespace !== context.activeNamespace)
+          enqueue.sendTo('modal', { type: 'router.push', view: 'Connect' })
+      }
+    }),
     rejectFrameRequests: sendTo(({ context }) => context.frame!, { type: 'frame.rejectRpcRequests' }),
     cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
-    cancelConnecting: sendTo('connection', { type: 'connection.cancel' }),
+    /** Leaving a connecting view ends the attempt, whichever namespace it was on. */
+    cancelConnecting: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('connection', { type: 'connection.cancel' })
+      if (context.solana) enqueue.sendTo(context.solana, { type: 'connection.cancel' })
+    }),
     showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
     /** A wallet request (connect, send) timed out: SPEC §8 alert REQUEST_TIMED_OUT. */
     showTimedOutAlert: assign(({ context }) => addAlert(context, ALERTS.REQUEST_TIMED_OUT)),
@@ -269,19 +335,34 @@ export const kitSetup = setup({
     /** A fresh connection closes the modal and is tracked (SPEC §4); a silent reconnect at start is not. */
     onConnected: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.connected')
-      enqueue.assign({ connected: event.account, connecting: undefined })
+      const namespace = namespaceOf(event.account)
+      const accounts = { ...context.accounts, [namespace]: event.account }
+      // The other namespace reconnected at start: kept for when the visitor turns to it, not shown.
+      if (event.reconnected && namespace !== context.activeNamespace) {
+        enqueue.assign({ accounts })
+        return
+      }
+      if (namespace !== context.activeNamespace)
+        enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
+      enqueue.assign({
+        connected: event.account,
+        accounts,
+        activeNamespace: namespace,
+        connecting: undefined,
+      })
       // A swap flow is for one account: the one connected now gets its own.
       enqueue.raise({ type: 'swap.reset' })
       enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
       if (event.account.connectorId === context.input.connectorIds.walletConnect)
         enqueue.raise({ type: 'remoteSessions.load' })
-      fetchBalances(context, enqueue)
-      // Sign-in (issue 15) hears every connect; the modal stays open on ConnectingSiwe while it looks for a
-      // session, and closes once the visitor is signed in (or goes on without).
-      if (context.signIn)
-        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(event.account) })
+      fetchBalances(context, enqueue, event.account)
+      // Sign-in (issue 15, eip155) hears every connect; the modal stays open on ConnectingSiwe while it looks for
+      // a session, and closes once the visitor is signed in (or goes on without).
+      const evm = evmAccount(event.account)
+      if (context.signIn && evm)
+        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(evm) })
       if (event.reconnected) return
-      if (signInConfig(context.config))
+      if (signInConfig(context.config) && evm)
         enqueue.sendTo('modal', { type: 'router.replace', view: 'ConnectingSiwe' })
       else enqueue.sendTo('modal', { type: 'modal.close' })
       enqueue.sendTo('telemetry', {
@@ -294,30 +375,54 @@ export const kitSetup = setup({
       })
     }),
     /** Disconnected: the modal closes, the account's balances and the send form go (SPEC §4). */
-    onDisconnected: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ connected: undefined, connecting: undefined })
+    onDisconnected: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'account.disconnected')
+      const namespace = event.namespace ?? 'eip155'
+      const accounts: KitContext['accounts'] = { ...context.accounts }
+      delete accounts[namespace]
+      if (context.signIn && namespace === 'eip155')
+        enqueue.sendTo(context.signIn, { type: 'signIn.disconnected' })
+      // The other namespace's account is untouched (SPEC §4: disconnect is per chain).
+      if (namespace !== context.activeNamespace) {
+        enqueue.assign({ accounts })
+        return
+      }
+      const other: ChainNamespace = namespace === 'eip155' ? 'solana' : 'eip155'
+      if (accounts[other]) {
+        // Still connected on the other namespace: it becomes the active one.
+        enqueue.assign({ accounts, connecting: undefined })
+        enqueue.sendTo('modal', { type: 'modal.close' })
+        activate({ ...context, accounts }, enqueue, other)
+        return
+      }
+      enqueue.assign({ connected: undefined, accounts, connecting: undefined })
       enqueue.sendTo('modal', { type: 'modal.connected', connected: false })
       enqueue.sendTo('modal', { type: 'modal.close' })
       if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
       if (context.sendFlow) enqueue.sendTo(({ context }) => context.sendFlow!, { type: 'send.reset' })
       enqueue.raise({ type: 'swap.reset' })
-      if (context.signIn) enqueue.sendTo(context.signIn, { type: 'signIn.disconnected' })
     }),
     followChain: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.chainChanged')
-      if (!context.connected) return
-      const connected = { ...context.connected, chainId: event.chainId }
-      enqueue.assign({ connected })
-      fetchBalances(context, enqueue)
+      const namespace = event.namespace ?? 'eip155'
+      const account = context.accounts[namespace]
+      if (!account) return
+      const moved = { ...account, chainId: event.chainId } as ConnectionAccount
+      enqueue.assign({ accounts: { ...context.accounts, [namespace]: moved } })
+      if (namespace !== context.activeNamespace) return
+      enqueue.assign({ connected: moved })
+      fetchBalances(context, enqueue, moved)
       enqueue.raise({ type: 'swap.reset' })
       // A session is for one account on one chain: another chain asks sign-in again.
-      if (context.signIn)
-        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(connected) })
+      const evm = evmAccount(moved)
+      if (context.signIn && evm)
+        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(evm) })
     }),
     /** Sign-in, once spawned, hears the account already connected (a reconnect that came first). */
     tellSignInAccount: enqueueActions(({ context, enqueue }) => {
-      if (context.signIn && context.connected)
-        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(context.connected) })
+      const evm = evmAccount(context.accounts.eip155)
+      if (context.signIn && evm)
+        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(evm) })
     }),
     spawnSignIn: assign(({ context, spawn }, logic: SignInLogic) =>
       context.signIn
@@ -350,8 +455,10 @@ export const kitSetup = setup({
       assertEvent(event, 'wallet.select')
       const local = matchConnector(context.connectors, event.wallet)
       const connectorId = local?.id ?? context.input.connectorIds.walletConnect
+      const namespace: ChainNamespace = local?.chain ?? 'eip155'
+      if (namespace !== context.activeNamespace) activate(context, enqueue, namespace)
       enqueue.assign({ connecting: connectorId })
-      enqueue.sendTo('connection', {
+      enqueue.sendTo(connectionOf(context, namespace), {
         type: 'connection.connect',
         connectorId,
         wallet: event.wallet,
@@ -429,8 +536,31 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
 
+/**
+ * Makes `namespace` the active one: its account (if any) is the one the views and the host see, its balances
+ * are read, and what was for the other one's account (a swap, a send form) ends.
+ */
+function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainNamespace) {
+  const connected = context.accounts[namespace]
+  enqueue.assign({ activeNamespace: namespace, connected })
+  enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
+  enqueue.sendTo('modal', { type: 'modal.connected', connected: connected !== undefined })
+  if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
+  enqueue.raise({ type: 'swap.reset' })
+  if (connected) fetchBalances(context, enqueue, connected)
+  else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
+}
+
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
   return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }
 }
 
 type ModalActorRef = ActorRefFrom<typeof modalMachine>
+
+/** What the kit's rules enqueue, structurally (xstate's enqueuer is generic over the whole setup). */
+interface KitEnqueue {
+  assign: (values: Partial<KitContext>) => void
+  // biome-ignore lint/suspicious/noExplicitAny: any child or the modal by its id; the events are checked where built
+  sendTo: (to: any, event: any) => void
+  raise: (event: KitEvent) => void
+}

@@ -5,11 +5,13 @@ import type { KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
 import type { AccountEvent, AccountNotice, accountMachine } from '../account'
 import type {
+  ChainNamespace,
   ChosenWallet,
   ConnectionAccount,
   ConnectionEvent,
   ConnectionNotice,
   ConnectorInfo,
+  defineConnectionMachine,
 } from '../connection'
 import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
@@ -40,6 +42,11 @@ export interface KitInput {
   remoteSessionsInput: SessionClientInput
   /** The SDK version the login frame is told about. */
   sdkVersion: string
+  /**
+   * The namespace shown at start: the one the visitor used last (stored), else the default network's. Only a
+   * configured namespace.
+   */
+  activeNamespace: ChainNamespace
 }
 
 /** The machines loaded on demand, as their loaders return them (types only: their code loads later). */
@@ -53,6 +60,8 @@ export type SwapLogic = typeof swapMachine
 export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
 export type WalletsLogic = typeof walletsMachine
+/** Solana's connection: the connection machine provided with the Solana adapter's slots (issue 17). */
+export type SolanaConnectionLogic = ReturnType<typeof defineConnectionMachine>
 /** The login frame's loader returns the machine with its real slots and what the kit reads of it. */
 export type EmbeddedLoad = Pick<EmbeddedWallet, 'logic'> & {
   restored: ReturnType<EmbeddedWallet['restoredLogin']>
@@ -65,6 +74,7 @@ export type SendRef = ActorRefFrom<SendLogic>
 export type SwapRef = ActorRefFrom<SwapLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
 export type SignInRef = ActorRefFrom<SignInLogic>
+export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
 
 export type Loader<Output> = PromiseActorLogic<Output>
 
@@ -79,8 +89,17 @@ export interface KitContext {
   alerts: readonly KitAlert[]
   /** The modal's view stack, from its `modal.shown` notices (empty while closed). */
   modal: { open: boolean; history: readonly ViewName[] }
-  /** The connected account, from the connection's `account.*` notices. */
+  /**
+   * The account the views and the host act on: the active namespace's, from the connections' `account.*`
+   * notices (SPEC §3 account state per chain).
+   */
   connected: ConnectionAccount | undefined
+  /** The account connected on each namespace; one namespace's disconnect leaves the other's. */
+  accounts: Partial<Record<ChainNamespace, ConnectionAccount>>
+  /** The namespace of the network the visitor chose last (Networks, or the wallet they connected). */
+  activeNamespace: ChainNamespace
+  /** Solana's connection (systemId `solanaConnection`), once a Solana network is configured and its code loaded. */
+  solana: SolanaConnectionRef | undefined
   /** The connector the kit last asked the connection to connect (cleared once connected or disconnected). */
   connecting: string | undefined
   /** The connection's connectors, as the connection lists them (`kit.connectors`). */
@@ -187,6 +206,15 @@ export type KitEvent =
   | SwapEvent
   /** From the swap flow, through its follower. */
   | Extract<SwapNotice, { type: 'swap.succeeded' | 'swap.previewing' | 'request.timedOut' }>
+  /** Solana's code is needed (at start, when a Solana network is configured). */
+  | { type: 'solana.load' }
+  /** Solana's connectors changed (followed by `followSolana`). */
+  | { type: 'kit.solanaConnectors'; connectors: readonly ConnectorInfo[] }
+  /**
+   * The visitor chose a network (Networks): on the active namespace the wallet is asked to switch; on the other
+   * one, that namespace becomes the active one (its account, or Connect when none).
+   */
+  | { type: 'network.select'; caipNetworkId: string }
   /** Sign-in's code is needed (at start, with `siwx` configured; ConnectingSiwe retries it). */
   | { type: 'signIn.load' }
   /** What ConnectingSiwe and `useKitSession().signOut` send sign-in (forwarded once it runs). */

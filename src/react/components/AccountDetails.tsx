@@ -6,7 +6,7 @@ import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
-import { eip155ChainId } from '../../utils/caip'
+import { caipChainId } from '../../utils/caip'
 import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
@@ -35,14 +35,17 @@ const FEATURES: Record<WalletFeature, { label: string; view: ViewName }> = {
   send: { label: 'Send', view: 'WalletSend' },
 }
 
+const SOLANA_FEATURES: ReadonlySet<WalletFeature> = new Set<WalletFeature>(['receive', 'send'])
+
 const TAB_LABELS: Record<AccountTab, string> = { tokens: 'Tokens', nfts: 'NFTs', activity: 'Activity' }
 
 /** The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. */
 export function AccountProfile() {
-  const { address, chainId } = useKitAccount()
+  const { address, chainId, namespace } = useKitAccount()
   const api = useDataApi()
-  const caip = eip155ChainId(chainId ?? 0)
-  const enabled = !!address && chainId !== undefined
+  const caip = caipChainId(chainId ?? 0)
+  // Names are eip155's (SPEC §1).
+  const enabled = !!address && chainId !== undefined && namespace === 'eip155'
   const parameters = { address: address ?? '', chainId: caip, sender: address ?? '' }
   const names = useQuery({ ...namesQuery(api, parameters), enabled })
   const identity = useQuery({ ...identityQuery(api, parameters), enabled })
@@ -68,9 +71,34 @@ export function AccountProfile() {
  * not list there is nothing to read: 0.00 (SPEC §9).
  */
 export function AccountBalance() {
+  const { namespace } = useKitAccount()
+  return namespace === 'solana' ? <SolanaBalance /> : <EvmBalance />
+}
+
+/** SOL, from the account's balances (the Data API reads them from the chain; SOL is the entry without a mint). */
+function SolanaBalance() {
+  const { balances, status } = useAccountBalances()
+  const sol = balances.find((b) => b.address === undefined)
+  const shown = sol
+    ? `${formatQuantity(sol.quantity.numeric)} ${sol.symbol}`
+    : status === 'loading' || status === 'idle'
+      ? 'Loading balance…'
+      : 'Balance unavailable'
+  return (
+    <p className="ws-balance" data-testid="account-balance" aria-live="polite">
+      {shown}
+    </p>
+  )
+}
+
+function EvmBalance() {
   const { address, chainId } = useKitAccount()
   const network = useActiveNetwork()
-  const balance = useBalance({ address, chainId, query: { enabled: !!address && !!network } })
+  const balance = useBalance({
+    address: address as `0x${string}` | undefined,
+    chainId: typeof chainId === 'number' ? chainId : undefined,
+    query: { enabled: !!address && !!network && typeof chainId === 'number' },
+  })
   const shown = !network
     ? '0.00'
     : balance.data
@@ -90,7 +118,11 @@ export default function AccountDetails() {
   const config = useKitConfig()
   // A send that lands while this view shows (the visitor left its preview) refreshes what is shown here too.
   useRefreshAfterSend(useSendActor())
-  const shown = config.features.walletFeaturesOrder.filter((feature) => config.features[feature])
+  const { namespace } = useKitAccount()
+  // On Solana: receive and send; swap and buy are eip155's for now (issue 17).
+  const shown = config.features.walletFeaturesOrder.filter(
+    (feature) => config.features[feature] && (namespace === 'eip155' || SOLANA_FEATURES.has(feature)),
+  )
   return (
     <div className="ws-stack ws-full">
       <AccountStyle />
@@ -134,8 +166,15 @@ function AccountTabs() {
   const kit = useKitActor()
   const config = useKitConfig()
   const account = useAccountActor()
+  const { namespace } = useKitAccount()
   const current = useSelector(account, (s) => (s ? selectCurrentTab(s) : 'tokens'))
-  const tabs: AccountTab[] = config.features.history ? ['tokens', 'nfts', 'activity'] : ['tokens', 'nfts']
+  // NFTs and Activity are eip155's (SPEC §1: activity on eip155 only).
+  const tabs: AccountTab[] =
+    namespace === 'solana'
+      ? ['tokens']
+      : config.features.history
+        ? ['tokens', 'nfts', 'activity']
+        : ['tokens', 'nfts']
   const selected = tabs.includes(current) ? current : 'tokens'
   const id = useId()
   const listRef = useRef<HTMLDivElement>(null)
@@ -230,7 +269,7 @@ function useDataApiAccount() {
   const { address, chainId } = useKitAccount()
   return {
     api: useDataApi(),
-    parameters: { account: address ?? '', chainId: eip155ChainId(chainId ?? 0) },
+    parameters: { account: address ?? '', chainId: caipChainId(chainId ?? 0) },
     enabled: !!address && chainId !== undefined,
   }
 }

@@ -9,7 +9,7 @@ import {
   selectBalancesStatus,
   selectCanFetchBalances,
 } from '../../machines/account'
-import { eip155ChainId } from '../../utils/caip'
+import { caipChainId, networkOfChain } from '../../utils/caip'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig } from '../hooks'
@@ -90,7 +90,7 @@ export function formatUsd(value: number): string {
 export function useActiveNetwork() {
   const config = useKitConfig()
   const { chainId } = useKitAccount()
-  return config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
+  return chainId === undefined ? undefined : networkOfChain(config.networks, chainId)
 }
 
 /**
@@ -120,7 +120,7 @@ export function useAccountBalances(): UseAccountBalancesReturnType {
   const kit = useKitActor()
   const account = useAccountActor()
   const { address, chainId } = useKitAccount()
-  const caip = chainId === undefined ? undefined : eip155ChainId(chainId)
+  const caip = chainId === undefined ? undefined : caipChainId(chainId)
   const balances = useSelector(account, selectBalances)
   const status = useSelector(account, selectBalancesStatus)
   const canRetry = useSelector(

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react'
 import { selectIsDisconnecting } from '../../machines/connection'
+import { networkOfChain } from '../../utils/caip'
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
@@ -29,7 +30,7 @@ export default function AccountView() {
   const error = useSelector(connection, (s) => s.context.error)
   const disconnecting = useSelector(connection, selectIsDisconnecting)
   const embedded = useSelector(useFrameActor(), (s) => s?.hasTag('connected') ?? false)
-  const network = config.networks.find((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)
+  const network = chainId === undefined ? undefined : networkOfChain(config.networks, chainId)
   if (status !== 'connected' || !address) {
     return <p className="ws-muted">No account is connected.</p>
   }

@@ -77,7 +77,8 @@ function WalletList() {
   const kit = useKitActor()
   const config = useKitConfig()
   const connection = useConnectionActor()
-  const connectors = useSelector(connection, (s) => s.context.connectors)
+  // Every namespace's connectors (eip155's and, with a Solana network, Solana's): the kit holds them together.
+  const connectors = useSelector(kit, (s) => s.context.connectors)
   const recent = useSelector(connection, (s) => s.context.recentWallets)
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards. Its wallets join
   // once its machine runs (the kit loads it when the modal opens); the others paint at once without them.

@@ -1,7 +1,10 @@
 import { selectIsSwitching } from '../../machines/connection'
+import { networkOfChain } from '../../utils/caip'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
+
+const NAMESPACE_NAMES = { eip155: 'EVM', solana: 'Solana' } as const
 
 /** The app's networks; once connected, choosing one asks the wallet to switch (SPEC §2 Networks). */
 export default function Networks() {
@@ -11,29 +14,36 @@ export default function Networks() {
 export function NetworkList({ label = 'Networks' }: { label?: string }) {
   const kit = useKitActor()
   const config = useKitConfig()
-  const { chainId, isConnected } = useKitAccount()
+  const { chainId, isConnected, namespace } = useKitAccount()
   const connection = useConnectionActor()
   const switching = useSelector(connection, selectIsSwitching)
   const error = useSelector(connection, (s) => s.context.error)
   const canSwitch = isConnected && config.enableNetworkSwitch
+  const current = chainId === undefined ? undefined : networkOfChain(config.networks, chainId)
+  const namespaces = new Set(config.networks.map((n) => n.chainNamespace))
   return (
     <div>
       <ul className="ws-list" aria-label={label}>
         {config.networks.map((network) => {
-          const current = network.chainNamespace === 'eip155' && Number(network.id) === chainId
+          const shown = network === current
+          // Another namespace's network is always open to choose: its account shows (or Connect, for one).
+          const otherNamespace = network.chainNamespace !== namespace
           return (
             <li key={network.caipNetworkId}>
               <button
                 type="button"
                 className="ws-item"
                 data-network={network.caipNetworkId}
-                aria-current={current ? 'true' : undefined}
-                disabled={!canSwitch || current || switching || network.chainNamespace !== 'eip155'}
-                onClick={() => kit.send({ type: 'connection.switchChain', chainId: Number(network.id) })}
+                data-namespace={network.chainNamespace}
+                aria-current={shown ? 'true' : undefined}
+                disabled={shown || switching || (!otherNamespace && !canSwitch)}
+                onClick={() => kit.send({ type: 'network.select', caipNetworkId: network.caipNetworkId })}
               >
                 <span>{network.name}</span>
-                {current ? (
+                {shown ? (
                   <span className="ws-badge">Connected</span>
+                ) : otherNamespace && namespaces.size > 1 ? (
+                  <span className="ws-badge">{NAMESPACE_NAMES[network.chainNamespace]}</span>
                 ) : network.testnet ? (
                   <span className="ws-badge">Testnet</span>
                 ) : null}

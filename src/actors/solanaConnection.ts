@@ -1,0 +1,176 @@
+import { fromCallback, fromPromise } from 'xstate'
+import type { DomainVerification } from '../api/verify'
+import {
+  createSolanaWallet,
+  findSolanaWallet,
+  type SolanaAccount,
+  type SolanaWalletClient,
+  subscribeSolanaWallets,
+} from '../chains/solana'
+import { SwitchChainError } from '../errors/connection'
+import { SolanaWalletNotFoundError } from '../errors/solana'
+import type {
+  ChainId,
+  ConnectInput,
+  ConnectionEvent,
+  ConnectOutput,
+  ConnectorInfo,
+  PersistRequest,
+  ReconnectOutput,
+  SolanaConnectionAccount,
+} from '../machines/connection'
+import type { KitStore } from '../storage'
+
+/**
+ * Solana's implementations of the connection machine's actor slots (issue 17), over the Solana adapter
+ * (src/chains/solana: Wallet Standard discovery and the wallet adapter). Loaded with Solana's chunk, only when
+ * a Solana network is configured.
+ *
+ * A Solana wallet does not switch networks: the network is the kit's choice (the transactions it builds name
+ * their RPC). `switchChain` checks the network is configured and keeps it; the account stays.
+ */
+export interface SolanaActorDependencies {
+  store: KitStore
+  /** The configured Solana networks' CAIP-2 ids; the first is used when nothing was chosen. */
+  chainIds: readonly `solana:${string}`[]
+  /** How long reconnect waits for the stored wallet to register itself (the Wallet Standard is asynchronous). */
+  registerWaitMs?: number
+}
+
+/** The page's Solana wallet clients, one per connector (a Wallet Standard wallet is one per page too). */
+const clients = new Map<string, SolanaWalletClient>()
+
+/**
+ * The client of a Solana connector (made on first use): what the connection connects and the host's
+ * `useKitSolana` signs with. Throws `SolanaWalletNotFoundError` when no such wallet is registered.
+ */
+export function solanaWalletClient(connectorId: string): SolanaWalletClient {
+  let client = clients.get(connectorId)
+  if (!client) {
+    client = createSolanaWallet(connectorId)
+    clients.set(connectorId, client)
+  }
+  return client
+}
+
+export function createSolanaConnectionActors({
+  store,
+  chainIds,
+  registerWaitMs = 1_000,
+}: SolanaActorDependencies) {
+  const stored = store.read('solanaNetwork') as `solana:${string}` | undefined
+  let chainId: `solana:${string}` | undefined = stored && chainIds.includes(stored) ? stored : chainIds[0]
+
+  const clientFor = solanaWalletClient
+  const toAccount = (connectorId: string, account: SolanaAccount): SolanaConnectionAccount => ({
+    namespace: 'solana',
+    address: account.address,
+    addresses: [account.address],
+    chainId: chainId ?? chainIds[0]!,
+    connectorId,
+  })
+  const output = (connectorId: string, account: SolanaAccount): ConnectOutput => {
+    const connected = toAccount(connectorId, account)
+    return {
+      account: connected,
+      connections: { [connectorId]: { accounts: connected.addresses, chainId: connected.chainId } },
+    }
+  }
+  const configured = (id: ChainId | undefined): id is `solana:${string}` =>
+    typeof id === 'string' && chainIds.includes(id as `solana:${string}`)
+
+  return {
+    reconnect: fromPromise<ReconnectOutput>(async ({ signal }) => {
+      const connectorId = store.read('solanaConnectorId')
+      const none = { account: undefined, connections: {}, recentWallets: [] }
+      if (store.read('solanaConnectionStatus') !== 'connected' || !connectorId) return none
+      if (!(await registered(connectorId, registerWaitMs, signal))) return none
+      const account = await clientFor(connectorId).connect({ silent: true })
+      return account ? { ...output(connectorId, account), recentWallets: [] } : none
+    }),
+
+    connect: fromPromise<ConnectOutput, ConnectInput>(async ({ input }) => {
+      if (configured(input.chainId)) chainId = input.chainId
+      const account = await clientFor(input.connectorId).connect()
+      return output(input.connectorId, account)
+    }),
+
+    disconnect: fromPromise<void, { connectorId: string | undefined }>(async ({ input }) => {
+      const client = input.connectorId ? clients.get(input.connectorId) : undefined
+      await client?.disconnect()
+    }),
+
+    switchChain: fromPromise<ChainId, { chainId: ChainId }>(async ({ input }) => {
+      if (!configured(input.chainId))
+        throw new SwitchChainError({ details: `${String(input.chainId)} is not a configured Solana network` })
+      chainId = input.chainId
+      return chainId
+    }),
+
+    watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack, input }) => {
+      const client = clients.get(input.connectorId)
+      if (!client) return () => {}
+      return client.watch(
+        (account) => sendBack({ type: 'connection.changed', account: toAccount(input.connectorId, account) }),
+        () => sendBack({ type: 'connection.lost' }),
+      )
+    }),
+
+    watchConnectors: fromCallback<ConnectionEvent>(({ sendBack }) =>
+      subscribeSolanaWallets((wallets) =>
+        sendBack({
+          type: 'connection.connectors',
+          connectors: wallets.map(
+            (wallet): ConnectorInfo => ({
+              id: wallet.id,
+              name: wallet.name,
+              type: 'announced',
+              chain: 'solana',
+              ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
+            }),
+          ),
+        }),
+      ),
+    ),
+
+    watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
+
+    /** No pairing URI on Solana's own connectors: nothing to attest. */
+    verifyDomain: fromPromise<DomainVerification, { uri: string }>(async () => {
+      throw new SolanaWalletNotFoundError({ details: 'No pairing on a Solana wallet' })
+    }),
+
+    persistence: fromCallback<PersistRequest>(({ receive }) => {
+      receive((request) => {
+        if (request.type === 'persist.connected') {
+          store.write('solanaConnectorId', request.wallet.connectorId)
+          store.write('solanaConnectionStatus', 'connected')
+          store.write('lastUsedChain', 'solana')
+          if (configured(request.chainId)) store.write('solanaNetwork', request.chainId)
+        } else if (request.type === 'persist.chain') {
+          if (configured(request.chainId)) store.write('solanaNetwork', request.chainId)
+        } else {
+          store.write('solanaConnectionStatus', 'disconnected')
+          store.remove('solanaConnectorId')
+        }
+      })
+    }),
+  }
+}
+
+/** Whether the wallet is registered, waiting up to `waitMs` for it to register (a reload's race). */
+function registered(connectorId: string, waitMs: number, signal: AbortSignal): Promise<boolean> {
+  if (findSolanaWallet(connectorId)) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const done = (found: boolean) => {
+      clearTimeout(timer)
+      stop()
+      resolve(found)
+    }
+    const timer = setTimeout(() => done(false), waitMs)
+    const stop = subscribeSolanaWallets(() => {
+      if (findSolanaWallet(connectorId)) done(true)
+    })
+    signal.addEventListener('abort', () => done(false), { once: true })
+  })
+}
