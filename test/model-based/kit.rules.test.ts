@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
+import { defineSolanaNetwork, resolveConfig } from '../../src'
 import { type KitEvent, type KitInput, kitMachine, selectCapability } from '../../src/machines/kit'
 import { kitTestInput, shown, testAccount } from './kit.fixtures'
 
@@ -40,6 +41,7 @@ function kitWithRecorders(
       spawnAccount: assign({ account: () => spawned('account') }),
       spawnSend: assign({ sendFlow: () => spawned('send') }),
       spawnWallets: assign({ wallets: () => spawned('wallets') }),
+      spawnSolana: assign({ solana: () => spawned('solana') }),
     },
     actors: {
       modal: invoked('modal') as never,
@@ -49,6 +51,9 @@ function kitWithRecorders(
       embeddedLoader: quiet,
       followModal: quiet,
       followConnectors: quiet,
+      followSolana: quiet,
+      namespaceStore: invoked('namespaceStore') as never,
+      loadSolana: fromPromise(async () => standIn) as never,
       followFrame: quiet,
       followRemoteSessions: quiet,
       followAccount: quiet,
@@ -374,5 +379,143 @@ describe('kit rules', () => {
         },
       },
     ])
+  })
+
+  describe('two namespaces (issue 17): an account per namespace, the active one shown', () => {
+    const SOLANA = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx' as const
+    const withSolana = () =>
+      kitTestInput('kit-namespaces', {
+        config: resolveConfig({
+          ...kitTestInput('kit-namespaces').config,
+          networks: [
+            ...kitTestInput('kit-namespaces').config.networks,
+            defineSolanaNetwork({
+              name: 'Solana Sandbox',
+              genesisHash: SOLANA.slice(7),
+              rpcUrl: 'http://127.0.0.1:8899',
+            }),
+          ],
+        }),
+      })
+    const solanaAccount = {
+      namespace: 'solana',
+      address: '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB',
+      addresses: ['3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB'],
+      chainId: SOLANA,
+      connectorId: 'solana:walletstate-solana-dev-wallet',
+    } as const
+    const connected = (acc: unknown, reconnected = false) => ({
+      type: 'account.connected',
+      account: acc,
+      method: 'browser',
+      reconnected,
+    })
+
+    it("Solana's code loads at start with a Solana network, never without one", async () => {
+      const evmOnly = kitWithRecorders()
+      await tick()
+      expect(selectCapability(evmOnly.kit.getSnapshot(), 'solana')).toBe('idle')
+      const both = kitWithRecorders(withSolana())
+      await tick()
+      expect(selectCapability(both.kit.getSnapshot(), 'solana')).toBe('running')
+    })
+
+    it('a Solana connect shows the Solana account beside the EVM one; a reconnect of the other namespace is kept, not shown', async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send(connected(account('injected'), true))
+      send(connected(solanaAccount, true))
+      // At start the EVM namespace is the one shown: Solana's reconnect waits for the visitor to turn to it.
+      expect(kit.getSnapshot().context.connected).toEqual(account('injected'))
+      expect(kit.getSnapshot().context.accounts.solana).toEqual(solanaAccount)
+      told('namespaceStore')
+      send({ type: 'account.disconnected', namespace: 'solana' })
+      expect(kit.getSnapshot().context.accounts.solana).toBeUndefined()
+      send(connected(solanaAccount))
+      expect(kit.getSnapshot().context.activeNamespace).toBe('solana')
+      expect(kit.getSnapshot().context.connected).toEqual(solanaAccount)
+      expect(kit.getSnapshot().context.accounts.eip155).toEqual(account('injected'))
+      expect(told('namespaceStore')).toEqual([{ type: 'namespace.active', namespace: 'solana' }])
+    })
+
+    it("Networks: another namespace's network shows its account, or Connect for it; the active one's switches", async () => {
+      const { kit, send, told, log } = kitWithRecorders(withSolana())
+      await tick()
+      send(connected(account('injected')))
+      send(shown('Account', 'Networks'))
+      told('modal')
+      told('solana')
+      // Nothing connected on Solana: Solana becomes the namespace shown, its connection learns the network.
+      send({ type: 'network.select', caipNetworkId: SOLANA })
+      expect(kit.getSnapshot().context.activeNamespace).toBe('solana')
+      expect(kit.getSnapshot().context.connected).toBeUndefined()
+      const to = (name: string) => log.filter(([n]) => n === name).map(([, e]) => e)
+      expect(to('solana')).toEqual([{ type: 'connection.preferChain', chainId: SOLANA }])
+      expect(to('modal')).toEqual([
+        { type: 'modal.connected', connected: false },
+        { type: 'router.push', view: 'Connect' },
+      ])
+      send(connected(solanaAccount))
+      send(shown('Account', 'Networks'))
+      log.length = 0
+      // Back to the EVM network: its account shows again, no wallet asked (same chain).
+      send({ type: 'network.select', caipNetworkId: 'eip155:31337' })
+      expect(kit.getSnapshot().context.connected).toEqual(account('injected'))
+      expect(to('connection')).toEqual([])
+      expect(to('modal')).toEqual([
+        { type: 'modal.connected', connected: true },
+        { type: 'router.reset', view: 'Account' },
+      ])
+    })
+
+    it("the visitor's connection events go to the namespace shown; a connect to its connector's namespace", async () => {
+      const { send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send({
+        type: 'kit.solanaConnectors',
+        connectors: [{ id: solanaAccount.connectorId, name: 'Sol', type: 'announced', chain: 'solana' }],
+      })
+      told('connection')
+      told('solana')
+      send({ type: 'connection.connect', connectorId: solanaAccount.connectorId })
+      expect(told('solana')).toEqual([{ type: 'connection.connect', connectorId: solanaAccount.connectorId }])
+      send({ type: 'connection.disconnect' })
+      expect(told('connection')).toEqual([{ type: 'connection.disconnect' }])
+      send(connected(solanaAccount))
+      send({ type: 'connection.disconnect' })
+      expect(told('solana')).toEqual([{ type: 'connection.disconnect' }])
+      send({ type: 'connection.switchChain', chainId: SOLANA })
+      expect(told('solana')).toEqual([{ type: 'connection.switchChain', chainId: SOLANA }])
+      // Picking the Solana wallet in Connect: Solana's connection connects it, and Solana is the namespace shown.
+      send({ type: 'wallet.select', wallet: { id: solanaAccount.connectorId, name: 'Sol' } })
+      expect(told('solana')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: solanaAccount.connectorId,
+          wallet: { id: solanaAccount.connectorId, name: 'Sol' },
+          method: 'browser',
+        },
+      ])
+    })
+
+    it("one namespace's disconnect leaves the other's account, which is shown if it was the active one", async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send(connected(account('injected')))
+      send(connected(solanaAccount))
+      told('modal')
+      // The EVM account (not shown) goes: Solana's stays shown, the modal is untouched.
+      send({ type: 'account.disconnected', namespace: 'eip155' })
+      expect(kit.getSnapshot().context.connected).toEqual(solanaAccount)
+      expect(told('modal')).toEqual([])
+      send(connected(account('injected')))
+      send({ type: 'network.select', caipNetworkId: SOLANA })
+      told('modal')
+      // Solana (shown) goes: the EVM account is shown now.
+      send({ type: 'account.disconnected', namespace: 'solana' })
+      expect(kit.getSnapshot().context.activeNamespace).toBe('eip155')
+      expect(kit.getSnapshot().context.connected).toEqual(account('injected'))
+      expect(told('modal')).toEqual([{ type: 'modal.close' }, { type: 'modal.connected', connected: true }])
+    })
   })
 })
