@@ -48,6 +48,9 @@ const isJsFile = (path) => /\.m?js$/.test(path)
  */
 const ON_DEMAND_FEATURES = [
   { name: 'swap', chunk: /(^|\/)(Swap|SwapPreview|SwapSelectToken|swapShared|swap|convert)\d*-[\w-]+\.js$/ },
+  // Solana's connection and adapter (@solana/web3.js, the wallet adapter): the demo as built here configures only
+  // the EVM chain (no sandbox: no Solana network), so this is what a host with only EVM networks fetches of it.
+  { name: 'solana', chunk: /(^|\/)solana\d*-[\w-]+\.js$/ },
 ]
 
 function sum(list) {

@@ -1,11 +1,14 @@
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_WALLET_IDS, HOSTILE_WALLET_IDS, HTML_NAME } from '../../sandbox/api/listing.ts'
+import { SANDBOX_SOLANA_CHAIN_ID } from '../../sandbox/api/solana.ts'
 import { SANDBOX_CHAIN_ID } from '../../sandbox/chain/chain.ts'
 import { type E2eContext, startE2e } from './support.ts'
 
 let e2e: E2eContext
-/** How many wallets the listing has for the demo's one network (the sandbox chain). */
+/** The demo's networks: the sandbox chain and "Solana Sandbox" (issue 17), as the listing is asked for them. */
+const CHAINS = `eip155:${SANDBOX_CHAIN_ID},${SANDBOX_SOLANA_CHAIN_ID}`
+/** How many wallets the listing has for the demo's networks. */
 let expectedCount: number
 
 beforeAll(async () => {
@@ -16,7 +19,7 @@ beforeAll(async () => {
     sv: '0',
     page: '1',
     entries: '1',
-    chains: `eip155:${SANDBOX_CHAIN_ID}`,
+    chains: CHAINS,
   })
   const res = await fetch(`${e2e.sandbox.walletsApi.origin}/getWallets?${query}`)
   expectedCount = ((await res.json()) as { count: number }).count
@@ -67,7 +70,7 @@ describe('All Wallets, in Chromium against the sandbox listing', () => {
     })
     const view = await openAllWallets(page)
 
-    // The first page: 40 wallets, asked with the SDK parameters and the demo's chain.
+    // The first page: 40 wallets, asked with the SDK parameters and the demo's chains.
     const search = view.getByRole('textbox', { name: 'Search wallets' })
     await expect.poll(() => walletButtons(view).count()).toBe(40)
     expect(expectedCount).toBeGreaterThan(40)
@@ -76,7 +79,7 @@ describe('All Wallets, in Chromium against the sandbox listing', () => {
       projectId: e2e.sandbox.projectId,
       page: '1',
       entries: '40',
-      chains: `eip155:${SANDBOX_CHAIN_ID}`,
+      chains: CHAINS,
     })
     expect(first.searchParams.get('st')).toBeTruthy()
     expect(first.searchParams.get('sv')).toBeTruthy()

@@ -89,7 +89,9 @@ describe('the wallet listing, loaded on demand', () => {
     expect(alert.textContent).toContain('Could not load the wallet list')
     gate.fails = false
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
-    await waitFor(() => expect(screen.getAllByRole('button', { name: /Listed Wallet/ })).toHaveLength(6))
+    await waitFor(() => expect(screen.getAllByRole('button', { name: /Listed Wallet/ })).toHaveLength(6), {
+      timeout: 5_000,
+    })
     expect(screen.queryByRole('alert')).toBeNull()
   })
 })
