@@ -166,7 +166,7 @@ describe('resolveConfig', () => {
     // A cluster name is not a network id.
     const cluster = { ...solana, caipNetworkId: 'solana:mainnet' as const }
     expect(configProblems({ ...base, networks: [cluster] })).toEqual([
-      'networks.0.caipNetworkId: must be solana: and the first 32 characters of the genesis hash',
+      'networks.0.caipNetworkId: must be solana:{genesis hash, 32 characters}',
     ])
   })
 

@@ -236,7 +236,7 @@ function checkNetwork(network: unknown, path: string, report: Report): void {
   // A Solana network is named by its genesis hash (CAIP-2's Solana profile): the wallet adapter's cluster names
   // (`solana:mainnet`) are not network ids.
   else if (chainNamespace === 'solana' && !SOLANA_NETWORK_ID.test(caipNetworkId))
-    report(`${path}.caipNetworkId`, 'must be solana: and the first 32 characters of the genesis hash')
+    report(`${path}.caipNetworkId`, 'must be solana:{genesis hash, 32 characters}')
   if (
     !isRecord(nativeCurrency) ||
     typeof nativeCurrency.name !== 'string' ||

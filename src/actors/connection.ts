@@ -4,7 +4,6 @@ import { fromCallback, fromPromise } from 'xstate'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { DISCONNECT_TIMEOUT_MS } from '../constants'
-import { SwitchChainError } from '../errors/connection'
 import type {
   ChainId,
   ConnectionEvent,
@@ -75,11 +74,10 @@ export function createEip155ConnectionActors({
       (await calls()).disconnect(input.connectorId),
     ),
 
-    switchChain: fromPromise<ChainId, { chainId: ChainId }>(async ({ input }) => {
-      if (typeof input.chainId !== 'number')
-        throw new SwitchChainError({ details: `${input.chainId} is not an eip155 chain` })
-      return (await calls()).switchChain(input.chainId)
-    }),
+    /** The kit routes only eip155's numbers here (a Solana chain id goes to Solana's connection). */
+    switchChain: fromPromise<ChainId, { chainId: ChainId }>(async ({ input }) =>
+      (await calls()).switchChain(input.chainId as number),
+    ),
 
     watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack }) =>
       whenLoaded(calls, (loaded) => loaded.watchConnection(sendBack)),
@@ -107,11 +105,9 @@ export function createEip155ConnectionActors({
           store.write('recentWallets', request.recentWallets)
           store.write('connectionStatus', 'connected')
           store.write('lastUsedChain', 'eip155')
-          if (typeof request.chainId === 'number' && request.chainId)
-            store.write('activeNetwork', `eip155:${request.chainId}`)
+          if (request.chainId) store.write('activeNetwork', `eip155:${request.chainId}`)
         } else if (request.type === 'persist.chain') {
-          if (typeof request.chainId === 'number' && request.chainId)
-            store.write('activeNetwork', `eip155:${request.chainId}`)
+          if (request.chainId) store.write('activeNetwork', `eip155:${request.chainId}`)
         } else {
           store.write('connectionStatus', 'disconnected')
           store.remove('connectorId')

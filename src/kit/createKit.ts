@@ -152,7 +152,7 @@ export function createKitMachine(config: KitConfig) {
       /** Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */
       followSolana: fromCallback<KitEvent>(({ sendBack, system }) =>
         followConnectorsOf(system.get('solanaConnection'), (connectors) =>
-          sendBack({ type: 'kit.solanaConnectors', connectors }),
+          sendBack({ type: 'kit.connectors', connectors, namespace: 'solana' }),
         ),
       ),
       /** Loads the embedded wallet's code (the frame machine, transport and popup). */

@@ -2,7 +2,6 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
-import { connectionOf } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
@@ -167,36 +166,16 @@ export function defineKitMachine() {
       'toast.*': { actions: forwardTo('toast') },
       // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.
       // An exact match is tried before the wildcard, which forwards every other switch.
-      'connection.switchChain': [
-        { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
-        // A Solana network goes to Solana's connection (once its code runs), an eip155 one to eip155's.
-        { guard: 'switchesSolana', actions: forwardTo(({ context }) => connectionOf(context, 'solana')) },
-        { actions: forwardTo('connection') },
-      ],
-      // The visitor's connection events (retry, disconnect) are for the namespace shown; a connect is for the
-      // namespace of the connector picked.
-      'connection.connect': [
-        { guard: 'connectsSolana', actions: forwardTo(({ context }) => connectionOf(context, 'solana')) },
-        { actions: forwardTo('connection') },
-      ],
-      'connection.*': [
-        { guard: 'solanaActive', actions: forwardTo(({ context }) => connectionOf(context, 'solana')) },
-        { actions: forwardTo('connection') },
-      ],
+      'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
+      // To the connection of the event's namespace: a connect to its connector's, a switch to its chain's, the
+      // visitor's other connection events (retry, disconnect) to the namespace shown.
+      'connection.*': { actions: 'toConnection' },
       'network.select': { actions: 'selectNetwork' },
       // Each connection lists its own connectors; the kit holds both (Connect lists them together).
       'kit.connectors': {
         actions: assign({
           connectors: ({ context, event }) => [
-            ...event.connectors,
-            ...context.connectors.filter((c) => c.chain === 'solana'),
-          ],
-        }),
-      },
-      'kit.solanaConnectors': {
-        actions: assign({
-          connectors: ({ context, event }) => [
-            ...context.connectors.filter((c) => c.chain !== 'solana'),
+            ...context.connectors.filter((c) => c.chain !== (event.namespace ?? 'eip155')),
             ...event.connectors,
           ],
         }),

@@ -472,7 +472,8 @@ describe('kit rules', () => {
       const { send, told } = kitWithRecorders(withSolana())
       await tick()
       send({
-        type: 'kit.solanaConnectors',
+        type: 'kit.connectors',
+        namespace: 'solana',
         connectors: [{ id: solanaAccount.connectorId, name: 'Sol', type: 'announced', chain: 'solana' }],
       })
       told('connection')

@@ -144,15 +144,6 @@ export const is = {
   swapsOn: ({ context }) => context.config.features.swaps && !!evmAccount(context.connected),
   /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
   solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
-  solanaRuns: ({ context }) => !!context.solana,
-  /** A network switch for Solana (a CAIP-2 chain id), not eip155's number. */
-  switchesSolana: ({ event }) => event.type === 'connection.switchChain' && typeof event.chainId === 'string',
-  /** The wallet picked is one of Solana's connectors. */
-  connectsSolana: ({ context, event }) =>
-    event.type === 'connection.connect' &&
-    context.connectors.some((c) => c.id === event.connectorId && c.chain === 'solana'),
-  /** The active namespace is Solana (the visitor's connection events go to its connection). */
-  solanaActive: ({ context }) => context.activeNamespace === 'solana' && !!context.solana,
   swapRuns: ({ context }) => !!context.swapFlow,
   showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
   showsSwapForm: ({ context }) => shownView(context) === 'Swap',
@@ -211,6 +202,17 @@ export function connectionOf(
   namespace: ChainNamespace,
 ): 'connection' | SolanaConnectionRef {
   return namespace === 'solana' && context.solana ? context.solana : 'connection'
+}
+
+/**
+ * The namespace a connection event is for: a connect, its connector's; a network switch, its chain's (a number
+ * is eip155's); any other (retry, disconnect), the namespace shown.
+ */
+export function eventNamespace(context: Pick<KitContext, 'connectors' | 'activeNamespace'>, event: KitEvent) {
+  if (event.type === 'connection.connect')
+    return context.connectors.find((c) => c.id === event.connectorId)?.chain ?? 'eip155'
+  if (event.type === 'connection.switchChain') return typeof event.chainId === 'number' ? 'eip155' : 'solana'
+  return context.activeNamespace
 }
 
 /** A configured network by its CAIP-2 id. */

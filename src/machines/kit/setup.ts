@@ -3,6 +3,7 @@ import {
   assertEvent,
   assign,
   enqueueActions,
+  forwardTo,
   fromCallback,
   fromPromise,
   raise,
@@ -28,6 +29,7 @@ import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
 import {
   connectionOf,
+  eventNamespace,
   evmAccount,
   fetchBalances,
   is,
@@ -95,7 +97,7 @@ export const kitSetup = setup({
     namespaceStore: fromCallback<{ type: 'namespace.active'; namespace: ChainNamespace }>(() => {}),
     /** Solana's connection machine with its slots (issue 17), loaded when a Solana network is configured. */
     loadSolana: pending<SolanaConnectionLogic>(),
-    /** Sends `kit.solanaConnectors` when Solana's connectors change. */
+    /** Sends `kit.connectors` (namespace `solana`) when Solana's connectors change. */
     followSolana: quiet(),
     loadEmbedded: pending<EmbeddedLoad>(),
     loadRemoteSessions: pending<SessionClientLogic>(),
@@ -281,6 +283,8 @@ export const kitSetup = setup({
     }),
     rejectFrameRequests: sendTo(({ context }) => context.frame!, { type: 'frame.rejectRpcRequests' }),
     cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
+    /** A connection event, to the connection of its namespace (`eventNamespace`). */
+    toConnection: forwardTo(({ context, event }) => connectionOf(context, eventNamespace(context, event))),
     /** Leaving a connecting view ends the attempt, whichever namespace it was on. */
     cancelConnecting: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('connection', { type: 'connection.cancel' })

@@ -157,8 +157,8 @@ export type KitEvent =
   | WalletsEvent
   | FrameViewEvent
   | { type: 'kit.dismissAlert'; code: KitAlert['code'] }
-  /** The connection's connectors changed (followed by `followConnectors`). */
-  | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[] }
+  /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
+  | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
   | { type: 'remoteSessions.load' }
@@ -208,8 +208,6 @@ export type KitEvent =
   | Extract<SwapNotice, { type: 'swap.succeeded' | 'swap.previewing' | 'request.timedOut' }>
   /** Solana's code is needed (at start, when a Solana network is configured). */
   | { type: 'solana.load' }
-  /** Solana's connectors changed (followed by `followSolana`). */
-  | { type: 'kit.solanaConnectors'; connectors: readonly ConnectorInfo[] }
   /**
    * The visitor chose a network (Networks): on the active namespace the wallet is asked to switch; on the other
    * one, that namespace becomes the active one (its account, or Connect when none).
