@@ -249,6 +249,7 @@ describe('send, against the sandbox chain', () => {
         type: 'send.succeeded',
         hash,
         chainId: 31337,
+        namespace: 'eip155',
         native: true,
         symbol: 'ETH',
         amount: '0.01',
