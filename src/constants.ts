@@ -216,6 +216,12 @@ export const SWAP_SLIPPAGE_MAX = 50
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
 // §5 Solana
+/** The commitment a Solana send is preflighted with and waited for. §5 (one of its values) */
+export const SOLANA_SEND_COMMITMENT = 'confirmed'
+/** What a Solana transaction pays per signature, in lamports (the network's base fee). Ours: §9 names none. */
+export const SOLANA_LAMPORTS_PER_SIGNATURE = 5_000
+/** The size of an SPL token account, whose rent a send pays when it creates the recipient's. Ours. */
+export const SPL_TOKEN_ACCOUNT_SIZE = 165
 /** The preflight commitment levels a Solana send may name. §5 */
 export const SOLANA_PREFLIGHT_COMMITMENTS = [
   'processed',

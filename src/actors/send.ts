@@ -20,9 +20,11 @@ import type {
   SendReceipt,
   SendRequest,
   SendTransactionRequest,
+  SolanaSendRequest,
 } from '../machines/send'
 import { evmAddressOf } from '../utils/caip'
 import { pollReceipt, waitForReceipt } from './receipts'
+import type { SolanaSender } from './solanaSend'
 
 /**
  * The eip155 implementations of the send machine's actor slots, over wagmi core actions. The kit provides them;
@@ -64,6 +66,11 @@ export interface SendActorDependencies {
   resolveName?: NameResolver
   /** How often a pending transaction's receipt is asked for (SPEC §9 polling). */
   pollIntervalMs?: number
+  /**
+   * Loads Solana's send (src/actors/solanaSend.ts) on the first Solana send or fee estimate: an `import()`, so
+   * an eip155 send never fetches @solana/web3.js. Without it, Solana sends fail as an unsupported chain.
+   */
+  solana?: () => Promise<SolanaSender>
 }
 
 /**
@@ -74,8 +81,19 @@ export function createSendActors({
   wagmi,
   names,
   pollIntervalMs = PENDING_TX_POLL_INTERVAL_MS,
+  solana,
   ...rest
 }: SendActorDependencies) {
+  let solanaSender: Promise<SolanaSender> | undefined
+  const loadSolana = (): Promise<SolanaSender> => {
+    if (!solana) return Promise.reject(new UnsupportedChainError({ details: 'Solana is not configured.' }))
+    // A failed load is tried again next time (a flaky network), a loaded one kept.
+    solanaSender ??= solana().catch((error: unknown) => {
+      solanaSender = undefined
+      throw error
+    })
+    return solanaSender
+  }
   const resolveName: NameResolver | undefined = names
     ? async (name, { signal }) =>
         (await fetchQueryFor(names.queryClient, resolvedNameQuery(names.api, { name }), signal)) ?? undefined
@@ -171,6 +189,22 @@ export function createSendActors({
       const receipt = await pollReceipt(wagmi, input, pollIntervalMs, signal)
       if (!receipt) throw new TransactionPendingError({ hash: input.hash })
       return receipt
+    }),
+
+    estimateSolanaFee: fromPromise<FeeEstimate, SolanaSendRequest>(async ({ input }) => {
+      try {
+        return await (await loadSolana()).estimateFee(input)
+      } catch (error) {
+        throw toSendError(error, 'estimate')
+      }
+    }),
+
+    sendSolana: fromPromise<string, SolanaSendRequest>(async ({ input }) => {
+      try {
+        return await (await loadSolana()).send(input)
+      } catch (error) {
+        throw toSendError(error, 'send')
+      }
     }),
   }
 }

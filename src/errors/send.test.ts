@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { ConnectorAccountNotFoundError as WagmiConnectorAccountNotFoundError } from 'wagmi'
 import {
   InsufficientBalanceError,
+  InvalidReceiverError,
   SendAccountNotFoundError,
   SendChainMismatchError,
   SendTimeoutError,
@@ -18,6 +19,13 @@ import {
   TransactionRevertedError,
   toSendError,
 } from './send'
+import {
+  SolanaInvalidAddressError,
+  SolanaRpcUnavailableError,
+  SolanaTransactionFailedError,
+  SolanaUserRejectedError,
+  toSolanaError,
+} from './solana'
 
 // toSendError recognises viem's and wagmi's errors by class, wherever they sit on the cause chain.
 describe('toSendError: by class, along the cause chain', () => {
@@ -78,5 +86,38 @@ describe('SendTimeoutError', () => {
       name: 'SendTimeoutError',
       message: 'The wallet did not answer in time. Check its activity before sending again.',
     })
+  })
+})
+
+// One error family: a Solana send's errors become the send flow's where it has a text, else keep their own.
+describe('toSendError: Solana errors', () => {
+  it('a declined Solana prompt is a declined transaction, as on eip155; the cause kept', () => {
+    const raw = toSolanaError(Object.assign(new Error('User rejected the request.'), { code: 4001 }), 'send')
+    expect(raw).toBeInstanceOf(SolanaUserRejectedError)
+    const kit = toSendError(raw, 'send')
+    expect(kit).toBeInstanceOf(TransactionRejectedError)
+    expect(kit.cause).toBe(raw)
+    expect(sendErrorInfo(raw, 'send')).toEqual({
+      name: 'TransactionRejectedError',
+      message: 'Transaction declined in the wallet.',
+      code: 4001,
+    })
+  })
+
+  it('insufficient funds and an invalid address take the send texts', () => {
+    expect(
+      toSendError(toSolanaError(new Error('insufficient lamports 1, need 2'), 'send'), 'send'),
+    ).toBeInstanceOf(InsufficientBalanceError)
+    expect(toSendError(new SolanaInvalidAddressError({ details: 'x' }), 'send')).toBeInstanceOf(
+      InvalidReceiverError,
+    )
+  })
+
+  it('others keep their Solana message', () => {
+    expect(sendErrorInfo(new SolanaRpcUnavailableError(), 'estimate')).toEqual({
+      name: 'SolanaRpcUnavailableError',
+      message: 'The Solana network is unavailable. Try again later.',
+    })
+    expect(sendErrorInfo(new SolanaTransactionFailedError(), 'send').message).toBe('Transaction failed.')
   })
 })

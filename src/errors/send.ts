@@ -18,6 +18,13 @@ import {
   isUserRejection,
   isWagmiConnectorNotConnected,
 } from './connection'
+import {
+  SolanaError,
+  SolanaInsufficientFundsError,
+  SolanaInvalidAddressError,
+  SolanaInvalidAmountError,
+  SolanaUserRejectedError,
+} from './solana'
 
 /**
  * Errors of the send flow (SPEC §4 "Sending a token", §5 send validation, §8). Where the SPEC names a text it is
@@ -91,6 +98,14 @@ export class InvalidReceiverError extends SendError {
   override name = 'InvalidReceiverError'
   constructor(parameters: BaseErrorParameters = {}) {
     super('Invalid address', parameters)
+  }
+}
+
+/** A name as receiver on Solana: names resolve to eip155 addresses only (SPEC §1 names on eip155). */
+export class NameOnSolanaError extends SendError {
+  override name = 'NameOnSolanaError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid address: names work on EVM networks only', parameters)
   }
 }
 
@@ -201,6 +216,7 @@ export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt'
  * try { await sendTransaction(config, request) } catch (error) { throw toSendError(error, 'send') }
  */
 export function toSendError(error: unknown, stage: SendStage): BaseError {
+  if (error instanceof SolanaError) return fromSolanaError(error)
   // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
   if (error instanceof BaseError) return error
   const find = (...classes: ErrorClass[]) =>
@@ -240,6 +256,21 @@ export function toSendError(error: unknown, stage: SendStage): BaseError {
     case 'receipt':
       return new SendTransactionError({ cause: error })
   }
+}
+
+/**
+ * One error family: a Solana send's error as the send flow's where the flow has its text (declined, funds,
+ * address, amount; the views treat them as on eip155), else the Solana adapter's own (its message kept).
+ */
+function fromSolanaError(error: SolanaError): BaseError {
+  if (error instanceof SolanaUserRejectedError) return new TransactionRejectedError({ cause: error })
+  if (error instanceof SolanaInsufficientFundsError)
+    return new InsufficientBalanceError({ cause: error, details: error.details })
+  if (error instanceof SolanaInvalidAddressError)
+    return new InvalidReceiverError({ cause: error, details: error.details })
+  if (error instanceof SolanaInvalidAmountError)
+    return new InvalidAmountError({ cause: error, details: error.details })
+  return error
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any error class, whatever its constructor takes

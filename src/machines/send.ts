@@ -15,6 +15,7 @@ import {
   InvalidAmountError,
   InvalidReceiverError,
   InvalidTokenError,
+  NameOnSolanaError,
   type SendStage,
   SendTimeoutError,
   sendErrorInfo,
@@ -24,6 +25,7 @@ import {
   UnsupportedChainError,
 } from '../errors/send'
 import { eip155Reference, formatChainId, isCaip2, parseAccountId } from '../utils/caip'
+import type { ChainNamespace } from './connection'
 import type { ModalEvent } from './modal'
 import type {
   FeeEstimate,
@@ -36,6 +38,7 @@ import type {
   SendReceipt,
   SendRequest,
   SendTransactionRequest,
+  SolanaSendRequest,
   TokenBalance,
 } from './send/types'
 
@@ -48,6 +51,12 @@ import type {
  * → confirming: `waiting` for the receipt up to 25 s, then `polling` for it another 30 s (SPEC §9) → done (the
  * send state is reset and `send.succeeded` emitted, so the kit navigates: SPEC §2) or failed.
  *
+ * Solana (SPEC §4 "native, ERC20 or Solana send"): a token whose chain is `solana:…` (SOL has no address, an
+ * SPL token's address is its mint) takes the `isSolana` branches: the receiver is a base58 public key (no names
+ * on Solana, SPEC §1), the fee is `estimateSolanaFee`'s (signatures, plus the rent of a token account the send
+ * creates), and `sendSolana` is asked as the kit's `sender` (`send.setSender`): it signs through the wallet,
+ * sends and waits for 'confirmed', so `done` follows it directly.
+ *
  * `sending` has a time limit (`sendRequestTimeout`, SEND_REQUEST_TIMEOUT_MS): a wallet that never answers fails
  * the send with SendTimeoutError (and `request.timedOut` for the kit's alert); `send.reset` leaves it too.
  *
@@ -56,7 +65,8 @@ import type {
  * and never sends twice.
  *
  * Every effect is a named actor slot: `resolveName`, `estimateFee`, `sendNative`, `sendErc20`, `waitForReceipt`,
- * `pollReceipt`. `createSendActors` (src/actors/send.ts) fills them over wagmi; tests with fakes.
+ * `pollReceipt`, `estimateSolanaFee`, `sendSolana`. `createSendActors` (src/actors/send.ts) fills them over
+ * wagmi, and Solana's over its chunk, loaded on first use; tests with fakes.
  */
 
 export { NATIVE_TOKEN_ADDRESS } from '../constants'
@@ -73,6 +83,9 @@ const EMPTY_FORM = {
   error: undefined,
   loading: false,
 } satisfies Partial<SendContext>
+
+/** A Solana send's fee and what it sends, as the slot takes them. */
+type SolanaTransferRequest = SolanaSendRequest & { fee?: FeeEstimate | undefined }
 
 const notProvided = (slot: string) => () => {
   throw new Error(`sendMachine: the "${slot}" actor slot was not provided`)
@@ -96,6 +109,10 @@ export const sendMachine = setup({
     sendErc20: fromPromise<Hex, SendTransactionRequest & { token: Address }>(notProvided('sendErc20')),
     waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(notProvided('waitForReceipt')),
     pollReceipt: fromPromise<SendReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
+    /** Solana: the network fee of the transfer (and the rent of the recipient's token account to create). */
+    estimateSolanaFee: fromPromise<FeeEstimate, SolanaSendRequest>(notProvided('estimateSolanaFee')),
+    /** Solana: signs through the wallet, sends and confirms ('confirmed'); the signature (base58). */
+    sendSolana: fromPromise<string, SolanaTransferRequest>(notProvided('sendSolana')),
   },
   delays: {
     /** SPEC §9. */
@@ -107,8 +124,12 @@ export const sendMachine = setup({
   },
   guards: {
     formInvalid: ({ context }) => validateSend(context) !== undefined,
-    receiverIsName: ({ context }) => !isAddress(context.receiverAddress?.trim() ?? '', { strict: false }),
+    /** Names resolve on eip155 only (SPEC §1): on Solana the form takes nothing but a public key. */
+    receiverIsName: ({ context }) =>
+      !isSolanaContext(context) && !isAddress(context.receiverAddress?.trim() ?? '', { strict: false }),
     hasToken: ({ context }) => context.token !== undefined,
+    /** The token is on a Solana chain (SOL, or an SPL token by its mint): Solana's slots send it. */
+    isSolana: ({ context }) => isSolanaContext(context),
     isNative: ({ context }) => context.token !== undefined && isNativeToken(context.token),
     reverted: (_, receipt: SendReceipt) => receipt.status === 'reverted',
     cannotPayFee: ({ context }, fee: FeeEstimate) => !canPayFee(context, fee),
@@ -140,6 +161,10 @@ export const sendMachine = setup({
       }
     }),
     setMax: assign(({ context }) => ({ sendTokenAmount: maxAmount(context), error: undefined })),
+    setSender: assign(({ event }) => {
+      assertEvent(event, 'send.setSender')
+      return { sender: event.sender }
+    }),
     setTokenBalances: assign(({ context, event }) => {
       assertEvent(event, 'send.setTokenBalances')
       // SPEC §5: balances with decimals '0' are dropped.
@@ -156,7 +181,9 @@ export const sendMachine = setup({
       error: infoOf(validateSend(context)!),
     })),
     acceptAddress: assign(({ context }) => ({
-      resolvedAddress: getAddress(context.receiverAddress!.trim()),
+      resolvedAddress: isSolanaContext(context)
+        ? context.receiverAddress!.trim()
+        : getAddress(context.receiverAddress!.trim()),
       receiverProfileName: undefined,
       receiverProfileImageUrl: undefined,
       error: undefined,
@@ -187,7 +214,7 @@ export const sendMachine = setup({
     })),
     clearError: assign({ error: undefined }),
     clearHash: assign({ hash: undefined }),
-    setHash: assign((_, hash: Hex) => ({ hash })),
+    setHash: assign((_, hash: string) => ({ hash })),
     loadingOn: assign({ loading: true }),
     loadingOff: assign({ loading: false }),
     /** SPEC §4: the send state reset. The balances stay: they are the account's, not the form's. */
@@ -197,13 +224,16 @@ export const sendMachine = setup({
     })),
     emitSubmitted: emit(({ context }) => ({
       type: 'send.submitted' as const,
-      hash: context.hash!,
+      hash: context.hash! as Hex,
       chainId: chainReference(context.token!)!,
     })),
     emitSucceeded: emit(({ context }) => ({
       type: 'send.succeeded' as const,
       hash: context.hash!,
-      chainId: chainReference(context.token!)!,
+      chainId: isSolanaToken(context.token!)
+        ? (context.token!.chainId.trim() as `solana:${string}`)
+        : chainReference(context.token!)!,
+      namespace: tokenNamespace(context.token!),
       native: isNativeToken(context.token!),
       symbol: context.token!.symbol,
       amount: context.sendTokenAmount!.trim(),
@@ -229,10 +259,12 @@ export const sendMachine = setup({
       tokenBalances,
       networkBalanceInUsd: networkBalanceInUsd(tokenBalances, input.token?.chainId),
       hash: undefined,
+      sender: input.sender,
     }
   },
   on: {
     'send.setTokenBalances': { actions: 'setTokenBalances' },
+    'send.setSender': { actions: 'setSender' },
   },
   initial: 'editing',
   states: {
@@ -282,21 +314,60 @@ export const sendMachine = setup({
         estimating: {
           tags: 'busy',
           entry: 'clearError',
-          invoke: {
-            id: 'estimateFee',
-            src: 'estimateFee',
-            input: ({ context }) => sendRequestOf(context),
-            onDone: [
-              {
-                guard: { type: 'cannotPayFee', params: ({ event }) => event.output },
-                target: 'unavailable',
-                actions: { type: 'showFeeNotPayable', params: ({ event }) => event.output },
+          initial: 'choosing',
+          states: {
+            choosing: {
+              always: [{ guard: 'isSolana', target: 'solana' }, { target: 'eip155' }],
+            },
+            eip155: {
+              invoke: {
+                id: 'estimateFee',
+                src: 'estimateFee',
+                input: ({ context }) => sendRequestOf(context),
+                onDone: [
+                  {
+                    guard: { type: 'cannotPayFee', params: ({ event }) => event.output },
+                    target: '#send.previewing.unavailable',
+                    actions: { type: 'showFeeNotPayable', params: ({ event }) => event.output },
+                  },
+                  {
+                    target: '#send.previewing.ready',
+                    actions: { type: 'setFee', params: ({ event }) => event.output },
+                  },
+                ],
+                onError: {
+                  target: '#send.previewing.unavailable',
+                  actions: {
+                    type: 'setError',
+                    params: (args) => ({ error: errorOf(args), stage: 'estimate' }),
+                  },
+                },
               },
-              { target: 'ready', actions: { type: 'setFee', params: ({ event }) => event.output } },
-            ],
-            onError: {
-              target: 'unavailable',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'estimate' }) },
+            },
+            solana: {
+              invoke: {
+                id: 'estimateSolanaFee',
+                src: 'estimateSolanaFee',
+                input: ({ context }) => solanaRequestOf(context),
+                onDone: [
+                  {
+                    guard: { type: 'cannotPayFee', params: ({ event }) => event.output },
+                    target: '#send.previewing.unavailable',
+                    actions: { type: 'showFeeNotPayable', params: ({ event }) => event.output },
+                  },
+                  {
+                    target: '#send.previewing.ready',
+                    actions: { type: 'setFee', params: ({ event }) => event.output },
+                  },
+                ],
+                onError: {
+                  target: '#send.previewing.unavailable',
+                  actions: {
+                    type: 'setError',
+                    params: (args) => ({ error: errorOf(args), stage: 'estimate' }),
+                  },
+                },
+              },
             },
           },
         },
@@ -323,7 +394,27 @@ export const sendMachine = setup({
       initial: 'choosing',
       states: {
         choosing: {
-          always: [{ guard: 'isNative', target: 'native' }, { target: 'erc20' }],
+          always: [
+            { guard: 'isSolana', target: 'solana' },
+            { guard: 'isNative', target: 'native' },
+            { target: 'erc20' },
+          ],
+        },
+        // One slot signs, sends and confirms ('confirmed', SPEC §5): no receipt to wait for afterwards.
+        solana: {
+          invoke: {
+            id: 'sendSolana',
+            src: 'sendSolana',
+            input: ({ context }) => ({ ...solanaRequestOf(context), fee: context.fee }),
+            onDone: {
+              target: '#send.done',
+              actions: { type: 'setHash', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: '#send.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
         },
         native: {
           invoke: {
@@ -371,7 +462,7 @@ export const sendMachine = setup({
             id: 'waitForReceipt',
             src: 'waitForReceipt',
             input: ({ context }) => ({
-              hash: context.hash!,
+              hash: context.hash! as Hex,
               chainId: chainReference(context.token!)!,
               timeoutMs: TX_RECEIPT_TIMEOUT_MS,
             }),
@@ -392,7 +483,10 @@ export const sendMachine = setup({
           invoke: {
             id: 'pollReceipt',
             src: 'pollReceipt',
-            input: ({ context }) => ({ hash: context.hash!, chainId: chainReference(context.token!)! }),
+            input: ({ context }) => ({
+              hash: context.hash! as Hex,
+              chainId: chainReference(context.token!)!,
+            }),
             onDone: [
               {
                 guard: { type: 'reverted', params: ({ event }) => event.output },
@@ -465,6 +559,45 @@ export function chainReference(token: Pick<TokenBalance, 'chainId'>): number | u
   return eip155Reference(isCaip2(id) ? id : formatChainId('eip155', id))
 }
 
+/** A token on a Solana chain (`solana:` + the genesis hash): SOL, or an SPL token. */
+export function isSolanaToken(token: Pick<TokenBalance, 'chainId'>): boolean {
+  return token.chainId.trim().startsWith('solana:') && isCaip2(token.chainId.trim())
+}
+
+/** The chain namespace a token is sent on. */
+export const tokenNamespace = (token: Pick<TokenBalance, 'chainId'>): ChainNamespace =>
+  isSolanaToken(token) ? 'solana' : 'eip155'
+
+/** The SPL mint of a Solana token (from CAIP-10 or a plain base58 key); undefined for SOL or malformed ones. */
+export function solanaMint(token: Pick<TokenBalance, 'address'>): string | undefined {
+  if (isNativeToken(token)) return undefined
+  const address = addressPart(token.address) ?? ''
+  return isSolanaAddress(address) ? address : undefined
+}
+
+const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+
+/**
+ * A Solana public key: base58 that decodes to exactly 32 bytes (web3.js' `PublicKey` takes no other). Checked
+ * here, so the form needs no Solana code to say an address is wrong.
+ *
+ * @example isSolanaAddress('11111111111111111111111111111111') // true (the system program)
+ */
+export function isSolanaAddress(value: string): boolean {
+  if (!BASE58.test(value)) return false
+  let n = 0n
+  for (const char of value) n = n * 58n + BigInt(BASE58_ALPHABET.indexOf(char))
+  // Each leading '1' is a zero byte; the rest is the number's bytes.
+  const zeros = value.length - value.replace(/^1+/, '').length
+  const hex = n === 0n ? '' : n.toString(16)
+  return zeros + Math.ceil(hex.length / 2) === 32
+}
+
+/** The form is about a Solana token. */
+const isSolanaContext = (context: Pick<SendContext, 'token'>) =>
+  context.token !== undefined && isSolanaToken(context.token)
+
 const DECIMAL = /^(\d+\.?\d*|\.\d+)$/
 /** A name: labels joined by dots (ENS, `.reown.id`), no spaces. */
 const NAME = /^[^\s.]+(\.[^\s.]+)+$/
@@ -509,6 +642,7 @@ export function validateSend(
   if (!amount || !receiver) return new AmountAndReceiverRequiredError()
   const token = form.token
   if (!token) return new TokenRequiredError()
+  if (isSolanaToken(token)) return validateSolanaSend(token, amount, receiver)
   if (chainReference(token) === undefined) return new UnsupportedChainError({ details: token.chainId })
   const decimals = decimalsOf(token)
   if (decimals === undefined || (!isNativeToken(token) && tokenContract(token) === undefined)) {
@@ -522,13 +656,47 @@ export function validateSend(
   return undefined
 }
 
+/** SPEC §5 on Solana: the same checks, an SPL token named by its mint, a base58 public key as receiver. */
+function validateSolanaSend(token: TokenBalance, amount: string, receiver: string): BaseError | undefined {
+  const decimals = decimalsOf(token)
+  if (decimals === undefined || (!isNativeToken(token) && solanaMint(token) === undefined)) {
+    return new InvalidTokenError()
+  }
+  const value = parseAmount(amount, decimals)
+  if (value === undefined || value === 0n) return new InvalidAmountError()
+  const balance = balanceOf(token)
+  if (balance !== undefined && value > balance) return new InsufficientBalanceError()
+  if (isSolanaAddress(receiver)) return undefined
+  // Names (ENS, .reown.id) resolve to eip155 addresses only (SPEC §1): say so rather than "invalid".
+  if (NAME.test(receiver)) return new NameOnSolanaError({ details: receiver })
+  return new InvalidReceiverError({ details: 'Not a Solana address (base58, 32 bytes)' })
+}
+
+/** The form as a Solana request, from the kit's sender. Only called where the form is known to be valid. */
+export function solanaRequestOf(context: SendContext): SolanaSendRequest {
+  const token = context.token!
+  const decimals = decimalsOf(token)!
+  const mint = solanaMint(token)
+  const sender = context.sender?.namespace === 'solana' ? context.sender : undefined
+  return {
+    chainId: token.chainId.trim() as `solana:${string}`,
+    // No Solana account: the slot refuses (SendAccountNotFoundError) rather than the machine guessing one.
+    from: sender?.address ?? '',
+    connectorId: sender?.connectorId ?? '',
+    to: context.resolvedAddress!,
+    amount: parseAmount(context.sendTokenAmount!, decimals)!,
+    decimals,
+    ...(mint ? { mint } : {}),
+  }
+}
+
 /** The form as a request. Only called where the form is known to be valid. */
 export function sendRequestOf(context: SendContext): SendRequest {
   const token = context.token!
   const contract = tokenContract(token)
   return {
     chainId: chainReference(token)!,
-    to: context.resolvedAddress!,
+    to: context.resolvedAddress! as Address,
     amount: parseAmount(context.sendTokenAmount!, decimalsOf(token)!)!,
     ...(contract ? { token: contract } : {}),
   }
@@ -562,7 +730,8 @@ function maxAmount(context: SendContext): string {
 function sameToken(a: TokenBalance, b: TokenBalance): boolean {
   if (a.chainId !== b.chainId) return false
   if (isNativeToken(a) || isNativeToken(b)) return isNativeToken(a) && isNativeToken(b)
-  return tokenContract(a) !== undefined && tokenContract(a) === tokenContract(b)
+  const key = isSolanaToken(a) ? solanaMint : tokenContract
+  return key(a) !== undefined && key(a) === key(b)
 }
 
 /** The native balance's USD value on a chain (the first native balance when no chain is given). */
@@ -588,14 +757,18 @@ export function feeInUsd(context: Pick<SendContext, 'fee' | 'token' | 'tokenBala
 }
 
 /**
- * Where the modal goes after a successful send (SPEC §2): an ERC-20 (or Solana) send returns to Account, a
- * native one goes back without naming a view.
+ * Where the modal goes after a successful send (SPEC §2): an ERC-20 or any Solana send (SOL too) returns to
+ * Account, a native eip155 one goes back without naming a view.
  *
  * @example
  * sendActor.on('send.succeeded', (notice) => modal.send(routeAfterSend(notice)))
  */
-export function routeAfterSend(notice: Extract<SendNotice, { type: 'send.succeeded' }>): ModalEvent {
-  return notice.native ? { type: 'router.back' } : { type: 'router.replace', view: 'Account' }
+export function routeAfterSend(
+  notice: Pick<Extract<SendNotice, { type: 'send.succeeded' }>, 'native' | 'namespace'>,
+): ModalEvent {
+  return notice.native && notice.namespace !== 'solana'
+    ? { type: 'router.back' }
+    : { type: 'router.replace', view: 'Account' }
 }
 
 /**

@@ -227,7 +227,7 @@ describe('send, against the sandbox chain', () => {
     r.send({ type: 'send.confirm' })
     const done = await r.until((s) => s.matches('done') || s.matches('failed'))
     expect(done.value).toBe('done')
-    const hash = done.context.hash!
+    const hash = done.context.hash! as Hex
     const receipt = await reader.getTransactionReceipt({ hash })
     expect(receipt.status).toBe('success')
     expect(receipt.from.toLowerCase()).toBe(from.toLowerCase())
@@ -249,6 +249,7 @@ describe('send, against the sandbox chain', () => {
         type: 'send.succeeded',
         hash,
         chainId: 31337,
+        namespace: 'eip155',
         native: true,
         symbol: 'ETH',
         amount: '0.01',
@@ -292,7 +293,7 @@ describe('send, against the sandbox chain', () => {
     const succeeded = r.notices.at(-1) as Extract<SendNotice, { type: 'send.succeeded' }>
     expect(succeeded).toMatchObject({ type: 'send.succeeded', native: false, symbol: 'STK', to })
     expect(routeAfterSend(succeeded)).toEqual({ type: 'router.replace', view: 'Account' })
-    expect((await reader.getTransactionReceipt({ hash: succeeded.hash })).status).toBe('success')
+    expect((await reader.getTransactionReceipt({ hash: succeeded.hash as Hex })).status).toBe('success')
     r.actor.stop()
   })
 
@@ -364,7 +365,7 @@ describe('send, against the sandbox chain', () => {
       expect(r.actor.getSnapshot().value).toEqual({ confirming: 'waiting' })
       await tester.mine({ blocks: 1 })
       const done = await r.until((s) => s.matches('done'))
-      expect((await reader.getTransactionReceipt({ hash: done.context.hash! })).status).toBe('success')
+      expect((await reader.getTransactionReceipt({ hash: done.context.hash! as Hex })).status).toBe('success')
     } finally {
       await tester.setAutomine(true)
     }

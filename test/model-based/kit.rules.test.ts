@@ -85,10 +85,22 @@ const succeeded = (native: boolean) => ({
   type: 'send.succeeded',
   hash: '0x1',
   chainId: 31337,
+  namespace: 'eip155',
   native,
   symbol: native ? 'ETH' : 'STK',
   amount: '1',
   to: '0x2',
+})
+const SOLANA_CHAIN = 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z'
+const solanaSucceeded = (native: boolean) => ({
+  type: 'send.succeeded',
+  hash: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+  chainId: SOLANA_CHAIN,
+  namespace: 'solana',
+  native,
+  symbol: native ? 'SOL' : 'USDC',
+  amount: '0.5',
+  to: '11111111111111111111111111111112',
 })
 
 describe('kit rules', () => {
@@ -107,6 +119,42 @@ describe('kit rules', () => {
     ])
     expect(log.filter(([to]) => to === 'account').map(([, e]) => e.type)).toContain('account.refreshBalances')
     expect(told('toast')).toEqual([{ type: 'toast.show', variant: 'success', message: 'Sent 1 STK' }])
+  })
+
+  it('after a Solana send, SOL and SPL alike, the modal returns to Account (SPEC §2)', async () => {
+    const { send, told, log } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    send(shown('Account', 'WalletSend', 'WalletSendPreview'))
+    told('modal')
+    const modalAndToast = () => log.filter(([to]) => to === 'modal' || to === 'toast').map(([, e]) => e)
+    send(solanaSucceeded(true))
+    expect(modalAndToast()).toEqual([
+      { type: 'router.replace', view: 'Account' },
+      { type: 'toast.show', variant: 'success', message: 'Sent 0.5 SOL' },
+    ])
+    send(shown('Account', 'WalletSend', 'WalletSendPreview'))
+    log.length = 0
+    send(solanaSucceeded(false))
+    expect(modalAndToast()).toEqual([
+      { type: 'router.replace', view: 'Account' },
+      { type: 'toast.show', variant: 'success', message: 'Sent 0.5 USDC' },
+    ])
+  })
+
+  it('the send flow hears who sends: the account connected, its chain, none after a disconnect', async () => {
+    const { send, told } = kitWithRecorders()
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    told('send')
+    const connected = account('injected')
+    send({ type: 'account.connected', account: connected, method: 'browser', reconnected: true })
+    expect(told('send')).toEqual([{ type: 'send.setSender', sender: connected }])
+    send({ type: 'account.chainChanged', chainId: 1, supported: true })
+    expect(told('send')).toEqual([{ type: 'send.setSender', sender: { ...connected, chainId: 1 } }])
+    send({ type: 'account.disconnected' })
+    expect(told('send')).toEqual([{ type: 'send.setSender', sender: undefined }, { type: 'send.reset' }])
   })
 
   it('the send preview opens when the send machine starts previewing on the form, and only there', async () => {
@@ -131,7 +179,7 @@ describe('kit rules', () => {
     const to = (name: string) => log.filter(([n]) => n === name).map(([, e]) => e)
     expect(to('modal')).toEqual([{ type: 'modal.connected', connected: false }, { type: 'modal.close' }])
     expect(to('account')).toEqual([{ type: 'account.clear' }])
-    expect(to('send')).toEqual([{ type: 'send.reset' }])
+    expect(to('send')).toEqual([{ type: 'send.setSender', sender: undefined }, { type: 'send.reset' }])
     told('modal')
   })
 

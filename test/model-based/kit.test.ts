@@ -87,6 +87,7 @@ const events = [
     type: 'send.succeeded',
     hash: '0x1',
     chainId: 31337,
+    namespace: 'eip155',
     native: true,
     symbol: 'ETH',
     amount: '1',

@@ -2,8 +2,11 @@ import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
 import { TransactionRejectedError } from '../../src/errors/send'
+import { SolanaUserRejectedError } from '../../src/errors/solana'
 import {
   type FeeEstimate,
+  isSolanaAddress,
+  isSolanaToken,
   type ResolvedName,
   type SendReceipt,
   type SendStatus,
@@ -43,6 +46,8 @@ const modelMachine = sendMachine.provide({
     sendErc20: fromPromise(never<Hex>),
     waitForReceipt: fromPromise(never<SendReceipt>),
     pollReceipt: fromPromise(never<SendReceipt>),
+    estimateSolanaFee: fromPromise(never<FeeEstimate>),
+    sendSolana: fromPromise(never<string>),
   },
   actions: {
     emitSubmitted: ({ context }) => {
@@ -98,6 +103,21 @@ const fee = (wei: string, formatted: string): FeeEstimate => ({
 /** Payable from 2 ETH with 0.5 sent, not with all of it (Max before any estimate). */
 const FEE = fee('42000000000000', '0.000042')
 
+// Solana (issue 17): SOL only (an SPL token takes the same states); the receiver a base58 public key.
+const SOLANA_CHAIN = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const BOB_SOL = 'GsbwXfJraMomNxBcjYLcG3mxkBUiyWXAB32fGbSMQRdW'
+const SIGNATURE = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW'
+const SOL: TokenBalance = {
+  name: 'Solana',
+  symbol: 'SOL',
+  chainId: SOLANA_CHAIN,
+  value: 300,
+  price: 150,
+  quantity: { decimals: '9', numeric: '2' },
+}
+/** One signature: payable from 2 SOL with 0.5 sent. */
+const SOL_FEE: FeeEstimate = { gas: '1', fee: '5000', formatted: '0.000005', symbol: 'SOL', decimals: 9 }
+
 // The done and error events of invoked actors are machine-internal types, so they are cast as events.
 const answers = [
   { type: 'xstate.done.actor.resolveName', output: { address: BOB, name: 'bob.reown.id' } },
@@ -113,15 +133,21 @@ const answers = [
   { type: 'xstate.error.actor.waitForReceipt', error: new Error('Timed out while waiting for transaction') },
   { type: 'xstate.done.actor.pollReceipt', output: { status: 'success', blockNumber: '2' } },
   { type: 'xstate.done.actor.pollReceipt', output: { status: 'reverted', blockNumber: '2' } },
+  { type: 'xstate.done.actor.estimateSolanaFee', output: SOL_FEE },
+  { type: 'xstate.error.actor.estimateSolanaFee', error: new Error('fetch failed') },
+  { type: 'xstate.done.actor.sendSolana', output: SIGNATURE },
+  { type: 'xstate.error.actor.sendSolana', error: new SolanaUserRejectedError() },
 ] as unknown as Event[]
 
 const events: Event[] = [
   { type: 'send.setToken', token: ETH },
   { type: 'send.setToken', token: STK },
+  { type: 'send.setToken', token: SOL },
   { type: 'send.setAmount', amount: '0.5' },
   { type: 'send.setReceiver', receiverAddress: BOB },
   { type: 'send.setReceiver', receiverAddress: 'bob.reown.id' },
-  { type: 'send.setTokenBalances', tokenBalances: [ETH, STK] },
+  { type: 'send.setReceiver', receiverAddress: BOB_SOL },
+  { type: 'send.setTokenBalances', tokenBalances: [ETH, STK, SOL] },
   ...answers,
 ]
 
@@ -146,7 +172,7 @@ function serialize(snapshot: Snapshot): string {
 
 const model = createModel(modelMachine, {
   events,
-  input: { tokenBalances: [ETH, STK] },
+  input: { tokenBalances: [ETH, STK, SOL] },
   serializeState: serialize,
 })
 
@@ -173,6 +199,20 @@ function invariant(snapshot: Snapshot): void {
     fail('a timed-out send outside failed.retryable, or with a hash')
 
   if (snapshot.matches('editing') && c.hash !== undefined) fail('a hash while editing')
+  // Solana's branches are a Solana token's, and the only ones it takes: no receipt polling, no name lookup.
+  const solana = c.token !== undefined && isSolanaToken(c.token)
+  const solanaState =
+    snapshot.matches({ sending: 'solana' }) || snapshot.matches({ previewing: { estimating: 'solana' } })
+  if (solanaState && !solana) fail('a Solana slot for another token')
+  if (
+    solana &&
+    (snapshot.matches('confirming') ||
+      snapshot.matches('resolving') ||
+      snapshot.matches({ failed: 'unconfirmed' }))
+  )
+    fail('a Solana token in an eip155-only state')
+  if (solana && c.resolvedAddress !== undefined && !isSolanaAddress(c.resolvedAddress))
+    fail('a Solana send to something other than a public key')
   // Past the form, the form is valid, and stays so (the form keeps its values through failures).
   const pastForm = !snapshot.matches('editing') && !snapshot.matches('done')
   if (pastForm && validateSend(c) !== undefined)
@@ -238,7 +278,7 @@ function short(path: ModelPath): string {
 
 describe('send machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(41)
+    expect(model.paths.length).toBe(49)
   })
 
   for (const path of model.paths) {
@@ -249,7 +289,7 @@ describe('send machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(41)
+    expect(results).toHaveLength(49)
     assertCoverage(model, results)
   })
 })

@@ -24,9 +24,16 @@ import type { AccountRef, KitContext, KitEvent, SolanaConnectionRef } from './ty
 export const shownView = (context: Pick<KitContext, 'modal'>): ViewName | undefined =>
   context.modal.open ? context.modal.history.at(-1) : undefined
 
-/** SPEC §2: after a send, an ERC-20 send returns to Account, a native one goes back. */
-export function routeAfterSend(notice: Extract<SendNotice, { type: 'send.succeeded' }>): ModalEvent {
-  return notice.native ? { type: 'router.back' } : { type: 'router.replace', view: 'Account' }
+/**
+ * SPEC §2: after a send, an ERC-20 send and any Solana send (SOL too) return to Account; a native eip155 send
+ * goes back without naming a view.
+ */
+export function routeAfterSend(
+  notice: Pick<Extract<SendNotice, { type: 'send.succeeded' }>, 'native' | 'namespace'>,
+): ModalEvent {
+  return notice.native && notice.namespace !== 'solana'
+    ? { type: 'router.back' }
+    : { type: 'router.replace', view: 'Account' }
 }
 
 /** Views of the frame's login flows: leaving one cancels the flow. */

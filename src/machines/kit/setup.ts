@@ -159,12 +159,15 @@ export const kitSetup = setup({
     spawnAccount: assign(({ context, spawn }, logic: AccountLogic) =>
       context.account ? {} : { account: spawn(logic, { systemId: 'account' }) },
     ),
-    /** The token picker starts from the balances the account already has. */
+    /** The token picker starts from the balances the account already has; the sender is the active account. */
     spawnSend: assign(({ context, spawn }, logic: SendLogic) =>
       context.sendFlow
         ? {}
         : {
-            sendFlow: spawn(logic, { systemId: 'send', input: { tokenBalances: [...context.balances] } }),
+            sendFlow: spawn(logic, {
+              systemId: 'send',
+              input: { tokenBalances: [...context.balances], sender: context.connected },
+            }),
           },
     ),
     /** A swap flow for the connected account and chain, starting from the balances the account has. */
@@ -354,6 +357,7 @@ export const kitSetup = setup({
         activeNamespace: namespace,
         connecting: undefined,
       })
+      tellSender(context, enqueue, event.account)
       // A swap flow is for one account: the one connected now gets its own.
       enqueue.raise({ type: 'swap.reset' })
       enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
@@ -400,6 +404,7 @@ export const kitSetup = setup({
         return
       }
       enqueue.assign({ connected: undefined, accounts, connecting: undefined })
+      tellSender(context, enqueue, undefined)
       enqueue.sendTo('modal', { type: 'modal.connected', connected: false })
       enqueue.sendTo('modal', { type: 'modal.close' })
       if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
@@ -415,6 +420,7 @@ export const kitSetup = setup({
       enqueue.assign({ accounts: { ...context.accounts, [namespace]: moved } })
       if (namespace !== context.activeNamespace) return
       enqueue.assign({ connected: moved })
+      tellSender(context, enqueue, moved)
       fetchBalances(context, enqueue, moved)
       enqueue.raise({ type: 'swap.reset' })
       // A session is for one account on one chain: another chain asks sign-in again.
@@ -550,9 +556,15 @@ function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainName
   enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
   enqueue.sendTo('modal', { type: 'modal.connected', connected: connected !== undefined })
   if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
+  tellSender(context, enqueue, connected)
   enqueue.raise({ type: 'swap.reset' })
   if (connected) fetchBalances(context, enqueue, connected)
   else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
+}
+
+/** The send flow sends as the active account: it hears each change (a Solana send signs with its connector). */
+function tellSender(context: KitContext, enqueue: KitEnqueue, sender: ConnectionAccount | undefined) {
+  if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.setSender', sender })
 }
 
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {

@@ -1,14 +1,18 @@
 /** The send flow's types (src/machines/send.ts): its context, events, notices and what its slots take. */
 import type { Address, Hex } from 'viem'
 import type { ErrorInfo } from '../../errors/base'
+import type { ChainId, ChainNamespace, ConnectionAccount } from '../connection'
 
 /** SPEC §3 token balance, as the Data API reports it. */
 export interface TokenBalance {
   name: string
   symbol: string
-  /** CAIP-2, e.g. `eip155:1`. */
+  /** CAIP-2, e.g. `eip155:1`, or `solana:<genesis hash, 32 characters>`. */
   chainId: string
-  /** CAIP-10 (`eip155:1:0x…`) or a plain address for a token; absent (or the 0xeee… marker) for the native currency. */
+  /**
+   * CAIP-10 (`eip155:1:0x…`, `solana:…:<mint>`) or a plain address for a token (an SPL token's is its mint);
+   * absent (or the 0xeee… marker) for the native currency (ETH, SOL).
+   */
   address?: string | undefined
   /** In USD: quantity times price. */
   value?: number | undefined
@@ -19,14 +23,19 @@ export interface TokenBalance {
 
 /** What the network fee preview shows. Amounts are decimal strings in wei, so snapshots stay plain data. */
 export interface FeeEstimate {
-  /** Gas limit. */
+  /** Gas limit (eip155); on Solana the number of signatures. */
   gas: string
   /** EIP-1559 fees; a legacy chain has `gasPrice` instead. */
   maxFeePerGas?: string | undefined
   maxPriorityFeePerGas?: string | undefined
   gasPrice?: string | undefined
-  /** The most the transaction can cost: gas × (maxFeePerGas or gasPrice), in wei. */
+  /**
+   * The most the transaction can cost: gas × (maxFeePerGas or gasPrice), in wei; on Solana the signature fees
+   * plus `rent`, in lamports.
+   */
   fee: string
+  /** Solana: the rent (lamports) of the recipient's token account the send creates; absent when none is. */
+  rent?: string | undefined
   /** `fee` in the native currency's units, e.g. '0.000042'. */
   formatted: string
   /** The native currency's symbol and decimals. */
@@ -57,6 +66,26 @@ export interface SendTransactionRequest extends SendRequest {
   fee?: FeeEstimate | undefined
 }
 
+/**
+ * A Solana send (SOL, or an SPL token by its mint), from the connected Solana account. What `estimateSolanaFee`
+ * prices and `sendSolana` sends and confirms.
+ */
+export interface SolanaSendRequest {
+  /** The token's CAIP-2 chain (`solana:…`): the configured network whose RPC is used. */
+  chainId: `solana:${string}`
+  /** The sender's base58 public key and the connector that signs. */
+  from: string
+  connectorId: string
+  /** The recipient's base58 public key (for a token, its wallet: the token account is derived). */
+  to: string
+  /** In base units: lamports, or the token's smallest unit. */
+  amount: bigint
+  /** The SPL token's mint (base58); absent for SOL. */
+  mint?: string | undefined
+  /** The token's decimals (9 for SOL). */
+  decimals: number
+}
+
 export interface ReceiptRequest {
   hash: Hex
   chainId: number
@@ -77,8 +106,11 @@ export interface SendContext {
   sendTokenAmount: string | undefined
   /** As typed: an address or a name. */
   receiverAddress: string | undefined
-  /** The address the transaction goes to, once the receiver is checked (or its name resolved). */
-  resolvedAddress: Address | undefined
+  /**
+   * The address the transaction goes to, once the receiver is checked (or its name resolved): a checksummed 0x
+   * address on eip155, a base58 public key on Solana.
+   */
+  resolvedAddress: string | undefined
   receiverProfileName: string | undefined
   receiverProfileImageUrl: string | undefined
   /** The native balance of the token's network in USD (SPEC §3), from the token balances. */
@@ -89,13 +121,19 @@ export interface SendContext {
   /** The last fee estimate for the selected token; kept while editing so Max can leave room for it. */
   fee: FeeEstimate | undefined
   error: ErrorInfo | undefined
-  /** The hash of the transaction sent; kept in `done` until the next send. */
-  hash: Hex | undefined
+  /** The hash of the transaction sent (a Solana transaction's base58 signature); kept in `done` until the next send. */
+  hash: string | undefined
+  /**
+   * Who sends: the kit's active account (`send.setSender`). The eip155 slots ask wagmi; a Solana send is signed
+   * by this account's connector.
+   */
+  sender: ConnectionAccount | undefined
 }
 
 export interface SendInput {
   tokenBalances?: TokenBalance[]
   token?: TokenBalance
+  sender?: ConnectionAccount | undefined
 }
 
 export type SendEvent =
@@ -106,6 +144,8 @@ export type SendEvent =
   | { type: 'send.setMax' }
   /** Fresh balances (the Data API); the selected token follows its entry. Accepted in every state. */
   | { type: 'send.setTokenBalances'; tokenBalances: TokenBalance[] }
+  /** The account that sends (the kit's active one), or none. Accepted in every state. */
+  | { type: 'send.setSender'; sender: ConnectionAccount | undefined }
   | { type: 'send.preview' }
   | { type: 'send.confirm' }
   /** Back to the form, values kept (from the preview, a name lookup or a failed send). */
@@ -121,14 +161,17 @@ export type SendNotice =
   | { type: 'send.submitted'; hash: Hex; chainId: number }
   | {
       type: 'send.succeeded'
-      hash: Hex
-      chainId: number
-      /** SPEC §2: a native send goes back; an ERC-20 send returns to Account. */
+      /** The transaction hash; on Solana the base58 signature. */
+      hash: string
+      /** eip155's chain number, or Solana's CAIP-2 id. */
+      chainId: ChainId
+      /** SPEC §2: a native eip155 send goes back; an ERC-20 or any Solana send returns to Account. */
+      namespace: ChainNamespace
       native: boolean
       symbol: string
       amount: string
-      to: Address
+      to: string
     }
-  | { type: 'send.failed'; error: ErrorInfo; hash?: Hex | undefined }
+  | { type: 'send.failed'; error: ErrorInfo; hash?: string | undefined }
   /** The wallet did not answer the transaction request in time (SPEC §8 alert REQUEST_TIMED_OUT). */
   | { type: 'request.timedOut'; request: 'send' }

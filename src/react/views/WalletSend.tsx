@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId } from 'react'
 import {
+  isSolanaToken,
   type SendActorRef,
   selectFormError,
   selectInFlight,
@@ -132,10 +133,13 @@ function SendForm({ send }: { send: SendActorRef }) {
           className="ws-input"
           autoComplete="off"
           spellCheck={false}
-          placeholder="Address or name"
+          // No names on Solana (SPEC §1: names are eip155's): only a public key is taken there.
+          placeholder={token && isSolanaToken(token) ? 'Solana address' : 'Address or name'}
           value={receiver}
           disabled={locked}
-          aria-invalid={error?.name === 'ResolveNameError' ? true : undefined}
+          aria-invalid={
+            error?.name === 'ResolveNameError' || error?.name === 'NameOnSolanaError' ? true : undefined
+          }
           onChange={(event) => kit.send({ type: 'send.setReceiver', receiverAddress: event.target.value })}
         />
       </div>

@@ -83,6 +83,9 @@ function Preview({ send }: { send: SendActorRef }) {
               : stage === 'estimating'
                 ? 'Estimating…'
                 : '—'}
+            {fee?.rent ? (
+              <span className="ws-muted ws-small"> incl. the recipient's new token account</span>
+            ) : null}
           </dd>
         </div>
       </dl>

@@ -1,0 +1,134 @@
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
+
+/**
+ * Issue 17's send on Solana in Chromium against the sandbox: the Solana dev wallet connects, Account → Send sends
+ * 0.5 SOL to another sandbox key and 10 USDC to a fresh key (its token account created by the send), each
+ * approved in the wallet's prompt; a success toast, the modal back on Account (SPEC §2), and the SVM balances,
+ * read here with web3.js, changed by exactly what was sent. A declined prompt keeps the form and says so.
+ */
+let e2e: E2eContext
+let page: Page
+let solana: Connection
+let me: string
+
+const SOLANA_WALLET = 'Walletstate Solana Dev Wallet'
+const solanaPrompt = (p: Page) => p.getByRole('dialog', { name: SOLANA_WALLET })
+const toast = () => page.locator('.ws-toast')
+
+beforeAll(async () => {
+  e2e = await startE2e()
+  page = await e2e.newPage()
+  solana = new Connection(e2e.sandbox.solana.rpcUrl, 'confirmed')
+  me = e2e.sandbox.wallets.solanaAddress
+})
+afterAll(async () => {
+  await e2e?.close()
+})
+
+const lamportsOf = async (owner: string) => BigInt(await solana.getBalance(new PublicKey(owner), 'confirmed'))
+
+async function usdcOf(owner: string): Promise<bigint> {
+  const accounts = await solana.getParsedTokenAccountsByOwner(new PublicKey(owner), {
+    mint: new PublicKey(e2e.sandbox.solana.mints.usdc),
+  })
+  return accounts.value.reduce(
+    (sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount as string),
+    0n,
+  )
+}
+
+/** From Account: Send, the token, amount and receiver, the preview with its SOL fee, then Send. */
+async function fillAndPreview(symbol: string, amount: string, to: string) {
+  await view(page, 'Account').getByRole('button', { name: 'Send', exact: true }).click()
+  const form = view(page, 'WalletSend')
+  await form.getByRole('button', { name: /^(Select token|Token: )/ }).click()
+  await view(page, 'WalletSendSelectToken').locator(`button[data-symbol="${symbol}"]`).click()
+  await form.getByRole('button', { name: `Token: ${symbol}` }).waitFor()
+  await form.getByRole('textbox', { name: 'Amount' }).fill(amount)
+  await form.getByRole('textbox', { name: 'Receiver' }).fill(to)
+  await form.getByRole('button', { name: 'Preview send' }).click()
+  const preview = view(page, 'WalletSendPreview')
+  expect(await preview.getByTestId('send-amount').textContent()).toBe(`${amount} ${symbol}`)
+  expect(await preview.getByTestId('send-receiver').textContent()).toBe(truncated(to))
+  return preview
+}
+
+describe('sending on Solana through the send views (issue 17)', () => {
+  it('connects the Solana dev wallet', async () => {
+    await hostButton(page).getByText('Connect Wallet').click()
+    await page
+      .getByRole('dialog', { name: 'Connect Wallet' })
+      .getByRole('button', { name: new RegExp(SOLANA_WALLET) })
+      .click()
+    await solanaPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => hostButton(page).textContent()).toBe(truncated(me))
+    await hostButton(page).click()
+    await view(page, 'Account').waitFor()
+    const row = page.locator('[data-testid="token-balance"][data-symbol="USDC"]')
+    await row.waitFor({ timeout: 15_000 })
+  })
+
+  it('sends 0.5 SOL to another sandbox key: approved, a success toast, back on Account, exactly 0.5 SOL more', async () => {
+    const recipient = e2e.sandbox.solana.accounts[2]!.publicKey
+    const [recipientBefore, mineBefore] = await Promise.all([lamportsOf(recipient), lamportsOf(me)])
+    const preview = await fillAndPreview('SOL', '0.5', recipient)
+    // One signature, 5000 lamports; the recipient exists, so no account is created.
+    await expect.poll(() => preview.getByTestId('send-fee').textContent()).toBe('0.000005 SOL')
+    await preview.getByRole('button', { name: 'Send', exact: true }).click()
+    await solanaPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => toast().textContent(), { timeout: 20_000 }).toBe('Sent 0.5 SOL')
+    expect(await toast().getAttribute('data-variant')).toBe('success')
+    // SPEC §2: after a Solana send (SOL too) the modal returns to Account.
+    await view(page, 'Account').waitFor()
+    expect(await lamportsOf(recipient)).toBe(recipientBefore + BigInt(LAMPORTS_PER_SOL / 2))
+    expect(await lamportsOf(me)).toBe(mineBefore - BigInt(LAMPORTS_PER_SOL / 2) - 5_000n)
+  })
+
+  it('sends 10 USDC to a fresh key: its token account is created and holds exactly 10 USDC', async () => {
+    const fresh = Keypair.generate().publicKey.toBase58()
+    const before = await usdcOf(me)
+    expect(await usdcOf(fresh)).toBe(0n)
+    const preview = await fillAndPreview('USDC', '10', fresh)
+    // The signature and the rent of the new token account (165 bytes), paid in SOL.
+    const rent = BigInt(await solana.getMinimumBalanceForRentExemption(165))
+    const fee = (5_000n + rent).toString().padStart(10, '0')
+    const feeText = `${fee.slice(0, 1)}.${fee.slice(1).slice(0, 8).replace(/0+$/, '')} SOL`
+    await expect.poll(() => preview.getByTestId('send-fee').textContent()).toContain(feeText)
+    expect(await preview.getByTestId('send-fee').textContent()).toContain('new token account')
+    await preview.getByRole('button', { name: 'Send', exact: true }).click()
+    await solanaPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => toast().textContent(), { timeout: 20_000 }).toBe('Sent 10 USDC')
+    await view(page, 'Account').waitFor()
+    expect(await usdcOf(fresh)).toBe(10_000_000n)
+    expect(await usdcOf(me)).toBe(before - 10_000_000n)
+  })
+
+  it('a declined prompt leaves the form with its values and says so; nothing moves', async () => {
+    const recipient = e2e.sandbox.solana.accounts[3]!.publicKey
+    const before = await lamportsOf(recipient)
+    const preview = await fillAndPreview('SOL', '0.25', recipient)
+    await expect.poll(() => preview.getByTestId('send-fee').textContent()).toBe('0.000005 SOL')
+    await preview.getByRole('button', { name: 'Send', exact: true }).click()
+    await solanaPrompt(page).getByRole('button', { name: 'Reject' }).click()
+    await expect
+      .poll(() => preview.getByRole('alert').textContent())
+      .toBe('Transaction declined in the wallet.')
+    await preview.getByRole('button', { name: 'Edit' }).click()
+    const form = view(page, 'WalletSend')
+    await form.waitFor()
+    expect(await form.getByRole('textbox', { name: 'Amount' }).inputValue()).toBe('0.25')
+    expect(await form.getByRole('textbox', { name: 'Receiver' }).inputValue()).toBe(recipient)
+    await form.getByRole('button', { name: 'Token: SOL' }).waitFor()
+    expect(await lamportsOf(recipient)).toBe(before)
+  })
+
+  it('a name as receiver on Solana is an invalid address, and says names are EVM-only', async () => {
+    const form = view(page, 'WalletSend')
+    await form.getByRole('textbox', { name: 'Receiver' }).fill('sandbox-dev.reown.id')
+    await form.getByRole('button', { name: 'Invalid address: names work on EVM networks only' }).waitFor()
+    expect(e2e.pageErrors).toEqual([])
+  })
+})
