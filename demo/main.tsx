@@ -69,6 +69,10 @@ const kit = createKitMachine({
 
 /** A second dev account: the demo's transactions go there. */
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+/** A fixed sandbox key (the ed25519 key of the seed 32 × 0x11): "Send SOL" sends there. */
+const SOLANA_RECIPIENT = 'F25s3DdjXdCxYBhh2z8FBusVEMT4b9bGNFVKJi3wFoF4'
+/** 0.01 SOL in lamports. */
+const SOL_AMOUNT = 10_000_000n
 
 function App() {
   const { isConnected, address, namespace } = useKitAccount()
@@ -107,6 +111,13 @@ function App() {
           onClick={() => show(send.mutateAsync({ to: RECIPIENT, value: parseEther('0.01') }))}
         >
           Send transaction
+        </button>
+        <button
+          type="button"
+          disabled={!isConnected || namespace !== 'solana'}
+          onClick={() => show(solana.sendSol(SOLANA_RECIPIENT, SOL_AMOUNT))}
+        >
+          Send SOL
         </button>
       </div>
       <output data-testid="demo-result" aria-live="polite">

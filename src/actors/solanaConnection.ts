@@ -1,11 +1,15 @@
 import { fromCallback, fromPromise } from 'xstate'
 import type { DomainVerification } from '../api/verify'
+import type { EmbeddedBridge } from '../chains/eip155/embeddedBridge'
 import {
+  createEmbeddedSolanaWallet,
   createSolanaWallet,
+  EMBEDDED_SOLANA_WALLET,
   findSolanaWallet,
   type SolanaAccount,
   type SolanaWalletClient,
   subscribeSolanaWallets,
+  watchEmbeddedSolana,
 } from '../chains/solana'
 import { SwitchChainError } from '../errors/connection'
 import { SolanaWalletNotFoundError } from '../errors/solana'
@@ -35,6 +39,8 @@ export interface SolanaActorDependencies {
   chainIds: readonly `solana:${string}`[]
   /** How long reconnect waits for the stored wallet to register itself (the Wallet Standard is asynchronous). */
   registerWaitMs?: number
+  /** The kit's login-frame bridge: with it, the embedded wallet is a Solana connector too (issue 17). */
+  embeddedBridge?: Pick<EmbeddedBridge, 'frame' | 'watch'>
 }
 
 /** The page's Solana wallet clients, one per connector (a Wallet Standard wallet is one per page too). */
@@ -57,9 +63,34 @@ export function createSolanaConnectionActors({
   store,
   chainIds,
   registerWaitMs = 1_000,
+  embeddedBridge,
 }: SolanaActorDependencies) {
   const stored = store.read('solanaNetwork') as `solana:${string}` | undefined
   let chainId: `solana:${string}` | undefined = stored && chainIds.includes(stored) ? stored : chainIds[0]
+
+  // The embedded wallet on Solana (issue 17): its client over the login frame, on the network chosen here; listed
+  // as a connector while the frame has a visitor logged in (`embeddedConnectors`).
+  const embedded = embeddedBridge
+    ? createEmbeddedSolanaWallet({ bridge: embeddedBridge, chainId: () => chainId ?? chainIds[0]! })
+    : undefined
+  if (embedded) clients.set(EMBEDDED_SOLANA_WALLET.id, embedded)
+  const embeddedConnectors = (onChange: (connectors: ConnectorInfo[]) => void) =>
+    embeddedBridge
+      ? watchEmbeddedSolana(embeddedBridge, (available) =>
+          onChange(
+            available
+              ? [
+                  {
+                    id: EMBEDDED_SOLANA_WALLET.id,
+                    name: EMBEDDED_SOLANA_WALLET.name,
+                    type: 'auth',
+                    chain: 'solana',
+                  },
+                ]
+              : [],
+          ),
+        )
+      : () => {}
 
   const clientFor = solanaWalletClient
   const toAccount = (connectorId: string, account: SolanaAccount): SolanaConnectionAccount => ({
@@ -84,7 +115,8 @@ export function createSolanaConnectionActors({
       const connectorId = store.read('solanaConnectorId')
       const none = { account: undefined, connections: {}, recentWallets: [] }
       if (store.read('solanaConnectionStatus') !== 'connected' || !connectorId) return none
-      if (!(await registered(connectorId, registerWaitMs, signal))) return none
+      // The embedded wallet's client is made at start (`clients`); a Wallet Standard wallet registers itself.
+      if (!clients.has(connectorId) && !(await registered(connectorId, registerWaitMs, signal))) return none
       const account = await clientFor(connectorId).connect({ silent: true })
       return account ? { ...output(connectorId, account), recentWallets: [] } : none
     }),
@@ -116,22 +148,31 @@ export function createSolanaConnectionActors({
       )
     }),
 
-    watchConnectors: fromCallback<ConnectionEvent>(({ sendBack }) =>
-      subscribeSolanaWallets((wallets) =>
-        sendBack({
-          type: 'connection.connectors',
-          connectors: wallets.map(
-            (wallet): ConnectorInfo => ({
-              id: wallet.id,
-              name: wallet.name,
-              type: 'announced',
-              chain: 'solana',
-              ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
-            }),
-          ),
-        }),
-      ),
-    ),
+    watchConnectors: fromCallback<ConnectionEvent>(({ sendBack }) => {
+      let announced: ConnectorInfo[] = []
+      let own: ConnectorInfo[] = []
+      const send = () => sendBack({ type: 'connection.connectors', connectors: [...announced, ...own] })
+      const stopEmbedded = embeddedConnectors((connectors) => {
+        own = connectors
+        send()
+      })
+      const stopWallets = subscribeSolanaWallets((wallets) => {
+        announced = wallets.map(
+          (wallet): ConnectorInfo => ({
+            id: wallet.id,
+            name: wallet.name,
+            type: 'announced',
+            chain: 'solana',
+            ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
+          }),
+        )
+        send()
+      })
+      return () => {
+        stopWallets()
+        stopEmbedded()
+      }
+    }),
 
     watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
 

@@ -39,10 +39,34 @@ const fail = (message: string, code?: number): Reply => ({
 
 /** A deterministic address per login, so tests can expect one. */
 function addressOf(login: string, type: 'eoa' | 'smartAccount'): `0x${string}` {
-  let hash = 0x811c9dc5
-  for (const char of `${type}:${login}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0
-  return `0x${hash.toString(16).padStart(8, '0').repeat(5)}`
+  return `0x${hashOf(`${type}:${login}`).toString(16).padStart(8, '0').repeat(5)}`
 }
+
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0
+  return hash
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+/** The Solana chain this fake serves (the sandbox's id). */
+export const FAKE_FRAME_SOLANA_CHAIN_ID = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx'
+
+/**
+ * A deterministic Solana address per login: 44 base58 characters that decode to 32 bytes (the first one, '2'..'5',
+ * keeps the number below 2^256).
+ */
+export function solanaAddressOf(login: string): string {
+  let hash = hashOf(`solana:${login}`)
+  let text = BASE58[2 + (hash % 4)]!
+  for (let i = 0; i < 43; i++) {
+    hash = Math.imul(hash ^ i, 0x01000193) >>> 0
+    text += BASE58[hash % 58]
+  }
+  return text
+}
+
+const onSolana = (chainId: string | number) => typeof chainId === 'string' && chainId.startsWith('solana:')
 
 export class FakeFrame {
   /** Every request the kit posted, in order, with the origin it was posted to. */
@@ -183,6 +207,16 @@ export class FakeFrame {
   user(): FrameUser | undefined {
     const s = this.session
     if (!s) return undefined
+    if (onSolana(s.chainId)) {
+      const address = solanaAddressOf(s.login)
+      return {
+        ...(s.email ? { email: s.email } : {}),
+        address,
+        chainId: s.chainId,
+        accounts: [{ address, type: 'eoa' }],
+        preferredAccountType: 'eoa',
+      }
+    }
     return {
       ...(s.email ? { email: s.email } : {}),
       address: addressOf(s.login, s.type),
@@ -266,10 +300,15 @@ export class FakeFrame {
       case 'signOut':
         this.session = null
         return this.answer(id, ok())
-      case 'switchNetwork':
+      case 'switchNetwork': {
         if (!this.session) return this.answer(id, fail('Not signed in'))
-        this.session.chainId = body.chainId as string | number
-        return this.answer(id, ok({ chainId: body.chainId }))
+        const chainId = body.chainId as string | number
+        // Solana: only the chain this fake serves; the answer carries the base58 address, as the secure site's.
+        if (onSolana(chainId) && chainId !== FAKE_FRAME_SOLANA_CHAIN_ID)
+          return this.answer(id, fail('Chain is not supported', 4902))
+        this.session.chainId = chainId
+        return this.answer(id, ok({ chainId, address: this.user()!.address }))
+      }
       case 'setPreferredAccount':
         if (!this.session) return this.answer(id, fail('Not signed in'))
         this.session.type = body.type as 'eoa' | 'smartAccount'
@@ -304,7 +343,22 @@ export class FakeFrame {
           if (method === 'eth_chainId') return this.answer(id, ok(`0x${Number(user.chainId).toString(16)}`))
           return this.answer(id, ok(null))
         }
-        if (['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'].includes(method)) {
+        const solanaMethod = method.startsWith('solana_')
+        if (
+          solanaMethod !==
+          onSolana(body.chainId === undefined ? this.session.chainId : (body.chainId as string))
+        )
+          return this.answer(id, fail(`${method} is not available on this chain`, 4200))
+        if (
+          [
+            'personal_sign',
+            'eth_signTypedData_v4',
+            'eth_sendTransaction',
+            'solana_signMessage',
+            'solana_signTransaction',
+            'solana_signAndSendTransaction',
+          ].includes(method)
+        ) {
           this.hold(id, type, method)
           return this.send({ type: 'frame.approvalNeeded', payload: { requestId: id, method } })
         }

@@ -1,4 +1,6 @@
 import * as v from 'valibot'
+import { isSolanaAddress } from '../chains/solana/address'
+import { isSolanaChainId } from '../chains/solana/chains'
 import { isEvmAddress } from '../utils/caip'
 
 /**
@@ -50,6 +52,21 @@ const Address = v.pipe(
 const Email = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('Invalid email'))
 const Otp = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'One-time code: 6 digits'))
 const ChainId = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.string(), v.maxLength(80))])
+/** A Solana CAIP-2 chain id (`solana:` and 32 base58 characters of the genesis hash). */
+const SolanaChainId = v.pipe(
+  v.string(),
+  v.check((value: string) => isSolanaChainId(value), 'Solana chain id: solana: and 32 base58 characters'),
+)
+/** Any chain id but a Solana one: where the frame's users and addresses are eip155's. */
+const EvmChainId = v.pipe(
+  ChainId,
+  v.check((value) => typeof value !== 'string' || !value.startsWith('solana:'), 'Not a Solana chain id'),
+)
+/** A Solana address: a base58 ed25519 public key (32 bytes). */
+const SolanaAddress = v.pipe(
+  v.string(),
+  v.check((value: string) => isSolanaAddress(value), 'Solana address: a base58 public key'),
+)
 export const SocialProviderSchema = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
 export const AccountTypeSchema = v.picklist(['eoa', 'smartAccount'])
 
@@ -99,17 +116,54 @@ export const CommandPayloads = {
 
 export type CommandPayload<C extends FrameCommand> = v.InferOutput<(typeof CommandPayloads)[C]>
 
-/** SPEC §3 User from the login frame. */
-export const FrameUserSchema = v.object({
+/** SPEC §3 User from the login frame, on an eip155 chain: EVM addresses, an EOA and a smart account. */
+export const FrameEvmUserSchema = v.object({
   email: v.optional(Email),
   address: Address,
-  chainId: ChainId,
+  chainId: EvmChainId,
   accounts: v.array(v.object({ address: Address, type: AccountTypeSchema })),
   userName: v.optional(v.pipe(v.string(), v.maxLength(200))),
   preferredAccountType: AccountTypeSchema,
   smartAccountDeployed: v.optional(v.boolean()),
 })
+
+/**
+ * SPEC §3 User on a Solana chain (issue 17): the account's base58 address, its only account an EOA (SPEC §4:
+ * EOA on Solana).
+ */
+export const FrameSolanaUserSchema = v.object({
+  email: v.optional(Email),
+  address: SolanaAddress,
+  chainId: SolanaChainId,
+  accounts: v.array(v.object({ address: SolanaAddress, type: v.literal('eoa') })),
+  userName: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  preferredAccountType: v.literal('eoa'),
+  smartAccountDeployed: v.optional(v.boolean()),
+})
+
+/** SPEC §3 User from the login frame: eip155's, or Solana's when its chain id is `solana:`. */
+export const FrameUserSchema = v.union([FrameEvmUserSchema, FrameSolanaUserSchema])
 export type FrameUser = v.InferOutput<typeof FrameUserSchema>
+
+/**
+ * Whether a frame user is on a Solana chain (its address base58).
+ *
+ * @example if (isSolanaFrameUser(user)) new PublicKey(user.address)
+ */
+export function isSolanaFrameUser(
+  user: FrameUser | undefined,
+): user is v.InferOutput<typeof FrameSolanaUserSchema> {
+  return typeof user?.chainId === 'string' && user.chainId.startsWith('solana:')
+}
+
+/**
+ * What `switchNetwork` answers: the chain, and when a visitor is signed in the address on it (an EVM address,
+ * or base58 on a `solana:` chain).
+ */
+export const SwitchNetworkResultSchema = v.union([
+  v.object({ chainId: EvmChainId, address: v.optional(Address) }),
+  v.object({ chainId: SolanaChainId, address: v.optional(SolanaAddress) }),
+])
 
 /** SPEC §4: e-mail connect answers what the visitor must do next. */
 export const EmailConnectResultSchema = v.object({
@@ -135,7 +189,7 @@ export const CommandResults = {
   getUser: FrameUserSchema,
   isConnected: v.object({ isConnected: v.boolean() }),
   getChainId: v.object({ chainId: ChainId }),
-  switchNetwork: v.object({ chainId: ChainId }),
+  switchNetwork: SwitchNetworkResultSchema,
   updateEmail: UpdateEmailResultSchema,
 } satisfies Partial<Record<FrameCommand, v.GenericSchema>>
 

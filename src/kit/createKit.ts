@@ -8,6 +8,7 @@ import type { DomainVerification } from '../api/verify'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
+import { EMBEDDED_SOLANA_CONNECTOR_ID } from '../chains/solana/connectorIds'
 import { type KitConfig, type ResolvedKitConfig, resolveConfig, type SiwxConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
@@ -88,7 +89,11 @@ export function createKitMachine(config: KitConfig) {
     storedLogin: store.read('emailLoginFlag') === true,
     frameOnOpen: withoutHover(),
     reusePairing: reusesPairing(),
-    connectorIds: { walletConnect: WALLETCONNECT_CONNECTOR_ID, embedded: EMBEDDED_CONNECTOR_ID },
+    connectorIds: {
+      walletConnect: WALLETCONNECT_CONNECTOR_ID,
+      embedded: EMBEDDED_CONNECTOR_ID,
+      solanaEmbedded: EMBEDDED_SOLANA_CONNECTOR_ID,
+    },
     sdkVersion: SDK_VERSION,
     activeNamespace: startNamespace(resolved, store.read('lastUsedChain')),
     remoteSessionsInput: {
@@ -147,7 +152,7 @@ export function createKitMachine(config: KitConfig) {
       }),
       /** Solana's connection with the Solana adapter's slots: its chunk loads only with a Solana network. */
       loadSolana: fromPromise(async () =>
-        (await import('./load/solana')).solanaConnectionLogic(resolved, store),
+        (await import('./load/solana')).solanaConnectionLogic(resolved, store, bridge),
       ),
       /** Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */
       followSolana: fromCallback<KitEvent>(({ sendBack, system }) =>

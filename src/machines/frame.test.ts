@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyActorRef, createActor, fromCallback, SimulatedClock } from 'xstate'
+import { isSolanaAddress } from '../chains/solana/address'
 import {
   EMAIL_LOGIN_COOLDOWN_MS,
   FARCASTER_RELOAD_DELAY_MS,
@@ -10,7 +11,13 @@ import {
 } from '../constants'
 import { ALERTS } from '../errors/base'
 import { FrameError } from '../errors/frame'
-import { FakeFrame, type FakeFrameAccount, FakeSocialPopup } from '../frame/fakeFrame'
+import {
+  FAKE_FRAME_SOLANA_CHAIN_ID,
+  FakeFrame,
+  type FakeFrameAccount,
+  FakeSocialPopup,
+  solanaAddressOf,
+} from '../frame/fakeFrame'
 import {
   type FrameEmitted,
   type FrameInput,
@@ -595,6 +602,55 @@ describe('frameMachine: the connected account', () => {
     await flush()
     expect(h.context().user!.chainId).toBe(10)
     expect(h.frame.posted.at(-2)!.request).toMatchObject({ type: 'switchNetwork', payload: { chainId: 10 } })
+  })
+
+  it('behavior: switching to Solana reads the base58 user; back on eip155 the EVM one (issue 17)', async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    const evm = h.context().user!
+    h.send({ type: 'frame.switchNetwork', chainId: FAKE_FRAME_SOLANA_CHAIN_ID })
+    expect(h.snapshot().hasTag('busy')).toBe(true)
+    await flush()
+    await flush()
+    const user = h.context().user!
+    expect(user).toEqual({
+      email: ALICE,
+      address: solanaAddressOf(ALICE),
+      chainId: FAKE_FRAME_SOLANA_CHAIN_ID,
+      accounts: [{ address: solanaAddressOf(ALICE), type: 'eoa' }],
+      preferredAccountType: 'eoa',
+    })
+    expect(isSolanaAddress(user.address)).toBe(true)
+    expect(h.context().accountType).toBe('eoa')
+    expect(h.emitted.at(-1)).toEqual({ type: 'embedded.userUpdated', user })
+    expect(h.snapshot().hasTag('busy')).toBe(false)
+    expect(h.error()).toBeUndefined()
+
+    h.send({ type: 'frame.switchNetwork', chainId: 1 })
+    await flush()
+    await flush()
+    expect(h.context().user).toMatchObject({ address: evm.address, chainId: 1 })
+  })
+
+  it('behavior: a switchNetwork answer with an address of the wrong kind is refused; the user stays', async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    const before = h.context().user
+    h.frame.silent.add('switchNetwork')
+    h.send({ type: 'frame.switchNetwork', chainId: FAKE_FRAME_SOLANA_CHAIN_ID })
+    const asked = h.frame.posted.at(-1)!.request
+    // An EVM address for a Solana chain: not what the protocol allows.
+    h.frame.send({
+      id: asked.id,
+      type: 'frame.reply',
+      payload: { ok: true, result: { chainId: FAKE_FRAME_SOLANA_CHAIN_ID, address: before!.address } },
+    })
+    await flush()
+    expect(h.error()).toBe('An error occurred')
+    expect(h.context().user).toBe(before)
+    expect(h.snapshot().hasTag('busy')).toBe(false)
   })
 
   it('behavior: updating the e-mail takes the current address code, then the new one', async () => {

@@ -141,11 +141,11 @@ const ready = frameSetup.createStateConfig({
               tags: 'busy',
               ...askFrame('switchNetwork', ({ context }) => ({ chainId: context.chainId })),
               on: {
-                'frame.authDone': {
-                  guard: answers('switchNetwork'),
-                  target: 'refreshingUser',
-                  actions: 'clearError',
-                },
+                // The chain (and, on Solana, the base58 address) as the protocol says; anything else is refused.
+                'frame.authDone': [
+                  { guard: result('switchNetwork'), target: 'refreshingUser', actions: 'clearError' },
+                  { guard: answers('switchNetwork'), target: 'idle', actions: 'setBadReply' },
+                ],
                 'frame.authFailed': { target: 'idle', actions: 'setError' },
               },
             },

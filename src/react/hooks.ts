@@ -230,6 +230,11 @@ export interface UseKitSolanaReturnType {
   address: string | undefined
   /** Signs `message` (UTF-8) with the connected Solana wallet; the ed25519 signature, base58. */
   signMessage: (message: string) => Promise<string>
+  /**
+   * Sends `lamports` (1 SOL = 10^9) to `to` (base58) from the connected Solana account, on its network, and waits
+   * for `confirmed`; the transaction signature, base58.
+   */
+  sendSol: (to: string, lamports: bigint | number) => Promise<string>
 }
 
 /**
@@ -237,13 +242,20 @@ export interface UseKitSolanaReturnType {
  * not with the kit.
  *
  * @example
- * const { address, signMessage } = useKitSolana()
+ * const { address, signMessage, sendSol } = useKitSolana()
  * const signature = await signMessage('Hello')
+ * const sent = await sendSol(recipient, 10_000_000n) // 0.01 SOL
  */
 export function useKitSolana(): UseKitSolanaReturnType {
   const kit = useKitActor()
   const account = useSelector(kit, (s) => s.context.accounts.solana)
   const connectorId = account?.connectorId
+  const rpcUrl = useSelector(
+    kit,
+    (s) =>
+      s.context.config.networks.find((n) => n.caipNetworkId === s.context.accounts.solana?.chainId)?.rpcUrls
+        .default.http[0],
+  )
   const signMessage = useCallback(
     async (message: string) => {
       if (!connectorId) throw new Error('No Solana account is connected')
@@ -252,5 +264,13 @@ export function useKitSolana(): UseKitSolanaReturnType {
     },
     [connectorId],
   )
-  return { address: account?.address, signMessage }
+  const sendSol = useCallback(
+    async (to: string, lamports: bigint | number) => {
+      if (!connectorId || !rpcUrl) throw new Error('No Solana account is connected')
+      const { sendSolFrom } = await import('../kit/load/solana')
+      return sendSolFrom(connectorId, { to, lamports, rpcUrl })
+    },
+    [connectorId, rpcUrl],
+  )
+  return { address: account?.address, signMessage, sendSol }
 }

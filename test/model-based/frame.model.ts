@@ -104,6 +104,8 @@ export const frameEvents: Event[] = [
   done('getUser', USER),
   done('getUser', { address: 'not an address' }),
   done('switchNetwork', { chainId: 10 }),
+  // Issue 17: a Solana chain answered with an EVM address is not the protocol's answer (refused, the user stays).
+  done('switchNetwork', { chainId: 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx', address: ADDRESS }),
   done('setPreferredAccount'),
   done('updateEmail', { action: 'VERIFY_PRIMARY_OTP' }),
   done('updateEmail', { action: 'VERIFY_SECONDARY_OTP' }),

@@ -23,7 +23,11 @@ export function kitTestInput(projectId: string, overrides: Partial<KitInput> = {
     storedLogin: false,
     frameOnOpen: false,
     reusePairing: false,
-    connectorIds: { walletConnect: 'walletConnect', embedded: 'walletstateEmbedded' },
+    connectorIds: {
+      walletConnect: 'walletConnect',
+      embedded: 'walletstateEmbedded',
+      solanaEmbedded: 'solana:embedded',
+    },
     remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
     sdkVersion: 'test',
     ...overrides,

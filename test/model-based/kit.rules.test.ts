@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
-import { defineSolanaNetwork, resolveConfig } from '../../src'
+import { defineEvmNetwork, defineSolanaNetwork, resolveConfig } from '../../src'
 import { type KitEvent, type KitInput, kitMachine, selectCapability } from '../../src/machines/kit'
 import { kitTestInput, shown, testAccount } from './kit.fixtures'
 
@@ -65,6 +65,8 @@ function kitWithRecorders(
       loadAccount: fromPromise(async () => standIn) as never,
       loadSend: fromPromise(async () => standIn) as never,
       loadWallets: fromPromise(loadWallets) as never,
+      loadSolana: fromPromise(async () => standIn) as never,
+      followSolana: quiet,
     },
   })
   const input = kitTestInput('kit-rules', overrides)
@@ -566,5 +568,98 @@ describe('kit rules', () => {
       expect(kit.getSnapshot().context.connected).toEqual(account('injected'))
       expect(told('modal')).toEqual([{ type: 'modal.close' }, { type: 'modal.connected', connected: true }])
     })
+  })
+})
+
+describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
+  const SOLANA = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx'
+  const SOL_ADDRESS = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV'
+  const config = resolveConfig({
+    projectId: 'kit-rules',
+    features: { analytics: false },
+    networks: [
+      defineEvmNetwork({
+        id: 31337,
+        name: 'Sandbox',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+      }),
+      defineSolanaNetwork({
+        name: 'Solana Sandbox',
+        genesisHash: SOLANA.slice('solana:'.length),
+        rpcUrl: 'http://127.0.0.1:8899',
+      }),
+    ],
+  })
+  const solanaAccount = (connectorId: string) => ({
+    namespace: 'solana' as const,
+    address: SOL_ADDRESS,
+    addresses: [SOL_ADDRESS],
+    chainId: SOLANA,
+    connectorId,
+  })
+  /** A kit with both namespaces, its frame and Solana's connection running. */
+  async function bothNamespaces() {
+    const h = kitWithRecorders({ config })
+    h.send({ type: 'embedded.load' })
+    await tick()
+    await tick()
+    expect(h.kit.getSnapshot().context.solana).toBeDefined()
+    expect(h.kit.getSnapshot().context.frame).toBeDefined()
+    h.log.length = 0
+    return h
+  }
+
+  it('logged in through the embedded wallet on eip155, Solana connects through the same login, no Connect', async () => {
+    const { send, told, kit, log } = await bothNamespaces()
+    send({
+      type: 'account.connected',
+      account: account('walletstateEmbedded'),
+      method: 'email',
+      reconnected: true,
+    })
+    told('modal')
+    send({ type: 'network.select', caipNetworkId: SOLANA })
+    const to = (name: string) => log.filter(([n]) => n === name).map(([, e]) => e)
+    expect(to('solana')).toEqual([
+      { type: 'connection.preferChain', chainId: SOLANA },
+      { type: 'connection.connect', connectorId: 'solana:embedded', method: 'email' },
+    ])
+    expect(to('modal').filter((e) => e.type === 'router.push')).toEqual([])
+    expect(kit.getSnapshot().context.activeNamespace).toBe('solana')
+    expect(kit.getSnapshot().context.connecting).toBe('solana:embedded')
+  })
+
+  it('connected through another wallet on eip155, Solana shows Connect as before', async () => {
+    const { send, told, log } = await bothNamespaces()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    told('modal')
+    send({ type: 'network.select', caipNetworkId: SOLANA })
+    const to = (name: string) => log.filter(([n]) => n === name).map(([, e]) => e)
+    expect(to('solana')).toEqual([{ type: 'connection.preferChain', chainId: SOLANA }])
+    expect(to('modal')).toContainEqual({ type: 'router.push', view: 'Connect' })
+    expect(to('frame')).toEqual([])
+  })
+
+  it("the frame's chain follows the namespace chosen while its accounts are the embedded wallet's", async () => {
+    const { send, told } = await bothNamespaces()
+    send({
+      type: 'account.connected',
+      account: account('walletstateEmbedded'),
+      method: 'email',
+      reconnected: true,
+    })
+    send({
+      type: 'account.connected',
+      account: solanaAccount('solana:embedded'),
+      method: 'email',
+      reconnected: false,
+    })
+    told('frame')
+    send({ type: 'network.select', caipNetworkId: 'eip155:31337' })
+    expect(told('frame')).toEqual([{ type: 'frame.switchNetwork', chainId: 31337 }])
+    send({ type: 'network.select', caipNetworkId: SOLANA })
+    expect(told('frame')).toEqual([{ type: 'frame.switchNetwork', chainId: SOLANA }])
+    expect(told('solana').filter((e) => e.type === 'connection.connect')).toEqual([])
   })
 })

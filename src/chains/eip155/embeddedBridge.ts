@@ -19,15 +19,22 @@ export interface EmbeddedBridge {
    */
   frame(timedOut: () => Error, timeoutMs?: number): Promise<EmbeddedFrame>
   current(): EmbeddedFrame | undefined
+  /**
+   * Calls `listener` with the frame attached now and on every attach or detach; returns the stop. Solana's
+   * embedded connector lists itself only while the frame has a visitor logged in (issue 17).
+   */
+  watch(listener: (frame: EmbeddedFrame | undefined) => void): () => void
 }
 
 export function createEmbeddedBridge(): EmbeddedBridge {
   let attached: EmbeddedFrame | undefined
   let loader: (() => void) | undefined
   let waiters: ((frame: EmbeddedFrame) => void)[] = []
+  const watchers = new Set<(frame: EmbeddedFrame | undefined) => void>()
   return {
     attach(frame) {
       attached = frame
+      for (const watcher of [...watchers]) watcher(frame)
       if (!frame) return
       const ready = waiters
       waiters = []
@@ -37,6 +44,13 @@ export function createEmbeddedBridge(): EmbeddedBridge {
       loader = load
     },
     current: () => attached,
+    watch(listener) {
+      watchers.add(listener)
+      listener(attached)
+      return () => {
+        watchers.delete(listener)
+      }
+    },
     frame(timedOut, timeoutMs = FRAME_LOAD_TIMEOUT_MS) {
       if (attached) return Promise.resolve(attached)
       return new Promise((resolve, reject) => {

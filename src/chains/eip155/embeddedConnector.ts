@@ -2,8 +2,9 @@ import { getAddress, numberToHex } from 'viem'
 import type { CreateConnectorFn } from 'wagmi'
 import { FRAME_LOAD_TIMEOUT_MS, FRAME_SIGN_OUT_TIMEOUT_MS } from '../../constants'
 import { FrameError } from '../../errors/frame'
-import type { FrameUser } from '../../frame/protocol'
+import { type FrameUser, isSolanaFrameUser } from '../../frame/protocol'
 import { frameRpc } from '../../frame/rpc'
+import { settledUser } from '../../frame/user'
 import type { KitStore } from '../../storage'
 import type { EmbeddedBridge, EmbeddedFrame } from './embeddedBridge'
 
@@ -17,37 +18,6 @@ const frameNotLoaded = () => new FrameError('Unable to load email login dependen
  */
 
 const userOf = (frame: EmbeddedFrame): FrameUser | undefined => frame.getSnapshot().context.user
-const chainIdOf = (user: FrameUser | undefined, frame: EmbeddedFrame) =>
-  Number(user?.chainId ?? frame.getSnapshot().context.chainId)
-
-/**
- * Waits until the frame knows whether a visitor is logged in: not while it loads, nor while it checks a stored
- * login. `undefined` when nobody is, or the frame failed.
- */
-function settledUser(frame: EmbeddedFrame, timeoutMs: number): Promise<FrameUser | undefined> {
-  const decided = () => {
-    const snapshot = frame.getSnapshot()
-    if (snapshot.context.user) return { user: snapshot.context.user }
-    if (snapshot.hasTag('failed')) return { user: undefined }
-    if (snapshot.hasTag('loading') || snapshot.context.restoring) return undefined
-    return { user: undefined }
-  }
-  const now = decided()
-  if (now) return Promise.resolve(now.user)
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      subscription.unsubscribe()
-      resolve(undefined)
-    }, timeoutMs)
-    const subscription = frame.subscribe(() => {
-      const result = decided()
-      if (!result) return
-      clearTimeout(timer)
-      subscription.unsubscribe()
-      resolve(result.user)
-    })
-  })
-}
 
 export interface EmbeddedConnectorParameters {
   bridge: EmbeddedBridge
@@ -73,11 +43,29 @@ export function createEmbeddedConnectorBody(
   { bridge, store }: EmbeddedConnectorParameters,
   config: Parameters<CreateConnectorFn>[0],
 ): EmbeddedConnectorBody {
+  /**
+   * The frame's user on eip155. The frame may be on Solana for the kit's other namespace (issue 17): this
+   * connector's account is then still the last eip155 user it had.
+   */
+  let evmUser: FrameUser | undefined
+  const evmUserOf = (frame: EmbeddedFrame): FrameUser | undefined => {
+    const user = userOf(frame)
+    if (!user) evmUser = undefined
+    else if (!isSolanaFrameUser(user)) evmUser = user
+    return evmUser
+  }
+  const chainIdOf = (user: FrameUser | undefined, frame: EmbeddedFrame) => {
+    const id = Number(user?.chainId ?? frame.getSnapshot().context.chainId)
+    return Number.isSafeInteger(id) ? id : config.chains[0].id
+  }
   let unfollow: (() => void) | undefined
   const follow = (frame: EmbeddedFrame) => {
     unfollow?.()
     const subscriptions = [
       frame.on('embedded.userUpdated', (event) => {
+        // The frame turned to Solana: Solana's connector follows that; this account stays.
+        if (isSolanaFrameUser(event.user)) return
+        evmUser = event.user
         config.emitter.emit('change', {
           accounts: [getAddress(event.user.address)],
           chainId: Number(event.user.chainId),
@@ -95,7 +83,8 @@ export function createEmbeddedConnectorBody(
   }
   const loggedInFrame = async () => {
     const frame = await bridge.frame(frameNotLoaded)
-    const user = await settledUser(frame, FRAME_LOAD_TIMEOUT_MS)
+    await settledUser(frame, FRAME_LOAD_TIMEOUT_MS)
+    const user = evmUserOf(frame)
     if (!user) throw new FrameError('Not logged in to the embedded wallet')
     return { frame, user }
   }
@@ -131,12 +120,12 @@ export function createEmbeddedConnectorBody(
     },
     async getAccounts() {
       const frame = bridge.current()
-      const user = frame ? userOf(frame) : undefined
+      const user = frame ? evmUserOf(frame) : undefined
       return user ? [getAddress(user.address)] : []
     },
     async getChainId() {
       const frame = bridge.current()
-      return frame ? chainIdOf(userOf(frame), frame) : config.chains[0].id
+      return frame ? chainIdOf(evmUserOf(frame), frame) : config.chains[0].id
     },
     async isAuthorized() {
       // Only a visitor who logged in (and did not sign out) is checked; the frame is loaded for that.
@@ -160,7 +149,7 @@ export function createEmbeddedConnectorBody(
       return {
         request: async ({ method, params }: { method: string; params?: unknown }) => {
           const frame = await bridge.frame(frameNotLoaded)
-          const user = userOf(frame)
+          const user = evmUserOf(frame)
           switch (method) {
             case 'eth_accounts':
             case 'eth_requestAccounts':

@@ -24,6 +24,13 @@ export {
   subscribeSolanaWallets,
 } from './discovery'
 export {
+  createEmbeddedSolanaWallet,
+  EMBEDDED_SOLANA_CONNECTOR_ID,
+  EMBEDDED_SOLANA_WALLET,
+  type EmbeddedSolanaParameters,
+  watchEmbeddedSolana,
+} from './embedded'
+export {
   createSolanaWallet,
   type SendSolParameters,
   type SendSplParameters,

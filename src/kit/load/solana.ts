@@ -1,7 +1,9 @@
-import { createSolanaConnectionActors } from '../../actors/solanaConnection'
+import { Connection } from '@solana/web3.js'
+import { createSolanaConnectionActors, solanaWalletClient } from '../../actors/solanaConnection'
 
 export { solanaWalletClient } from '../../actors/solanaConnection'
 
+import type { EmbeddedBridge } from '../../chains/eip155/embeddedBridge'
 import type { ResolvedKitConfig } from '../../config'
 import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
@@ -10,9 +12,33 @@ import type { KitStore } from '../../storage'
  * Solana's connection: the connection machine with the Solana adapter's slots (issue 17). What the kit's
  * `loadSolana` loads, in one `import()` (see ./account.ts), only when a Solana network is configured.
  */
-export function solanaConnectionLogic(config: ResolvedKitConfig, store: KitStore) {
+export function solanaConnectionLogic(
+  config: ResolvedKitConfig,
+  store: KitStore,
+  embeddedBridge?: EmbeddedBridge,
+) {
   const chainIds = config.networks
     .filter((n) => n.chainNamespace === 'solana')
     .map((n) => n.caipNetworkId as `solana:${string}`)
-  return defineConnectionMachine().provide({ actors: createSolanaConnectionActors({ store, chainIds }) })
+  return defineConnectionMachine().provide({
+    actors: createSolanaConnectionActors({ store, chainIds, ...(embeddedBridge ? { embeddedBridge } : {}) }),
+  })
+}
+
+/**
+ * Sends `lamports` from a Solana connector's account to `to` (base58) over the network's RPC, and waits for
+ * `confirmed`; the signature (base58). What `useKitSolana().sendSol` runs.
+ *
+ * @example
+ * const signature = await sendSolFrom('solana:embedded', { to, lamports: 10_000_000n, rpcUrl })
+ */
+export function sendSolFrom(
+  connectorId: string,
+  { to, lamports, rpcUrl }: { to: string; lamports: bigint | number; rpcUrl: string },
+): Promise<string> {
+  return solanaWalletClient(connectorId).sendSol({
+    to,
+    lamports,
+    connection: new Connection(rpcUrl, 'confirmed'),
+  })
 }

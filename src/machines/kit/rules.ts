@@ -124,6 +124,28 @@ export const is = {
     context.connected?.connectorId === context.input.connectorIds.walletConnect,
   connectedThroughEmbedded: ({ context }) =>
     context.connected?.connectorId === context.input.connectorIds.embedded,
+  /**
+   * Issue 17: the visitor, connected through the embedded wallet on eip155, chooses a Solana network where
+   * nothing is connected: the same login connects Solana's connection (the frame turns to Solana), no Connect.
+   */
+  embeddedCarriesToSolana: ({ context, event }) =>
+    event.type === 'network.select' &&
+    networkOf(context, event.caipNetworkId)?.chainNamespace === 'solana' &&
+    !!context.frame &&
+    !!context.solana &&
+    !context.accounts.solana &&
+    context.accounts.eip155?.connectorId === context.input.connectorIds.embedded,
+  /**
+   * Issue 17: the chosen network's account is the embedded wallet's (on either namespace): the frame's current
+   * chain follows the visitor's choice, so it shows (and reads) that namespace's account.
+   */
+  frameFollowsNetwork: ({ context, event }) => {
+    if (event.type !== 'network.select' || !context.frame) return false
+    const namespace = networkOf(context, event.caipNetworkId)?.chainNamespace
+    const account = namespace === 'eip155' || namespace === 'solana' ? context.accounts[namespace] : undefined
+    const { embedded, solanaEmbedded } = context.input.connectorIds
+    return account?.connectorId === embedded || account?.connectorId === solanaEmbedded
+  },
   /** Only a signing request opens the closed modal by itself; a login view waits for the visitor. */
   frameAsksToSign: ({ context, event }) =>
     event.type === 'embedded.view' && event.view === 'ApproveTransaction' && !context.modal.open,

@@ -262,7 +262,8 @@ export const kitSetup = setup({
      * other one that namespace becomes the active one: its account shows, switched to the network chosen, or
      * Connect when nothing is connected there.
      */
-    selectNetwork: enqueueActions(({ context, enqueue, event }) => {
+    selectNetwork: enqueueActions((args) => {
+      const { context, enqueue, event } = args
       assertEvent(event, 'network.select')
       const network = networkOf(context, event.caipNetworkId)
       if (!network) return
@@ -278,9 +279,17 @@ export const kitSetup = setup({
       }
       if (account && account.chainId !== chainId)
         enqueue.sendTo(to, { type: 'connection.switchChain', chainId })
+      // The embedded wallet's account: the frame turns to its chain (an eip155 switch goes through the connector).
+      if (is.frameFollowsNetwork(args) && (namespace === 'solana' || account?.chainId === chainId))
+        enqueue.sendTo(context.frame!, { type: 'frame.switchNetwork', chainId })
       if (!account) {
         enqueue.sendTo(to, { type: 'connection.preferChain', chainId })
-        if (namespace !== context.activeNamespace)
+        if (is.embeddedCarriesToSolana(args)) {
+          // Logged in already: Solana connects through the same login, without Connect.
+          const connectorId = context.input.connectorIds.solanaEmbedded
+          enqueue.assign({ connecting: connectorId })
+          enqueue.sendTo(to, { type: 'connection.connect', connectorId, method: 'email' })
+        } else if (namespace !== context.activeNamespace)
           enqueue.sendTo('modal', { type: 'router.push', view: 'Connect' })
       }
     }),

@@ -36,8 +36,11 @@ export interface KitInput {
   frameOnOpen: boolean
   /** SPEC §4: a WalletConnect pairing is reused on this page (mobile browsers). */
   reusePairing: boolean
-  /** The connectors the kit's rules tell apart (their ids live with the chains). */
-  connectorIds: { walletConnect: string; embedded: string }
+  /**
+   * The connectors the kit's rules tell apart (their ids live with the chains): `embedded` is the embedded
+   * wallet on eip155, `solanaEmbedded` the same login on Solana (issue 17).
+   */
+  connectorIds: { walletConnect: string; embedded: string; solanaEmbedded: string }
   /** The session client's input once it runs. */
   remoteSessionsInput: SessionClientInput
   /** The SDK version the login frame is told about. */

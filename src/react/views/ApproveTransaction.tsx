@@ -9,6 +9,9 @@ const REQUESTS: Record<string, string> = {
   personal_sign: 'a message to sign',
   eth_signTypedData_v4: 'typed data to sign',
   eth_sendTransaction: 'a transaction to send',
+  solana_signMessage: 'a message to sign',
+  solana_signTransaction: 'a transaction to sign',
+  solana_signAndSendTransaction: 'a transaction to send',
 }
 
 /**
