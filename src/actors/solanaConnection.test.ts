@@ -43,7 +43,12 @@ function registerFakeWallet(name: string) {
           return { accounts: authorised ? [account] : [] }
         },
       },
-      'standard:disconnect': { version: '1.0.0', disconnect: async () => void (authorised = false) },
+      'standard:disconnect': {
+        version: '1.0.0',
+        disconnect: async () => {
+          authorised = false
+        },
+      },
       'standard:events': {
         version: '1.0.0',
         on: (_event: string, listener: (props: unknown) => void) => {

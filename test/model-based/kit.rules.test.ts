@@ -65,8 +65,6 @@ function kitWithRecorders(
       loadAccount: fromPromise(async () => standIn) as never,
       loadSend: fromPromise(async () => standIn) as never,
       loadWallets: fromPromise(loadWallets) as never,
-      loadSolana: fromPromise(async () => standIn) as never,
-      followSolana: quiet,
     },
   })
   const input = kitTestInput('kit-rules', overrides)
