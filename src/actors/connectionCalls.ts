@@ -9,6 +9,7 @@ import {
   watchConnection,
   watchConnectors,
 } from 'wagmi/actions'
+import { pairingExpiry } from '../chains/walletConnectParameters'
 import { walkError } from '../errors/base'
 import {
   ConnectorAccountNotFoundError,
@@ -41,9 +42,6 @@ export interface ConnectionCallsDependencies {
 
 /** How long reconnect waits for wagmi's own reconnect in flight. */
 const SETTLE_TIMEOUT_MS = 10_000
-
-/** A pairing URI without its own expiry is treated as valid this long (WalletConnect's default is 5 min). */
-const DEFAULT_PAIRING_TTL_MS = 5 * 60_000
 
 type SendBack = (event: ConnectionEvent) => void
 
@@ -168,12 +166,7 @@ export function createConnectionCalls({ wagmi, announceWaitMs, endingWaitMs }: C
 
 export type ConnectionCalls = ReturnType<typeof createConnectionCalls>
 
-/** The expiry a WalletConnect URI carries (`expiryTimestamp`, seconds), else five minutes from now. */
-export function pairingExpiry(uri: string, now = Date.now()): number {
-  const match = /[?&]expiryTimestamp=(\d{9,11})(?:&|$)/.exec(uri)
-  if (!match) return now + DEFAULT_PAIRING_TTL_MS
-  return Number(match[1]) * 1_000
-}
+export { pairingExpiry }
 
 function currentAccount(wagmi: Config): ConnectionAccount | undefined {
   const connection = getConnection(wagmi)

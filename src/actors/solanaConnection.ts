@@ -8,9 +8,16 @@ import {
   findSolanaWallet,
   type SolanaAccount,
   type SolanaWalletClient,
+  type SolanaWalletInfo,
   subscribeSolanaWallets,
   watchEmbeddedSolana,
 } from '../chains/solana'
+import {
+  createSolanaWalletConnect,
+  SOLANA_WALLETCONNECT_ID,
+  type SolanaWalletConnectClient,
+} from '../chains/solana/walletConnect'
+import type { WalletConnectParameters } from '../chains/walletConnectParameters'
 import { SwitchChainError } from '../errors/connection'
 import { SolanaWalletNotFoundError } from '../errors/solana'
 import type {
@@ -41,6 +48,8 @@ export interface SolanaActorDependencies {
   registerWaitMs?: number
   /** The kit's login-frame bridge: with it, the embedded wallet is a Solana connector too (issue 17). */
   embeddedBridge?: Pick<EmbeddedBridge, 'frame' | 'watch'>
+  /** WalletConnect's project id, relay and app metadata: with them, WalletConnect is one of Solana's connectors. */
+  walletConnect?: WalletConnectParameters
 }
 
 /** The page's Solana wallet clients, one per connector (a Wallet Standard wallet is one per page too). */
@@ -53,7 +62,7 @@ const clients = new Map<string, SolanaWalletClient>()
 export function solanaWalletClient(connectorId: string): SolanaWalletClient {
   let client = clients.get(connectorId)
   if (!client) {
-    client = createSolanaWallet(connectorId)
+    client = walletConnectClient(connectorId) ?? createSolanaWallet(connectorId)
     clients.set(connectorId, client)
   }
   return client
@@ -64,7 +73,9 @@ export function createSolanaConnectionActors({
   chainIds,
   registerWaitMs = 1_000,
   embeddedBridge,
+  walletConnect,
 }: SolanaActorDependencies) {
+  setUpWalletConnect(walletConnect, chainIds)
   const stored = store.read('solanaNetwork') as `solana:${string}` | undefined
   let chainId: `solana:${string}` | undefined = stored && chainIds.includes(stored) ? stored : chainIds[0]
 
@@ -115,8 +126,10 @@ export function createSolanaConnectionActors({
       const connectorId = store.read('solanaConnectorId')
       const none = { account: undefined, connections: {}, recentWallets: [] }
       if (store.read('solanaConnectionStatus') !== 'connected' || !connectorId) return none
-      // The embedded wallet's client is made at start (`clients`); a Wallet Standard wallet registers itself.
-      if (!clients.has(connectorId) && !(await registered(connectorId, registerWaitMs, signal))) return none
+      // The embedded wallet's client is made at start (`clients`), WalletConnect's is remote; a Wallet Standard
+      // wallet registers itself.
+      const ready = clients.has(connectorId) || walletConnectClient(connectorId) !== undefined
+      if (!ready && !(await registered(connectorId, registerWaitMs, signal))) return none
       const account = await clientFor(connectorId).connect({ silent: true })
       return account ? { ...output(connectorId, account), recentWallets: [] } : none
     }),
@@ -157,11 +170,11 @@ export function createSolanaConnectionActors({
         send()
       })
       const stopWallets = subscribeSolanaWallets((wallets) => {
-        announced = wallets.map(
+        announced = withWalletConnect(wallets).map(
           (wallet): ConnectorInfo => ({
             id: wallet.id,
             name: wallet.name,
-            type: 'announced',
+            type: wallet.id === SOLANA_WALLETCONNECT_ID ? 'walletconnect' : 'announced',
             chain: 'solana',
             ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
           }),
@@ -174,9 +187,11 @@ export function createSolanaConnectionActors({
       }
     }),
 
-    watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
+    watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack, input }) =>
+      watchWalletConnectPairing(input.connectorId, sendBack),
+    ),
 
-    /** No pairing URI on Solana's own connectors: nothing to attest. */
+    /** No pairing URI on the Wallet Standard wallets; WalletConnect's is attested by the kit's Verify slot (src/kit/load/solana.ts). */
     verifyDomain: fromPromise<DomainVerification, { uri: string }>(async () => {
       throw new SolanaWalletNotFoundError({ details: 'No pairing on a Solana wallet' })
     }),
@@ -214,4 +229,56 @@ function registered(connectorId: string, waitMs: number, signal: AbortSignal): P
     })
     signal.addEventListener('abort', () => done(false), { once: true })
   })
+}
+
+/*
+ * WalletConnect on Solana (issue 17): one more Solana connector, `solana:walletconnect`, beside the Wallet Standard
+ * wallets, made with the kit's WalletConnect parameters. Its sign client loads on its first connect (or the
+ * reconnect of its stored session), never before.
+ */
+let walletConnectSetup:
+  | { parameters: WalletConnectParameters; chainIds: readonly `solana:${string}`[] }
+  | undefined
+
+function setUpWalletConnect(
+  parameters: WalletConnectParameters | undefined,
+  chainIds: readonly `solana:${string}`[],
+): void {
+  walletConnectSetup = parameters ? { parameters, chainIds } : undefined
+}
+
+/** WalletConnect's client when `connectorId` is its connector and the kit configured it; else undefined. */
+function walletConnectClient(connectorId: string): SolanaWalletConnectClient | undefined {
+  if (connectorId !== SOLANA_WALLETCONNECT_ID || !walletConnectSetup) return undefined
+  let client = clients.get(connectorId) as SolanaWalletConnectClient | undefined
+  if (!client) {
+    client = createSolanaWalletConnect({
+      ...walletConnectSetup.parameters,
+      chainIds: walletConnectSetup.chainIds,
+    })
+    clients.set(connectorId, client)
+  }
+  return client
+}
+
+/**
+ * The Wallet Standard wallets and, when configured, WalletConnect. A page's wallet that names itself
+ * "WalletConnect" (and so gets its id) gives way: the id is WalletConnect's.
+ */
+function withWalletConnect(wallets: SolanaWalletInfo[]): Pick<SolanaWalletInfo, 'id' | 'name' | 'icon'>[] {
+  if (!walletConnectSetup) return wallets
+  return [
+    ...wallets.filter((wallet) => wallet.id !== SOLANA_WALLETCONNECT_ID),
+    { id: SOLANA_WALLETCONNECT_ID, name: 'WalletConnect' },
+  ]
+}
+
+/** The pairing URIs of a WalletConnect connect under way, and the expiry of one not scanned in time. */
+function watchWalletConnectPairing(connectorId: string, sendBack: (event: ConnectionEvent) => void) {
+  const client = walletConnectClient(connectorId)
+  if (!client) return () => {}
+  return client.watchPairing(
+    ({ uri, expiry }) => sendBack({ type: 'connection.wcUri', uri, expiry }),
+    () => sendBack({ type: 'connection.pairingExpired' }),
+  )
 }

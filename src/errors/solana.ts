@@ -100,6 +100,18 @@ export class SolanaTransactionFailedError extends SolanaError {
   }
 }
 
+/**
+ * A remote wallet (WalletConnect) answered something that is not what the request's method promises: a missing
+ * or malformed signature, an account that is not a Solana public key. The wallet is untrusted; its answer is
+ * refused, never used.
+ */
+export class SolanaWalletAnswerError extends SolanaError {
+  override name = 'SolanaWalletAnswerError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The wallet answered with malformed data.', parameters)
+  }
+}
+
 /** What was being done when the error came: it picks the fallback error when nothing more specific fits. */
 export type SolanaOperation = 'connect' | 'disconnect' | 'sign' | 'send'
 

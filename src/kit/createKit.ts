@@ -4,7 +4,6 @@ import { createMachine, fromCallback, fromPromise } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import { createTelemetryActor } from '../actors/telemetry'
 import { createKitQueryClient } from '../api/queryClient'
-import type { DomainVerification } from '../api/verify'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
@@ -18,6 +17,7 @@ import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } fro
 import type { AccountRef, SendRef, SessionClientRef, SignInRef, SwapRef } from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, withoutHover } from '../utils/environment'
+import { verifyDomainLogic } from './verifyDomain'
 
 /**
  * The composition root: the one module that brings the machines, their actors, the APIs and the chains
@@ -116,16 +116,7 @@ export function createKitMachine(config: KitConfig) {
       connection: defineConnectionMachine().provide({
         actors: {
           ...createEip155ConnectionActors({ wagmi, store }),
-          /** The Verify client is fetched with the first pairing URI shown, not before. */
-          verifyDomain: fromPromise<DomainVerification, { uri: string }>(async ({ input, signal }) => {
-            const { registerAttestation } = await import('../api/verify')
-            return registerAttestation({
-              verifyUrl: resolved.endpoints.verify,
-              projectId: resolved.projectId,
-              uri: input.uri,
-              signal,
-            })
-          }),
+          verifyDomain: verifyDomainLogic(resolved),
         },
       }),
       /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; I/O only, never fails the kit. */

@@ -660,4 +660,59 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
     expect(told('frame')).toEqual([{ type: 'frame.switchNetwork', chainId: SOLANA }])
     expect(told('solana').filter((e) => e.type === 'connection.connect')).toEqual([])
   })
+
+  it('WalletConnect picked while Solana is shown connects through Solana’s WalletConnect connector (issue 17)', async () => {
+    const solanaSandbox = defineSolanaNetwork({
+      name: 'Solana Sandbox',
+      genesisHash: 'Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx',
+      rpcUrl: 'http://127.0.0.1:8899',
+    })
+    const config = resolveConfig({
+      projectId: 'kit-rules',
+      features: { analytics: false },
+      networks: [
+        defineEvmNetwork({
+          id: 31337,
+          name: 'Sandbox',
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+          rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+        }),
+        solanaSandbox,
+      ],
+    })
+    const { send, told } = kitWithRecorders({ config })
+    await tick()
+    send({
+      type: 'kit.connectors',
+      namespace: 'solana',
+      connectors: [
+        { id: 'solana:walletconnect', name: 'WalletConnect', type: 'walletconnect', chain: 'solana' },
+      ],
+    })
+    const walletConnect = { id: 'walletConnect', name: 'WalletConnect' }
+    // eip155 shown: eip155's WalletConnect, as before.
+    send({ type: 'wallet.select', wallet: walletConnect })
+    expect(told('connection')).toEqual([
+      { type: 'connection.connect', connectorId: 'walletConnect', wallet: walletConnect, method: 'qrcode' },
+    ])
+    send({ type: 'connection.cancel' })
+    send({ type: 'network.select', caipNetworkId: solanaSandbox.caipNetworkId })
+    told('solana')
+    send({ type: 'wallet.select', wallet: walletConnect })
+    expect(told('solana')).toEqual([
+      {
+        type: 'connection.connect',
+        connectorId: 'solana:walletconnect',
+        wallet: walletConnect,
+        method: 'qrcode',
+      },
+    ])
+    expect(told('connection')).toEqual([])
+    // A listing wallet with no local connector goes the same way.
+    const listed = { id: 'some-wallet', name: 'Some Wallet' }
+    send({ type: 'wallet.select', wallet: listed })
+    expect(told('solana')).toEqual([
+      { type: 'connection.connect', connectorId: 'solana:walletconnect', wallet: listed, method: 'qrcode' },
+    ])
+  })
 })

@@ -1,6 +1,7 @@
 import { type Config, createConfig, createStorage } from 'wagmi'
 import type { ResolvedKitConfig } from '../../config'
 import { browserStorage, createKitStore, guardStorage } from '../../storage'
+import { walletConnectParameters } from '../walletConnectParameters'
 import { embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
 import { chainTransport } from './transport'
@@ -59,14 +60,7 @@ export function getWagmiConfig(
     connectors: [
       ...(config.features.email || config.features.socials ? [embeddedWallet({ bridge, store })] : []),
       lazyWalletConnect({
-        projectId: config.projectId,
-        relayUrl: config.endpoints.relay,
-        metadata: {
-          name: config.metadata?.name ?? 'Walletstate',
-          description: config.metadata?.description ?? '',
-          url: config.metadata?.url ?? (typeof window !== 'undefined' ? window.location.origin : ''),
-          icons: [...(config.metadata?.icons ?? [])],
-        },
+        ...walletConnectParameters(config),
         hasStoredSession: () =>
           store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
           store.read('connectionStatus') === 'connected',

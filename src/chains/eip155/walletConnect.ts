@@ -1,4 +1,5 @@
 import { type CreateConnectorFn, createConnector } from 'wagmi'
+import { offHostedVerify } from '../walletConnectParameters'
 import type { OneClickAuthenticate } from './oneClickPairing'
 
 /**
@@ -26,17 +27,14 @@ type Inner = ReturnType<CreateConnectorFn>
 export const WALLETCONNECT_CONNECTOR_ID = 'walletConnect'
 
 /**
- * WalletConnect's client registers each pairing with its hosted Verify service (an iframe to
- * verify.walletconnect.org): a request off the machine that gives the page's origin away, which no stand-in
- * answers, so each pairing waited 5 s for it, and two at once (one-click auth) waited forever. The kit registers
- * the pairing with the configured `endpoints.verify` itself (the connection's `verifyDomain`); the client's own
- * registration is turned off here (its `isDevEnv` switch, which skips it).
+ * WalletConnect's client registers each pairing with its hosted Verify service: each pairing waited 5 s for it,
+ * and two at once (one-click auth) waited forever. The kit registers the pairing with the configured
+ * `endpoints.verify` itself (the connection's `verifyDomain`); see `offHostedVerify`.
  */
-function offHostedVerify(provider: unknown): void {
-  const verify = (
-    provider as { signer?: { client?: { core?: { verify?: { isDevEnv?: boolean } } } } } | undefined
-  )?.signer?.client?.core?.verify
-  if (verify) verify.isDevEnv = true
+function offProviderHostedVerify(provider: unknown): void {
+  offHostedVerify(
+    (provider as { signer?: { client?: { core?: unknown } } } | undefined)?.signer?.client?.core,
+  )
 }
 
 export function lazyWalletConnect(parameters: LazyWalletConnectParameters): CreateConnectorFn {
@@ -47,7 +45,7 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       loading ??= import('./vendor/walletconnect.js').then(async ({ createInnerWalletConnect }) => {
         const created = createInnerWalletConnect(parameters)(config)
         await created.setup?.()
-        offHostedVerify(await created.getProvider())
+        offProviderHostedVerify(await created.getProvider())
         inner = created
         return created
       })

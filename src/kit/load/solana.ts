@@ -4,13 +4,17 @@ import { createSolanaConnectionActors, solanaWalletClient } from '../../actors/s
 export { solanaWalletClient } from '../../actors/solanaConnection'
 
 import type { EmbeddedBridge } from '../../chains/eip155/embeddedBridge'
+import { walletConnectParameters } from '../../chains/walletConnectParameters'
 import type { ResolvedKitConfig } from '../../config'
 import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
+import { verifyDomainLogic } from '../verifyDomain'
 
 /**
- * Solana's connection: the connection machine with the Solana adapter's slots (issue 17). What the kit's
- * `loadSolana` loads, in one `import()` (see ./account.ts), only when a Solana network is configured.
+ * Solana's connection: the connection machine with the Solana adapter's slots (issue 17): Wallet Standard
+ * wallets, WalletConnect's solana namespace, and the embedded wallet (through the frame the bridge hands over).
+ * What the kit's `loadSolana` loads, in one `import()` (see ./account.ts), only when a Solana network is
+ * configured.
  */
 export function solanaConnectionLogic(
   config: ResolvedKitConfig,
@@ -20,9 +24,14 @@ export function solanaConnectionLogic(
   const chainIds = config.networks
     .filter((n) => n.chainNamespace === 'solana')
     .map((n) => n.caipNetworkId as `solana:${string}`)
-  return defineConnectionMachine().provide({
-    actors: createSolanaConnectionActors({ store, chainIds, ...(embeddedBridge ? { embeddedBridge } : {}) }),
+  const actors = createSolanaConnectionActors({
+    store,
+    chainIds,
+    walletConnect: walletConnectParameters(config),
+    ...(embeddedBridge ? { embeddedBridge } : {}),
   })
+  // WalletConnect's pairing on Solana is attested like eip155's (SPEC §3 Verify context).
+  return defineConnectionMachine().provide({ actors: { ...actors, verifyDomain: verifyDomainLogic(config) } })
 }
 
 /**

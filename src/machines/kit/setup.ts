@@ -473,8 +473,10 @@ export const kitSetup = setup({
     selectWallet: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'wallet.select')
       const local = matchConnector(context.connectors, event.wallet)
-      const connectorId = local?.id ?? context.input.connectorIds.walletConnect
-      const namespace: ChainNamespace = local?.chain ?? 'eip155'
+      // No local connector: WalletConnect, Solana's own while Solana is the namespace shown (issue 17).
+      const remote = local ? undefined : remoteConnector(context)
+      const connectorId = local?.id ?? remote?.id ?? context.input.connectorIds.walletConnect
+      const namespace: ChainNamespace = local?.chain ?? remote?.chain ?? 'eip155'
       if (namespace !== context.activeNamespace) activate(context, enqueue, namespace)
       enqueue.assign({ connecting: connectorId })
       enqueue.sendTo(connectionOf(context, namespace), {
@@ -487,7 +489,8 @@ export const kitSetup = setup({
         type: 'router.push',
         view: local ? 'ConnectingExternal' : 'ConnectingWalletConnect',
       })
-      if (!local) enqueue.raise({ type: 'remoteSessions.load' })
+      // The session client follows eip155's WalletConnect provider; Solana's client keeps its own sessions.
+      if (!local && !remote) enqueue.raise({ type: 'remoteSessions.load' })
     }),
     /** A login in the frame connects the kit through the embedded wallet's connector. */
     connectEmbedded: enqueueActions(({ context, enqueue, event }) => {
@@ -574,6 +577,12 @@ function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainName
 /** The send flow sends as the active account: it hears each change (a Solana send signs with its connector). */
 function tellSender(context: KitContext, enqueue: KitEnqueue, sender: ConnectionAccount | undefined) {
   if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.setSender', sender })
+}
+
+/** Solana's WalletConnect connector when Solana is the active namespace; eip155's WalletConnect otherwise. */
+function remoteConnector(context: KitContext) {
+  if (context.activeNamespace !== 'solana' || !context.solana) return undefined
+  return context.connectors.find((c) => c.chain === 'solana' && c.type === 'walletconnect')
 }
 
 function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {

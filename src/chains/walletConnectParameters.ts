@@ -1,0 +1,61 @@
+import type { ResolvedKitConfig } from '../config'
+
+/*
+ * What every WalletConnect client of the kit is configured with (eip155's provider, Solana's sign client): one
+ * place that reads the kit config, so both namespaces pair through the same relay with the same app metadata.
+ */
+
+/** The app as wallets see it in a session proposal (SPEC §3 App metadata). */
+export interface WalletConnectMetadata {
+  name: string
+  description: string
+  url: string
+  icons: string[]
+}
+
+export interface WalletConnectParameters {
+  projectId: string
+  /** The relay's WebSocket URL (`endpoints.relay`; the sandbox's loopback relay in tests). */
+  relayUrl: string
+  metadata: WalletConnectMetadata
+}
+
+/**
+ * The project id, relay URL and metadata of a kit's WalletConnect clients; the metadata's defaults are the
+ * kit's name and the page's origin.
+ *
+ * @example
+ * const { projectId, relayUrl, metadata } = walletConnectParameters(resolveConfig(config))
+ */
+export function walletConnectParameters(config: ResolvedKitConfig): WalletConnectParameters {
+  return {
+    projectId: config.projectId,
+    relayUrl: config.endpoints.relay,
+    metadata: {
+      name: config.metadata?.name ?? 'Walletstate',
+      description: config.metadata?.description ?? '',
+      url: config.metadata?.url ?? (typeof window !== 'undefined' ? window.location.origin : ''),
+      icons: [...(config.metadata?.icons ?? [])],
+    },
+  }
+}
+
+/**
+ * Turns off a WalletConnect core's own registration with the hosted Verify service (an iframe to
+ * verify.walletconnect.org that no stand-in answers, and that gives the page's origin away): the kit registers
+ * each pairing with `endpoints.verify` itself. Its `isDevEnv` switch skips the registration.
+ */
+export function offHostedVerify(core: unknown): void {
+  const verify = (core as { verify?: { isDevEnv?: boolean } } | undefined)?.verify
+  if (verify) verify.isDevEnv = true
+}
+
+/** A pairing URI without its own expiry is treated as valid this long (WalletConnect's default is 5 min). */
+const DEFAULT_PAIRING_TTL_MS = 5 * 60_000
+
+/** The expiry a WalletConnect URI carries (`expiryTimestamp`, seconds), else five minutes from now. */
+export function pairingExpiry(uri: string, now = Date.now()): number {
+  const match = /[?&]expiryTimestamp=(\d{9,11})(?:&|$)/.exec(uri)
+  if (!match) return now + DEFAULT_PAIRING_TTL_MS
+  return Number(match[1]) * 1_000
+}
