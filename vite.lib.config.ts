@@ -4,6 +4,10 @@ import { defineConfig } from 'vite'
 
 const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+/** Entry-level modules a lazy chunk imports too (see `manualChunks` below). */
+const SHARED_WITH_LAZY_CHUNKS =
+  /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds)\.ts$/
+
 // The kit as a library, what `npm run build` (and so `npm pack`) puts in dist/: five ES entry points
 // (dist/index.js, dist/machines.js, dist/react.js, dist/testing.js, dist/siwx.js), every package left to the host's bundler, and the lazy views
 // and the self-contained WalletConnect bundle (src/chains/eip155/vendor/) as chunks beside them. The types come
@@ -37,7 +41,17 @@ export default defineConfig({
       // first-click JS (its preload table and each `import()`), where a hash is ~9 bytes that do not compress:
       // -0.9 KiB gzip of JS before the first click in bench/peers (issue 14's budget). Names that meet get a
       // number (`signIn2.js`).
-      output: { chunkFileNames: 'chunks/[name].js' },
+      output: {
+        chunkFileNames: 'chunks/[name].js',
+        // Modules the entry's code and its lazy chunks both import get a chunk of their own, without `import()`s.
+        // Left to the default they join createKit.js, which `import()`s those lazy chunks: a lazy chunk importing
+        // its own importer is a cycle, and the host's bundler (rolldown) then splits the kit, xstate and viem's
+        // helpers out of the host's entry into seven more files: +2.6 KiB gzip before the first click in
+        // bench/peers (issue 14's budget). `node bench/peers/run.mjs --kits walletstate` shows it.
+        manualChunks(id) {
+          return SHARED_WITH_LAZY_CHUNKS.test(id) ? 'shared' : undefined
+        },
+      },
     },
   },
 })

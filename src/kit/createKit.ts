@@ -81,6 +81,7 @@ export function createKitMachine(config: KitConfig) {
   let embedded: EmbeddedWallet | undefined
   /** Set once the swap's code has loaded: refreshes the account's data after a swap. */
   let afterSwap: ((address: string) => void) | undefined
+  const lastUsed = store.read('lastUsedChain')
   const input: KitInput = {
     config: resolved,
     supportedChainIds: resolved.networks
@@ -95,7 +96,10 @@ export function createKitMachine(config: KitConfig) {
       solanaEmbedded: EMBEDDED_SOLANA_CONNECTOR_ID,
     },
     sdkVersion: SDK_VERSION,
-    activeNamespace: startNamespace(resolved, store.read('lastUsedChain')),
+    // The namespace used last, if configured; else the default network's.
+    activeNamespace: resolved.networks.some((n) => n.chainNamespace === lastUsed)
+      ? lastUsed!
+      : (resolved.defaultNetwork.chainNamespace as ChainNamespace),
     remoteSessionsInput: {
       role: 'app',
       // The provider proposes again itself when the connection retries (a fresh QR code).
@@ -318,14 +322,6 @@ function followConnectorsOf(connection: unknown, onChange: (connectors: KitInput
     onChange(last)
   })
   return () => subscription?.unsubscribe()
-}
-
-/** The namespace shown at start: the one used last, if configured; else the default network's. */
-function startNamespace(config: ResolvedKitConfig, lastUsed: string | undefined): ChainNamespace {
-  const configured = (namespace: string | undefined): namespace is ChainNamespace =>
-    config.networks.some((n) => n.chainNamespace === namespace)
-  if (configured(lastUsed)) return lastUsed
-  return config.defaultNetwork.chainNamespace === 'solana' ? 'solana' : 'eip155'
 }
 
 /** WalletConnect's SignClient, from the provider the lazy connector loads, and the session machine over it. */

@@ -35,8 +35,9 @@ export function defineKitMachine() {
       if (!input) throw new Error('The kit machine starts with its input: use createKitMachine(config)')
       return initialKitContext(input)
     },
-    // Sign-in, when the host configured it, loads at start (its region's guard decides).
-    entry: raise({ type: 'signIn.load' }),
+    // Sign-in, when the host configured it, and Solana's connection, with a Solana network, load at start (their
+    // regions' guards decide).
+    entry: [raise({ type: 'signIn.load' }), raise({ type: 'solana.load' })],
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'followModal', src: 'followModal' },
@@ -317,7 +318,6 @@ export function defineKitMachine() {
       solana: onDemand({
         load: 'solana.load',
         guard: 'solanaOn',
-        atStart: 'solanaOn',
         loader: 'loadSolana',
         started: 'spawnSolana',
         follow: 'followSolana',

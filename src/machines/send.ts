@@ -93,6 +93,26 @@ const notProvided = (slot: string) => () => {
 
 /** An error event's payload, for `params`. */
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+const feeOf = ({ event }: { event: { output: FeeEstimate } }) => event.output
+
+/** Where a fee estimate leads, on either namespace: the preview, or why it cannot send. */
+const FEE_ESTIMATED = {
+  onDone: [
+    {
+      guard: { type: 'cannotPayFee', params: feeOf },
+      target: '#send.previewing.unavailable',
+      actions: { type: 'showFeeNotPayable', params: feeOf },
+    },
+    { target: '#send.previewing.ready', actions: { type: 'setFee', params: feeOf } },
+  ],
+  onError: {
+    target: '#send.previewing.unavailable',
+    actions: {
+      type: 'setError',
+      params: (args: { event: { error: unknown } }) => ({ error: errorOf(args), stage: 'estimate' as const }),
+    },
+  },
+} as const
 
 export const sendMachine = setup({
   types: {
@@ -324,24 +344,7 @@ export const sendMachine = setup({
                 id: 'estimateFee',
                 src: 'estimateFee',
                 input: ({ context }) => sendRequestOf(context),
-                onDone: [
-                  {
-                    guard: { type: 'cannotPayFee', params: ({ event }) => event.output },
-                    target: '#send.previewing.unavailable',
-                    actions: { type: 'showFeeNotPayable', params: ({ event }) => event.output },
-                  },
-                  {
-                    target: '#send.previewing.ready',
-                    actions: { type: 'setFee', params: ({ event }) => event.output },
-                  },
-                ],
-                onError: {
-                  target: '#send.previewing.unavailable',
-                  actions: {
-                    type: 'setError',
-                    params: (args) => ({ error: errorOf(args), stage: 'estimate' }),
-                  },
-                },
+                ...FEE_ESTIMATED,
               },
             },
             solana: {
@@ -349,24 +352,7 @@ export const sendMachine = setup({
                 id: 'estimateSolanaFee',
                 src: 'estimateSolanaFee',
                 input: ({ context }) => solanaRequestOf(context),
-                onDone: [
-                  {
-                    guard: { type: 'cannotPayFee', params: ({ event }) => event.output },
-                    target: '#send.previewing.unavailable',
-                    actions: { type: 'showFeeNotPayable', params: ({ event }) => event.output },
-                  },
-                  {
-                    target: '#send.previewing.ready',
-                    actions: { type: 'setFee', params: ({ event }) => event.output },
-                  },
-                ],
-                onError: {
-                  target: '#send.previewing.unavailable',
-                  actions: {
-                    type: 'setError',
-                    params: (args) => ({ error: errorOf(args), stage: 'estimate' }),
-                  },
-                },
+                ...FEE_ESTIMATED,
               },
             },
           },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
+import { defineSolanaNetwork, resolveConfig } from '../../src'
 import { type KitEvent, kitMachine } from '../../src/machines/kit'
 import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
@@ -23,6 +24,7 @@ const machine = kitMachine.provide({
     spawnSwap: assign({ swapFlow: ({ spawn }) => spawn(standIn) as never }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
     spawnSignIn: assign({ signIn: () => ref('signIn') }),
+    spawnSolana: assign({ solana: () => ref('solana') }),
   },
   actors: {
     modal: standIn as never,
@@ -38,6 +40,8 @@ const machine = kitMachine.provide({
     followSend: quiet,
     followSwap: quiet,
     followSignIn: quiet,
+    followSolana: quiet,
+    namespaceStore: quiet as never,
     loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
@@ -45,12 +49,21 @@ const machine = kitMachine.provide({
     loadSwap: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
     loadSignIn: fromPromise(async () => standIn) as never,
+    loadSolana: fromPromise(async () => standIn) as never,
   },
 })
 
 const input = kitTestInput('kit-model')
 const { config } = input
 const account = testAccount
+const SOLANA = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx' as const
+const solanaAccount = {
+  namespace: 'solana',
+  address: '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB',
+  addresses: ['3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB'],
+  chainId: SOLANA,
+  connectorId: 'solana:walletstate-solana-dev-wallet',
+} as const
 
 const done = (id: string) => ({
   type: `xstate.done.actor.${id}`,
@@ -126,6 +139,18 @@ const events = [
   ].flatMap((id) => [done(id), failed(id)]),
 ] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
 
+/** Two namespaces (issue 17): Solana's connection, its account, Networks across namespaces. */
+const solanaEvents = [
+  { type: 'solana.load' },
+  { type: 'network.select', caipNetworkId: SOLANA },
+  { type: 'network.select', caipNetworkId: 'eip155:31337' },
+  { type: 'account.connected', account: solanaAccount, method: 'browser', reconnected: false },
+  { type: 'account.disconnected', namespace: 'solana' },
+  { type: 'kit.connectors', namespace: 'solana', connectors: [] },
+  done('loadSolana'),
+  failed('loadSolana'),
+] as unknown as typeof events
+
 type KitSnapshot = SnapshotFrom<typeof machine>
 
 /** State identity: the regions, and what the kit's rules read of its context (not the children's refs). */
@@ -137,6 +162,7 @@ const serializeState = (s: KitSnapshot) =>
     s.context.modal.history.length > 1,
     s.context.modal.history.includes('UnsupportedChain'),
     s.context.connected?.connectorId,
+    s.context.activeNamespace,
     s.context.connecting,
     s.context.alerts.length > config.alerts.length,
   ])
@@ -146,10 +172,10 @@ const stopWhen = (s: KitSnapshot) =>
   Object.values(s.value as Record<string, string>).filter((state) => state !== 'idle').length > 1
 
 /** The kit's model from its test input with `overrides`: the same events, state identity and bound. */
-const modelWith = (overrides: Partial<typeof input> = {}) =>
+const modelWith = (overrides: Partial<typeof input> = {}, more: typeof events = []) =>
   createModel(machine, {
     input: { ...input, ...overrides },
-    events,
+    events: [...events, ...more],
     serializeState,
     stopWhen,
     limit: 150_000,
@@ -162,11 +188,27 @@ const restoring = modelWith({ storedLogin: true })
 const touch = modelWith({ frameOnOpen: true })
 /** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
+/** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
+const withSolana = modelWith({
+  config: resolveConfig({
+    projectId: 'kit-model',
+    features: { analytics: false },
+    networks: [
+      ...config.networks,
+      defineSolanaNetwork({
+        name: 'Solana Sandbox',
+        genesisHash: SOLANA.slice(7),
+        rpcUrl: 'http://127.0.0.1:8899',
+      }),
+    ],
+  }),
+})
 
-const PATHS = 87
-const RESTORING_PATHS = 56
-const TOUCH_PATHS = 87
-const SIGN_IN_PATHS = 56
+const PATHS = 88
+const RESTORING_PATHS = 57
+const TOUCH_PATHS = 88
+const SIGN_IN_PATHS = 57
+const SOLANA_PATHS = 52
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -182,6 +224,12 @@ function invariant(s: KitSnapshot) {
   if (s.matches({ wallets: 'running' }) !== !!s.context.wallets) throw new Error('wallets ref out of step')
   if (s.matches({ signIn: 'running' }) !== !!s.context.signIn) throw new Error('sign-in ref out of step')
   if (!s.context.config.siwx && !s.matches({ signIn: 'idle' })) throw new Error('sign-in without siwx')
+  if (s.matches({ solana: 'running' }) !== !!s.context.solana) throw new Error('Solana ref out of step')
+  if (!s.context.config.networks.some((n) => n.chainNamespace === 'solana') && !s.matches({ solana: 'idle' }))
+    throw new Error("Solana's code without a Solana network")
+  // The account shown is the active namespace's.
+  if (s.context.connected !== s.context.accounts[s.context.activeNamespace])
+    throw new Error('the account shown is not the active namespace’s')
   // What was asked of the listing before it ran has reached it once it runs.
   if (s.context.wallets && s.context.walletsPending.length > 0) throw new Error('listing requests held back')
   if (
@@ -193,12 +241,13 @@ function invariant(s: KitSnapshot) {
 
 describe('kit machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect([model.paths.length, restoring.paths.length, touch.paths.length, signingIn.paths.length]).toEqual([
-      PATHS,
-      RESTORING_PATHS,
-      TOUCH_PATHS,
-      SIGN_IN_PATHS,
-    ])
+    expect([
+      model.paths.length,
+      restoring.paths.length,
+      touch.paths.length,
+      signingIn.paths.length,
+      withSolana.paths.length,
+    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, SIGN_IN_PATHS, SOLANA_PATHS])
   })
 
   for (const path of model.paths) {
@@ -224,12 +273,19 @@ describe('kit machine, model-based', () => {
     })
   }
 
+  for (const path of withSolana.paths) {
+    it(`replays, with a Solana network, ${path.description}`, () => {
+      replayPath(withSolana, path, { invariant })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine', () => {
     const results: ReplayResult[] = [
       ...model.paths.map((path) => replayPath(model, path, { invariant })),
       ...restoring.paths.map((path) => replayPath(restoring, path, { invariant })),
       ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
       ...signingIn.paths.map((path) => replayPath(signingIn, path, { invariant })),
+      ...withSolana.paths.map((path) => replayPath(withSolana, path, { invariant })),
     ]
     assertCoverage(model, results)
   })

@@ -21,8 +21,9 @@ export function solanaConnectionLogic(
   store: KitStore,
   embeddedBridge?: EmbeddedBridge,
 ) {
-  const chainIds = config.networks
-    .filter((n) => n.chainNamespace === 'solana')
+  // The default network first, when it is a Solana one: a connection with none chosen is made on it.
+  const chainIds = [config.defaultNetwork, ...config.networks]
+    .filter((n, i, all) => n.chainNamespace === 'solana' && all.indexOf(n) === i)
     .map((n) => n.caipNetworkId as `solana:${string}`)
   const actors = createSolanaConnectionActors({
     store,

@@ -190,18 +190,14 @@ export const kitSetup = setup({
     /** Solana's connection, on the configured Solana networks (the one chosen last first). */
     spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
       if (context.solana) return {}
-      const solanaNetworks = context.config.networks.filter((n) => n.chainNamespace === 'solana')
-      const preferred =
-        context.config.defaultNetwork.chainNamespace === 'solana'
-          ? context.config.defaultNetwork
-          : solanaNetworks[0]
       return {
         solana: spawn(logic, {
           systemId: 'solanaConnection',
           input: {
             namespace: 'solana',
-            supportedChainIds: solanaNetworks.map((n) => n.caipNetworkId as `solana:${string}`),
-            ...(preferred ? { preferredChainId: preferred.caipNetworkId as `solana:${string}` } : {}),
+            supportedChainIds: context.config.networks
+              .filter((n) => n.chainNamespace === 'solana')
+              .map((n) => n.caipNetworkId as `solana:${string}`),
           },
         }),
       }
@@ -358,8 +354,7 @@ export const kitSetup = setup({
         enqueue.assign({ accounts })
         return
       }
-      if (namespace !== context.activeNamespace)
-        enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
+      // (The connection stores its namespace as the last used itself.)
       enqueue.assign({
         connected: event.account,
         accounts,
