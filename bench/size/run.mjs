@@ -50,7 +50,7 @@ const ON_DEMAND_FEATURES = [
   { name: 'swap', chunk: /(^|\/)(Swap|SwapPreview|SwapSelectToken|swapShared|swap|convert)\d*-[\w-]+\.js$/ },
   // Solana's connection and adapter (@solana/web3.js, the wallet adapter): the demo as built here configures only
   // the EVM chain (no sandbox: no Solana network), so this is what a host with only EVM networks fetches of it.
-  { name: 'solana', chunk: /(^|\/)solana\d*-[\w-]+\.js$/ },
+  { name: 'solana', chunk: /(^|\/)(solana|solanaConnection|solanaSend)\d*-[\w-]+\.js$/ },
 ]
 
 function sum(list) {
