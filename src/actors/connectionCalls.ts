@@ -9,7 +9,7 @@ import {
   watchConnection,
   watchConnectors,
 } from 'wagmi/actions'
-import { pairingExpiry } from '../chains/walletConnectParameters'
+import { pairingExpiry } from '../chains/pairingExpiry'
 import { walkError } from '../errors/base'
 import {
   ConnectorAccountNotFoundError,

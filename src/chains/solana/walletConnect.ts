@@ -13,7 +13,8 @@ import {
   SolanaWalletAnswerError,
   toSolanaError,
 } from '../../errors/solana'
-import { offHostedVerify, pairingExpiry, type WalletConnectParameters } from '../walletConnectParameters'
+import { pairingExpiry } from '../pairingExpiry'
+import { offHostedVerify, type WalletConnectParameters } from '../walletConnectParameters'
 import { checkPreflightCommitment } from './commitment'
 import type { SolanaWalletInfo } from './discovery'
 import { solanaTransfers } from './send'
