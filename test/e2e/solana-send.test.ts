@@ -1,7 +1,16 @@
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
+import {
+  type E2eContext,
+  hostButton,
+  SOLANA_WALLET,
+  solanaPrompt,
+  splBalanceOf,
+  startE2e,
+  truncated,
+  view,
+} from './support.ts'
 
 /**
  * Issue 17's send on Solana in Chromium against the sandbox: the Solana dev wallet connects, Account → Send sends
@@ -14,8 +23,6 @@ let page: Page
 let solana: Connection
 let me: string
 
-const SOLANA_WALLET = 'Walletstate Solana Dev Wallet'
-const solanaPrompt = (p: Page) => p.getByRole('dialog', { name: SOLANA_WALLET })
 const toast = () => page.locator('.ws-toast')
 
 beforeAll(async () => {
@@ -30,15 +37,7 @@ afterAll(async () => {
 
 const lamportsOf = async (owner: string) => BigInt(await solana.getBalance(new PublicKey(owner), 'confirmed'))
 
-async function usdcOf(owner: string): Promise<bigint> {
-  const accounts = await solana.getParsedTokenAccountsByOwner(new PublicKey(owner), {
-    mint: new PublicKey(e2e.sandbox.solana.mints.usdc),
-  })
-  return accounts.value.reduce(
-    (sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount as string),
-    0n,
-  )
-}
+const usdcOf = (owner: string) => splBalanceOf(solana, e2e.sandbox.solana.mints.usdc, owner)
 
 /** From Account: Send, the token, amount and receiver, the preview with its SOL fee, then Send. */
 async function fillAndPreview(symbol: string, amount: string, to: string) {

@@ -3,7 +3,7 @@ import bs58 from 'bs58'
 import type { Page } from 'playwright-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
+import { closeModal, type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
 
 /**
  * Issue 17's acceptance in Chromium: connect by WalletConnect on the solana namespace and sign a message. The
@@ -52,15 +52,6 @@ async function solanaPairingUri(p: Page): Promise<string> {
   const uri = await qr.getAttribute('data-uri')
   if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
   return uri
-}
-
-async function closeModal(p: Page) {
-  await expect
-    .poll(async () => {
-      if ((await p.getByRole('dialog').count()) > 0) await p.keyboard.press('Escape')
-      return p.getByRole('dialog').count()
-    })
-    .toBe(0)
 }
 
 async function openWallet(uri: string): Promise<Page> {

@@ -3,7 +3,18 @@ import bs58 from 'bs58'
 import type { Page } from 'playwright-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, truncated, view, walletPrompt } from './support.ts'
+import {
+  closeModal,
+  type E2eContext,
+  hostButton,
+  SOLANA_WALLET,
+  solanaPrompt,
+  splBalanceOf,
+  startE2e,
+  truncated,
+  view,
+  walletPrompt,
+} from './support.ts'
 
 /**
  * Issue 17 in Chromium against the sandbox: the demo configures the EVM sandbox chain and "Solana Sandbox". The
@@ -16,9 +27,6 @@ import { type E2eContext, hostButton, startE2e, truncated, view, walletPrompt } 
 let e2e: E2eContext
 let page: Page
 let solana: Connection
-
-const SOLANA_WALLET = 'Walletstate Solana Dev Wallet'
-const solanaPrompt = (p: Page) => p.getByRole('dialog', { name: SOLANA_WALLET })
 
 beforeAll(async () => {
   e2e = await startE2e()
@@ -37,24 +45,7 @@ function shown(units: bigint, decimals: number, max = 4): string {
   return fraction ? `${whole}.${fraction}` : whole
 }
 
-async function usdcOf(owner: string): Promise<bigint> {
-  const accounts = await solana.getParsedTokenAccountsByOwner(new PublicKey(owner), {
-    mint: new PublicKey(e2e.sandbox.solana.mints.usdc),
-  })
-  return accounts.value.reduce(
-    (sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount as string),
-    0n,
-  )
-}
-
-async function closeModal(p: Page) {
-  await expect
-    .poll(async () => {
-      if ((await p.getByRole('dialog').count()) > 0) await p.keyboard.press('Escape')
-      return p.getByRole('dialog').count()
-    })
-    .toBe(0)
-}
+const usdcOf = (owner: string) => splBalanceOf(solana, e2e.sandbox.solana.mints.usdc, owner)
 
 describe('Solana beside eip155 in one modal (issue 17)', () => {
   it('lists "Solana Sandbox" in Networks and the Solana dev wallet in Connect', async () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { type Connection, PublicKey } from '@solana/web3.js'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts'
@@ -139,4 +140,29 @@ export async function approveInFrame(page: Page) {
   const approve = frame(page).getByRole('button', { name: 'Approve' })
   await approve.waitFor({ timeout: 30_000 })
   await approve.click()
+}
+
+/** The sandbox's Wallet Standard Solana wallet, and its approve/decline prompt. */
+export const SOLANA_WALLET = 'Walletstate Solana Dev Wallet'
+export const solanaPrompt = (page: Page) => page.getByRole('dialog', { name: SOLANA_WALLET })
+
+/** Closes whatever dialogs are open (Escape until none is left). */
+export async function closeModal(page: Page) {
+  await expect
+    .poll(async () => {
+      if ((await page.getByRole('dialog').count()) > 0) await page.keyboard.press('Escape')
+      return page.getByRole('dialog').count()
+    })
+    .toBe(0)
+}
+
+/** What `owner` holds of the SPL `mint` on the sandbox Solana chain, in base units (every token account). */
+export async function splBalanceOf(solana: Connection, mint: string, owner: string): Promise<bigint> {
+  const accounts = await solana.getParsedTokenAccountsByOwner(new PublicKey(owner), {
+    mint: new PublicKey(mint),
+  })
+  return accounts.value.reduce(
+    (sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount as string),
+    0n,
+  )
 }
