@@ -1,4 +1,4 @@
-import { defineEvmNetwork, resolveConfig } from '../../src'
+import { defineEvmNetwork, defineSolanaNetwork, resolveConfig } from '../../src'
 import type { ConnectionAccount } from '../../src/machines/connection'
 import type { KitInput } from '../../src/machines/kit'
 
@@ -32,6 +32,23 @@ export function kitTestInput(projectId: string, overrides: Partial<KitInput> = {
     sdkVersion: 'test',
     ...overrides,
   }
+}
+
+/** The sandbox's Solana network's CAIP-2 id. */
+export const SOLANA_SANDBOX = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx' as const
+
+/** `kitTestInput` with "Solana Sandbox" beside the EVM network (issue 17). */
+export function kitTestInputWithSolana(projectId: string, overrides: Partial<KitInput> = {}): KitInput {
+  const { config } = kitTestInput(projectId)
+  const solana = defineSolanaNetwork({
+    name: 'Solana Sandbox',
+    genesisHash: SOLANA_SANDBOX.slice('solana:'.length),
+    rpcUrl: 'http://127.0.0.1:8899',
+  })
+  return kitTestInput(projectId, {
+    config: resolveConfig({ ...config, networks: [...config.networks, solana] }),
+    ...overrides,
+  })
 }
 
 /** A connected account through `connectorId`. */

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
-import { defineEvmNetwork, defineSolanaNetwork, resolveConfig } from '../../src'
 import { type KitEvent, type KitInput, kitMachine, selectCapability } from '../../src/machines/kit'
-import { kitTestInput, shown, testAccount } from './kit.fixtures'
+import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
 /**
  * The kit's cross-machine rules, one by one: every child is a recorder, so each test reads what the kit told
@@ -431,20 +430,7 @@ describe('kit rules', () => {
 
   describe('two namespaces (issue 17): an account per namespace, the active one shown', () => {
     const SOLANA = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx' as const
-    const withSolana = () =>
-      kitTestInput('kit-namespaces', {
-        config: resolveConfig({
-          ...kitTestInput('kit-namespaces').config,
-          networks: [
-            ...kitTestInput('kit-namespaces').config.networks,
-            defineSolanaNetwork({
-              name: 'Solana Sandbox',
-              genesisHash: SOLANA.slice(7),
-              rpcUrl: 'http://127.0.0.1:8899',
-            }),
-          ],
-        }),
-      })
+    const withSolana = () => kitTestInputWithSolana('kit-namespaces')
     const solanaAccount = {
       namespace: 'solana',
       address: '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB',
@@ -573,23 +559,7 @@ describe('kit rules', () => {
 describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
   const SOLANA = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx'
   const SOL_ADDRESS = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV'
-  const config = resolveConfig({
-    projectId: 'kit-rules',
-    features: { analytics: false },
-    networks: [
-      defineEvmNetwork({
-        id: 31337,
-        name: 'Sandbox',
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-      }),
-      defineSolanaNetwork({
-        name: 'Solana Sandbox',
-        genesisHash: SOLANA.slice('solana:'.length),
-        rpcUrl: 'http://127.0.0.1:8899',
-      }),
-    ],
-  })
+  const { config } = kitTestInputWithSolana('kit-rules')
   const solanaAccount = (connectorId: string) => ({
     namespace: 'solana' as const,
     address: SOL_ADDRESS,
@@ -663,24 +633,7 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
   })
 
   it('WalletConnect picked while Solana is shown connects through Solana’s WalletConnect connector (issue 17)', async () => {
-    const solanaSandbox = defineSolanaNetwork({
-      name: 'Solana Sandbox',
-      genesisHash: 'Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx',
-      rpcUrl: 'http://127.0.0.1:8899',
-    })
-    const config = resolveConfig({
-      projectId: 'kit-rules',
-      features: { analytics: false },
-      networks: [
-        defineEvmNetwork({
-          id: 31337,
-          name: 'Sandbox',
-          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-          rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-        }),
-        solanaSandbox,
-      ],
-    })
+    const { config } = kitTestInputWithSolana('kit-rules')
     const { send, told } = kitWithRecorders({ config })
     await tick()
     send({
@@ -697,7 +650,7 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
       { type: 'connection.connect', connectorId: 'walletConnect', wallet: walletConnect, method: 'qrcode' },
     ])
     send({ type: 'connection.cancel' })
-    send({ type: 'network.select', caipNetworkId: solanaSandbox.caipNetworkId })
+    send({ type: 'network.select', caipNetworkId: SOLANA_SANDBOX })
     told('solana')
     send({ type: 'wallet.select', wallet: walletConnect })
     expect(told('solana')).toEqual([

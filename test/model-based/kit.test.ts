@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
-import { defineSolanaNetwork, resolveConfig } from '../../src'
 import { type KitEvent, kitMachine } from '../../src/machines/kit'
 import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
-import { kitTestInput, shown, testAccount } from './kit.fixtures'
+import { kitTestInput, kitTestInputWithSolana, shown, testAccount } from './kit.fixtures'
 
 /**
  * The kit machine alone: every child is a stand-in (a machine that does nothing), every loader settles at
@@ -189,20 +188,7 @@ const touch = modelWith({ frameOnOpen: true })
 /** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
-const withSolana = modelWith({
-  config: resolveConfig({
-    projectId: 'kit-model',
-    features: { analytics: false },
-    networks: [
-      ...config.networks,
-      defineSolanaNetwork({
-        name: 'Solana Sandbox',
-        genesisHash: SOLANA.slice(7),
-        rpcUrl: 'http://127.0.0.1:8899',
-      }),
-    ],
-  }),
-})
+const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config })
 
 const PATHS = 88
 const RESTORING_PATHS = 57
