@@ -188,7 +188,7 @@ const touch = modelWith({ frameOnOpen: true })
 /** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
-const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config })
+const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
 
 const PATHS = 88
 const RESTORING_PATHS = 57
