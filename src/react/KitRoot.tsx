@@ -5,7 +5,7 @@ import type { ActorOptions } from 'xstate'
 import { kitServicesFor } from '../kit/createKit'
 import type { KitMachine } from '../machines/kit'
 import { useRootActor } from './actor'
-import { KitModal } from './components/KitModal'
+import { KitModalLoader } from './components/KitModalLoader'
 import { KitActorContext } from './context'
 
 export interface KitRootProps {
@@ -41,7 +41,7 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
       <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
         <QueryClientProvider client={queryClient}>
           {children}
-          <KitModal />
+          <KitModalLoader />
         </QueryClientProvider>
       </WagmiProvider>
     </KitActorContext.Provider>

@@ -6,7 +6,6 @@ import {
   TOAST_RESHOW_MS,
   VIEW_TRANSITION_MS,
 } from '../constants'
-import kitCss from './kit.css?inline'
 
 /**
  * The theme contract: CSS variables scoped to the kit's root (`[data-walletstate]`), a dark and a light set
@@ -81,6 +80,3 @@ export function themeStyle(mode: ThemeMode, overrides: KitThemeVariables): Recor
   }
   return style
 }
-
-/** The kit's stylesheet (kit.css), scoped to its root so the host page is untouched. */
-export const KIT_CSS: string = kitCss

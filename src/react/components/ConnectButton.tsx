@@ -3,6 +3,7 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
+import { preloadKitModal } from './KitModalLoader'
 
 export interface ConnectButtonProps {
   /** Text while disconnected. */
@@ -30,6 +31,9 @@ export function ConnectButton({ label = 'Connect Wallet', className }: ConnectBu
       aria-expanded={isOpen}
       aria-busy={status === 'connecting' || status === 'reconnecting'}
       data-status={status}
+      onPointerEnter={preloadKitModal}
+      onFocus={preloadKitModal}
+      onTouchStart={preloadKitModal}
       onClick={() => kit.send({ type: 'modal.open' })}
     >
       {text}
