@@ -3,7 +3,7 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
-import { preloadKitModal } from './KitModalLoader'
+import { preloadKitModal } from '../modalChunk'
 
 export interface ConnectButtonProps {
   /** Text while disconnected. */

@@ -22,15 +22,22 @@ export const NO_LISTING: ConnectListing = { featured: [], recommended: [] }
  */
 type ListingCode = typeof import('../../machines/wallets')
 let listingCode: Promise<ListingCode> | undefined
-let loadedCode: ListingCode | undefined
 /** Starts (once) loading the listing's selectors; Connect calls it when it opens with the listing on. */
 export const loadListingCode = () => {
   if (!listingCode) {
-    listingCode = import('../../machines/wallets')
+    const loading = import('../../machines/wallets')
+    listingCode = loading
     // A chunk that fails to load is ListedWallets' to show (`use` throws it), not an unhandled rejection here.
-    listingCode.then((code) => {
-      loadedCode = code
-    }, Boolean)
+    // The settled promise says so the way React's `use` reads it (`status`, `value`), so a render after the
+    // load takes the code at once, and every render calls `use` alike (React requires it).
+    loading.then(
+      (code) => {
+        Object.assign(loading, { status: 'fulfilled', value: code })
+      },
+      (reason: unknown) => {
+        Object.assign(loading, { status: 'rejected', reason })
+      },
+    )
   }
   return listingCode
 }
@@ -65,7 +72,7 @@ export function ListedWallets({
   wallets: WalletsActorRef
   onChange: (listing: ConnectListing) => void
 }) {
-  const { selectRecommendedWallets, toChosenWallet } = loadedCode ?? use(loadListingCode())
+  const { selectRecommendedWallets, toChosenWallet } = use(loadListingCode())
   const featured = useSelector(wallets, (s) => s.context.featured)
   const recommended = useSelector(wallets, selectRecommendedWallets, sameWallets)
   // Connect starts with no listed wallets: telling it so again would only render its list once more.

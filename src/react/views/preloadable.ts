@@ -30,5 +30,7 @@ export function preloadable(load: () => Promise<ViewModule>) {
     const now = { then: (resolve: (module: ViewModule) => void) => resolve(ready) }
     return now as unknown as Promise<ViewModule>
   })
-  return { component, preload }
+  /** The component, once fetched (render it directly: no suspending). */
+  const ready = (): ComponentType | undefined => loaded?.default
+  return { component, preload, ready }
 }
