@@ -1,5 +1,5 @@
 import { QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
-import { type ReactNode, useContext, useState } from 'react'
+import { type ReactNode, useContext, useEffect, useState } from 'react'
 import { WagmiContext, WagmiProvider } from 'wagmi'
 import type { ActorOptions } from 'xstate'
 import { adoptQueryClient, kitServicesFor } from '../kit/createKit'
@@ -49,6 +49,10 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
       {node}
     </WagmiProvider>
   )
+  const foreignWagmi = hostWagmi !== undefined && hostWagmi !== wagmiConfig
+  useEffect(() => {
+    if (foreignWagmi) warnForeignWagmi()
+  }, [foreignWagmi])
   const modal = <KitModal />
   return (
     <KitActorContext.Provider value={actor}>
@@ -59,7 +63,7 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
             {modal}
           </>,
         )
-      ) : hostWagmi ? (
+      ) : foreignWagmi ? (
         // A host's WagmiProvider with another config: its components keep it; the kit's views get the kit's.
         <>
           {withQueries(children)}
@@ -76,5 +80,16 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
         )
       )}
     </KitActorContext.Provider>
+  )
+}
+
+let warnedForeignWagmi = false
+
+/** Once a page: the host's wagmi hooks cannot see a connection made in another wagmi config than theirs. */
+function warnForeignWagmi() {
+  if (warnedForeignWagmi) return
+  warnedForeignWagmi = true
+  console.warn(
+    "[walletstate] <KitRoot> is inside a WagmiProvider whose config is not the kit's: your wagmi hooks will not see the kit's connection. Pass your config to the kit: createKitMachine({ ..., wagmiConfig }).",
   )
 }
