@@ -1,3 +1,4 @@
+import type { Config as WagmiConfig } from 'wagmi'
 import { SWAP_SLIPPAGE_MAX } from './constants'
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
 import type { SiweConfig, SiwxConfig } from './siwx/types'
@@ -119,6 +120,13 @@ export interface KitConfig {
   walletConnect?: Partial<KitWalletConnectOptions>
   /** The swap's slippage tolerance, in percent (above 0, at most 50); the SPEC's 1 when unset. */
   swapSlippage?: number
+  /**
+   * The host's own wagmi config (`createConfig` from wagmi): the kit uses it, with its chains, transports,
+   * storage and connectors, instead of building one, and adds its own connectors (WalletConnect, the embedded
+   * wallet) to it. Every eip155 network of `networks` must be one of its chains. `KitRoot` reuses a
+   * `WagmiProvider` (and a `QueryClientProvider`) already above it.
+   */
+  wagmiConfig?: WagmiConfig
 }
 
 export interface KitWalletConnectOptions {
@@ -272,6 +280,7 @@ export function configProblems(config: unknown): string[] {
     !(typeof swapSlippage === 'number' && swapSlippage > 0 && swapSlippage <= SWAP_SLIPPAGE_MAX)
   )
     report('swapSlippage', `must be a number of percent above 0, at most ${SWAP_SLIPPAGE_MAX}`)
+  checkWagmiConfig(config.wagmiConfig, config.networks, report)
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
     else {
@@ -290,6 +299,33 @@ export function configProblems(config: unknown): string[] {
       }
   }
   return problems
+}
+
+/**
+ * The host's wagmi config: what the kit calls of it is there (a config from wagmi's `createConfig`), and each
+ * eip155 network the kit shows is one of its chains (a network it lacks could not be read or switched to).
+ */
+function checkWagmiConfig(value: unknown, networks: unknown, report: Report): void {
+  if (value === undefined) return
+  const internal = isRecord(value) ? value._internal : undefined
+  if (
+    !isRecord(value) ||
+    !Array.isArray(value.chains) ||
+    !Array.isArray(value.connectors) ||
+    typeof value.getClient !== 'function' ||
+    !isRecord(internal) ||
+    !isRecord(internal.connectors) ||
+    typeof internal.connectors.setup !== 'function' ||
+    typeof internal.connectors.setState !== 'function'
+  ) {
+    report('wagmiConfig', "must be a wagmi config (wagmi's createConfig)")
+    return
+  }
+  if (!Array.isArray(networks)) return
+  const chainIds = new Set(value.chains.map((chain) => (isRecord(chain) ? chain.id : undefined)))
+  for (const [index, network] of networks.entries())
+    if (isRecord(network) && network.chainNamespace === 'eip155' && !chainIds.has(network.id))
+      report(`networks.${index}`, `chain ${String(network.id)} is not one of wagmiConfig's chains`)
 }
 
 /** The functions the kit calls: SIWX's, and AppKit's SIWE config's; the second list's are optional. */

@@ -1,4 +1,5 @@
 import { describe, expectTypeOf, test } from 'vitest'
+import type { createConfig, Config as WagmiConfig } from 'wagmi'
 import type { ActorRefFrom, AnyStateMachine, SnapshotFrom } from 'xstate'
 import {
   type BaseError,
@@ -49,6 +50,11 @@ describe('KitConfig', () => {
     expectTypeOf<SiweConfig>().toHaveProperty('getNonce')
     expectTypeOf<SiwxConfig>().toHaveProperty('addSession')
     expectTypeOf<ConfigError>().toExtend<BaseError>()
+  })
+
+  test("wagmiConfig takes the host's own wagmi config (wagmi's createConfig)", () => {
+    expectTypeOf<KitConfig['wagmiConfig']>().toEqualTypeOf<WagmiConfig | undefined>()
+    expectTypeOf<ReturnType<typeof createConfig>>().toExtend<NonNullable<KitConfig['wagmiConfig']>>()
   })
 
   test('defineEvmNetwork turns a viem-style chain into a KitNetwork', () => {

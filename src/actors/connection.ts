@@ -145,16 +145,23 @@ export function safeIcon(icon: string | undefined): string | undefined {
   return /^data:image\/(png|jpeg|gif|webp|svg\+xml)(;base64)?,/i.test(icon) ? icon : undefined
 }
 
-function toConnectorInfo(connector: Connector): ConnectorInfo {
+/**
+ * A wagmi connector as the kit's Connect view sees it (SPEC §1 connector types): the kit's WalletConnect and
+ * embedded wallet, injected wallets (announced by EIP-6963 when they have an rdns), and `external` for any
+ * other connector of a host's own wagmi config (the `wagmiConfig` option: e.g. wagmi's `metaMask`, `mock`).
+ */
+export function toConnectorInfo(connector: Connector): ConnectorInfo {
   const rdns = typeof connector.rdns === 'string' ? connector.rdns : connector.rdns?.[0]
   const type =
     connector.id === WALLETCONNECT_CONNECTOR_ID
       ? 'walletconnect'
       : connector.id === EMBEDDED_CONNECTOR_ID
         ? 'auth'
-        : rdns
-          ? 'announced'
-          : 'injected'
+        : connector.type !== 'injected'
+          ? 'external'
+          : rdns
+            ? 'announced'
+            : 'injected'
   const imageUrl = safeIcon(connector.icon)
   return {
     id: connector.id,

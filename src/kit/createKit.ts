@@ -25,9 +25,15 @@ import { verifyDomainLogic } from './verifyDomain'
  * the capabilities loaded on demand, and returns the kit machine provided with all of them.
  */
 export interface KitHandle {
-  /** The wagmi config the kit's connection and send actors use (KitRoot's WagmiProvider gets the same). */
+  /**
+   * The wagmi config the kit's connection and send actors use (KitRoot's WagmiProvider gets the same): the
+   * host's own with the `wagmiConfig` option.
+   */
   wagmi: ReturnType<typeof getWagmiConfig>
-  /** The one QueryClient of the kit (KitRoot provides it). */
+  /**
+   * The one QueryClient of the kit: its own, which KitRoot provides, or the host's once KitRoot finds a
+   * `QueryClientProvider` above it (`adoptQueryClient`).
+   */
   queryClient: QueryClient
 }
 
@@ -36,6 +42,16 @@ const handles = new WeakMap<object, KitHandle>()
 /** What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`. */
 export function kitHandleOf(machine: object): KitHandle | undefined {
   return handles.get(machine)
+}
+
+/**
+ * Makes the host's QueryClient the kit's (KitRoot found a `QueryClientProvider` above it): the kit's views and
+ * its actors then share one cache, the host's. KitRoot calls it before the kit starts, so no actor has used
+ * the kit's own client yet.
+ */
+export function adoptQueryClient(machine: object, queryClient: QueryClient): void {
+  const handle = handles.get(machine)
+  if (handle) handle.queryClient = queryClient
 }
 
 /**
@@ -66,6 +82,7 @@ export function createKitMachine(config: KitConfig) {
         ))
   // With sign-in, WalletConnect pairs by one-click auth (issue 15): the sign-in code loads then, if not before.
   const wagmi: Config = getWagmiConfig(resolved, {
+    host: config.wagmiConfig,
     ...(hostSiwx || siweConfig
       ? {
           authenticate: async (provider, chainIds) => {
@@ -77,7 +94,8 @@ export function createKitMachine(config: KitConfig) {
   })
   const store = createKitStore(resolved.storage ?? browserStorage())
   const bridge = getEmbeddedBridge(resolved)
-  const queryClient = createKitQueryClient()
+  // The kit's QueryClient, or the host's once KitRoot finds one above it (`adoptQueryClient`): read when used.
+  const services: KitHandle = { wagmi, queryClient: createKitQueryClient() }
   let embedded: EmbeddedWallet | undefined
   /** Set once the swap's code has loaded: refreshes the account's data after a swap. */
   let afterSwap: ((address: string) => void) | undefined
@@ -224,7 +242,7 @@ export function createKitMachine(config: KitConfig) {
       loadWallets: fromPromise(async () => (await import('./load/wallets')).walletsLogic()),
       /** Loads the account machine and the Data API client, whose balance call fills its slot. */
       loadAccount: fromPromise(async () =>
-        (await import('./load/account')).accountLogic(resolved, queryClient),
+        (await import('./load/account')).accountLogic(resolved, services.queryClient),
       ),
       followAccount: fromCallback<KitEvent>(({ sendBack, system }) => {
         const account = system.get('account') as AccountRef | undefined
@@ -238,7 +256,7 @@ export function createKitMachine(config: KitConfig) {
       }),
       /** Loads the send machine with its wagmi actors; a receiver's name resolves through the Data API. */
       loadSend: fromPromise(async () =>
-        (await import('./load/send')).sendLogic(resolved, queryClient, wagmi),
+        (await import('./load/send')).sendLogic(resolved, services.queryClient, wagmi),
       ),
       followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
         const send = system.get('send') as SendRef | undefined
@@ -254,7 +272,8 @@ export function createKitMachine(config: KitConfig) {
       /** Loads the swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. */
       loadSwap: fromPromise(async () => {
         const { swapLogic, refreshAfterSwap } = await import('./load/swap')
-        afterSwap = (address) => refreshAfterSwap({ config: resolved, queryClient, address })
+        afterSwap = (address) =>
+          refreshAfterSwap({ config: resolved, queryClient: services.queryClient, address })
         return swapLogic(resolved, wagmi)
       }),
       /** The swap's notices as kit events; a success also has the account's history and native balance read again. */
@@ -300,7 +319,7 @@ export function createKitMachine(config: KitConfig) {
     delays,
     actors: { ...actors, ...slots.actors },
   }) as unknown as typeof base
-  handles.set(bound, { wagmi, queryClient })
+  handles.set(bound, services)
   return bound
 }
 
@@ -325,11 +344,20 @@ function followConnectorsOf(connection: unknown, onChange: (connectors: KitInput
 }
 
 /** WalletConnect's SignClient, from the provider the lazy connector loads, and the session machine over it. */
-async function loadSessionClient(connectors: readonly { id: string; getProvider(): Promise<unknown> }[]) {
+async function loadSessionClient(
+  connectors: readonly {
+    id: string
+    getProvider(): Promise<unknown>
+    loadProvider?: () => Promise<unknown>
+  }[],
+) {
   const connector = connectors.find((c) => c.id === WALLETCONNECT_CONNECTOR_ID)
   if (!connector) throw new Error('The WalletConnect connector is missing')
+  // The kit's lazy connector loads its provider on demand; a host's own WalletConnect connector has one.
   const [provider, { createSessionClientMachine }] = await Promise.all([
-    connector.getProvider() as Promise<{ signer?: { client?: unknown } } | undefined>,
+    (connector.loadProvider ? connector.loadProvider() : connector.getProvider()) as Promise<
+      { signer?: { client?: unknown } } | undefined
+    >,
     import('./sessionClient'),
   ])
   const client = provider?.signer?.client

@@ -1,8 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
-import { WagmiProvider } from 'wagmi'
+import { QueryClientContext, QueryClientProvider } from '@tanstack/react-query'
+import { type ReactNode, useContext, useEffect, useState } from 'react'
+import { WagmiContext, WagmiProvider } from 'wagmi'
 import type { ActorOptions } from 'xstate'
-import { kitServicesFor } from '../kit/createKit'
+import { adoptQueryClient, kitServicesFor } from '../kit/createKit'
 import type { KitMachine } from '../machines/kit'
 import { useRootActor } from './actor'
 import { KitModalLoader } from './components/KitModalLoader'
@@ -22,7 +22,9 @@ export interface KitRootProps {
 }
 
 /**
- * Runs the kit and renders its modal; provides wagmi and react-query, so a host needs no other provider.
+ * Runs the kit and renders its modal; provides wagmi and react-query, so a host needs no other provider. A
+ * host's `WagmiProvider` above it with the kit's wagmi config (the `wagmiConfig` option) and a host's
+ * `QueryClientProvider` above it are used as they are (the kit then caches in the host's QueryClient).
  *
  * @example
  * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
@@ -31,19 +33,63 @@ export interface KitRootProps {
 export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   // createKitMachine binds the kit's input; a bare `kitMachine` gets it through `options.input`.
   const actor = useRootActor(machine, { input: undefined, ...options, ...(inspect ? { inspect } : {}) })
-  // The kit's own QueryClient and wagmi config (createKitMachine built them); a machine provided by hand
-  // (tests) gets fresh ones.
-  const [{ queryClient, wagmi: wagmiConfig }] = useState(() =>
-    kitServicesFor(machine, actor.getSnapshot().context.config),
+  const hostWagmi = useContext(WagmiContext)
+  const hostQueryClient = useContext(QueryClientContext)
+  // The kit's QueryClient and wagmi config (createKitMachine built them, or took the host's wagmi config); a
+  // machine provided by hand (tests) gets fresh ones. A host's QueryClient above becomes the kit's before the
+  // kit starts (its actors start in an effect, after this render).
+  const [{ queryClient, wagmi: wagmiConfig }] = useState(() => {
+    if (hostQueryClient) adoptQueryClient(machine, hostQueryClient)
+    return kitServicesFor(machine, actor.getSnapshot().context.config)
+  })
+  const withQueries = (node: ReactNode) =>
+    hostQueryClient ? node : <QueryClientProvider client={queryClient}>{node}</QueryClientProvider>
+  const withWagmi = (node: ReactNode) => (
+    <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
+      {node}
+    </WagmiProvider>
   )
+  const foreignWagmi = hostWagmi !== undefined && hostWagmi !== wagmiConfig
+  useEffect(() => {
+    if (foreignWagmi) warnForeignWagmi()
+  }, [foreignWagmi])
+  const modal = <KitModalLoader />
   return (
     <KitActorContext.Provider value={actor}>
-      <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
-        <QueryClientProvider client={queryClient}>
-          {children}
-          <KitModalLoader />
-        </QueryClientProvider>
-      </WagmiProvider>
+      {hostWagmi === wagmiConfig ? (
+        withQueries(
+          <>
+            {children}
+            {modal}
+          </>,
+        )
+      ) : foreignWagmi ? (
+        // A host's WagmiProvider with another config: its components keep it; the kit's views get the kit's.
+        <>
+          {withQueries(children)}
+          {withWagmi(withQueries(modal))}
+        </>
+      ) : (
+        withWagmi(
+          withQueries(
+            <>
+              {children}
+              {modal}
+            </>,
+          ),
+        )
+      )}
     </KitActorContext.Provider>
+  )
+}
+
+let warnedForeignWagmi = false
+
+/** Once a page: the host's wagmi hooks cannot see a connection made in another wagmi config than theirs. */
+function warnForeignWagmi() {
+  if (warnedForeignWagmi) return
+  warnedForeignWagmi = true
+  console.warn(
+    "[walletstate] <KitRoot> is inside a WagmiProvider whose config is not the kit's: your wagmi hooks will not see the kit's connection. Pass your config to the kit: createKitMachine({ ..., wagmiConfig }).",
   )
 }

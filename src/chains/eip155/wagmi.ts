@@ -1,8 +1,8 @@
-import { type Config, createConfig, createStorage } from 'wagmi'
+import { type Config, type Connector, type CreateConnectorFn, createConfig, createStorage } from 'wagmi'
 import type { ResolvedKitConfig } from '../../config'
 import { browserStorage, createKitStore, guardStorage } from '../../storage'
 import { walletConnectParameters } from '../walletConnectParameters'
-import { embeddedWallet } from './embedded'
+import { EMBEDDED_CONNECTOR_ID, embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
 import { chainTransport } from './transport'
 import {
@@ -19,14 +19,20 @@ const configs = new WeakMap<ResolvedKitConfig, Config>()
  * The wagmi config for a kit: its eip155 networks as wagmi chains with one HTTP transport each, EIP-6963
  * discovery (wagmi's, through mipd) and WalletConnect loaded on demand. Built once per kit config, so the kit
  * machine's actors and `KitRoot`'s `WagmiProvider` share it. `authenticate` (sign-in configured) pairs
- * WalletConnect by one-click auth; it counts when the config is first built.
+ * WalletConnect by one-click auth; it counts when the config is first built. With the host's own config
+ * (`host`, the `wagmiConfig` option), the kit builds none: its connectors join the host's (`joinHostConfig`).
  */
 export function getWagmiConfig(
   config: ResolvedKitConfig,
-  options: { authenticate?: LazyWalletConnectParameters['authenticate'] } = {},
+  options: { authenticate?: LazyWalletConnectParameters['authenticate']; host?: Config | undefined } = {},
 ): Config {
   const existing = configs.get(config)
   if (existing) return existing
+  if (options.host) {
+    joinHostConfig(options.host, kitConnectors(config, options))
+    configs.set(config, options.host)
+    return options.host
+  }
   const evm = config.networks.filter((n) => n.chainNamespace === 'eip155')
   const chains = evm.map(
     (n): WagmiChain => ({
@@ -52,21 +58,10 @@ export function getWagmiConfig(
     ]),
   )
   const storage = config.storage ?? browserStorage()
-  const store = createKitStore(storage)
-  const bridge = getEmbeddedBridge(config)
   const created = createConfig({
     chains: (chains.length > 0 ? chains : [placeholderChain]) as [WagmiChain, ...WagmiChain[]],
     transports,
-    connectors: [
-      ...(config.features.email || config.features.socials ? [embeddedWallet({ bridge, store })] : []),
-      lazyWalletConnect({
-        ...walletConnectParameters(config),
-        hasStoredSession: () =>
-          store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
-          store.read('connectionStatus') === 'connected',
-        ...(options.authenticate ? { authenticate: options.authenticate } : {}),
-      }),
-    ],
+    connectors: kitConnectors(config, options).map(({ create }) => create),
     multiInjectedProviderDiscovery: true,
     // SPEC §8: a storage that throws (full, blocked) is only logged, never a rejection inside wagmi.
     storage: createStorage({
@@ -77,6 +72,50 @@ export function getWagmiConfig(
   })
   configs.set(config, created)
   return created
+}
+
+/** The kit's own connectors: the embedded wallet (with e-mail or social login) and WalletConnect. */
+function kitConnectors(
+  config: ResolvedKitConfig,
+  options: { authenticate?: LazyWalletConnectParameters['authenticate'] },
+): { id: string; create: CreateConnectorFn }[] {
+  const store = createKitStore(config.storage ?? browserStorage())
+  const bridge = getEmbeddedBridge(config)
+  return [
+    ...(config.features.email || config.features.socials
+      ? [{ id: EMBEDDED_CONNECTOR_ID, create: embeddedWallet({ bridge, store }) }]
+      : []),
+    {
+      id: WALLETCONNECT_CONNECTOR_ID,
+      create: lazyWalletConnect({
+        ...walletConnectParameters(config),
+        hasStoredSession: () =>
+          store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
+          store.read('connectionStatus') === 'connected',
+        ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+      }),
+    },
+  ]
+}
+
+/**
+ * Adds the kit's connectors to the host's wagmi config, as wagmi's `createConfig` sets up its own (with the
+ * host's chains, transports and storage; wagmi's `reconnect` registers connectors the same way): EIP-6963
+ * discovery keeps adding announced wallets after them. A connector whose id the host's config already has (its
+ * own WalletConnect connector, or a second kit on the same config) is left to the host's.
+ */
+function joinHostConfig(
+  host: Config,
+  connectors: readonly { id: string; create: CreateConnectorFn }[],
+): void {
+  const added: Connector[] = connectors
+    .filter(({ id }) => !host.connectors.some((c) => c.id === id))
+    .map(({ create }) => host._internal.connectors.setup(create))
+  if (added.length === 0) return
+  host._internal.connectors.setState((current) => [
+    ...current,
+    ...added.filter((c) => !current.some((existing) => existing.id === c.id)),
+  ])
 }
 
 const bridges = new WeakMap<ResolvedKitConfig, EmbeddedBridge>()

@@ -76,8 +76,17 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       async getChainId() {
         return (await load()).getChainId()
       },
+      /**
+       * Nothing before WalletConnect is used or a session is stored: a host's `WagmiProvider` reconnects every
+       * connector on mount and asks each for its provider first, which must not fetch WalletConnect's code.
+       */
       async getProvider(options) {
+        if (!loading && !parameters.hasStoredSession()) return undefined as never
         return (await load()).getProvider(options)
+      },
+      /** The provider, loading WalletConnect's code if it has not loaded (the kit's session client). */
+      async loadProvider() {
+        return (await load()).getProvider()
       },
       async isAuthorized() {
         if (!inner && !parameters.hasStoredSession()) return false
