@@ -61,8 +61,8 @@ async function loadHydrated() {
   const rendered = ssr.renders
   await page.goto(ssr.url)
   expect(ssr.renders).toBe(rendered + 1)
-  // The kit's modal host mounts in an effect: it is there once the page has hydrated.
-  await page.locator('[data-walletstate]').waitFor({ state: 'attached' })
+  // The host page marks itself in an effect: effects run once the page has hydrated.
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
 }
 
 describe('server rendering', () => {

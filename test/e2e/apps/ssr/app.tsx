@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { StrictMode, useEffect } from 'react'
 import { useAccount } from 'wagmi'
 import type { DemoSandboxConfig } from '../../../../demo/sandbox-config.ts'
 import { createKitMachine, defineEvmNetwork, type KitMachine } from '../../../../src'
@@ -40,6 +40,10 @@ function Page() {
   const { address, status } = useKitAccount()
   const wagmi = useAccount()
   const { isOpen } = useKit()
+  // Effects run only in the browser, once hydrated: the test waits for this mark.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   return (
     <main>
       <h1>Server-rendered host</h1>
