@@ -44,6 +44,7 @@ export {
   type KitInput,
   type KitMachine,
   type KitSnapshot,
+  type KitTheme,
   kitMachine,
   type ModalActorRef,
   type ToastActorRef,
@@ -74,4 +75,5 @@ export type {
   SiwxMessageInput,
   SiwxSession,
 } from './siwx/types'
+export { setThemeMode, setThemeVariables } from './theme'
 export { homeView, isViewName, VIEW_NAMES, type ViewName } from './views'

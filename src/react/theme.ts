@@ -1,4 +1,4 @@
-import type { KitThemeVariables, ThemeMode } from '../config'
+import { isSafeCssValue, type KitThemeVariables, THEME_VARIABLE_NAMES, type ThemeMode } from '../config'
 import {
   HEADER_TEXT_MS,
   MODAL_HEIGHT_MS,
@@ -51,20 +51,7 @@ const DURATIONS: Record<string, string> = {
   '--ws-duration-toast': `${TOAST_RESHOW_MS}ms`,
 }
 
-const ALLOWED_OVERRIDES = new Set<keyof KitThemeVariables>([
-  '--ws-accent',
-  '--ws-accent-contrast',
-  '--ws-font-family',
-  '--ws-radius',
-  '--ws-z-index',
-  '--ws-background',
-  '--ws-foreground',
-])
-
-/** A CSS value with nothing that could end the declaration, open a block or fetch a resource. */
-export function isSafeCssValue(value: string): boolean {
-  return value.length <= 200 && !/[;{}<>\\]|url\s*\(|expression\s*\(|@import|\/\*/i.test(value)
-}
+export { isSafeCssValue }
 
 /**
  * The inline style of the kit's root: the theme's variables, then the host's accepted overrides.
@@ -75,7 +62,7 @@ export function isSafeCssValue(value: string): boolean {
 export function themeStyle(mode: ThemeMode, overrides: KitThemeVariables): Record<string, string> {
   const style: Record<string, string> = { ...DURATIONS, ...THEMES[mode] }
   for (const [key, value] of Object.entries(overrides)) {
-    if (!ALLOWED_OVERRIDES.has(key as keyof KitThemeVariables)) continue
+    if (!THEME_VARIABLE_NAMES.has(key)) continue
     if (typeof value !== 'string' || !isSafeCssValue(value)) continue
     style[key] = value
   }

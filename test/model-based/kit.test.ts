@@ -93,6 +93,8 @@ const events = [
   { type: 'embedded.failed', alert: { code: 'FRAME_FAILED', shortMessage: 'Frame failed', longMessage: '' } },
   { type: 'kit.connectors', connectors: [] },
   { type: 'kit.dismissAlert', code: 'FRAME_FAILED' },
+  { type: 'kit.setThemeMode', themeMode: 'light' },
+  { type: 'kit.setThemeVariables', themeVariables: { '--ws-accent': '#ff3366' } },
   { type: 'account.balancesUpdated', owner: { address: '0x0', chainId: 'eip155:31337' }, balances: [] },
   { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'failed' },
   {
