@@ -112,6 +112,42 @@ export function themeVariablesProblems(variables: unknown, path = 'themeVariable
   return problems
 }
 
+/** The kit's theme events (`KitEvent`), as the run-time setters send them. */
+export type ThemeEvent =
+  | { type: 'kit.setThemeMode'; themeMode: ThemeMode }
+  | { type: 'kit.setThemeVariables'; themeVariables: KitThemeVariables }
+
+/**
+ * Sets the theme mode at run time: the modal shows it at once and the login frame is told (`syncTheme`).
+ * `kit` is the running kit actor (`createActor(kit).start()`, or `useKitActor()`). Throws `ConfigError` for
+ * anything but `'dark'` or `'light'`, as the config does.
+ *
+ * @example
+ * setThemeMode(kitActor, 'light')
+ */
+export function setThemeMode(kit: { send(event: ThemeEvent): void }, themeMode: ThemeMode): void {
+  if (themeMode !== 'dark' && themeMode !== 'light')
+    throw new ConfigError('Invalid theme', { details: "themeMode: must be 'dark' or 'light'" })
+  kit.send({ type: 'kit.setThemeMode', themeMode })
+}
+
+/**
+ * Sets theme variables at run time, merged into the current ones (a variable set to `undefined` goes back to
+ * the theme's own value); the login frame is told (`syncTheme`). Throws `ConfigError` naming each variable the
+ * config would refuse (an unknown name, a value that could escape its declaration); then nothing is written.
+ *
+ * @example
+ * setThemeVariables(kitActor, { '--ws-accent': '#e8590c' })
+ */
+export function setThemeVariables(
+  kit: { send(event: ThemeEvent): void },
+  themeVariables: KitThemeVariables,
+): void {
+  const problems = themeVariablesProblems(themeVariables)
+  if (problems.length > 0) throw new ConfigError('Invalid theme', { details: problems.join('; ') })
+  kit.send({ type: 'kit.setThemeVariables', themeVariables })
+}
+
 /** Key-value storage the kit persists to (SPEC §3); `localStorage` by default. Failures are only logged. */
 export interface KitStorage {
   getItem(key: string): string | null

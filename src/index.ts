@@ -16,6 +16,9 @@ export {
   type ResolvedKitConfig,
   resolveConfig,
   type SocialProvider,
+  setThemeMode,
+  setThemeVariables,
+  type ThemeEvent,
   type ThemeMode,
   type WalletFeature,
 } from './config'
@@ -75,5 +78,4 @@ export type {
   SiwxMessageInput,
   SiwxSession,
 } from './siwx/types'
-export { setThemeMode, setThemeVariables } from './theme'
 export { homeView, isViewName, VIEW_NAMES, type ViewName } from './views'

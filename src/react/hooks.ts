@@ -1,6 +1,12 @@
 import { useCallback } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { KitThemeVariables, ResolvedKitConfig, ThemeMode } from '../config'
+import {
+  type KitThemeVariables,
+  type ResolvedKitConfig,
+  setThemeMode,
+  setThemeVariables,
+  type ThemeMode,
+} from '../config'
 import type { KitAlert } from '../errors/base'
 import type { AccountActorRef } from '../machines/account'
 import {
@@ -17,7 +23,6 @@ import type { SignInMachine, SignInStatus } from '../machines/signIn'
 import type { SwapActorRef } from '../machines/swap'
 import type { Toast } from '../machines/toast'
 import type { WalletsActorRef } from '../machines/wallets'
-import { setThemeMode, setThemeVariables } from '../theme'
 import type { ViewName } from '../views'
 import { useSelector } from './actor'
 import { useKitActor } from './context'

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate'
-import { resolveConfig } from '../../src/config'
+import { resolveConfig, setThemeMode, setThemeVariables } from '../../src/config'
 import { ConfigError } from '../../src/errors/base'
 import { type KitEvent, kitMachine, selectCapability } from '../../src/machines/kit'
-import { setThemeMode, setThemeVariables } from '../../src/theme'
 import { kitTestInput } from './kit.fixtures'
 
 /**
@@ -103,7 +102,10 @@ describe('theme at run time', () => {
     toFrame.length = 0
     const before = kit.getSnapshot().context.theme
     send({ type: 'kit.setThemeMode', themeMode: 'sepia' })
-    send({ type: 'kit.setThemeVariables', themeVariables: { '--ws-background': 'url(https://evil.example/x)' } })
+    send({
+      type: 'kit.setThemeVariables',
+      themeVariables: { '--ws-background': 'url(https://evil.example/x)' },
+    })
     send({ type: 'kit.setThemeVariables', themeVariables: { '--ws-radius': '8px;} body{display:none' } })
     send({ type: 'kit.setThemeVariables', themeVariables: { color: 'red' } })
     send({ type: 'kit.setThemeVariables', themeVariables: 'red' })

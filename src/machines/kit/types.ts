@@ -1,5 +1,5 @@
 import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
-import type { KitThemeVariables, ResolvedKitConfig, ThemeMode } from '../../config'
+import type { KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
 import type { EmbeddedWallet } from '../../embedded/load'
 import type { KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
@@ -173,8 +173,7 @@ export type KitEvent =
    * login frame when it runs. Variables merge into the current ones (`undefined` removes one). An invalid value
    * is ignored here; the setters throw `ConfigError` for it before sending.
    */
-  | { type: 'kit.setThemeMode'; themeMode: ThemeMode }
-  | { type: 'kit.setThemeVariables'; themeVariables: KitThemeVariables }
+  | ThemeEvent
   /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
