@@ -218,9 +218,17 @@ describe('theme at run time, in Chromium', () => {
     expect(await popup.locator('html').getAttribute('data-theme')).toBe('light')
     await popup.screenshot({ path: `${SHOTS}/social-popup-light.png` })
     await popup.close()
-    await view(page, 'ConnectingSocial').waitFor()
-    await page.getByRole('button', { name: 'Back' }).click()
+    // Closed before a login: back on Connect.
     await view(page, 'Connect').waitFor()
+  })
+
+  it('an error on Connect reads in the light theme too', async () => {
+    await page.getByRole('textbox', { name: 'Email' }).fill('not-an-email')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await view(page, 'Connect').getByRole('alert').waitFor()
+    await expectReadable()
+    await shot('connect-error-light')
+    await page.getByRole('textbox', { name: 'Email' }).fill('')
   })
 
   it('All Wallets in both modes', async () => {
