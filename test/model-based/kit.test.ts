@@ -192,11 +192,11 @@ const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
 const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
 
-const PATHS = 88
-const RESTORING_PATHS = 57
-const TOUCH_PATHS = 88
-const SIGN_IN_PATHS = 57
-const SOLANA_PATHS = 52
+const PATHS = 90
+const RESTORING_PATHS = 59
+const TOUCH_PATHS = 90
+const SIGN_IN_PATHS = 59
+const SOLANA_PATHS = 54
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
