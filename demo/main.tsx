@@ -10,6 +10,7 @@ import {
   useKitAccount,
   useKitSession,
   useKitSolana,
+  useKitTheme,
 } from '../src/react'
 import { createSiwe } from '../src/siwx'
 import { sandboxConfig } from './sandbox-config'
@@ -78,6 +79,7 @@ function App() {
   const { isConnected, address, namespace } = useKitAccount()
   const solana = useKitSolana()
   const session = useKitSession()
+  const theme = useKitTheme()
   const [result, setResult] = useState('')
   const sign = useSignMessage()
   const send = useSendTransaction()
@@ -91,6 +93,13 @@ function App() {
     <main>
       <header>
         <h1>Walletstate demo</h1>
+        <button
+          type="button"
+          aria-pressed={theme.themeMode === 'light'}
+          onClick={() => theme.setThemeMode(theme.themeMode === 'light' ? 'dark' : 'light')}
+        >
+          Light theme
+        </button>
         <ConnectButton />
       </header>
       <div className="actions">

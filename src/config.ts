@@ -80,6 +80,75 @@ export interface KitThemeVariables {
   '--ws-foreground'?: string
 }
 
+/** The theme variables a host may set (`KitThemeVariables`' keys). */
+export const THEME_VARIABLE_NAMES: ReadonlySet<string> = new Set<keyof KitThemeVariables>([
+  '--ws-accent',
+  '--ws-accent-contrast',
+  '--ws-font-family',
+  '--ws-radius',
+  '--ws-z-index',
+  '--ws-background',
+  '--ws-foreground',
+])
+
+/** A CSS value with nothing that could end the declaration, open a block or fetch a resource. */
+export function isSafeCssValue(value: string): boolean {
+  return value.length <= 200 && !/[;{}<>\\]|url\s*\(|expression\s*\(|@import|\/\*/i.test(value)
+}
+
+/**
+ * What is wrong with theme variables, one "path: problem" each: the config's `themeVariables` and
+ * `setThemeVariables` alike. A variable set to `undefined` is left out (at run time: removed).
+ */
+export function themeVariablesProblems(variables: unknown, path = 'themeVariables'): string[] {
+  if (!isRecord(variables)) return [`${path}: must be an object`]
+  const problems: string[] = []
+  for (const [name, value] of Object.entries(variables)) {
+    if (!THEME_VARIABLE_NAMES.has(name)) problems.push(`${path}.${name}: is not a theme variable`)
+    else if (value !== undefined && (typeof value !== 'string' || !isSafeCssValue(value)))
+      problems.push(
+        `${path}.${name}: must be a CSS value without ; { } < > \\, url(), expression(), @import or comments`,
+      )
+  }
+  return problems
+}
+
+/** The kit's theme events (`KitEvent`), as the run-time setters send them. */
+export type ThemeEvent =
+  | { type: 'kit.setThemeMode'; themeMode: ThemeMode }
+  | { type: 'kit.setThemeVariables'; themeVariables: KitThemeVariables }
+
+/**
+ * Sets the theme mode at run time: the modal shows it at once and the login frame is told (`syncTheme`).
+ * `kit` is the running kit actor (`createActor(kit).start()`, or `useKitActor()`). Throws `ConfigError` for
+ * anything but `'dark'` or `'light'`, as the config does.
+ *
+ * @example
+ * setThemeMode(kitActor, 'light')
+ */
+export function setThemeMode(kit: { send(event: ThemeEvent): void }, themeMode: ThemeMode): void {
+  if (themeMode !== 'dark' && themeMode !== 'light')
+    throw new ConfigError('Invalid theme', { details: "themeMode: must be 'dark' or 'light'" })
+  kit.send({ type: 'kit.setThemeMode', themeMode })
+}
+
+/**
+ * Sets theme variables at run time, merged into the current ones (a variable set to `undefined` goes back to
+ * the theme's own value); the login frame is told (`syncTheme`). Throws `ConfigError` naming each variable the
+ * config would refuse (an unknown name, a value that could escape its declaration); then nothing is written.
+ *
+ * @example
+ * setThemeVariables(kitActor, { '--ws-accent': '#e8590c' })
+ */
+export function setThemeVariables(
+  kit: { send(event: ThemeEvent): void },
+  themeVariables: KitThemeVariables,
+): void {
+  const problems = themeVariablesProblems(themeVariables)
+  if (problems.length > 0) throw new ConfigError('Invalid theme', { details: problems.join('; ') })
+  kit.send({ type: 'kit.setThemeVariables', themeVariables })
+}
+
 /** Key-value storage the kit persists to (SPEC §3); `localStorage` by default. Failures are only logged. */
 export interface KitStorage {
   getItem(key: string): string | null
@@ -273,6 +342,7 @@ export function configProblems(config: unknown): string[] {
       checkNetwork(network, `networks.${index}`, report)
   if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
     report('themeMode', "must be 'dark' or 'light'")
+  if (config.themeVariables !== undefined) problems.push(...themeVariablesProblems(config.themeVariables))
   for (const option of ['siwx', 'siweConfig'] as const) checkSignIn(config[option], option, report)
   const { walletConnect, endpoints, swapSlippage } = config
   if (

@@ -26,6 +26,8 @@ describe('exports', () => {
         "modalMachine",
         "resolveConfig",
         "selectView",
+        "setThemeMode",
+        "setThemeVariables",
         "toastMachine",
       ]
     `)
@@ -112,6 +114,7 @@ describe('exports', () => {
         "useKitConfig",
         "useKitSession",
         "useKitSolana",
+        "useKitTheme",
         "useModalActor",
         "useSignInActor",
         "useToast",

@@ -16,6 +16,9 @@ export {
   type ResolvedKitConfig,
   resolveConfig,
   type SocialProvider,
+  setThemeMode,
+  setThemeVariables,
+  type ThemeEvent,
   type ThemeMode,
   type WalletFeature,
 } from './config'
@@ -44,6 +47,7 @@ export {
   type KitInput,
   type KitMachine,
   type KitSnapshot,
+  type KitTheme,
   kitMachine,
   type ModalActorRef,
   type ToastActorRef,

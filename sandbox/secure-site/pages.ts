@@ -28,12 +28,14 @@ export const FRAME_HEADERS = {
 
 const STYLE = `
   :root { color-scheme: dark; --bg: #101017; --fg: #ecebf3; --muted: #9a98ad; --card: #1b1b26; --line: #2c2b3a;
-    --accent: #8b7bff; --accent-fg: #fff; }
+    --accent: #8b7bff; --accent-fg: #fff; --link: #b7a8ff; --error: #ff8a8a; }
+  :root[data-theme='light'] { color-scheme: light; --bg: #f6f6fa; --fg: #16151f; --muted: #5d5b6e; --card: #ffffff;
+    --line: #d9d7e6; --accent: #5b45e0; --link: #4b36c9; --error: #b3261e; }
   * { box-sizing: border-box; }
   body { margin: 0; background: var(--bg); color: var(--fg); font: 15px/1.5 system-ui, sans-serif; }
   main { max-width: 720px; margin: 0 auto; padding: 24px 16px; }
   h1 { font-size: 20px; margin: 0 0 12px; }
-  a { color: #b7a8ff; }
+  a { color: var(--link); }
   code, pre { font: 13px/1.4 ui-monospace, monospace; overflow-wrap: anywhere; white-space: pre-wrap; }
   .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 16px; margin: 12px 0; }
   .muted { color: var(--muted); }
@@ -42,13 +44,16 @@ const STYLE = `
     color: var(--fg); font: inherit; }
   button { margin-top: 16px; padding: 10px 18px; border-radius: 999px; border: 0; background: var(--accent);
     color: var(--accent-fg); font: inherit; font-weight: 600; cursor: pointer; }
-  .error { color: #ff8a8a; }
+  .error { color: var(--error); }
   .code { font-size: 22px; letter-spacing: 4px; font-weight: 700; }
 `
 
-function page(title: string, body: string, head = ''): string {
+/** The app's theme, where a page is opened for it (the social sign-in: the frame adds `theme`). */
+export type PageTheme = 'dark' | 'light'
+
+function page(title: string, body: string, head = '', theme: PageTheme = 'dark'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="en" data-theme="${theme}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title><link rel="icon" href="data:,">${head}<style>${STYLE}</style></head>
 <body><main>${body}</main></body>
@@ -108,7 +113,13 @@ export function providerName(provider: string): string {
 }
 
 /** The social stand-in: "Sign in as" an e-mail, then Continue redirects back to the app. */
-export function socialPage(provider: string, state: string, error?: string, email = ''): string {
+export function socialPage(
+  provider: string,
+  state: string,
+  error?: string,
+  email = '',
+  theme: PageTheme = 'dark',
+): string {
   const name = providerName(provider)
   return page(
     `Sign in with ${name} (sandbox)`,
@@ -116,12 +127,15 @@ export function socialPage(provider: string, state: string, error?: string, emai
 <p class="muted">Sandbox stand-in for ${escapeHtml(name)}: whoever you name here is who the app will see.</p>
 <form method="post" action="/social/${encodeURIComponent(provider)}" class="card">
   <input type="hidden" name="state" value="${escapeHtml(state)}">
+  <input type="hidden" name="theme" value="${theme}">
   <p>Sign in as</p>
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(email)}">
   ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   <button type="submit">Continue</button>
 </form>`,
+    '',
+    theme,
   )
 }
 
@@ -150,9 +164,9 @@ export function framePage(scriptPath: string): string {
 <title>Walletstate secure site</title><link rel="icon" href="data:,">
 <style>
   :root { color-scheme: dark; --bg: #141420; --fg: #ecebf3; --muted: #9a98ad; --line: #2c2b3a; --accent: #8b7bff;
-    --accent-fg: #fff; --decline: #2a2937; }
+    --accent-fg: #12101f; --decline: #2a2937; }
   :root[data-theme='light'] { color-scheme: light; --bg: #ffffff; --fg: #16151f; --muted: #5d5b6e; --line: #e3e1ee;
-    --decline: #eeedf5; }
+    --accent: #5b45e0; --accent-fg: #fff; --decline: #eeedf5; }
   * { box-sizing: border-box; }
   html, body { margin: 0; height: 100%; }
   body { background: var(--bg); color: var(--fg); font: 15px/1.5 system-ui, sans-serif; }

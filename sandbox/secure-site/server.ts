@@ -308,6 +308,8 @@ function errorPage(error: unknown): SandboxResponse {
 }
 
 const ProviderParam = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
+/** The app's theme the social page opens in (the frame adds it); dark when absent or unknown. */
+const themeParam = (value: string | null | undefined) => (value === 'light' ? 'light' : 'dark')
 const MailboxTo = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.minLength(1), v.maxLength(254))
 
 function pageRoutes(deps: {
@@ -396,7 +398,8 @@ function pageRoutes(deps: {
           }
           if (request.done)
             return html(messagePage('Sign-in', 'This sign-in was already completed.', 'error'), 409)
-          return html(socialPage(provider.output, state.output))
+          const theme = themeParam(req.url.searchParams.get('theme'))
+          return html(socialPage(provider.output, state.output, undefined, '', theme))
         } catch (error) {
           return errorPage(error)
         }
@@ -416,7 +419,16 @@ function pageRoutes(deps: {
         const rawEmail = fields.get('email') ?? ''
         const email = v.safeParse(EmailSchema, rawEmail)
         if (!email.success)
-          return html(socialPage(provider.output, state.output, 'Enter a valid e-mail', rawEmail), 400)
+          return html(
+            socialPage(
+              provider.output,
+              state.output,
+              'Enter a valid e-mail',
+              rawEmail,
+              themeParam(fields.get('theme')),
+            ),
+            400,
+          )
         try {
           const back = await accounts.completeSocial(state.output, provider.output, email.output)
           return { status: 303, headers: { Location: back, 'Cache-Control': 'no-store' } }

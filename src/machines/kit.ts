@@ -8,7 +8,7 @@ import type { modalMachine } from './modal'
 import type { toastMachine } from './toast'
 
 export { matchConnector, routeAfterSend } from './kit/rules'
-export type { FrameViewEvent, KitContext, KitEvent, KitInput } from './kit/types'
+export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from './kit/types'
 
 /**
  * The root of the kit: composes the child machines and holds the rules where they meet (SPEC §2, §4), each a
@@ -186,6 +186,9 @@ export function defineKitMachine() {
         { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
         { actions: ['holdForWallets', raise({ type: 'listing.load' })] },
       ],
+      // The theme at run time: shown at once, and synced to the login frame when it runs.
+      'kit.setThemeMode': { guard: 'validTheme', actions: 'setTheme' },
+      'kit.setThemeVariables': { guard: 'validTheme', actions: 'setTheme' },
       'kit.dismissAlert': {
         actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) },
       },
@@ -358,6 +361,7 @@ export function initialKitContext(input: KitInput): KitContext {
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
+    theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
   }
 }
 

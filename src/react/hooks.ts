@@ -1,6 +1,12 @@
 import { useCallback } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { ResolvedKitConfig } from '../config'
+import {
+  type KitThemeVariables,
+  type ResolvedKitConfig,
+  setThemeMode,
+  setThemeVariables,
+  type ThemeMode,
+} from '../config'
 import type { KitAlert } from '../errors/base'
 import type { AccountActorRef } from '../machines/account'
 import {
@@ -87,6 +93,30 @@ export function useKit(): UseKitReturnType {
 /** The kit's validated config. */
 export function useKitConfig(): ResolvedKitConfig {
   return useSelector(useKitActor(), (s) => s.context.config)
+}
+
+export interface UseKitThemeReturnType {
+  themeMode: ThemeMode
+  themeVariables: KitThemeVariables
+  /** Throws `ConfigError` for anything but `'dark'` or `'light'`. */
+  setThemeMode: (themeMode: ThemeMode) => void
+  /** Merged into the current variables (`undefined` removes one); throws `ConfigError` for what the config refuses. */
+  setThemeVariables: (themeVariables: KitThemeVariables) => void
+}
+
+/**
+ * The theme at run time: the modal and the login frame follow each change.
+ *
+ * @example
+ * const { themeMode, setThemeMode } = useKitTheme()
+ * <button onClick={() => setThemeMode(themeMode === 'dark' ? 'light' : 'dark')}>Theme</button>
+ */
+export function useKitTheme(): UseKitThemeReturnType {
+  const kit = useKitActor()
+  const { themeMode, themeVariables } = useSelector(kit, (s) => s.context.theme)
+  const setMode = useCallback((mode: ThemeMode) => setThemeMode(kit, mode), [kit])
+  const setVariables = useCallback((variables: KitThemeVariables) => setThemeVariables(kit, variables), [kit])
+  return { themeMode, themeVariables, setThemeMode: setMode, setThemeVariables: setVariables }
 }
 
 /** Alerts to show (SPEC §8). */

@@ -206,9 +206,14 @@ describe('Connect: e-mail and socials', () => {
       within(socials)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['GGoogle', 'XX', 'DDiscord', 'FFarcaster', 'GGitHub', 'AApple', 'FFacebook'])
-    for (const name of ['Google', 'X', 'Discord', 'Farcaster', 'GitHub', 'Apple', 'Facebook'])
+    ).toEqual(['Google', 'X', 'Discord', 'Farcaster', 'GitHub', 'Apple', 'Facebook'])
+    for (const name of ['Google', 'X', 'Discord', 'Farcaster', 'GitHub', 'Apple', 'Facebook']) {
       expect(button(name).getAttribute('aria-disabled')).toBeNull()
+      // Each shows its provider's mark (a decorative drawing, no letter placeholder).
+      const mark = button(name).querySelector('svg')
+      expect(mark?.getAttribute('aria-hidden')).toBe('true')
+      expect(mark?.querySelectorAll('path[d]').length).toBeGreaterThan(0)
+    }
     const wallets = within(dialog()).getByRole('list', { name: 'Wallets' })
     const order = [email, socials, wallets]
     for (let i = 1; i < order.length; i++)
@@ -226,7 +231,7 @@ describe('Connect: e-mail and socials', () => {
     const socials = within(dialog()).getByRole('list', { name: 'Log in with' })
     const names = within(socials)
       .getAllByRole('button')
-      .map((b) => b.textContent?.slice(1))
+      .map((b) => b.textContent)
     expect(names).toEqual(['GitHub', 'Farcaster'])
     // Focusing a social button (the keyboard's way there) loads the frame; the button keeps its focus and is
     // unavailable (aria-disabled), with the frame's status under the buttons, until the frame is ready.

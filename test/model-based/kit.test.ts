@@ -93,6 +93,8 @@ const events = [
   { type: 'embedded.failed', alert: { code: 'FRAME_FAILED', shortMessage: 'Frame failed', longMessage: '' } },
   { type: 'kit.connectors', connectors: [] },
   { type: 'kit.dismissAlert', code: 'FRAME_FAILED' },
+  { type: 'kit.setThemeMode', themeMode: 'light' },
+  { type: 'kit.setThemeVariables', themeVariables: { '--ws-accent': '#ff3366' } },
   { type: 'account.balancesUpdated', owner: { address: '0x0', chainId: 'eip155:31337' }, balances: [] },
   { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'failed' },
   {
@@ -190,11 +192,11 @@ const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
 const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
 
-const PATHS = 88
-const RESTORING_PATHS = 57
-const TOUCH_PATHS = 88
-const SIGN_IN_PATHS = 57
-const SOLANA_PATHS = 52
+const PATHS = 90
+const RESTORING_PATHS = 59
+const TOUCH_PATHS = 90
+const SIGN_IN_PATHS = 59
+const SOLANA_PATHS = 54
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

@@ -369,7 +369,12 @@ const handlers: FrameCommands = {
     } catch {
       // not a URL: the app's origin is where the visitor returns
     }
-    return api('/api/social/start', { provider, deviceId, projectId, sdkVersion, returnTo })
+    const answer = await api('/api/social/start', { provider, deviceId, projectId, sdkVersion, returnTo })
+    // The sign-in page opens in the app's theme.
+    if (!themeMode) return answer
+    const uri = new URL(answer.uri)
+    uri.searchParams.set('theme', themeMode)
+    return { ...answer, uri: uri.toString() }
   },
 
   async connectSocial({ uri }) {
@@ -517,11 +522,30 @@ const handlers: FrameCommands = {
 
 const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|rgba?\([\d\s.,%]+\)|hsla?\([\d\s.,%deg]+\))$/
 
+/** The app's theme variables this page follows (the kit's names, and AppKit's), onto its own. */
+const THEME_VARIABLES: Record<string, string> = {
+  '--ws-accent': '--accent',
+  '--w3m-accent': '--accent',
+  '--ws-accent-contrast': '--accent-fg',
+  '--ws-background': '--bg',
+  '--ws-foreground': '--fg',
+}
+
+/** The theme the app sent last (`syncTheme`), for the social sign-in page it opens. */
+let themeMode: CommandPayload<'syncTheme'>['themeMode'] | undefined
+
+/**
+ * The app's theme, replacing the one before: the mode (the page's light and dark sets), and the colours among
+ * its variables that this page follows. Only plain colour values are written; anything else is skipped.
+ */
 function applyTheme(theme: CommandPayload<'syncTheme'>): void {
-  document.documentElement.dataset.theme = theme.themeMode
-  const accent = Object.entries(theme.themeVariables ?? {}).find(([name]) => /accent/i.test(name))?.[1]
-  if (accent !== undefined && CSS_COLOR.test(accent.trim())) {
-    document.documentElement.style.setProperty('--accent', accent.trim())
+  const root = document.documentElement
+  themeMode = theme.themeMode
+  root.dataset.theme = theme.themeMode
+  for (const own of new Set(Object.values(THEME_VARIABLES))) root.style.removeProperty(own)
+  for (const [name, value] of Object.entries(theme.themeVariables ?? {})) {
+    const own = Object.hasOwn(THEME_VARIABLES, name) ? THEME_VARIABLES[name] : undefined
+    if (own && CSS_COLOR.test(value.trim())) root.style.setProperty(own, value.trim())
   }
 }
 

@@ -1,5 +1,5 @@
 import { assertEvent } from 'xstate'
-import type { ResolvedKitConfig } from '../../config'
+import { type ResolvedKitConfig, themeVariablesProblems } from '../../config'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
 import type {
@@ -85,6 +85,11 @@ type Rule = (args: { context: KitContext; event: KitEvent }) => boolean
 
 /** The kit's rules, named: its guards, and what its actions check. */
 export const is = {
+  /** A theme set at run time that the kit can show: a known mode, variables the config would accept. */
+  validTheme: ({ event }) =>
+    event.type === 'kit.setThemeMode'
+      ? event.themeMode === 'dark' || event.themeMode === 'light'
+      : event.type === 'kit.setThemeVariables' && themeVariablesProblems(event.themeVariables).length === 0,
   storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
   embeddedOn: ({ context }) => embeddedOn(context),
   /** A device without hover (touch): the login frame loads when the modal opens, not on a pointer's intent. */

@@ -46,6 +46,7 @@ import type {
   KitContext,
   KitEvent,
   KitInput,
+  KitTheme,
   SendLogic,
   SessionClientLogic,
   SignInLogic,
@@ -136,7 +137,7 @@ export const kitSetup = setup({
             chainId: network.chainNamespace === 'eip155' ? Number(network.id) : String(network.id),
             namespace: network.chainNamespace,
             restored: embedded.restored,
-            theme: { themeMode: config.themeMode },
+            theme: frameTheme(context.theme),
             dappData: {
               projectId: config.projectId,
               sdkVersion: context.input.sdkVersion,
@@ -288,6 +289,21 @@ export const kitSetup = setup({
         } else if (namespace !== context.activeNamespace)
           enqueue.sendTo('modal', { type: 'router.push', view: 'Connect' })
       }
+    }),
+    /** A theme set at run time: kept (the views show it), and told to the login frame when it runs. */
+    setTheme: enqueueActions(({ context, event, enqueue }) => {
+      const { theme } = context
+      let next: KitTheme
+      if (event.type === 'kit.setThemeMode') next = { ...theme, themeMode: event.themeMode }
+      else if (event.type === 'kit.setThemeVariables') {
+        const themeVariables: Record<string, string | undefined> = { ...theme.themeVariables }
+        for (const [name, value] of Object.entries(event.themeVariables))
+          if (value === undefined) delete themeVariables[name]
+          else themeVariables[name] = value
+        next = { ...theme, themeVariables }
+      } else return
+      enqueue.assign({ theme: next })
+      if (context.frame) enqueue.sendTo(context.frame, { type: 'frame.syncTheme', theme: frameTheme(next) })
     }),
     rejectFrameRequests: sendTo(({ context }) => context.frame!, { type: 'frame.rejectRpcRequests' }),
     cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
@@ -550,6 +566,13 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
   'wallets.search',
   'wallets.retry',
 ])
+/** The theme as the login frame's `syncTheme` carries it: the mode and the variables set. */
+function frameTheme({ themeMode, themeVariables }: KitTheme) {
+  const variables: Record<string, string> = {}
+  for (const [name, value] of Object.entries(themeVariables)) if (value !== undefined) variables[name] = value
+  return { themeMode, themeVariables: variables }
+}
+
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
 

@@ -1,5 +1,5 @@
 import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
-import type { ResolvedKitConfig } from '../../config'
+import type { KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
 import type { EmbeddedWallet } from '../../embedded/load'
 import type { KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
@@ -128,6 +128,14 @@ export interface KitContext {
   walletsPending: readonly WalletsEvent[]
   /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
   signIn: SignInRef | undefined
+  /** The theme shown, from the config's; `kit.setThemeMode` and `kit.setThemeVariables` change it at run time. */
+  theme: KitTheme
+}
+
+/** The kit's theme: its mode and the host's variables (validated: `themeVariablesProblems`). */
+export interface KitTheme {
+  themeMode: ThemeMode
+  themeVariables: KitThemeVariables
 }
 
 /** What the views send the login frame, through the kit (which forwards them once the frame runs). */
@@ -160,6 +168,12 @@ export type KitEvent =
   | WalletsEvent
   | FrameViewEvent
   | { type: 'kit.dismissAlert'; code: KitAlert['code'] }
+  /**
+   * The theme at run time (`setThemeMode`, `setThemeVariables`, `useKitTheme`): shown at once, and synced to the
+   * login frame when it runs. Variables merge into the current ones (`undefined` removes one). An invalid value
+   * is ignored here; the setters throw `ConfigError` for it before sending.
+   */
+  | ThemeEvent
   /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */

@@ -6,6 +6,7 @@ import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { EMAIL_FIELD, isViewFocus } from '../controls'
 import { useFrameActor } from '../hooks'
+import { SocialIcon } from './SocialIcon'
 import { SOCIAL_NAMES } from './socialNames'
 
 /*
@@ -200,9 +201,7 @@ export function SocialLogins({ providers }: { providers: readonly SocialProvider
               }
             }}
           >
-            <span className="ws-wallet-fallback ws-social-glyph" aria-hidden="true">
-              {SOCIAL_NAMES[provider][0]}
-            </span>
+            <SocialIcon provider={provider} className="ws-social-glyph" />
             <span>{SOCIAL_NAMES[provider]}</span>
           </button>
         </li>

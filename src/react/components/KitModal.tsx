@@ -5,7 +5,7 @@ import { selectIsOpen, selectView } from '../../machines/modal'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { FOCUSABLE, focusForView } from '../controls'
-import { useConnectionActor, useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
+import { useConnectionActor, useKitAlerts, useModalActor, useToastActor } from '../hooks'
 import KIT_CSS from '../kit.css?inline'
 import { themeStyle } from '../theme'
 import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
@@ -16,7 +16,7 @@ import { ViewLoading } from './ViewLoading'
  * into `document.body` so host styles and stacking contexts cannot clip it.
  */
 export function KitModal() {
-  const config = useKitConfig()
+  const { themeMode, themeVariables } = useSelector(useKitActor(), (s) => s.context.theme)
   const modal = useModalActor()
   const isOpen = useSelector(modal, selectIsOpen)
   useAccountViewAhead()
@@ -24,11 +24,7 @@ export function KitModal() {
   useEffect(() => setContainer(document.body), [])
   if (!container) return null
   return createPortal(
-    <div
-      data-walletstate=""
-      data-theme={config.themeMode}
-      style={themeStyle(config.themeMode, config.themeVariables)}
-    >
+    <div data-walletstate="" data-theme={themeMode} style={themeStyle(themeMode, themeVariables)}>
       <style>{KIT_CSS}</style>
       {isOpen ? <Dialog /> : null}
       <ToastHost />

@@ -18,6 +18,7 @@ const FRAME_VIEWS_CSS = `
 [data-walletstate] .ws-stack { display: grid; gap: 12px; }
 [data-walletstate] .ws-code { font-size: 20px; letter-spacing: 0.3em; text-align: center; font-variant-numeric: tabular-nums; }
 [data-walletstate] .ws-badge-icon { width: 64px; height: 64px; border-radius: 16px; font-size: 28px; }
+[data-walletstate] .ws-social-badge { width: 40px; height: 40px; }
 [data-walletstate] .ws-lead { font-size: 16px; font-weight: 600; margin: 0; }
 [data-walletstate] .ws-strong { color: var(--ws-foreground); font-weight: 600; word-break: break-all; }
 [data-walletstate] .ws-small { font-size: 12px; margin: 0; }

@@ -1,5 +1,6 @@
 import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameViews'
+import { SocialIcon } from '../components/SocialIcon'
 import { SOCIAL_NAMES } from '../components/socialNames'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
@@ -30,9 +31,11 @@ export default function ConnectingSocial() {
   return (
     <div className="ws-center" ref={root} tabIndex={-1}>
       <FrameViewsStyle />
-      <span className="ws-wallet-fallback ws-badge-icon" aria-hidden="true">
-        {name[0]}
-      </span>
+      {social ? (
+        <span className="ws-wallet-fallback ws-badge-icon" aria-hidden="true">
+          <SocialIcon provider={social} className="ws-social-badge" />
+        </span>
+      ) : null}
       <p className="ws-lead">Log in with {name}</p>
       {opening ? <Progress>Opening the {name} window…</Progress> : null}
       {atProvider ? <Progress>Continue in the {name} window.</Progress> : null}
