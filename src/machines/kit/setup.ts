@@ -15,6 +15,7 @@ import {
   ON_DEMAND_LOAD_TIMEOUT_MS,
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
 } from '../../constants'
+import { isKitLocale, type KitLocale } from '../../config'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { formatQuantity } from '../../utils/format'
@@ -323,6 +324,8 @@ export const kitSetup = setup({
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)
     }),
+    /** The views' language (`kit.setLocale`): the views load its catalog and keep the last one until it comes. */
+    setLocale: assign((_, params: { locale: KitLocale }) => (isKitLocale(params.locale) ? { locale: params.locale } : {})),
     /** Takes one alert away: the visitor dismissed it, or what it said no longer holds. */
     dismissAlert: assign(({ context }, params: { code: AlertCode }) => ({
       alerts: context.alerts.filter((alert) => alert.code !== params.code),

@@ -9,6 +9,7 @@ import { useConnectionActor, useKitAlerts, useKitConfig, useModalActor, useToast
 import { KIT_CSS, themeStyle } from '../theme'
 import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
 import { ViewLoading } from './ViewLoading'
+import { alertText, localizeText, useI18n, useT } from '../i18n'
 
 /**
  * The kit's root element: theme variables, stylesheet, the modal while open, and the toast host. Rendered
@@ -18,6 +19,7 @@ export function KitModal() {
   const config = useKitConfig()
   const modal = useModalActor()
   const isOpen = useSelector(modal, selectIsOpen)
+  const { locale, dir } = useI18n()
   useAccountViewAhead()
   const [container, setContainer] = useState<HTMLElement | null>(null)
   useEffect(() => setContainer(document.body), [])
@@ -26,6 +28,8 @@ export function KitModal() {
     <div
       data-walletstate=""
       data-theme={config.themeMode}
+      lang={locale}
+      dir={dir}
       style={themeStyle(config.themeMode, config.themeVariables)}
     >
       <style>{KIT_CSS}</style>
@@ -61,6 +65,7 @@ function Dialog() {
   const bodyRef = useRef<HTMLDivElement>(null)
   const contentRef = useRef<HTMLDivElement>(null)
   const View = viewComponent(view)
+  const t = useT()
   // The view the dialog opened on shows at once: only a change of view within an open dialog animates its
   // content and title in (SPEC §2 durations); opening moves the dialog but never hides what it shows.
   const viewKey = `${depth}:${view}`
@@ -159,21 +164,23 @@ function Dialog() {
             <button
               type="button"
               className="ws-icon-button"
-              aria-label="Back"
+              aria-label={t('modal.back')}
               onClick={() => kit.send({ type: 'router.back' })}
             >
-              <span aria-hidden="true">←</span>
+              <span aria-hidden="true" className="ws-flip">
+                ←
+              </span>
             </button>
           ) : (
             <span />
           )}
           <h2 className="ws-title" id={titleId} key={view} data-direction={changed}>
-            {viewTitle(view)}
+            {viewTitle(view, t)}
           </h2>
           <button
             type="button"
             className="ws-icon-button"
-            aria-label="Close"
+            aria-label={t('modal.close')}
             onClick={() => kit.send({ type: 'modal.close' })}
           >
             <span aria-hidden="true">✕</span>
@@ -197,31 +204,36 @@ function Dialog() {
 function Alerts() {
   const kit = useKitActor()
   const alerts = useKitAlerts()
+  const t = useT()
   if (alerts.length === 0) return null
   return (
     <>
-      {alerts.map((alert) => (
+      {alerts.map((alert) => {
+        const text = alertText(t, alert)
+        return (
         <div key={alert.code} className="ws-alert" role="alert" data-alert={alert.code}>
           <div>
-            <strong>{alert.shortMessage}</strong>
-            {alert.longMessage}
+            <strong>{text.short}</strong>
+            {text.long}
           </div>
           <button
             type="button"
             className="ws-icon-button"
-            aria-label={`Dismiss: ${alert.shortMessage}`}
+            aria-label={t('modal.dismissAlert', { alert: text.short })}
             onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
           >
             <span aria-hidden="true">✕</span>
           </button>
         </div>
-      ))}
+        )
+      })}
     </>
   )
 }
 
 function ToastHost() {
   const toast = useSelector(useToastActor(), (s) => s.context.current)
+  const t = useT()
   if (!toast) return null
   return (
     <div
@@ -229,7 +241,7 @@ function ToastHost() {
       role={toast.variant === 'error' ? 'alert' : 'status'}
       data-variant={toast.variant}
     >
-      {toast.message}
+      {localizeText(t, toast.message)}
     </div>
   )
 }

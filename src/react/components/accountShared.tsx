@@ -38,10 +38,10 @@ const ACCOUNT_CSS = `
   font: inherit; font-size: 14px; cursor: pointer;
 }
 [data-walletstate] .ws-tab[aria-selected="true"] { background: var(--ws-surface-hover); color: var(--ws-foreground); font-weight: 600; }
-[data-walletstate] .ws-panel { width: 100%; text-align: left; }
+[data-walletstate] .ws-panel { width: 100%; text-align: start; }
 [data-walletstate] .ws-line { display: flex; align-items: center; gap: 12px; padding: 10px 12px; border-radius: 12px; background: var(--ws-surface); }
 [data-walletstate] .ws-grow { flex: 1; min-width: 0; display: grid; gap: 2px; }
-[data-walletstate] .ws-end { text-align: right; display: grid; gap: 2px; font-variant-numeric: tabular-nums; }
+[data-walletstate] .ws-end { text-align: end; display: grid; gap: 2px; font-variant-numeric: tabular-nums; }
 [data-walletstate] .ws-ellipsis { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 [data-walletstate] .ws-small { font-size: 12px; margin: 0; }
 [data-walletstate] .ws-in { color: var(--ws-success); }
@@ -52,7 +52,7 @@ const ACCOUNT_CSS = `
 [data-walletstate] .ws-summary { display: grid; gap: 8px; padding: 12px; border-radius: 12px; background: var(--ws-surface); }
 [data-walletstate] .ws-summary div { display: flex; justify-content: space-between; gap: 12px; }
 [data-walletstate] .ws-summary dt { color: var(--ws-muted); }
-[data-walletstate] .ws-summary dd { margin: 0; text-align: right; word-break: break-all; }
+[data-walletstate] .ws-summary dd { margin: 0; text-align: end; word-break: break-all; }
 [data-walletstate] .ws-mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; word-break: break-all; }
 `
 

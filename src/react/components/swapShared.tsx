@@ -27,7 +27,7 @@ const SWAP_CSS = `
 [data-walletstate] .ws-swap-flip { justify-self: center; width: 36px; height: 36px; margin: -14px 0; z-index: 1; border-radius: 50%; border: 1px solid var(--ws-border); background: var(--ws-surface); color: inherit; font: inherit; cursor: pointer; }
 [data-walletstate] .ws-swap-flip:disabled { cursor: default; opacity: 0.55; }
 [data-walletstate] .ws-swap-slippage { display: flex; align-items: center; justify-content: space-between; gap: 8px; }
-[data-walletstate] .ws-swap-slippage .ws-input { width: 5.5em; text-align: right; padding: 6px 8px; }
+[data-walletstate] .ws-swap-slippage .ws-input { width: 5.5em; text-align: end; padding: 6px 8px; }
 [data-walletstate] .ws-swap-mini { width: auto; flex: none; padding: 2px 8px; font-size: 12px; }
 [data-walletstate] .ws-swap-warn { color: var(--ws-error); }
 `

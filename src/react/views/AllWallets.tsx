@@ -367,7 +367,7 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
               aria-posinset={index + 1}
               style={{
                 top: row.start - scrollMargin + PAD_PX,
-                left: `calc(${width} * ${column} + ${PAD_PX + column * GAP_PX}px)`,
+                insetInlineStart: `calc(${width} * ${column} + ${PAD_PX + column * GAP_PX}px)`,
                 width: `calc(${width})`,
               }}
             >
