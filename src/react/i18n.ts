@@ -162,7 +162,9 @@ export function alertText(
 export function rich(text: string, values: Record<string, ReactNode>): ReactNode[] {
   return text
     .split(PLACEHOLDER)
-    .map((part, index) => createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)))
+    .map((part, index) =>
+      createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)),
+    )
 }
 
 export interface UseKitLocaleReturnType {

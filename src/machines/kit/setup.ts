@@ -10,12 +10,12 @@ import {
   sendTo,
   setup,
 } from 'xstate'
+import { isKitLocale, type KitLocale } from '../../config'
 import {
   EMBEDDED_LOAD_AFTER_OPEN_MS,
   ON_DEMAND_LOAD_TIMEOUT_MS,
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
 } from '../../constants'
-import { isKitLocale, type KitLocale } from '../../config'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { formatQuantity } from '../../utils/format'
@@ -325,7 +325,9 @@ export const kitSetup = setup({
       return addAlert(context, event.alert)
     }),
     /** The views' language (`kit.setLocale`): the views load its catalog and keep the last one until it comes. */
-    setLocale: assign((_, params: { locale: KitLocale }) => (isKitLocale(params.locale) ? { locale: params.locale } : {})),
+    setLocale: assign((_, params: { locale: KitLocale }) =>
+      isKitLocale(params.locale) ? { locale: params.locale } : {},
+    ),
     /** Takes one alert away: the visitor dismissed it, or what it said no longer holds. */
     dismissAlert: assign(({ context }, params: { code: AlertCode }) => ({
       alerts: context.alerts.filter((alert) => alert.code !== params.code),

@@ -23,7 +23,8 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
-  const text = status === 'connected' && address ? truncateAddress(address) : (label ?? t('connectButton.label'))
+  const text =
+    status === 'connected' && address ? truncateAddress(address) : (label ?? t('connectButton.label'))
   return (
     <button
       type="button"

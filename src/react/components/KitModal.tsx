@@ -6,10 +6,10 @@ import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { FOCUSABLE, focusForView } from '../controls'
 import { useConnectionActor, useKitAlerts, useKitConfig, useModalActor, useToastActor } from '../hooks'
+import { alertText, localizeText, useI18n, useT } from '../i18n'
 import { KIT_CSS, themeStyle } from '../theme'
 import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
 import { ViewLoading } from './ViewLoading'
-import { alertText, localizeText, useI18n, useT } from '../i18n'
 
 /**
  * The kit's root element: theme variables, stylesheet, the modal while open, and the toast host. Rendered
@@ -211,20 +211,20 @@ function Alerts() {
       {alerts.map((alert) => {
         const text = alertText(t, alert)
         return (
-        <div key={alert.code} className="ws-alert" role="alert" data-alert={alert.code}>
-          <div>
-            <strong>{text.short}</strong>
-            {text.long}
+          <div key={alert.code} className="ws-alert" role="alert" data-alert={alert.code}>
+            <div>
+              <strong>{text.short}</strong>
+              {text.long}
+            </div>
+            <button
+              type="button"
+              className="ws-icon-button"
+              aria-label={t('modal.dismissAlert', { alert: text.short })}
+              onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
+            >
+              <span aria-hidden="true">✕</span>
+            </button>
           </div>
-          <button
-            type="button"
-            className="ws-icon-button"
-            aria-label={t('modal.dismissAlert', { alert: text.short })}
-            onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
-          >
-            <span aria-hidden="true">✕</span>
-          </button>
-        </div>
         )
       })}
     </>

@@ -69,21 +69,25 @@ export function AccountStyle() {
  * @example
  * formatTransferAmount('1.5') // '1.500'
  */
-export function formatTransferAmount(numeric: string): string {
+export function formatTransferAmount(numeric: string, locale = 'en-US'): string {
   const value = Number(numeric)
   if (!Number.isFinite(value)) return numeric
-  return value.toLocaleString('en-US', {
+  return value.toLocaleString(locale, {
     minimumFractionDigits: TRANSFER_DECIMALS,
     maximumFractionDigits: TRANSFER_DECIMALS,
   })
 }
 
-/** US dollars with cents. */
-export function formatUsd(value: number): string {
-  return `$${(Number.isFinite(value) ? value : 0).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  })}`
+/** US dollars with cents, written as `locale` writes them ('$1,234.50', '1.234,50 $'). */
+export function formatUsd(value: number, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(
+    Number.isFinite(value) ? value : 0,
+  )
+}
+
+/** A date and time as `locale` writes them (the activity's times). */
+export function formatDateTime(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
 }
 
 /** The connected account's network as the kit's config has it, and whether it is a testnet. */

@@ -1,6 +1,6 @@
 import { useKitActor } from '../context'
-import { NetworkList } from './Networks'
 import { useT } from '../i18n'
+import { NetworkList } from './Networks'
 
 /** SPEC §2: the wallet is on a network the app did not ask for; switch, or disconnect. */
 export default function UnsupportedChain() {
