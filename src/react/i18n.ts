@@ -51,12 +51,14 @@ const PLACEHOLDER = /\{(\w+)\}/g
 const fill = (text: string, values?: MessageValues) =>
   values ? text.replace(PLACEHOLDER, (whole, name: string) => String(values[name] ?? whole)) : text
 
+/** The look-up of one catalog; a key it lacks falls back to English. */
+export const createTranslate =
+  (messages: Partial<Catalog>): Translate =>
+  (key, values) =>
+    fill(messages[key] ?? en[key] ?? key, values)
+
 function shownI18n(locale: KitLocale, messages: Catalog): KitI18n {
-  return {
-    locale,
-    dir: RTL.has(locale) ? 'rtl' : 'ltr',
-    t: (key, values) => fill(messages[key] ?? en[key] ?? key, values),
-  }
+  return { locale, dir: RTL.has(locale) ? 'rtl' : 'ltr', t: createTranslate(messages) }
 }
 
 interface Store {
