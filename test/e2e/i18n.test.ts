@@ -93,7 +93,7 @@ describe('translations, in Chromium', () => {
     })
   }
 
-  it('setLocale at run time: the host button and the modal change language; only a chosen locale's catalog is fetched', async () => {
+  it('setLocale at run time: the host button and the modal change language; only a chosen locale’s catalog is fetched', async () => {
     const page = await e2e.newPage()
     await hostButton(page).click()
     await page.getByRole('dialog', { name: en['title.Connect'] }).waitFor()
