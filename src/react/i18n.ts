@@ -17,9 +17,15 @@ import en from './locales/en.json'
  * 2.4 KiB and it wants catalogs compiled by its CLI, node-polyglot 8.3 KiB, i18next 16.0 KiB; rosetta, 0.8 KiB,
  * and typesafe-i18n, 1.3 KiB, are no longer maintained), it loads a locale's catalog through the function we give
  * it and keeps showing the previous one until it has come. Placeholders (`{name}`) are filled in below.
+ *
+ * The texts the machines and errors write in English (errors' `shortMessage`s, alerts, the machines' toasts and
+ * progress lines) are already English where they come from: their English catalog (`en.machine.json`, the
+ * source the other catalogs translate) is only needed to translate them, so it loads with another locale's
+ * catalog, not with the kit (issue 14's first-click budget).
  */
 
-export type MessageKey = keyof typeof en
+type MachineCatalog = typeof import('./locales/en.machine.json')
+export type MessageKey = keyof typeof en | keyof MachineCatalog
 export type Catalog = Record<MessageKey, string>
 export type MessageValues = Record<string, string | number>
 /** Looks a text up in the catalog shown, filling in its `{placeholders}`. */
@@ -34,6 +40,9 @@ const CATALOGS: Record<Exclude<KitLocale, 'en'>, () => Promise<{ default: Partia
   zh: () => import('./locales/zh.json'),
   ar: () => import('./locales/ar.json'),
 }
+
+/** The English of the machines' texts, once a locale other than English was asked for. */
+let machineEnglish: Partial<Record<MessageKey, string>> | undefined
 
 /** Languages written right to left. */
 const RTL: ReadonlySet<KitLocale> = new Set<KitLocale>(['ar'])
@@ -55,7 +64,14 @@ const fill = (text: string, values?: MessageValues) =>
 export const createTranslate =
   (messages: Partial<Catalog>): Translate =>
   (key, values) =>
-    fill(messages[key] ?? en[key] ?? key, values)
+    fill(messages[key] ?? (en as Partial<Catalog>)[key] ?? machineEnglish?.[key] ?? key, values)
+
+/** The catalog of the machines' English texts, loaded (once) beside a locale other than English. */
+export function loadMachineEnglish(): Promise<unknown> {
+  return import('./locales/en.machine.json').then((catalog) => {
+    machineEnglish = catalog.default
+  })
+}
 
 function shownI18n(locale: KitLocale, messages: Catalog): KitI18n {
   return { locale, dir: RTL.has(locale) ? 'rtl' : 'ltr', t: createTranslate(messages) }
@@ -77,8 +93,8 @@ function storeFor(kit: KitActorRef): Store {
   const failed = new Set<KitLocale>()
   const i18n = createI18n(locale, {
     get: (code) =>
-      CATALOGS[code as Exclude<KitLocale, 'en'>]().then(
-        (catalog) => ({ kit: catalog.default }),
+      Promise.all([CATALOGS[code as Exclude<KitLocale, 'en'>](), loadMachineEnglish()]).then(
+        ([catalog]) => ({ kit: catalog.default }),
         () => {
           // A catalog that did not come (offline): English, the source, until the locale is asked again.
           failed.add(code as KitLocale)
@@ -86,8 +102,8 @@ function storeFor(kit: KitActorRef): Store {
         },
       ),
   })
-  const messages = i18n('kit', en)
-  let shown = shownI18n('en', en)
+  const messages = i18n('kit', en as unknown as Catalog)
+  let shown = shownI18n('en', en as unknown as Catalog)
   messages.subscribe((catalog) => {
     const code = locale.get()
     const ready = code === 'en' || i18n.cache[code]?.kit !== undefined
@@ -116,12 +132,14 @@ let templates: [RegExp, MessageKey, string[]][] | undefined
  * the catalogs have it (`Sent {amount} {symbol}` matches "Sent 1 ETH"); the English text as it is otherwise.
  */
 export function localizeText(t: Translate, text: string): string {
-  templates ??= (Object.keys(en) as MessageKey[])
+  const english = machineEnglish
+  // English: the machine's text is the one shown.
+  if (!english) return text
+  templates ??= (Object.keys(english) as MessageKey[])
     .filter((key) => MACHINE_TEXT.test(key))
     .map((key) => {
       const names: string[] = []
-      const source = en[key]
-        .split(PLACEHOLDER)
+      const source = english[key]!.split(PLACEHOLDER)
         .map((part, index) => {
           if (index % 2 === 0) return part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
           names.push(part)
@@ -143,7 +161,7 @@ export function localizeText(t: Translate, text: string): string {
  */
 export function errorText(t: Translate, error: { name?: string; message: string }): string {
   const key = `error.${error.name}` as MessageKey
-  if (en[key] === error.message) return t(key)
+  if (machineEnglish?.[key] === error.message) return t(key)
   return localizeText(t, error.message)
 }
 
@@ -155,8 +173,8 @@ export function alertText(
   const short = `alert.${alert.code}` as MessageKey
   const long = `alert.${alert.code}.long` as MessageKey
   return {
-    short: en[short] === alert.shortMessage ? t(short) : alert.shortMessage,
-    long: en[long] === alert.longMessage ? t(long) : alert.longMessage,
+    short: machineEnglish?.[short] === alert.shortMessage ? t(short) : alert.shortMessage,
+    long: machineEnglish?.[long] === alert.longMessage ? t(long) : alert.longMessage,
   }
 }
 

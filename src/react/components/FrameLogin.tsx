@@ -6,7 +6,7 @@ import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { EMAIL_FIELD, isViewFocus } from '../controls'
 import { useFrameActor } from '../hooks'
-import { errorText, useT } from '../i18n'
+import { errorText, localizeText, useT } from '../i18n'
 import { SOCIAL_NAMES } from './socialNames'
 
 /*
@@ -76,7 +76,7 @@ export function FrameNotice({ id }: { id: string }) {
     return (
       <div className="ws-notice">
         <p className="ws-error-text" role="alert" id={id}>
-          {error ? errorText(t, error) : t('error.FrameLoadError')}
+          {localizeText(t, error ? errorText(t, error) : 'Unable to load email login dependency')}
         </p>
         <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'frame.retry' })}>
           {t('common.tryAgain')}

@@ -155,7 +155,7 @@ export function SwapTokensState({
     <div className="ws-stack">
       <AccountStyle />
       <p className="ws-error-text" role="alert">
-        {error ? localizeText(t, error.message) : t('error.SwapTokensError')}
+        {localizeText(t, error?.message ?? 'Unable to load the tokens to swap.')}
       </p>
       <button type="button" className="ws-secondary" onClick={onRetry}>
         {t('common.tryAgain')}

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { KIT_LOCALES } from '../../config'
 import * as api from '../../errors/api'
 import * as base from '../../errors/base'
@@ -8,20 +8,27 @@ import * as send from '../../errors/send'
 import * as signIn from '../../errors/signIn'
 import * as solana from '../../errors/solana'
 import * as swap from '../../errors/swap'
-import { createTranslate, errorText, localizeText } from '../i18n'
+import { createTranslate, errorText, loadMachineEnglish, localizeText } from '../i18n'
 import ar from './ar.json'
 import de from './de.json'
-import en from './en.json'
+import enViews from './en.json'
+import enMachine from './en.machine.json'
 import es from './es.json'
 import fr from './fr.json'
 import ja from './ja.json'
 import zh from './zh.json'
 
 // English is the source of truth (issue 18): every other catalog has exactly its keys, with the same placeholders.
+// English comes in two files: the views' texts (with the kit) and the machines' (loaded with another locale).
+const en = { ...enViews, ...enMachine }
 const CATALOGS: Record<string, Record<string, string>> = { ar, de, es, fr, ja, zh }
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 
 describe('catalogs', () => {
+  it('the two English files share no key', () => {
+    expect(Object.keys(enViews).filter((key) => key in enMachine)).toEqual([])
+  })
+
   it('one catalog per locale besides English', () => {
     expect(Object.keys(CATALOGS).sort()).toEqual(KIT_LOCALES.filter((l) => l !== 'en').sort())
   })
@@ -67,12 +74,18 @@ describe('catalogs', () => {
 
 describe('look-ups', () => {
   const t = createTranslate(de)
+  beforeAll(async () => {
+    // English needs no translation: what the machines wrote is shown as it is until another locale was chosen.
+    expect(localizeText(createTranslate({}), 'Sent 1.5 ETH')).toBe('Sent 1.5 ETH')
+    await loadMachineEnglish()
+  })
 
   it('default: a key in the catalog shown, its placeholders filled', () => {
     expect(t('wc.scan', { wallet: 'Rainbow' })).toBe(
       'Scanne diesen QR-Code mit Rainbow oder öffne ihn auf diesem Gerät.',
     )
     expect(createTranslate({})('common.tryAgain')).toBe('Try again')
+    expect(createTranslate({})('error.InvalidOtpError')).toBe('Invalid code')
   })
 
   it('errorText: by the error’s name when the text is that error’s English one; else its English text as it came', () => {

@@ -13,6 +13,7 @@ import {
 } from 'react'
 import type { WalletListing } from '../../api/walletsApi'
 import { WALLETS_VIRTUAL_FROM } from '../../constants'
+import { WALLETS_API_ERROR_MESSAGE } from '../../errors/api'
 import type { ChosenWallet } from '../../machines/connection'
 import { selectCapability } from '../../machines/kit'
 import {
@@ -222,7 +223,7 @@ function ErrorNote({ message, onRetry }: { message: string | undefined; onRetry:
   const t = useT()
   return (
     <div className="ws-wallets-error" role="alert">
-      <p>{message ? localizeText(t, message) : t('error.WalletsApi')}</p>
+      <p>{localizeText(t, message ?? WALLETS_API_ERROR_MESSAGE)}</p>
       <button type="button" className="ws-primary" onClick={onRetry}>
         {t('common.tryAgain')}
       </button>
