@@ -25,7 +25,8 @@ import en from './locales/en.json'
  */
 
 type MachineCatalog = typeof import('./locales/en.machine.json')
-export type MessageKey = keyof typeof en | keyof MachineCatalog
+type ViewsCatalog = typeof import('./locales/en.views.json')
+export type MessageKey = keyof typeof en | keyof ViewsCatalog | keyof MachineCatalog
 export type Catalog = Record<MessageKey, string>
 export type MessageValues = Record<string, string | number>
 /** Looks a text up in the catalog shown, filling in its `{placeholders}`. */
@@ -39,6 +40,14 @@ const CATALOGS: Record<Exclude<KitLocale, 'en'>, () => Promise<{ default: Partia
   ja: () => import('./locales/ja.json'),
   zh: () => import('./locales/zh.json'),
   ar: () => import('./locales/ar.json'),
+}
+
+/** The English texts of the views loaded on demand, handed over by the first of them (`i18nViews.ts`). */
+const lateEnglish: Partial<Catalog> = {}
+
+/** Adds English texts that came with code loaded on demand (the views' own). */
+export function addEnglish(catalog: Partial<Catalog>): void {
+  Object.assign(lateEnglish, catalog)
 }
 
 /** The English of the machines' texts, once a locale other than English was asked for. */
@@ -64,7 +73,10 @@ const fill = (text: string, values?: MessageValues) =>
 export const createTranslate =
   (messages: Partial<Catalog>): Translate =>
   (key, values) =>
-    fill(messages[key] ?? (en as Partial<Catalog>)[key] ?? machineEnglish?.[key] ?? key, values)
+    fill(
+      messages[key] ?? (en as Partial<Catalog>)[key] ?? lateEnglish[key] ?? machineEnglish?.[key] ?? key,
+      values,
+    )
 
 /** The catalog of the machines' English texts, loaded (once) beside a locale other than English. */
 export function loadMachineEnglish(): Promise<unknown> {

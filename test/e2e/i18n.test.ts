@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KIT_LOCALES, type KitLocale } from '../../src/config'
 import ar from '../../src/react/locales/ar.json'
 import de from '../../src/react/locales/de.json'
-import en from '../../src/react/locales/en.json'
+import enFirst from '../../src/react/locales/en.json'
+import enViews from '../../src/react/locales/en.views.json'
 import es from '../../src/react/locales/es.json'
 import fr from '../../src/react/locales/fr.json'
 import ja from '../../src/react/locales/ja.json'
@@ -20,6 +21,7 @@ import { type E2eContext, hostButton, startE2e, truncated, view, walletPrompt } 
  * dev wallet and opens Account.
  */
 
+const en = { ...enFirst, ...enViews }
 const CATALOGS: Record<KitLocale, Record<keyof typeof en, string>> = { en, de, es, fr, ja, zh, ar }
 const ARTIFACTS = fileURLToPath(new URL('../../.tmp/test-artifacts/i18n/', import.meta.url))
 

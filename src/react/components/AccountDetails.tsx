@@ -11,7 +11,7 @@ import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig, useSendActor } from '../hooks'
-import { errorText, type MessageKey, useI18n, useT } from '../i18n'
+import { errorText, type MessageKey, useI18n, useT } from '../i18nViews'
 import {
   AccountStyle,
   formatDateTime,

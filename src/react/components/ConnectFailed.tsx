@@ -1,7 +1,7 @@
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor } from '../hooks'
-import { errorText, useT } from '../i18n'
+import { errorText, useT } from '../i18nViews'
 
 /** A failed or declined connection attempt: the reason, and "Try again" with the same wallet. */
 export function ConnectFailed() {

@@ -3,7 +3,7 @@ import type { AccountType } from '../../machines/frame'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { errorText, type MessageKey, rich, useT } from '../i18n'
+import { errorText, type MessageKey, rich, useT } from '../i18nViews'
 import { FrameViewsStyle, Progress } from './frameViews'
 import { SOCIAL_NAMES } from './socialNames'
 

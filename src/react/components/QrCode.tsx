@@ -1,6 +1,6 @@
 import QRCode from 'qrcode'
 import { useEffect, useState } from 'react'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 
 /**
  * A link drawn as a QR code (by the `qrcode` library) for a phone to scan: an image named `label`, with the

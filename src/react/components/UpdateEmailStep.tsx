@@ -2,7 +2,7 @@ import { selectUpdateEmailPhase } from '../../machines/frame'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { errorText, rich, useT } from '../i18n'
+import { errorText, rich, useT } from '../i18nViews'
 import { CodeForm, FrameViewsStyle, Progress, useFocusOnMount } from './frameViews'
 import { ViewLoading } from './ViewLoading'
 

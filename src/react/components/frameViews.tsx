@@ -3,7 +3,7 @@ import type { FrameErrorInfo } from '../../errors/frame'
 import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
 import { useSelector } from '../actor'
 import { FOCUSABLE, focusForView } from '../controls'
-import { errorText, useT } from '../i18n'
+import { errorText, useT } from '../i18nViews'
 
 /*
  * Pieces the embedded wallet's views share (all of them load on demand, and so does this file).

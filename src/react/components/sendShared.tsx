@@ -6,7 +6,7 @@ import type { SendActorRef } from '../../machines/send'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useSendActor } from '../hooks'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 import { useDataApi } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 

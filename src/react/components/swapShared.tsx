@@ -5,7 +5,7 @@ import { safeHttpUrl } from '../../utils/httpUrl'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useSwapActor } from '../hooks'
-import { localizeText, useT } from '../i18n'
+import { localizeText, useT } from '../i18nViews'
 import { AccountStyle, formatQuantity } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 

@@ -5,7 +5,7 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
-import { errorText, useT } from '../i18n'
+import { errorText, useT } from '../i18nViews'
 
 /** Only an embedded wallet's account needs it, so it loads with the login frame's code, not with the kit. */
 const EmbeddedAccount = lazy(() => import('../components/EmbeddedAccount'))

@@ -29,7 +29,7 @@ import { useSelector } from '../actor'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useKitConfig, useWalletsActor } from '../hooks'
-import { localizeText, useI18n, useT } from '../i18n'
+import { localizeText, useI18n, useT } from '../i18nViews'
 
 /**
  * SPEC §2 AllWallets: every wallet of the listing, searchable, loaded page by page as the visitor scrolls.

@@ -4,7 +4,7 @@ import { FrameViewsStyle, Progress } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { type MessageKey, useT } from '../i18n'
+import { type MessageKey, useT } from '../i18nViews'
 
 const REQUESTS: Record<string, MessageKey> = {
   personal_sign: 'approve.message',

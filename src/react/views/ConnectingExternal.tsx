@@ -3,7 +3,7 @@ import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor } from '../hooks'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 
 /** SPEC §2 ConnectingExternal: waiting for an installed wallet; a failure offers "Try again". */
 export default function ConnectingExternal() {

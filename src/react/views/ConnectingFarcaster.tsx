@@ -5,7 +5,7 @@ import { QrCode } from '../components/QrCode'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor, useToast } from '../hooks'
-import { errorText, useT } from '../i18n'
+import { errorText, useT } from '../i18nViews'
 
 /**
  * ConnectingFarcaster: the frame's Farcaster sign-in link as a QR code to scan with the phone, or to open on

@@ -4,7 +4,7 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitConfig, useSignInActor } from '../hooks'
-import { localizeText, rich, useT } from '../i18n'
+import { localizeText, rich, useT } from '../i18nViews'
 
 /**
  * ConnectingSiwe (issue 15): the connected visitor signs a message to prove they own the account. "Sign in"

@@ -4,7 +4,7 @@ import { SOCIAL_NAMES } from '../components/socialNames'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { errorText, useT } from '../i18n'
+import { errorText, useT } from '../i18nViews'
 
 /**
  * ConnectingSocial: the visitor signs in at the provider in a popup; the frame then connects the account.

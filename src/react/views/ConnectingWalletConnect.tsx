@@ -11,7 +11,7 @@ import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor, useToast } from '../hooks'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 
 /**
  * SPEC §2 ConnectingWalletConnect: the pairing URI as a QR code (drawn by the `qrcode` library), a copy-link

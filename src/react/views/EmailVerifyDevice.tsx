@@ -3,7 +3,7 @@ import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameV
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { errorText, rich, useT } from '../i18n'
+import { errorText, rich, useT } from '../i18nViews'
 
 /**
  * EmailVerifyDevice: this browser is new to the account, so the frame e-mailed a link to approve it. The view

@@ -4,7 +4,7 @@ import { CodeForm, FrameViewsStyle, useCooldownSeconds, useFocusOnMount } from '
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
-import { rich, useT } from '../i18n'
+import { rich, useT } from '../i18nViews'
 
 /**
  * EmailVerifyOtp: the one-time code the frame e-mailed. A wrong code's error stays until the next try; a new

@@ -3,7 +3,7 @@ import { networkOfChain } from '../../utils/caip'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
-import { errorText, useT } from '../i18n'
+import { errorText, useT } from '../i18nViews'
 
 const NAMESPACE_NAMES = { eip155: 'EVM', solana: 'Solana' } as const
 

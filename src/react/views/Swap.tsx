@@ -21,7 +21,7 @@ import {
   useSwapFlow,
 } from '../components/swapShared'
 import { useKitActor } from '../context'
-import { errorText, localizeText, useI18n, useT } from '../i18n'
+import { errorText, localizeText, useI18n, useT } from '../i18nViews'
 
 /**
  * Issue 16 Swap: the swap form. The token paid and its amount (with Max), the token received and the quoted

@@ -23,7 +23,7 @@ import {
 } from '../components/swapShared'
 import { useKitActor } from '../context'
 import { useModalActor } from '../hooks'
-import { errorText, localizeText, useI18n, useT } from '../i18n'
+import { errorText, localizeText, useI18n, useT } from '../i18nViews'
 
 /** A price impact above this (in percent) is shown as a warning. Ours. */
 const HIGH_PRICE_IMPACT = 5

@@ -12,7 +12,7 @@ import {
 } from '../components/swapShared'
 import { useKitActor } from '../context'
 import { useModalActor } from '../hooks'
-import { useI18n } from '../i18n'
+import { useI18n } from '../i18nViews'
 
 /** Which side of the swap the picker chooses for: the view's data (`router.push` … `data: { side }`). */
 type Side = 'from' | 'to'

@@ -1,5 +1,5 @@
 import { useKitActor } from '../context'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 
 /** Any view this build of the kit does not include yet: says so plainly and offers the way back. */
 export default function Unavailable() {

@@ -1,5 +1,5 @@
 import { useKitActor } from '../context'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 import { NetworkList } from './Networks'
 
 /** SPEC §2: the wallet is on a network the app did not ask for; switch, or disconnect. */

@@ -5,7 +5,7 @@ import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { EMAIL_FIELD } from '../controls'
 import { useFrameActor } from '../hooks'
-import { errorText, rich, useT } from '../i18n'
+import { errorText, rich, useT } from '../i18nViews'
 
 /**
  * UpdateEmailWallet: the new address for the embedded wallet's login. The frame then asks for a code sent to

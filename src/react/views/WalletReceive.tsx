@@ -2,7 +2,7 @@ import { useCallback, useId } from 'react'
 import { AccountStyle } from '../components/accountShared'
 import { QrCode } from '../components/QrCode'
 import { useKitAccount, useKitConfig, useToast } from '../hooks'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 
 /**
  * SPEC §2 WalletReceive: the connected address to share, as text, with a copy button and as a QR code, and the

@@ -12,7 +12,7 @@ import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
-import { errorText, localizeText, useI18n } from '../i18n'
+import { errorText, localizeText, useI18n } from '../i18nViews'
 
 /**
  * SPEC §2, §4, §5 WalletSend: the send form. The token (chosen in WalletSendSelectToken), the amount (with Max)

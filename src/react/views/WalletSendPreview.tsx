@@ -5,7 +5,7 @@ import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../co
 import { ButtonPair } from '../components/ButtonPair'
 import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
-import { errorText, useI18n, useT } from '../i18n'
+import { errorText, useI18n, useT } from '../i18nViews'
 
 /**
  * SPEC §2, §4 WalletSendPreview: what is about to be sent, to whom, and the network fee; Send asks the wallet.

@@ -4,7 +4,7 @@ import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
-import { useI18n } from '../i18n'
+import { useI18n } from '../i18nViews'
 
 /** SPEC §2 WalletSendSelectToken: the account's token balances to send from, searchable by name or symbol. */
 export default function WalletSendSelectToken() {

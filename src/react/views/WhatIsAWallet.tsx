@@ -1,5 +1,5 @@
 import { useKitActor } from '../context'
-import { useT } from '../i18n'
+import { useT } from '../i18nViews'
 
 /** A short explanation for first-time visitors, reached from Connect. */
 export default function WhatIsAWallet() {
