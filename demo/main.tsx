@@ -2,12 +2,20 @@ import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { parseEther } from 'viem'
 import { useSendTransaction, useSignMessage } from 'wagmi'
-import { createKitMachine, defineEvmNetwork, defineSolanaNetwork, type KitNetwork } from '../src'
+import {
+  createKitMachine,
+  defineEvmNetwork,
+  defineSolanaNetwork,
+  KIT_LOCALES,
+  type KitLocale,
+  type KitNetwork,
+} from '../src'
 import {
   ConnectButton,
   KitRoot,
   type KitRootProps,
   useKitAccount,
+  useKitLocale,
   useKitSession,
   useKitSolana,
   useKitTheme,
@@ -52,8 +60,14 @@ const siwx =
       })
     : undefined
 
+/** `?locale=de`: the kit's language at start (issue 18); the page's "Language" select changes it at run time. */
+const startLocale = new URLSearchParams(window.location.search).get('locale')
+
 const kit = createKitMachine({
   projectId: sandboxConfig.projectId,
+  ...((KIT_LOCALES as readonly string[]).includes(startLocale ?? '')
+    ? { locale: startLocale as KitLocale }
+    : {}),
   ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
     ? { walletConnect: { proposalTtlMs: proposalTtl } }
     : {}),
@@ -74,6 +88,23 @@ const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const SOLANA_RECIPIENT = 'F25s3DdjXdCxYBhh2z8FBusVEMT4b9bGNFVKJi3wFoF4'
 /** 0.01 SOL in lamports. */
 const SOL_AMOUNT = 10_000_000n
+
+/** The kit's language, changed at run time (`useKitLocale`). */
+function LocaleSelect() {
+  const { locale, setLocale } = useKitLocale()
+  return (
+    <label>
+      Language{' '}
+      <select value={locale} onChange={(event) => setLocale(event.target.value as KitLocale)}>
+        {KIT_LOCALES.map((code) => (
+          <option key={code} value={code}>
+            {code}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
 
 function App() {
   const { isConnected, address, namespace } = useKitAccount()
@@ -100,6 +131,7 @@ function App() {
         >
           Light theme
         </button>
+        <LocaleSelect />
         <ConnectButton />
       </header>
       <div className="actions">

@@ -139,6 +139,16 @@ describe('resolveConfig', () => {
     expect(configProblems({ ...base, networks: [null] })).toEqual(['networks.0: must be a network object'])
   })
 
+  it('parameters: locale is one of the kit’s locales; unset is English', () => {
+    expect(resolveConfig(base).locale).toBe('en')
+    expect(resolveConfig({ ...base, locale: 'ar' }).locale).toBe('ar')
+    for (const bad of ['pt', 'EN', '', 7])
+      expect(configProblems({ ...base, locale: bad })).toEqual([
+        "locale: must be one of 'en', 'de', 'es', 'fr', 'ja', 'zh', 'ar'",
+      ])
+    expect(() => resolveConfig({ ...base, locale: 'xx' as never })).toThrow(/Invalid kit configuration/)
+  })
+
   it('parameters: swapSlippage is a percentage above 0 and at most 50; unset leaves the default', () => {
     for (const bad of [0, -1, 50.5, Number.NaN, '1'])
       expect(configProblems({ ...base, swapSlippage: bad })).toEqual([

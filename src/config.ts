@@ -49,6 +49,13 @@ export type ConnectorOrderItem =
   | 'recommended'
 export type ThemeMode = 'dark' | 'light'
 
+/** The languages the kit's views come in (src/react/locales/); English is the source and ships with the kit. */
+export const KIT_LOCALES = ['en', 'de', 'es', 'fr', 'ja', 'zh', 'ar'] as const
+export type KitLocale = (typeof KIT_LOCALES)[number]
+/** Whether a value names one of the kit's locales. */
+export const isKitLocale = (value: unknown): value is KitLocale =>
+  typeof value === 'string' && (KIT_LOCALES as readonly string[]).includes(value)
+
 /** Where the provider's services live; the sandbox overrides every one. */
 export interface KitEndpoints {
   api: string
@@ -196,6 +203,8 @@ export interface KitConfig {
    * `WagmiProvider` (and a `QueryClientProvider`) already above it.
    */
   wagmiConfig?: WagmiConfig
+  /** The language of the kit's views (`KIT_LOCALES`); 'en' when unset. `useKitLocale().setLocale` changes it. */
+  locale?: KitLocale
 }
 
 export interface KitWalletConnectOptions {
@@ -230,6 +239,8 @@ export interface ResolvedKitConfig {
   swapSlippage: number | undefined
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
+  /** The language the views start in. */
+  locale: KitLocale
 }
 
 /** SPEC §1 defaults. */
@@ -343,6 +354,8 @@ export function configProblems(config: unknown): string[] {
   if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
     report('themeMode', "must be 'dark' or 'light'")
   if (config.themeVariables !== undefined) problems.push(...themeVariablesProblems(config.themeVariables))
+  if (config.locale !== undefined && !isKitLocale(config.locale))
+    report('locale', `must be one of ${KIT_LOCALES.map((l) => `'${l}'`).join(', ')}`)
   for (const option of ['siwx', 'siweConfig'] as const) checkSignIn(config[option], option, report)
   const { walletConnect, endpoints, swapSlippage } = config
   if (
@@ -481,6 +494,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
     swapSlippage: config.swapSlippage,
     alerts,
+    locale: config.locale ?? 'en',
   }
 }
 

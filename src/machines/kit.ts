@@ -192,6 +192,7 @@ export function defineKitMachine() {
       'kit.dismissAlert': {
         actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) },
       },
+      'kit.setLocale': { actions: { type: 'setLocale', params: ({ event }) => ({ locale: event.locale }) } },
       'wallet.select': { actions: 'selectWallet' },
       'account.connected': { actions: 'onConnected' },
       'account.disconnected': { actions: 'onDisconnected' },
@@ -345,6 +346,7 @@ export function initialKitContext(input: KitInput): KitContext {
     config,
     input: rest,
     alerts: config.alerts,
+    locale: config.locale,
     modal: { open: false, history: [] },
     connected: undefined,
     accounts: {},
@@ -384,6 +386,9 @@ export function selectCapability(snapshot: { value: unknown }, capability: KitCa
   const state = typeof value === 'string' ? value : Object.keys(value)[0]
   return (['idle', 'loading', 'running', 'failed'] as const).find((s) => s === state) ?? 'idle'
 }
+
+/** The language the views are asked to show (its catalog may still be loading). */
+export const selectLocale = (snapshot: { context: Pick<KitContext, 'locale'> }) => snapshot.context.locale
 
 /** The alerts shown at the top of the modal (SPEC §8). */
 export const selectAlerts = (snapshot: { context: Pick<KitContext, 'alerts'> }) => snapshot.context.alerts

@@ -20,5 +20,6 @@ export {
   useToast,
   useToastActor,
 } from './hooks'
+export { type UseKitLocaleReturnType, useKitLocale } from './i18n'
 export { KitRoot, type KitRootProps } from './KitRoot'
 export { isSafeCssValue, themeStyle } from './theme'

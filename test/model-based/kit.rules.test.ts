@@ -103,6 +103,17 @@ const solanaSucceeded = (native: boolean) => ({
 })
 
 describe('kit rules', () => {
+  it('locale: the config’s at start; kit.setLocale changes it to one of the kit’s locales, and only to one', () => {
+    const { kit, send } = kitWithRecorders()
+    expect(kit.getSnapshot().context.locale).toBe('en')
+    send({ type: 'kit.setLocale', locale: 'ar' })
+    expect(kit.getSnapshot().context.locale).toBe('ar')
+    send({ type: 'kit.setLocale', locale: 'klingon' })
+    expect(kit.getSnapshot().context.locale).toBe('ar')
+    const started = kitWithRecorders({ config: { ...kitTestInput('kit-rules-de').config, locale: 'de' } })
+    expect(started.kit.getSnapshot().context.locale).toBe('de')
+  })
+
   it('after a send: native goes back from the preview, ERC-20 returns to Account, balances are read fresh', async () => {
     const { send, told, log } = kitWithRecorders()
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })

@@ -10,6 +10,7 @@ import {
   sendTo,
   setup,
 } from 'xstate'
+import { isKitLocale, type KitLocale } from '../../config'
 import {
   EMBEDDED_LOAD_AFTER_OPEN_MS,
   ON_DEMAND_LOAD_TIMEOUT_MS,
@@ -339,6 +340,10 @@ export const kitSetup = setup({
       assertEvent(event, 'embedded.failed')
       return addAlert(context, event.alert)
     }),
+    /** The views' language (`kit.setLocale`): the views load its catalog and keep the last one until it comes. */
+    setLocale: assign((_, params: { locale: KitLocale }) =>
+      isKitLocale(params.locale) ? { locale: params.locale } : {},
+    ),
     /** Takes one alert away: the visitor dismissed it, or what it said no longer holds. */
     dismissAlert: assign(({ context }, params: { code: AlertCode }) => ({
       alerts: context.alerts.filter((alert) => alert.code !== params.code),

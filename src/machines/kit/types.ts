@@ -1,5 +1,5 @@
 import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
-import type { KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
+import type { KitLocale, KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
 import type { EmbeddedWallet } from '../../embedded/load'
 import type { KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
@@ -90,6 +90,8 @@ export interface KitContext {
   input: Omit<KitInput, 'config'>
   /** Alerts shown at the top of the modal (SPEC §8); the visitor may dismiss them. */
   alerts: readonly KitAlert[]
+  /** The language the views are asked to show (the config's `locale`, then `kit.setLocale`). */
+  locale: KitLocale
   /** The modal's view stack, from its `modal.shown` notices (empty while closed). */
   modal: { open: boolean; history: readonly ViewName[] }
   /**
@@ -174,6 +176,8 @@ export type KitEvent =
    * is ignored here; the setters throw `ConfigError` for it before sending.
    */
   | ThemeEvent
+  /** The host (`useKitLocale().setLocale`) changes the views' language; the views load its catalog. */
+  | { type: 'kit.setLocale'; locale: KitLocale }
   /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */

@@ -11,8 +11,10 @@ import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useAccountActor, useKitAccount, useKitConfig, useSendActor } from '../hooks'
+import { errorText, type MessageKey, useI18n, useT } from '../i18nViews'
 import {
   AccountStyle,
+  formatDateTime,
   formatQuantity,
   formatTransferAmount,
   formatUsd,
@@ -28,16 +30,20 @@ import { useRefreshAfterSend } from './sendShared'
  * Account view first shows; the view itself (in the first-load bundle) stays small.
  */
 
-const FEATURES: Record<WalletFeature, { label: string; view: ViewName }> = {
-  onramp: { label: 'Buy', view: 'OnRampProviders' },
-  swaps: { label: 'Swap', view: 'Swap' },
-  receive: { label: 'Receive', view: 'WalletReceive' },
-  send: { label: 'Send', view: 'WalletSend' },
+const FEATURES: Record<WalletFeature, { label: MessageKey; view: ViewName }> = {
+  onramp: { label: 'feature.onramp', view: 'OnRampProviders' },
+  swaps: { label: 'feature.swaps', view: 'Swap' },
+  receive: { label: 'feature.receive', view: 'WalletReceive' },
+  send: { label: 'feature.send', view: 'WalletSend' },
 }
 
 const SOLANA_FEATURES: ReadonlySet<WalletFeature> = new Set<WalletFeature>(['receive', 'send'])
 
-const TAB_LABELS: Record<AccountTab, string> = { tokens: 'Tokens', nfts: 'NFTs', activity: 'Activity' }
+const TAB_LABELS: Record<AccountTab, MessageKey> = {
+  tokens: 'tab.tokens',
+  nfts: 'tab.nfts',
+  activity: 'tab.activity',
+}
 
 /** The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. */
 export function AccountProfile() {
@@ -78,12 +84,13 @@ export function AccountBalance() {
 /** SOL, from the account's balances (the Data API reads them from the chain; SOL is the entry without a mint). */
 function SolanaBalance() {
   const { balances, status } = useAccountBalances()
+  const { t, locale } = useI18n()
   const sol = balances.find((b) => b.address === undefined)
   const shown = sol
-    ? `${formatQuantity(sol.quantity.numeric)} ${sol.symbol}`
+    ? `${formatQuantity(sol.quantity.numeric, 4, locale)} ${sol.symbol}`
     : status === 'loading' || status === 'idle'
-      ? 'Loading balance…'
-      : 'Balance unavailable'
+      ? t('account.loadingBalance')
+      : t('account.balanceUnavailable')
   return (
     <p className="ws-balance" data-testid="account-balance" aria-live="polite">
       {shown}
@@ -99,13 +106,14 @@ function EvmBalance() {
     chainId: typeof chainId === 'number' ? chainId : undefined,
     query: { enabled: !!address && !!network && typeof chainId === 'number' },
   })
+  const { t, locale } = useI18n()
   const shown = !network
-    ? '0.00'
+    ? (0).toLocaleString(locale, { minimumFractionDigits: 2 })
     : balance.data
-      ? `${formatQuantity(formatUnits(balance.data.value, balance.data.decimals))} ${balance.data.symbol}`
+      ? `${formatQuantity(formatUnits(balance.data.value, balance.data.decimals), 4, locale)} ${balance.data.symbol}`
       : balance.isLoading
-        ? 'Loading balance…'
-        : 'Balance unavailable'
+        ? t('account.loadingBalance')
+        : t('account.balanceUnavailable')
   return (
     <p className="ws-balance" data-testid="account-balance" aria-live="polite">
       {shown}
@@ -123,12 +131,13 @@ export default function AccountDetails() {
   const shown = config.features.walletFeaturesOrder.filter(
     (feature) => config.features[feature] && (namespace === 'eip155' || SOLANA_FEATURES.has(feature)),
   )
+  const t = useT()
   return (
     <div className="ws-stack ws-full">
       <AccountStyle />
       <PortfolioValue />
       {shown.length > 0 ? (
-        <nav className="ws-features" aria-label="Wallet features">
+        <nav className="ws-features" aria-label={t('account.features')}>
           {shown.map((feature) => (
             <button
               key={feature}
@@ -136,7 +145,7 @@ export default function AccountDetails() {
               className="ws-secondary"
               onClick={() => kit.send({ type: 'router.push', view: FEATURES[feature].view })}
             >
-              {FEATURES[feature].label}
+              {t(FEATURES[feature].label)}
             </button>
           ))}
         </nav>
@@ -155,9 +164,10 @@ function PortfolioValue() {
   const account = useAccountActor()
   const total = useSelector(account, selectPortfolioValue)
   const value = !network || network.testnet ? 0 : total
+  const { locale } = useI18n()
   return (
     <p className="ws-total" data-testid="account-total">
-      {formatUsd(value)}
+      {formatUsd(value, locale)}
     </p>
   )
 }
@@ -179,8 +189,12 @@ function AccountTabs() {
   const id = useId()
   const listRef = useRef<HTMLDivElement>(null)
   const select = (tab: AccountTab) => kit.send({ type: 'account.selectTab', tab })
+  const { t, dir } = useI18n()
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+    // The arrow keys follow the tabs as laid out: right to left in Arabic.
+    const forward = dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight'
+    const back = dir === 'rtl' ? 'ArrowRight' : 'ArrowLeft'
+    const step = event.key === forward ? 1 : event.key === back ? -1 : 0
     if (step === 0) return
     event.preventDefault()
     const next = tabs[(tabs.indexOf(selected) + step + tabs.length) % tabs.length]!
@@ -189,7 +203,13 @@ function AccountTabs() {
   }
   return (
     <div className="ws-stack ws-full">
-      <div className="ws-tabs" role="tablist" aria-label="Account" ref={listRef} onKeyDown={onKeyDown}>
+      <div
+        className="ws-tabs"
+        role="tablist"
+        aria-label={t('account.tabs')}
+        ref={listRef}
+        onKeyDown={onKeyDown}
+      >
         {tabs.map((tab) => (
           <button
             key={tab}
@@ -203,7 +223,7 @@ function AccountTabs() {
             tabIndex={tab === selected ? 0 : -1}
             onClick={() => select(tab)}
           >
-            {TAB_LABELS[tab]}
+            {t(TAB_LABELS[tab])}
           </button>
         ))}
       </div>
@@ -217,23 +237,24 @@ function AccountTabs() {
 function TokensTab() {
   const network = useActiveNetwork()
   const { balances, status, canRetry, retry } = useAccountBalances()
-  if (status === 'loading' && balances.length === 0) return <Status label="Loading tokens…" />
+  const t = useT()
+  if (status === 'loading' && balances.length === 0) return <Status label={t('tokens.loading')} />
   if (status === 'unsupported') {
-    return <p className="ws-muted">Token balances are not available on this network.</p>
+    return <p className="ws-muted">{t('tokens.unsupported')}</p>
   }
   if ((status === 'blocked' || status === 'idle') && balances.length === 0) {
     return (
       <div className="ws-stack">
-        <p className="ws-muted">Token balances are unavailable right now.</p>
+        <p className="ws-muted">{t('tokens.unavailable')}</p>
         <button type="button" className="ws-secondary" disabled={!canRetry} onClick={retry}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       </div>
     )
   }
-  if (balances.length === 0) return <p className="ws-muted">No tokens yet.</p>
+  if (balances.length === 0) return <p className="ws-muted">{t('tokens.none')}</p>
   return (
-    <ul className="ws-list" aria-label="Tokens">
+    <ul className="ws-list" aria-label={t('tab.tokens')}>
       {balances.map((balance) => (
         <TokenRow
           key={`${balance.chainId}:${balance.address ?? 'native'}`}
@@ -246,7 +267,8 @@ function TokensTab() {
 }
 
 function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
-  const quantity = formatQuantity(balance.quantity.numeric)
+  const { locale } = useI18n()
+  const quantity = formatQuantity(balance.quantity.numeric, 4, locale)
   return (
     <li className="ws-line" data-testid="token-balance" data-symbol={balance.symbol}>
       {balance.iconUrl ? (
@@ -256,7 +278,7 @@ function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
       )}
       <span className="ws-grow">
         <span className="ws-ellipsis">{balance.name}</span>
-        {usd ? <span className="ws-muted ws-small">{formatUsd(balance.value)}</span> : null}
+        {usd ? <span className="ws-muted ws-small">{formatUsd(balance.value, locale)}</span> : null}
       </span>
       <span className="ws-end" data-testid="token-quantity">
         {quantity} {balance.symbol}
@@ -281,15 +303,16 @@ function NftsTab() {
   const items: NftItem[] = (query.data?.pages ?? [])
     .flatMap((page) => page.data)
     .filter((nft) => !nft.flags.is_spam)
-  if (query.isPending) return <Status label="Loading NFTs…" />
+  const t = useT()
+  if (query.isPending) return <Status label={t('nfts.loading')} />
   if (query.isError && items.length === 0)
     return <Failed error={query.error} onRetry={() => query.refetch()} />
   return (
     <div className="ws-stack">
       {items.length === 0 ? (
-        <p className="ws-muted">No NFTs yet.</p>
+        <p className="ws-muted">{t('nfts.none')}</p>
       ) : (
-        <ul className="ws-nfts" aria-label="NFTs">
+        <ul className="ws-nfts" aria-label={t('tab.nfts')}>
           {items.map((nft) => (
             <li key={`${nft.contract}:${nft.tokenId}`} className="ws-nft" data-testid="nft">
               {nft.preview ? <img src={nft.preview.url} alt="" /> : null}
@@ -304,21 +327,21 @@ function NftsTab() {
   )
 }
 
-const OPERATIONS: Record<string, string> = {
-  send: 'Sent',
-  receive: 'Received',
-  mint: 'Minted',
-  burn: 'Burned',
-  trade: 'Swapped',
-  approve: 'Approved',
-  deploy: 'Deployed',
-  execute: 'Executed',
+const OPERATIONS: Record<string, MessageKey> = {
+  send: 'activity.op.send',
+  receive: 'activity.op.receive',
+  mint: 'activity.op.mint',
+  burn: 'activity.op.burn',
+  trade: 'activity.op.trade',
+  approve: 'activity.op.approve',
+  deploy: 'activity.op.deploy',
+  execute: 'activity.op.execute',
 }
 
-const STATUSES: Record<HistoryItem['metadata']['status'], string> = {
-  confirmed: 'Confirmed',
-  failed: 'Failed',
-  pending: 'Pending',
+const STATUSES: Record<HistoryItem['metadata']['status'], MessageKey> = {
+  confirmed: 'activity.status.confirmed',
+  failed: 'activity.status.failed',
+  pending: 'activity.status.pending',
 }
 
 /** SPEC §3: spam NFTs are hidden, and so is an item that moved nothing else. */
@@ -336,15 +359,16 @@ function ActivityTab() {
       const transfers = visibleTransfers(item)
       return transfers ? [{ item, transfers }] : []
     })
-  if (query.isPending) return <Status label="Loading activity…" />
+  const t = useT()
+  if (query.isPending) return <Status label={t('activity.loading')} />
   if (query.isError && items.length === 0)
     return <Failed error={query.error} onRetry={() => query.refetch()} />
   return (
     <div className="ws-stack">
       {items.length === 0 ? (
-        <p className="ws-muted">No activity yet.</p>
+        <p className="ws-muted">{t('activity.none')}</p>
       ) : (
-        <ul className="ws-list" aria-label="Activity">
+        <ul className="ws-list" aria-label={t('tab.activity')}>
           {items.map(({ item, transfers }) => (
             <ActivityRow key={item.id} item={item} transfers={transfers} />
           ))}
@@ -357,15 +381,18 @@ function ActivityTab() {
 
 function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: HistoryTransfer[] }) {
   const { operationType, status, minedAt, hash } = item.metadata
-  const label = OPERATIONS[operationType] ?? operationType.replace(/^./, (c) => c.toUpperCase())
+  const { t, locale } = useI18n()
+  const operation = OPERATIONS[operationType]
+  const label = operation ? t(operation) : operationType.replace(/^./, (c) => c.toUpperCase())
   const when = new Date(minedAt)
+  const statusKey = STATUSES[status]
   return (
     <li className="ws-line" data-testid="activity-item" data-hash={hash} data-operation={operationType}>
       <span className="ws-grow">
         <span>{label}</span>
         <span className="ws-muted ws-small">
-          <span data-testid="activity-status">{STATUSES[status] ?? status}</span> ·{' '}
-          <time dateTime={minedAt}>{when.toLocaleString()}</time>
+          <span data-testid="activity-status">{statusKey ? t(statusKey) : status}</span> ·{' '}
+          <time dateTime={minedAt}>{formatDateTime(when, locale)}</time>
         </span>
       </span>
       <span className="ws-end">
@@ -376,7 +403,7 @@ function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: Histor
             className={transfer.direction === 'in' ? 'ws-in' : undefined}
             data-testid="activity-transfer"
           >
-            {transferText(transfer)}
+            {transferText(transfer, locale)}
           </span>
         ))}
       </span>
@@ -384,10 +411,10 @@ function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: Histor
   )
 }
 
-function transferText(transfer: HistoryTransfer): string {
+function transferText(transfer: HistoryTransfer, locale: string): string {
   const sign = transfer.direction === 'in' ? '+' : transfer.direction === 'out' ? '-' : ''
   if (transfer.fungible_info) {
-    return `${sign}${formatTransferAmount(transfer.quantity.numeric)} ${transfer.fungible_info.symbol}`
+    return `${sign}${formatTransferAmount(transfer.quantity.numeric, locale)} ${transfer.fungible_info.symbol}`
   }
   return `${sign}${transfer.nft_info?.name ?? 'NFT'}`
 }
@@ -405,6 +432,7 @@ function LoadMore({
 }) {
   // A later page that failed: its text (SPEC §8, e.g. 'Failed to fetch transactions') under the pages shown,
   // and a retry of that page.
+  const t = useT()
   if (query.isFetchNextPageError && query.error)
     return <Failed error={query.error} onRetry={() => void query.fetchNextPage()} />
   if (!query.hasNextPage) return null
@@ -415,7 +443,7 @@ function LoadMore({
       disabled={query.isFetchingNextPage}
       onClick={() => void query.fetchNextPage()}
     >
-      {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
+      {query.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
     </button>
   )
 }
@@ -433,13 +461,14 @@ function Failed({ error, onRetry }: { error: Error; onRetry: () => void }) {
   // The Data API client's errors carry the SPEC's text as their short message.
   const message =
     'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : error.message
+  const t = useT()
   return (
     <div className="ws-stack">
       <p className="ws-error-text" role="alert">
-        {message}
+        {errorText(t, { name: error.name, message })}
       </p>
       <button type="button" className="ws-secondary" onClick={onRetry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </div>
   )

@@ -3,10 +3,11 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
+import { useT } from '../i18n'
 import { preloadKitModal } from '../modalChunk'
 
 export interface ConnectButtonProps {
-  /** Text while disconnected. */
+  /** Text while disconnected; "Connect Wallet" in the kit's language when unset. */
   label?: string
   className?: string
 }
@@ -18,11 +19,13 @@ export interface ConnectButtonProps {
  * @example
  * <ConnectButton />
  */
-export function ConnectButton({ label = 'Connect Wallet', className }: ConnectButtonProps) {
+export function ConnectButton({ label, className }: ConnectButtonProps) {
+  const t = useT()
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
-  const text = status === 'connected' && address ? truncateAddress(address) : label
+  const text =
+    status === 'connected' && address ? truncateAddress(address) : (label ?? t('connectButton.label'))
   return (
     <button
       type="button"

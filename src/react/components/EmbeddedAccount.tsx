@@ -3,12 +3,13 @@ import type { AccountType } from '../../machines/frame'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
+import { errorText, type MessageKey, rich, useT } from '../i18nViews'
 import { FrameViewsStyle, Progress } from './frameViews'
 import { SOCIAL_NAMES } from './socialNames'
 
-const ACCOUNT_TYPES: { value: AccountType; label: string }[] = [
-  { value: 'smartAccount', label: 'Smart account' },
-  { value: 'eoa', label: 'EOA' },
+const ACCOUNT_TYPES: { value: AccountType; label: MessageKey }[] = [
+  { value: 'smartAccount', label: 'embedded.smartAccount' },
+  { value: 'eoa', label: 'embedded.eoa' },
 ]
 
 /**
@@ -22,7 +23,7 @@ export default function EmbeddedAccount() {
   const social = useSelector(frame, (s) => s?.context.social)
   const userName = useSelector(frame, (s) => s?.context.user?.userName)
   const accountType = useSelector(frame, (s) => s?.context.accountType)
-  const error = useSelector(frame, (s) => s?.context.error?.message)
+  const error = useSelector(frame, (s) => s?.context.error)
   const canSwitch = useSelector(
     frame,
     (s) => s?.can({ type: 'frame.setAccountType', accountType: 'eoa' }) ?? false,
@@ -37,20 +38,18 @@ export default function EmbeddedAccount() {
   const name = useId()
   const shown = chosen ?? accountType
   const socialName = social ? SOCIAL_NAMES[social] : undefined
+  const t = useT()
+  const strong = (text: string) => <strong className="ws-strong">{text}</strong>
   return (
-    <section className="ws-stack ws-full" aria-label="Embedded wallet">
+    <section className="ws-stack ws-full" aria-label={t('embedded.label')}>
       <FrameViewsStyle />
       <p className="ws-muted" data-testid="account-login">
-        {email && !socialName ? (
-          <>
-            Logged in as <strong className="ws-strong">{email}</strong>
-          </>
-        ) : (
-          <>
-            Logged in with <strong className="ws-strong">{socialName ?? 'a social account'}</strong>
-            {userName ? ` as ${userName}` : ''}
-          </>
-        )}
+        {email && !socialName
+          ? rich(t('embedded.loggedInAs'), { email: strong(email) })
+          : rich(t(userName ? 'embedded.loggedInWithAs' : 'embedded.loggedInWith'), {
+              provider: strong(socialName ?? t('embedded.socialAccount')),
+              user: userName,
+            })}
       </p>
       {email && !socialName ? (
         <button
@@ -59,11 +58,11 @@ export default function EmbeddedAccount() {
           disabled={!canUpdate}
           onClick={() => kit.send({ type: 'router.push', view: 'UpdateEmailWallet' })}
         >
-          Update email
+          {t('embedded.updateEmail')}
         </button>
       ) : null}
       <fieldset className="ws-fieldset" disabled={!canSwitch}>
-        <legend className="ws-label">Account type</legend>
+        <legend className="ws-label">{t('embedded.accountType')}</legend>
         <div className="ws-segmented">
           {ACCOUNT_TYPES.map((type) => (
             <label key={type.value} className="ws-segment">
@@ -78,15 +77,15 @@ export default function EmbeddedAccount() {
                   kit.send({ type: 'frame.setAccountType', accountType: type.value })
                 }}
               />
-              <span>{type.label}</span>
+              <span>{t(type.label)}</span>
             </label>
           ))}
         </div>
       </fieldset>
-      {switching ? <Progress>Switching the account type…</Progress> : null}
+      {switching ? <Progress>{t('embedded.switching')}</Progress> : null}
       {error && !switching ? (
         <p className="ws-error-text" role="alert">
-          {error}
+          {errorText(t, error)}
         </p>
       ) : null}
     </section>

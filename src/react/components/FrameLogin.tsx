@@ -6,6 +6,7 @@ import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { EMAIL_FIELD, isViewFocus } from '../controls'
 import { useFrameActor } from '../hooks'
+import { errorText, localizeText, useT } from '../i18n'
 import { SocialIcon } from './SocialIcon'
 import { SOCIAL_NAMES } from './socialNames'
 
@@ -69,16 +70,17 @@ export function FrameNotice({ id }: { id: string }) {
   const status = useSelector(frame, frameStatus)
   const busy = useSelector(frame, (s) => s?.hasTag('busy') ?? false)
   const sending = useSelector(frame, (s) => s?.hasTag('sendingCode') ?? false)
-  const error = useSelector(frame, (s) => s?.context.error?.message)
+  const error = useSelector(frame, (s) => s?.context.error)
   const popupBlocked = useSelector(frame, (s) => s?.context.error?.name === 'AuthInitError')
+  const t = useT()
   if (status === 'failed') {
     return (
       <div className="ws-notice">
         <p className="ws-error-text" role="alert" id={id}>
-          {error ?? 'Unable to load email login dependency'}
+          {localizeText(t, error ? errorText(t, error) : 'Unable to load email login dependency')}
         </p>
         <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'frame.retry' })}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       </div>
     )
@@ -88,16 +90,18 @@ export function FrameNotice({ id }: { id: string }) {
     return (
       <p className="ws-muted ws-status" role="status">
         <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
-        {status === 'loading' ? 'Loading…' : sending ? 'Sending the code…' : 'Please wait…'}
+        {status === 'loading'
+          ? t('common.loading')
+          : sending
+            ? t('frame.sendingCode')
+            : t('common.pleaseWait')}
       </p>
     )
   }
   return error ? (
     <p className="ws-error-text" role="alert" id={id}>
-      {error}
-      {popupBlocked ? (
-        <span className="ws-muted"> The pop-up may be blocked: allow pop-ups for this site.</span>
-      ) : null}
+      {errorText(t, error)}
+      {popupBlocked ? <span className="ws-muted"> {t('frame.popupBlocked')}</span> : null}
     </p>
   ) : null
 }
@@ -115,6 +119,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
   const submitButton = useRef<HTMLButtonElement>(null)
   const id = useId()
   const intent = useLoadOnIntent({ focus: false })
+  const t = useT()
 
   // After a refused address the field takes focus again, unless the visitor has moved on (e.g. to a social
   // button, whose own error this may be).
@@ -131,7 +136,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
   return (
     <form className="ws-form" noValidate onSubmit={submit} aria-busy={busy} {...intent}>
       <label htmlFor={id} className="ws-label">
-        Email
+        {t('email.label')}
       </label>
       <div className="ws-row">
         <input
@@ -139,7 +144,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
           id={id}
           className="ws-input"
           {...EMAIL_FIELD}
-          placeholder="you@example.com"
+          placeholder={t('email.placeholder')}
           value={email}
           onChange={(event) => setEmail(event.target.value)}
           aria-invalid={error?.name === 'InvalidEmailError' ? true : undefined}
@@ -147,7 +152,7 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
         />
         <button ref={submitButton} type="submit" className="ws-primary ws-fit" disabled={!canSubmit}>
           {busy ? <span className="ws-spinner ws-spinner-small" aria-hidden="true" /> : null}
-          Continue
+          {t('common.continue')}
         </button>
       </div>
     </form>
@@ -164,6 +169,7 @@ export function SocialLogins({ providers }: { providers: readonly SocialProvider
   // Ready: loaded and not failed (a login may be under way: a click then is not kept for later).
   const ready = useSelector(frame, (s) => !!s && !s.hasTag('loading') && !s.hasTag('failed'))
   const intent = useLoadOnIntent({ focus: true })
+  const t = useT()
   // A button clicked while the frame still loads (it loads on intent, moments before): that login starts
   // once the frame is ready, still within the browser's user activation of the click (Chromium allows a popup
   // for 5 s after it); a popup blocked all the same gets the frame's popup error, and a new click.
@@ -181,7 +187,7 @@ export function SocialLogins({ providers }: { providers: readonly SocialProvider
     if (canStart || failed) setPending(undefined)
   }, [pending, canStart, failed])
   return (
-    <ul className="ws-socials" aria-label="Log in with" {...intent}>
+    <ul className="ws-socials" aria-label={t('social.logInWith')} {...intent}>
       {providers.map((provider) => (
         <li key={provider}>
           {/* Before the frame is asked for, a button looks ready (a click asks for it and starts once it is).

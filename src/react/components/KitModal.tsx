@@ -6,6 +6,7 @@ import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { FOCUSABLE, focusForView } from '../controls'
 import { useConnectionActor, useKitAlerts, useModalActor, useToastActor } from '../hooks'
+import { alertText, localizeText, useI18n, useT } from '../i18n'
 import KIT_CSS from '../kit.css?inline'
 import { themeStyle } from '../theme'
 import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
@@ -19,12 +20,19 @@ export function KitModal() {
   const { themeMode, themeVariables } = useSelector(useKitActor(), (s) => s.context.theme)
   const modal = useModalActor()
   const isOpen = useSelector(modal, selectIsOpen)
+  const { locale, dir } = useI18n()
   useAccountViewAhead()
   const [container, setContainer] = useState<HTMLElement | null>(null)
   useEffect(() => setContainer(document.body), [])
   if (!container) return null
   return createPortal(
-    <div data-walletstate="" data-theme={themeMode} style={themeStyle(themeMode, themeVariables)}>
+    <div
+      data-walletstate=""
+      data-theme={themeMode}
+      lang={locale}
+      dir={dir}
+      style={themeStyle(themeMode, themeVariables)}
+    >
       <style>{KIT_CSS}</style>
       {isOpen ? <Dialog /> : null}
       <ToastHost />
@@ -58,6 +66,7 @@ function Dialog() {
   const bodyRef = useRef<HTMLDivElement>(null)
   const contentRef = useRef<HTMLDivElement>(null)
   const View = viewComponent(view)
+  const t = useT()
   // The view the dialog opened on shows at once: only a change of view within an open dialog animates its
   // content and title in (SPEC §2 durations); opening moves the dialog but never hides what it shows.
   const viewKey = `${depth}:${view}`
@@ -156,21 +165,23 @@ function Dialog() {
             <button
               type="button"
               className="ws-icon-button"
-              aria-label="Back"
+              aria-label={t('modal.back')}
               onClick={() => kit.send({ type: 'router.back' })}
             >
-              <span aria-hidden="true">←</span>
+              <span aria-hidden="true" className="ws-flip">
+                ←
+              </span>
             </button>
           ) : (
             <span />
           )}
           <h2 className="ws-title" id={titleId} key={view} data-direction={changed}>
-            {viewTitle(view)}
+            {viewTitle(view, t)}
           </h2>
           <button
             type="button"
             className="ws-icon-button"
-            aria-label="Close"
+            aria-label={t('modal.close')}
             onClick={() => kit.send({ type: 'modal.close' })}
           >
             <span aria-hidden="true">✕</span>
@@ -194,31 +205,36 @@ function Dialog() {
 function Alerts() {
   const kit = useKitActor()
   const alerts = useKitAlerts()
+  const t = useT()
   if (alerts.length === 0) return null
   return (
     <>
-      {alerts.map((alert) => (
-        <div key={alert.code} className="ws-alert" role="alert" data-alert={alert.code}>
-          <div>
-            <strong>{alert.shortMessage}</strong>
-            {alert.longMessage}
+      {alerts.map((alert) => {
+        const text = alertText(t, alert)
+        return (
+          <div key={alert.code} className="ws-alert" role="alert" data-alert={alert.code}>
+            <div>
+              <strong>{text.short}</strong>
+              {text.long}
+            </div>
+            <button
+              type="button"
+              className="ws-icon-button"
+              aria-label={t('modal.dismissAlert', { alert: text.short })}
+              onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
+            >
+              <span aria-hidden="true">✕</span>
+            </button>
           </div>
-          <button
-            type="button"
-            className="ws-icon-button"
-            aria-label={`Dismiss: ${alert.shortMessage}`}
-            onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
-          >
-            <span aria-hidden="true">✕</span>
-          </button>
-        </div>
-      ))}
+        )
+      })}
     </>
   )
 }
 
 function ToastHost() {
   const toast = useSelector(useToastActor(), (s) => s.context.current)
+  const t = useT()
   if (!toast) return null
   return (
     <div
@@ -226,7 +242,7 @@ function ToastHost() {
       role={toast.variant === 'error' ? 'alert' : 'status'}
       data-variant={toast.variant}
     >
-      {toast.message}
+      {localizeText(t, toast.message)}
     </div>
   )
 }

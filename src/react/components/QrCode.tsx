@@ -1,5 +1,6 @@
 import QRCode from 'qrcode'
 import { useEffect, useState } from 'react'
+import { useT } from '../i18nViews'
 
 /**
  * A link drawn as a QR code (by the `qrcode` library) for a phone to scan: an image named `label`, with the
@@ -11,9 +12,10 @@ import { useEffect, useState } from 'react'
  */
 export function QrCode({ uri, label }: { uri: string | undefined; label: string }) {
   const src = useQrCode(uri)
+  const t = useT()
   if (!src || !uri) {
     return (
-      <div className="ws-qr ws-qr-placeholder" role="status" aria-label="Preparing the QR code">
+      <div className="ws-qr ws-qr-placeholder" role="status" aria-label={t('qr.preparing')}>
         <span className="ws-spinner" aria-hidden="true" />
       </div>
     )

@@ -2,6 +2,7 @@ import { selectUpdateEmailPhase } from '../../machines/frame'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
+import { errorText, rich, useT } from '../i18nViews'
 import { CodeForm, FrameViewsStyle, Progress, useFocusOnMount } from './frameViews'
 import { ViewLoading } from './ViewLoading'
 
@@ -20,13 +21,17 @@ export function UpdateEmailStep({ step }: { step: 'primary' | 'secondary' }) {
   const canSubmit = useSelector(frame, (s) => s?.can({ type: 'frame.submitOtp', otp: '' }) ?? false)
   const phase = useSelector(frame, (s) => (s ? selectUpdateEmailPhase(s) : 'over'))
   const root = useFocusOnMount<HTMLDivElement>(phase === 'checking' ? 'code' : phase)
+  const t = useT()
+  const strong = (text: string | undefined) => (
+    <strong className="ws-strong">{text ?? t('common.yourEmail')}</strong>
+  )
 
   if (!frame) return <ViewLoading />
   if (phase === 'refreshing' || phase === 'sending') {
     return (
       <div className="ws-center" ref={root} tabIndex={-1}>
         <FrameViewsStyle />
-        <Progress>{phase === 'sending' ? 'Sending a code…' : 'Updating your account…'}</Progress>
+        <Progress>{phase === 'sending' ? t('updateEmail.sending') : t('updateEmail.updating')}</Progress>
       </div>
     )
   }
@@ -37,18 +42,16 @@ export function UpdateEmailStep({ step }: { step: 'primary' | 'secondary' }) {
         <FrameViewsStyle />
         {error ? (
           <p className="ws-error-text" role="alert">
-            {error.message}
+            {errorText(t, error)}
           </p>
         ) : null}
-        <p role="status">
-          You log in with <strong className="ws-strong">{email ?? 'your email'}</strong>.
-        </p>
+        <p role="status">{rich(t('updateEmail.loggedInWith'), { email: strong(email) })}</p>
         <button
           type="button"
           className="ws-primary"
           onClick={() => kit.send({ type: 'router.reset', view: 'Account' })}
         >
-          Back to account
+          {t('updateEmail.back')}
         </button>
       </div>
     )
@@ -57,15 +60,14 @@ export function UpdateEmailStep({ step }: { step: 'primary' | 'secondary' }) {
     <div className="ws-stack" ref={root}>
       <FrameViewsStyle />
       <p className="ws-muted">
-        {step === 'primary'
-          ? 'To confirm it is you, enter the code we sent to '
-          : 'Now enter the code we sent to '}
-        <strong className="ws-strong">{(step === 'primary' ? email : newEmail) ?? 'your email'}</strong>.
+        {rich(t(step === 'primary' ? 'updateEmail.primary' : 'updateEmail.secondary'), {
+          email: strong(step === 'primary' ? email : newEmail),
+        })}
       </p>
       <CodeForm
         error={error}
         canSubmit={canSubmit}
-        progress={phase === 'checking' ? 'Checking the code…' : undefined}
+        progress={phase === 'checking' ? t('otp.checking') : undefined}
         onSubmit={(otp) => kit.send({ type: 'frame.submitOtp', otp })}
       />
     </div>

@@ -38,10 +38,10 @@ const ACCOUNT_CSS = `
   font: inherit; font-size: 14px; cursor: pointer;
 }
 [data-walletstate] .ws-tab[aria-selected="true"] { background: var(--ws-surface-hover); color: var(--ws-foreground); font-weight: 600; }
-[data-walletstate] .ws-panel { width: 100%; text-align: left; }
+[data-walletstate] .ws-panel { width: 100%; text-align: start; }
 [data-walletstate] .ws-line { display: flex; align-items: center; gap: 12px; padding: 10px 12px; border-radius: 12px; background: var(--ws-surface); }
 [data-walletstate] .ws-grow { flex: 1; min-width: 0; display: grid; gap: 2px; }
-[data-walletstate] .ws-end { text-align: right; display: grid; gap: 2px; font-variant-numeric: tabular-nums; }
+[data-walletstate] .ws-end { text-align: end; display: grid; gap: 2px; font-variant-numeric: tabular-nums; }
 [data-walletstate] .ws-ellipsis { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 [data-walletstate] .ws-small { font-size: 12px; margin: 0; }
 [data-walletstate] .ws-in { color: var(--ws-success); }
@@ -52,7 +52,7 @@ const ACCOUNT_CSS = `
 [data-walletstate] .ws-summary { display: grid; gap: 8px; padding: 12px; border-radius: 12px; background: var(--ws-surface); }
 [data-walletstate] .ws-summary div { display: flex; justify-content: space-between; gap: 12px; }
 [data-walletstate] .ws-summary dt { color: var(--ws-muted); }
-[data-walletstate] .ws-summary dd { margin: 0; text-align: right; word-break: break-all; }
+[data-walletstate] .ws-summary dd { margin: 0; text-align: end; word-break: break-all; }
 [data-walletstate] .ws-mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; word-break: break-all; }
 `
 
@@ -69,21 +69,25 @@ export function AccountStyle() {
  * @example
  * formatTransferAmount('1.5') // '1.500'
  */
-export function formatTransferAmount(numeric: string): string {
+export function formatTransferAmount(numeric: string, locale = 'en-US'): string {
   const value = Number(numeric)
   if (!Number.isFinite(value)) return numeric
-  return value.toLocaleString('en-US', {
+  return value.toLocaleString(locale, {
     minimumFractionDigits: TRANSFER_DECIMALS,
     maximumFractionDigits: TRANSFER_DECIMALS,
   })
 }
 
-/** US dollars with cents. */
-export function formatUsd(value: number): string {
-  return `$${(Number.isFinite(value) ? value : 0).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  })}`
+/** US dollars with cents, written as `locale` writes them ('$1,234.50', '1.234,50 $'). */
+export function formatUsd(value: number, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(
+    Number.isFinite(value) ? value : 0,
+  )
+}
+
+/** A date and time as `locale` writes them (the activity's times). */
+export function formatDateTime(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
 }
 
 /** The connected account's network as the kit's config has it, and whether it is a testnet. */

@@ -3,6 +3,7 @@ import type { FrameErrorInfo } from '../../errors/frame'
 import { type FrameActorRef, selectCooldownSeconds } from '../../machines/frame'
 import { useSelector } from '../actor'
 import { FOCUSABLE, focusForView } from '../controls'
+import { errorText, useT } from '../i18nViews'
 
 /*
  * Pieces the embedded wallet's views share (all of them load on demand, and so does this file).
@@ -109,6 +110,7 @@ export function CodeForm({ error, canSubmit, progress, onSubmit }: CodeFormProps
   const errorId = useId()
   // Only the answer to a code typed here takes the focus back (not, say, a refused "Resend code").
   const submitted = useRef(false)
+  const t = useT()
   useEffect(() => {
     if (!error || !submitted.current) return
     submitted.current = false
@@ -124,7 +126,7 @@ export function CodeForm({ error, canSubmit, progress, onSubmit }: CodeFormProps
   return (
     <form className="ws-form" noValidate onSubmit={submit} aria-busy={progress !== undefined}>
       <label htmlFor={id} className="ws-label">
-        Code
+        {t('otp.label')}
       </label>
       <input
         ref={input}
@@ -142,12 +144,12 @@ export function CodeForm({ error, canSubmit, progress, onSubmit }: CodeFormProps
       />
       {error ? (
         <p className="ws-error-text" role="alert" id={errorId}>
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
       {progress ? <Progress>{progress}</Progress> : null}
       <button type="submit" className="ws-primary" disabled={!canSubmit}>
-        Continue
+        {t('common.continue')}
       </button>
     </form>
   )

@@ -6,6 +6,7 @@ import type { SendActorRef } from '../../machines/send'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useSendActor } from '../hooks'
+import { useT } from '../i18nViews'
 import { useDataApi } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 
@@ -26,14 +27,15 @@ export function useSendFlow(): { send: SendActorRef | undefined; failed: boolean
 
 /** What a send view shows while the send flow's code loads, or when it did not. */
 export function SendFlowLoading({ failed, retry }: { failed: boolean; retry: () => void }) {
-  if (!failed) return <ViewLoading label="Loading…" />
+  const t = useT()
+  if (!failed) return <ViewLoading />
   return (
     <div className="ws-stack">
       <p className="ws-error-text" role="alert">
-        Sending is not available right now.
+        {t('send.unavailable')}
       </p>
       <button type="button" className="ws-secondary" onClick={retry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </div>
   )

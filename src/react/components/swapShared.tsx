@@ -5,6 +5,7 @@ import { safeHttpUrl } from '../../utils/httpUrl'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useSwapActor } from '../hooks'
+import { localizeText, useT } from '../i18nViews'
 import { AccountStyle, formatQuantity } from './accountShared'
 import { ViewLoading } from './ViewLoading'
 
@@ -27,7 +28,7 @@ const SWAP_CSS = `
 [data-walletstate] .ws-swap-flip { justify-self: center; width: 36px; height: 36px; margin: -14px 0; z-index: 1; border-radius: 50%; border: 1px solid var(--ws-border); background: var(--ws-surface); color: inherit; font: inherit; cursor: pointer; }
 [data-walletstate] .ws-swap-flip:disabled { cursor: default; opacity: 0.55; }
 [data-walletstate] .ws-swap-slippage { display: flex; align-items: center; justify-content: space-between; gap: 8px; }
-[data-walletstate] .ws-swap-slippage .ws-input { width: 5.5em; text-align: right; padding: 6px 8px; }
+[data-walletstate] .ws-swap-slippage .ws-input { width: 5.5em; text-align: end; padding: 6px 8px; }
 [data-walletstate] .ws-swap-mini { width: auto; flex: none; padding: 2px 8px; font-size: 12px; }
 [data-walletstate] .ws-swap-warn { color: var(--ws-error); }
 `
@@ -50,14 +51,15 @@ export function useSwapFlow(): { swap: SwapActorRef | undefined; failed: boolean
 
 /** What a swap view shows while the swap flow's code loads, or when it did not. */
 export function SwapFlowLoading({ failed, retry }: { failed: boolean; retry: () => void }) {
-  if (!failed) return <ViewLoading label="Loading…" />
+  const t = useT()
+  if (!failed) return <ViewLoading />
   return (
     <div className="ws-stack">
       <p className="ws-error-text" role="alert">
-        Swapping is not available right now.
+        {t('swap.unavailable')}
       </p>
       <button type="button" className="ws-secondary" onClick={retry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </div>
   )
@@ -97,9 +99,14 @@ export function swapBalanceOf(balances: readonly TokenBalance[], token: SwapToke
  * @example
  * formatBaseUnits('1234500', 6) // '1.2345'
  */
-export function formatBaseUnits(base: string | bigint, decimals: number, maxDecimals = 6): string {
+export function formatBaseUnits(
+  base: string | bigint,
+  decimals: number,
+  maxDecimals = 6,
+  locale?: string,
+): string {
   try {
-    return formatQuantity(formatUnits(BigInt(base), decimals), maxDecimals)
+    return formatQuantity(formatUnits(BigInt(base), decimals), maxDecimals, locale)
   } catch {
     return '—'
   }
@@ -117,8 +124,8 @@ export function minimumReceived(toAmount: string, slippage: number): bigint {
 }
 
 /** A percentage for display, e.g. `0.3 %`; up to 2 decimals. */
-export function formatPercent(value: number): string {
-  return `${Number(value.toFixed(2)).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`
+export function formatPercent(value: number, locale = 'en-US'): string {
+  return `${Number(value.toFixed(2)).toLocaleString(locale, { maximumFractionDigits: 2 })} %`
 }
 
 /**
@@ -134,11 +141,12 @@ export function SwapTokensState({
   error: { message: string } | undefined
   onRetry: () => void
 }) {
+  const t = useT()
   if (status === 'loading') {
     return (
       <p className="ws-status ws-muted" role="status">
         <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
-        Loading tokens…
+        {t('tokens.loading')}
       </p>
     )
   }
@@ -147,10 +155,10 @@ export function SwapTokensState({
     <div className="ws-stack">
       <AccountStyle />
       <p className="ws-error-text" role="alert">
-        {error?.message ?? 'Unable to load the tokens to swap.'}
+        {localizeText(t, error?.message ?? 'Unable to load the tokens to swap.')}
       </p>
       <button type="button" className="ws-secondary" onClick={onRetry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </div>
   )

@@ -5,6 +5,7 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
+import { errorText, useT } from '../i18nViews'
 
 /** Only an embedded wallet's account needs it, so it loads with the login frame's code, not with the kit. */
 const EmbeddedAccount = lazy(() => import('../components/EmbeddedAccount'))
@@ -31,8 +32,9 @@ export default function AccountView() {
   const disconnecting = useSelector(connection, selectIsDisconnecting)
   const embedded = useSelector(useFrameActor(), (s) => s?.hasTag('connected') ?? false)
   const network = chainId === undefined ? undefined : networkOfChain(config.networks, chainId)
+  const t = useT()
   if (status !== 'connected' || !address) {
-    return <p className="ws-muted">No account is connected.</p>
+    return <p className="ws-muted">{t('account.none')}</p>
   }
   return (
     <div className="ws-center">
@@ -45,7 +47,7 @@ export default function AccountView() {
       <Suspense
         fallback={
           <p className="ws-balance" data-testid="account-balance">
-            Loading balance…
+            {t('account.loadingBalance')}
           </p>
         }
       >
@@ -57,7 +59,7 @@ export default function AccountView() {
         style={{ width: '100%' }}
         onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
       >
-        {network?.name ?? 'Unsupported network'}
+        {network?.name ?? t('account.unsupportedNetwork')}
       </button>
       <Suspense fallback={null}>
         <AccountDetails />
@@ -69,7 +71,7 @@ export default function AccountView() {
       ) : null}
       {error ? (
         <p className="ws-error-text" role="alert">
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
       <button
@@ -78,7 +80,7 @@ export default function AccountView() {
         disabled={disconnecting}
         onClick={() => kit.send({ type: 'connection.disconnect' })}
       >
-        {disconnecting ? 'Disconnecting…' : 'Disconnect'}
+        {disconnecting ? t('account.disconnecting') : t('common.disconnect')}
       </button>
     </div>
   )

@@ -13,6 +13,7 @@ import {
 } from 'react'
 import type { WalletListing } from '../../api/walletsApi'
 import { WALLETS_VIRTUAL_FROM } from '../../constants'
+import { WALLETS_API_ERROR_MESSAGE } from '../../errors/api'
 import type { ChosenWallet } from '../../machines/connection'
 import { selectCapability } from '../../machines/kit'
 import {
@@ -28,6 +29,7 @@ import { useSelector } from '../actor'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useKitConfig, useWalletsActor } from '../hooks'
+import { localizeText, useI18n, useT } from '../i18nViews'
 
 /**
  * SPEC §2 AllWallets: every wallet of the listing, searchable, loaded page by page as the visitor scrolls.
@@ -94,13 +96,12 @@ const CSS = `
 `
 
 const NO_WALLETS: WalletListing[] = []
-/** Said when the listing's own code did not load (offline, a blocked chunk); "Try again" loads it again. */
-const CODE_FAILED_MESSAGE = 'Could not load the wallet list'
 
 export default function AllWallets() {
   const kit = useKitActor()
   const walletsActor = useWalletsActor()
   const _config = useKitConfig()
+  const t = useT()
   const codeFailed = useSelector(kit, (s) => selectCapability(s, 'wallets') === 'failed')
   // Until the listing's machine runs, its code is loading (the list's spinner) or failed to (its error).
   const wallets = useSelector(walletsActor, (s) => (s ? selectWalletList(s) : NO_WALLETS))
@@ -109,7 +110,8 @@ export default function AllWallets() {
   const mode = useSelector(walletsActor, (s) => (s ? selectWalletsMode(s) : 'browse'))
   const hasMore = useSelector(walletsActor, (s) => (s ? selectHasMoreWallets(s) : false))
   const error =
-    useSelector(walletsActor, (s) => s?.context.error) ?? (codeFailed ? CODE_FAILED_MESSAGE : undefined)
+    useSelector(walletsActor, (s) => s?.context.error) ??
+    (codeFailed ? t('allWallets.codeFailed') : undefined)
   // A search typed before the listing's machine ran is kept by the kit and reaches it once it runs.
   const [text, setText] = useState(() => walletsActor?.getSnapshot().context.query ?? '')
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -160,9 +162,9 @@ export default function AllWallets() {
           autoComplete="off"
           spellCheck={false}
           maxLength={100}
-          aria-label="Search wallets"
+          aria-label={t('allWallets.search')}
           aria-controls={listId}
-          placeholder="Search wallets"
+          placeholder={t('allWallets.search')}
           value={text}
           onChange={onSearch}
         />
@@ -171,28 +173,28 @@ export default function AllWallets() {
       {status === 'failed' ? (
         <ErrorNote message={error} onRetry={retry} />
       ) : status === 'loading' && empty ? (
-        <ViewLoading label="Loading wallets…" />
+        <ViewLoading label={t('allWallets.loading')} />
       ) : (
         <div className="ws-wallet-scroll" ref={scrollRef}>
           {status === 'searching' ? (
             <p className="ws-visually-hidden" role="status">
-              Searching…
+              {t('allWallets.searching')}
             </p>
           ) : null}
           {empty && status !== 'searching' && status !== 'loading' ? (
             <p className="ws-muted ws-wallets-note" role="status">
-              No wallets found
+              {t('allWallets.none')}
             </p>
           ) : null}
           <WalletGrid
             id={listId}
-            label={mode === 'search' ? 'Matching wallets' : 'Wallets'}
+            label={mode === 'search' ? t('allWallets.matching') : t('connect.wallets')}
             busy={status === 'searching' || status === 'loadingMore'}
             wallets={wallets}
             scrollRef={scrollRef}
             onSelect={select}
           />
-          {status === 'loadingMore' ? <ViewLoading label="Loading more wallets…" /> : null}
+          {status === 'loadingMore' ? <ViewLoading label={t('allWallets.loadingMore')} /> : null}
           {status === 'partError' ? <ErrorNote message={error} onRetry={retry} /> : null}
           {/* The button stays in place while a page loads (scrolling it into view loads one), so a pointer or
               a keypress aimed at it never lands on a node that has just gone; the machine ignores it until then. */}
@@ -206,7 +208,7 @@ export default function AllWallets() {
                   aria-disabled={canLoadMore ? undefined : true}
                   onClick={() => kit.send({ type: 'wallets.loadMore' })}
                 >
-                  Load more
+                  {t('common.loadMore')}
                 </button>
               </div>
             </>
@@ -218,11 +220,12 @@ export default function AllWallets() {
 }
 
 function ErrorNote({ message, onRetry }: { message: string | undefined; onRetry: () => void }) {
+  const t = useT()
   return (
     <div className="ws-wallets-error" role="alert">
-      <p>{message ?? 'Could not load wallets'}</p>
+      <p>{localizeText(t, message ?? WALLETS_API_ERROR_MESSAGE)}</p>
       <button type="button" className="ws-primary" onClick={onRetry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </div>
   )
@@ -264,6 +267,7 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
   const [pendingFocus, setPendingFocus] = useState<number | undefined>(undefined)
   const focusedRow = useRef<number | undefined>(undefined)
   const virtual = wallets.length >= WALLETS_VIRTUAL_FROM
+  const { dir } = useI18n()
 
   useLayoutEffect(() => {
     const list = listRef.current
@@ -316,7 +320,12 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const current = Number((event.target as HTMLElement).dataset?.index)
     if (!Number.isInteger(current)) return
-    const next = nextIndex(event.key, current, columns, wallets.length)
+    // The grid runs right to left in Arabic: the horizontal arrows follow it.
+    const key =
+      dir !== 'rtl'
+        ? event.key
+        : ({ ArrowLeft: 'ArrowRight', ArrowRight: 'ArrowLeft' }[event.key] ?? event.key)
+    const next = nextIndex(key, current, columns, wallets.length)
     if (next === undefined) return
     event.preventDefault()
     if (next === current) return
@@ -367,7 +376,7 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
               aria-posinset={index + 1}
               style={{
                 top: row.start - scrollMargin + PAD_PX,
-                left: `calc(${width} * ${column} + ${PAD_PX + column * GAP_PX}px)`,
+                insetInlineStart: `calc(${width} * ${column} + ${PAD_PX + column * GAP_PX}px)`,
                 width: `calc(${width})`,
               }}
             >

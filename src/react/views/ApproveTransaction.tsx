@@ -4,14 +4,15 @@ import { FrameViewsStyle, Progress } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
+import { type MessageKey, useT } from '../i18nViews'
 
-const REQUESTS: Record<string, string> = {
-  personal_sign: 'a message to sign',
-  eth_signTypedData_v4: 'typed data to sign',
-  eth_sendTransaction: 'a transaction to send',
-  solana_signMessage: 'a message to sign',
-  solana_signTransaction: 'a transaction to sign',
-  solana_signAndSendTransaction: 'a transaction to send',
+const REQUESTS: Record<string, MessageKey> = {
+  personal_sign: 'approve.message',
+  eth_signTypedData_v4: 'approve.typedData',
+  eth_sendTransaction: 'approve.sendTransaction',
+  solana_signMessage: 'approve.message',
+  solana_signTransaction: 'approve.signTransaction',
+  solana_signAndSendTransaction: 'approve.sendTransaction',
 }
 
 /**
@@ -27,6 +28,7 @@ export default function ApproveTransaction() {
   const shown = useSelector(frame, (s) => s?.hasTag('showFrame') ?? false)
   const slot = useRef<HTMLElement>(null)
   const descriptionId = useId()
+  const t = useT()
 
   useEffect(() => {
     const container = slot.current
@@ -45,27 +47,27 @@ export default function ApproveTransaction() {
   }, [kit, shown])
 
   if (!frame) return <ViewLoading />
-  const what = method ? (REQUESTS[method] ?? `a ${method} request`) : 'a request'
+  const request = method ? REQUESTS[method] : undefined
+  const what = request ? t(request) : method ? t('approve.method', { method }) : t('approve.request')
   return (
     <div className="ws-stack">
       <FrameViewsStyle />
       <p className="ws-muted" id={descriptionId}>
-        Your wallet has {what}. Review it in the secure window below and confirm or decline there; this site
-        cannot see or change what you approve.
+        {t('approve.text', { what })}
       </p>
       <section
         ref={slot}
         className="ws-frame-slot"
-        aria-label="Secure window"
+        aria-label={t('approve.slot')}
         aria-describedby={descriptionId}
         tabIndex={-1}
         data-testid="approve-frame-slot"
       >
         {shown ? (
-          <Progress>Opening the secure window…</Progress>
+          <Progress>{t('approve.opening')}</Progress>
         ) : (
           <p className="ws-muted" role="status">
-            No request is waiting for approval.
+            {t('approve.none')}
           </p>
         )}
       </section>

@@ -11,11 +11,19 @@ import {
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitConfig } from '../hooks'
+import { type MessageKey, useT } from '../i18n'
 
 interface WalletItem {
   key: string
   wallet: ChosenWallet
   badge?: string
+}
+
+/** The badges `orderWallets` gives, in the language shown. */
+const BADGES: Record<string, MessageKey | undefined> = {
+  'QR code': 'connect.badge.qrCode',
+  Recent: 'connect.badge.recent',
+  Installed: 'connect.badge.installed',
 }
 
 const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
@@ -35,6 +43,7 @@ export function ConnectView() {
       method === 'wallet' || (method === 'email' && email) || (method === 'social' && providers.length > 0),
   )
   const noticeAfter = methods.find((method) => method !== 'wallet')
+  const t = useT()
   return (
     <div>
       {methods.map((method, index) => (
@@ -55,14 +64,14 @@ export function ConnectView() {
         className="ws-link"
         onClick={() => kit.send({ type: 'router.push', view: 'WhatIsAWallet' })}
       >
-        What is a wallet?
+        {t('connect.whatIsAWallet')}
       </button>
       <button
         type="button"
         className="ws-link"
         onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
       >
-        Supported networks
+        {t('connect.supportedNetworks')}
       </button>
     </div>
   )
@@ -86,8 +95,9 @@ function WalletList() {
   // The kit is loading the listing's machine (modal.open): its selectors, the same module, load beside it (once).
   if (config.features.allWallets) loadListingCode()
   const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
+  const t = useT()
   return (
-    <ul className="ws-list" aria-label="Wallets">
+    <ul className="ws-list" aria-label={t('connect.wallets')}>
       <ConnectListedWallets onChange={setListing} />
       {items.map((item) => (
         <li key={item.key}>
@@ -98,7 +108,9 @@ function WalletList() {
           >
             <WalletImage name={item.wallet.name} src={item.wallet.imageUrl} />
             <span>{item.wallet.name}</span>
-            {item.badge ? <span className="ws-badge">{item.badge}</span> : null}
+            {item.badge ? (
+              <span className="ws-badge">{BADGES[item.badge] ? t(BADGES[item.badge]!) : item.badge}</span>
+            ) : null}
           </button>
         </li>
       ))}
@@ -112,7 +124,7 @@ function WalletList() {
             <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
               ⋯
             </span>
-            <span>All Wallets</span>
+            <span>{t('connect.allWallets')}</span>
           </button>
         </li>
       ) : null}

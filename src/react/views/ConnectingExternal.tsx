@@ -3,6 +3,7 @@ import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor } from '../hooks'
+import { useT } from '../i18nViews'
 
 /** SPEC §2 ConnectingExternal: waiting for an installed wallet; a failure offers "Try again". */
 export default function ConnectingExternal() {
@@ -10,7 +11,8 @@ export default function ConnectingExternal() {
   const wallet = useSelector(connection, (s) => s.context.target?.wallet)
   const failed = useSelector(connection, selectConnectFailed)
   const busy = useSelector(connection, selectIsConnecting)
-  const name = wallet?.name ?? 'your wallet'
+  const t = useT()
+  const name = wallet?.name ?? t('common.yourWallet')
   return (
     <div className="ws-center">
       <WalletImage name={name} src={wallet?.imageUrl} size={64} />
@@ -18,9 +20,9 @@ export default function ConnectingExternal() {
         <ConnectFailed />
       ) : (
         <>
-          <p>Continue in {name}</p>
+          <p>{t('external.continueIn', { wallet: name })}</p>
           <p className="ws-muted" role="status" aria-busy={busy}>
-            Accept the connection request in the wallet.
+            {t('external.accept')}
           </p>
           <span className="ws-spinner" aria-hidden="true" />
         </>

@@ -5,6 +5,7 @@ import { QrCode } from '../components/QrCode'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor, useToast } from '../hooks'
+import { errorText, useT } from '../i18nViews'
 
 /**
  * ConnectingFarcaster: the frame's Farcaster sign-in link as a QR code to scan with the phone, or to open on
@@ -15,19 +16,20 @@ export default function ConnectingFarcaster() {
   const toast = useToast()
   const frame = useFrameActor()
   const url = useSelector(frame, (s) => s?.context.farcasterUrl)
-  const error = useSelector(frame, (s) => s?.context.error?.message)
+  const error = useSelector(frame, (s) => s?.context.error)
   const inFlow = useSelector(frame, (s) => s?.hasTag('farcaster') ?? false)
   const waiting = useSelector(frame, (s) => s?.hasTag('awaitingApp') ?? false)
   const connecting = useSelector(frame, (s) => (s?.hasTag('signingIn') || s?.hasTag('connected')) ?? false)
   const canRetry = useSelector(frame, (s) => s?.can({ type: 'frame.connectFarcaster' }) ?? false)
   const root = useFocusOnMount<HTMLDivElement>(inFlow || connecting)
+  const t = useT()
   if (!frame) return <ViewLoading />
   if (!inFlow && !connecting) {
     return (
       <div className="ws-center" ref={root} tabIndex={-1}>
         <FrameViewsStyle />
         <p className="ws-error-text" role="alert">
-          {error ?? 'The Farcaster sign-in ended.'}
+          {error ? errorText(t, error) : t('farcaster.ended')}
         </p>
         <button
           type="button"
@@ -35,7 +37,7 @@ export default function ConnectingFarcaster() {
           disabled={!canRetry}
           onClick={() => kit.send({ type: 'frame.connectFarcaster' })}
         >
-          Try again
+          {t('common.tryAgain')}
         </button>
       </div>
     )
@@ -44,12 +46,12 @@ export default function ConnectingFarcaster() {
   return (
     <div className="ws-center" ref={root} tabIndex={-1}>
       <FrameViewsStyle />
-      <p className="ws-muted">Scan this QR code with your phone’s camera, then approve in Farcaster.</p>
-      <QrCode uri={url} label="Farcaster QR code" />
+      <p className="ws-muted">{t('farcaster.scan')}</p>
+      <QrCode uri={url} label={t('farcaster.qrLabel')} />
       {connecting ? (
-        <Progress>Connecting your wallet…</Progress>
+        <Progress>{t('common.connectingWallet')}</Progress>
       ) : waiting ? (
-        <Progress>Waiting for you to approve in Farcaster…</Progress>
+        <Progress>{t('farcaster.waiting')}</Progress>
       ) : null}
       <div className="ws-row">
         <button
@@ -60,15 +62,15 @@ export default function ConnectingFarcaster() {
             if (!url) return
             navigator.clipboard
               ?.writeText(url)
-              .then(() => toast.show({ variant: 'success', message: 'Link copied' }))
-              .catch(() => toast.show({ variant: 'error', message: 'Could not copy the link' }))
+              .then(() => toast.show({ variant: 'success', message: t('toast.linkCopied') }))
+              .catch(() => toast.show({ variant: 'error', message: t('toast.copyLinkFailed') }))
           }}
         >
-          Copy link
+          {t('common.copyLink')}
         </button>
         {href ? (
           <a className="ws-secondary" href={href} target="_blank" rel="noopener noreferrer">
-            Open Farcaster
+            {t('farcaster.open')}
           </a>
         ) : null}
       </div>

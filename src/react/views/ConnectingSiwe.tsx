@@ -4,6 +4,7 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitConfig, useSignInActor } from '../hooks'
+import { localizeText, rich, useT } from '../i18nViews'
 
 /**
  * ConnectingSiwe (issue 15): the connected visitor signs a message to prove they own the account. "Sign in"
@@ -21,33 +22,35 @@ export default function ConnectingSiwe() {
   const error = useSelector(signIn, (s) => s?.context.error)
   const required = useSelector(signIn, (s) => s?.context.required ?? false)
   const busy = !loadFailed && (status === 'checking' || status === 'signing' || !signIn)
-  const appName = config.metadata?.name ?? 'This app'
+  const t = useT()
+  const appName = config.metadata?.name ?? t('siwe.thisApp')
   const sign = () => kit.send(loadFailed ? { type: 'signIn.load' } : { type: 'signIn.sign' })
   return (
     <div className="ws-center ws-stack" data-view-status={status}>
       <p>
-        <strong className="ws-strong">{appName}</strong> asks you to sign in with your wallet
-        {account ? <> ({truncateAddress(account.address)})</> : null}: a signature proves the account is
-        yours. It costs nothing and sends no transaction.
+        {rich(t('siwe.asks'), {
+          app: <strong className="ws-strong">{appName}</strong>,
+          account: account ? ` (${truncateAddress(account.address)})` : '',
+        })}
       </p>
-      {required ? <p className="ws-muted">Signing in is required to stay connected.</p> : null}
+      {required ? <p className="ws-muted">{t('siwe.required')}</p> : null}
       {busy ? (
         <p className="ws-muted" role="status" aria-busy="true">
           <span className="ws-spinner ws-spinner-small" aria-hidden="true" />{' '}
-          {status === 'signing' ? 'Sign the message in your wallet…' : 'Checking your session…'}
+          {status === 'signing' ? t('siwe.signing') : t('siwe.checking')}
         </p>
       ) : null}
       {error || loadFailed ? (
         <p className="ws-error-text" role="alert">
-          {loadFailed ? 'Sign-in could not be loaded. Check the network and try again.' : error}
+          {loadFailed ? t('siwe.loadFailed') : error ? localizeText(t, error) : null}
         </p>
       ) : null}
       <div className="ws-row">
         <button type="button" className="ws-secondary" onClick={() => kit.send({ type: 'signIn.cancel' })}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="button" className="ws-primary" onClick={sign} disabled={busy}>
-          Sign in
+          {t('siwe.signIn')}
         </button>
       </div>
     </div>

@@ -5,6 +5,7 @@ import { SOCIAL_NAMES } from '../components/socialNames'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
+import { errorText, useT } from '../i18nViews'
 
 /**
  * ConnectingSocial: the visitor signs in at the provider in a popup; the frame then connects the account.
@@ -25,9 +26,10 @@ export default function ConnectingSocial() {
   )
   const underWay = opening || atProvider || connecting
   const root = useFocusOnMount<HTMLDivElement>(underWay)
+  const t = useT()
   if (!frame) return <ViewLoading />
   const provider = social && social !== 'farcaster' ? social : undefined
-  const name = social ? SOCIAL_NAMES[social] : 'your account'
+  const name = social ? SOCIAL_NAMES[social] : t('social.yourAccount')
   return (
     <div className="ws-center" ref={root} tabIndex={-1}>
       <FrameViewsStyle />
@@ -36,20 +38,16 @@ export default function ConnectingSocial() {
           <SocialIcon provider={social} className="ws-social-badge" />
         </span>
       ) : null}
-      <p className="ws-lead">Log in with {name}</p>
-      {opening ? <Progress>Opening the {name} window…</Progress> : null}
-      {atProvider ? <Progress>Continue in the {name} window.</Progress> : null}
-      {connecting ? <Progress>Connecting your wallet…</Progress> : null}
+      <p className="ws-lead">{t('social.logInWithProvider', { provider: name })}</p>
+      {opening ? <Progress>{t('social.opening', { provider: name })}</Progress> : null}
+      {atProvider ? <Progress>{t('social.continueIn', { provider: name })}</Progress> : null}
+      {connecting ? <Progress>{t('common.connectingWallet')}</Progress> : null}
       {underWay ? null : (
         <>
           <p className="ws-error-text" role="alert">
-            {error?.message ?? `The ${name} window was closed before you logged in.`}
+            {error ? errorText(t, error) : t('social.closed', { provider: name })}
           </p>
-          {error?.name === 'AuthInitError' ? (
-            <p className="ws-muted">
-              Your browser may have blocked the pop-up window. Try again, or allow pop-ups for this site.
-            </p>
-          ) : null}
+          {error?.name === 'AuthInitError' ? <p className="ws-muted">{t('social.popupBlocked')}</p> : null}
           {provider ? (
             <button
               type="button"
@@ -57,7 +55,7 @@ export default function ConnectingSocial() {
               disabled={!canRetry}
               onClick={() => kit.send({ type: 'frame.connectSocial', provider })}
             >
-              Try again
+              {t('common.tryAgain')}
             </button>
           ) : null}
         </>

@@ -11,6 +11,7 @@ import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
 import { WalletImage } from '../components/WalletImage'
 import { useConnectionActor, useToast } from '../hooks'
+import { useT } from '../i18nViews'
 
 /**
  * SPEC §2 ConnectingWalletConnect: the pairing URI as a QR code (drawn by the `qrcode` library), a copy-link
@@ -27,7 +28,8 @@ export default function ConnectingWalletConnect() {
   const connected = useSelector(connection, selectIsConnected)
   const warning = useSelector(connection, selectDomainWarning, sameWarning)
   const remaining = useRemainingSeconds(expiry)
-  const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : 'your wallet'
+  const t = useT()
+  const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : t('common.yourWallet')
 
   if (failed) {
     return (
@@ -41,18 +43,18 @@ export default function ConnectingWalletConnect() {
   const links = uri && wallet ? walletLinks(wallet, uri) : []
   return (
     <div className="ws-center">
-      <p className="ws-muted">Scan this QR code with {name}, or open it on this device.</p>
-      <QrCode uri={uri} label="WalletConnect QR code" />
+      <p className="ws-muted">{t('wc.scan', { wallet: name })}</p>
+      <QrCode uri={uri} label={t('wc.qrLabel')} />
       {warning ? (
         <p className="ws-error-text" data-testid="domain-warning">
-          {warning.kind === 'scam'
-            ? `Wallets will flag this site (${warning.origin}) as a known scam.`
-            : `Wallets cannot verify this site (${warning.origin}): it is not one of the app’s verified domains. Connect only if you trust it.`}
+          {t(warning.kind === 'scam' ? 'wc.scam' : 'wc.unverified', { origin: warning.origin })}
         </p>
       ) : null}
       {remaining !== undefined && !connected ? (
         <p className="ws-muted" aria-live="off">
-          Expires in {Math.floor(remaining / 60)}:{String(remaining % 60).padStart(2, '0')}
+          {t('wc.expiresIn', {
+            time: `${Math.floor(remaining / 60)}:${String(remaining % 60).padStart(2, '0')}`,
+          })}
         </p>
       ) : null}
       <div className="ws-row">
@@ -64,11 +66,11 @@ export default function ConnectingWalletConnect() {
             if (!uri) return
             navigator.clipboard
               ?.writeText(uri)
-              .then(() => toast.show({ variant: 'success', message: 'Link copied' }))
-              .catch(() => toast.show({ variant: 'error', message: 'Could not copy the link' }))
+              .then(() => toast.show({ variant: 'success', message: t('toast.linkCopied') }))
+              .catch(() => toast.show({ variant: 'error', message: t('toast.copyLinkFailed') }))
           }}
         >
-          Copy link
+          {t('common.copyLink')}
         </button>
         {links.map((link) => (
           <a
@@ -78,7 +80,13 @@ export default function ConnectingWalletConnect() {
             target="_blank"
             rel="noopener noreferrer"
           >
-            {link.label}
+            {link.label === 'Open app'
+              ? t('wc.openApp')
+              : link.label === 'Open desktop app'
+                ? t('wc.openDesktop')
+                : wallet
+                  ? t('wc.open', { wallet: wallet.name })
+                  : link.label}
           </a>
         ))}
       </div>

@@ -3,6 +3,7 @@ import { FrameViewsStyle, Progress, useFocusOnMount } from '../components/frameV
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
+import { errorText, rich, useT } from '../i18nViews'
 
 /**
  * EmailVerifyDevice: this browser is new to the account, so the frame e-mailed a link to approve it. The view
@@ -13,10 +14,11 @@ export default function EmailVerifyDevice() {
   const frame = useFrameActor()
   const root = useFocusOnMount<HTMLDivElement>()
   const email = useSelector(frame, (s) => s?.context.email)
-  const error = useSelector(frame, (s) => s?.context.error?.message)
+  const error = useSelector(frame, (s) => s?.context.error)
   const waiting = useSelector(frame, (s) => s?.hasTag('awaitingDevice') ?? false)
   const sending = useSelector(frame, (s) => s?.hasTag('sendingCode') ?? false)
   const canResend = useSelector(frame, (s) => s?.can({ type: 'frame.resendCode' }) ?? false)
+  const t = useT()
   if (!frame) return <ViewLoading />
   return (
     <div className="ws-center" ref={root} tabIndex={-1}>
@@ -24,16 +26,17 @@ export default function EmailVerifyDevice() {
       <span className="ws-wallet-fallback ws-badge-icon" aria-hidden="true">
         ✉
       </span>
-      <p className="ws-lead">Approve this device</p>
+      <p className="ws-lead">{t('device.title')}</p>
       <p className="ws-muted">
-        We emailed a link to <strong className="ws-strong">{email ?? 'your address'}</strong>. Open it on any
-        device to approve this browser; this window goes on by itself once you have.
+        {rich(t('device.text'), {
+          email: <strong className="ws-strong">{email ?? t('device.yourAddress')}</strong>,
+        })}
       </p>
-      {waiting ? <Progress>Waiting for your approval…</Progress> : null}
-      {sending ? <Progress>Sending the email again…</Progress> : null}
+      {waiting ? <Progress>{t('device.waiting')}</Progress> : null}
+      {sending ? <Progress>{t('device.resending')}</Progress> : null}
       {error ? (
         <p className="ws-error-text" role="alert">
-          {error}
+          {errorText(t, error)}
         </p>
       ) : null}
       <button
@@ -42,7 +45,7 @@ export default function EmailVerifyDevice() {
         disabled={!canResend}
         onClick={() => kit.send({ type: 'frame.resendCode' })}
       >
-        Resend
+        {t('device.resend')}
       </button>
     </div>
   )

@@ -4,6 +4,7 @@ import { CodeForm, FrameViewsStyle, useCooldownSeconds, useFocusOnMount } from '
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
+import { rich, useT } from '../i18nViews'
 
 /**
  * EmailVerifyOtp: the one-time code the frame e-mailed. A wrong code's error stays until the next try; a new
@@ -22,19 +23,22 @@ export default function EmailVerifyOtp() {
   const connecting = useSelector(frame, (s) => (s?.hasTag('signingIn') || s?.hasTag('connected')) ?? false)
   const seconds = useCooldownSeconds(frame)
   const [resent, setResent] = useState(false)
+  const t = useT()
   if (!frame) return <ViewLoading />
   const progress = checking
-    ? 'Checking the code…'
+    ? t('otp.checking')
     : resending
-      ? 'Sending a new code…'
+      ? t('otp.sendingNew')
       : connecting
-        ? 'Connecting your wallet…'
+        ? t('common.connectingWallet')
         : undefined
   return (
     <div className="ws-stack" ref={root}>
       <FrameViewsStyle />
       <p className="ws-muted">
-        Enter the code we sent to <strong className="ws-strong">{email ?? 'your email'}</strong>.
+        {rich(t('otp.enter'), {
+          email: <strong className="ws-strong">{email ?? t('common.yourEmail')}</strong>,
+        })}
       </p>
       <CodeForm
         error={error}
@@ -44,11 +48,11 @@ export default function EmailVerifyOtp() {
       />
       {resent && !progress && !error ? (
         <p className="ws-muted" role="status">
-          We sent a new code to {email ?? 'your email'}.
+          {t('otp.resent', { email: email ?? t('common.yourEmail') })}
         </p>
       ) : null}
       <div className="ws-row ws-row-center">
-        <span className="ws-muted">Didn’t get it?</span>
+        <span className="ws-muted">{t('otp.didntGet')}</span>
         <button
           type="button"
           className="ws-link"
@@ -58,12 +62,12 @@ export default function EmailVerifyOtp() {
             kit.send({ type: 'frame.resendCode' })
           }}
         >
-          Resend code
+          {t('otp.resend')}
         </button>
       </div>
       {seconds > 0 ? (
         <p className="ws-muted ws-small" aria-live="off">
-          You can ask for a new code in {seconds} s.
+          {t('otp.cooldown', { seconds })}
         </p>
       ) : null}
     </div>

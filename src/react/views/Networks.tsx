@@ -3,6 +3,7 @@ import { networkOfChain } from '../../utils/caip'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
+import { errorText, useT } from '../i18nViews'
 
 const NAMESPACE_NAMES = { eip155: 'EVM', solana: 'Solana' } as const
 
@@ -11,7 +12,8 @@ export default function Networks() {
   return <NetworkList />
 }
 
-export function NetworkList({ label = 'Networks' }: { label?: string }) {
+export function NetworkList({ label }: { label?: string }) {
+  const t = useT()
   const kit = useKitActor()
   const config = useKitConfig()
   const { chainId, isConnected, namespace } = useKitAccount()
@@ -23,7 +25,7 @@ export function NetworkList({ label = 'Networks' }: { label?: string }) {
   const namespaces = new Set(config.networks.map((n) => n.chainNamespace))
   return (
     <div>
-      <ul className="ws-list" aria-label={label}>
+      <ul className="ws-list" aria-label={label ?? t('networks.label')}>
         {config.networks.map((network) => {
           const shown = network === current
           // Another namespace's network is always open to choose: its account shows (or Connect, for one).
@@ -41,11 +43,11 @@ export function NetworkList({ label = 'Networks' }: { label?: string }) {
               >
                 <span>{network.name}</span>
                 {shown ? (
-                  <span className="ws-badge">Connected</span>
+                  <span className="ws-badge">{t('common.connected')}</span>
                 ) : otherNamespace && namespaces.size > 1 ? (
                   <span className="ws-badge">{NAMESPACE_NAMES[network.chainNamespace]}</span>
                 ) : network.testnet ? (
-                  <span className="ws-badge">Testnet</span>
+                  <span className="ws-badge">{t('networks.testnet')}</span>
                 ) : null}
               </button>
             </li>
@@ -54,15 +56,15 @@ export function NetworkList({ label = 'Networks' }: { label?: string }) {
       </ul>
       {switching ? (
         <p className="ws-muted" role="status">
-          Approve the network switch in your wallet…
+          {t('networks.approveSwitch')}
         </p>
       ) : null}
       {error && isConnected ? (
         <p className="ws-error-text" role="alert">
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
-      {!isConnected ? <p className="ws-muted">Connect a wallet to switch networks.</p> : null}
+      {!isConnected ? <p className="ws-muted">{t('networks.connectToSwitch')}</p> : null}
     </div>
   )
 }

@@ -21,6 +21,7 @@ import {
   useSwapFlow,
 } from '../components/swapShared'
 import { useKitActor } from '../context'
+import { errorText, localizeText, useI18n, useT } from '../i18nViews'
 
 /**
  * Issue 16 Swap: the swap form. The token paid and its amount (with Max), the token received and the quoted
@@ -50,6 +51,7 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
   const payId = useId()
   const receiveId = useId()
   const receiveNoteId = useId()
+  const { t, locale } = useI18n()
 
   // Shown again (back from the preview, or reopened after a swap): the form is what is edited now.
   useEffect(() => {
@@ -63,13 +65,13 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
     return (
       <div className="ws-stack">
         <AccountStyle />
-        <p className="ws-muted">A swap is on its way.</p>
+        <p className="ws-muted">{t('swap.inFlight')}</p>
         <button
           type="button"
           className="ws-primary"
           onClick={() => kit.send({ type: 'router.push', view: 'SwapPreview' })}
         >
-          View swap
+          {t('swap.view')}
         </button>
       </div>
     )
@@ -100,7 +102,7 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
       <div className="ws-swap-box">
         <div className="ws-swap-meta">
           <label className="ws-label" htmlFor={payId}>
-            You pay
+            {t('swap.pay')}
           </label>
           <TokenButton token={from} side="from" disabled={locked} onClick={() => pick('from')} />
         </div>
@@ -118,7 +120,9 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
         />
         <div className="ws-swap-meta ws-muted ws-small">
           <span>
-            {from && fromBalance !== undefined ? `Balance ${formatQuantity(fromBalance)} ${from.symbol}` : ''}
+            {from && fromBalance !== undefined
+              ? t('common.balance', { amount: `${formatQuantity(fromBalance, 4, locale)} ${from.symbol}` })
+              : ''}
           </span>
           <button
             type="button"
@@ -126,14 +130,14 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
             disabled={locked || !from || fromBalance === undefined}
             onClick={() => kit.send({ type: 'swap.max' })}
           >
-            Max
+            {t('common.max')}
           </button>
         </div>
       </div>
       <button
         type="button"
         className="ws-swap-flip"
-        aria-label="Switch tokens"
+        aria-label={t('swap.flip')}
         disabled={locked || (!from && !to)}
         onClick={() => kit.send({ type: 'swap.flip' })}
       >
@@ -142,7 +146,7 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
       <div className="ws-swap-box">
         <div className="ws-swap-meta">
           <label className="ws-label" htmlFor={receiveId}>
-            You receive
+            {t('swap.receive')}
           </label>
           <TokenButton token={to} side="to" disabled={locked} onClick={() => pick('to')} />
         </div>
@@ -151,15 +155,17 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
           className="ws-input"
           readOnly
           placeholder="0"
-          value={toAmount === undefined ? '' : formatQuantity(toAmount, 6)}
+          value={toAmount === undefined ? '' : formatQuantity(toAmount, 6, locale)}
           aria-describedby={receiveNoteId}
         />
         <div className="ws-swap-meta ws-muted ws-small">
           <span id={receiveNoteId} aria-live="polite">
-            {status === 'quoting' ? 'Fetching quote…' : ''}
+            {status === 'quoting' ? t('swap.fetchingQuote') : ''}
           </span>
           <span>
-            {to && toBalance !== undefined ? `Balance ${formatQuantity(toBalance)} ${to.symbol}` : ''}
+            {to && toBalance !== undefined
+              ? t('common.balance', { amount: `${formatQuantity(toBalance, 4, locale)} ${to.symbol}` })
+              : ''}
           </span>
         </div>
       </div>
@@ -167,13 +173,13 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
       {/* A review refused says the same as the button's label: said once. */}
       {error && !locked && error.message !== problem ? (
         <p className="ws-error-text" role="alert">
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
       {/* No quote: asking again is the way on, in the review's place. */}
       {status === 'quoteFailed' ? (
         <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'swap.retry' })}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       ) : (
         <button
@@ -181,7 +187,7 @@ function SwapForm({ swap }: { swap: SwapActorRef }) {
           className="ws-primary"
           disabled={locked || status !== 'quoted' || problem !== undefined}
         >
-          {problem ?? 'Review swap'}
+          {problem ? localizeText(t, problem) : t('swap.review')}
         </button>
       )}
     </form>
@@ -219,7 +225,8 @@ function TokenButton({
   disabled: boolean
   onClick: () => void
 }) {
-  const name = side === 'from' ? 'Select token to pay' : 'Select token to receive'
+  const t = useT()
+  const name = side === 'from' ? t('swap.selectPay') : t('swap.selectReceive')
   return (
     <button
       type="button"
@@ -234,9 +241,11 @@ function TokenButton({
           <span>{token.symbol}</span>
         </>
       ) : (
-        <span>Select token</span>
+        <span>{t('common.selectToken')}</span>
       )}
-      <span aria-hidden="true">›</span>
+      <span aria-hidden="true" className="ws-flip">
+        ›
+      </span>
     </button>
   )
 }
@@ -250,11 +259,12 @@ function Slippage({ swap, disabled }: { swap: SwapActorRef; disabled: boolean })
   const hintId = useId()
   const value = Number(text.trim().replace(',', '.'))
   const valid = text.trim() !== '' && Number.isFinite(value) && value > 0 && value <= SWAP_SLIPPAGE_MAX
+  const t = useT()
   return (
     <div className="ws-stack">
       <div className="ws-swap-slippage">
         <label className="ws-muted" htmlFor={id}>
-          Max slippage (%)
+          {t('swap.slippageLabel')}
         </label>
         <input
           id={id}
@@ -279,7 +289,7 @@ function Slippage({ swap, disabled }: { swap: SwapActorRef; disabled: boolean })
       </div>
       {valid ? null : (
         <p className="ws-error-text ws-small" id={hintId}>
-          Between 0 and {SWAP_SLIPPAGE_MAX} %; {slippage} % is used.
+          {t('swap.slippageHint', { max: SWAP_SLIPPAGE_MAX, current: slippage })}
         </p>
       )}
     </div>

@@ -9,6 +9,7 @@ import {
   selectSwapProgress,
   selectSwapStatus,
 } from '../../machines/swap'
+import { localeDecimal } from '../../utils/format'
 import { useSelector } from '../actor'
 import { AccountStyle, formatUsd, useActiveNetwork } from '../components/accountShared'
 import { ButtonPair } from '../components/ButtonPair'
@@ -22,6 +23,7 @@ import {
 } from '../components/swapShared'
 import { useKitActor } from '../context'
 import { useModalActor } from '../hooks'
+import { errorText, localizeText, useI18n, useT } from '../i18nViews'
 
 /** A price impact above this (in percent) is shown as a warning. Ours. */
 const HIGH_PRICE_IMPACT = 5
@@ -86,21 +88,22 @@ function Preview({ swap }: { swap: SwapActorRef }) {
   )
   const problem = useSelector(swap, (s) => selectSwapProblem(s)?.shortMessage)
   const age = useQuoteAge(quote)
+  const { t, locale } = useI18n()
 
   const edit = () => {
     kit.send({ type: 'swap.back' })
     kit.send({ type: 'router.back' })
   }
 
-  if (status === 'done') return <p className="ws-muted">Swapped.</p>
+  if (status === 'done') return <p className="ws-muted">{t('swap.done')}</p>
   if (!from || !to || !quote || status === 'editing' || status === 'loading' || status === 'tokensFailed') {
     // The form is not ready for a review (a fresh quote on its way is shown below).
     if (status !== 'quoting' && status !== 'quoteFailed') {
       return (
         <div className="ws-stack">
-          <p className="ws-muted">Nothing to review yet: fill in the form first.</p>
+          <p className="ws-muted">{t('preview.nothing')}</p>
           <button type="button" className="ws-primary" onClick={edit}>
-            Back to the form
+            {t('preview.backToForm')}
           </button>
         </div>
       )
@@ -112,11 +115,14 @@ function Preview({ swap }: { swap: SwapActorRef }) {
   const nativeDecimals = native?.decimals ?? network?.nativeCurrency.decimals ?? 18
   const usd = !network?.testnet
   const impact = quote?.priceImpact
+  // The amounts as numbers (the USD values are worked out from them), then as the locale writes them.
   const fromAmount = quote && from ? formatBaseUnits(quote.fromAmount, from.decimals) : amount.trim()
   const toAmount = quote && to ? formatBaseUnits(quote.toAmount, to.decimals) : undefined
+  const shownAmount = (decimal: string | undefined) =>
+    decimal === undefined ? undefined : localeDecimal(decimal, locale)
   const value = (shown: string | undefined, price: number | undefined) =>
     usd && price && shown !== undefined && Number.isFinite(Number(shown)) ? (
-      <span className="ws-muted ws-small"> ({formatUsd(Number(shown) * price)})</span>
+      <span className="ws-muted ws-small"> ({formatUsd(Number(shown) * price, locale)})</span>
     ) : null
   const failedNow =
     status === 'retryable' || status === 'unconfirmed' || status === 'unavailable' || status === 'quoteFailed'
@@ -125,54 +131,57 @@ function Preview({ swap }: { swap: SwapActorRef }) {
     <div className="ws-stack" data-stage={status}>
       <AccountStyle />
       <SwapStyle />
-      <dl className="ws-summary" aria-label="Swap summary">
+      <dl className="ws-summary" aria-label={t('swap.summary')}>
         <div>
-          <dt>You pay</dt>
+          <dt>{t('swap.pay')}</dt>
           <dd data-testid="swap-pay">
-            {fromAmount} {from?.symbol}
+            {shownAmount(fromAmount)} {from?.symbol}
             {value(fromAmount, from?.price)}
           </dd>
         </div>
         <div>
-          <dt>You receive</dt>
+          <dt>{t('swap.receive')}</dt>
           <dd data-testid="swap-receive">
-            {toAmount ?? '—'} {to?.symbol}
+            {shownAmount(toAmount) ?? '—'} {to?.symbol}
             {value(toAmount, to?.price)}
           </dd>
         </div>
         {quote && from && to ? (
           <>
             <div>
-              <dt>Price impact</dt>
+              <dt>{t('swap.impact')}</dt>
               <dd
                 data-testid="swap-impact"
                 className={impact !== undefined && impact > HIGH_PRICE_IMPACT ? 'ws-swap-warn' : undefined}
               >
-                {impact === undefined ? '—' : formatPercent(impact)}
+                {impact === undefined ? '—' : formatPercent(impact, locale)}
               </dd>
             </div>
             <div>
-              <dt>Provider fee</dt>
+              <dt>{t('swap.providerFee')}</dt>
               <dd data-testid="swap-fee">
                 {quote.fee === undefined
                   ? '—'
-                  : `${formatBaseUnits(quote.fee, from.decimals)} ${from.symbol}`}
+                  : `${formatBaseUnits(quote.fee, from.decimals, 6, locale)} ${from.symbol}`}
               </dd>
             </div>
             <div>
-              <dt>Network fee</dt>
+              <dt>{t('send.networkFee')}</dt>
               <dd data-testid="swap-gas">
-                up to {formatBaseUnits(quote.gasFee, nativeDecimals, 8)} {nativeSymbol}
+                {t('swap.upTo', {
+                  amount: `${formatBaseUnits(quote.gasFee, nativeDecimals, 8, locale)} ${nativeSymbol}`,
+                })}
               </dd>
             </div>
             <div>
-              <dt>Max slippage</dt>
-              <dd data-testid="swap-slippage">{formatPercent(slippage)}</dd>
+              <dt>{t('swap.maxSlippage')}</dt>
+              <dd data-testid="swap-slippage">{formatPercent(slippage, locale)}</dd>
             </div>
             <div>
-              <dt>Minimum received</dt>
+              <dt>{t('swap.minimum')}</dt>
               <dd data-testid="swap-minimum">
-                {formatBaseUnits(minimumReceived(quote.toAmount, slippage), to.decimals)} {to.symbol}
+                {formatBaseUnits(minimumReceived(quote.toAmount, slippage), to.decimals, 6, locale)}{' '}
+                {to.symbol}
               </dd>
             </div>
           </>
@@ -183,7 +192,7 @@ function Preview({ swap }: { swap: SwapActorRef }) {
         <div className="ws-stack">
           <p className="ws-status ws-muted" role="status">
             <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
-            {progress}
+            {localizeText(t, progress)}
           </p>
           {hash && (status === 'approving' || status === 'swapping' || status === 'unconfirmed') ? (
             <p className="ws-mono ws-muted ws-small" data-testid="swap-hash">
@@ -192,19 +201,15 @@ function Preview({ swap }: { swap: SwapActorRef }) {
           ) : null}
         </div>
       ) : null}
-      {zeroFirst ? (
-        <p className="ws-muted ws-small">
-          This token's allowance is set to zero first, then to the amount: two approvals.
-        </p>
-      ) : null}
+      {zeroFirst ? <p className="ws-muted ws-small">{t('swap.zeroFirst')}</p> : null}
       {error && failedNow ? (
         <p className="ws-error-text" role="alert">
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
       {problem !== undefined ? (
         <p className="ws-error-text" role="alert">
-          {problem}
+          {localizeText(t, problem)}
         </p>
       ) : null}
 
@@ -220,12 +225,12 @@ function Preview({ swap }: { swap: SwapActorRef }) {
                 className="ws-secondary"
                 onClick={() => kit.send({ type: 'swap.cancel' })}
               >
-                Cancel
+                {t('common.cancel')}
               </button>
             ) : null
           ) : (
             <button type="button" className="ws-secondary" onClick={edit}>
-              Cancel
+              {t('common.cancel')}
             </button>
           )}
           <button
@@ -236,31 +241,31 @@ function Preview({ swap }: { swap: SwapActorRef }) {
             aria-busy={IN_FLIGHT.includes(status) ? true : undefined}
             onClick={() => kit.send({ type: 'swap.confirm' })}
           >
-            {status === 'checking' ? 'Checking…' : action}
+            {status === 'checking' ? t('swap.checking') : localizeText(t, action)}
           </button>
         </div>
       ) : null}
       {status === 'quoted' && problem === undefined ? (
         <ButtonPair
-          secondary={{ label: 'Edit', onClick: edit }}
-          primary={{ label: 'Review swap', onClick: () => kit.send({ type: 'swap.review' }) }}
+          secondary={{ label: t('common.edit'), onClick: edit }}
+          primary={{ label: t('swap.review'), onClick: () => kit.send({ type: 'swap.review' }) }}
         />
       ) : null}
       {status === 'quoted' && problem !== undefined ? (
         <button type="button" className="ws-secondary" onClick={edit}>
-          Edit
+          {t('common.edit')}
         </button>
       ) : null}
       {status === 'retryable' || status === 'unavailable' || status === 'quoteFailed' ? (
         <ButtonPair
-          secondary={{ label: 'Edit', onClick: edit }}
-          primary={{ label: 'Try again', onClick: () => kit.send({ type: 'swap.retry' }) }}
+          secondary={{ label: t('common.edit'), onClick: edit }}
+          primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'swap.retry' }) }}
         />
       ) : null}
       {status === 'unconfirmed' ? (
         <ButtonPair
-          secondary={{ label: 'Edit', onClick: edit }}
-          primary={{ label: 'Check again', onClick: () => kit.send({ type: 'swap.retry' }) }}
+          secondary={{ label: t('common.edit'), onClick: edit }}
+          primary={{ label: t('common.checkAgain'), onClick: () => kit.send({ type: 'swap.retry' }) }}
         />
       ) : null}
     </div>
@@ -285,17 +290,18 @@ function useQuoteAge(quote: unknown): number {
 }
 
 function QuoteAge({ status, age }: { status: SwapStatus; age: number }) {
+  const t = useT()
   if (status === 'refreshing') {
     return (
       <p className="ws-muted ws-small" data-testid="swap-quote-age" aria-live="polite">
-        Updating quote…
+        {t('swap.updatingQuote')}
       </p>
     )
   }
   if (status !== 'ready' && status !== 'checking') return null
   return (
     <p className="ws-muted ws-small" data-testid="swap-quote-age">
-      Quote updated {age} s ago · refreshed every {SWAP_QUOTE_REFRESH_MS / 1000} s
+      {t('swap.quoteAge', { age, every: SWAP_QUOTE_REFRESH_MS / 1000 })}
     </p>
   )
 }

@@ -12,6 +12,7 @@ import {
 } from '../components/swapShared'
 import { useKitActor } from '../context'
 import { useModalActor } from '../hooks'
+import { useI18n } from '../i18nViews'
 
 /** Which side of the swap the picker chooses for: the view's data (`router.push` … `data: { side }`). */
 type Side = 'from' | 'to'
@@ -49,6 +50,7 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
   const [search, setSearch] = useState('')
   const searchId = useId()
   const listId = useId()
+  const { t, locale } = useI18n()
   const wanted = search.trim().toLowerCase()
   const shown = wanted
     ? tokens.filter(
@@ -69,11 +71,9 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
     <div className="ws-stack">
       <AccountStyle />
       <SwapStyle />
-      <p className="ws-muted ws-small">
-        {side === 'from' ? 'Choose the token to pay.' : 'Choose the token to receive.'}
-      </p>
+      <p className="ws-muted ws-small">{side === 'from' ? t('swap.choosePay') : t('swap.chooseReceive')}</p>
       <label className="ws-label" htmlFor={searchId}>
-        Search tokens
+        {t('tokens.search')}
       </label>
       <input
         id={searchId}
@@ -86,11 +86,11 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
         onChange={(event) => setSearch(event.target.value)}
       />
       {tokens.length === 0 ? (
-        <p className="ws-muted">No tokens to swap on this network.</p>
+        <p className="ws-muted">{t('swap.noTokens')}</p>
       ) : shown.length === 0 ? (
-        <p className="ws-muted">No token matches “{search.trim()}”.</p>
+        <p className="ws-muted">{t('tokens.noMatch', { query: search.trim() })}</p>
       ) : (
-        <ul className="ws-list" id={listId} aria-label="Tokens">
+        <ul className="ws-list" id={listId} aria-label={t('tab.tokens')}>
           {shown.map((token, index) => {
             const balance = swapBalanceOf(balances, token)
             const detailId = `${listId}-${index}`
@@ -111,12 +111,16 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
                     <span className="ws-ellipsis">{token.symbol}</span>
                     <span className="ws-muted ws-small ws-ellipsis" id={detailId}>
                       {token.name}
-                      {balance !== undefined ? `, balance ${formatQuantity(balance)} ${token.symbol}` : ''}
+                      {balance !== undefined
+                        ? t('swap.tokenBalance', {
+                            amount: `${formatQuantity(balance, 4, locale)} ${token.symbol}`,
+                          })
+                        : ''}
                     </span>
                   </span>
                   {balance !== undefined ? (
                     <span className="ws-end" aria-hidden="true">
-                      {formatQuantity(balance)}
+                      {formatQuantity(balance, 4, locale)}
                     </span>
                   ) : null}
                 </button>

@@ -5,6 +5,7 @@ import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { EMAIL_FIELD } from '../controls'
 import { useFrameActor } from '../hooks'
+import { errorText, rich, useT } from '../i18nViews'
 
 /**
  * UpdateEmailWallet: the new address for the embedded wallet's login. The frame then asks for a code sent to
@@ -16,7 +17,7 @@ export default function UpdateEmailWallet() {
   const frame = useFrameActor()
   const root = useFocusOnMount<HTMLFormElement>()
   const current = useSelector(frame, (s) => s?.context.user?.email ?? s?.context.email)
-  const error = useSelector(frame, (s) => s?.context.error?.message)
+  const error = useSelector(frame, (s) => s?.context.error)
   const canSubmit = useSelector(frame, (s) => s?.can({ type: 'frame.updateEmail', email: '' }) ?? false)
   const sending = useSelector(frame, (s) => (s?.hasTag('updatingEmail') && s.hasTag('sendingCode')) ?? false)
   // Only this view's own attempts: an older error of the account (e.g. a network switch) is not about it.
@@ -24,6 +25,7 @@ export default function UpdateEmailWallet() {
   const [email, setEmail] = useState('')
   const id = useId()
   const errorId = useId()
+  const t = useT()
   if (!frame) return <ViewLoading />
   const shownError = tried && !sending ? error : undefined
   const submit = (event: FormEvent) => {
@@ -37,12 +39,11 @@ export default function UpdateEmailWallet() {
       <FrameViewsStyle />
       {current ? (
         <p className="ws-muted">
-          You log in with <strong className="ws-strong">{current}</strong>. Enter the address to use instead;
-          we will send a code to each.
+          {rich(t('updateEmail.current'), { email: <strong className="ws-strong">{current}</strong> })}
         </p>
       ) : null}
       <label htmlFor={id} className="ws-label">
-        New email
+        {t('updateEmail.newLabel')}
       </label>
       <input
         id={id}
@@ -55,12 +56,12 @@ export default function UpdateEmailWallet() {
       />
       {shownError ? (
         <p className="ws-error-text" role="alert" id={errorId}>
-          {shownError}
+          {errorText(t, shownError)}
         </p>
       ) : null}
-      {sending ? <Progress>Sending a code…</Progress> : null}
+      {sending ? <Progress>{t('updateEmail.sending')}</Progress> : null}
       <button type="submit" className="ws-primary" disabled={!canSubmit}>
-        Continue
+        {t('common.continue')}
       </button>
     </form>
   )

@@ -2,6 +2,7 @@ import { useCallback, useId } from 'react'
 import { AccountStyle } from '../components/accountShared'
 import { QrCode } from '../components/QrCode'
 import { useKitAccount, useKitConfig, useToast } from '../hooks'
+import { useT } from '../i18nViews'
 
 /**
  * SPEC §2 WalletReceive: the connected address to share, as text, with a copy button and as a QR code, and the
@@ -12,37 +13,40 @@ export default function WalletReceive() {
   const { address, chainId } = useKitAccount()
   const { show } = useToast()
   const networksId = useId()
+  const t = useT()
   const copy = useCallback(async () => {
     if (!address) return
     try {
       await navigator.clipboard.writeText(address)
-      show({ variant: 'success', message: 'Address copied' })
+      show({ variant: 'success', message: t('toast.addressCopied') })
     } catch {
-      show({ variant: 'error', message: 'Could not copy the address' })
+      show({ variant: 'error', message: t('toast.copyAddressFailed') })
     }
-  }, [address, show])
-  if (!address) return <p className="ws-muted">No account is connected.</p>
+  }, [address, show, t])
+  if (!address) return <p className="ws-muted">{t('account.none')}</p>
   // The account is an EVM one: it receives on every eip155 network of the app.
   const networks = config.networks.filter((network) => network.chainNamespace === 'eip155')
   return (
     <div className="ws-center">
       <AccountStyle />
-      <QrCode uri={address} label="QR code of your address" />
+      <QrCode uri={address} label={t('receive.qrLabel')} />
       <p className="ws-mono" data-testid="receive-address">
         {address}
       </p>
       <button type="button" className="ws-primary" onClick={() => void copy()}>
-        Copy address
+        {t('receive.copy')}
       </button>
       <section className="ws-stack ws-full" aria-labelledby={networksId}>
         <p className="ws-muted" id={networksId}>
-          Only send assets on these networks to this address:
+          {t('receive.networksNote')}
         </p>
-        <ul className="ws-list" aria-label="Compatible networks">
+        <ul className="ws-list" aria-label={t('receive.networks')}>
           {networks.map((network) => (
             <li key={network.caipNetworkId} className="ws-line" data-network={network.caipNetworkId}>
               <span className="ws-grow">{network.name}</span>
-              {Number(network.id) === chainId ? <span className="ws-badge">Connected</span> : null}
+              {Number(network.id) === chainId ? (
+                <span className="ws-badge">{t('common.connected')}</span>
+              ) : null}
             </li>
           ))}
         </ul>

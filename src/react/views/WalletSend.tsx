@@ -12,6 +12,7 @@ import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
+import { errorText, localizeText, useI18n } from '../i18nViews'
 
 /**
  * SPEC §2, §4, §5 WalletSend: the send form. The token (chosen in WalletSendSelectToken), the amount (with Max)
@@ -39,6 +40,7 @@ function SendForm({ send }: { send: SendActorRef }) {
   const inFlight = useSelector(send, selectInFlight)
   const amountId = useId()
   const receiverId = useId()
+  const { t, locale } = useI18n()
 
   // Shown again (back from the preview, or reopened after a send): the form is what is edited now.
   useEffect(() => {
@@ -53,14 +55,14 @@ function SendForm({ send }: { send: SendActorRef }) {
       <div className="ws-stack">
         <AccountStyle />
         <p className="ws-muted" role="status">
-          A transaction is on its way.
+          {t('send.inFlight')}
         </p>
         <button
           type="button"
           className="ws-primary"
           onClick={() => kit.send({ type: 'router.push', view: 'WalletSendPreview' })}
         >
-          View transaction
+          {t('send.viewTransaction')}
         </button>
       </div>
     )
@@ -75,11 +77,11 @@ function SendForm({ send }: { send: SendActorRef }) {
     <form className="ws-stack" onSubmit={onSubmit} noValidate>
       <AccountStyle />
       <div className="ws-field">
-        <span className="ws-label">Token</span>
+        <span className="ws-label">{t('send.token')}</span>
         <button
           type="button"
           className="ws-item"
-          aria-label={token ? `Token: ${token.symbol}` : 'Select token'}
+          aria-label={token ? t('send.tokenChosen', { symbol: token.symbol }) : t('common.selectToken')}
           disabled={locked}
           onClick={() => kit.send({ type: 'router.push', view: 'WalletSendSelectToken' })}
         >
@@ -89,19 +91,23 @@ function SendForm({ send }: { send: SendActorRef }) {
               <span className="ws-grow">
                 <span>{token.symbol}</span>
                 <span className="ws-muted ws-small">
-                  Balance {formatQuantity(token.quantity.numeric)} {token.symbol}
+                  {t('common.balance', {
+                    amount: `${formatQuantity(token.quantity.numeric, 4, locale)} ${token.symbol}`,
+                  })}
                 </span>
               </span>
             </>
           ) : (
-            <span className="ws-grow">Select token</span>
+            <span className="ws-grow">{t('common.selectToken')}</span>
           )}
-          <span aria-hidden="true">›</span>
+          <span aria-hidden="true" className="ws-flip">
+            ›
+          </span>
         </button>
       </div>
       <div className="ws-field">
         <label className="ws-label" htmlFor={amountId}>
-          Amount
+          {t('send.amount')}
         </label>
         <div className="ws-row">
           <input
@@ -120,13 +126,13 @@ function SendForm({ send }: { send: SendActorRef }) {
             disabled={locked || !token}
             onClick={() => kit.send({ type: 'send.setMax' })}
           >
-            Max
+            {t('common.max')}
           </button>
         </div>
       </div>
       <div className="ws-field">
         <label className="ws-label" htmlFor={receiverId}>
-          Receiver
+          {t('send.receiver')}
         </label>
         <input
           id={receiverId}
@@ -134,7 +140,7 @@ function SendForm({ send }: { send: SendActorRef }) {
           autoComplete="off"
           spellCheck={false}
           // No names on Solana (SPEC §1: names are eip155's): only a public key is taken there.
-          placeholder={token && isSolanaToken(token) ? 'Solana address' : 'Address or name'}
+          placeholder={token && isSolanaToken(token) ? t('send.solanaAddress') : t('send.addressOrName')}
           value={receiver}
           disabled={locked}
           aria-invalid={
@@ -145,11 +151,11 @@ function SendForm({ send }: { send: SendActorRef }) {
       </div>
       {error ? (
         <p className="ws-error-text" role="alert">
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
       <button type="submit" className="ws-primary" disabled={locked || problem !== undefined}>
-        {resolving ? 'Resolving name…' : (problem ?? 'Preview send')}
+        {resolving ? t('send.resolving') : problem ? localizeText(t, problem) : t('send.preview')}
       </button>
     </form>
   )

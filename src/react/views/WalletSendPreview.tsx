@@ -1,10 +1,11 @@
 import { feeInUsd, type SendActorRef, type SendStatus, selectSendStatus } from '../../machines/send'
-import { truncateAddress } from '../../utils/format'
+import { localeDecimal, truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../components/accountShared'
 import { ButtonPair } from '../components/ButtonPair'
 import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
+import { errorText, useI18n, useT } from '../i18nViews'
 
 /**
  * SPEC §2, §4 WalletSendPreview: what is about to be sent, to whom, and the network fee; Send asks the wallet.
@@ -32,20 +33,21 @@ function Preview({ send }: { send: SendActorRef }) {
   const error = useSelector(send, (s) => s.context.error)
   const hash = useSelector(send, (s) => s.context.hash)
   const usd = !network?.testnet
+  const { t, locale } = useI18n()
 
   if (stage === 'done') {
     return (
       <p className="ws-muted" role="status">
-        Sent.
+        {t('send.sent')}
       </p>
     )
   }
   if (stage === 'editing' || stage === 'resolving' || !token || !amount || !to) {
     return (
       <div className="ws-stack">
-        <p className="ws-muted">Nothing to review yet: fill in the form first.</p>
+        <p className="ws-muted">{t('preview.nothing')}</p>
         <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'router.back' })}>
-          Back to the form
+          {t('preview.backToForm')}
         </button>
       </div>
     )
@@ -55,50 +57,50 @@ function Preview({ send }: { send: SendActorRef }) {
   return (
     <div className="ws-stack" data-stage={stage}>
       <AccountStyle />
-      <dl className="ws-summary" aria-label="Send summary">
+      <dl className="ws-summary" aria-label={t('send.summary')}>
         <div>
-          <dt>Amount</dt>
+          <dt>{t('send.amount')}</dt>
           <dd data-testid="send-amount">
-            {amount.trim()} {token.symbol}
-            {value !== undefined ? <span className="ws-muted ws-small"> ({formatUsd(value)})</span> : null}
+            {localeDecimal(amount.trim(), locale)} {token.symbol}
+            {value !== undefined ? (
+              <span className="ws-muted ws-small"> ({formatUsd(value, locale)})</span>
+            ) : null}
           </dd>
         </div>
         <div>
-          <dt>To</dt>
+          <dt>{t('send.to')}</dt>
           <dd data-testid="send-receiver" title={to}>
             {profileName ? `${profileName} (${truncateAddress(to)})` : truncateAddress(to)}
           </dd>
         </div>
         {network ? (
           <div>
-            <dt>Network</dt>
+            <dt>{t('send.network')}</dt>
             <dd>{network.name}</dd>
           </div>
         ) : null}
         <div>
-          <dt>Network fee</dt>
+          <dt>{t('send.networkFee')}</dt>
           <dd data-testid="send-fee">
             {fee
-              ? `${formatQuantity(fee.formatted, 8)} ${fee.symbol}${usd && feeUsd !== undefined ? ` (${formatUsd(feeUsd)})` : ''}`
+              ? `${formatQuantity(fee.formatted, 8, locale)} ${fee.symbol}${usd && feeUsd !== undefined ? ` (${formatUsd(feeUsd, locale)})` : ''}`
               : stage === 'estimating'
-                ? 'Estimating…'
+                ? t('send.estimating')
                 : '—'}
-            {fee?.rent ? (
-              <span className="ws-muted ws-small"> incl. the recipient's new token account</span>
-            ) : null}
+            {fee?.rent ? <span className="ws-muted ws-small"> {t('send.rent')}</span> : null}
           </dd>
         </div>
       </dl>
       <Progress stage={stage} hash={hash} />
       {error && (stage === 'unavailable' || stage === 'retryable' || stage === 'unconfirmed') ? (
         <p className="ws-error-text" role="alert">
-          {error.message}
+          {errorText(t, error)}
         </p>
       ) : null}
       {stage === 'ready' || stage === 'estimating' ? (
         <div className="ws-row">
           <button type="button" className="ws-secondary" onClick={back}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button
             type="button"
@@ -107,24 +109,24 @@ function Preview({ send }: { send: SendActorRef }) {
             disabled={stage !== 'ready'}
             onClick={() => kit.send({ type: 'send.confirm' })}
           >
-            Send
+            {t('send.send')}
           </button>
         </div>
       ) : null}
       {stage === 'sending' || stage === 'confirming' ? (
         <button type="button" className="ws-primary" disabled>
-          {stage === 'sending' ? 'Sending…' : 'Confirming…'}
+          {stage === 'sending' ? t('send.sending') : t('send.confirming')}
         </button>
       ) : null}
       {stage === 'unavailable' || stage === 'retryable' ? (
         <ButtonPair
-          secondary={{ label: 'Edit', onClick: back }}
-          primary={{ label: 'Try again', onClick: () => kit.send({ type: 'send.retry' }) }}
+          secondary={{ label: t('common.edit'), onClick: back }}
+          primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'send.retry' }) }}
         />
       ) : null}
       {stage === 'unconfirmed' ? (
         <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
-          Check again
+          {t('common.checkAgain')}
         </button>
       ) : null}
     </div>
@@ -132,12 +134,9 @@ function Preview({ send }: { send: SendActorRef }) {
 }
 
 function Progress({ stage, hash }: { stage: SendStatus; hash: string | undefined }) {
+  const t = useT()
   const label =
-    stage === 'sending'
-      ? 'Approve the transaction in your wallet…'
-      : stage === 'confirming'
-        ? 'Waiting for the transaction to be confirmed…'
-        : undefined
+    stage === 'sending' ? t('send.approve') : stage === 'confirming' ? t('send.waitConfirm') : undefined
   if (!label) return null
   return (
     <div className="ws-stack">

@@ -4,6 +4,7 @@ import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
+import { useI18n } from '../i18nViews'
 
 /** SPEC §2 WalletSendSelectToken: the account's token balances to send from, searchable by name or symbol. */
 export default function WalletSendSelectToken() {
@@ -25,6 +26,7 @@ function TokenPicker({
   const selected = useSelector(send, (s) => s.context.token)
   const [search, setSearch] = useState('')
   const searchId = useId()
+  const { t, locale } = useI18n()
   const wanted = search.trim().toLowerCase()
   const shown = wanted
     ? tokens.filter((t) => t.name.toLowerCase().includes(wanted) || t.symbol.toLowerCase().includes(wanted))
@@ -33,7 +35,7 @@ function TokenPicker({
     <div className="ws-stack">
       <AccountStyle />
       <label className="ws-label" htmlFor={searchId}>
-        Search tokens
+        {t('tokens.search')}
       </label>
       <input
         id={searchId}
@@ -47,11 +49,11 @@ function TokenPicker({
         balances.status === 'loading' ? (
           <p className="ws-status ws-muted" role="status">
             <span className="ws-spinner ws-spinner-small" aria-hidden="true" />
-            Loading tokens…
+            {t('tokens.loading')}
           </p>
         ) : (
           <div className="ws-stack">
-            <p className="ws-muted">No tokens to send.</p>
+            <p className="ws-muted">{t('send.noTokens')}</p>
             {balances.status === 'blocked' || balances.status === 'idle' ? (
               <button
                 type="button"
@@ -59,15 +61,15 @@ function TokenPicker({
                 disabled={!balances.canRetry}
                 onClick={balances.retry}
               >
-                Try again
+                {t('common.tryAgain')}
               </button>
             ) : null}
           </div>
         )
       ) : shown.length === 0 ? (
-        <p className="ws-muted">No token matches “{search.trim()}”.</p>
+        <p className="ws-muted">{t('tokens.noMatch', { query: search.trim() })}</p>
       ) : (
-        <ul className="ws-list" aria-label="Tokens">
+        <ul className="ws-list" aria-label={t('tab.tokens')}>
           {shown.map((token) => {
             const current =
               selected?.chainId === token.chainId &&
@@ -90,7 +92,7 @@ function TokenPicker({
                     <span className="ws-muted ws-small">{token.symbol}</span>
                   </span>
                   <span className="ws-end">
-                    {formatQuantity(token.quantity.numeric)} {token.symbol}
+                    {formatQuantity(token.quantity.numeric, 4, locale)} {token.symbol}
                   </span>
                 </button>
               </li>

@@ -1,5 +1,7 @@
 import { type ComponentType, lazy } from 'react'
 import type { ViewName } from '../../views'
+import type { MessageKey, Translate } from '../i18n'
+import en from '../locales/en.json'
 import { ConnectView } from './Connect'
 import { preloadable } from './preloadable'
 
@@ -54,37 +56,8 @@ export function viewComponent(view: ViewName): ComponentType {
   return lazyViews[view] ?? Unavailable
 }
 
-const TITLES: Partial<Record<ViewName, string>> = {
-  Connect: 'Connect Wallet',
-  Account: 'Account',
-  AllWallets: 'All Wallets',
-  Networks: 'Choose Network',
-  SwitchNetwork: 'Switch Network',
-  UnsupportedChain: 'Switch Network',
-  WhatIsAWallet: 'What is a Wallet?',
-  ConnectingExternal: 'Connecting',
-  ConnectingSiwe: 'Sign In',
-  ConnectingWalletConnect: 'WalletConnect',
-  ApproveTransaction: 'Approve Transaction',
-  EmailVerifyOtp: 'Confirm Email',
-  EmailVerifyDevice: 'Register Device',
-  ConnectingSocial: 'Log In',
-  ConnectingFarcaster: 'Farcaster',
-  UpdateEmailWallet: 'Update Email',
-  UpdateEmailPrimaryOtp: 'Confirm Current Email',
-  UpdateEmailSecondaryOtp: 'Confirm New Email',
-  WalletSend: 'Send',
-  WalletSendSelectToken: 'Select Token',
-  WalletSendPreview: 'Review Send',
-  WalletReceive: 'Receive',
-  Swap: 'Swap',
-  SwapSelectToken: 'Select Token',
-  SwapPreview: 'Review Swap',
-  Transactions: 'Activity',
-  RegisterAccountName: 'Choose Name',
-}
-
 /** The header text of a view; views without their own title show their name split into words. */
-export function viewTitle(view: ViewName): string {
-  return TITLES[view] ?? view.replace(/([a-z])([A-Z])/g, '$1 $2')
+export function viewTitle(view: ViewName, t: Translate): string {
+  const key = `title.${view}` as MessageKey
+  return key in en ? t(key) : view.replace(/([a-z])([A-Z])/g, '$1 $2')
 }

@@ -1,0 +1,221 @@
+import { createI18n } from '@nanostores/i18n'
+import { atom } from 'nanostores'
+import { createElement, Fragment, type ReactNode, useCallback, useSyncExternalStore } from 'react'
+import type { KitLocale } from '../config'
+import type { KitActorRef } from '../machines/kit'
+import { useSelector } from './actor'
+import { useKitActor } from './context'
+import en from './locales/en.json'
+
+/*
+ * The kit's translations (issue 18). The catalogs are flat JSON, one per locale (src/react/locales/); English is
+ * the source of truth and ships with the kit, every other catalog is its own chunk, fetched (`import()`) only
+ * when its locale is chosen. While it loads, the views keep the language they showed.
+ *
+ * The catalogs are kept by @nanostores/i18n: of the maintained i18n libraries it is the smallest (measured with
+ * esbuild, minified, gzip -9, a one-line use each: @nanostores/i18n with nanostores 1.5 KiB, @lingui/core
+ * 2.4 KiB and it wants catalogs compiled by its CLI, node-polyglot 8.3 KiB, i18next 16.0 KiB; rosetta, 0.8 KiB,
+ * and typesafe-i18n, 1.3 KiB, are no longer maintained), it loads a locale's catalog through the function we give
+ * it and keeps showing the previous one until it has come. Placeholders (`{name}`) are filled in below.
+ *
+ * The texts the machines and errors write in English (errors' `shortMessage`s, alerts, the machines' toasts and
+ * progress lines) are already English where they come from: their English catalog (`en.machine.json`, the
+ * source the other catalogs translate) is only needed to translate them, so it loads with another locale's
+ * catalog, not with the kit (issue 14's first-click budget).
+ */
+
+type MachineCatalog = typeof import('./locales/en.machine.json')
+type ViewsCatalog = typeof import('./locales/en.views.json')
+export type MessageKey = keyof typeof en | keyof ViewsCatalog | keyof MachineCatalog
+export type Catalog = Record<MessageKey, string>
+export type MessageValues = Record<string, string | number>
+/** Looks a text up in the catalog shown, filling in its `{placeholders}`. */
+export type Translate = (key: MessageKey, values?: MessageValues) => string
+
+/** The catalogs other than English, each its own chunk. */
+const CATALOGS: Record<Exclude<KitLocale, 'en'>, () => Promise<{ default: Partial<Catalog> }>> = {
+  de: () => import('./locales/de.json'),
+  es: () => import('./locales/es.json'),
+  fr: () => import('./locales/fr.json'),
+  ja: () => import('./locales/ja.json'),
+  zh: () => import('./locales/zh.json'),
+  ar: () => import('./locales/ar.json'),
+}
+
+/** The English texts of the views loaded on demand, handed over by the first of them (`i18nViews.ts`). */
+const lateEnglish: Partial<Catalog> = {}
+
+/** Adds English texts that came with code loaded on demand (the views' own). */
+export function addEnglish(catalog: Partial<Catalog>): void {
+  Object.assign(lateEnglish, catalog)
+}
+
+/** The English of the machines' texts, once a locale other than English was asked for. */
+let machineEnglish: Partial<Record<MessageKey, string>> | undefined
+
+/** Languages written right to left. */
+const RTL: ReadonlySet<KitLocale> = new Set<KitLocale>(['ar'])
+
+/** The language shown and its look-up. */
+export interface KitI18n {
+  /** The locale whose catalog is shown (the one asked for, once its catalog has come). */
+  locale: KitLocale
+  dir: 'ltr' | 'rtl'
+  t: Translate
+}
+
+const PLACEHOLDER = /\{(\w+)\}/g
+
+const fill = (text: string, values?: MessageValues) =>
+  values ? text.replace(PLACEHOLDER, (whole, name: string) => String(values[name] ?? whole)) : text
+
+/** The look-up of one catalog; a key it lacks falls back to English. */
+export const createTranslate =
+  (messages: Partial<Catalog>): Translate =>
+  (key, values) =>
+    fill(
+      messages[key] ?? (en as Partial<Catalog>)[key] ?? lateEnglish[key] ?? machineEnglish?.[key] ?? key,
+      values,
+    )
+
+/** The catalog of the machines' English texts, loaded (once) beside a locale other than English. */
+export function loadMachineEnglish(): Promise<unknown> {
+  return import('./locales/en.machine.json').then((catalog) => {
+    machineEnglish = catalog.default
+  })
+}
+
+function shownI18n(locale: KitLocale, messages: Catalog): KitI18n {
+  return { locale, dir: RTL.has(locale) ? 'rtl' : 'ltr', t: createTranslate(messages) }
+}
+
+interface Store {
+  get: () => KitI18n
+  subscribe: (listener: () => void) => () => void
+}
+
+const stores = new WeakMap<KitActorRef, Store>()
+
+/** One store per kit: its locale follows the kit's context; its catalog loads when that locale is new. */
+function storeFor(kit: KitActorRef): Store {
+  let store = stores.get(kit)
+  if (store) return store
+  const locale = atom<KitLocale>(kit.getSnapshot().context.locale)
+  kit.subscribe((snapshot) => locale.set(snapshot.context.locale))
+  const failed = new Set<KitLocale>()
+  const i18n = createI18n(locale, {
+    get: (code) =>
+      Promise.all([CATALOGS[code as Exclude<KitLocale, 'en'>](), loadMachineEnglish()]).then(
+        ([catalog]) => ({ kit: catalog.default }),
+        () => {
+          // A catalog that did not come (offline): English, the source, until the locale is asked again.
+          failed.add(code as KitLocale)
+          return {}
+        },
+      ),
+  })
+  const messages = i18n('kit', en as unknown as Catalog)
+  let shown = shownI18n('en', en as unknown as Catalog)
+  messages.subscribe((catalog) => {
+    const code = locale.get()
+    const ready = code === 'en' || i18n.cache[code]?.kit !== undefined
+    shown = shownI18n(ready ? code : failed.has(code) ? 'en' : shown.locale, catalog as Catalog)
+  })
+  store = { get: () => shown, subscribe: (listener) => messages.listen(listener) }
+  stores.set(kit, store)
+  return store
+}
+
+/** The language the kit's views show, and its look-up; views render again when it changes. */
+export function useI18n(): KitI18n {
+  const store = storeFor(useKitActor())
+  return useSyncExternalStore(store.subscribe, store.get, store.get)
+}
+
+/** The look-up alone. */
+export const useT = (): Translate => useI18n().t
+
+/** Machine texts (errors, toasts, progress) that the catalogs translate, found by their English text. */
+const MACHINE_TEXT = /^(error|toast|machine)\./
+let templates: [RegExp, MessageKey, string[]][] | undefined
+
+/**
+ * A text a machine wrote in English (a toast, a progress line, an error's message) in the language shown, when
+ * the catalogs have it (`Sent {amount} {symbol}` matches "Sent 1 ETH"); the English text as it is otherwise.
+ */
+export function localizeText(t: Translate, text: string): string {
+  const english = machineEnglish
+  // English: the machine's text is the one shown.
+  if (!english) return text
+  templates ??= (Object.keys(english) as MessageKey[])
+    .filter((key) => MACHINE_TEXT.test(key))
+    .map((key) => {
+      const names: string[] = []
+      const source = english[key]!.split(PLACEHOLDER)
+        .map((part, index) => {
+          if (index % 2 === 0) return part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
+          names.push(part)
+          return '(.+?)'
+        })
+        .join('')
+      return [new RegExp(`^${source}$`), key, names]
+    })
+  for (const [pattern, key, names] of templates) {
+    const match = pattern.exec(text)
+    if (match) return t(key, Object.fromEntries(names.map((name, index) => [name, match[index + 1]!])))
+  }
+  return text
+}
+
+/**
+ * An error's text in the language shown: the catalog's `error.<name>` when it is the text that error has in
+ * English (a name with several texts is told apart by them), else by its English text; else as it came.
+ */
+export function errorText(t: Translate, error: { name?: string; message: string }): string {
+  const key = `error.${error.name}` as MessageKey
+  if (machineEnglish?.[key] === error.message) return t(key)
+  return localizeText(t, error.message)
+}
+
+/** An alert's texts (SPEC §8) in the language shown, when the catalogs have the alert's English texts. */
+export function alertText(
+  t: Translate,
+  alert: { code: string; shortMessage: string; longMessage: string },
+): { short: string; long: string } {
+  const short = `alert.${alert.code}` as MessageKey
+  const long = `alert.${alert.code}.long` as MessageKey
+  return {
+    short: machineEnglish?.[short] === alert.shortMessage ? t(short) : alert.shortMessage,
+    long: machineEnglish?.[long] === alert.longMessage ? t(long) : alert.longMessage,
+  }
+}
+
+/** A translated text with React nodes in its placeholders (`{email}` as a <strong>). */
+export function rich(text: string, values: Record<string, ReactNode>): ReactNode[] {
+  return text
+    .split(PLACEHOLDER)
+    .map((part, index) =>
+      createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)),
+    )
+}
+
+export interface UseKitLocaleReturnType {
+  /** The locale the kit was asked for (its catalog may still be loading: the views keep the last one meanwhile). */
+  locale: KitLocale
+  /** Changes the kit's language: one of `KIT_LOCALES`. */
+  setLocale: (locale: KitLocale) => void
+}
+
+/**
+ * The kit's language, and a way to change it at run time.
+ *
+ * @example
+ * const { locale, setLocale } = useKitLocale()
+ * <button onClick={() => setLocale('de')}>Deutsch</button>
+ */
+export function useKitLocale(): UseKitLocaleReturnType {
+  const kit = useKitActor()
+  const locale = useSelector(kit, (s) => s.context.locale)
+  const setLocale = useCallback((next: KitLocale) => kit.send({ type: 'kit.setLocale', locale: next }), [kit])
+  return { locale, setLocale }
+}
