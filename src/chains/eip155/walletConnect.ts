@@ -79,6 +79,11 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       async getProvider(options) {
         return (await load()).getProvider(options)
       },
+      /** Back on the page after opening a wallet by its mobile link: its pending pairing, once settled. */
+      async resumePendingPairing(signal: AbortSignal) {
+        const [loaded, { resumePendingPairing }] = await Promise.all([load(), import('./resumePairing')])
+        await resumePendingPairing(loaded, config, signal)
+      },
       async isAuthorized() {
         if (!inner && !parameters.hasStoredSession()) return false
         return (await load()).isAuthorized()
