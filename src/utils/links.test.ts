@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { isOsHandlerScheme, MAX_LINK_LENGTH, safeDeepLink, safeHttpUrl, safeText, walletLinkWithUri } from './links'
+import {
+  isOsHandlerScheme,
+  MAX_LINK_LENGTH,
+  safeDeepLink,
+  safeHttpUrl,
+  safeText,
+  walletLinkWithUri,
+} from './links'
 
 /** Every way we know to spell a script or document link; none may come out. */
 const SCRIPT_LINKS = [
@@ -264,7 +271,9 @@ describe('walletLinkWithUri', () => {
     expect(walletLinkWithUri('https://link.example/app/?ref=x#frag', uri)).toBe(
       `https://link.example/app/wc?uri=${encoded}`,
     )
-    expect(walletLinkWithUri('http://127.0.0.1:5173/wc/', uri)).toBe(`http://127.0.0.1:5173/wc/wc?uri=${encoded}`)
+    expect(walletLinkWithUri('http://127.0.0.1:5173/wc/', uri)).toBe(
+      `http://127.0.0.1:5173/wc/wc?uri=${encoded}`,
+    )
   })
 
   it('the URI cannot break out of its parameter', () => {

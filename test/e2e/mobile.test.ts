@@ -46,7 +46,8 @@ async function horizontalOverflow(p: Page): Promise<string[]> {
       const box = element.getBoundingClientRect()
       if (box.width === 0 && box.height === 0) continue
       // Content wider than its box spills over its neighbours (a label longer than its button).
-      const spills = element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX === 'visible'
+      const spills =
+        element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX === 'visible'
       if (box.left < -0.5 || box.right > width + 0.5 || spills) {
         const name = `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ').join('.')}` : ''}`
         out.push(`${name} spans ${Math.round(box.left)}..${Math.round(box.right)}px`)
@@ -92,14 +93,19 @@ describe('a phone at 375 px', () => {
 
     await dialog(page).getByRole('button', { name: 'All Wallets' }).tap()
     await page.locator('[data-view="AllWallets"]').waitFor()
-    await dialog(page).getByRole('button', { name: /Walletstate WC Wallet/ }).first().waitFor()
+    await dialog(page)
+      .getByRole('button', { name: /Walletstate WC Wallet/ })
+      .first()
+      .waitFor()
     expect(await horizontalOverflow(page)).toEqual([])
     expect(await smallTargets(page)).toEqual([])
     await page.screenshot({ path: '.tmp/test-results/mobile-all-wallets.png' })
 
     // WalletConnect itself has no mobile link: its QR view shows, nothing is opened.
     await dialog(page).getByRole('button', { name: 'Back' }).tap()
-    await dialog(page).getByRole('button', { name: /WalletConnect/ }).tap()
+    await dialog(page)
+      .getByRole('button', { name: /WalletConnect/ })
+      .tap()
     await page.getByRole('img', { name: 'WalletConnect QR code' }).waitFor({ timeout: 60_000 })
     expect(await horizontalOverflow(page)).toEqual([])
     expect(await smallTargets(page)).toEqual([])
@@ -115,10 +121,13 @@ describe('a phone at 375 px', () => {
     await dialog(page).getByRole('button', { name: 'All Wallets' }).tap()
     await page.getByRole('textbox', { name: 'Search wallets' }).fill('Walletstate WC')
     // The universal link, WalletConnect's format: the wallet's link, `wc`, and the URI encoded.
+    await page.evaluate(() => Object.assign(window, { beforeTheWallet: true }))
     const opened = page.waitForRequest((request) => request.url().startsWith(`${walletPage}wc?uri=`), {
       timeout: 60_000,
     })
-    await dialog(page).getByRole('button', { name: /Walletstate WC Wallet/ }).tap()
+    await dialog(page)
+      .getByRole('button', { name: /Walletstate WC Wallet/ })
+      .tap()
     const href = (await opened).url()
     const uri = new URL(href).searchParams.get('uri') ?? ''
     expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
@@ -135,6 +144,8 @@ describe('a phone at 375 px', () => {
     // Back to the host page: the kit resumes the pending pairing and shows the account.
     await page.goBack()
     expect(page.url()).toBe(e2e.sandbox.demo!.url)
+    // A new document (not one kept in the back-forward cache): only the stored deep link tells the kit.
+    expect(await page.evaluate(() => 'beforeTheWallet' in window)).toBe(false)
     await expect
       .poll(() => hostButton(page).textContent(), { timeout: 30_000 })
       .toBe(truncated(e2e.sandbox.wallets.wcAddress))

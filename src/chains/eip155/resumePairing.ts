@@ -6,7 +6,10 @@ import type { CreateConnectorFn } from 'wagmi'
  */
 interface WalletConnectSession {
   topic: string
-  namespaces: Record<string, { accounts?: string[]; chains?: string[]; methods?: string[]; events?: string[] }>
+  namespaces: Record<
+    string,
+    { accounts?: string[]; chains?: string[]; methods?: string[]; events?: string[] }
+  >
 }
 interface EthereumProviderLike {
   session?: WalletConnectSession
