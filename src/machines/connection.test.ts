@@ -872,6 +872,24 @@ describe('connectionMachine: a mobile browser opens the wallet by its mobile lin
     h.stop()
   })
 
+  it('a pairing reused (iOS Safari) opens the wallet again with the URI shown', async () => {
+    const h = harness({ supportedChainIds: [1], mobile: true, reusePairing: true })
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: rainbow })
+    h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: 4_102_444_800_000 })
+    h.last(h.watchers.openWallet).sendBack({ type: 'connection.wcLinking', name: 'Rainbow', href: HREF })
+    // The wallet declined; picked again, the pairing (unexpired) is shown again and the wallet opened with it.
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: rainbow })
+    expect(h.snapshot().value).toEqual({ connecting: 'pairing' })
+    expect(h.watchers.openWallet.map((w) => w.input)).toEqual([
+      { wallet: rainbow, uri: WC_URI },
+      { wallet: rainbow, uri: WC_URI },
+    ])
+    h.stop()
+  })
+
   it('a failed attempt forgets the stored deep link too', async () => {
     const h = harness({ supportedChainIds: [1], mobile: true })
     await startDisconnected(h)
@@ -911,7 +929,7 @@ describe('connectionMachine: a mobile browser opens the wallet by its mobile lin
     h.last(h.calls.reconnect).resolve({ account: undefined, connections: {}, recentWallets: [], linking })
     await flush()
     expect(h.snapshot().value).toBe('resuming')
-    expect(h.status()).toBe('disconnected')
+    expect(h.status()).toBe('connecting')
     expect(h.snapshot().hasTag('connecting')).toBe(true)
     expect(h.context().wcLinking).toEqual({ name: 'Rainbow', href: HREF })
     // The modal closing sends cancel; that must not drop the pairing being resumed.

@@ -8,7 +8,6 @@ import {
   sendParent,
   sendTo,
   setup,
-  spawnChild,
 } from 'xstate'
 import type { DomainVerification } from '../api/verify'
 import {
@@ -304,11 +303,6 @@ const connectionSetup = setup({
   guards: {
     hasAccount: (_, output: ReconnectOutput) => output.account !== undefined,
     hasLinking: (_, output: ReconnectOutput) => output.linking !== undefined,
-    /** A wallet to open by its mobile link, for the first pairing URI of this attempt. */
-    opensWallet: ({ context }) =>
-      context.target?.method === 'mobile' &&
-      context.target.wallet?.mobileLink !== undefined &&
-      context.wcLinking === undefined,
     /** SPEC §3 Verify context: wallets will warn of this domain (not one of the project's, or a known scam). */
     domainUnverified: (_, verification: DomainVerification) =>
       verification.validation === 'INVALID' || verification.isScam,
@@ -384,8 +378,15 @@ const connectionSetup = setup({
       assertEvent(event, 'connection.wcLinking')
       return { wcLinking: { name: event.name, href: event.href } }
     }),
-    openWallet: spawnChild('openWallet', {
-      input: ({ context }) => ({ wallet: context.target!.wallet!, uri: context.wcUri! }),
+    /**
+     * On a mobile browser, the chosen wallet is opened by its mobile link as soon as the attempt has a pairing URI
+     * (a fresh one, or one reused): once per attempt, never behind the visitor's back for a later URI.
+     */
+    openWallet: enqueueActions(({ context, enqueue }) => {
+      const wallet = context.target?.wallet
+      if (context.target?.method !== 'mobile' || !wallet?.mobileLink) return
+      if (context.wcLinking || !context.wcUri) return
+      enqueue.spawnChild('openWallet', { input: { wallet, uri: context.wcUri } })
     }),
     persistLinking: sendTo('persistence', ({ context, event }): PersistRequest => {
       assertEvent(event, 'connection.wcLinking')
@@ -402,8 +403,9 @@ const connectionSetup = setup({
     }),
     /** SPEC §3: the stored deep link goes with the pairing it was for (cancelled, failed, reset). */
     forgetLinking: enqueueActions(({ context, enqueue }) => {
-      if (context.wcLinking)
-        enqueue.sendTo('persistence', { type: 'persist.linkingForgotten' } satisfies PersistRequest)
+      if (!context.wcLinking) return
+      enqueue.assign({ wcLinking: undefined })
+      enqueue.sendTo('persistence', { type: 'persist.linkingForgotten' } satisfies PersistRequest)
     }),
     applyConnect: assign(({ context }, output: ConnectOutput) => {
       const wallet = recentFrom(context.target, context.connectors, output.account.connectorId)
@@ -624,7 +626,11 @@ export function defineConnectionMachine() {
         on: {
           'connection.connect': [
             // The pairing is reused, but the wallet picked may be another one (it is the one remembered).
-            { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'setTarget' },
+            {
+              guard: 'canReusePairing',
+              target: 'connecting.pairing',
+              actions: ['setTarget', 'openWallet'],
+            },
             { target: 'connecting', actions: 'setTarget' },
           ],
           'connection.reset': { target: '.idle', actions: ['forgetLinking', 'reset'] },
@@ -672,11 +678,8 @@ export function defineConnectionMachine() {
           },
         ],
         on: {
-          'connection.wcUri': [
-            // A mobile browser opens the wallet by its mobile link as soon as the pairing URI exists.
-            { guard: 'opensWallet', target: '.pairing', actions: ['setWcUri', 'openWallet'] },
-            { target: '.pairing', actions: 'setWcUri' },
-          ],
+          // A mobile browser opens the wallet by its mobile link as soon as the pairing URI exists.
+          'connection.wcUri': { target: '.pairing', actions: ['setWcUri', 'openWallet'] },
           'connection.wcLinking': { actions: ['setWcLinking', 'persistLinking'] },
           'connection.cancel': { target: 'disconnected.idle', actions: ['forgetLinking', 'reset'] },
           // An expired pairing URI is replaced by a fresh attempt (the QR view shows the new one).
@@ -814,10 +817,11 @@ export function defineConnectionMachine() {
 
 /** The SPEC §4 status of a snapshot. */
 export function selectStatus(snapshot: {
-  matches: (value: 'reconnecting' | 'connecting' | 'connected' | 'disconnecting') => boolean
+  matches: (value: 'reconnecting' | 'connecting' | 'resuming' | 'connected' | 'disconnecting') => boolean
 }): ConnectionStatus {
   if (snapshot.matches('reconnecting')) return 'reconnecting'
-  if (snapshot.matches('connecting')) return 'connecting'
+  // A pairing resumed on return to the page (issue 18 item 5) is a connection being made.
+  if (snapshot.matches('connecting') || snapshot.matches('resuming')) return 'connecting'
   if (snapshot.matches('connected') || snapshot.matches('disconnecting')) return 'connected'
   return 'disconnected'
 }
