@@ -100,11 +100,12 @@ export function createEip155ConnectionActors({
     ),
 
     /** Computes the wallet's link with the pairing URI and opens it, in the calls' chunk (./connectionCalls.ts). */
-    openWallet: fromCallback<ConnectionEvent, { wallet: ChosenWallet; uri: string }>(({ sendBack, input }) =>
-      whenLoaded(calls, (loaded) => {
-        loaded.openWallet(input.wallet, input.uri, sendBack)
-        return () => {}
-      }),
+    openWallet: fromCallback<ConnectionEvent, { connectorId: string; wallet: ChosenWallet; uri: string }>(
+      ({ sendBack, input }) =>
+        whenLoaded(calls, (loaded) => {
+          void loaded.openWallet(input, sendBack)
+          return () => {}
+        }),
     ),
 
     resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) =>

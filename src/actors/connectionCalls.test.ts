@@ -22,12 +22,15 @@ function callsNavigatingTo(opened: string[]) {
 }
 
 describe('openWallet (issue 18 item 5)', () => {
-  it("tells the connection the wallet's link with the pairing URI, then goes to it", () => {
+  it("tells the connection the wallet's link with the pairing URI, then goes to it", async () => {
     const opened: string[] = []
     const told: ConnectionEvent[] = []
-    callsNavigatingTo(opened).openWallet(
-      { id: 'w', name: 'Wallet', mobileLink: 'https://wallet.example/app' },
-      URI,
+    await callsNavigatingTo(opened).openWallet(
+      {
+        connectorId: 'walletConnect',
+        wallet: { id: 'w', name: 'Wallet', mobileLink: 'https://wallet.example/app' },
+        uri: URI,
+      },
       (event) => {
         // Told first: the link is stored before the page goes.
         expect(opened).toEqual([])
@@ -39,7 +42,7 @@ describe('openWallet (issue 18 item 5)', () => {
     expect(opened).toEqual([href])
   })
 
-  it('never opens a listing link that fails the safety check', () => {
+  it('never opens a listing link that fails the safety check', async () => {
     const opened: string[] = []
     const told: ConnectionEvent[] = []
     const calls = callsNavigatingTo(opened)
@@ -49,8 +52,13 @@ describe('openWallet (issue 18 item 5)', () => {
       'http://evil.example/',
       undefined,
     ]) {
-      calls.openWallet({ id: 'w', name: 'Wallet', ...(mobileLink ? { mobileLink } : {}) }, URI, (event) =>
-        told.push(event),
+      await calls.openWallet(
+        {
+          connectorId: 'walletConnect',
+          wallet: { id: 'w', name: 'Wallet', ...(mobileLink ? { mobileLink } : {}) },
+          uri: URI,
+        },
+        (event) => told.push(event),
       )
     }
     expect(opened).toEqual([])

@@ -47,7 +47,12 @@ export interface ConnectionCallsDependencies {
 /** A connector that can take up a WalletConnect pairing left pending by a page that went away. */
 interface ResumableConnector {
   resumePendingPairing?: (signal: AbortSignal) => Promise<void>
+  /** Resolves once what the pairing needs after a reload (keys, proposal, subscriptions) is in storage. */
+  storePendingPairing?: () => Promise<void>
 }
+
+/** The most the page waits for the pairing to be in storage before it goes to the wallet. */
+const STORE_PAIRING_WAIT_MS = 2_000
 
 const assignLocation = (href: string) => window.location.assign(href)
 
@@ -169,10 +174,18 @@ export function createConnectionCalls({
      * connection first (which stores it), then the page goes to it. A listing link that fails `safeDeepLink` is
      * never opened.
      */
-    openWallet(wallet: ChosenWallet, uri: string, sendBack: SendBack): void {
+    async openWallet(
+      { connectorId, wallet, uri }: { connectorId: string; wallet: ChosenWallet; uri: string },
+      sendBack: SendBack,
+    ): Promise<void> {
       const href = walletLinkWithUri(wallet.mobileLink, uri)
       if (!href) return
       sendBack({ type: 'connection.wcLinking', name: wallet.name, href })
+      // A universal link may replace this page: what the pairing needs to complete after a reload is written
+      // first (WalletConnect writes it in the background), within a bound.
+      const connector = findConnector(connectorId) as (Connector & ResumableConnector) | undefined
+      const stored = connector?.storePendingPairing?.().catch(() => {})
+      if (stored) await Promise.race([stored, delay(STORE_PAIRING_WAIT_MS)])
       navigate(href)
     },
 

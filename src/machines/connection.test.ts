@@ -87,7 +87,7 @@ function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }, clock?
     connection: [] as Watcher<{ connectorId: string }>[],
     pairing: [] as Watcher<{ connectorId: string }>[],
     connectors: [] as Watcher<unknown>[],
-    openWallet: [] as Watcher<{ wallet: ChosenWallet; uri: string }>[],
+    openWallet: [] as Watcher<{ connectorId: string; wallet: ChosenWallet; uri: string }>[],
   }
   const persisted: PersistRequest[] = []
   const notices: ConnectionNotice[] = []
@@ -828,7 +828,11 @@ describe('connectionMachine: a mobile browser opens the wallet by its mobile lin
     expect(h.context().target?.method).toBe('mobile')
     expect(h.watchers.openWallet).toHaveLength(0)
     h.last(h.watchers.pairing).sendBack({ type: 'connection.wcUri', uri: WC_URI, expiry: 4_102_444_800_000 })
-    expect(h.last(h.watchers.openWallet).input).toEqual({ wallet: rainbow, uri: WC_URI })
+    expect(h.last(h.watchers.openWallet).input).toEqual({
+      connectorId: 'walletConnect',
+      wallet: rainbow,
+      uri: WC_URI,
+    })
     h.last(h.watchers.openWallet).sendBack({ type: 'connection.wcLinking', name: 'Rainbow', href: HREF })
     expect(h.context().wcLinking).toEqual({ name: 'Rainbow', href: HREF })
     expect(h.persisted).toEqual([
@@ -883,10 +887,7 @@ describe('connectionMachine: a mobile browser opens the wallet by its mobile lin
     await flush()
     h.send({ type: 'connection.connect', connectorId: 'walletConnect', wallet: rainbow })
     expect(h.snapshot().value).toEqual({ connecting: 'pairing' })
-    expect(h.watchers.openWallet.map((w) => w.input)).toEqual([
-      { wallet: rainbow, uri: WC_URI },
-      { wallet: rainbow, uri: WC_URI },
-    ])
+    expect(h.watchers.openWallet.map((w) => w.input.uri)).toEqual([WC_URI, WC_URI])
     h.stop()
   })
 

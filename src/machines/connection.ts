@@ -284,7 +284,9 @@ const connectionSetup = setup({
      * `connection.wcLinking` with the link, then navigates to it. A link that fails the safety check is never
      * opened (nothing is answered).
      */
-    openWallet: fromCallback<ConnectionEvent, { wallet: ChosenWallet; uri: string }>(() => () => {}),
+    openWallet: fromCallback<ConnectionEvent, { connectorId: string; wallet: ChosenWallet; uri: string }>(
+      () => () => {},
+    ),
     /** Back on the page after opening a wallet by its mobile link: the pending pairing's session, once settled. */
     resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(notProvided('resumePairing')),
   },
@@ -386,7 +388,9 @@ const connectionSetup = setup({
       const wallet = context.target?.wallet
       if (context.target?.method !== 'mobile' || !wallet?.mobileLink) return
       if (context.wcLinking || !context.wcUri) return
-      enqueue.spawnChild('openWallet', { input: { wallet, uri: context.wcUri } })
+      enqueue.spawnChild('openWallet', {
+        input: { connectorId: context.target.connectorId, wallet, uri: context.wcUri },
+      })
     }),
     persistLinking: sendTo('persistence', ({ context, event }): PersistRequest => {
       assertEvent(event, 'connection.wcLinking')

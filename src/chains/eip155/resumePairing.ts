@@ -66,6 +66,43 @@ export async function resumePendingPairing(
   await loaded.setRequestedChainsIds?.(config.chains.map((chain) => chain.id))
 }
 
+/** One of WalletConnect's stores (keychain, history, subscriptions, ...): `persist` writes it now. */
+interface Persisted {
+  persist?: () => Promise<void>
+}
+interface SignClientStores {
+  proposal?: Persisted
+  core?: {
+    crypto?: { keychain?: Persisted }
+    history?: Persisted
+    expirer?: Persisted
+    pairing?: { pairings?: Persisted }
+    relayer?: { subscriber?: Persisted; messages?: Persisted }
+  }
+}
+
+/**
+ * Writes what a pending pairing needs to complete after the page is reloaded (its keys, the proposal, the
+ * request record its answer is matched to, the subscription to its topic) to storage now. WalletConnect writes
+ * these in the background; a page that goes to a wallet by a universal link right after the pairing URI
+ * exists could otherwise be gone before they are written.
+ */
+export async function storePendingPairing(loaded: Inner): Promise<void> {
+  const provider = (await loaded.getProvider()) as { signer?: { client?: SignClientStores } }
+  const client = provider.signer?.client
+  const core = client?.core
+  const stores: Array<Persisted | undefined> = [
+    core?.crypto?.keychain,
+    core?.history,
+    core?.expirer,
+    core?.pairing?.pairings,
+    core?.relayer?.subscriber,
+    core?.relayer?.messages,
+    client?.proposal,
+  ]
+  await Promise.all(stores.map((store) => store?.persist?.()))
+}
+
 /** The session the sign client settles (or has settled) for the pairing. */
 function settledSession(
   client: EthereumProviderLike['signer']['client'],

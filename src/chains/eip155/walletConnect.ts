@@ -79,6 +79,11 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       async getProvider(options) {
         return (await load()).getProvider(options)
       },
+      /** Before the page goes to a wallet by its mobile link: the pending pairing written to storage. */
+      async storePendingPairing() {
+        const [loaded, { storePendingPairing }] = await Promise.all([load(), import('./resumePairing')])
+        await storePendingPairing(loaded)
+      },
       /** Back on the page after opening a wallet by its mobile link: its pending pairing, once settled. */
       async resumePendingPairing(signal: AbortSignal) {
         const [loaded, { resumePendingPairing }] = await Promise.all([load(), import('./resumePairing')])
