@@ -174,6 +174,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             id: DEV_WALLET_IDS.walletConnect,
             name: 'Walletstate WC Wallet',
             webapp_link: wallets.wcWalletUrl,
+            // Its universal link: on a phone the kit opens `${wcWalletUrl}wc?uri=…`, the same page (issue 18).
+            mobile_link: wallets.wcWalletUrl,
           },
         ],
       }).then(track),

@@ -110,6 +110,12 @@ export const CONNECT_TIMEOUT_MS = 120_000
  * waits (1 s for the wallet to announce itself, 10 s for wagmi's reconnect to settle); no prompt is involved. §4
  */
 export const RECONNECT_TIMEOUT_MS = 15_000
+/**
+ * How long the kit, back on the page after opening a wallet by its mobile link (the page reloaded or restored),
+ * waits for the pending pairing to complete before it shows disconnected. Ours: the visitor has usually approved
+ * by then, and the relay holds the approval; a visitor who has not can pick the wallet again. Issue 18 item 5.
+ */
+export const RESUME_LINKING_TIMEOUT_MS = 60_000
 /** How long a connector's disconnect may take; then the kit is disconnected anyway. Ours: §9 sign-out is 3 s. §4, §8 */
 export const DISCONNECT_TIMEOUT_MS = 5_000
 /** How long a wallet may take to answer a network switch. Ours: as a connect request (the visitor approves). §8 */

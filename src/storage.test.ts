@@ -38,6 +38,29 @@ describe('createKitStore', () => {
     expect(logged).toHaveLength(3)
   })
 
+  it('the stored deep link (SPEC §3): a wallet and its link round-trip; a wrong shape or a link without a scheme is ignored', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    const linking = {
+      id: 'rainbow',
+      name: 'Rainbow',
+      connectorId: 'walletConnect',
+      href: 'rainbow://wc?uri=wc%3Aab%402',
+    }
+    store.write('wcLinking', linking)
+    expect(store.read('wcLinking')).toEqual(linking)
+    for (const bad of [
+      { ...linking, href: 'javascript:alert(1)' },
+      { ...linking, href: 'rainbow://wc?uri=a b' },
+      { ...linking, name: 'x'.repeat(201) },
+      { id: 'rainbow', name: 'Rainbow', href: linking.href },
+      'rainbow://',
+    ]) {
+      storage.data.set(`${STORAGE_PREFIX}wcLinking`, JSON.stringify(bad))
+      expect(store.read('wcLinking')).toBeUndefined()
+    }
+  })
+
   it('behavior: storage that throws is only logged', () => {
     const throwing: KitStorage = {
       getItem: () => {

@@ -20,6 +20,17 @@ export interface StoredRecentWallet {
   rdns?: string
 }
 
+/** The stored deep link (the connection machine's `WalletLinking`). */
+export interface StoredWalletLinking {
+  id: string
+  name: string
+  connectorId: string
+  href: string
+}
+
+/** A wallet link's shape: `scheme://`, no whitespace, within a link's length (MAX_LINK_LENGTH). */
+const LINK = /^[a-z][a-z0-9+.-]{0,63}:\/\/\S{1,2040}$/i
+
 /** Raw entries looked at when reading recent wallets: a stored list is short, a planted one is not read whole. */
 const RECENT_WALLETS_SCANNED = 20
 const RECENT_WALLET_FIELD_MAX = 200
@@ -91,6 +102,18 @@ export const STORED_VALUES = {
   email: boundedString(320),
   lastLoginTime: (value: unknown) =>
     typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined,
+  /**
+   * SPEC §3's stored deep link (issue 18 item 5): the wallet opened by its mobile link while its pairing is
+   * pending. Checked for shape here; the link is checked again (`safeDeepLink`) before anything opens it.
+   */
+  wcLinking: (value: unknown): StoredWalletLinking | undefined => {
+    if (typeof value !== 'object' || value === null) return undefined
+    const { id, name, connectorId, href } = value as Record<string, unknown>
+    const bounded = [id, name, connectorId].map(boundedId)
+    if (bounded.includes(undefined) || typeof href !== 'string' || !LINK.test(href)) return undefined
+    const [i, n, c] = bounded as string[]
+    return { id: i!, name: n!, connectorId: c!, href }
+  },
   /** Each entry checked on its own: one bad wallet never makes the list unreadable. */
   recentWallets: (value: unknown): StoredRecentWallet[] | undefined =>
     Array.isArray(value) ? recentWalletsFrom(value) : undefined,

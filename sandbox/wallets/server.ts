@@ -186,6 +186,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
     clearScreen: false,
     plugins: [
       healthPlugin(instance),
+      universalLinkPlugin(),
       configPlugin({
         [INJECTED_CONFIG_MODULE]: injected,
         [WC_CONFIG_MODULE]: wc,
@@ -267,6 +268,24 @@ function healthPlugin(instance: string): Plugin {
         res.setHeader('Content-Type', 'application/json')
         res.setHeader('Access-Control-Allow-Origin', '*')
         res.end(JSON.stringify({ service: 'wallets', instance }))
+      })
+    },
+  }
+}
+
+/**
+ * The WalletConnect wallet page's universal link (issue 18 item 5): with `wcWalletUrl` as a wallet's mobile link,
+ * a kit opens `${wcWalletUrl}wc?uri=<encoded URI>` (WalletConnect's format), as a phone would open the wallet app
+ * by `https://wallet.example/wc?uri=…`. That path is the wallet page, its query kept, so the page pairs.
+ */
+function universalLinkPlugin(): Plugin {
+  return {
+    name: 'walletstate-wallets-universal-link',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const url = req.url ?? ''
+        if (url === '/wc/wc' || url.startsWith('/wc/wc?')) req.url = `/wc/${url.slice('/wc/wc'.length)}`
+        next()
       })
     },
   }

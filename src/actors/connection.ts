@@ -6,6 +6,7 @@ import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { DISCONNECT_TIMEOUT_MS } from '../constants'
 import type {
   ChainId,
+  ChosenWallet,
   ConnectionEvent,
   ConnectOutput,
   ConnectorInfo,
@@ -59,9 +60,11 @@ export function createEip155ConnectionActors({
     reconnect: fromPromise<ReconnectOutput>(async () => {
       const recentWallets = store.read('recentWallets') ?? []
       const connectorId = store.read('connectorId')
-      // A visitor who disconnected is not reconnected behind their back; nor is an unknown wallet probed.
+      // A visitor who disconnected is not reconnected behind their back; nor is an unknown wallet probed. A wallet
+      // opened by its mobile link before the page went away has its pairing resumed (the `resumePairing` slot).
       if (store.read('connectionStatus') !== 'connected' || !connectorId) {
-        return { account: undefined, connections: {}, recentWallets }
+        const linking = store.read('wcLinking')
+        return { account: undefined, connections: {}, recentWallets, ...(linking ? { linking } : {}) }
       }
       return { ...(await (await calls()).reconnect(connectorId)), recentWallets }
     }),
@@ -96,9 +99,26 @@ export function createEip155ConnectionActors({
         : () => {},
     ),
 
+    /** Computes the wallet's link with the pairing URI and opens it, in the calls' chunk (./connectionCalls.ts). */
+    openWallet: fromCallback<ConnectionEvent, { connectorId: string; wallet: ChosenWallet; uri: string }>(
+      ({ sendBack, input }) =>
+        whenLoaded(calls, (loaded) => {
+          void loaded.openWallet(input, sendBack)
+          return () => {}
+        }),
+    ),
+
+    resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) =>
+      (await calls()).resumePairing(input.connectorId, signal),
+    ),
+
     persistence: fromCallback<PersistRequest>(({ receive }) => {
       receive((request) => {
-        if (request.type === 'persist.connected') {
+        if (request.type === 'persist.linking') {
+          store.write('wcLinking', request.linking)
+        } else if (request.type === 'persist.linkingForgotten') {
+          store.remove('wcLinking')
+        } else if (request.type === 'persist.connected') {
           store.write('walletId', request.wallet.id)
           store.write('walletName', request.wallet.name)
           store.write('connectorId', request.wallet.connectorId)
@@ -111,6 +131,7 @@ export function createEip155ConnectionActors({
         } else {
           store.write('connectionStatus', 'disconnected')
           store.remove('connectorId')
+          store.remove('wcLinking')
         }
       })
     }),

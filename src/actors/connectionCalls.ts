@@ -20,11 +20,13 @@ import {
   UserRejectedError,
 } from '../errors/connection'
 import type {
+  ChosenWallet,
   ConnectionAccount,
   ConnectionContext,
   ConnectionEvent,
   ConnectOutput,
 } from '../machines/connection'
+import { walletLinkWithUri } from '../utils/links'
 
 /**
  * wagmi's connect, reconnect, disconnect and chain switch, and the watchers of a live connection: what the
@@ -38,14 +40,33 @@ export interface ConnectionCallsDependencies {
   announceWaitMs: number
   /** How long a new attempt waits for a cancelled one's disconnect. */
   endingWaitMs: number
+  /** Opens a wallet's link: the page navigates to it (default `location.assign`). */
+  navigate?: (href: string) => void
 }
+
+/** A connector that can take up a WalletConnect pairing left pending by a page that went away. */
+interface ResumableConnector {
+  resumePendingPairing?: (signal: AbortSignal) => Promise<void>
+  /** Resolves once what the pairing needs after a reload (keys, proposal, subscriptions) is in storage. */
+  storePendingPairing?: () => Promise<void>
+}
+
+/** The most the page waits for the pairing to be in storage before it goes to the wallet. */
+const STORE_PAIRING_WAIT_MS = 2_000
+
+const assignLocation = (href: string) => window.location.assign(href)
 
 /** How long reconnect waits for wagmi's own reconnect in flight. */
 const SETTLE_TIMEOUT_MS = 10_000
 
 type SendBack = (event: ConnectionEvent) => void
 
-export function createConnectionCalls({ wagmi, announceWaitMs, endingWaitMs }: ConnectionCallsDependencies) {
+export function createConnectionCalls({
+  wagmi,
+  announceWaitMs,
+  endingWaitMs,
+  navigate = assignLocation,
+}: ConnectionCallsDependencies) {
   const findConnector = (id: string): Connector | undefined => wagmi.connectors.find((c) => c.id === id)
   /** Connectors whose cancelled attempt is still being ended. */
   const ending = new Map<string, Promise<void>>()
@@ -146,6 +167,41 @@ export function createConnectionCalls({ wagmi, announceWaitMs, endingWaitMs }: C
           }
         },
       })
+    },
+
+    /**
+     * Opens the wallet by its mobile link with the pairing URI (issue 18 item 5): the link is told to the
+     * connection first (which stores it), then the page goes to it. A listing link that fails `safeDeepLink` is
+     * never opened.
+     */
+    async openWallet(
+      { connectorId, wallet, uri }: { connectorId: string; wallet: ChosenWallet; uri: string },
+      sendBack: SendBack,
+    ): Promise<void> {
+      const href = walletLinkWithUri(wallet.mobileLink, uri)
+      if (!href) return
+      sendBack({ type: 'connection.wcLinking', name: wallet.name, href })
+      // A universal link may replace this page: what the pairing needs to complete after a reload is written
+      // first (WalletConnect writes it in the background), within a bound.
+      const connector = findConnector(connectorId) as (Connector & ResumableConnector) | undefined
+      const stored = connector?.storePendingPairing?.().catch(() => {})
+      if (stored) await Promise.race([stored, delay(STORE_PAIRING_WAIT_MS)])
+      navigate(href)
+    },
+
+    /**
+     * The pairing the page left pending when it opened the wallet by its mobile link: once the wallet's approval
+     * is read from the relay, the session is taken up and connected as wagmi's reconnect would a stored one.
+     */
+    async resumePairing(connectorId: string, signal: AbortSignal): Promise<ConnectOutput> {
+      const connector = findConnector(connectorId) as (Connector & ResumableConnector) | undefined
+      if (!connector?.resumePendingPairing) throw new ConnectorNotFoundError({ details: connectorId })
+      await connector.resumePendingPairing(signal)
+      await reconnect(wagmi, { connectors: [connector] })
+      await settled(wagmi, SETTLE_TIMEOUT_MS)
+      const account = currentAccount(wagmi)
+      if (!account || account.connectorId !== connectorId) throw new ConnectorAccountNotFoundError()
+      return { account, connections: connectionsOf(wagmi) }
     },
 
     /** WalletConnect's pairing URIs while an attempt waits for the wallet. */

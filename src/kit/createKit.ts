@@ -17,6 +17,7 @@ import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } fro
 import type { AccountRef, SendRef, SessionClientRef, SignInRef, SwapRef } from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, withoutHover } from '../utils/environment'
+import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { verifyDomainLogic } from './verifyDomain'
 
 /**
@@ -108,6 +109,8 @@ export function createKitMachine(config: KitConfig) {
     storedLogin: store.read('emailLoginFlag') === true,
     frameOnOpen: withoutHover(),
     reusePairing: reusesPairing(),
+    // Read once, here at the edge: the machines are told, never look (issue 18 item 5).
+    mobile: isMobileBrowser(browserMobileSignals()),
     connectorIds: {
       walletConnect: WALLETCONNECT_CONNECTOR_ID,
       embedded: EMBEDDED_CONNECTOR_ID,

@@ -2,6 +2,7 @@ import {
   type ActorRefFrom,
   assertEvent,
   assign,
+  enqueueActions,
   fromCallback,
   fromPromise,
   sendParent,
@@ -14,6 +15,7 @@ import {
   DISCONNECT_TIMEOUT_MS,
   RECENT_WALLETS_MAX,
   RECONNECT_TIMEOUT_MS,
+  RESUME_LINKING_TIMEOUT_MS,
   SWITCH_CHAIN_TIMEOUT_MS,
 } from '../constants'
 import {
@@ -143,6 +145,8 @@ export interface ConnectionContext {
   preferredChainId: ChainId | undefined
   /** SPEC §4: on Telegram or iOS Safari a pairing URI is reused until it expires. */
   reusePairing: boolean
+  /** A mobile browser (issue 18 item 5): a wallet with a mobile link is opened by it with the pairing URI. */
+  mobile: boolean
   /** How wallets will see this page's domain for the pairing shown (SPEC §3 Verify context); unknown until the
    * Verify service answers, and left unknown when it does not. */
   domainVerification: DomainVerification | undefined
@@ -155,12 +159,29 @@ export interface ConnectionInput {
   /** The network to connect on (`connection.preferChain` changes it). */
   preferredChainId?: ChainId
   reusePairing?: boolean
+  /** A mobile browser, as the kit's edge detected it (src/utils/mobile.ts); false when absent. */
+  mobile?: boolean
+}
+
+/**
+ * The deep link a wallet was opened with (SPEC §3's stored deep link): kept while its pairing is pending, so
+ * that the page, reloaded or come back to, resumes it; a reset forgets it.
+ */
+export interface WalletLinking {
+  /** The wallet's listing id and name, and the connector its pairing is on. */
+  id: string
+  name: string
+  connectorId: string
+  /** The link opened: the wallet's mobile link with the pairing URI. */
+  href: string
 }
 
 export interface ReconnectOutput {
   account: ConnectionAccount | undefined
   connections: ConnectionContext['connections']
   recentWallets: RecentWallet[]
+  /** A wallet opened by its mobile link before the page went away, whose pairing may complete now. */
+  linking?: WalletLinking
 }
 
 export interface ConnectInput {
@@ -188,6 +209,7 @@ export type ConnectionEvent =
   | { type: 'connection.lost' }
   | { type: 'connection.connectors'; connectors: ConnectorInfo[] }
   | { type: 'connection.wcUri'; uri: string; expiry: number }
+  /** The wallet was opened by its mobile link with the pairing URI (the `openWallet` slot). */
   | { type: 'connection.wcLinking'; name: string; href: string }
   | { type: 'connection.pairingExpired' }
 
@@ -209,6 +231,9 @@ export type PersistRequest =
   | { type: 'persist.connected'; recentWallets: RecentWallet[]; wallet: RecentWallet; chainId: ChainId }
   | { type: 'persist.chain'; chainId: ChainId }
   | { type: 'persist.disconnected' }
+  /** SPEC §3's stored deep link: written when a wallet is opened by its mobile link, forgotten on reset. */
+  | { type: 'persist.linking'; linking: WalletLinking }
+  | { type: 'persist.linkingForgotten' }
 
 /** What a disconnected connection holds; the start and every reset (SPEC §4) come back to it. */
 const DISCONNECTED = {
@@ -254,6 +279,16 @@ const connectionSetup = setup({
     /** Registers the page's attestation for the pairing URI shown and answers how wallets will see the domain. */
     verifyDomain: fromPromise<DomainVerification, { uri: string }>(notProvided('verifyDomain')),
     persistence: fromCallback<PersistRequest>(() => () => {}),
+    /**
+     * Opens the chosen wallet by its mobile link with the pairing URI (a mobile browser): answers
+     * `connection.wcLinking` with the link, then navigates to it. A link that fails the safety check is never
+     * opened (nothing is answered).
+     */
+    openWallet: fromCallback<ConnectionEvent, { connectorId: string; wallet: ChosenWallet; uri: string }>(
+      () => () => {},
+    ),
+    /** Back on the page after opening a wallet by its mobile link: the pending pairing's session, once settled. */
+    resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(notProvided('resumePairing')),
   },
   delays: {
     /** Ours (src/constants.ts): the reconnect at start. */
@@ -264,9 +299,12 @@ const connectionSetup = setup({
     switchChainTimeout: SWITCH_CHAIN_TIMEOUT_MS,
     /** Ours (src/constants.ts): a connector's disconnect. */
     disconnectTimeout: DISCONNECT_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a pairing resumed after the wallet was opened by its mobile link. */
+    resumeLinkingTimeout: RESUME_LINKING_TIMEOUT_MS,
   },
   guards: {
     hasAccount: (_, output: ReconnectOutput) => output.account !== undefined,
+    hasLinking: (_, output: ReconnectOutput) => output.linking !== undefined,
     /** SPEC §3 Verify context: wallets will warn of this domain (not one of the project's, or a known scam). */
     domainUnverified: (_, verification: DomainVerification) =>
       verification.validation === 'INVALID' || verification.isScam,
@@ -294,18 +332,31 @@ const connectionSetup = setup({
     keepRecentWallets: assign((_, output: ReconnectOutput) => ({
       recentWallets: output.recentWallets.slice(0, RECENT_WALLETS_MAX),
     })),
-    setTarget: assign(({ event }) => {
+    setTarget: assign(({ context, event }) => {
       assertEvent(event, 'connection.connect')
+      const method = event.method ?? (event.connectorId === 'walletConnect' ? 'qrcode' : 'browser')
       return {
         target: {
           connectorId: event.connectorId,
           ...(event.wallet ? { wallet: event.wallet } : {}),
-          method: event.method ?? (event.connectorId === 'walletConnect' ? 'qrcode' : 'browser'),
+          // On a mobile browser a wallet with a mobile link is opened by it, not scanned (issue 18 item 5).
+          method: method === 'qrcode' && context.mobile && event.wallet?.mobileLink ? 'mobile' : method,
         },
         error: undefined,
         wcError: false,
+        // A new attempt opens the wallet again with its own pairing URI.
+        wcLinking: undefined,
       }
     }),
+    /** The pairing left pending when the page went away (reloaded, or come back to): resumed as this attempt. */
+    setResumeTarget: assign((_, linking: WalletLinking) => ({
+      target: {
+        connectorId: linking.connectorId,
+        wallet: { id: linking.id, name: linking.name },
+        method: 'mobile' as const,
+      },
+      wcLinking: { name: linking.name, href: linking.href },
+    })),
     /** A fresh attempt: waiting for a pairing URI, and no error of an earlier attempt (retry) left. */
     startBuffering: assign({
       buffering: true,
@@ -328,6 +379,37 @@ const connectionSetup = setup({
     setWcLinking: assign(({ event }) => {
       assertEvent(event, 'connection.wcLinking')
       return { wcLinking: { name: event.name, href: event.href } }
+    }),
+    /**
+     * On a mobile browser, the chosen wallet is opened by its mobile link as soon as the attempt has a pairing URI
+     * (a fresh one, or one reused): once per attempt, never behind the visitor's back for a later URI.
+     */
+    openWallet: enqueueActions(({ context, enqueue }) => {
+      const wallet = context.target?.wallet
+      if (context.target?.method !== 'mobile' || !wallet?.mobileLink) return
+      if (context.wcLinking || !context.wcUri) return
+      enqueue.spawnChild('openWallet', {
+        input: { connectorId: context.target.connectorId, wallet, uri: context.wcUri },
+      })
+    }),
+    persistLinking: sendTo('persistence', ({ context, event }): PersistRequest => {
+      assertEvent(event, 'connection.wcLinking')
+      const wallet = context.target?.wallet
+      return {
+        type: 'persist.linking',
+        linking: {
+          id: wallet?.id ?? context.target?.connectorId ?? '',
+          name: event.name,
+          connectorId: context.target?.connectorId ?? '',
+          href: event.href,
+        },
+      }
+    }),
+    /** SPEC §3: the stored deep link goes with the pairing it was for (cancelled, failed, reset). */
+    forgetLinking: enqueueActions(({ context, enqueue }) => {
+      if (!context.wcLinking) return
+      enqueue.assign({ wcLinking: undefined })
+      enqueue.sendTo('persistence', { type: 'persist.linkingForgotten' } satisfies PersistRequest)
     }),
     applyConnect: assign(({ context }, output: ConnectOutput) => {
       const wallet = recentFrom(context.target, context.connectors, output.account.connectorId)
@@ -465,6 +547,7 @@ export function defineConnectionMachine() {
       supportedChainIds: input.supportedChainIds,
       preferredChainId: input.preferredChainId,
       reusePairing: input.reusePairing ?? false,
+      mobile: input.mobile ?? false,
     }),
     invoke: [
       { id: 'persistence', src: 'persistence' },
@@ -493,6 +576,15 @@ export function defineConnectionMachine() {
               ],
             },
             {
+              guard: { type: 'hasLinking', params: ({ event }) => event.output },
+              target: 'resuming',
+              actions: [
+                'reset',
+                { type: 'keepRecentWallets', params: ({ event }) => event.output },
+                { type: 'setResumeTarget', params: ({ event }) => event.output.linking! },
+              ],
+            },
+            {
               target: 'disconnected',
               actions: ['reset', { type: 'keepRecentWallets', params: ({ event }) => event.output }],
             },
@@ -508,15 +600,44 @@ export function defineConnectionMachine() {
           'connection.reset': { target: 'disconnected', actions: 'reset' },
         },
       },
+      // Back on the page after the wallet was opened by its mobile link (issue 18 item 5): the pairing left pending
+      // completes once the wallet's approval is read from the relay. It ends after `resumeLinkingTimeout`, and
+      // gives way to a wallet the visitor picks; like `reconnecting`, it ignores the modal's `connection.cancel`.
+      resuming: {
+        tags: ['busy', 'connecting'],
+        invoke: {
+          src: 'resumePairing',
+          input: ({ context }) => ({ connectorId: context.target!.connectorId }),
+          onDone: {
+            target: 'connected',
+            actions: [
+              { type: 'applyConnect', params: ({ event }) => event.output },
+              'notifyConnected',
+              'persistConnected',
+              'notifyChain',
+            ],
+          },
+          onError: { target: 'disconnected', actions: ['forgetLinking', 'reset'] },
+        },
+        after: { resumeLinkingTimeout: { target: 'disconnected', actions: ['forgetLinking', 'reset'] } },
+        on: {
+          'connection.connect': { target: 'connecting', actions: ['forgetLinking', 'setTarget'] },
+          'connection.reset': { target: 'disconnected', actions: ['forgetLinking', 'reset'] },
+        },
+      },
       disconnected: {
         initial: 'idle',
         on: {
           'connection.connect': [
             // The pairing is reused, but the wallet picked may be another one (it is the one remembered).
-            { guard: 'canReusePairing', target: 'connecting.pairing', actions: 'setTarget' },
+            {
+              guard: 'canReusePairing',
+              target: 'connecting.pairing',
+              actions: ['setTarget', 'openWallet'],
+            },
             { target: 'connecting', actions: 'setTarget' },
           ],
-          'connection.reset': { target: '.idle', actions: 'reset' },
+          'connection.reset': { target: '.idle', actions: ['forgetLinking', 'reset'] },
         },
         states: {
           idle: {},
@@ -546,10 +667,13 @@ export function defineConnectionMachine() {
             },
             onError: {
               target: 'disconnected.failed',
-              actions: {
-                type: 'setError',
-                params: ({ event }: { event: { error: unknown } }) => event.error,
-              },
+              actions: [
+                'forgetLinking',
+                {
+                  type: 'setError',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
+              ],
             },
           },
           {
@@ -558,9 +682,10 @@ export function defineConnectionMachine() {
           },
         ],
         on: {
-          'connection.wcUri': { target: '.pairing', actions: 'setWcUri' },
-          'connection.wcLinking': { actions: 'setWcLinking' },
-          'connection.cancel': { target: 'disconnected.idle', actions: 'reset' },
+          // A mobile browser opens the wallet by its mobile link as soon as the pairing URI exists.
+          'connection.wcUri': { target: '.pairing', actions: ['setWcUri', 'openWallet'] },
+          'connection.wcLinking': { actions: ['setWcLinking', 'persistLinking'] },
+          'connection.cancel': { target: 'disconnected.idle', actions: ['forgetLinking', 'reset'] },
           // An expired pairing URI is replaced by a fresh attempt (the QR view shows the new one).
           'connection.pairingExpired': { target: 'connecting', reenter: true },
         },
@@ -574,7 +699,7 @@ export function defineConnectionMachine() {
             after: {
               connectTimeout: {
                 target: '#connection.disconnected.failed',
-                actions: ['setConnectTimedOut', 'notifyTimedOut'],
+                actions: ['forgetLinking', 'setConnectTimedOut', 'notifyTimedOut'],
               },
             },
           },
@@ -696,10 +821,11 @@ export function defineConnectionMachine() {
 
 /** The SPEC §4 status of a snapshot. */
 export function selectStatus(snapshot: {
-  matches: (value: 'reconnecting' | 'connecting' | 'connected' | 'disconnecting') => boolean
+  matches: (value: 'reconnecting' | 'connecting' | 'resuming' | 'connected' | 'disconnecting') => boolean
 }): ConnectionStatus {
   if (snapshot.matches('reconnecting')) return 'reconnecting'
-  if (snapshot.matches('connecting')) return 'connecting'
+  // A pairing resumed on return to the page (issue 18 item 5) is a connection being made.
+  if (snapshot.matches('connecting') || snapshot.matches('resuming')) return 'connecting'
   if (snapshot.matches('connected') || snapshot.matches('disconnecting')) return 'connected'
   return 'disconnected'
 }

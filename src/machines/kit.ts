@@ -51,6 +51,7 @@ export function defineKitMachine() {
         input: ({ context }) => ({
           supportedChainIds: context.input.supportedChainIds,
           reusePairing: context.input.reusePairing,
+          mobile: context.input.mobile ?? false,
         }),
       },
       { id: 'followConnectors', src: 'followConnectors' },

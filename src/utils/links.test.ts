@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { isOsHandlerScheme, MAX_LINK_LENGTH, safeDeepLink, safeHttpUrl, safeText } from './links'
+import {
+  isOsHandlerScheme,
+  MAX_LINK_LENGTH,
+  safeDeepLink,
+  safeHttpUrl,
+  safeText,
+  walletLinkWithUri,
+} from './links'
 
 /** Every way we know to spell a script or document link; none may come out. */
 const SCRIPT_LINKS = [
@@ -243,5 +250,53 @@ describe('safeText', () => {
       expect(safeText(value, 10)).toBe('')
     expect(safeText('name', 0)).toBe('')
     expect(safeText('\u0000\u200b  ', 10)).toBe('')
+  })
+})
+
+describe('walletLinkWithUri', () => {
+  const uri = 'wc:7f6e5d4c@2?relay-protocol=irn&symKey=ab12&expiryTimestamp=1700000000'
+  const encoded = encodeURIComponent(uri)
+
+  it("a wallet's own scheme becomes WalletConnect's deep link with the URI encoded", () => {
+    expect(walletLinkWithUri('metamask://', uri)).toBe(`metamask://wc?uri=${encoded}`)
+    expect(walletLinkWithUri('rainbow:/', uri)).toBeUndefined()
+    expect(walletLinkWithUri('trust://app', uri)).toBe(`trust://app/wc?uri=${encoded}`)
+    expect(walletLinkWithUri('Zerion://?from=listing', uri)).toBe(`zerion://wc?uri=${encoded}`)
+  })
+
+  it('a universal link gets `wc` as its last path segment and keeps nothing of its own query', () => {
+    expect(walletLinkWithUri('https://metamask.app.link', uri)).toBe(
+      `https://metamask.app.link/wc?uri=${encoded}`,
+    )
+    expect(walletLinkWithUri('https://link.example/app/?ref=x#frag', uri)).toBe(
+      `https://link.example/app/wc?uri=${encoded}`,
+    )
+    expect(walletLinkWithUri('http://127.0.0.1:5173/wc/', uri)).toBe(
+      `http://127.0.0.1:5173/wc/wc?uri=${encoded}`,
+    )
+  })
+
+  it('the URI cannot break out of its parameter', () => {
+    const hostile = 'wc:x@2?symKey=1&uri=https://evil.example#<script>'
+    const link = walletLinkWithUri('https://metamask.app.link', hostile)!
+    const url = new URL(link)
+    expect([...url.searchParams.keys()]).toEqual(['uri'])
+    expect(url.searchParams.get('uri')).toBe(hostile)
+    expect(url.hash).toBe('')
+  })
+
+  it('a listing link that fails the check is never turned into one', () => {
+    for (const bad of [
+      'javascript:alert(1)//',
+      'data:text/html,<script>alert(1)</script>',
+      'search-ms://query=x',
+      'intent://scan#Intent;end',
+      'http://evil.example/',
+      'https://user:pass@wallet.example/',
+      42,
+      undefined,
+    ]) {
+      expect(walletLinkWithUri(bad, uri)).toBeUndefined()
+    }
   })
 })

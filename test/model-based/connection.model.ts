@@ -36,6 +36,7 @@ export const connectionModelMachine = connectionMachine.provide({
     disconnect: fromPromise<void, { connectorId: string | undefined }>(() => new Promise(() => {})),
     switchChain: fromPromise<ChainId, { chainId: ChainId }>(() => new Promise(() => {})),
     verifyDomain: fromPromise<DomainVerification, { uri: string }>(() => new Promise(() => {})),
+    resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(() => new Promise(() => {})),
   },
   actions: {
     notifyConnected: ({ context }) => {
@@ -75,6 +76,7 @@ export const INVOKE = {
   switchChain: '0.connection.connected.switching',
   disconnect: '0.connection.disconnecting',
   verifyDomain: '0.connection.connecting.pairing',
+  resumePairing: '0.connection.resuming',
 } as const
 
 const ALICE = '0x00000000000000000000000000000000000a11ce'
@@ -107,6 +109,24 @@ export const answers = [
     output: { account: undefined, connections: {}, recentWallets: [recent('a'), recent('b'), recent('c')] },
   },
   { type: `xstate.error.actor.${INVOKE.reconnect}`, error: new Error('storage unreadable') },
+  // A wallet opened by its mobile link before the page went away: its pairing is resumed (issue 18 item 5).
+  {
+    type: `xstate.done.actor.${INVOKE.reconnect}`,
+    output: {
+      account: undefined,
+      connections: {},
+      recentWallets: [],
+      linking: { id: 'rainbow', name: 'Rainbow', connectorId: 'walletConnect', href: 'rainbow://wc?uri=x' },
+    },
+  },
+  {
+    type: `xstate.done.actor.${INVOKE.resumePairing}`,
+    output: {
+      account: { ...injected, connectorId: 'walletConnect' },
+      connections: { walletConnect: { accounts: [ALICE], chainId: 1 } },
+    },
+  },
+  { type: `xstate.error.actor.${INVOKE.resumePairing}`, error: new Error('no session') },
   {
     type: `xstate.done.actor.${INVOKE.connect}`,
     output: {
@@ -132,7 +152,12 @@ export const answers = [
 
 export const connectionEvents: Event[] = [
   // WalletConnect first: paths are picked breadth first in this order, and only WalletConnect has pairings.
-  { type: 'connection.connect', connectorId: 'walletConnect', wallet: { id: 'rainbow', name: 'Rainbow' } },
+  // Rainbow has a mobile link: on a mobile browser it is opened by it (issue 18 item 5).
+  {
+    type: 'connection.connect',
+    connectorId: 'walletConnect',
+    wallet: { id: 'rainbow', name: 'Rainbow', mobileLink: 'rainbow://' },
+  },
   { type: 'connection.connect', connectorId: 'io.metamask' },
   { type: 'connection.cancel' },
   { type: 'connection.retry' },
@@ -164,14 +189,18 @@ export function serializeConnection(snapshot: ConnectionModelSnapshot): string {
     error: error !== undefined,
     wcUri: wcUri !== undefined,
     target: target?.connectorId ?? null,
+    linking: snapshot.context.wcLinking !== undefined,
   })
 }
 
-/** With and without the Telegram / iOS Safari rule (SPEC §4): only the first ever reuses a pairing. */
+/**
+ * With and without the Telegram / iOS Safari rule (SPEC §4): only the first ever reuses a pairing. The first is
+ * a mobile browser too (iOS Safari), where a wallet with a mobile link is opened by it.
+ */
 export const connectionModel = (reusePairing: boolean) =>
   createModel(connectionModelMachine, {
     events: connectionEvents,
-    input: { supportedChainIds: [1, 10], reusePairing },
+    input: { supportedChainIds: [1, 10], reusePairing, mobile: reusePairing },
     serializeState: serializeConnection,
   })
 
@@ -189,7 +218,7 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   if (!STATUSES.includes(status)) fail(`status ${status}`)
   const expected = snapshot.matches('reconnecting')
     ? 'reconnecting'
-    : snapshot.matches('connecting')
+    : snapshot.matches('connecting') || snapshot.matches('resuming')
       ? 'connecting'
       : snapshot.matches('disconnected')
         ? 'disconnected'
@@ -199,6 +228,7 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   const busy =
     snapshot.matches('reconnecting') ||
     snapshot.matches('connecting') ||
+    snapshot.matches('resuming') ||
     snapshot.matches({ connected: 'switching' }) ||
     snapshot.matches('disconnecting')
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
@@ -208,7 +238,8 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   if (selectIsBusy(snapshot) !== busy) fail('selectIsBusy out of step')
   if (selectConnectFailed(snapshot) !== snapshot.matches({ disconnected: 'failed' }))
     fail('selectConnectFailed out of step')
-  if (selectIsConnecting(snapshot) !== snapshot.matches('connecting')) fail('selectIsConnecting out of step')
+  if (selectIsConnecting(snapshot) !== (snapshot.matches('connecting') || snapshot.matches('resuming')))
+    fail('selectIsConnecting out of step')
   if (selectIsConnected(snapshot) !== snapshot.matches('connected')) fail('selectIsConnected out of step')
   if (selectIsSwitching(snapshot) !== snapshot.matches({ connected: 'switching' }))
     fail('selectIsSwitching out of step')
@@ -244,7 +275,11 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   if (wcError && !(snapshot.matches({ disconnected: 'failed' }) && target?.connectorId === 'walletConnect'))
     fail('wcError outside a failed WalletConnect attempt')
 
-  if (snapshot.matches('connecting')) {
+  // The link a wallet was opened by goes with its pairing: cancelled, failed or reset (SPEC §3).
+  if (snapshot.context.wcLinking && (snapshot.matches('disconnected') || snapshot.matches('reconnecting')))
+    fail('a wallet link while disconnected')
+  if (snapshot.matches('resuming') && target?.method !== 'mobile') fail('resuming other than a mobile link')
+  if (snapshot.matches('connecting') || snapshot.matches('resuming')) {
     if (!target) fail('connecting without a target')
     if (error) fail('connecting with an old error')
   }

@@ -24,6 +24,7 @@ const timeLimits = [
   'xstate.after.connectTimeout.connection.connecting.requesting',
   'xstate.after.switchChainTimeout.connection.connected.switching',
   'xstate.after.disconnectTimeout.connection.disconnecting',
+  'xstate.after.resumeLinkingTimeout.connection.resuming',
 ].map((type) => ({ type })) as unknown as Event[]
 
 /**
@@ -77,8 +78,8 @@ describe('connection machine, model-based', () => {
   const plain = connectionModel(false)
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(reusing.paths.length).toBe(32)
-    expect(plain.paths.length).toBe(31)
+    expect(reusing.paths.length).toBe(38)
+    expect(plain.paths.length).toBe(37)
   })
 
   for (const [name, model] of [
@@ -110,7 +111,7 @@ describe('connection machine, model-based', () => {
       }
       states += reached.size
     }
-    expect(states).toBe(94)
+    expect(states).toBe(164)
   })
 
   it('only the reusing model goes straight from disconnected to pairing', () => {
@@ -130,7 +131,7 @@ describe('connection machine, model-based', () => {
       ...reusing.paths.map((path) => replayPath(reusing, path, { invariant: connectionInvariant })),
       ...plain.paths.map((path) => replayPath(plain, path, { invariant: connectionInvariant })),
     ]
-    expect(results).toHaveLength(32 + 31)
+    expect(results).toHaveLength(38 + 37)
     assertCoverage(reusing, results)
   })
 })

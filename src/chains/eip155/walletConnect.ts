@@ -88,6 +88,16 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       async loadProvider() {
         return (await load()).getProvider()
       },
+      /** Before the page goes to a wallet by its mobile link: the pending pairing written to storage. */
+      async storePendingPairing() {
+        const [loaded, { storePendingPairing }] = await Promise.all([load(), import('./resumePairing')])
+        await storePendingPairing(loaded)
+      },
+      /** Back on the page after opening a wallet by its mobile link: its pending pairing, once settled. */
+      async resumePendingPairing(signal: AbortSignal) {
+        const [loaded, { resumePendingPairing }] = await Promise.all([load(), import('./resumePairing')])
+        await resumePendingPairing(loaded, config, signal)
+      },
       async isAuthorized() {
         if (!inner && !parameters.hasStoredSession()) return false
         return (await load()).isAuthorized()

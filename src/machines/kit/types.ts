@@ -36,6 +36,8 @@ export interface KitInput {
   frameOnOpen: boolean
   /** SPEC §4: a WalletConnect pairing is reused on this page (mobile browsers). */
   reusePairing: boolean
+  /** A mobile browser (src/utils/mobile.ts): a wallet with a mobile link is opened by it. False when absent. */
+  mobile?: boolean
   /**
    * The connectors the kit's rules tell apart (their ids live with the chains): `embedded` is the embedded
    * wallet on eip155, `solanaEmbedded` the same login on Solana (issue 17).

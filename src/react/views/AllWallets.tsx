@@ -58,7 +58,7 @@ const OVERSCAN_ROWS = 3
 const CSS = `
 [data-walletstate] .ws-all-wallets { display: grid; gap: 12px; }
 [data-walletstate] .ws-all-wallets .ws-search {
-  width: 100%; padding: 10px 12px; border-radius: 12px; border: 1px solid var(--ws-border-strong);
+  width: 100%; min-height: 44px; padding: 10px 12px; border-radius: 12px; border: 1px solid var(--ws-border-strong);
   background: var(--ws-surface); color: var(--ws-foreground); font: inherit;
 }
 [data-walletstate] .ws-all-wallets .ws-search::placeholder { color: var(--ws-muted); }

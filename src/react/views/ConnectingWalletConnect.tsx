@@ -5,7 +5,7 @@ import {
   selectDomainWarning,
   selectIsConnected,
 } from '../../machines/connection'
-import { safeDeepLink, safeHttpUrl } from '../../utils/links'
+import { safeHttpUrl, walletLinkWithUri } from '../../utils/links'
 import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
@@ -107,10 +107,9 @@ export function walletLinks(wallet: ChosenWallet, uri: string): Array<{ label: s
     ['Open app', wallet.mobileLink],
     ['Open desktop app', wallet.desktopLink],
   ] as const) {
-    const safe = safeDeepLink(link)
-    if (!safe) continue
-    const base = safe.endsWith('/') || safe.endsWith(':') ? safe : `${safe}/`
-    out.push({ label, href: `${base}wc?uri=${encodeURIComponent(uri)}` })
+    // WalletConnect's deep or universal link, the URI encoded; a link that fails `safeDeepLink` gives none.
+    const href = walletLinkWithUri(link, uri)
+    if (href) out.push({ label, href })
   }
   return out
 }
