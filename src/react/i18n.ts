@@ -198,24 +198,3 @@ export function rich(text: string, values: Record<string, ReactNode>): ReactNode
       createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)),
     )
 }
-
-export interface UseKitLocaleReturnType {
-  /** The locale the kit was asked for (its catalog may still be loading: the views keep the last one meanwhile). */
-  locale: KitLocale
-  /** Changes the kit's language: one of `KIT_LOCALES`. */
-  setLocale: (locale: KitLocale) => void
-}
-
-/**
- * The kit's language, and a way to change it at run time.
- *
- * @example
- * const { locale, setLocale } = useKitLocale()
- * <button onClick={() => setLocale('de')}>Deutsch</button>
- */
-export function useKitLocale(): UseKitLocaleReturnType {
-  const kit = useKitActor()
-  const locale = useSelector(kit, (s) => s.context.locale)
-  const setLocale = useCallback((next: KitLocale) => kit.send({ type: 'kit.setLocale', locale: next }), [kit])
-  return { locale, setLocale }
-}

@@ -3,6 +3,7 @@ export { ConnectButton, type ConnectButtonProps } from './components/ConnectButt
 export { useKitActor } from './context'
 export {
   type UseKitAccountReturnType,
+  type UseKitLocaleReturnType,
   type UseKitReturnType,
   type UseKitSessionReturnType,
   type UseKitSolanaReturnType,
@@ -12,6 +13,7 @@ export {
   useKitAccount,
   useKitAlerts,
   useKitConfig,
+  useKitLocale,
   useKitSession,
   useKitSolana,
   useKitTheme,
@@ -20,6 +22,5 @@ export {
   useToast,
   useToastActor,
 } from './hooks'
-export { type UseKitLocaleReturnType, useKitLocale } from './i18n'
 export { KitRoot, type KitRootProps } from './KitRoot'
 export { isSafeCssValue, themeStyle } from './theme'

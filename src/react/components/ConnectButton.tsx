@@ -3,11 +3,14 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
-import { useT } from '../i18n'
+import LABELS from '../locales/connectButton.json'
 import { preloadKitModal } from '../modalChunk'
 
 export interface ConnectButtonProps {
-  /** Text while disconnected; "Connect Wallet" in the kit's language when unset. */
+  /**
+   * Text while disconnected; "Connect Wallet" in the kit's language when unset (its own small catalog,
+   * locales/connectButton.json: the host page shows it before the kit's catalogs load with the modal).
+   */
   label?: string
   className?: string
 }
@@ -20,12 +23,11 @@ export interface ConnectButtonProps {
  * <ConnectButton />
  */
 export function ConnectButton({ label, className }: ConnectButtonProps) {
-  const t = useT()
+  const locale = useSelector(useKitActor(), (s) => s.context.locale)
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
-  const text =
-    status === 'connected' && address ? truncateAddress(address) : (label ?? t('connectButton.label'))
+  const text = status === 'connected' && address ? truncateAddress(address) : (label ?? LABELS[locale])
   return (
     <button
       type="button"

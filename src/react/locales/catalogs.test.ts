@@ -10,6 +10,7 @@ import * as solana from '../../errors/solana'
 import * as swap from '../../errors/swap'
 import { createTranslate, errorText, loadMachineEnglish, localizeText } from '../i18n'
 import ar from './ar.json'
+import BUTTON from './connectButton.json'
 import de from './de.json'
 import enFirst from './en.json'
 import enMachine from './en.machine.json'
@@ -30,6 +31,11 @@ describe('catalogs', () => {
   it('the English files share no key', () => {
     const keys = [...Object.keys(enFirst), ...Object.keys(enViews), ...Object.keys(enMachine)]
     expect(keys.length).toBe(new Set(keys).size)
+  })
+
+  it('the host button has its label in every locale (its own small catalog, shown before the modal loads)', () => {
+    expect(Object.keys(BUTTON).sort()).toEqual([...KIT_LOCALES].sort())
+    for (const label of Object.values(BUTTON)) expect(label.trim()).not.toBe('')
   })
 
   it('one catalog per locale besides English', () => {
