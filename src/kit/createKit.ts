@@ -250,6 +250,7 @@ export function createKitMachine(config: KitConfig) {
         const send = system.get('send') as SendRef | undefined
         const subscriptions = [
           send?.on('send.succeeded', sendBack),
+          send?.on('send.failed', sendBack),
           send?.on('send.previewing', sendBack),
           send?.on('request.timedOut', sendBack),
         ]

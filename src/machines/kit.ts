@@ -7,6 +7,7 @@ import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
 import type { toastMachine } from './toast'
 
+export type { PayAsset, PayRequest, PayState, PayStatus } from './kit/pay'
 export { matchConnector, routeAfterSend } from './kit/rules'
 export type { FrameViewEvent, KitContext, KitEvent, KitInput } from './kit/types'
 
@@ -58,7 +59,7 @@ export function defineKitMachine() {
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
-      'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
+      'modal.shown': { actions: ['mirrorModal', 'loadForView', 'followPayView'] },
       // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
       // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
       // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
@@ -66,6 +67,8 @@ export function defineKitMachine() {
       // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
       // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
       'modal.open': [
+        // Pay opens with the host's payment (`pay.open`), never by its name alone (and never with `pay` off).
+        { guard: 'opensPayByName', actions: 'refusePayByName' },
         {
           guard: 'loadsFrameOnOpen',
           actions: [
@@ -248,6 +251,11 @@ export function defineKitMachine() {
       'signIn.cancel': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'signIn.signOut': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'send.succeeded': { actions: 'afterSend' },
+      // Pay (SPEC §1 `pay`): the host's payment is checked (named rules in src/machines/kit/pay.ts), then the send
+      // flow's form is filled with it and Pay shows; a refusal reaches the host through `payRefused`.
+      'pay.open': { actions: 'openPay' },
+      // A failed transfer while Pay is open: kept, so the host hears it if the visitor leaves without paying.
+      'send.failed': { guard: 'paying', actions: 'notePayFailure' },
       // The form was accepted (a name resolved, if it was one): the preview shows next.
       'send.previewing': {
         guard: 'showsSendForm',
@@ -288,6 +296,7 @@ export function defineKitMachine() {
         load: 'send.load',
         loader: 'loadSend',
         started: 'spawnSend',
+        running: 'fillPayForm',
         follow: 'followSend',
       }),
       /** The swap flow (issue 16), for the account connected when Swap opened; `swap.reset` ends it. */
@@ -358,6 +367,8 @@ export function initialKitContext(input: KitInput): KitContext {
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
+    pay: undefined,
+    payRefused: undefined,
   }
 }
 

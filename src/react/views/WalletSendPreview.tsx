@@ -16,10 +16,22 @@ export default function WalletSendPreview() {
   const { send, failed, retry } = useSendFlow()
   useRefreshAfterSend(send)
   if (!send) return <SendFlowLoading failed={failed} retry={retry} />
-  return <Preview send={send} />
+  return <SendPreview send={send} />
 }
 
-function Preview({ send }: { send: SendActorRef }) {
+/**
+ * What is about to be sent and its progress (the send flow's preview). Pay shows the same, with its own labels:
+ * `confirmLabel` on the button that asks the wallet, `editLabel` on the way back after a failure.
+ */
+export function SendPreview({
+  send,
+  confirmLabel = 'Send',
+  editLabel = 'Edit',
+}: {
+  send: SendActorRef
+  confirmLabel?: string
+  editLabel?: string
+}) {
   const kit = useKitActor()
   const network = useActiveNetwork()
   const stage = useSelector(send, selectSendStatus)
@@ -107,7 +119,7 @@ function Preview({ send }: { send: SendActorRef }) {
             disabled={stage !== 'ready'}
             onClick={() => kit.send({ type: 'send.confirm' })}
           >
-            Send
+            {confirmLabel}
           </button>
         </div>
       ) : null}
@@ -118,7 +130,7 @@ function Preview({ send }: { send: SendActorRef }) {
       ) : null}
       {stage === 'unavailable' || stage === 'retryable' ? (
         <ButtonPair
-          secondary={{ label: 'Edit', onClick: back }}
+          secondary={{ label: editLabel, onClick: back }}
           primary={{ label: 'Try again', onClick: () => kit.send({ type: 'send.retry' }) }}
         />
       ) : null}

@@ -44,6 +44,8 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   Swap: lazy(() => import('./Swap')),
   SwapSelectToken: lazy(() => import('./SwapSelectToken')),
   SwapPreview: lazy(() => import('./SwapPreview')),
+  // Shown only for a payment the host opened (`pay.open`, with `features.pay` on): fetched then, never before.
+  Pay: lazy(() => import('./Pay')),
 }
 
 const Unavailable = lazy(() => import('./Unavailable'))
@@ -82,6 +84,7 @@ const TITLES: Partial<Record<ViewName, string>> = {
   SwapPreview: 'Review Swap',
   Transactions: 'Activity',
   RegisterAccountName: 'Choose Name',
+  Pay: 'Pay',
 }
 
 /** The header text of a view; views without their own title show their name split into words. */
