@@ -1,4 +1,3 @@
-import type { ErrorInfo } from '../../errors/base'
 import {
   PayBusyError,
   PayDisabledError,
