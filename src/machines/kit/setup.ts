@@ -547,12 +547,9 @@ export const kitSetup = setup({
         ),
       },
     })),
-    /**
-     * The send flow runs (or already ran) while a payment is open and not yet shown: its form becomes the
-     * payment (the sender is the active account) and goes straight to the preview.
-     */
+    /** The send flow's code arrived while a payment is open: its form becomes the payment (`fillPayForm`). */
     fillPayForm: enqueueActions(({ context, enqueue }) => {
-      if (context.pay?.status === 'paying' && !context.pay.shown) fillPayForm(context, enqueue, context.pay)
+      if (context.pay?.status === 'paying') fillPayForm(context, enqueue, context.pay)
     }),
     notePayFailure: assign(({ context, event }) => {
       assertEvent(event, 'send.failed')
