@@ -255,7 +255,7 @@ export function defineKitMachine() {
       // flow's form is filled with it and Pay shows; a refusal reaches the host through `payRefused`.
       'pay.open': { actions: 'openPay' },
       // A failed transfer while Pay is open: kept, so the host hears it if the visitor leaves without paying.
-      'send.failed': { guard: 'paying', actions: 'notePayFailure' },
+      'send.failed': { actions: 'notePayFailure' },
       // The form was accepted (a name resolved, if it was one): the preview shows next.
       'send.previewing': {
         guard: 'showsSendForm',

@@ -553,7 +553,7 @@ export const kitSetup = setup({
     }),
     notePayFailure: assign(({ context, event }) => {
       assertEvent(event, 'send.failed')
-      return { pay: { ...context.pay!, lastError: event.error } }
+      return context.pay?.status === 'paying' ? { pay: { ...context.pay, lastError: event.error } } : {}
     }),
     /**
      * Pay shown marks the payment shown; leaving it after that (close, back, Escape, a disconnect) ends the
