@@ -67,8 +67,6 @@ export function defineKitMachine() {
       // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
       // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
       'modal.open': [
-        // Pay opens with the host's payment (`pay.open`), never by its name alone (and never with `pay` off).
-        { guard: 'opensPayByName', actions: 'refusePayByName' },
         {
           guard: 'loadsFrameOnOpen',
           actions: [

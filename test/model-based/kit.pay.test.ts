@@ -168,10 +168,6 @@ describe('the kit’s Pay, with the real send flow', () => {
     expect(kit.getSnapshot().context.pay).toBeUndefined()
     expect(view()).toBeUndefined()
     expect(kit.getSnapshot().context.sendFlow).toBeUndefined()
-    // Pay by its name alone is refused too: the modal stays closed.
-    kit.send({ type: 'modal.open', view: 'Pay' })
-    await settled()
-    expect(view()).toBeUndefined()
   })
 
   it('with pay on: Pay shows the filled form’s preview; approved, the hash is the payment’s and Pay closes', async () => {

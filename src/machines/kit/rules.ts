@@ -164,11 +164,6 @@ export const is = {
   showsSendPreview: ({ context }) => shownView(context) === 'WalletSendPreview',
   /** The host's payment is open (Pay): the send flow's outcome is the payment's. */
   paying: ({ context }) => context.pay?.status === 'paying',
-  /**
-   * Pay asked for by its name (`open('Pay')`): it opens with a payment (`pay.open`) only, so with `pay` off its
-   * code is never fetched.
-   */
-  opensPayByName: ({ event }) => event.type === 'modal.open' && event.view === 'Pay',
   showsSendForm: ({ context }) => shownView(context) === 'WalletSend',
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,

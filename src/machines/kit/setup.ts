@@ -17,7 +17,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
-import { PayCancelledError, PayDisabledError, PayRequestInvalidError, payErrorInfo } from '../../errors/pay'
+import { PayCancelledError, payErrorInfo } from '../../errors/pay'
 import { formatQuantity } from '../../utils/format'
 import {
   type ChainNamespace,
@@ -536,17 +536,6 @@ export const kitSetup = setup({
       else enqueue.raise({ type: 'send.load' })
       enqueue.sendTo('modal', { type: 'modal.open', view: 'Pay' })
     }),
-    /** `open('Pay')` without a payment: refused (Pay off says so), nothing shown, no Pay code fetched. */
-    refusePayByName: assign(({ context }) => ({
-      payRefused: {
-        id: 0,
-        error: payErrorInfo(
-          context.config.features.pay
-            ? new PayRequestInvalidError({ details: 'Pay opens with a payment: useKitPay().pay(request)' })
-            : new PayDisabledError(),
-        ),
-      },
-    })),
     /** The send flow's code arrived while a payment is open: its form becomes the payment (`fillPayForm`). */
     fillPayForm: enqueueActions(({ context, enqueue }) => {
       if (context.pay?.status === 'paying') fillPayForm(context, enqueue, context.pay)

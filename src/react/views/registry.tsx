@@ -1,5 +1,7 @@
 import { type ComponentType, lazy } from 'react'
 import type { ViewName } from '../../views'
+import { useSelector } from '../actor'
+import { useKitActor } from '../context'
 import { ConnectView } from './Connect'
 import { preloadable } from './preloadable'
 
@@ -44,8 +46,22 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   Swap: lazy(() => import('./Swap')),
   SwapSelectToken: lazy(() => import('./SwapSelectToken')),
   SwapPreview: lazy(() => import('./SwapPreview')),
-  // Shown only for a payment the host opened (`pay.open`, with `features.pay` on): fetched then, never before.
-  Pay: lazy(() => import('./Pay')),
+}
+
+/** Pay's view: fetched only for a payment the host opened (`pay.open`, with `features.pay` on). */
+const PayView = lazy(() => import('./Pay'))
+
+/** Pay by its name alone (`open('Pay')`) shows why nothing is there, and fetches no Pay code. */
+function PayGate() {
+  const kit = useKitActor()
+  const paying = useSelector(kit, (s) => s.context.pay?.status === 'paying')
+  const on = useSelector(kit, (s) => s.context.config.features.pay)
+  if (paying) return <PayView />
+  return (
+    <p className="ws-error-text" role="alert">
+      {on ? 'Pay opens with a payment from the app.' : 'Pay is not enabled.'}
+    </p>
+  )
 }
 
 const Unavailable = lazy(() => import('./Unavailable'))
@@ -53,6 +69,7 @@ const Unavailable = lazy(() => import('./Unavailable'))
 export function viewComponent(view: ViewName): ComponentType {
   if (view === 'Connect') return ConnectView
   if (view === 'Account') return account.component
+  if (view === 'Pay') return PayGate
   return lazyViews[view] ?? Unavailable
 }
 
