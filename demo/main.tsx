@@ -16,6 +16,7 @@ import {
   type KitRootProps,
   useKitAccount,
   useKitLocale,
+  useKitPay,
   useKitSession,
   useKitSolana,
   useKitTheme,
@@ -60,6 +61,12 @@ const siwx =
       })
     : undefined
 
+/**
+ * `?pay=1`: Pay on (SPEC §1 `features.pay`, off by default) and the demo's "Pay" button, which asks the wallet to
+ * pay 0.01 ETH to the second dev account; `?pay=off`: the button with Pay left off, to see the kit refuse.
+ */
+const payMode = new URLSearchParams(window.location.search).get('pay')
+
 /** `?locale=de`: the kit's language at start (issue 18); the page's "Language" select changes it at run time. */
 const startLocale = new URLSearchParams(window.location.search).get('locale')
 
@@ -68,6 +75,7 @@ const kit = createKitMachine({
   ...((KIT_LOCALES as readonly string[]).includes(startLocale ?? '')
     ? { locale: startLocale as KitLocale }
     : {}),
+  ...(payMode === '1' ? { features: { pay: true } } : {}),
   ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
     ? { walletConnect: { proposalTtlMs: proposalTtl } }
     : {}),
@@ -86,6 +94,8 @@ const kit = createKitMachine({
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 /** A fixed sandbox key (the ed25519 key of the seed 32 × 0x11): "Send SOL" sends there. */
 const SOLANA_RECIPIENT = 'F25s3DdjXdCxYBhh2z8FBusVEMT4b9bGNFVKJi3wFoF4'
+/** What the demo's "Pay" button pays (ETH, to RECIPIENT). */
+const PAY_AMOUNT = '0.01'
 /** 0.01 SOL in lamports. */
 const SOL_AMOUNT = 10_000_000n
 
@@ -114,6 +124,7 @@ function App() {
   const [result, setResult] = useState('')
   const sign = useSignMessage()
   const send = useSendTransaction()
+  const payment = useKitPay()
   const show = (promise: Promise<string>) =>
     promise.then(setResult).catch((error: unknown) => {
       const e = error as { shortMessage?: string; message?: string; details?: string }
@@ -160,6 +171,17 @@ function App() {
         >
           Send SOL
         </button>
+        {payMode === '1' || payMode === 'off' ? (
+          <button
+            type="button"
+            disabled={payment.status === 'paying'}
+            onClick={() =>
+              show(payment.pay({ recipient: RECIPIENT, amount: PAY_AMOUNT }).then(({ hash }) => hash))
+            }
+          >
+            Pay
+          </button>
+        ) : null}
       </div>
       <output data-testid="demo-result" aria-live="polite">
         {result}

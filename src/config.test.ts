@@ -159,6 +159,28 @@ describe('resolveConfig', () => {
     expect(resolveConfig(base).swapSlippage).toBeUndefined()
   })
 
+  it('parameters: rpcMap takes https URLs (http only on loopback) for configured networks only', () => {
+    const ok = { 'eip155:31337': 'https://rpc.example/eth' } as const
+    expect(configProblems({ ...base, rpcMap: ok })).toEqual([])
+    for (const loopback of ['http://127.0.0.1:8545/', 'http://localhost:1/rpc', 'http://[::1]:9/'])
+      expect(configProblems({ ...base, rpcMap: { 'eip155:31337': loopback } })).toEqual([])
+    for (const bad of ['http://rpc.example/eth', 'ftp://127.0.0.1/', 'not a url', 42, 'wss://rpc.example/'])
+      expect(configProblems({ ...base, rpcMap: { 'eip155:31337': bad } })).toEqual([
+        'rpcMap.eip155:31337: must be an https URL (http only on a loopback host)',
+      ])
+    expect(configProblems({ ...base, rpcMap: { 'eip155:1': 'https://rpc.example/eth' } })).toEqual([
+      'rpcMap.eip155:1: is not the caipNetworkId of a configured network',
+    ])
+    expect(configProblems({ ...base, rpcMap: ['https://rpc.example/eth'] })).toEqual([
+      'rpcMap: must be an object of CAIP-2 network ids to URLs',
+    ])
+    expect(() => resolveConfig({ ...base, rpcMap: { 'eip155:10': 'https://rpc.example' } })).toThrow(
+      ConfigError,
+    )
+    expect(resolveConfig({ ...base, rpcMap: ok }).rpcMap).toEqual(ok)
+    expect(resolveConfig(base).rpcMap).toEqual({})
+  })
+
   it('behavior: a default network outside the list is "Network not found"', () => {
     const other = { ...network, id: 1, caipNetworkId: 'eip155:1' as const }
     expect(() => resolveConfig({ ...base, defaultNetwork: other })).toThrow(/Network not found/)

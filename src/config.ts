@@ -205,6 +205,15 @@ export interface KitConfig {
   wagmiConfig?: WagmiConfig
   /** The language of the kit's views (`KIT_LOCALES`); 'en' when unset. `useKitLocale().setLocale` changes it. */
   locale?: KitLocale
+  /**
+   * A chain's own RPC URL by its CAIP-2 id (SPEC §7 "or a custom rpcMap URL"): the kit's reads and the
+   * WalletConnect session's RPC for that network go there instead of the provider's RPC host (eip155) or the
+   * network's URL (Solana). https, or http on a loopback host; every key a configured network.
+   *
+   * @example
+   * rpcMap: { 'eip155:1': 'https://eth.example/rpc' }
+   */
+  rpcMap?: Readonly<Record<`${string}:${string}`, string>>
 }
 
 export interface KitWalletConnectOptions {
@@ -237,6 +246,8 @@ export interface ResolvedKitConfig {
   walletConnect: KitWalletConnectOptions
   /** In percent; undefined for the default (DEFAULT_SLIPPAGE). */
   swapSlippage: number | undefined
+  /** The host's custom RPC URLs by CAIP-2 id (empty when none). */
+  rpcMap: Readonly<Record<string, string>>
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
   /** The language the views start in. */
@@ -357,7 +368,8 @@ export function configProblems(config: unknown): string[] {
   if (config.locale !== undefined && !isKitLocale(config.locale))
     report('locale', `must be one of ${KIT_LOCALES.map((l) => `'${l}'`).join(', ')}`)
   for (const option of ['siwx', 'siweConfig'] as const) checkSignIn(config[option], option, report)
-  const { walletConnect, endpoints, swapSlippage } = config
+  const { walletConnect, endpoints, swapSlippage, rpcMap } = config
+  if (rpcMap !== undefined) checkRpcMap(rpcMap, config.networks, report)
   if (
     swapSlippage !== undefined &&
     !(typeof swapSlippage === 'number' && swapSlippage > 0 && swapSlippage <= SWAP_SLIPPAGE_MAX)
@@ -409,6 +421,42 @@ function checkWagmiConfig(value: unknown, networks: unknown, report: Report): vo
   for (const [index, network] of networks.entries())
     if (isRecord(network) && network.chainNamespace === 'eip155' && !chainIds.has(network.id))
       report(`networks.${index}`, `chain ${String(network.id)} is not one of wagmiConfig's chains`)
+}
+
+/** A loopback host (`localhost`, 127.0.0.0/8, `[::1]`): the only place a plain-http RPC URL may point. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/** `rpcMap`: each key a configured network's CAIP-2 id, each URL https (or http on a loopback host). */
+function checkRpcMap(rpcMap: unknown, networks: unknown, report: Report): void {
+  if (!isRecord(rpcMap)) {
+    report('rpcMap', 'must be an object of CAIP-2 network ids to URLs')
+    return
+  }
+  const known = Array.isArray(networks)
+    ? networks.map((n) => (isRecord(n) ? n.caipNetworkId : undefined))
+    : []
+  for (const [key, url] of Object.entries(rpcMap)) {
+    if (!known.includes(key)) report(`rpcMap.${key}`, 'is not the caipNetworkId of a configured network')
+    let parsed: URL | undefined
+    try {
+      parsed = typeof url === 'string' ? new URL(url) : undefined
+    } catch {
+      parsed = undefined
+    }
+    if (
+      !parsed ||
+      !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
+    )
+      report(`rpcMap.${key}`, 'must be an https URL (http only on a loopback host)')
+  }
+}
+
+/** The RPC URL a network's calls go to outside the provider's host: its `rpcMap` entry, else its own first URL. */
+export function networkRpcUrl(
+  config: Pick<ResolvedKitConfig, 'rpcMap'>,
+  network: Pick<KitNetwork, 'caipNetworkId' | 'rpcUrls'>,
+): string | undefined {
+  return config.rpcMap[network.caipNetworkId] ?? network.rpcUrls.default.http[0]
 }
 
 /** The functions the kit calls: SIWX's, and AppKit's SIWE config's; the second list's are optional. */
@@ -493,6 +541,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     endpoints: { ...DEFAULT_ENDPOINTS, ...config.endpoints },
     walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
     swapSlippage: config.swapSlippage,
+    rpcMap: { ...config.rpcMap },
     alerts,
     locale: config.locale ?? 'en',
   }

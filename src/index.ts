@@ -33,6 +33,15 @@ export {
   ConfigError,
   type KitAlert,
 } from './errors/base'
+export {
+  PayBusyError,
+  PayCancelledError,
+  PayDisabledError,
+  PayError,
+  PayFailedError,
+  PayNotConnectedError,
+  PayRequestInvalidError,
+} from './errors/pay'
 export { createKitMachine } from './kit/createKit'
 export type {
   AccountActorRef,
@@ -52,6 +61,10 @@ export {
   type KitTheme,
   kitMachine,
   type ModalActorRef,
+  type PayAsset,
+  type PayRequest,
+  type PayState,
+  type PayStatus,
   type ToastActorRef,
 } from './machines/kit'
 export {

@@ -35,6 +35,7 @@ export const VIEW_NAMES = [
   'Transactions',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
+  'Pay',
 ] as const
 
 export type ViewName = (typeof VIEW_NAMES)[number]

@@ -51,6 +51,8 @@ const ON_DEMAND_FEATURES = [
   // Solana's connection and adapter (@solana/web3.js, the wallet adapter): the demo as built here configures only
   // the EVM chain (no sandbox: no Solana network), so this is what a host with only EVM networks fetches of it.
   { name: 'solana', chunk: /(^|\/)(solana|solanaConnection|solanaSend)\d*-[\w-]+\.js$/ },
+  // Pay's view (issue 18, `features.pay` off by default): fetched only when the host opens a payment.
+  { name: 'pay', chunk: /(^|\/)Pay\d*-[\w-]+\.js$/ },
 ]
 
 function sum(list) {

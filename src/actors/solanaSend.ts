@@ -25,15 +25,21 @@ const SOL = { symbol: 'SOL', decimals: 9 }
 
 /**
  * @example
- * const sender = createSolanaSender(config.networks)
+ * const sender = createSolanaSender(config.networks, config.rpcMap)
  * const fee = await sender.estimateFee(request) // { fee: '5000', formatted: '0.000005', symbol: 'SOL', … }
  */
-export function createSolanaSender(networks: readonly KitNetwork[]): SolanaSender {
+export function createSolanaSender(
+  networks: readonly KitNetwork[],
+  rpcMap: Readonly<Record<string, string>> = {},
+): SolanaSender {
   const connections = new Map<string, Connection>()
-  /** The configured network's RPC (its `caipNetworkId` is the token's chain id), one Connection each. */
+  /**
+   * The configured network's RPC (its `caipNetworkId` is the token's chain id): the host's `rpcMap` URL, else the
+   * network's own; one Connection each.
+   */
   const connectionOf = (chainId: string): { connection: Connection; network: KitNetwork } => {
     const network = networks.find((n) => n.chainNamespace === 'solana' && n.caipNetworkId === chainId)
-    const url = network?.rpcUrls.default.http[0]
+    const url = network && (rpcMap[network.caipNetworkId] ?? network.rpcUrls.default.http[0])
     if (!network || !url)
       throw new UnsupportedChainError({ details: `${chainId} is not a configured network` })
     let connection = connections.get(chainId)

@@ -8,7 +8,13 @@ import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { EMBEDDED_SOLANA_CONNECTOR_ID } from '../chains/solana/connectorIds'
-import { type KitConfig, type ResolvedKitConfig, resolveConfig, type SiwxConfig } from '../config'
+import {
+  type KitConfig,
+  networkRpcUrl,
+  type ResolvedKitConfig,
+  resolveConfig,
+  type SiwxConfig,
+} from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
@@ -128,8 +134,8 @@ export function createKitMachine(config: KitConfig) {
       ttl: resolved.walletConnect.proposalTtlMs ? { proposalMs: resolved.walletConnect.proposalTtlMs } : {},
       rpcMap: Object.fromEntries(
         resolved.networks
-          .filter((n) => n.chainNamespace === 'eip155' && n.rpcUrls.default.http[0])
-          .map((n) => [n.caipNetworkId, n.rpcUrls.default.http[0]!]),
+          .filter((n) => n.chainNamespace === 'eip155' && networkRpcUrl(resolved, n))
+          .map((n) => [n.caipNetworkId, networkRpcUrl(resolved, n)!]),
       ),
     },
   }
@@ -265,6 +271,7 @@ export function createKitMachine(config: KitConfig) {
         const send = system.get('send') as SendRef | undefined
         const subscriptions = [
           send?.on('send.succeeded', sendBack),
+          send?.on('send.failed', sendBack),
           send?.on('send.previewing', sendBack),
           send?.on('request.timedOut', sendBack),
         ]

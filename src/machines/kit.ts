@@ -7,6 +7,7 @@ import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
 import type { toastMachine } from './toast'
 
+export type { PayAsset, PayRequest, PayState, PayStatus } from './kit/pay'
 export { matchConnector, routeAfterSend } from './kit/rules'
 export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from './kit/types'
 
@@ -59,7 +60,7 @@ export function defineKitMachine() {
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
-      'modal.shown': { actions: ['mirrorModal', 'loadForView'] },
+      'modal.shown': { actions: ['mirrorModal', 'loadForView', 'followPayView'] },
       // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
       // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
       // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
@@ -253,6 +254,11 @@ export function defineKitMachine() {
       'signIn.cancel': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'signIn.signOut': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'send.succeeded': { actions: 'afterSend' },
+      // Pay (SPEC §1 `pay`): the host's payment is checked (named rules in src/machines/kit/pay.ts), then the send
+      // flow's form is filled with it and Pay shows; a refusal reaches the host through `payRefused`.
+      'pay.open': { actions: 'openPay' },
+      // A failed transfer while Pay is open: kept, so the host hears it if the visitor leaves without paying.
+      'send.failed': { actions: 'notePayFailure' },
       // The form was accepted (a name resolved, if it was one): the preview shows next.
       'send.previewing': {
         guard: 'showsSendForm',
@@ -293,6 +299,7 @@ export function defineKitMachine() {
         load: 'send.load',
         loader: 'loadSend',
         started: 'spawnSend',
+        running: 'fillPayForm',
         follow: 'followSend',
       }),
       /** The swap flow (issue 16), for the account connected when Swap opened; `swap.reset` ends it. */
@@ -365,6 +372,8 @@ export function initialKitContext(input: KitInput): KitContext {
     walletsPending: [],
     signIn: undefined,
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
+    pay: undefined,
+    payRefused: undefined,
   }
 }
 

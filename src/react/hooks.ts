@@ -281,12 +281,11 @@ export function useKitSolana(): UseKitSolanaReturnType {
   const kit = useKitActor()
   const account = useSelector(kit, (s) => s.context.accounts.solana)
   const connectorId = account?.connectorId
-  const rpcUrl = useSelector(
-    kit,
-    (s) =>
-      s.context.config.networks.find((n) => n.caipNetworkId === s.context.accounts.solana?.chainId)?.rpcUrls
-        .default.http[0],
-  )
+  // The host's rpcMap URL for the account's network, else the network's own.
+  const rpcUrl = useSelector(kit, ({ context: { config, accounts } }) => {
+    const network = config.networks.find((n) => n.caipNetworkId === accounts.solana?.chainId)
+    return network && (config.rpcMap[network.caipNetworkId] ?? network.rpcUrls.default.http[0])
+  })
   const signMessage = useCallback(
     async (message: string) => {
       if (!connectorId) throw new Error('No Solana account is connected')

@@ -23,4 +23,5 @@ export {
   useToastActor,
 } from './hooks'
 export { KitRoot, type KitRootProps } from './KitRoot'
+export { type PayResult, type UseKitPayReturnType, useKitPay } from './pay'
 export { isSafeCssValue, themeStyle } from './theme'

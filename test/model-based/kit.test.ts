@@ -129,6 +129,14 @@ const events = [
   { type: 'signIn.skipped' },
   { type: 'signIn.declined', message: 'Sign in required' },
   shown('ConnectingSiwe'),
+  // Pay (issue 18): the host's payment (refused here: `pay` is off in the test config) and a failed transfer
+  // (kept only while a payment is open); Pay by its name alone shows no Pay code (registry.tsx).
+  {
+    type: 'pay.open',
+    id: 1,
+    request: { recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '1' },
+  },
+  { type: 'send.failed', error: { name: 'UserRejectedError', message: 'Declined' } },
   ...[
     'loadEmbedded',
     'loadRemoteSessions',

@@ -44,8 +44,9 @@ export function getWagmiConfig(
       ...(n.testnet !== undefined ? { testnet: n.testnet } : {}),
     }),
   )
-  // Every chain read goes through the kit's retrying transport (SPEC §7): the provider's RPC host first,
-  // then the network's own URL should the host not serve it.
+  // Every chain read goes through the kit's retrying transport (SPEC §7): the host's `rpcMap` URL alone when it
+  // has one, else the provider's RPC host first, then the network's own URL should the host not serve it.
+  // WalletConnect's provider takes its rpcMap from these transports too.
   const transports = Object.fromEntries(
     chains.map((chain) => [
       chain.id,
@@ -53,6 +54,7 @@ export function getWagmiConfig(
         chainId: chain.id,
         projectId: config.projectId,
         rpc: config.endpoints.rpc,
+        rpcMap: config.rpcMap,
         fallbackUrls: chain.rpcUrls.default.http,
       }),
     ]),

@@ -13,7 +13,8 @@ import { sendMachine } from '../../machines/send'
 export function sendLogic(config: ResolvedKitConfig, queryClient: QueryClient, wagmi: Config) {
   const api = getDataApiClient(config, queryClient)
   const hasSolana = config.networks.some((n) => n.chainNamespace === 'solana')
-  const solana = async () => (await import('../../actors/solanaSend')).createSolanaSender(config.networks)
+  const solana = async () =>
+    (await import('../../actors/solanaSend')).createSolanaSender(config.networks, config.rpcMap)
   return sendMachine.provide({
     actors: createSendActors({ wagmi, names: { api, queryClient }, ...(hasSolana ? { solana } : {}) }),
   })

@@ -167,6 +167,8 @@ export const is = {
   frameLoggedIn: ({ event }) =>
     event.type === 'embedded.view' && event.connected && event.previous !== 'ApproveTransaction',
   showsSendPreview: ({ context }) => shownView(context) === 'WalletSendPreview',
+  /** The host's payment is open (Pay): the send flow's outcome is the payment's. */
+  paying: ({ context }) => context.pay?.status === 'paying',
   showsSendForm: ({ context }) => shownView(context) === 'WalletSend',
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,

@@ -18,6 +18,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
+import { PayCancelledError, payErrorInfo } from '../../errors/pay'
 import { formatQuantity } from '../../utils/format'
 import {
   type ChainNamespace,
@@ -28,6 +29,7 @@ import {
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
+import { type PayState, payRefusal, payToken } from './pay'
 import {
   connectionOf,
   eventNamespace,
@@ -521,14 +523,63 @@ export const kitSetup = setup({
     afterSend: enqueueActions((args) => {
       const { context, enqueue, event } = args
       assertEvent(event, 'send.succeeded')
-      if (is.showsSendPreview(args)) enqueue.sendTo('modal', routeAfterSend(event))
+      const paid = is.paying(args)
+      // A payment: its hash is the host's, and Pay closes (the record first, so the close does not cancel it).
+      if (paid) {
+        enqueue.assign({
+          pay: { ...context.pay!, status: 'succeeded', hash: event.hash, lastError: undefined },
+        })
+        enqueue.sendTo('modal', { type: 'modal.close' })
+      } else if (is.showsSendPreview(args)) enqueue.sendTo('modal', routeAfterSend(event))
       if (context.account)
         enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
       enqueue.sendTo('toast', {
         type: 'toast.show',
         variant: 'success',
-        message: `Sent ${event.amount} ${event.symbol}`,
+        message: `${paid ? 'Paid' : 'Sent'} ${event.amount} ${event.symbol}`,
       })
+    }),
+    /**
+     * The host's payment (`pay.open`): refused with the rule's reason (`payRefusal`: Pay off, another payment
+     * open, no account on its network, a malformed request), or opened: recorded, the send flow loaded (its
+     * form is filled once it runs, `fillPayForm`) and Pay shown.
+     */
+    openPay: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'pay.open')
+      const refusal = payRefusal(context, event.request)
+      if (refusal) {
+        enqueue.assign({ payRefused: { id: event.id, error: payErrorInfo(refusal) } })
+        return
+      }
+      const pay: PayState = { id: event.id, request: event.request, status: 'paying', shown: false }
+      enqueue.assign({ pay })
+      if (context.sendFlow) fillPayForm(context, enqueue, pay)
+      else enqueue.raise({ type: 'send.load' })
+      enqueue.sendTo('modal', { type: 'modal.open', view: 'Pay' })
+    }),
+    /** The send flow's code arrived while a payment is open: its form becomes the payment (`fillPayForm`). */
+    fillPayForm: enqueueActions(({ context, enqueue }) => {
+      if (context.pay?.status === 'paying') fillPayForm(context, enqueue, context.pay)
+    }),
+    notePayFailure: assign(({ context, event }) => {
+      assertEvent(event, 'send.failed')
+      return context.pay?.status === 'paying' ? { pay: { ...context.pay, lastError: event.error } } : {}
+    }),
+    /**
+     * Pay shown marks the payment shown; leaving it after that (close, back, Escape, a disconnect) ends the
+     * payment with the transfer's last failure, or as cancelled; the send flow's form is reset.
+     */
+    followPayView: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'modal.shown')
+      const pay = context.pay
+      if (pay?.status !== 'paying') return
+      const onPay = event.open && event.history.at(-1) === 'Pay'
+      if (onPay && !pay.shown) enqueue.assign({ pay: { ...pay, shown: true } })
+      if (onPay || !pay.shown) return
+      enqueue.assign({
+        pay: { ...pay, status: 'failed', error: pay.lastError ?? payErrorInfo(new PayCancelledError()) },
+      })
+      if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
     }),
     /** SPEC §2 Swap: a success toast, the balances read again, and back to Account from the preview. */
     afterSwap: enqueueActions((args) => {
@@ -595,6 +646,18 @@ function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainName
   enqueue.raise({ type: 'swap.reset' })
   if (connected) fetchBalances(context, enqueue, connected)
   else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
+}
+
+/** The send flow's form becomes the payment (the sender is the active account), and is previewed at once. */
+function fillPayForm(context: KitContext, enqueue: KitEnqueue, pay: PayState) {
+  const send = context.sendFlow
+  if (!send) return
+  enqueue.sendTo(send, { type: 'send.reset' })
+  enqueue.sendTo(send, { type: 'send.setSender', sender: context.connected })
+  enqueue.sendTo(send, { type: 'send.setToken', token: payToken(context, pay.request) })
+  enqueue.sendTo(send, { type: 'send.setAmount', amount: pay.request.amount.trim() })
+  enqueue.sendTo(send, { type: 'send.setReceiver', receiverAddress: pay.request.recipient })
+  enqueue.sendTo(send, { type: 'send.preview' })
 }
 
 /** The send flow sends as the active account: it hears each change (a Solana send signs with its connector). */

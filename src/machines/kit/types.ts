@@ -1,7 +1,7 @@
 import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
 import type { KitLocale, KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
 import type { EmbeddedWallet } from '../../embedded/load'
-import type { KitAlert } from '../../errors/base'
+import type { ErrorInfo, KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
 import type { AccountEvent, AccountNotice, accountMachine } from '../account'
 import type {
@@ -21,6 +21,7 @@ import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
 import type { SwapEvent, SwapNotice, swapMachine } from '../swap'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
+import type { PayEvent, PayState } from './payTypes'
 
 /** What `createKit` hands the kit machine: the resolved config and what it read of the page and storage. */
 export interface KitInput {
@@ -132,6 +133,10 @@ export interface KitContext {
   walletsPending: readonly WalletsEvent[]
   /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
   signIn: SignInRef | undefined
+  /** The host's last payment opened (Pay, SPEC §1 `pay`): paying, or how it ended. */
+  pay: PayState | undefined
+  /** The host's last payment refused before it opened (Pay off, busy, not connected, a malformed request). */
+  payRefused: { id: number; error: ErrorInfo } | undefined
   /** The theme shown, from the config's; `kit.setThemeMode` and `kit.setThemeVariables` change it at run time. */
   theme: KitTheme
 }
@@ -222,7 +227,9 @@ export type KitEvent =
   | SendEvent
   /** From the account and send machines, through their followers. */
   | AccountNotice
-  | Extract<SendNotice, { type: 'send.succeeded' | 'send.previewing' | 'request.timedOut' }>
+  | Extract<SendNotice, { type: 'send.succeeded' | 'send.failed' | 'send.previewing' | 'request.timedOut' }>
+  /** The host asks for a payment (`useKitPay().pay`): Pay, the send flow with its form fixed. */
+  | PayEvent
   /** The swap views need the swap flow (`swap`); `swap.reset` ends it (another account, chain, or none). */
   | { type: 'swap.load' }
   | { type: 'swap.reset' }

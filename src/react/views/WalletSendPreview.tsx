@@ -17,10 +17,22 @@ export default function WalletSendPreview() {
   const { send, failed, retry } = useSendFlow()
   useRefreshAfterSend(send)
   if (!send) return <SendFlowLoading failed={failed} retry={retry} />
-  return <Preview send={send} />
+  return <SendPreview send={send} />
 }
 
-function Preview({ send }: { send: SendActorRef }) {
+/**
+ * What is about to be sent and its progress (the send flow's preview). Pay shows the same, with its own labels:
+ * `confirmLabel` on the button that asks the wallet, `editLabel` on the way back after a failure.
+ */
+export function SendPreview({
+  send,
+  confirmLabel,
+  editLabel,
+}: {
+  send: SendActorRef
+  confirmLabel?: string
+  editLabel?: string
+}) {
   const kit = useKitActor()
   const network = useActiveNetwork()
   const stage = useSelector(send, selectSendStatus)
@@ -109,7 +121,7 @@ function Preview({ send }: { send: SendActorRef }) {
             disabled={stage !== 'ready'}
             onClick={() => kit.send({ type: 'send.confirm' })}
           >
-            {t('send.send')}
+            {confirmLabel ?? t('send.send')}
           </button>
         </div>
       ) : null}
@@ -120,7 +132,7 @@ function Preview({ send }: { send: SendActorRef }) {
       ) : null}
       {stage === 'unavailable' || stage === 'retryable' ? (
         <ButtonPair
-          secondary={{ label: t('common.edit'), onClick: back }}
+          secondary={{ label: editLabel ?? t('common.edit'), onClick: back }}
           primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'send.retry' }) }}
         />
       ) : null}

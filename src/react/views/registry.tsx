@@ -1,6 +1,8 @@
 import { type ComponentType, lazy } from 'react'
 import type { ViewName } from '../../views'
-import type { MessageKey, Translate } from '../i18n'
+import { useSelector } from '../actor'
+import { useKitActor } from '../context'
+import { type MessageKey, type Translate, useT } from '../i18n'
 import en from '../locales/en.json'
 import { ConnectView } from './Connect'
 import { preloadable } from './preloadable'
@@ -48,11 +50,29 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   SwapPreview: lazy(() => import('./SwapPreview')),
 }
 
+/** Pay's view: fetched only for a payment the host opened (`pay.open`, with `features.pay` on). */
+const PayView = lazy(() => import('./Pay'))
+
+/** Pay by its name alone (`open('Pay')`) shows why nothing is there, and fetches no Pay code. */
+function PayGate() {
+  const kit = useKitActor()
+  const paying = useSelector(kit, (s) => s.context.pay?.status === 'paying')
+  const on = useSelector(kit, (s) => s.context.config.features.pay)
+  const t = useT()
+  if (paying) return <PayView />
+  return (
+    <p className="ws-error-text" role="alert">
+      {on ? t('pay.gateOn') : t('pay.gateOff')}
+    </p>
+  )
+}
+
 const Unavailable = lazy(() => import('./Unavailable'))
 
 export function viewComponent(view: ViewName): ComponentType {
   if (view === 'Connect') return ConnectView
   if (view === 'Account') return account.component
+  if (view === 'Pay') return PayGate
   return lazyViews[view] ?? Unavailable
 }
 

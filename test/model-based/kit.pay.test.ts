@@ -1,0 +1,224 @@
+import type { Hex } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { type AnyActorRef, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
+import { resolveConfig } from '../../src/config'
+import { UserRejectedError } from '../../src/errors/connection'
+import { PayCancelledError, PayFailedError, payErrorOf } from '../../src/errors/pay'
+import { type KitEvent, type KitInput, kitMachine, type PayRequest } from '../../src/machines/kit'
+import { payRefusal, payToken } from '../../src/machines/kit/pay'
+import {
+  type FeeEstimate,
+  type ReceiptRequest,
+  type SendReceipt,
+  type SendTransactionRequest,
+  sendMachine,
+} from '../../src/machines/send'
+import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, testAccount } from './kit.fixtures'
+
+/**
+ * Pay (issue 18, SPEC §1 `pay`): the kit's rules for the host's payment, then the kit machine with its real modal
+ * and the real send flow, whose wallet and chain slots are scripted (the e2e test pays through the sandbox):
+ * the payment fills the send flow's form, the transfer's hash or its failure reaches the kit's `pay` record,
+ * leaving Pay ends the payment.
+ */
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+
+function payInput(pay: boolean, base: KitInput = kitTestInput('kit-pay')): KitInput {
+  const { config } = base
+  return { ...base, config: resolveConfig({ ...config, features: { ...config.features, pay } }) }
+}
+
+const connected = { ...testAccount('injected') }
+
+describe('payRefusal: the rules a payment must pass', () => {
+  const on = payInput(true).config
+  const context = { config: on, connected, pay: undefined }
+  const request: PayRequest = { recipient: RECIPIENT, amount: '0.5' }
+
+  it('refuses every payment while `pay` is off (its default)', () => {
+    expect(payInput(false).config.features.pay).toBe(false)
+    expect(payRefusal({ ...context, config: kitTestInput('p').config }, request)?.name).toBe(
+      'PayDisabledError',
+    )
+    expect(payRefusal(context, request)).toBeUndefined()
+  })
+
+  it('needs a connected account on the payment’s namespace, and one payment at a time', () => {
+    expect(payRefusal({ ...context, connected: undefined }, request)?.name).toBe('PayNotConnectedError')
+    const busy = { id: 1, request, status: 'paying' as const, shown: true }
+    expect(payRefusal({ ...context, pay: busy }, request)?.name).toBe('PayBusyError')
+    const withSolana = payInput(true, kitTestInputWithSolana('kit-pay')).config
+    const onSolana = payRefusal({ ...context, config: withSolana }, { ...request, network: SOLANA_SANDBOX })
+    expect(onSolana?.name).toBe('PayNotConnectedError')
+  })
+
+  it('refuses malformed requests, naming the part', () => {
+    const details = (r: Partial<PayRequest>) =>
+      payRefusal(context, { ...request, ...r } as PayRequest)?.details
+    expect(details({ network: 'eip155:1' })).toBe('eip155:1 is not a configured network')
+    expect(details({ recipient: 'vitalik.eth' })).toBe('recipient: not an address on Sandbox')
+    for (const amount of ['0', '0.000', '-1', 'abc', '', '1e3'])
+      expect(details({ amount })).toBe('amount: must be a positive decimal with at most 18 decimals')
+    expect(details({ amount: '0.1234567', asset: { address: USDC, symbol: 'USDC', decimals: 6 } })).toBe(
+      'amount: must be a positive decimal with at most 6 decimals',
+    )
+    expect(details({ asset: { address: 'USDC', symbol: 'USDC', decimals: 6 } })).toBe(
+      'asset.address: not a token address on Sandbox',
+    )
+    expect(details({ asset: { symbol: 'X', decimals: 1.5 } })).toBe(
+      'asset.decimals: must be a whole number from 0 to 255',
+    )
+  })
+
+  it('payToken: the network’s native currency without an asset, the ERC-20 with one', () => {
+    expect(payToken(context, request)).toEqual({
+      name: 'Ether',
+      symbol: 'ETH',
+      chainId: 'eip155:31337',
+      price: 0,
+      quantity: { decimals: '18', numeric: '' },
+    })
+    const usdc = payToken(context, { ...request, asset: { address: USDC, symbol: 'USDC', decimals: 6 } })
+    expect(usdc).toMatchObject({ symbol: 'USDC', chainId: 'eip155:31337', address: USDC })
+  })
+})
+
+/** The kit with its real modal and send flow; the send flow's wallet slots answer as `wallet` says. */
+function kitWithSendFlow(pay: boolean, wallet: { answer: 'approve' | 'decline' }) {
+  const sent: SendTransactionRequest[] = []
+  const fee: FeeEstimate = {
+    gas: '21000',
+    fee: '21000',
+    formatted: '0.000000000000021',
+    symbol: 'ETH',
+    decimals: 18,
+  }
+  const send = sendMachine.provide({
+    actors: {
+      estimateFee: fromPromise(async () => fee),
+      sendNative: fromPromise<Hex, SendTransactionRequest>(async ({ input }) => {
+        sent.push(input)
+        if (wallet.answer === 'decline') throw new UserRejectedError()
+        return '0xabc'
+      }),
+      sendErc20: fromPromise<Hex, SendTransactionRequest & { token: Hex }>(async ({ input }) => {
+        sent.push(input)
+        return '0xdef'
+      }),
+      waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(async () => ({
+        status: 'success',
+        blockNumber: '2',
+      })),
+    },
+  })
+  const standIn = createMachine({})
+  const quiet = fromCallback<KitEvent>(() => {})
+  const machine = kitMachine.provide({
+    actors: {
+      connection: standIn as never,
+      telemetry: quiet,
+      embeddedLoader: quiet,
+      followConnectors: quiet,
+      namespaceStore: quiet as never,
+      loadWallets: fromPromise(async () => standIn) as never,
+      loadAccount: fromPromise(async () => standIn) as never,
+      loadSend: fromPromise(async () => send) as never,
+      // As createKit's: the send flow's notices become kit events.
+      followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const flow = system.get('send') as AnyActorRef | undefined
+        const subscriptions = ['send.succeeded', 'send.failed', 'send.previewing'].map((type) =>
+          flow?.on(type, (notice: KitEvent) => sendBack(notice)),
+        )
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
+    },
+  })
+  const kit = createActor(machine, { input: payInput(pay) }).start()
+  kit.send({ type: 'account.connected', account: connected, method: 'browser', reconnected: false })
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+  /** Lets the loaders and the scripted slots answer. */
+  const settled = async () => {
+    for (let i = 0; i < 10; i++) await settle()
+  }
+  const view = () => {
+    const { open, history } = kit.getSnapshot().context.modal
+    return open ? history.at(-1) : undefined
+  }
+  const sendStatus = () => {
+    const flow = kit.getSnapshot().context.sendFlow
+    return flow?.getSnapshot().value
+  }
+  return { kit, sent, settled, view, sendStatus }
+}
+
+describe('the kit’s Pay, with the real send flow', () => {
+  const request: PayRequest = { recipient: RECIPIENT, amount: '0.25' }
+
+  it('with pay off: refused at once, nothing shown, the send flow never loaded', async () => {
+    const { kit, settled, view } = kitWithSendFlow(false, { answer: 'approve' })
+    kit.send({ type: 'pay.open', id: 7, request })
+    await settled()
+    expect(kit.getSnapshot().context.payRefused).toEqual({
+      id: 7,
+      error: { name: 'PayDisabledError', message: 'Pay is not enabled (features.pay is off)' },
+    })
+    expect(kit.getSnapshot().context.pay).toBeUndefined()
+    expect(view()).toBeUndefined()
+    expect(kit.getSnapshot().context.sendFlow).toBeUndefined()
+  })
+
+  it('with pay on: Pay shows the filled form’s preview; approved, the hash is the payment’s and Pay closes', async () => {
+    const { kit, sent, settled, view, sendStatus } = kitWithSendFlow(true, { answer: 'approve' })
+    kit.send({ type: 'pay.open', id: 1, request })
+    await settled()
+    expect(view()).toBe('Pay')
+    expect(sendStatus()).toEqual({ previewing: 'ready' })
+    const form = kit.getSnapshot().context.sendFlow!.getSnapshot().context
+    expect([form.token?.symbol, form.sendTokenAmount, form.resolvedAddress]).toEqual([
+      'ETH',
+      '0.25',
+      RECIPIENT,
+    ])
+    // A second payment while this one is open is refused; this one is untouched.
+    kit.send({ type: 'pay.open', id: 2, request })
+    expect(kit.getSnapshot().context.payRefused?.error.name).toBe('PayBusyError')
+    expect(kit.getSnapshot().context.pay).toMatchObject({ id: 1, status: 'paying' })
+
+    kit.send({ type: 'send.confirm' })
+    await settled()
+    expect(sent).toEqual([
+      { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything() },
+    ])
+    expect(kit.getSnapshot().context.pay).toMatchObject({ id: 1, status: 'succeeded', hash: '0xabc' })
+    expect(view()).toBeUndefined()
+  })
+
+  it('declined in the wallet, then left: the host hears the wallet’s refusal; left at once: cancelled', async () => {
+    const { kit, settled, view } = kitWithSendFlow(true, { answer: 'decline' })
+    kit.send({ type: 'pay.open', id: 3, request })
+    await settled()
+    kit.send({ type: 'send.confirm' })
+    await settled()
+    // The failure is shown in Pay (Try again stays possible); the payment is still open.
+    expect(view()).toBe('Pay')
+    expect(kit.getSnapshot().context.pay?.status).toBe('paying')
+    kit.send({ type: 'modal.close' })
+    const failed = kit.getSnapshot().context.pay!
+    expect(failed.status).toBe('failed')
+    expect(payErrorOf(failed.error!)).toBeInstanceOf(PayFailedError)
+    expect(failed.error?.code).toBe(4001)
+
+    kit.send({ type: 'pay.open', id: 4, request })
+    await settled()
+    expect(view()).toBe('Pay')
+    kit.send({ type: 'router.back' })
+    expect(kit.getSnapshot().context.pay).toMatchObject({ id: 4, status: 'failed' })
+    expect(payErrorOf(kit.getSnapshot().context.pay!.error!)).toBeInstanceOf(PayCancelledError)
+    // The send form the payment filled is reset: the visitor's own Send starts empty.
+    await settled()
+    expect(kit.getSnapshot().context.sendFlow!.getSnapshot().context.sendTokenAmount).toBeUndefined()
+  })
+})
