@@ -7,6 +7,7 @@ export {
   defineEvmNetwork,
   defineSolanaNetwork,
   type KitConfig,
+  type KitCustomWallet,
   type KitEndpoints,
   type KitFeatures,
   type KitMetadata,

@@ -2,6 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
+import { legalAccepted } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
@@ -125,6 +126,10 @@ export function defineKitMachine() {
           { type: 'dismissAlert', params: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } },
         ],
       },
+      // SPEC §1 legalCheckbox: no login starts before the visitor agreed (the event is taken, and dropped).
+      'frame.connectEmail': { guard: not('legalAccepted') },
+      'frame.connectSocial': { guard: not('legalAccepted') },
+      'frame.connectFarcaster': { guard: not('legalAccepted') },
       'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
       'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
       'embedded.disconnected': {
@@ -170,6 +175,8 @@ export function defineKitMachine() {
       'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
       // To the connection of the event's namespace: a connect to its connector's, a switch to its chain's, the
       // visitor's other connection events (retry, disconnect) to the namespace shown.
+      // SPEC §1 legalCheckbox: nor a connect the host asks for.
+      'connection.connect': { guard: not('legalAccepted') },
       'connection.*': { actions: 'toConnection' },
       'network.select': { actions: 'selectNetwork' },
       // Each connection lists its own connectors; the kit holds both (Connect lists them together).
@@ -189,7 +196,8 @@ export function defineKitMachine() {
       'kit.dismissAlert': {
         actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) },
       },
-      'wallet.select': { actions: 'selectWallet' },
+      'legal.accept': { actions: assign({ legalAccepted: ({ event }) => event.accepted }) },
+      'wallet.select': { guard: 'legalAccepted', actions: 'selectWallet' },
       'account.connected': { actions: 'onConnected' },
       'account.disconnected': { actions: 'onDisconnected' },
       'account.chainChanged': [
@@ -358,6 +366,7 @@ export function initialKitContext(input: KitInput): KitContext {
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
+    legalAccepted: false,
   }
 }
 
@@ -380,6 +389,10 @@ export function selectCapability(snapshot: { value: unknown }, capability: KitCa
   const state = typeof value === 'string' ? value : Object.keys(value)[0]
   return (['idle', 'loading', 'running', 'failed'] as const).find((s) => s === state) ?? 'idle'
 }
+
+/** Whether a connect may start (SPEC §1 `legalCheckbox`: off, or the visitor ticked it). */
+export const selectLegalAccepted = (snapshot: { context: Pick<KitContext, 'config' | 'legalAccepted'> }) =>
+  legalAccepted(snapshot.context)
 
 /** The alerts shown at the top of the modal (SPEC §8). */
 export const selectAlerts = (snapshot: { context: Pick<KitContext, 'alerts'> }) => snapshot.context.alerts

@@ -549,6 +549,7 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
   'wallets.loadMore',
   'wallets.search',
   'wallets.retry',
+  'wallets.filter',
 ])
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)

@@ -128,6 +128,11 @@ export interface KitContext {
   walletsPending: readonly WalletsEvent[]
   /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
   signIn: SignInRef | undefined
+  /**
+   * The visitor ticked Connect's legal checkbox (`features.legalCheckbox`): kept for the page's life, not
+   * stored (consent is the visitor's act on this visit, to the terms the host links now).
+   */
+  legalAccepted: boolean
 }
 
 /** What the views send the login frame, through the kit (which forwards them once the frame runs). */
@@ -162,6 +167,8 @@ export type KitEvent =
   | { type: 'kit.dismissAlert'; code: KitAlert['code'] }
   /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
+  /** Connect's legal checkbox ticked (or unticked): with `features.legalCheckbox`, no connect starts before. */
+  | { type: 'legal.accept'; accepted: boolean }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
   | { type: 'remoteSessions.load' }
