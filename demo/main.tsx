@@ -51,8 +51,39 @@ const siwx =
       })
     : undefined
 
+/**
+ * Issue 18's options, for demos and tests: `?legal=1` the legal checkbox (with terms and privacy links),
+ * `?collapseWallets=1` the wallets behind "Continue with a wallet", `?customWallet=1` a custom wallet.
+ */
+const demoParams = new URLSearchParams(window.location.search)
+const legal = demoParams.get('legal') === '1'
+const optionFeatures = {
+  ...(legal ? { legalCheckbox: true } : {}),
+  ...(demoParams.get('collapseWallets') === '1' ? { collapseWallets: true } : {}),
+}
+
 const kit = createKitMachine({
   projectId: sandboxConfig.projectId,
+  ...(Object.keys(optionFeatures).length > 0 ? { features: optionFeatures } : {}),
+  ...(legal
+    ? {
+        termsConditionsUrl: 'https://walletstate.example/terms',
+        privacyPolicyUrl: 'https://walletstate.example/privacy',
+      }
+    : {}),
+  ...(demoParams.get('customWallet') === '1'
+    ? {
+        customWallets: [
+          {
+            id: 'walletstate-custom',
+            name: 'Walletstate Custom Wallet',
+            desktop_link: 'walletstate-custom://',
+            webapp_link: 'https://custom.walletstate.example/',
+            homepage: 'https://walletstate.example/custom',
+          },
+        ],
+      }
+    : {}),
   ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
     ? { walletConnect: { proposalTtlMs: proposalTtl } }
     : {}),

@@ -487,7 +487,12 @@ describe('walletsMachine', () => {
     actor.send({ type: 'wallets.filter', certified: false })
     await flush()
     expect(snapshot().context.query).toBe('beta')
-    expect(listing.inputs().slice(count).every((input) => input.badge_type === undefined)).toBe(true)
+    expect(
+      listing
+        .inputs()
+        .slice(count)
+        .every((input) => input.badge_type === undefined),
+    ).toBe(true)
   })
 
   it('behavior: a filter chosen before the first load is kept for it', async () => {

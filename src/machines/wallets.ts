@@ -219,7 +219,14 @@ export const walletsMachine = setup({
     clearError: assign({ error: undefined }),
     setFilter: assign((_, params: { certified: boolean }) => ({ certified: params.certified })),
     /** Another filter: the lists loaded so far are not its answer (the query typed stays). */
-    clearLists: assign({ featured: [], wallets: [], count: 0, page: 0, results: undefined, error: undefined }),
+    clearLists: assign({
+      featured: [],
+      wallets: [],
+      count: 0,
+      page: 0,
+      results: undefined,
+      error: undefined,
+    }),
   },
 }).createMachine({
   id: 'wallets',

@@ -150,6 +150,16 @@ const solanaEvents = [
   failed('loadSolana'),
 ] as unknown as typeof events
 
+/** SPEC §1 legalCheckbox: every way to start a connect, before and after the visitor agrees (and disagrees). */
+const legalEvents = [
+  { type: 'legal.accept', accepted: true },
+  { type: 'legal.accept', accepted: false },
+  { type: 'frame.connectEmail', email: 'a@example.com' },
+  { type: 'frame.connectSocial', provider: 'github' },
+  { type: 'frame.connectFarcaster' },
+  { type: 'connection.connect', connectorId: 'walletConnect' },
+] as unknown as typeof events
+
 type KitSnapshot = SnapshotFrom<typeof machine>
 
 /** State identity: the regions, and what the kit's rules read of its context (not the children's refs). */
@@ -164,6 +174,7 @@ const serializeState = (s: KitSnapshot) =>
     s.context.activeNamespace,
     s.context.connecting,
     s.context.alerts.length > config.alerts.length,
+    s.context.legalAccepted,
   ])
 
 /** One capability away from idle at a time: the regions do not read each other, so their product adds nothing. */
@@ -189,12 +200,18 @@ const touch = modelWith({ frameOnOpen: true })
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
 const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
+/** The legal checkbox on (SPEC §1): no connect starts before `legal.accept` (the `legalAccepted` guard). */
+const legal = modelWith(
+  { config: { ...config, features: { ...config.features, legalCheckbox: true } } },
+  legalEvents,
+)
 
 const PATHS = 88
 const RESTORING_PATHS = 57
 const TOUCH_PATHS = 88
 const SIGN_IN_PATHS = 57
 const SOLANA_PATHS = 52
+const LEGAL_PATHS = 0
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -233,7 +250,8 @@ describe('kit machine, model-based', () => {
       touch.paths.length,
       signingIn.paths.length,
       withSolana.paths.length,
-    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, SIGN_IN_PATHS, SOLANA_PATHS])
+      legal.paths.length,
+    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, SIGN_IN_PATHS, SOLANA_PATHS, LEGAL_PATHS])
   })
 
   for (const path of model.paths) {
@@ -265,6 +283,12 @@ describe('kit machine, model-based', () => {
     })
   }
 
+  for (const path of legal.paths) {
+    it(`replays, with the legal checkbox, ${path.description}`, () => {
+      replayPath(legal, path, { invariant })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine', () => {
     const results: ReplayResult[] = [
       ...model.paths.map((path) => replayPath(model, path, { invariant })),
@@ -272,6 +296,7 @@ describe('kit machine, model-based', () => {
       ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
       ...signingIn.paths.map((path) => replayPath(signingIn, path, { invariant })),
       ...withSolana.paths.map((path) => replayPath(withSolana, path, { invariant })),
+      ...legal.paths.map((path) => replayPath(legal, path, { invariant })),
     ]
     assertCoverage(model, results)
   })
