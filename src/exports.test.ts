@@ -68,6 +68,7 @@ describe('exports', () => {
         "selectIsSwapPreviewing",
         "selectIsSwitching",
         "selectLastError",
+        "selectLegalAccepted",
         "selectPairingUri",
         "selectPortfolioValue",
         "selectRecommendedWallets",

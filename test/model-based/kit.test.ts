@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
-import { type KitEvent, kitMachine } from '../../src/machines/kit'
+import { type KitEvent, kitMachine, selectLegalAccepted } from '../../src/machines/kit'
 import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
 import { kitTestInput, kitTestInputWithSolana, shown, testAccount } from './kit.fixtures'
@@ -174,7 +174,8 @@ const serializeState = (s: KitSnapshot) =>
     s.context.activeNamespace,
     s.context.connecting,
     s.context.alerts.length > config.alerts.length,
-    s.context.legalAccepted,
+    // Whether a connect may start (the rule, not the flag: with the checkbox off nothing depends on it).
+    selectLegalAccepted(s),
   ])
 
 /** One capability away from idle at a time: the regions do not read each other, so their product adds nothing. */
