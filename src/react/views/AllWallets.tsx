@@ -188,7 +188,7 @@ export default function AllWallets() {
         <input id={filterId} type="checkbox" checked={certified} aria-controls={listId} onChange={onFilter} />
         <label htmlFor={filterId}>Certified only</label>
       </div>
-      {legalCheckbox && blockedBy ? <LegalCheckbox explanationId={legalId} /> : null}
+      {legalCheckbox ? <LegalCheckbox explanationId={legalId} /> : null}
 
       {status === 'failed' ? (
         <ErrorNote message={error} onRetry={retry} />
