@@ -183,12 +183,16 @@ const stopWhen = (s: KitSnapshot) =>
   Object.values(s.value as Record<string, string>).filter((state) => state !== 'idle').length > 1
 
 /** The kit's model from its test input with `overrides`: the same events, state identity and bound. */
-const modelWith = (overrides: Partial<typeof input> = {}, more: typeof events = []) =>
+const modelWith = (
+  overrides: Partial<typeof input> = {},
+  more: typeof events = [],
+  stop: (s: KitSnapshot) => boolean = stopWhen,
+) =>
   createModel(machine, {
     input: { ...input, ...overrides },
     events: [...events, ...more],
     serializeState,
-    stopWhen,
+    stopWhen: stop,
     limit: 150_000,
   })
 
@@ -201,10 +205,16 @@ const touch = modelWith({ frameOnOpen: true })
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
 const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
-/** The legal checkbox on (SPEC §1): no connect starts before `legal.accept` (the `legalAccepted` guard). */
+/**
+ * The legal checkbox on (SPEC §1): no connect starts before `legal.accept` (the `legalAccepted` guard). The
+ * refusals are the root's and read nothing else, so the graph stops once the box is ticked or a capability
+ * loads: beyond that the kit is the default model's.
+ */
 const legal = modelWith(
   { config: { ...config, features: { ...config.features, legalCheckbox: true } } },
   legalEvents,
+  (s) =>
+    s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
 const PATHS = 88
