@@ -217,12 +217,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 88
-const RESTORING_PATHS = 57
-const TOUCH_PATHS = 88
-const SIGN_IN_PATHS = 57
-const SOLANA_PATHS = 52
-const LEGAL_PATHS = 0
+const PATHS = 89
+const RESTORING_PATHS = 58
+const TOUCH_PATHS = 89
+const SIGN_IN_PATHS = 58
+const SOLANA_PATHS = 53
+const LEGAL_PATHS = 48
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
