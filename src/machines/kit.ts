@@ -126,10 +126,20 @@ export function defineKitMachine() {
           { type: 'dismissAlert', params: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } },
         ],
       },
-      // SPEC §1 legalCheckbox: no login starts before the visitor agreed (the event is taken, and dropped).
-      'frame.connectEmail': { guard: not('legalAccepted') },
-      'frame.connectSocial': { guard: not('legalAccepted') },
-      'frame.connectFarcaster': { guard: not('legalAccepted') },
+      // SPEC §1 legalCheckbox: no login starts before the visitor agreed (the event is taken, and dropped);
+      // after, it goes to the frame as any other command.
+      'frame.connectEmail': [
+        { guard: not('legalAccepted') },
+        { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      ],
+      'frame.connectSocial': [
+        { guard: not('legalAccepted') },
+        { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      ],
+      'frame.connectFarcaster': [
+        { guard: not('legalAccepted') },
+        { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      ],
       'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
       'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
       'embedded.disconnected': {
@@ -176,7 +186,7 @@ export function defineKitMachine() {
       // To the connection of the event's namespace: a connect to its connector's, a switch to its chain's, the
       // visitor's other connection events (retry, disconnect) to the namespace shown.
       // SPEC §1 legalCheckbox: nor a connect the host asks for.
-      'connection.connect': { guard: not('legalAccepted') },
+      'connection.connect': [{ guard: not('legalAccepted') }, { actions: 'toConnection' }],
       'connection.*': { actions: 'toConnection' },
       'network.select': { actions: 'selectNetwork' },
       // Each connection lists its own connectors; the kit holds both (Connect lists them together).
