@@ -217,12 +217,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 89
-const RESTORING_PATHS = 58
-const TOUCH_PATHS = 89
-const SIGN_IN_PATHS = 58
-const SOLANA_PATHS = 53
-const LEGAL_PATHS = 48
+const PATHS = 93
+const RESTORING_PATHS = 62
+const TOUCH_PATHS = 93
+const SIGN_IN_PATHS = 59
+const SOLANA_PATHS = 54
+const LEGAL_PATHS = 52
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
