@@ -62,20 +62,52 @@ const siwx =
     : undefined
 
 /**
+ * Issue 18's options, for demos and tests: `?legal=1` the legal checkbox (with terms and privacy links),
+ * `?collapseWallets=1` the wallets behind "Continue with a wallet", `?customWallet=1` a custom wallet.
+ */
+const demoParams = new URLSearchParams(window.location.search)
+const legal = demoParams.get('legal') === '1'
+const optionFeatures = {
+  ...(legal ? { legalCheckbox: true } : {}),
+  ...(demoParams.get('collapseWallets') === '1' ? { collapseWallets: true } : {}),
+}
+
+/**
  * `?pay=1`: Pay on (SPEC §1 `features.pay`, off by default) and the demo's "Pay" button, which asks the wallet to
  * pay 0.01 ETH to the second dev account; `?pay=off`: the button with Pay left off, to see the kit refuse.
  */
-const payMode = new URLSearchParams(window.location.search).get('pay')
+const payMode = demoParams.get('pay')
 
 /** `?locale=de`: the kit's language at start (issue 18); the page's "Language" select changes it at run time. */
-const startLocale = new URLSearchParams(window.location.search).get('locale')
+const startLocale = demoParams.get('locale')
 
 const kit = createKitMachine({
   projectId: sandboxConfig.projectId,
   ...((KIT_LOCALES as readonly string[]).includes(startLocale ?? '')
     ? { locale: startLocale as KitLocale }
     : {}),
-  ...(payMode === '1' ? { features: { pay: true } } : {}),
+  ...(Object.keys(optionFeatures).length > 0 || payMode === '1'
+    ? { features: { ...optionFeatures, ...(payMode === '1' ? { pay: true } : {}) } }
+    : {}),
+  ...(legal
+    ? {
+        termsConditionsUrl: 'https://walletstate.example/terms',
+        privacyPolicyUrl: 'https://walletstate.example/privacy',
+      }
+    : {}),
+  ...(demoParams.get('customWallet') === '1'
+    ? {
+        customWallets: [
+          {
+            id: 'walletstate-custom',
+            name: 'Walletstate Custom Wallet',
+            desktop_link: 'walletstate-custom://',
+            webapp_link: 'https://custom.walletstate.example/',
+            homepage: 'https://walletstate.example/custom',
+          },
+        ],
+      }
+    : {}),
   ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
     ? { walletConnect: { proposalTtlMs: proposalTtl } }
     : {}),

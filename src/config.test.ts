@@ -149,6 +149,79 @@ describe('resolveConfig', () => {
     expect(() => resolveConfig({ ...base, locale: 'xx' as never })).toThrow(/Invalid kit configuration/)
   })
 
+  it('parameters: legalCheckbox needs a terms or privacy link, each https or loopback http', () => {
+    expect(configProblems({ ...base, features: { legalCheckbox: true } })).toEqual([
+      'features.legalCheckbox: needs termsConditionsUrl or privacyPolicyUrl',
+    ])
+    for (const bad of [
+      'http://terms.example/',
+      'javascript:alert(1)',
+      'https://user:pw@terms.example/',
+      'data:text/html,hi',
+      '/terms',
+      42,
+    ])
+      expect(
+        configProblems({ ...base, features: { legalCheckbox: true }, termsConditionsUrl: bad as string }),
+      ).toEqual(['termsConditionsUrl: must be an https URL (or http on the loopback host)'])
+    const resolved = resolveConfig({
+      ...base,
+      features: { legalCheckbox: true },
+      termsConditionsUrl: ' https://app.example/terms ',
+      privacyPolicyUrl: 'http://127.0.0.1:5173/privacy',
+    })
+    expect([resolved.features.legalCheckbox, resolved.termsConditionsUrl, resolved.privacyPolicyUrl]).toEqual(
+      [true, 'https://app.example/terms', 'http://127.0.0.1:5173/privacy'],
+    )
+    expect(resolveConfig(base).features.legalCheckbox).toBe(false)
+  })
+
+  it('parameters: customWallets are checked as the wallet listing is: safe links, names as text, unique ids', () => {
+    expect(
+      configProblems({
+        ...base,
+        customWallets: [
+          { id: 'ok', name: 'Fine', mobile_link: 'fine://', webapp_link: 'https://fine.example/' },
+          { id: 'ok', name: '\u0000 ', mobile_link: 'javascript:alert(1)//', desktop_link: 'search-ms://x' },
+          {
+            id: 'bad id!',
+            name: 'Links',
+            webapp_link: 'fine://',
+            homepage: 'ftp://fine.example/',
+            image_url: 'data:image/png;base64,AA',
+          },
+          'wallet',
+        ] as never,
+      }),
+    ).toEqual([
+      'customWallets.1.id: is not unique',
+      'customWallets.1.name: must be a non-empty string',
+      'customWallets.1.mobile_link: is not a safe link',
+      'customWallets.1.desktop_link: is not a safe link',
+      'customWallets.2.id: must be 1-128 characters of [A-Za-z0-9._:-]',
+      'customWallets.2.image_url: is not a safe link',
+      'customWallets.2.webapp_link: is not a safe link',
+      'customWallets.2.homepage: is not a safe link',
+      'customWallets.3: must be a wallet object',
+    ])
+    expect(configProblems({ ...base, customWallets: 'x' as never })).toEqual([
+      'customWallets: must be a list of wallets',
+    ])
+    const [wallet] = resolveConfig({
+      ...base,
+      customWallets: [
+        { id: 'w', name: ' <b>Wallet</b>\u202e ', mobile_link: 'W://x', homepage: 'https://w.example' },
+      ],
+    }).customWallets
+    expect(wallet).toEqual({
+      id: 'w',
+      name: '<b>Wallet</b>',
+      mobile_link: 'w://x',
+      homepage: 'https://w.example/',
+    })
+    expect(resolveConfig(base).customWallets).toEqual([])
+  })
+
   it('parameters: swapSlippage is a percentage above 0 and at most 50; unset leaves the default', () => {
     for (const bad of [0, -1, 50.5, Number.NaN, '1'])
       expect(configProblems({ ...base, swapSlippage: bad })).toEqual([

@@ -2,6 +2,8 @@ import type { Config as WagmiConfig } from 'wagmi'
 import { SWAP_SLIPPAGE_MAX } from './constants'
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
 import type { SiweConfig, SiwxConfig } from './siwx/types'
+import { checkHttp, normaliseLink } from './utils/httpUrl'
+import { safeDeepLink, safeHttpUrl, safeText } from './utils/links'
 
 /** SPEC §3 Network. `id` is the chain reference (a number on eip155). */
 export interface KitNetwork {
@@ -55,6 +57,21 @@ export type KitLocale = (typeof KIT_LOCALES)[number]
 /** Whether a value names one of the kit's locales. */
 export const isKitLocale = (value: unknown): value is KitLocale =>
   typeof value === 'string' && (KIT_LOCALES as readonly string[]).includes(value)
+/**
+ * A wallet the host adds to Connect (the `custom` slot of `connectorsOrder`), in the listing's shape (SPEC §3
+ * wallet listing entry). Choosing it pairs through WalletConnect and offers its links, as a listed wallet.
+ * Links must be safe (`https:`, loopback `http:`, or a wallet's own `name://` scheme for the app links).
+ */
+export interface KitCustomWallet {
+  /** 1-128 characters of [A-Za-z0-9._:-], unique among the custom wallets. */
+  id: string
+  name: string
+  image_url?: string
+  mobile_link?: string
+  desktop_link?: string
+  webapp_link?: string
+  homepage?: string
+}
 
 /** Where the provider's services live; the sandbox overrides every one. */
 export interface KitEndpoints {
@@ -214,6 +231,12 @@ export interface KitConfig {
    * rpcMap: { 'eip155:1': 'https://eth.example/rpc' }
    */
   rpcMap?: Readonly<Record<`${string}:${string}`, string>>
+  /** With `features.legalCheckbox`: the terms the visitor agrees to before connecting (https, or loopback http). */
+  termsConditionsUrl?: string
+  /** With `features.legalCheckbox`: the privacy policy the visitor agrees to (https, or loopback http). */
+  privacyPolicyUrl?: string
+  /** The host's own wallets, shown in the `custom` slot of `features.connectorsOrder`. */
+  customWallets?: readonly KitCustomWallet[]
 }
 
 export interface KitWalletConnectOptions {
@@ -248,6 +271,10 @@ export interface ResolvedKitConfig {
   swapSlippage: number | undefined
   /** The host's custom RPC URLs by CAIP-2 id (empty when none). */
   rpcMap: Readonly<Record<string, string>>
+  termsConditionsUrl: string | undefined
+  privacyPolicyUrl: string | undefined
+  /** Names as display-safe text, links as the safe-link checks normalised them. */
+  customWallets: readonly KitCustomWallet[]
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
   /** The language the views start in. */
@@ -376,6 +403,17 @@ export function configProblems(config: unknown): string[] {
   )
     report('swapSlippage', `must be a number of percent above 0, at most ${SWAP_SLIPPAGE_MAX}`)
   checkWagmiConfig(config.wagmiConfig, config.networks, report)
+  for (const option of ['termsConditionsUrl', 'privacyPolicyUrl'] as const)
+    if (config[option] !== undefined && safePageUrl(config[option]) === undefined)
+      report(option, 'must be an https URL (or http on the loopback host)')
+  const features = isRecord(config.features) ? config.features : {}
+  if (
+    features.legalCheckbox === true &&
+    config.termsConditionsUrl === undefined &&
+    config.privacyPolicyUrl === undefined
+  )
+    report('features.legalCheckbox', 'needs termsConditionsUrl or privacyPolicyUrl')
+  checkCustomWallets(config.customWallets, report)
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
     else {
@@ -457,6 +495,65 @@ export function networkRpcUrl(
   network: Pick<KitNetwork, 'caipNetworkId' | 'rpcUrls'>,
 ): string | undefined {
   return config.rpcMap[network.caipNetworkId] ?? network.rpcUrls.default.http[0]
+}
+
+/**
+ * A page the visitor reads (terms, privacy policy): `https:`, or `http:` on the loopback host only (a local
+ * sandbox), without credentials; else `undefined`.
+ */
+export function safePageUrl(value: unknown): string | undefined {
+  const link = normaliseLink(value)
+  const url = link === undefined ? undefined : checkHttp(link)
+  if (url === undefined) return undefined
+  const { protocol, hostname } = new URL(url)
+  return protocol === 'https:' || LOOPBACK_HOSTS.has(hostname) ? url : undefined
+}
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+const WALLET_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** Longest custom wallet name kept (the listing's limit). */
+const WALLET_NAME_MAX = 64
+/** A custom wallet's links and the check each must pass (the wallet listing's: src/api/walletsApi.ts). */
+const CUSTOM_WALLET_LINKS = {
+  image_url: safeHttpUrl,
+  mobile_link: safeDeepLink,
+  desktop_link: safeDeepLink,
+  webapp_link: safeHttpUrl,
+  homepage: safeHttpUrl,
+} as const
+
+function checkCustomWallets(value: unknown, report: Report): void {
+  if (value === undefined) return
+  if (!Array.isArray(value)) {
+    report('customWallets', 'must be a list of wallets')
+    return
+  }
+  const ids = new Set<string>()
+  for (const [index, wallet] of value.entries()) {
+    const path = `customWallets.${index}`
+    if (!isRecord(wallet)) {
+      report(path, 'must be a wallet object')
+      continue
+    }
+    if (typeof wallet.id !== 'string' || !WALLET_ID.test(wallet.id))
+      report(`${path}.id`, 'must be 1-128 characters of [A-Za-z0-9._:-]')
+    else if (ids.has(wallet.id)) report(`${path}.id`, 'is not unique')
+    else ids.add(wallet.id)
+    if (safeText(wallet.name, WALLET_NAME_MAX) === '') report(`${path}.name`, 'must be a non-empty string')
+    for (const [key, check] of Object.entries(CUSTOM_WALLET_LINKS))
+      if (wallet[key] !== undefined && check(wallet[key]) === undefined)
+        report(`${path}.${key}`, 'is not a safe link')
+  }
+}
+
+/** A custom wallet as the kit shows it: its name as display text, its links as the checks normalised them. */
+function resolveCustomWallet(wallet: KitCustomWallet): KitCustomWallet {
+  const out: KitCustomWallet = { id: wallet.id, name: safeText(wallet.name, WALLET_NAME_MAX) }
+  for (const [key, check] of Object.entries(CUSTOM_WALLET_LINKS)) {
+    const link = check(wallet[key as keyof typeof CUSTOM_WALLET_LINKS])
+    if (link !== undefined) out[key as keyof typeof CUSTOM_WALLET_LINKS] = link
+  }
+  return out
 }
 
 /** The functions the kit calls: SIWX's, and AppKit's SIWE config's; the second list's are optional. */
@@ -542,6 +639,9 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
     swapSlippage: config.swapSlippage,
     rpcMap: { ...config.rpcMap },
+    termsConditionsUrl: safePageUrl(config.termsConditionsUrl),
+    privacyPolicyUrl: safePageUrl(config.privacyPolicyUrl),
+    customWallets: (config.customWallets ?? []).map(resolveCustomWallet),
     alerts,
     locale: config.locale ?? 'en',
   }

@@ -78,6 +78,7 @@ describe('exports', () => {
         "selectIsSwapPreviewing",
         "selectIsSwitching",
         "selectLastError",
+        "selectLegalAccepted",
         "selectPairingUri",
         "selectPortfolioValue",
         "selectRecommendedWallets",

@@ -8,6 +8,7 @@ export {
   defineSolanaNetwork,
   KIT_LOCALES,
   type KitConfig,
+  type KitCustomWallet,
   type KitEndpoints,
   type KitFeatures,
   type KitLocale,

@@ -38,6 +38,7 @@ export {
   kitMachine,
   selectAlerts,
   selectCapability,
+  selectLegalAccepted,
 } from './kit'
 export { modalMachine, selectIsOpen, selectView } from './modal'
 export { selectFormError, selectInFlight, selectIsPreviewing, selectSendStatus, sendMachine } from './send'

@@ -2,6 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
+import { legalAccepted } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
@@ -127,6 +128,20 @@ export function defineKitMachine() {
           { type: 'dismissAlert', params: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } },
         ],
       },
+      // SPEC §1 legalCheckbox: no login starts before the visitor agreed (the event is taken, and dropped);
+      // after, it goes to the frame as any other command.
+      'frame.connectEmail': [
+        { guard: not('legalAccepted') },
+        { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      ],
+      'frame.connectSocial': [
+        { guard: not('legalAccepted') },
+        { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      ],
+      'frame.connectFarcaster': [
+        { guard: not('legalAccepted') },
+        { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
+      ],
       'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
       'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
       'embedded.disconnected': {
@@ -172,6 +187,8 @@ export function defineKitMachine() {
       'connection.switchChain': { guard: 'switchesToUnknownNetwork', actions: 'showNetworkNotFoundAlert' },
       // To the connection of the event's namespace: a connect to its connector's, a switch to its chain's, the
       // visitor's other connection events (retry, disconnect) to the namespace shown.
+      // SPEC §1 legalCheckbox: nor a connect the host asks for.
+      'connection.connect': [{ guard: not('legalAccepted') }, { actions: 'toConnection' }],
       'connection.*': { actions: 'toConnection' },
       'network.select': { actions: 'selectNetwork' },
       // Each connection lists its own connectors; the kit holds both (Connect lists them together).
@@ -195,7 +212,8 @@ export function defineKitMachine() {
         actions: { type: 'dismissAlert', params: ({ event }) => ({ code: event.code }) },
       },
       'kit.setLocale': { actions: { type: 'setLocale', params: ({ event }) => ({ locale: event.locale }) } },
-      'wallet.select': { actions: 'selectWallet' },
+      'legal.accept': { actions: assign({ legalAccepted: ({ event }) => event.accepted }) },
+      'wallet.select': { guard: 'legalAccepted', actions: 'selectWallet' },
       'account.connected': { actions: 'onConnected' },
       'account.disconnected': { actions: 'onDisconnected' },
       'account.chainChanged': [
@@ -374,6 +392,7 @@ export function initialKitContext(input: KitInput): KitContext {
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
     pay: undefined,
     payRefused: undefined,
+    legalAccepted: false,
   }
 }
 
@@ -399,6 +418,9 @@ export function selectCapability(snapshot: { value: unknown }, capability: KitCa
 
 /** The language the views are asked to show (its catalog may still be loading). */
 export const selectLocale = (snapshot: { context: Pick<KitContext, 'locale'> }) => snapshot.context.locale
+/** Whether a connect may start (SPEC §1 `legalCheckbox`: off, or the visitor ticked it). */
+export const selectLegalAccepted = (snapshot: { context: Pick<KitContext, 'config' | 'legalAccepted'> }) =>
+  legalAccepted(snapshot.context)
 
 /** The alerts shown at the top of the modal (SPEC §8). */
 export const selectAlerts = (snapshot: { context: Pick<KitContext, 'alerts'> }) => snapshot.context.alerts

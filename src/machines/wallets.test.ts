@@ -20,6 +20,7 @@ const CATALOGUE: WalletListing[] = Array.from({ length: 95 }, (_, i) => {
     id: `w${n}`,
     name: `${i % 2 === 0 ? 'Alpha' : 'Beta'} Wallet ${n}`,
     chains: i % 5 === 4 ? ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'] : ['eip155:1'],
+    badge_type: i % 3 === 0 ? 'certified' : 'none',
   }
 })
 const EVM_COUNT = CATALOGUE.filter((w) => w.chains.includes('eip155:1')).length
@@ -46,6 +47,7 @@ function fakeListing(options: { auto?: boolean; fail?: (input: FetchWalletsInput
         (!include || include.has(w.id)) &&
         !exclude.has(w.id) &&
         (!search || w.name.toLowerCase().includes(search)) &&
+        (!input.badge_type || w.badge_type === input.badge_type) &&
         (!input.chains?.length || input.chains.some((c) => w.chains.includes(c))),
     )
     const start = (input.page - 1) * input.entries
@@ -445,5 +447,61 @@ describe('walletsMachine', () => {
     expect(snapshot().matches({ ready: { search: 'debouncing' } })).toBe(true)
     clock.increment(WALLETS_SEARCH_DEBOUNCE_MS)
     expect(listing.requests.at(-1)?.input.search).toBe('beta')
+  })
+
+  it('behavior: "Certified only" asks every request with badge_type=certified and loads the list again', async () => {
+    const { actor, clock, listing, snapshot, ids } = start({ featuredWalletIds: ['w04', 'w03'] })
+    const certified = CATALOGUE.filter((w) => w.badge_type === 'certified' && w.chains.includes('eip155:1'))
+    actor.send({ type: 'wallets.load' })
+    await flush()
+    expect(listing.inputs().every((input) => input.badge_type === undefined)).toBe(true)
+    expect(ids().slice(0, 2)).toEqual(['w04', 'w03'])
+
+    actor.send({ type: 'wallets.filter', certified: true })
+    expect(snapshot().hasTag('loading')).toBe(true)
+    await flush()
+    const asked = listing.inputs().slice(2)
+    // The featured request and the first page, both for certified wallets only.
+    expect(asked.map((input) => [input.include?.length ? 'featured' : 'page', input.badge_type])).toEqual([
+      ['featured', 'certified'],
+      ['page', 'certified'],
+    ])
+    // w04 is certified, w03 is not: only w04 stays featured; the pages hold certified wallets only.
+    expect(ids()[0]).toBe('w04')
+    expect(ids()).not.toContain('w03')
+    expect(ids().every((id) => certified.some((w) => w.id === id))).toBe(true)
+    expect(snapshot().context.count).toBe(certified.length - 1)
+
+    // A search under the filter asks with it too; the same filter again asks nothing.
+    actor.send({ type: 'wallets.search', query: 'beta' })
+    clock.increment(WALLETS_SEARCH_DEBOUNCE_MS)
+    await flush()
+    const search = listing.inputs().at(-1)!
+    expect(search).toMatchObject({ search: 'beta', badge_type: 'certified' })
+    const count = listing.requests.length
+    actor.send({ type: 'wallets.filter', certified: true })
+    await flush()
+    expect(listing.requests).toHaveLength(count)
+
+    // Off again: the list (and the search kept) are asked without the filter.
+    actor.send({ type: 'wallets.filter', certified: false })
+    await flush()
+    expect(snapshot().context.query).toBe('beta')
+    expect(
+      listing
+        .inputs()
+        .slice(count)
+        .every((input) => input.badge_type === undefined),
+    ).toBe(true)
+  })
+
+  it('behavior: a filter chosen before the first load is kept for it', async () => {
+    const { actor, listing, snapshot } = start()
+    actor.send({ type: 'wallets.filter', certified: true })
+    expect(snapshot().value).toBe('idle')
+    expect(listing.requests).toHaveLength(0)
+    actor.send({ type: 'wallets.load' })
+    await flush()
+    expect(listing.inputs().map((input) => input.badge_type)).toEqual(['certified'])
   })
 })

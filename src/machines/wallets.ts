@@ -34,6 +34,9 @@ import type { ChosenWallet } from './connection'
  *   up to 100 matches. Leaving a state stops its request, so an answer to an older query never lands. An
  *   empty query goes back to the browse list, which is still loaded: no request.
  * - Failures are states (`failed`, `loadMoreFailed`, `searchFailed`) left with `wallets.retry`.
+ * - `wallets.filter {certified}` (All Wallets' "Certified only"): every request asks `badge_type=certified`
+ *   while it is on. A change loads the list again from its first page (a search typed is kept and asked
+ *   again); before the first load it is only kept.
  *
  * All I/O is the `fetchWallets` actor slot, filled by the kit's composition root (`src/actors/wallets.ts`);
  * tests give their own with `.provide({ actors: { fetchWallets } })`.
@@ -71,6 +74,8 @@ export interface WalletsContext {
   results: WalletListing[] | undefined
   /** The short message of the last failure, shown with "Try again". */
   error: string | undefined
+  /** Only certified wallets are asked for (`badge_type=certified`, SPEC §7). */
+  certified: boolean
 }
 
 export type WalletsEvent =
@@ -78,6 +83,7 @@ export type WalletsEvent =
   | { type: 'wallets.loadMore' }
   | { type: 'wallets.search'; query: string }
   | { type: 'wallets.retry' }
+  | { type: 'wallets.filter'; certified: boolean }
 
 export type WalletsTag = 'loading' | 'loadingMore' | 'error'
 
@@ -98,8 +104,19 @@ function featuredIds({ featuredWalletIds, includeWalletIds, excludeWalletIds }: 
     .slice(0, WALLETS_SEARCH_SIZE)
 }
 
-function common(source: WalletsInput): Pick<FetchWalletsInput, 'walletsApi' | 'projectId' | 'chains'> {
-  return { walletsApi: source.walletsApi, projectId: source.projectId, chains: source.chains }
+function common({
+  source,
+  certified,
+}: Pick<WalletsContext, 'source' | 'certified'>): Pick<
+  FetchWalletsInput,
+  'walletsApi' | 'projectId' | 'chains' | 'badge_type'
+> {
+  return {
+    walletsApi: source.walletsApi,
+    projectId: source.projectId,
+    chains: source.chains,
+    ...(certified ? { badge_type: 'certified' as const } : {}),
+  }
 }
 
 /** Featured wallets first (in the host's order), then the rest in the listing's order. */
@@ -163,6 +180,7 @@ export const walletsMachine = setup({
     isBlankQuery: (_, params: { query: string }) => normaliseQuery(params.query) === '',
     isSearchQuery: (_, params: { query: string }) => normaliseQuery(params.query) !== '',
     isSameQuery: ({ context }, params: { query: string }) => normaliseQuery(params.query) === context.query,
+    isSameFilter: ({ context }, params: { certified: boolean }) => params.certified === context.certified,
   },
   actions: {
     setQuery: assign((_, params: { query: string }) => ({ query: normaliseQuery(params.query) })),
@@ -199,6 +217,16 @@ export const walletsMachine = setup({
       if (status !== undefined) enqueue.emit({ type: 'wallets.projectRefused', status })
     }),
     clearError: assign({ error: undefined }),
+    setFilter: assign((_, params: { certified: boolean }) => ({ certified: params.certified })),
+    /** Another filter: the lists loaded so far are not its answer (the query typed stays). */
+    clearLists: assign({
+      featured: [],
+      wallets: [],
+      count: 0,
+      page: 0,
+      results: undefined,
+      error: undefined,
+    }),
   },
 }).createMachine({
   id: 'wallets',
@@ -211,12 +239,29 @@ export const walletsMachine = setup({
     query: '',
     results: undefined,
     error: undefined,
+    certified: false,
   }),
   initial: 'idle',
+  on: {
+    'wallets.filter': [
+      { guard: { type: 'isSameFilter', params: ({ event }) => event } },
+      {
+        guard: 'hasFeatured',
+        target: LOAD_WITH_FEATURED,
+        actions: ['clearLists', { type: 'setFilter', params: ({ event }) => event }],
+      },
+      {
+        target: '.loadingFirst',
+        actions: ['clearLists', { type: 'setFilter', params: ({ event }) => event }],
+      },
+    ],
+  },
   states: {
     idle: {
       on: {
         'wallets.load': [{ guard: 'hasFeatured', target: LOAD_WITH_FEATURED }, { target: 'loadingFirst' }],
+        // Not asked for yet: the filter is kept for the first load.
+        'wallets.filter': { actions: { type: 'setFilter', params: ({ event }) => event } },
       },
     },
     loadingFirst: {
@@ -245,7 +290,7 @@ export const walletsMachine = setup({
                 input: ({ context }) => {
                   const ids = featuredIds(context.source)
                   return {
-                    ...common(context.source),
+                    ...common(context),
                     page: 1,
                     entries: ids.length,
                     include: ids,
@@ -278,7 +323,7 @@ export const walletsMachine = setup({
               invoke: {
                 id: 'firstPage',
                 src: 'fetchWallets',
-                input: ({ context }) => browsePage(context.source, 1),
+                input: ({ context }) => browsePage(context, 1),
                 onDone: {
                   target: 'done',
                   actions: { type: 'setFirstPage', params: ({ event }) => ({ output: event.output }) },
@@ -326,7 +371,7 @@ export const walletsMachine = setup({
               invoke: {
                 id: 'nextPage',
                 src: 'fetchWallets',
-                input: ({ context }) => browsePage(context.source, context.page + 1),
+                input: ({ context }) => browsePage(context, context.page + 1),
                 onDone: [
                   {
                     guard: { type: 'pageAddsNothing', params: ({ event }) => ({ output: event.output }) },
@@ -379,7 +424,7 @@ export const walletsMachine = setup({
                 id: 'search',
                 src: 'fetchWallets',
                 input: ({ context }) => ({
-                  ...common(context.source),
+                  ...common(context),
                   page: 1,
                   entries: WALLETS_SEARCH_SIZE,
                   search: context.query,
@@ -420,9 +465,10 @@ function freshWallets(listed: readonly WalletListing[], page: readonly WalletLis
 }
 
 /** A page of the browse list: the host's include/exclude lists, featured wallets left out. */
-function browsePage(source: WalletsInput, page: number): FetchWalletsInput {
+function browsePage(context: Pick<WalletsContext, 'source' | 'certified'>, page: number): FetchWalletsInput {
+  const { source } = context
   return {
-    ...common(source),
+    ...common(context),
     page,
     entries: WALLETS_PAGE_SIZE,
     include: source.includeWalletIds,

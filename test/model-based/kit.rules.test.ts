@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
-import { type KitEvent, type KitInput, kitMachine, selectCapability } from '../../src/machines/kit'
+import {
+  type KitEvent,
+  type KitInput,
+  kitMachine,
+  selectCapability,
+  selectLegalAccepted,
+} from '../../src/machines/kit'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
 /**
@@ -678,6 +684,87 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
     send({ type: 'wallet.select', wallet: listed })
     expect(told('solana')).toEqual([
       { type: 'connection.connect', connectorId: 'solana:walletconnect', wallet: listed, method: 'qrcode' },
+    ])
+  })
+
+  it('legalCheckbox: no connect starts until the visitor agrees (wallet, WalletConnect, e-mail, social, host)', async () => {
+    const { config } = kitTestInput('kit-rules')
+    const legal = { ...config, features: { ...config.features, legalCheckbox: true } }
+    const { kit, send, told, log } = kitWithRecorders({ config: legal })
+    /** What each machine was told since the last call (all at once: `told` clears the whole log). */
+    const toldAll = () => {
+      const to = (name: string) => log.filter(([n]) => n === name).map(([, event]) => event)
+      const out = { connection: to('connection'), frame: to('frame'), modal: to('modal') }
+      log.length = 0
+      return out
+    }
+    send({ type: 'embedded.load' })
+    await tick()
+    expect(kit.getSnapshot().context.frame).toBeDefined()
+    told('frame')
+    const tryEverything = () => {
+      send({
+        type: 'kit.connectors',
+        connectors: [{ id: 'io.dev', name: 'Dev', type: 'announced', chain: 'eip155' }],
+      })
+      send({ type: 'wallet.select', wallet: { id: 'io.dev', name: 'Dev' } })
+      send({ type: 'wallet.select', wallet: { id: 'walletConnect', name: 'WalletConnect' } })
+      send({ type: 'frame.connectEmail', email: 'a@example.com' })
+      send({ type: 'frame.connectSocial', provider: 'github' })
+      send({ type: 'frame.connectFarcaster' })
+      send({ type: 'connection.connect', connectorId: 'io.dev' })
+    }
+    tryEverything()
+    expect(selectLegalAccepted(kit.getSnapshot())).toBe(false)
+    expect(toldAll()).toEqual({ connection: [], frame: [], modal: [] })
+    expect(kit.getSnapshot().context.connecting).toBeUndefined()
+    // Other frame commands still reach the frame (a retry, the theme): only the logins wait.
+    send({ type: 'frame.retry' })
+    expect(told('frame')).toEqual([{ type: 'frame.retry' }])
+
+    send({ type: 'legal.accept', accepted: true })
+    expect(selectLegalAccepted(kit.getSnapshot())).toBe(true)
+    tryEverything()
+    const allowed = toldAll()
+    expect(allowed.connection).toEqual([
+      {
+        type: 'connection.connect',
+        connectorId: 'io.dev',
+        wallet: { id: 'io.dev', name: 'Dev' },
+        method: 'browser',
+      },
+      {
+        type: 'connection.connect',
+        connectorId: 'walletConnect',
+        wallet: { id: 'walletConnect', name: 'WalletConnect' },
+        method: 'qrcode',
+      },
+      { type: 'connection.connect', connectorId: 'io.dev' },
+    ])
+    expect(allowed.frame).toEqual([
+      { type: 'frame.connectEmail', email: 'a@example.com' },
+      { type: 'frame.connectSocial', provider: 'github' },
+      { type: 'frame.connectFarcaster' },
+    ])
+    expect(allowed.modal).toEqual([
+      { type: 'router.push', view: 'ConnectingExternal' },
+      { type: 'router.push', view: 'ConnectingWalletConnect' },
+    ])
+
+    // Unticked again: refused again (the acceptance is the checkbox's state, kept while the page lives).
+    send({ type: 'legal.accept', accepted: false })
+    tryEverything()
+    expect(toldAll()).toEqual({ connection: [], frame: [], modal: [] })
+  })
+
+  it('legalCheckbox off (the default): nothing waits for an agreement', () => {
+    const { kit, send, told } = kitWithRecorders()
+    expect(selectLegalAccepted(kit.getSnapshot())).toBe(true)
+    send({ type: 'wallet.select', wallet: { id: 'some-wallet', name: 'Some Wallet' } })
+    send({ type: 'connection.connect', connectorId: 'walletConnect' })
+    expect(told('connection').map((event) => event.type)).toEqual([
+      'connection.connect',
+      'connection.connect',
     ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
-import { type KitEvent, kitMachine } from '../../src/machines/kit'
+import { type KitEvent, kitMachine, selectLegalAccepted } from '../../src/machines/kit'
 import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
 import { kitTestInput, kitTestInputWithSolana, shown, testAccount } from './kit.fixtures'
@@ -160,6 +160,16 @@ const solanaEvents = [
   failed('loadSolana'),
 ] as unknown as typeof events
 
+/** SPEC §1 legalCheckbox: every way to start a connect, before and after the visitor agrees (and disagrees). */
+const legalEvents = [
+  { type: 'legal.accept', accepted: true },
+  { type: 'legal.accept', accepted: false },
+  { type: 'frame.connectEmail', email: 'a@example.com' },
+  { type: 'frame.connectSocial', provider: 'github' },
+  { type: 'frame.connectFarcaster' },
+  { type: 'connection.connect', connectorId: 'walletConnect' },
+] as unknown as typeof events
+
 type KitSnapshot = SnapshotFrom<typeof machine>
 
 /** State identity: the regions, and what the kit's rules read of its context (not the children's refs). */
@@ -174,6 +184,8 @@ const serializeState = (s: KitSnapshot) =>
     s.context.activeNamespace,
     s.context.connecting,
     s.context.alerts.length > config.alerts.length,
+    // Whether a connect may start (the rule, not the flag: with the checkbox off nothing depends on it).
+    selectLegalAccepted(s),
   ])
 
 /** One capability away from idle at a time: the regions do not read each other, so their product adds nothing. */
@@ -181,12 +193,16 @@ const stopWhen = (s: KitSnapshot) =>
   Object.values(s.value as Record<string, string>).filter((state) => state !== 'idle').length > 1
 
 /** The kit's model from its test input with `overrides`: the same events, state identity and bound. */
-const modelWith = (overrides: Partial<typeof input> = {}, more: typeof events = []) =>
+const modelWith = (
+  overrides: Partial<typeof input> = {},
+  more: typeof events = [],
+  stop: (s: KitSnapshot) => boolean = stopWhen,
+) =>
   createModel(machine, {
     input: { ...input, ...overrides },
     events: [...events, ...more],
     serializeState,
-    stopWhen,
+    stopWhen: stop,
     limit: 150_000,
   })
 
@@ -199,12 +215,24 @@ const touch = modelWith({ frameOnOpen: true })
 const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
 const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
+/**
+ * The legal checkbox on (SPEC §1): no connect starts before `legal.accept` (the `legalAccepted` guard). The
+ * refusals are the root's and read nothing else, so the graph stops once the box is ticked or a capability
+ * loads: beyond that the kit is the default model's.
+ */
+const legal = modelWith(
+  { config: { ...config, features: { ...config.features, legalCheckbox: true } } },
+  legalEvents,
+  (s) =>
+    s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
+)
 
-const PATHS = 90
-const RESTORING_PATHS = 59
-const TOUCH_PATHS = 90
+const PATHS = 93
+const RESTORING_PATHS = 62
+const TOUCH_PATHS = 93
 const SIGN_IN_PATHS = 59
 const SOLANA_PATHS = 54
+const LEGAL_PATHS = 52
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -243,7 +271,8 @@ describe('kit machine, model-based', () => {
       touch.paths.length,
       signingIn.paths.length,
       withSolana.paths.length,
-    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, SIGN_IN_PATHS, SOLANA_PATHS])
+      legal.paths.length,
+    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, SIGN_IN_PATHS, SOLANA_PATHS, LEGAL_PATHS])
   })
 
   for (const path of model.paths) {
@@ -275,6 +304,12 @@ describe('kit machine, model-based', () => {
     })
   }
 
+  for (const path of legal.paths) {
+    it(`replays, with the legal checkbox, ${path.description}`, () => {
+      replayPath(legal, path, { invariant })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine', () => {
     const results: ReplayResult[] = [
       ...model.paths.map((path) => replayPath(model, path, { invariant })),
@@ -282,6 +317,7 @@ describe('kit machine, model-based', () => {
       ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
       ...signingIn.paths.map((path) => replayPath(signingIn, path, { invariant })),
       ...withSolana.paths.map((path) => replayPath(withSolana, path, { invariant })),
+      ...legal.paths.map((path) => replayPath(legal, path, { invariant })),
     ]
     assertCoverage(model, results)
   })

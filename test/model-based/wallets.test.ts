@@ -64,6 +64,9 @@ const events: Event[] = [
   { type: 'wallets.search', query: 'beta' },
   { type: 'wallets.search', query: 'alpha ' },
   { type: 'wallets.search', query: '  ' },
+  // All Wallets' "Certified only" (badge_type): on, and off again.
+  { type: 'wallets.filter', certified: true },
+  { type: 'wallets.filter', certified: false },
   ...answers,
 ]
 
@@ -78,8 +81,9 @@ const BASE_INPUT: WalletsInput = {
 
 /** Lists are abstracted to their lengths: which wallets a page holds is the unit tests' business. */
 const serializeState = (snapshot: Snapshot) => {
-  const { featured, wallets, count, page, query, results, error } = snapshot.context
+  const { featured, wallets, count, page, query, results, error, certified } = snapshot.context
   return JSON.stringify({
+    certified,
     value: snapshot.value,
     featured: featured.length,
     wallets: wallets.length,
@@ -157,8 +161,8 @@ describe('wallets machine, model-based', () => {
   const plain = modelFor([])
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(withFeatured.paths.length).toBe(25)
-    expect(plain.paths.length).toBe(22)
+    expect(withFeatured.paths.length).toBe(28)
+    expect(plain.paths.length).toBe(25)
   })
 
   for (const [name, model] of [
@@ -207,7 +211,7 @@ describe('wallets machine, model-based', () => {
       ...withFeatured.paths.map((path) => replayPath(withFeatured, path, { invariant })),
       ...plain.paths.map((path) => replayPath(plain, path, { invariant })),
     ]
-    expect(results).toHaveLength(25 + 22)
+    expect(results).toHaveLength(28 + 25)
     assertCoverage(withFeatured, results)
   })
 })

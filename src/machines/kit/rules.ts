@@ -83,6 +83,13 @@ export const caip2 = (chainId: ChainId): string =>
 
 type Rule = (args: { context: KitContext; event: KitEvent }) => boolean
 
+/**
+ * SPEC §1 `legalCheckbox`: a connect may start (no checkbox, or the visitor ticked it). Unticked, every way to
+ * start one (a wallet, WalletConnect, e-mail, a social login, the host's `connection.connect`) is refused.
+ */
+export const legalAccepted = (context: Pick<KitContext, 'config' | 'legalAccepted'>): boolean =>
+  !context.config.features.legalCheckbox || context.legalAccepted
+
 /** The kit's rules, named: its guards, and what its actions check. */
 export const is = {
   /** A theme set at run time that the kit can show: a known mode, variables the config would accept. */
@@ -90,6 +97,7 @@ export const is = {
     event.type === 'kit.setThemeMode'
       ? event.themeMode === 'dark' || event.themeMode === 'light'
       : event.type === 'kit.setThemeVariables' && themeVariablesProblems(event.themeVariables).length === 0,
+  legalAccepted: ({ context }) => legalAccepted(context),
   storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
   embeddedOn: ({ context }) => embeddedOn(context),
   /** A device without hover (touch): the login frame loads when the modal opens, not on a pointer's intent. */

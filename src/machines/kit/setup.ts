@@ -621,6 +621,7 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
   'wallets.loadMore',
   'wallets.search',
   'wallets.retry',
+  'wallets.filter',
 ])
 /** The theme as the login frame's `syncTheme` carries it: the mode and the variables set. */
 function frameTheme({ themeMode, themeVariables }: KitTheme) {

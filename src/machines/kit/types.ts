@@ -133,6 +133,11 @@ export interface KitContext {
   walletsPending: readonly WalletsEvent[]
   /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
   signIn: SignInRef | undefined
+  /**
+   * The visitor ticked Connect's legal checkbox (`features.legalCheckbox`): kept for the page's life, not
+   * stored (consent is the visitor's act on this visit, to the terms the host links now).
+   */
+  legalAccepted: boolean
   /** The host's last payment opened (Pay, SPEC §1 `pay`): paying, or how it ended. */
   pay: PayState | undefined
   /** The host's last payment refused before it opened (Pay off, busy, not connected, a malformed request). */
@@ -187,6 +192,8 @@ export type KitEvent =
   | { type: 'kit.setLocale'; locale: KitLocale }
   /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
+  /** Connect's legal checkbox ticked (or unticked): with `features.legalCheckbox`, no connect starts before. */
+  | { type: 'legal.accept'; accepted: boolean }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
   | { type: 'remoteSessions.load' }

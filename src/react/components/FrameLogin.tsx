@@ -106,8 +106,18 @@ export function FrameNotice({ id }: { id: string }) {
   ) : null
 }
 
-/** SPEC §1 e-mail login: the address goes to the frame, which answers with the next step (a code, a device check). */
-export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
+/**
+ * SPEC §1 e-mail login: the address goes to the frame, which answers with the next step (a code, a device check).
+ * `blockedBy`: the id of why no login may start yet (the legal checkbox unticked); "Continue" is then
+ * unavailable and described by it (the kit refuses the login all the same).
+ */
+export function EmailLogin({
+  noticeId,
+  blockedBy,
+}: {
+  noticeId: string | undefined
+  blockedBy?: string | undefined
+}) {
   const kit = useKitActor()
   const frame = useFrameActor()
   const canSubmit = useSelector(frame, canLogIn)
@@ -150,7 +160,14 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
           aria-invalid={error?.name === 'InvalidEmailError' ? true : undefined}
           aria-describedby={error ? noticeId : undefined}
         />
-        <button ref={submitButton} type="submit" className="ws-primary ws-fit" disabled={!canSubmit}>
+        <button
+          ref={submitButton}
+          type="submit"
+          className="ws-primary ws-fit"
+          disabled={!canSubmit}
+          aria-disabled={blockedBy ? true : undefined}
+          aria-describedby={blockedBy}
+        >
           {busy ? <span className="ws-spinner ws-spinner-small" aria-hidden="true" /> : null}
           {t('common.continue')}
         </button>
@@ -159,8 +176,17 @@ export function EmailLogin({ noticeId }: { noticeId: string | undefined }) {
   )
 }
 
-/** SPEC §1 social logins, in the host's order; Farcaster signs in by QR code, the others in a popup. */
-export function SocialLogins({ providers }: { providers: readonly SocialProvider[] }) {
+/**
+ * SPEC §1 social logins, in the host's order; Farcaster signs in by QR code, the others in a popup. `blockedBy`:
+ * as EmailLogin's (a click then starts nothing).
+ */
+export function SocialLogins({
+  providers,
+  blockedBy,
+}: {
+  providers: readonly SocialProvider[]
+  blockedBy?: string | undefined
+}) {
   const kit = useKitActor()
   const frame = useFrameActor()
   const canStart = useSelector(frame, canLogIn)
@@ -196,9 +222,12 @@ export function SocialLogins({ providers }: { providers: readonly SocialProvider
           <button
             type="button"
             className="ws-item ws-social"
-            aria-disabled={canStart || !requested ? undefined : true}
+            aria-disabled={!blockedBy && (canStart || !requested) ? undefined : true}
+            aria-describedby={blockedBy}
             aria-busy={pending === provider || undefined}
             onClick={() => {
+              // Not agreed to the terms yet: nothing starts (and nothing waits to start).
+              if (blockedBy) return
               // Sent in the click itself when it can: the popup must open inside the visitor's gesture.
               if (canStart) start(provider)
               else if (!ready) {

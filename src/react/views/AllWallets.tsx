@@ -15,7 +15,7 @@ import type { WalletListing } from '../../api/walletsApi'
 import { WALLETS_VIRTUAL_FROM } from '../../constants'
 import { WALLETS_API_ERROR_MESSAGE } from '../../errors/api'
 import type { ChosenWallet } from '../../machines/connection'
-import { selectCapability } from '../../machines/kit'
+import { selectCapability, selectLegalAccepted } from '../../machines/kit'
 import {
   selectHasMoreWallets,
   selectWalletList,
@@ -26,6 +26,7 @@ import {
 } from '../../machines/wallets'
 import { safeText } from '../../utils/links'
 import { useSelector } from '../actor'
+import { LegalCheckbox } from '../components/LegalCheckbox'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { useKitConfig, useWalletsActor } from '../hooks'
@@ -82,6 +83,11 @@ const CSS = `
   display: grid; place-items: center; background: var(--ws-surface-hover); color: var(--ws-muted);
   font-size: 20px; font-weight: 600;
 }
+[data-walletstate] .ws-all-wallets .ws-wallet-filter { display: flex; gap: 8px; align-items: center; font-size: 14px; }
+[data-walletstate] .ws-all-wallets .ws-wallet-filter input { margin: 0; accent-color: var(--ws-accent); }
+[data-walletstate] .ws-all-wallets .ws-wallet-head { display: flex; gap: 4px; align-items: center; max-width: 100%; }
+[data-walletstate] .ws-all-wallets .ws-certified { flex: none; color: var(--ws-accent); }
+[data-walletstate] .ws-all-wallets .ws-wallet[aria-disabled="true"] { cursor: default; opacity: 0.7; }
 [data-walletstate] .ws-all-wallets .ws-wallet-name {
   max-width: 100%; text-align: center; line-height: 1.3; overflow: hidden; overflow-wrap: anywhere;
   display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical;
@@ -100,8 +106,11 @@ const NO_WALLETS: WalletListing[] = []
 export default function AllWallets() {
   const kit = useKitActor()
   const walletsActor = useWalletsActor()
-  const _config = useKitConfig()
   const t = useT()
+  const { legalCheckbox } = useKitConfig().features
+  const legalId = useId()
+  // The legal checkbox unticked: the wallets are unavailable (the kit refuses their connect) and say why.
+  const blockedBy = useSelector(kit, selectLegalAccepted) ? undefined : legalId
   const codeFailed = useSelector(kit, (s) => selectCapability(s, 'wallets') === 'failed')
   // Until the listing's machine runs, its code is loading (the list's spinner) or failed to (its error).
   const wallets = useSelector(walletsActor, (s) => (s ? selectWalletList(s) : NO_WALLETS))
@@ -114,6 +123,8 @@ export default function AllWallets() {
     (codeFailed ? t('allWallets.codeFailed') : undefined)
   // A search typed before the listing's machine ran is kept by the kit and reaches it once it runs.
   const [text, setText] = useState(() => walletsActor?.getSnapshot().context.query ?? '')
+  const [certified, setCertified] = useState(() => walletsActor?.getSnapshot().context.certified ?? false)
+  const filterId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const sentinelRef = useRef<HTMLDivElement>(null)
   const listId = useId()
@@ -145,6 +156,12 @@ export default function AllWallets() {
     kit.send({ type: 'wallets.search', query: event.target.value })
   }
 
+  // "Certified only": the listing is asked again with badge_type=certified (SPEC §7).
+  const onFilter = (event: ChangeEvent<HTMLInputElement>) => {
+    setCertified(event.target.checked)
+    kit.send({ type: 'wallets.filter', certified: event.target.checked })
+  }
+
   // The listing failed: ask it again; its code failed to load: load it again.
   const retry = () => kit.send(walletsActor ? { type: 'wallets.retry' } : { type: 'listing.load' })
   const select = useCallback((wallet: ChosenWallet) => kit.send({ type: 'wallet.select', wallet }), [kit])
@@ -169,6 +186,11 @@ export default function AllWallets() {
           onChange={onSearch}
         />
       </search>
+      <div className="ws-wallet-filter">
+        <input id={filterId} type="checkbox" checked={certified} aria-controls={listId} onChange={onFilter} />
+        <label htmlFor={filterId}>{t('allWallets.certifiedOnly')}</label>
+      </div>
+      {legalCheckbox ? <LegalCheckbox explanationId={legalId} /> : null}
 
       {status === 'failed' ? (
         <ErrorNote message={error} onRetry={retry} />
@@ -193,6 +215,7 @@ export default function AllWallets() {
             wallets={wallets}
             scrollRef={scrollRef}
             onSelect={select}
+            blockedBy={blockedBy}
           />
           {status === 'loadingMore' ? <ViewLoading label={t('allWallets.loadingMore')} /> : null}
           {status === 'partError' ? <ErrorNote message={error} onRetry={retry} /> : null}
@@ -238,6 +261,8 @@ interface WalletGridProps {
   wallets: readonly WalletListing[]
   scrollRef: RefObject<HTMLDivElement | null>
   onSelect: (wallet: ChosenWallet) => void
+  /** Why no wallet may be chosen yet (the legal checkbox's note), if so. */
+  blockedBy: string | undefined
 }
 
 /** How many columns the grid has at `width` (the CSS's `repeat(auto-fill, minmax(76px, 1fr))`). */
@@ -260,7 +285,7 @@ function nextIndex(key: string, index: number, columns: number, count: number): 
  * The wallets as a list of buttons laid out in a grid: all of them for a short list, only the rows near the
  * view for a long one (`WALLETS_VIRTUAL_FROM`).
  */
-function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGridProps) {
+function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect, blockedBy }: WalletGridProps) {
   const listRef = useRef<HTMLUListElement>(null)
   const [columns, setColumns] = useState(4)
   const [scrollMargin, setScrollMargin] = useState(0)
@@ -357,7 +382,13 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
       <ul {...common}>
         {wallets.map((wallet, index) => (
           <li key={wallet.id}>
-            <WalletButton wallet={wallet} index={index} imageUrl={wallet.image_url} onSelect={onSelect} />
+            <WalletButton
+              wallet={wallet}
+              index={index}
+              imageUrl={wallet.image_url}
+              onSelect={onSelect}
+              blockedBy={blockedBy}
+            />
           </li>
         ))}
       </ul>
@@ -380,7 +411,13 @@ function WalletGrid({ id, label, busy, wallets, scrollRef, onSelect }: WalletGri
                 width: `calc(${width})`,
               }}
             >
-              <WalletButton wallet={wallet} index={index} imageUrl={wallet.image_url} onSelect={onSelect} />
+              <WalletButton
+                wallet={wallet}
+                index={index}
+                imageUrl={wallet.image_url}
+                onSelect={onSelect}
+                blockedBy={blockedBy}
+              />
             </li>
           )
         }),
@@ -395,10 +432,20 @@ interface WalletButtonProps {
   index: number
   imageUrl: string | undefined
   onSelect: (wallet: ChosenWallet) => void
+  blockedBy: string | undefined
 }
 
-/** One wallet: its icon (or its initial when the image is missing or fails) and its name, as text. */
-const WalletButton = memo(function WalletButton({ wallet, index, imageUrl, onSelect }: WalletButtonProps) {
+/**
+ * One wallet: its icon (or its initial when the image is missing or fails), its name as text, and the
+ * listing's certified mark (`badge_type`).
+ */
+const WalletButton = memo(function WalletButton({
+  wallet,
+  index,
+  imageUrl,
+  onSelect,
+  blockedBy,
+}: WalletButtonProps) {
   const [failed, setFailed] = useState(false)
   // Parsed names are display-safe already; this bounds them again for a grid cell.
   const name = safeText(wallet.name, 64)
@@ -410,6 +457,8 @@ const WalletButton = memo(function WalletButton({ wallet, index, imageUrl, onSel
       data-wallet-id={wallet.id}
       data-index={index}
       title={name}
+      aria-disabled={blockedBy ? true : undefined}
+      aria-describedby={blockedBy}
       onClick={() => onSelect(toChosenWallet(wallet))}
     >
       {imageUrl && !failed ? (
@@ -428,7 +477,29 @@ const WalletButton = memo(function WalletButton({ wallet, index, imageUrl, onSel
           {initial}
         </span>
       )}
-      <span className="ws-wallet-name">{name}</span>
+      <span className="ws-wallet-head">
+        <span className="ws-wallet-name">{name}</span>
+        {wallet.badge_type === 'certified' ? <CertifiedMark /> : null}
+      </span>
     </button>
   )
 })
+
+/** The listing's certified mark: an image named "Certified" (no text, so the wallet's name reads as before). */
+function CertifiedMark() {
+  const t = useT()
+  return (
+    <svg
+      className="ws-certified"
+      role="img"
+      aria-label={t('allWallets.certified')}
+      data-certified=""
+      width="12"
+      height="12"
+      viewBox="0 0 12 12"
+    >
+      <circle cx="6" cy="6" r="6" fill="currentColor" />
+      <path d="M3.2 6.2 5.1 8l3.7-4" fill="none" stroke="#fff" strokeWidth="1.5" strokeLinecap="round" />
+    </svg>
+  )
+}

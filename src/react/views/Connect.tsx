@@ -1,7 +1,10 @@
 import { Fragment, useId, useState } from 'react'
+import type { KitCustomWallet } from '../../config'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
+import { selectLegalAccepted } from '../../machines/kit'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
+import { LegalCheckbox } from '../components/LegalCheckbox'
 import {
   ConnectListedWallets,
   type ConnectListing,
@@ -31,13 +34,18 @@ const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect'
 /**
  * SPEC §2 Connect: the connect methods in the SPEC §1 order (`connectMethodsOrder`: e-mail, socials, wallets),
  * each only when its feature is on. The frame's status and errors show once, under the first embedded-wallet
- * method.
+ * method. With `legalCheckbox`, a checkbox with the host's terms and privacy links comes first and every
+ * connect control is unavailable until it is ticked (the kit refuses a connect before, `legalAccepted`). With
+ * `collapseWallets`, beside e-mail or social logins, the wallets wait behind "Continue with a wallet".
  */
 export function ConnectView() {
   const kit = useKitActor()
-  const { email, socials, connectMethodsOrder } = useKitConfig().features
+  const { email, socials, connectMethodsOrder, legalCheckbox, collapseWallets } = useKitConfig().features
   const providers = socials || []
   const noticeId = useId()
+  const legalId = useId()
+  // Unticked: the connect controls point at the explanation.
+  const blockedBy = useSelector(kit, selectLegalAccepted) ? undefined : legalId
   const methods = connectMethodsOrder.filter(
     (method) =>
       method === 'wallet' || (method === 'email' && email) || (method === 'social' && providers.length > 0),
@@ -46,15 +54,18 @@ export function ConnectView() {
   const t = useT()
   return (
     <div>
+      {legalCheckbox ? <LegalCheckbox explanationId={legalId} /> : null}
       {methods.map((method, index) => (
         <Fragment key={method}>
           {index > 0 ? <hr className="ws-divider" /> : null}
           {method === 'email' ? (
-            <EmailLogin noticeId={noticeId} />
+            <EmailLogin noticeId={noticeId} blockedBy={blockedBy} />
           ) : method === 'social' ? (
-            <SocialLogins providers={providers} />
+            <SocialLogins providers={providers} blockedBy={blockedBy} />
+          ) : collapseWallets && noticeAfter ? (
+            <CollapsedWallets blockedBy={blockedBy} />
           ) : (
-            <WalletList />
+            <WalletList blockedBy={blockedBy} />
           )}
           {method === noticeAfter ? <FrameNotice id={noticeId} /> : null}
         </Fragment>
@@ -78,11 +89,35 @@ export function ConnectView() {
 }
 
 /**
- * The wallets in the SPEC §1 connector order — WalletConnect, recent, installed (injected and
- * EIP-6963), the host's featured wallets, then the listing's recommended ones — and All Wallets. Each wallet
- * shows once, where it first appears.
+ * SPEC §1 `collapseWallets`: the wallets behind one button, beside the e-mail and social logins (as AppKit).
+ * Opening it shows the list and moves focus to its first wallet.
  */
-function WalletList() {
+function CollapsedWallets({ blockedBy }: { blockedBy: string | undefined }) {
+  const [open, setOpen] = useState(false)
+  const t = useT()
+  if (open) return <WalletList blockedBy={blockedBy} focusFirst />
+  return (
+    <button type="button" className="ws-item" aria-expanded={false} onClick={() => setOpen(true)}>
+      <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
+        ⋯
+      </span>
+      <span>{t('connect.continueWithWallet')}</span>
+    </button>
+  )
+}
+
+/**
+ * The wallets in the SPEC §1 connector order — WalletConnect, recent, installed (injected and
+ * EIP-6963), the host's featured wallets, its custom wallets, the host's own connectors (`external`), then
+ * the listing's recommended ones — and All Wallets. Each wallet shows once, where it first appears.
+ */
+function WalletList({
+  blockedBy,
+  focusFirst = false,
+}: {
+  blockedBy: string | undefined
+  focusFirst?: boolean
+}) {
   const kit = useKitActor()
   const config = useKitConfig()
   const connection = useConnectionActor()
@@ -94,16 +129,27 @@ function WalletList() {
   const [listing, setListing] = useState(NO_LISTING)
   // The kit is loading the listing's machine (modal.open): its selectors, the same module, load beside it (once).
   if (config.features.allWallets) loadListingCode()
-  const items = orderWallets(config.features.connectorsOrder, connectors, recent, listing)
+  const items = orderWallets(
+    config.features.connectorsOrder,
+    connectors,
+    recent,
+    listing,
+    config.customWallets,
+  )
   const t = useT()
   return (
     <ul className="ws-list" aria-label={t('connect.wallets')}>
       <ConnectListedWallets onChange={setListing} />
-      {items.map((item) => (
+      {items.map((item, index) => (
         <li key={item.key}>
+          {/* Unavailable until the legal checkbox is ticked: aria-disabled (focusable, explained); the kit
+              refuses the wallet's connect all the same. */}
           <button
             type="button"
             className="ws-item"
+            aria-disabled={blockedBy ? true : undefined}
+            aria-describedby={blockedBy}
+            ref={focusFirst && index === 0 ? focusOnMount : undefined}
             onClick={() => kit.send({ type: 'wallet.select', wallet: item.wallet })}
           >
             <WalletImage name={item.wallet.name} src={item.wallet.imageUrl} />
@@ -132,12 +178,38 @@ function WalletList() {
   )
 }
 
+/** Focus lands on the element once, as it mounts (the wallets a button has just revealed). */
+const focusOnMount = (element: HTMLButtonElement | null) => {
+  element?.focus()
+}
+
+/** A host's custom wallet as the connection takes it: pairs through WalletConnect, with its links. */
+export function customWallet(wallet: KitCustomWallet): ChosenWallet {
+  return {
+    id: wallet.id,
+    name: wallet.name,
+    ...(wallet.image_url ? { imageUrl: wallet.image_url } : {}),
+    ...(wallet.mobile_link ? { mobileLink: wallet.mobile_link } : {}),
+    ...(wallet.desktop_link ? { desktopLink: wallet.desktop_link } : {}),
+    ...(wallet.webapp_link ? { webappLink: wallet.webapp_link } : {}),
+  }
+}
+
+/** A local connector as Connect lists it. */
+const connectorWallet = (connector: ConnectorInfo): ChosenWallet => ({
+  id: connector.id,
+  name: connector.name,
+  ...(connector.rdns ? { rdns: connector.rdns } : {}),
+  ...(connector.imageUrl ? { imageUrl: connector.imageUrl } : {}),
+})
+
 /** The Connect view's list in the configured connector order, each wallet once. */
 export function orderWallets(
   order: readonly string[],
   connectors: readonly ConnectorInfo[],
   recent: readonly RecentWallet[],
   listing: ConnectListing = NO_LISTING,
+  custom: readonly KitCustomWallet[] = [],
 ): WalletItem[] {
   const out: WalletItem[] = []
   const seen = new Set<string>()
@@ -171,20 +243,24 @@ export function orderWallets(
       for (const connector of connectors) {
         if (connector.type !== 'injected' && connector.type !== 'announced') continue
         add(
-          {
-            key: `connector:${connector.id}`,
-            wallet: {
-              id: connector.id,
-              name: connector.name,
-              ...(connector.rdns ? { rdns: connector.rdns } : {}),
-              ...(connector.imageUrl ? { imageUrl: connector.imageUrl } : {}),
-            },
-            badge: 'Installed',
-          },
+          { key: `connector:${connector.id}`, wallet: connectorWallet(connector), badge: 'Installed' },
           connector.id,
           connector.rdns,
         )
       }
+    } else if (section === 'external') {
+      // The host's own connectors (its wagmi config's): chosen as any local connector.
+      for (const connector of connectors) {
+        if (connector.type !== 'external') continue
+        add(
+          { key: `connector:${connector.id}`, wallet: connectorWallet(connector) },
+          connector.id,
+          connector.rdns,
+        )
+      }
+    } else if (section === 'custom') {
+      for (const wallet of custom)
+        add({ key: `custom:${wallet.id}`, wallet: customWallet(wallet) }, wallet.id)
     } else if (section === 'featured' || section === 'recommended') {
       for (const wallet of listing[section]) {
         add({ key: `${section}:${wallet.id}`, wallet }, wallet.id, wallet.rdns)
