@@ -48,6 +48,10 @@ export default defineConfig({
         // its own importer is a cycle, and the host's bundler (rolldown) then splits the kit, xstate and viem's
         // helpers out of the host's entry into seven more files: +2.6 KiB gzip before the first click in
         // bench/peers (issue 14's budget). `node bench/peers/run.mjs --kits walletstate` shows it.
+        // The same host split follows from chunk boundaries moved by an entry's imports: the root entry
+        // re-exporting the Pay errors (src/errors/pay.ts) split src/errors/connection.ts out of kit.js, and the host
+        // then made seven first-click files (+2.2 KiB gzip); they are exported from walletstate/react instead.
+        // After a change to an entry's imports, check the first click (`node bench/peers/run.mjs --kits walletstate`).
         manualChunks(id) {
           return SHARED_WITH_LAZY_CHUNKS.test(id) ? 'shared' : undefined
         },

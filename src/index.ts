@@ -34,15 +34,6 @@ export {
   ConfigError,
   type KitAlert,
 } from './errors/base'
-export {
-  PayBusyError,
-  PayCancelledError,
-  PayDisabledError,
-  PayError,
-  PayFailedError,
-  PayNotConnectedError,
-  PayRequestInvalidError,
-} from './errors/pay'
 export { createKitMachine } from './kit/createKit'
 export type {
   AccountActorRef,

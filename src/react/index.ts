@@ -24,4 +24,13 @@ export {
 } from './hooks'
 export { KitRoot, type KitRootProps } from './KitRoot'
 export { type PayResult, type UseKitPayReturnType, useKitPay } from './pay'
+export {
+  PayBusyError,
+  PayCancelledError,
+  PayDisabledError,
+  PayError,
+  PayFailedError,
+  PayNotConnectedError,
+  PayRequestInvalidError,
+} from '../errors/pay'
 export { isSafeCssValue, themeStyle } from './theme'
