@@ -1,4 +1,14 @@
 /** `walletstate/react`: the React surface of the kit. */
+
+export {
+  PayBusyError,
+  PayCancelledError,
+  PayDisabledError,
+  PayError,
+  PayFailedError,
+  PayNotConnectedError,
+  PayRequestInvalidError,
+} from '../errors/pay'
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton'
 export { useKitActor } from './context'
 export {
@@ -24,13 +34,4 @@ export {
 } from './hooks'
 export { KitRoot, type KitRootProps } from './KitRoot'
 export { type PayResult, type UseKitPayReturnType, useKitPay } from './pay'
-export {
-  PayBusyError,
-  PayCancelledError,
-  PayDisabledError,
-  PayError,
-  PayFailedError,
-  PayNotConnectedError,
-  PayRequestInvalidError,
-} from '../errors/pay'
 export { isSafeCssValue, themeStyle } from './theme'
