@@ -38,7 +38,15 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts'] },
       },
-      { extends: true, test: { name: 'model', include: ['test/model-based/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: {
+          name: 'model',
+          include: ['test/model-based/**/*.test.{ts,tsx}'],
+          // The kit's model (test/model-based/kit.test.ts) keeps six graphs of full snapshots while it replays.
+          execArgv: ['--max-old-space-size=8192'],
+        },
+      },
       {
         extends: true,
         test: {
