@@ -90,9 +90,14 @@ describe('connect with the injected dev wallet (EIP-6963), in Chromium', () => {
 
 describe('telemetry', () => {
   it('tracked each fresh connection with its method, and not the silent reconnect', async () => {
-    const events = await e2e.sandbox.api.telemetry(e2e.sandbox.projectId)
-    const connects = events.filter((e) => e.props.event === 'CONNECT_SUCCESS')
+    // The kit sends its events in the background: the last connection's may still be on its way.
+    const successes = async () =>
+      (await e2e.sandbox.api.telemetry(e2e.sandbox.projectId)).filter(
+        (e) => e.props.event === 'CONNECT_SUCCESS',
+      )
     // Two fresh connections above (the first, and Try again); the reconnect after reload is not one.
+    await expect.poll(async () => (await successes()).length).toBeGreaterThanOrEqual(2)
+    const connects = await successes()
     expect(connects).toHaveLength(2)
     expect(connects.map((e) => (e.props as { properties?: { method?: string } }).properties?.method)).toEqual(
       ['browser', 'browser'],
