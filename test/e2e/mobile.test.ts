@@ -17,8 +17,33 @@ let context: BrowserContext
 let page: Page
 const pageErrors: string[] = []
 
+/**
+ * Makes the demo page's IndexedDB reads answer `delayMs` late, as a slow phone's storage does: started again on the
+ * page's return, WalletConnect's sign client then reads its stores after the relay has handed over the wallet's
+ * answer (`resumePairing.ts`, `replayMissedAnswers`). The wallet's page reads at its usual speed.
+ */
+function slowStorageReads({ origin, delayMs }: { origin: string; delayMs: number }): void {
+  if (location.origin !== origin) return
+  const onsuccess = Object.getOwnPropertyDescriptor(IDBRequest.prototype, 'onsuccess')!
+  const get = IDBObjectStore.prototype.get
+  IDBObjectStore.prototype.get = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['get']>) {
+    const request = get.apply(this, args)
+    Object.defineProperty(request, 'onsuccess', {
+      configurable: true,
+      set(handler: ((event: Event) => void) | null) {
+        onsuccess.set!.call(
+          request,
+          handler && ((event: Event) => setTimeout(() => handler.call(request, event), delayMs)),
+        )
+      },
+      get: () => onsuccess.get!.call(request),
+    })
+    return request
+  }
+}
+
 /** A fresh phone: its own browser context (storage included) and page, on the demo. */
-async function openPhone(): Promise<void> {
+async function openPhone({ slowStorage = false } = {}): Promise<void> {
   await context?.close()
   context = await e2e.browser.newContext({
     viewport: { width: WIDTH, height: 740 },
@@ -26,6 +51,12 @@ async function openPhone(): Promise<void> {
     isMobile: true,
     hasTouch: true,
   })
+  if (slowStorage) {
+    await context.addInitScript(slowStorageReads, {
+      origin: new URL(e2e.sandbox.demo!.url).origin,
+      delayMs: 150,
+    })
+  }
   page = await context.newPage()
   page.on('pageerror', (error) => pageErrors.push(error.message))
   await page.goto(e2e.sandbox.demo!.url)
@@ -106,6 +137,13 @@ async function smallTargets(p: Page): Promise<string[]> {
   })
 }
 
+/** How each connection of the sandbox's project was made, from its CONNECT_SUCCESS events, in order. */
+async function connectMethods(): Promise<Array<string | undefined>> {
+  return (await e2e.sandbox.api.telemetry(e2e.sandbox.projectId))
+    .filter((event) => event.props.event === 'CONNECT_SUCCESS')
+    .map((event) => (event.props as { properties?: { method?: string } }).properties?.method)
+}
+
 async function storedLinking(): Promise<{ href: string; name: string } | undefined> {
   const origin = new URL(e2e.sandbox.demo!.url).origin
   const state = await context.storageState()
@@ -148,60 +186,67 @@ describe('a phone at 375 px', () => {
   })
 
   it('choosing a wallet with a mobile link opens it with the pairing URI; back on the page, the pairing completes', async () => {
-    // A phone that has not shown WalletConnect's QR view first. Open defect (issue 18's note): right after the QR
-    // view on the same page, the pairing opened by a mobile link was not resumed on return (twice in a row).
-    await openPhone()
-    const walletPage = e2e.sandbox.wallets.wcWalletUrl
-    await hostButton(page).tap()
-    await dialog(page).getByRole('button', { name: 'All Wallets' }).tap()
-    await page.getByRole('textbox', { name: 'Search wallets' }).fill('Walletstate WC')
-    // The universal link, WalletConnect's format: the wallet's link, `wc`, and the URI encoded.
-    await page.evaluate(() => Object.assign(window, { beforeTheWallet: true }))
-    const opened = page.waitForRequest((request) => request.url().startsWith(`${walletPage}wc?uri=`), {
-      timeout: 60_000,
-    })
-    await dialog(page)
-      .getByRole('button', { name: /Walletstate WC Wallet/ })
-      .tap()
-    const href = (await opened).url()
-    const uri = new URL(href).searchParams.get('uri') ?? ''
-    expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
-    expect(href).toBe(`${walletPage}wc?uri=${encodeURIComponent(uri)}`)
-    // SPEC §3's stored deep link: the link opened, kept for the page's return.
-    expect(await storedLinking()).toMatchObject({ name: 'Walletstate WC Wallet', href })
+    await mobileLinkFlow()
+  })
 
-    // The wallet (this tab now) pairs by the URI and the visitor approves.
-    const proposal = page.getByRole('region', { name: 'Session proposal' })
-    await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 30_000 })
-    await proposal.getByRole('button', { name: 'Approve' }).tap()
-    await expect.poll(() => page.locator('#sessions li').count(), { timeout: 20_000 }).toBe(1)
-
-    // Back to the host page: the kit resumes the pending pairing and shows the account.
-    await page.goBack()
-    expect(page.url()).toBe(e2e.sandbox.demo!.url)
-    // A new document (not one kept in the back-forward cache): only the stored deep link tells the kit.
-    expect(await page.evaluate(() => 'beforeTheWallet' in window)).toBe(false)
-    await expect
-      .poll(() => hostButton(page).textContent(), { timeout: 30_000 })
-      .toBe(truncated(e2e.sandbox.wallets.wcAddress))
-    expect(await storedLinking()).toMatchObject({ href })
-
-    // The success event says how: `mobile`.
-    await expect
-      .poll(
-        async () =>
-          (await e2e.sandbox.api.telemetry(e2e.sandbox.projectId))
-            .filter((event) => event.props.event === 'CONNECT_SUCCESS')
-            .map((event) => (event.props as { properties?: { method?: string } }).properties?.method),
-        { timeout: 20_000 },
-      )
-      .toEqual(['mobile'])
-
-    // A disconnect resets: the stored deep link goes (SPEC §3).
-    await hostButton(page).tap()
-    await dialog(page).getByRole('button', { name: 'Disconnect' }).tap()
-    await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
-    expect(await storedLinking()).toBeUndefined()
-    expect(pageErrors).toEqual([])
+  it('on a phone slow to read its storage, the wallet’s answer handed over before WalletConnect listens still completes the pairing', async () => {
+    await mobileLinkFlow({ slowStorage: true })
   })
 })
+
+/**
+ * The visitor chooses a wallet with a mobile link, approves in the wallet, and comes back: the
+ * kit resumes the pairing and shows the account; a disconnect forgets the stored deep link.
+ */
+async function mobileLinkFlow({ slowStorage = false } = {}): Promise<void> {
+  // The normal phone goes on from the page that showed WalletConnect's QR view (its pairing left behind); the slow
+  // one starts fresh.
+  if (slowStorage) await openPhone({ slowStorage })
+  const connectsBefore = (await connectMethods()).length
+  const walletPage = e2e.sandbox.wallets.wcWalletUrl
+  await hostButton(page).tap()
+  await dialog(page).getByRole('button', { name: 'All Wallets' }).tap()
+  await page.getByRole('textbox', { name: 'Search wallets' }).fill('Walletstate WC')
+  // The universal link, WalletConnect's format: the wallet's link, `wc`, and the URI encoded.
+  await page.evaluate(() => Object.assign(window, { beforeTheWallet: true }))
+  const opened = page.waitForRequest((request) => request.url().startsWith(`${walletPage}wc?uri=`), {
+    timeout: 60_000,
+  })
+  await dialog(page)
+    .getByRole('button', { name: /Walletstate WC Wallet/ })
+    .tap()
+  const href = (await opened).url()
+  const uri = new URL(href).searchParams.get('uri') ?? ''
+  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+  expect(href).toBe(`${walletPage}wc?uri=${encodeURIComponent(uri)}`)
+  // SPEC §3's stored deep link: the link opened, kept for the page's return.
+  expect(await storedLinking()).toMatchObject({ name: 'Walletstate WC Wallet', href })
+
+  // The wallet (this tab now) pairs by the URI and the visitor approves.
+  const proposal = page.getByRole('region', { name: 'Session proposal' })
+  await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 30_000 })
+  await proposal.getByRole('button', { name: 'Approve' }).tap()
+  await expect.poll(() => page.locator('#sessions li').count(), { timeout: 20_000 }).toBe(1)
+
+  // Back to the host page: the kit resumes the pending pairing and shows the account.
+  await page.goBack()
+  expect(page.url()).toBe(e2e.sandbox.demo!.url)
+  // A new document (not one kept in the back-forward cache): only the stored deep link tells the kit.
+  expect(await page.evaluate(() => 'beforeTheWallet' in window)).toBe(false)
+  await expect
+    .poll(() => hostButton(page).textContent(), { timeout: 30_000 })
+    .toBe(truncated(e2e.sandbox.wallets.wcAddress))
+  expect(await storedLinking()).toMatchObject({ href })
+
+  // The success event says how: `mobile`.
+  await expect
+    .poll(async () => (await connectMethods()).slice(connectsBefore), { timeout: 20_000 })
+    .toEqual(['mobile'])
+
+  // A disconnect resets: the stored deep link goes (SPEC §3).
+  await hostButton(page).tap()
+  await dialog(page).getByRole('button', { name: 'Disconnect' }).tap()
+  await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
+  expect(await storedLinking()).toBeUndefined()
+  expect(pageErrors).toEqual([])
+}

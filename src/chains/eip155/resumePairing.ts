@@ -1,4 +1,5 @@
 import type { CreateConnectorFn } from 'wagmi'
+import { UserRejectedError } from '../../errors/connection'
 
 /**
  * The parts of WalletConnect's EthereumProvider (2.25) that taking up a pending pairing reaches: it has no public
@@ -19,11 +20,33 @@ interface EthereumProviderLike {
     namespaces?: Record<string, unknown>
     persist?: (key: string, value: unknown) => Promise<void>
     onConnect?: () => void
-    client: {
-      session: { getAll(): WalletConnectSession[] }
-      on(event: 'session_connect', listener: (event: { session: WalletConnectSession }) => void): void
-      off(event: 'session_connect', listener: (event: { session: WalletConnectSession }) => void): void
+    client: SignClientLike
+  }
+}
+
+/** The relay message event WalletConnect's sign engine handles. */
+interface RelayMessageEvent {
+  topic: string
+  message: string
+  publishedAt: number
+  transportType: 'relay'
+}
+interface SignClientLike {
+  session: { getAll(): WalletConnectSession[] }
+  on(event: 'session_connect', listener: (event: { session: WalletConnectSession }) => void): void
+  off(event: 'session_connect', listener: (event: { session: WalletConnectSession }) => void): void
+  proposal?: { getAll(): Array<{ id: number; pairingTopic: string }> }
+  engine?: {
+    pendingSessions?: Map<number, unknown>
+    onProviderMessageEvent?: (event: RelayMessageEvent) => Promise<void>
+  }
+  core?: {
+    crypto?: { decode(topic: string, message: string): Promise<unknown> }
+    history?: {
+      records?: Map<number, unknown>
+      set(topic: string, request: { id: number; jsonrpc: '2.0'; method: string; params: unknown }): void
     }
+    relayer?: { messages?: { get(topic: string): Record<string, string> } }
   }
 }
 
@@ -45,7 +68,7 @@ export async function resumePendingPairing(
 ): Promise<void> {
   const provider = (await loaded.getProvider()) as EthereumProviderLike
   if (!provider.session) {
-    const session = await settledSession(provider.signer.client, signal)
+    const session = await settledOrReplayed(provider.signer.client, signal)
     const signer = provider.signer
     signer.session = session
     signer.namespaces = Object.fromEntries(
@@ -103,11 +126,81 @@ export async function storePendingPairing(loaded: Inner): Promise<void> {
   await Promise.all(stores.map((store) => store?.persist?.()))
 }
 
+/**
+ * The wallet's answer to a proposal that the sign engine never saw, handed to it now.
+ *
+ * Started again, the sign client opens the relay before its engine listens: the relay hands over what it kept for
+ * the pairing's topic as soon as the client subscribes again, and when that is before the engine's listener is
+ * there (a slow start: a cold cache, a busy phone), only the pairing controller reads the answer. It cannot handle
+ * it, drops the request record the answer is matched to, and marks the message read, so it never comes again. The
+ * answer is still in the client's message store. For each pending proposal with no session being settled for it,
+ * the answer found there goes to the engine, with the request record put back; the engine then subscribes to the
+ * session's topic and settles it as usual. A proposal the wallet refused rejects with `UserRejectedError`.
+ */
+async function replayMissedAnswers(client: SignClientLike): Promise<void> {
+  const { engine, core } = client
+  const messages = core?.relayer?.messages
+  if (!engine?.onProviderMessageEvent || !core?.crypto || !core.history || !messages) return
+  for (const proposal of client.proposal?.getAll() ?? []) {
+    // Seen by the engine: it waits for the session's settlement.
+    if (engine.pendingSessions?.has(proposal.id)) continue
+    for (const message of Object.values(messages.get(proposal.pairingTopic))) {
+      const payload = await core.crypto.decode(proposal.pairingTopic, message).catch(() => undefined)
+      if (!isAnswerTo(payload, proposal.id)) continue
+      if ('error' in payload) throw new UserRejectedError()
+      // Matched by the engine to its request (`wc_sessionPropose`) through the history's record.
+      if (!core.history.records?.has(proposal.id)) {
+        core.history.set(proposal.pairingTopic, {
+          id: proposal.id,
+          jsonrpc: '2.0',
+          method: 'wc_sessionPropose',
+          params: {},
+        })
+      }
+      await engine.onProviderMessageEvent({
+        topic: proposal.pairingTopic,
+        message,
+        publishedAt: Date.now(),
+        transportType: 'relay',
+      })
+    }
+  }
+}
+
+/** A JSON-RPC answer (a result or an error) to the request `id`. */
+function isAnswerTo(
+  payload: unknown,
+  id: number,
+): payload is { id: number } & ({ result: unknown } | { error: unknown }) {
+  if (typeof payload !== 'object' || payload === null) return false
+  const answer = payload as Record<string, unknown>
+  return answer.id === id && !('method' in answer) && ('result' in answer || 'error' in answer)
+}
+
+/**
+ * The session the sign client settles for the pairing, listened for before a missed answer is handed to the engine
+ * (which settles it); a refusal found on the way, or `signal`, rejects and stops the listening.
+ */
+async function settledOrReplayed(client: SignClientLike, signal: AbortSignal): Promise<WalletConnectSession> {
+  signal.throwIfAborted()
+  const local = new AbortController()
+  const onAbort = () => local.abort(signal.reason)
+  signal.addEventListener('abort', onAbort, { once: true })
+  try {
+    const settled = settledSession(client, local.signal)
+    settled.catch(() => {})
+    await replayMissedAnswers(client)
+    return await settled
+  } catch (error) {
+    local.abort(error)
+    throw error
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+  }
+}
+
 /** The session the sign client settles (or has settled) for the pairing. */
-function settledSession(
-  client: EthereumProviderLike['signer']['client'],
-  signal: AbortSignal,
-): Promise<WalletConnectSession> {
+function settledSession(client: SignClientLike, signal: AbortSignal): Promise<WalletConnectSession> {
   return new Promise((resolve, reject) => {
     const done = () => {
       client.off('session_connect', onConnect)
