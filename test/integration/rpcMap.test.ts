@@ -1,5 +1,3 @@
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getBalance, getBlockNumber } from 'wagmi/actions'
@@ -13,6 +11,7 @@ import { defineEvmNetwork, defineSolanaNetwork, type KitConfig } from '../../src
 import { createKitMachine, kitHandleOf } from '../../src/kit/createKit'
 import { sendLogic } from '../../src/kit/load/send'
 import type { SolanaSendRequest } from '../../src/machines/send'
+import { type CountingProxy, startCountingProxy } from './countingProxy.ts'
 
 /**
  * Issue 18 item 6, `rpcMap` (SPEC §7 "or a custom rpcMap URL"): a network named in the host's rpcMap has its
@@ -20,38 +19,11 @@ import type { SolanaSendRequest } from '../../src/machines/send'
  * provider's RPC host; Solana: the network's own URL). Pass-through proxies in front of the sandbox's RPC host
  * and Solana chain stand for each URL and count the JSON-RPC calls reaching them.
  */
-interface Proxy {
-  server: Server
-  origin: string
-  /** The request paths seen (each one a JSON-RPC POST; CORS preflights are not counted). */
-  seen: string[]
-}
-const proxies: Proxy[] = []
-
-function startProxy(target: string): Promise<Proxy> {
-  const proxy: Proxy = { server: createServer(), origin: '', seen: [] }
-  proxy.server.on('request', (req, res) => {
-    if (req.method !== 'OPTIONS') proxy.seen.push(req.url ?? '/')
-    const upstream = httpRequest(
-      new URL(req.url ?? '/', target),
-      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502).end()
-    })
-    req.pipe(upstream)
-  })
-  return new Promise((resolve) =>
-    proxy.server.listen(0, '127.0.0.1', () => {
-      proxy.origin = `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}`
-      proxies.push(proxy)
-      resolve(proxy)
-    }),
-  )
+const proxies: CountingProxy[] = []
+const startProxy = async (target: string) => {
+  const proxy = await startCountingProxy(target)
+  proxies.push(proxy)
+  return proxy
 }
 
 const projectId = 'rpcmap-test'
@@ -66,10 +38,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  for (const proxy of proxies) {
-    proxy.server.closeAllConnections()
-    await new Promise<void>((resolve) => proxy.server.close(() => resolve()))
-  }
+  await Promise.all(proxies.map((proxy) => proxy.close()))
   await solana?.close()
   await rpc?.close()
   await chain?.close()

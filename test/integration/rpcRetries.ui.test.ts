@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request as httpRequest } from 'node:http'
 import { createInterface } from 'node:readline'
 import { QueryClient, QueryObserver, type QueryObserverResult } from '@tanstack/react-query'
 import type { Address } from 'viem'
@@ -13,6 +12,7 @@ import { balancesQuery } from '../../src/api/queries'
 import { RPC_RETRY_COUNT } from '../../src/constants'
 import { DataApiError } from '../../src/errors/api'
 import { kitHandleOf } from '../../src/kit/createKit'
+import { type CountingProxy, startCountingProxy } from './countingProxy.ts'
 
 /**
  * Issue 13 item 9: one layer retries. In a page (react-query retries 3 times by default in a browser, never on a
@@ -32,33 +32,11 @@ interface Services {
 }
 let services: Services
 let child: ChildProcess | undefined
-const proxies: Array<{ server: Server; origin: string; calls: number }> = []
-
-/** A pass-through proxy to `target` counting the requests (not CORS preflights) that reach it. */
-function startProxy(target: () => string): Promise<(typeof proxies)[number]> {
-  const entry = { server: createServer(), origin: '', calls: 0 }
-  entry.server.on('request', (req, res) => {
-    if (req.method !== 'OPTIONS') entry.calls += 1
-    const upstream = httpRequest(
-      new URL(req.url ?? '/', target()),
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502).end()
-    })
-    req.pipe(upstream)
-  })
-  return new Promise((resolve) =>
-    entry.server.listen(0, '127.0.0.1', () => {
-      entry.origin = `http://127.0.0.1:${(entry.server.address() as AddressInfo).port}`
-      proxies.push(entry)
-      resolve(entry)
-    }),
-  )
+const proxies: CountingProxy[] = []
+const startProxy = async (target: () => string) => {
+  const proxy = await startCountingProxy(target)
+  proxies.push(proxy)
+  return proxy
 }
 
 /** `POST /__fault` on the sandbox RPC host, from Node (not the page: the switch is no page's business). */
@@ -86,10 +64,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  for (const proxy of proxies) {
-    proxy.server.closeAllConnections()
-    await new Promise<void>((resolve) => proxy.server.close(() => resolve()))
-  }
+  await Promise.all(proxies.map((proxy) => proxy.close()))
   if (child && child.exitCode === null) {
     const exited = new Promise((resolve) => child!.once('exit', resolve))
     child.stdin?.end()
@@ -137,8 +112,8 @@ describe('the kit’s QueryClient over the kit’s RPC transport', () => {
         })
       })
       expect(outcome.error?.message).toMatch(/HTTP request failed/)
-      expect(providerHost.calls).toBe(1 + RPC_RETRY_COUNT)
-      expect(networkUrl.calls).toBe(1 + RPC_RETRY_COUNT)
+      expect(providerHost.seen.length).toBe(1 + RPC_RETRY_COUNT)
+      expect(networkUrl.seen.length).toBe(1 + RPC_RETRY_COUNT)
     } finally {
       await setFault({ mode: 'off' })
     }
@@ -157,7 +132,7 @@ describe('the kit’s QueryClient over the kit’s RPC transport', () => {
     const chainId = `eip155:${services.chainId}`
     // The network check answers; then every balance call fails.
     expect(await client.isNetworkSupported(chainId)).toBe(true)
-    api.calls = 0
+    api.seen.length = 0
     expect(await setFault({ mode: 'fail', path: '/v1/account' }, services.apiOrigin)).toBe(200)
     try {
       const observer = new QueryObserver(hostClient, balancesQuery(client, { address, chainId }))
@@ -169,7 +144,7 @@ describe('the kit’s QueryClient over the kit’s RPC transport', () => {
         })
       })
       expect(outcome.error).toBeInstanceOf(DataApiError)
-      expect(api.calls).toBe(1)
+      expect(api.seen.length).toBe(1)
     } finally {
       await setFault({ mode: 'off' }, services.apiOrigin)
     }
