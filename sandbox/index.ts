@@ -7,6 +7,7 @@ import { type Chain, SANDBOX_CHAIN_ID, startChain } from './chain/chain.ts'
 import { rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
+import { type OnrampPartner, startOnrampPartner } from './onramp/partner.ts'
 import { type Relay, startRelay } from './relay/relay.ts'
 import { type SecureSite, startSecureSite } from './secure-site/server.ts'
 import type { SandboxService } from './shared/http.ts'
@@ -28,6 +29,7 @@ export type ServiceName =
   | 'walletsApi'
   | 'wallets'
   | 'secureSite'
+  | 'onrampPartner'
   | 'inspector'
   | 'demo'
 
@@ -41,6 +43,7 @@ export const PORT_ENV: Record<ServiceName, string> = {
   walletsApi: 'WALLETSTATE_WALLETS_API_PORT',
   wallets: 'WALLETSTATE_WALLETS_PORT',
   secureSite: 'WALLETSTATE_SECURE_SITE_PORT',
+  onrampPartner: 'WALLETSTATE_ONRAMP_PARTNER_PORT',
   inspector: 'WALLETSTATE_INSPECTOR_PORT',
   demo: 'WALLETSTATE_DEMO_PORT',
 }
@@ -71,6 +74,11 @@ export interface Sandbox {
   wallets: Wallets
   /** The login frame's secure site: e-mail codes in its mailbox, social stand-ins, embedded wallets. */
   secureSite: SecureSite
+  /**
+   * The onramp's partner page (issue 19), on its own origin: where the Data API's URL generator sends buyers;
+   * it delivers purchases from its own funded account (`onrampPartner.address`).
+   */
+  onrampPartner: OnrampPartner
   inspector: InspectorServer
   demo: DemoServer | undefined
   /** The page origins the services answer (configured ones, then the demo's and the wallets' own). */
@@ -136,17 +144,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
     const rpcP = chainP.then((chain) => startRpcService({ chain, port: ports.rpc ?? 0, origins }).then(track))
-    const apiP = Promise.all([chainP, dbP, solanaP]).then(([chain, db, solana]) =>
-      startDataApi({
-        port: ports.api ?? 0,
-        rpcUrl: chain.rpcUrl,
-        chainId: chain.chainId,
-        tokens: chain.tokens,
-        // Balances for `SANDBOX_SOLANA_CHAIN_ID` are read from the Solana chain.
-        solana: { rpcUrl: solana.rpcUrl, mints: solana.mints },
-        db,
-        swapRouter: chain.contracts.router,
-      }).then(track),
+    // The partner page tops its account up on the chain (USDC minted by the first dev account) before it serves.
+    const onrampPartnerP = Promise.all([chainP, dbP]).then(([chain, db]) =>
+      startOnrampPartner({ chain, db, port: ports.onrampPartner ?? 0, origins }).then(track),
+    )
+    const apiP = Promise.all([chainP, dbP, solanaP, onrampPartnerP]).then(
+      ([chain, db, solana, onrampPartner]) =>
+        startDataApi({
+          port: ports.api ?? 0,
+          rpcUrl: chain.rpcUrl,
+          chainId: chain.chainId,
+          tokens: chain.tokens,
+          // Balances for `SANDBOX_SOLANA_CHAIN_ID` are read from the Solana chain.
+          solana: { rpcUrl: solana.rpcUrl, mints: solana.mints },
+          db,
+          swapRouter: chain.contracts.router,
+          // The URL generator's orders open on the partner page, which delivers them from its account.
+          onrampPartner: { origin: onrampPartner.origin, address: onrampPartner.address },
+        }).then(track),
     )
     const walletsP = Promise.all([chainP, rpcP, relayP, solanaP]).then(([chain, rpc, relay, solana]) =>
       startWallets({
@@ -202,21 +217,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           },
         }).then(track),
     )
-    const all = [chainP, solanaP, relayP, inspectorP, dbP, rpcP, apiP, walletsP, walletsApiP, secureSiteP]
-    const settled = await Promise.allSettled(all)
-    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (failure) throw failure.reason
-    const [chain, solana, relay, inspector, rpc, api, wallets, walletsApi, secureSite] = await Promise.all([
+    const all = [
       chainP,
       solanaP,
       relayP,
       inspectorP,
+      dbP,
       rpcP,
+      onrampPartnerP,
       apiP,
       walletsP,
       walletsApiP,
       secureSiteP,
-    ])
+    ]
+    const settled = await Promise.allSettled(all)
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failure) throw failure.reason
+    const [chain, solana, relay, inspector, rpc, onrampPartner, api, wallets, walletsApi, secureSite] =
+      await Promise.all([
+        chainP,
+        solanaP,
+        relayP,
+        inspectorP,
+        rpcP,
+        onrampPartnerP,
+        apiP,
+        walletsP,
+        walletsApiP,
+        secureSiteP,
+      ])
     const rpcUrl = rpcEndpoint(rpc.origin, projectId)
     // Verify: a project's verified domains are its allowed origins on the listing API (one project here).
     relay.verify.setProjectDomains(() => walletsApi.config().allowedOrigins)
@@ -258,6 +287,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ['Wallet-listing API', walletsApi.origin],
       ['WalletConnect wallet page', wallets.wcWalletUrl],
       ['Secure site (login frame, mailbox)', secureSite.mailboxUrl],
+      ['Onramp partner page', `${onrampPartner.origin}/`],
       ['Inspector (live machines)', `${inspector.origin}/`],
     ]
     if (demo) {
@@ -277,6 +307,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       walletsApi,
       wallets,
       secureSite,
+      onrampPartner,
       inspector,
       demo,
       origins,

@@ -9,6 +9,7 @@ import {
   http,
   isAddress,
 } from 'viem'
+import { deliveriesTo } from '../onramp/orders.ts'
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import { ChainIndex } from './chainIndex.ts'
 import { createRouter, parseBody, parseQuery, type Route } from './common.ts'
@@ -17,6 +18,7 @@ import { openDatabase, type SandboxDb } from './db.ts'
 import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
 import { badgeSvg, SVG_HEADERS } from './images.ts'
 import { avatarLabel, identityOf, nameRecord, namesOf } from './names.ts'
+import { OnrampProviderQuerySchema, onrampHistoryPage, onrampRoutes } from './onramp.ts'
 import {
   checkSiweMessage,
   liveSession,
@@ -43,6 +45,7 @@ export type { HistoryItem, HistoryTransfer, NftItem, OperationType, Page } from 
 export { HISTORY_PAGE_SIZE, NFT_PAGE_SIZE } from './history.ts'
 export type { NameRecord } from './names.ts'
 export { SEEDED_NAME } from './names.ts'
+export type { OnrampHistoryItem, OnrampOptions, OnrampQuote } from './onramp.ts'
 export type { Session, SessionCreated } from './sessions.ts'
 export type { DataApiSolanaOptions } from './solana.ts'
 export { SANDBOX_SOLANA_CHAIN_ID } from './solana.ts'
@@ -106,6 +109,11 @@ export interface DataApiOptions {
    * they answer as for an unsupported network (empty lists, allowance '0', 'Network not supported for Swaps').
    */
   swapRouter?: string
+  /**
+   * The onramp's partner page (`startOnrampPartner()`): its origin, where the URL generator sends buyers, and the
+   * account it delivers from. Without it the generator answers 503; options, quotes and the history still work.
+   */
+  onrampPartner?: { origin: string; address: string }
 }
 
 export interface DataApi extends SandboxService {
@@ -160,8 +168,8 @@ const CursorSchema = v.pipe(v.string(), v.maxLength(400, 'is too long'))
 
 const HistoryQuerySchema = v.object({
   cursor: v.optional(CursorSchema),
-  // The provider filters onramp purchases with it (`onramp=coinbase`); the sandbox has none to list.
-  onramp: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9_-]{1,40}$/, 'must be a provider name'))),
+  // Only the purchases of this onramp provider (`onramp=coinbase`), listed from the sandbox's orders.
+  onramp: v.optional(OnrampProviderQuerySchema),
   chainId: v.optional(ChainIdSchema),
 })
 const NftQuerySchema = v.object({ cursor: v.optional(CursorSchema), chainId: v.optional(ChainIdSchema) })
@@ -197,7 +205,8 @@ function chainUnavailable(error: unknown): SandboxResponse {
  *   Solana chain's id when `options.solana` is given: SOL, then each SPL mint the owner holds, see `solana.ts`);
  *   `POST /v1/fungible/price` (fixed prices); the telemetry sink `POST /e`.
  * - `GET /v1/account/{account}/history?cursor&chainId&onramp`: transfer history, newest first, pages of
- *   {@link HISTORY_PAGE_SIZE} with a `next` cursor, derived from the chain (see `chainIndex.ts`).
+ *   {@link HISTORY_PAGE_SIZE} with a `next` cursor, derived from the chain (see `chainIndex.ts`); an onramp
+ *   delivery reads as a `buy`. With `onramp=<provider>`: that provider's orders for the account instead.
  * - `GET /v1/account/{account}/nfts?cursor&chainId`: the NFTs the account holds (sandbox path; the provider's
  *   is not in the SPEC), spam flagged in `flags.is_spam`.
  * - `GET /v1/identity/{address}?sender`: `{ name, avatar }` of the address's primary name (or nulls).
@@ -213,6 +222,8 @@ function chainUnavailable(error: unknown): SandboxResponse {
  *   its own (403 otherwise); `{ id, revoked: true }`, again on a second call.
  * - `/v1/convert/tokens`, `quotes`, `allowance`, `gas-price`, `build-approve` (GET) and `build-transaction`
  *   (POST): swaps over the sandbox's pools through `options.swapRouter` (see `convert.ts` for the shapes).
+ * - `GET /v1/onramp/options`, `POST /v1/onramp/quote`, `POST /v1/generators/onrampurl` and the history's
+ *   `onramp=<provider>`: purchases through the sandbox partner page `options.onrampPartner` (see `onramp.ts`).
  * Sandbox-only, without SDK parameters: `GET /__telemetry` lists stored events, `GET /icons/{SYMBOL}.svg`
  * serves token icons, `GET /nft/{contract}/{tokenId}.svg` an item's image, `GET /avatars/{slug}.svg` avatars.
  *
@@ -249,7 +260,9 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
     priceOf,
     nftImageUrl: (contract, tokenId) => `${origin}/nft/${getAddress(contract)}/${tokenId}.svg`,
     native: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    buys: (account, hashes) => deliveriesTo(db, account, hashes),
   }
+  const usdc = tokens.find((t) => t.symbol === 'USDC')
   const served = (chainId: string | undefined) => chainId === undefined || chainId === caip2
 
   /** One balance entry; `tokenAddress` (without the chain) is absent for the native currency. */
@@ -376,6 +389,16 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         const invalid = badAddress(account)
         if (invalid) return invalid
         const { cursor, onramp, chainId } = parsed.value
+        if (onramp !== undefined) {
+          if (!served(chainId)) return { json: EMPTY_PAGE }
+          return onrampHistoryPage(
+            { db, usdc, iconUrl: presenter.iconUrl },
+            getAddress(account),
+            onramp,
+            cursor,
+            chainId,
+          )
+        }
         let position: { block: number; index: number } | undefined
         if (cursor) {
           const decoded = decodeCursor(cursor)
@@ -383,7 +406,7 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
             return errorJson(400, 'Invalid query parameter cursor: not a cursor this API made')
           position = { block: decoded.b as number, index: decoded.i as number }
         }
-        if (!served(chainId) || onramp !== undefined) return { json: EMPTY_PAGE }
+        if (!served(chainId)) return { json: EMPTY_PAGE }
         try {
           await index.sync()
         } catch (error) {
@@ -559,6 +582,15 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         return { headers: SVG_HEADERS, body: badgeSvg(upper, upper, 'circle') }
       },
     },
+    ...onrampRoutes({
+      db,
+      chainId: options.chainId,
+      usdc,
+      partner: options.onrampPartner && {
+        origin: options.onrampPartner.origin,
+        address: getAddress(options.onrampPartner.address),
+      },
+    }),
     ...convertRoutes({
       client,
       chainId: options.chainId,

@@ -157,6 +157,44 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 5,
+    name: 'onramp orders',
+    // Purchases made through the onramp's URL generator and delivered by the sandbox partner page
+    // (`sandbox/onramp/orders.ts`). Addresses and hashes lower-case; fiat amounts to the cent; the purchase as
+    // the decimal the buyer saw and in base units (what the partner transfers). `seq` orders the listing.
+    sql: `
+      CREATE TABLE onramp_orders (
+        seq               BIGSERIAL UNIQUE,
+        id                TEXT PRIMARY KEY CHECK (id ~ '^[0-9a-f]{32}$'),
+        provider          TEXT NOT NULL,
+        partner_user_id   TEXT NOT NULL,
+        address           TEXT NOT NULL CHECK (address ~ '^0x[0-9a-f]{40}$'),
+        chain_id          TEXT NOT NULL,
+        network           TEXT NOT NULL,
+        purchase_currency TEXT NOT NULL,
+        token_address     TEXT CHECK (token_address ~ '^0x[0-9a-f]{40}$'),
+        decimals          INTEGER NOT NULL,
+        payment_currency  TEXT NOT NULL,
+        payment_method    TEXT NOT NULL,
+        payment_total     NUMERIC(14, 2) NOT NULL,
+        payment_subtotal  NUMERIC(14, 2) NOT NULL,
+        fee               NUMERIC(14, 2) NOT NULL,
+        purchase_amount   TEXT NOT NULL,
+        purchase_base     NUMERIC(78, 0) NOT NULL CHECK (purchase_base > 0),
+        partner_address   TEXT NOT NULL CHECK (partner_address ~ '^0x[0-9a-f]{40}$'),
+        status            TEXT NOT NULL DEFAULT 'pending'
+                          CHECK (status IN ('pending', 'delivering', 'confirmed', 'failed')),
+        tx_hash           TEXT CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        failure           TEXT,
+        created_at        TIMESTAMPTZ NOT NULL DEFAULT now(),
+        opened_at         TIMESTAMPTZ,
+        completed_at      TIMESTAMPTZ
+      );
+      CREATE INDEX onramp_orders_account ON onramp_orders (provider, address, seq DESC);
+      CREATE INDEX onramp_orders_delivery ON onramp_orders (tx_hash);
+    `,
+  },
 ]
 
 export interface SandboxDbOptions {

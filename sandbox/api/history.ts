@@ -15,7 +15,17 @@ export const NFT_PAGE_SIZE = 20
 const ZERO = '0x0000000000000000000000000000000000000000'
 const APPROVE_SELECTORS = new Set(['0x095ea7b3', '0xa22cb465'])
 
-export type OperationType = 'send' | 'receive' | 'mint' | 'burn' | 'trade' | 'approve' | 'deploy' | 'execute'
+export type OperationType =
+  | 'send'
+  | 'receive'
+  | 'mint'
+  | 'burn'
+  | 'trade'
+  | 'approve'
+  | 'deploy'
+  | 'execute'
+  /** An onramp purchase delivered to the account (the partner's transfer). */
+  | 'buy'
 export type TransferDirection = 'in' | 'out' | 'self'
 
 export interface HistoryTransfer {
@@ -79,6 +89,11 @@ export interface Presenter {
   /** Where the API serves an item's image. */
   nftImageUrl(contract: string, tokenId: bigint): string
   native: { name: string; symbol: string; decimals: number }
+  /**
+   * Which of `hashes` (lower-case) delivered an onramp purchase to `account`: those read as a `buy` instead of a
+   * `receive`. Absent: none do.
+   */
+  buys?(account: string, hashes: string[]): Promise<Set<string>>
 }
 
 /** An opaque cursor: base64url of the position the page ended at. */
@@ -160,6 +175,12 @@ export async function historyPage(
       tokenId: t.tokenId!,
     })),
   )
+  const buys = presenter.buys
+    ? await presenter.buys(
+        who,
+        page.map((tx) => tx.hash.toLowerCase()),
+      )
+    : new Set<string>()
   const data: HistoryItem[] = []
   for (const tx of page) {
     const mine = byTx.get(tx.hash) ?? []
@@ -198,7 +219,7 @@ export async function historyPage(
     data.push({
       id: tx.hash,
       metadata: {
-        operationType: operationOf(tx, mine, who),
+        operationType: buys.has(tx.hash.toLowerCase()) ? 'buy' : operationOf(tx, mine, who),
         hash: tx.hash,
         minedAt: tx.minedAt,
         sentFrom: getAddress(tx.from),

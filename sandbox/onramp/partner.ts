@@ -1,0 +1,423 @@
+import * as v from 'valibot'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  type Chain as ViemChain,
+} from 'viem'
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { createRouter, parseBody, type Route } from '../api/common.ts'
+import type { SandboxDb } from '../api/db.ts'
+import { abis, DEV_MNEMONIC } from '../chain/chain.ts'
+import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
+import type { AllowedOrigins } from '../shared/origins.ts'
+import {
+  claimForDelivery,
+  confirmDelivery,
+  failOrder,
+  getOrder,
+  markOpened,
+  type OnrampOrder,
+  ORDER_ID,
+  recordDeliveryHash,
+  releaseClaim,
+} from './orders.ts'
+import { orderPage, PARTNER_PAGE_HEADERS, PARTNER_SCRIPT, PARTNER_STYLE, partnerMessagePage } from './page.ts'
+import { providerOf } from './pricing.ts'
+
+/**
+ * The sandbox's stand-in for the onramp providers' checkout (issue 19): its own HTTP server on its own origin.
+ * The Data API's URL generator sends the buyer to `/order/{id}`; the page shows the order and a fake card or bank
+ * account. "Complete purchase" has this server send the purchase from its funded account on the sandbox chain
+ * (USDC `transfer`, or native ETH), wait for the receipt and mark the order `confirmed` with the hash; "Fail
+ * purchase" marks it `failed`; "Cancel" only closes the window (the order stays `pending`).
+ *
+ * - `GET /order/{id}`: the page (400 for an id of the wrong shape, 404 for an unknown order).
+ * - `GET /api/orders/{id}`: the order as JSON ({@link PartnerOrderView}).
+ * - `POST /api/orders/{id}/complete` `{ paymentMethod: 'card', cardNumber, expiry, cvc, name }` or
+ *   `{ paymentMethod: 'ach_bank_account', accountHolder, routingNumber, accountNumber }`: delivers; 409 when the
+ *   order is not pending (a second completion), 502 when the transfer could not be made.
+ * - `POST /api/orders/{id}/fail`: fails a pending order; 409 otherwise.
+ * `/api/` is for this origin's own page and Node only (other pages' requests are refused with 403).
+ */
+
+/** Which key of the dev mnemonic the partner delivers from: the first one anvil does not fund, so nobody else uses it. */
+export const PARTNER_ACCOUNT_INDEX = 10
+
+/** What the partner account holds after start (topped up to it): enough for any number of test purchases. */
+export const PARTNER_FUNDING = { usdc: 1_000_000n * 10n ** 6n, eth: 1_000n * 10n ** 18n } as const
+
+/** How long a delivery may take to be mined. */
+const RECEIPT_TIMEOUT_MS = 60_000
+
+export interface OnrampPartnerOptions {
+  /** The sandbox chain (`startChain()`): anvil's own RPC (cheat codes), its accounts (the first owns USDC), USDC. */
+  chain: {
+    rpcUrl: string
+    viemChain: ViemChain
+    accounts: ReadonlyArray<{ address: Address; privateKey: Hex }>
+    contracts: { usdc: Address }
+  }
+  /** The database the Data API keeps orders in (shared). */
+  db: SandboxDb
+  /** 0 (the default) binds a free port. */
+  port?: number
+  /** Page origins whose requests get CORS headers (the pages of `/order/`); `/api/` is this origin's own. */
+  origins?: AllowedOrigins
+  /** The key the partner delivers from; default: dev mnemonic key {@link PARTNER_ACCOUNT_INDEX}. */
+  privateKey?: Hex
+  /** What the account is topped up to at start; default {@link PARTNER_FUNDING}. */
+  funding?: { usdc: bigint; eth: bigint }
+}
+
+export interface OnrampPartner extends SandboxService {
+  /** The account purchases are delivered from. */
+  address: Address
+  /** The page of an order. */
+  orderUrl(id: string): string
+}
+
+/** `GET /api/orders/{id}` and the answers of complete and fail. */
+export interface PartnerOrderView {
+  id: string
+  provider: string
+  providerName: string
+  status: OnrampOrder['status']
+  address: Address
+  network: string
+  purchaseCurrency: string
+  purchaseAmount: string
+  /** The token delivered, `null` for native ETH. */
+  tokenAddress: Address | null
+  paymentCurrency: string
+  paymentMethod: string
+  paymentTotal: string
+  paymentSubtotal: string
+  fee: string
+  /** The delivery transaction, once sent. */
+  hash: string | null
+}
+
+const view = (order: OnrampOrder): PartnerOrderView => ({
+  id: order.id,
+  provider: order.provider,
+  providerName: providerOf(order.provider).name,
+  status: order.status,
+  address: order.address,
+  network: order.network,
+  purchaseCurrency: order.purchaseCurrency,
+  purchaseAmount: order.purchaseAmount,
+  tokenAddress: order.tokenAddress,
+  paymentCurrency: order.paymentCurrency,
+  paymentMethod: order.paymentMethod,
+  paymentTotal: order.paymentTotal,
+  paymentSubtotal: order.paymentSubtotal,
+  fee: order.fee,
+  hash: order.txHash,
+})
+
+/** Luhn's check digit, as card numbers carry it. */
+function luhn(digits: string): boolean {
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+  }
+  return sum % 10 === 0
+}
+
+const HolderSchema = (name: string) =>
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.trim(),
+    v.minLength(1, `${name} must not be empty`),
+    v.maxLength(100, `${name} is too long`),
+  )
+
+/** `POST /api/orders/{id}/complete`: the fake payment details, checked for shape only. */
+export const CompleteBodySchema = v.variant(
+  'paymentMethod',
+  [
+    v.object({
+      paymentMethod: v.literal('card'),
+      cardNumber: v.pipe(
+        v.string('cardNumber must be a string'),
+        v.maxLength(40, 'cardNumber is too long'),
+        v.transform((value) => value.replace(/[\s-]/g, '')),
+        v.regex(/^\d{12,19}$/, 'cardNumber must be 12 to 19 digits'),
+        v.check(luhn, 'cardNumber is not a valid card number (check digit)'),
+      ),
+      expiry: v.pipe(
+        v.string('expiry must be a string'),
+        v.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'expiry must be MM/YY'),
+      ),
+      cvc: v.pipe(v.string('cvc must be a string'), v.regex(/^\d{3,4}$/, 'cvc must be 3 or 4 digits')),
+      name: HolderSchema('name'),
+    }),
+    v.object({
+      paymentMethod: v.literal('ach_bank_account'),
+      accountHolder: HolderSchema('accountHolder'),
+      routingNumber: v.pipe(
+        v.string('routingNumber must be a string'),
+        v.regex(/^\d{9}$/, 'routingNumber must be 9 digits'),
+      ),
+      accountNumber: v.pipe(
+        v.string('accountNumber must be a string'),
+        v.regex(/^\d{4,17}$/, 'accountNumber must be 4 to 17 digits'),
+      ),
+    }),
+  ],
+  'paymentMethod must be card or ach_bank_account',
+)
+
+/** Why an order that is not pending cannot be completed or failed. */
+function notPending(order: OnrampOrder): SandboxResponse {
+  const reason =
+    order.status === 'confirmed'
+      ? 'Order already completed'
+      : order.status === 'delivering'
+        ? 'Order is being completed'
+        : 'Order already failed'
+  return errorJson(409, reason, { order: view(order) })
+}
+
+const html = (status: number, body: string): SandboxResponse => ({
+  status,
+  headers: PARTNER_PAGE_HEADERS,
+  body,
+})
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!
+
+/**
+ * Starts the partner page: tops its account up (ETH with anvil's `setBalance`, USDC minted by the token's owner,
+ * the chain's first account) and serves the pages.
+ *
+ * @example
+ * const partner = await startOnrampPartner({ chain, db })
+ * const api = await startDataApi({ ..., db, onrampPartner: partner })
+ */
+export async function startOnrampPartner(options: OnrampPartnerOptions): Promise<OnrampPartner> {
+  const { chain, db } = options
+  const account = options.privateKey
+    ? privateKeyToAccount(options.privateKey)
+    : mnemonicToAccount(DEV_MNEMONIC, { addressIndex: PARTNER_ACCOUNT_INDEX })
+  const transport = http(chain.rpcUrl, { retryCount: 0, timeout: 30_000 })
+  const reader = createPublicClient({ chain: chain.viemChain, transport, pollingInterval: 50 })
+  const wallet = createWalletClient({ account, chain: chain.viemChain, transport })
+  await fund(options, account.address, reader)
+
+  // One delivery at a time: each reads the account's next nonce after the previous one was mined.
+  let queue: Promise<unknown> = Promise.resolve()
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  async function deliver(order: OnrampOrder): Promise<SandboxResponse> {
+    let hash: Hex
+    try {
+      hash = await serially(() =>
+        order.tokenAddress
+          ? wallet.writeContract({
+              address: order.tokenAddress,
+              abi: erc20Abi,
+              functionName: 'transfer',
+              args: [order.address, order.purchaseBase],
+            })
+          : wallet.sendTransaction({ to: order.address, value: order.purchaseBase }),
+      )
+    } catch (error) {
+      // Nothing was sent: the order is pending again and may be completed later.
+      await releaseClaim(db, order.id)
+      return errorJson(502, `The partner could not send the purchase: ${firstLine(error)}`)
+    }
+    await recordDeliveryHash(db, order.id, hash)
+    try {
+      const receipt = await reader.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS })
+      if (receipt.status !== 'success') {
+        const failed = await failOrder(db, order.id, 'delivering', 'The delivery transaction reverted')
+        return errorJson(502, 'The delivery transaction reverted', failed ? { order: view(failed) } : {})
+      }
+    } catch (error) {
+      const failed = await failOrder(db, order.id, 'delivering', `No receipt: ${firstLine(error)}`)
+      return errorJson(
+        502,
+        `The delivery was not mined: ${firstLine(error)}`,
+        failed ? { order: view(failed) } : {},
+      )
+    }
+    const confirmed = await confirmDelivery(db, order.id, hash)
+    if (!confirmed) return errorJson(500, 'The order changed while it was delivered')
+    return { json: view(confirmed) }
+  }
+
+  /** The order of an `/api/` path, or the answer to send instead. */
+  const orderOf = async (id: string): Promise<OnrampOrder | SandboxResponse> => {
+    if (!ORDER_ID.test(id)) return errorJson(400, 'Invalid order id: must be 32 hex characters')
+    return (await getOrder(db, id)) ?? errorJson(404, 'Order not found')
+  }
+  const isOrder = (value: OnrampOrder | SandboxResponse): value is OnrampOrder => 'provider' in value
+
+  let origin = ''
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      pattern: /^\/$/,
+      sdkParams: false,
+      handle: () =>
+        html(
+          200,
+          partnerMessagePage(
+            'Walletstate onramp partner (sandbox)',
+            'Orders open here from the wallet kit: /order/{id}.',
+          ),
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/partner\.js$/,
+      sdkParams: false,
+      handle: () => ({
+        headers: {
+          'Content-Type': 'text/javascript; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          'X-Content-Type-Options': 'nosniff',
+        },
+        body: PARTNER_SCRIPT,
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/partner\.css$/,
+      sdkParams: false,
+      handle: () => ({
+        headers: {
+          'Content-Type': 'text/css; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          'X-Content-Type-Options': 'nosniff',
+        },
+        body: PARTNER_STYLE,
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/order\/([^/]*)$/,
+      sdkParams: false,
+      handle: async ({ params: [id = ''] }) => {
+        if (!ORDER_ID.test(id)) {
+          return html(400, partnerMessagePage('Invalid order', 'This link has no valid order id.', 'error'))
+        }
+        const order = await getOrder(db, id)
+        if (!order) return html(404, partnerMessagePage('Order not found', 'No order has this id.', 'error'))
+        await markOpened(db, id)
+        return html(200, orderPage(order))
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/orders\/([^/]*)$/,
+      sdkParams: false,
+      handle: async ({ params: [id = ''] }) => {
+        const order = await orderOf(id)
+        return isOrder(order) ? { json: view(order) } : order
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/orders\/([^/]*)\/complete$/,
+      sdkParams: false,
+      handle: async ({ req, params: [id = ''] }) => {
+        const order = await orderOf(id)
+        if (!isOrder(order)) return order
+        const parsed = parseBody(req.body, CompleteBodySchema, 'payment')
+        if ('error' in parsed) return parsed.error
+        if (parsed.value.paymentMethod !== order.paymentMethod) {
+          return errorJson(
+            400,
+            `This order is paid by ${order.paymentMethod}, not ${parsed.value.paymentMethod}`,
+          )
+        }
+        const claimed = await claimForDelivery(db, id)
+        if (!claimed) return notPending((await getOrder(db, id)) ?? order)
+        return deliver(claimed)
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/orders\/([^/]*)\/fail$/,
+      sdkParams: false,
+      handle: async ({ params: [id = ''] }) => {
+        const order = await orderOf(id)
+        if (!isOrder(order)) return order
+        const failed = await failOrder(db, id, 'pending', 'Failed on the partner page')
+        if (!failed) return notPending((await getOrder(db, id)) ?? order)
+        return { json: view(failed) }
+      },
+    },
+  ]
+
+  const service = await startService({
+    name: 'onramp-partner',
+    port: options.port ?? 0,
+    handler: createRouter(routes),
+    privatePaths: ['/api'],
+    ...(options.origins ? { origins: options.origins } : {}),
+    onClose: async () => {
+      // A delivery under way finishes (or fails) before the database it writes to may close.
+      await queue
+    },
+  })
+  origin = service.origin
+  return Object.assign(service, {
+    address: account.address,
+    orderUrl: (id: string) => `${origin}/order/${id}`,
+  })
+}
+
+/** Tops the partner account up to its funding: ETH by anvil's `setBalance`, USDC minted by the token's owner. */
+async function fund(
+  options: OnrampPartnerOptions,
+  partner: Address,
+  reader: ReturnType<typeof createPublicClient>,
+): Promise<void> {
+  const { chain } = options
+  const funding = options.funding ?? PARTNER_FUNDING
+  const owner = chain.accounts[0]
+  if (!owner) throw new Error('startOnrampPartner: the chain has no accounts (the first owns USDC)')
+  const eth = await reader.getBalance({ address: partner })
+  if (eth < funding.eth) {
+    const test = createTestClient({ mode: 'anvil', chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    await test.setBalance({ address: partner, value: funding.eth })
+  }
+  const usdc = await reader.readContract({
+    address: chain.contracts.usdc,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [partner],
+  })
+  if (usdc < funding.usdc) {
+    const minter = createWalletClient({
+      account: privateKeyToAccount(owner.privateKey),
+      chain: chain.viemChain,
+      transport: http(chain.rpcUrl, { retryCount: 0, timeout: 30_000 }),
+    })
+    const hash = await minter.writeContract({
+      address: chain.contracts.usdc,
+      abi: abis.erc20,
+      functionName: 'mint',
+      args: [partner, funding.usdc - usdc],
+    })
+    const receipt = await reader.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS })
+    if (receipt.status !== 'success') throw new Error(`startOnrampPartner: minting USDC reverted (${hash})`)
+  }
+}
