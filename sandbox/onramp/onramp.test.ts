@@ -13,6 +13,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
+import { createDataApiClient } from '../../src/api/dataApi.ts'
 import { type DataApi, type HistoryItem, type Page, startDataApi } from '../api/data.ts'
 import { openDatabase, type SandboxDb } from '../api/db.ts'
 import type { OnrampHistoryItem, OnrampOptions, OnrampQuote } from '../api/onramp.ts'
@@ -538,6 +539,25 @@ describe('the partner delivers', () => {
     )
     expect(bad.error).toBe('Invalid query parameter onramp: must be one of coinbase, meld')
     await json(fetch(apiUrl(`/v1/account/${address}/history`, { onramp: 'meld', cursor: 'eyJiIjoxfQ' })), 400)
+  })
+
+  it('the kit’s own Data API client reads the onramp history: pending, failed and confirmed orders all kept', async () => {
+    const address = freshAddress()
+    const pending = await order({ address, fiat: '11' })
+    const failed = await order({ address, fiat: '12' })
+    await json(fail(failed.id))
+    const confirmed = await order({ address, fiat: '13' })
+    const done = await json<PartnerOrderView>(complete(confirmed.id))
+    const client = createDataApiClient({ api: api.origin, projectId: SDK.projectId })
+    const page = await client.getHistory({ account: address, chainId: 'eip155:31337', onramp: 'coinbase' })
+    expect(page.data.map((item) => [item.id, item.metadata.status, item.metadata.hash])).toEqual([
+      [confirmed.id, 'confirmed', done.hash],
+      [failed.id, 'failed', ''],
+      [pending.id, 'pending', ''],
+    ])
+    expect(page.data[0]?.transfers).toEqual([
+      expect.objectContaining({ direction: 'in', quantity: { numeric: '12.87' } }),
+    ])
   })
 
   it('was funded at start: its USDC minted by the token owner, its ETH set on anvil', async () => {
