@@ -35,6 +35,7 @@ import {
   pickPaymentCurrency,
   pickPurchase,
   purchaseCurrencyOf,
+  purchaseOn,
   unquotedProviders,
   validateOnrampAmount,
 } from './onramp/rules'
@@ -184,7 +185,8 @@ export const onrampMachine = setup({
     }),
     setPurchaseCurrency: assign(({ context, event }) => {
       assertEvent(event, 'onramp.setPurchaseCurrency')
-      return pickPurchase(context.options!, event.id, context.chainId)
+      const currency = context.options!.purchaseCurrencies.find((c) => c.id === event.id)!
+      return purchaseOn(currency, context.chainId)
     }),
     setNetwork: assign(({ event }) => {
       assertEvent(event, 'onramp.setNetwork')

@@ -113,9 +113,16 @@ export function pickPurchase(
     currencies.find(here) ??
     currencies.find((c) => c.id === wanted) ??
     currencies[0]
-  if (!chosen) return { purchaseCurrency: wanted, chainId }
-  const network = chosen.networks.find(onChain(chainId)) ?? chosen.networks[0]
-  return { purchaseCurrency: chosen.id, chainId: network ? Number(network.chain_id) : chainId }
+  return chosen ? purchaseOn(chosen, chainId) : { purchaseCurrency: wanted, chainId }
+}
+
+/** A purchase currency the visitor chose: on the form's chain when it is there, else on its first network. */
+export function purchaseOn(
+  currency: OnrampPurchaseCurrency,
+  chainId: number,
+): { purchaseCurrency: string; chainId: number } {
+  const network = currency.networks.find(onChain(chainId)) ?? currency.networks[0]
+  return { purchaseCurrency: currency.id, chainId: network ? Number(network.chain_id) : chainId }
 }
 
 /** The payment currency once options are known: the one asked for, else USD, else the first. */
