@@ -50,6 +50,27 @@ const label = (max: number) => v.pipe(text(max), v.minLength(1, 'is empty'))
 const id = (pattern: RegExp) => v.pipe(v.string(), v.regex(pattern, 'is not an id'))
 const DECIMAL = v.pipe(v.string(), v.regex(/^\d{1,30}(\.\d{1,30})?$/, 'is not a decimal string'))
 const list = (max: number) => v.pipe(v.array(v.unknown()), v.maxLength(max))
+/** A limit: as the form compares them (src/machines/onramp/rules.ts). */
+const LIMIT = v.pipe(v.string(), v.regex(/^\d{1,15}(\.\d{1,18})?$/, 'is not a limit'))
+
+/** The items that fit `schema`, in order, the first of each `key` kept. */
+function keepValid<S extends v.GenericSchema>(
+  schema: S,
+  items: readonly unknown[],
+  key: (item: v.InferOutput<S>) => string,
+): v.InferOutput<S>[] {
+  const out: v.InferOutput<S>[] = []
+  const seen = new Set<string>()
+  for (const item of items) {
+    const parsed = v.safeParse(schema, item)
+    if (!parsed.success || seen.has(key(parsed.output))) continue
+    seen.add(key(parsed.output))
+    out.push(parsed.output)
+  }
+  return out
+}
+
+const byId = (item: { id: string }) => item.id
 
 const NetworkSchema = v.object({
   name: id(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/),
@@ -74,7 +95,7 @@ const PurchaseCurrencySchema = v.object({
 })
 
 const LimitSchema = v.pipe(
-  v.object({ id: v.picklist(['card', 'ach_bank_account']), min: DECIMAL, max: DECIMAL }),
+  v.object({ id: v.picklist(['card', 'ach_bank_account']), min: LIMIT, max: LIMIT }),
   v.check((limit) => compareDecimal(limit.min, limit.max) <= 0, 'has its min above its max'),
 )
 
@@ -108,25 +129,6 @@ const QuoteSchema = v.object({
 })
 
 const UrlSchema = v.object({ url: v.string() })
-
-/** The items that fit `schema`, in order, the first of each `key` kept. */
-function keepValid<S extends v.GenericSchema>(
-  schema: S,
-  items: readonly unknown[],
-  key: (item: v.InferOutput<S>) => string,
-): v.InferOutput<S>[] {
-  const out: v.InferOutput<S>[] = []
-  const seen = new Set<string>()
-  for (const item of items) {
-    const parsed = v.safeParse(schema, item)
-    if (!parsed.success || seen.has(key(parsed.output))) continue
-    seen.add(key(parsed.output))
-    out.push(parsed.output)
-  }
-  return out
-}
-
-const byId = (item: { id: string }) => item.id
 
 /** -1, 0 or 1: two decimal strings compared exactly. */
 export function compareDecimal(a: string, b: string): number {

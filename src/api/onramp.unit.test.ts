@@ -147,6 +147,7 @@ describe('onramp client: options', () => {
               { id: 'card', min: '10', max: '7500' },
               { id: 'paypal', min: '1', max: '2' },
               { id: 'ach_bank_account', min: -10, max: '25000' },
+              { id: 'ach_bank_account', min: '10', max: '1'.repeat(20) },
             ],
           },
           { id: 'usd', payment_method_limits: [] },
