@@ -218,6 +218,40 @@ export const SWAP_QUOTE_REFRESH_MS = 15_000
 /** The largest slippage tolerance (in percent) the form accepts. Ours: §9 names only the default (1). */
 export const SWAP_SLIPPAGE_MAX = 50
 
+// Buy / onramp (issue 19)
+/**
+ * The amounts a payment method accepts, per payment currency, as decimal strings in that currency. §9 (the
+ * fallback limits: card 10.00 to 7500.00, bank account (ACH) 10.00 to 25000.00, USD and EUR); the Data API's
+ * options carry their own, which come first.
+ */
+export const ONRAMP_LIMITS = {
+  USD: {
+    card: { min: '10.00', max: '7500.00' },
+    ach_bank_account: { min: '10.00', max: '25000.00' },
+  },
+  EUR: {
+    card: { min: '10.00', max: '7500.00' },
+    ach_bank_account: { min: '10.00', max: '25000.00' },
+  },
+} as const
+/** How long the amount and the choices must stay unchanged before quotes are asked for (typing coalesces). Ours. */
+export const ONRAMP_QUOTE_DEBOUNCE_MS = 500
+/** How often the provider's orders are read while the partner page is open. Ours: §9 names none. */
+export const ONRAMP_POLL_INTERVAL_MS = 3_000
+/** How long the kit waits for a purchase to complete before it gives up (retryable). Ours: §9 names none. */
+export const ONRAMP_PURCHASE_TIMEOUT_MS = 15 * 60 * 1000
+/** §9 "Restricted timezones list (China region)": where Buy is hidden. */
+export const ONRAMP_RESTRICTED_TIMEZONES = [
+  'Asia/Shanghai',
+  'Asia/Urumqi',
+  'Asia/Chongqing',
+  'Asia/Harbin',
+  'Asia/Kashgar',
+  'Asia/Macau',
+  'Asia/Macao',
+  'Asia/Hong_Kong',
+] as const
+
 /** The address the Data API's balances and convert endpoints use for a chain's native currency. */
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 

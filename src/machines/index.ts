@@ -41,6 +41,13 @@ export {
   selectLegalAccepted,
 } from './kit'
 export { modalMachine, selectIsOpen, selectView } from './modal'
+export {
+  onrampMachine,
+  selectOnrampAsset,
+  selectOnrampLimits,
+  selectOnrampProviders,
+  selectOnrampStatus,
+} from './onramp'
 export { selectFormError, selectInFlight, selectIsPreviewing, selectSendStatus, sendMachine } from './send'
 export {
   authMachine,

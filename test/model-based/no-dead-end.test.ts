@@ -157,6 +157,7 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
         'incomingRequest',
         'kit',
         'modal',
+        'onramp',
         'outgoingRequest',
         'proposal',
         'send',

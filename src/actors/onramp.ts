@@ -1,0 +1,159 @@
+import { fromCallback, fromPromise } from 'xstate'
+import type { DataApiClient, HistoryItem } from '../api/dataApi'
+import type { OnrampClient } from '../api/onramp'
+import {
+  OnrampPopupBlockedError,
+  OnrampPurchasesError,
+  type OnrampStage,
+  toOnrampError,
+} from '../errors/onramp'
+import type {
+  OnrampEvent,
+  OnrampOptions,
+  OnrampOrder,
+  OnrampPartnerInput,
+  OnrampPurchasesRequest,
+  OnrampQuote,
+  OnrampQuoteRequest,
+  OnrampUrlRequest,
+} from '../machines/onramp/types'
+
+/** How often the partner window is checked for having been closed. Ours. */
+export const PARTNER_CLOSED_POLL_MS = 500
+
+/** The part of a browser window the partner hand-off uses. */
+export interface PartnerWindow {
+  readonly closed: boolean
+  opener: unknown
+  location: { replace(url: string): void }
+}
+
+export interface OnrampActorsParameters {
+  onramp: OnrampClient
+  /** The Data API client: its history call with `onramp=<provider>` lists a provider's orders. */
+  dataApi: Pick<DataApiClient, 'getHistory'>
+  /** Opens a new browsing context (default: `window.open(url, '_blank')`); `null` when the browser refused. */
+  open?: (url: string, target: string) => PartnerWindow | null
+  /** How often the window is checked for having been closed (default {@link PARTNER_CLOSED_POLL_MS}). */
+  closedPollMs?: number
+}
+
+/**
+ * The onramp machine's slots (src/machines/onramp.ts): the Data API's onramp calls (src/api/onramp.ts), its
+ * history with `onramp=<provider>` for the provider's orders, and a browser window for the partner page. Every
+ * failure leaves as one of the onramp's errors (src/errors/onramp.ts), the Data API's own kept as they are.
+ *
+ * @example
+ * onrampMachine.provide({ actors: createOnrampActors({ onramp: createOnrampClient({ api, projectId }), dataApi }) })
+ */
+export function createOnrampActors({
+  onramp,
+  dataApi,
+  open = defaultOpen,
+  closedPollMs = PARTNER_CLOSED_POLL_MS,
+}: OnrampActorsParameters) {
+  const mapped =
+    <I, O>(stage: OnrampStage, run: (input: I, signal: AbortSignal) => Promise<O>) =>
+    async ({ input, signal }: { input: I; signal: AbortSignal }) => {
+      try {
+        return await run(input, signal)
+      } catch (error) {
+        throw toOnrampError(error, stage)
+      }
+    }
+  return {
+    fetchOptions: fromPromise<OnrampOptions, { chainId: number }>(
+      mapped('options', (_, signal) => onramp.options(signal)),
+    ),
+    fetchQuote: fromPromise<OnrampQuote, OnrampQuoteRequest>(
+      mapped('quote', (input, signal) => onramp.quote(input, signal)),
+    ),
+    generateUrl: fromPromise<string, OnrampUrlRequest>(
+      mapped('url', (input, signal) => onramp.url(input, signal)),
+    ),
+    fetchPurchases: fromPromise<OnrampOrder[], OnrampPurchasesRequest>(
+      mapped('purchases', async (input, signal) => {
+        const page = await dataApi.getHistory({
+          account: input.address,
+          chainId: `eip155:${input.chainId}`,
+          onramp: input.provider,
+          signal,
+        })
+        if (!page.supported)
+          throw new OnrampPurchasesError({ details: `The Data API does not serve eip155:${input.chainId}` })
+        return ordersOf(page.data)
+      }),
+    ),
+    openPartner: fromCallback<OnrampEvent, OnrampPartnerInput>(({ input, sendBack }) =>
+      watchPartnerWindow(input, (event) => sendBack(event), { open, closedPollMs }),
+    ),
+  }
+}
+
+const HASH = /^0x[0-9a-fA-F]{64}$/
+
+/**
+ * A provider's orders from its history page (issue 19: `operationType` `buy`, the order id as `id`, the purchase
+ * as the transfer in); anything else the page holds is not an order.
+ */
+export function ordersOf(items: readonly HistoryItem[]): OnrampOrder[] {
+  return items
+    .filter((item) => item.metadata.operationType === 'buy')
+    .map((item) => {
+      const transfer =
+        item.transfers.find((t) => t.direction === 'in' && t.fungible_info) ?? item.transfers[0]
+      return {
+        id: item.id,
+        status: item.metadata.status,
+        amount: transfer?.quantity.numeric ?? '',
+        symbol: transfer?.fungible_info?.symbol ?? '',
+        hash: HASH.test(item.metadata.hash) ? item.metadata.hash : '',
+      }
+    })
+}
+
+function defaultOpen(url: string, target: string): PartnerWindow | null {
+  if (typeof window === 'undefined') throw new Error('No browser window to open the partner page in')
+  return window.open(url, target)
+}
+
+/**
+ * Opens the partner page in a new window and watches it: `onramp.partnerOpened` once it is open (or
+ * `onramp.partnerFailed` when the browser refused: a pop-up blocker), then `onramp.partnerClosed` when the
+ * visitor (or the page) closes it. The window is opened blank and navigated once its `opener` is cut, so the
+ * partner page cannot reach back into the host page while the kit keeps the handle it watches `closed` on.
+ * Returns the cleanup: watching stops, the window stays (it is the visitor's).
+ */
+export function watchPartnerWindow(
+  input: OnrampPartnerInput,
+  send: (event: OnrampEvent) => void,
+  { open, closedPollMs }: { open: NonNullable<OnrampActorsParameters['open']>; closedPollMs: number },
+): () => void {
+  let win: PartnerWindow | null
+  try {
+    win = open('', '_blank')
+    if (win) {
+      try {
+        win.opener = null
+      } catch {
+        // A browser that will not cut it: the partner page is on its own origin either way.
+      }
+      win.location.replace(input.url)
+    }
+  } catch (error) {
+    send({ type: 'onramp.partnerFailed', error: toOnrampError(error, 'open') })
+    return () => {}
+  }
+  if (!win) {
+    send({ type: 'onramp.partnerFailed', error: new OnrampPopupBlockedError() })
+    return () => {}
+  }
+  const opened = win
+  send({ type: 'onramp.partnerOpened' })
+  const timer = setInterval(() => {
+    if (!opened.closed) return
+    clearInterval(timer)
+    send({ type: 'onramp.partnerClosed' })
+  }, closedPollMs)
+  return () => clearInterval(timer)
+}
