@@ -32,6 +32,7 @@ export const VIEW_NAMES = [
   'OnRampProviders',
   'OnRampFiatSelect',
   'OnRampTokenSelect',
+  'OnRampPurchase',
   'Transactions',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',

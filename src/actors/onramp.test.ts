@@ -210,7 +210,7 @@ describe('onramp machine with its real slots', () => {
     win.closed = true
     const done = await waitFor(actor, (s) => s.matches('done'))
     expect(done.context.purchase).toEqual({ id: 'new', amount: '49.5', symbol: 'USDC', hash: HASH })
-    expect(notices.map((n) => n.type)).toEqual(['onramp.opened', 'onramp.succeeded'])
+    expect(notices.map((n) => n.type)).toEqual(['onramp.opening', 'onramp.opened', 'onramp.succeeded'])
     expect(reads).toBe(2)
     clock.increment(ONRAMP_POLL_INTERVAL_MS)
     actor.stop()

@@ -1,11 +1,8 @@
-import type { QueryClient } from '@tanstack/react-query'
 import type { Hex } from 'viem'
 import type { Config } from 'wagmi'
 import { sendTransaction } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { ConvertClient } from '../api/convert'
-import { dataApiKeys, getDataApiClient } from '../api/dataApi'
-import type { ResolvedKitConfig } from '../config'
 import { PENDING_TX_POLL_INTERVAL_MS } from '../constants'
 import { SwapPendingError, toSwapError } from '../errors/swap'
 import type {
@@ -92,20 +89,5 @@ export function createSwapActors({
   }
 }
 
-/**
- * After a swap: the account's Data API reads (history, NFTs; SPEC §7, cached by react-query) and wagmi's native
- * balance are read again, whether or not a view shows them now. The kit refreshes the token balances itself.
- */
-export function refreshAfterSwap({
-  config,
-  queryClient,
-  address,
-}: {
-  config: Pick<ResolvedKitConfig, 'endpoints' | 'projectId'>
-  queryClient: QueryClient
-  address: string
-}): void {
-  const api = getDataApiClient(config, queryClient)
-  void queryClient.invalidateQueries({ queryKey: dataApiKeys.account(api, address) })
-  void queryClient.invalidateQueries({ queryKey: ['balance'] })
-}
+/** After a swap: the account's data read again (./refreshAccount.ts). */
+export { refreshAccountData as refreshAfterSwap } from './refreshAccount'

@@ -22,7 +22,7 @@ import type {
 } from '../machines/swap/types'
 import { safeText } from '../utils/links'
 import { safeImageUrl } from './dataApi'
-import { apiUrl, type RequestFailure, requestJson } from './http'
+import { apiUrl, type RequestFailure, requestParsed } from './http'
 
 /**
  * Client of the Data API's convert endpoints (SPEC §7: tokens, quotes, allowance, gas-price, build-approve,
@@ -136,7 +136,7 @@ export function createConvertClient(options: ConvertClientOptions) {
       signal,
     }: { query?: Record<string, string>; body?: unknown; signal?: AbortSignal | undefined },
   ): Promise<v.InferOutput<S>> {
-    const json = await requestJson(
+    return requestParsed(
       apiUrl(options.api, path, options.projectId, query),
       {
         timeoutMs,
@@ -145,15 +145,9 @@ export function createConvertClient(options: ConvertClientOptions) {
         ...(signal ? { signal } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
       },
+      schema,
       fail(stage),
     )
-    const parsed = v.safeParse(schema, json)
-    if (!parsed.success)
-      throw fail(stage)({
-        kind: 'malformed',
-        details: `The Data API answered an unexpected body: ${v.summarize(parsed.issues)}`,
-      })
-    return parsed.output
   }
 
   return {

@@ -1,3 +1,5 @@
+import type * as v from 'valibot'
+import { safeParse, summarize } from 'valibot'
 import { HTTP_BODY_MAX_BYTES, HTTP_ERROR_BODY_MAX_BYTES, SDK_TYPE, SDK_VERSION } from '../constants'
 import { safeText } from '../utils/links'
 
@@ -278,4 +280,23 @@ export function waitUnlessAborted<T>(promise: Promise<T>, signal: AbortSignal | 
       },
     )
   })
+}
+
+/**
+ * {@link requestJson}, then the answer checked against `schema`: one that does not match is `malformed`, its
+ * problems summarised in `details`.
+ */
+export async function requestParsed<S extends v.GenericSchema>(
+  url: URL,
+  parameters: RequestJsonParameters,
+  schema: S,
+  fail: (failure: RequestFailure) => Error,
+): Promise<v.InferOutput<S>> {
+  const parsed = safeParse(schema, await requestJson(url, parameters, fail))
+  if (!parsed.success)
+    throw fail({
+      kind: 'malformed',
+      details: `${parameters.label} answered an unexpected body: ${summarize(parsed.issues)}`,
+    })
+  return parsed.output
 }

@@ -16,7 +16,7 @@ import type {
 import { safeHttpUrl } from '../utils/httpUrl'
 import { safeText } from '../utils/links'
 import { ONRAMP_PROVIDERS } from '../utils/onrampSamples'
-import { apiUrl, type RequestFailure, requestJson } from './http'
+import { apiUrl, type RequestFailure, requestParsed } from './http'
 
 /**
  * Client of the Data API's onramp calls (SPEC §7: `GET /v1/onramp/options`, `POST /v1/onramp/quote`,
@@ -177,7 +177,7 @@ export function createOnrampClient(options: OnrampClientOptions) {
     schema: S,
     { body, signal }: { body?: unknown; signal?: AbortSignal | undefined },
   ): Promise<v.InferOutput<S>> {
-    const json = await requestJson(
+    return requestParsed(
       apiUrl(options.api, path, options.projectId),
       {
         timeoutMs,
@@ -186,14 +186,9 @@ export function createOnrampClient(options: OnrampClientOptions) {
         ...(signal ? { signal } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
       },
+      schema,
       fail(stage),
     )
-    const parsed = v.safeParse(schema, json)
-    if (!parsed.success)
-      throw fail(stage)({
-        details: `The Data API answered an unexpected body: ${v.summarize(parsed.issues)}`,
-      })
-    return parsed.output
   }
 
   return {
@@ -246,6 +241,7 @@ export function createOnrampClient(options: OnrampClientOptions) {
           amount: request.amount,
           network: request.network,
           provider: request.provider,
+          paymentMethod: request.paymentMethod,
         },
         signal,
       })

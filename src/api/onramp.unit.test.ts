@@ -248,6 +248,7 @@ const QUOTE_REQUEST: OnrampQuoteRequest = {
   amount: '50.00',
   network: 'base',
   provider: 'meld',
+  paymentMethod: 'card',
 }
 const GOOD_QUOTE = {
   quoteId: 'q-1',

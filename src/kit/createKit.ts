@@ -20,9 +20,16 @@ import type { EmbeddedWallet } from '../embedded/load'
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
-import type { AccountRef, SendRef, SessionClientRef, SignInRef, SwapRef } from '../machines/kit/types'
+import type {
+  AccountRef,
+  OnrampRef,
+  SendRef,
+  SessionClientRef,
+  SignInRef,
+  SwapRef,
+} from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
-import { reusesPairing, withoutHover } from '../utils/environment'
+import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { verifyDomainLogic } from './verifyDomain'
 
@@ -106,6 +113,8 @@ export function createKitMachine(config: KitConfig) {
   let embedded: EmbeddedWallet | undefined
   /** Set once the swap's code has loaded: refreshes the account's data after a swap. */
   let afterSwap: ((address: string) => void) | undefined
+  /** Set once the Buy flow's code has loaded: refreshes the account's data after a purchase. */
+  let afterPurchase: ((address: string) => void) | undefined
   const lastUsed = store.read('lastUsedChain')
   const input: KitInput = {
     config: resolved,
@@ -117,6 +126,7 @@ export function createKitMachine(config: KitConfig) {
     reusePairing: reusesPairing(),
     // Read once, here at the edge: the machines are told, never look (issue 18 item 5).
     mobile: isMobileBrowser(browserMobileSignals()),
+    timeZone: visitorTimeZone(),
     connectorIds: {
       walletConnect: WALLETCONNECT_CONNECTOR_ID,
       embedded: EMBEDDED_CONNECTOR_ID,
@@ -296,6 +306,28 @@ export function createKitMachine(config: KitConfig) {
           }),
           swap?.on('swap.previewing', sendBack),
           swap?.on('request.timedOut', sendBack),
+        ]
+        return () => {
+          for (const subscription of subscriptions) subscription?.unsubscribe()
+        }
+      }),
+      /** Loads the Buy flow with its slots: the Data API's onramp calls and history, a window for the partner. */
+      loadOnramp: fromPromise(async () => {
+        const { onrampLogic, refreshAccountData } = await import('./load/onramp')
+        afterPurchase = (address) =>
+          refreshAccountData({ config: resolved, queryClient: services.queryClient, address })
+        return onrampLogic(resolved, services.queryClient)
+      }),
+      /** The Buy flow's notices as kit events; a purchase landed also has the account's data read again. */
+      followOnramp: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const onramp = system.get('onramp') as OnrampRef | undefined
+        const subscriptions = [
+          onramp?.on('onramp.succeeded', (notice) => {
+            sendBack(notice)
+            afterPurchase?.(onramp.getSnapshot().context.address)
+          }),
+          onramp?.on('onramp.opening', sendBack),
+          onramp?.on('onramp.opened', sendBack),
         ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()

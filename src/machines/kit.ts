@@ -2,7 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
-import { legalAccepted } from './kit/rules'
+import { legalAccepted, onrampOffered } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
@@ -263,6 +263,13 @@ export function defineKitMachine() {
         actions: sendTo('modal', { type: 'router.push', view: 'SwapPreview' }),
       },
       'swap.*': { guard: 'swapRuns', actions: forwardTo(({ context }) => context.swapFlow!) },
+      // Buy (issue 19): a provider chosen shows the purchase; a purchase landed is the kit's to show.
+      'onramp.opening': {
+        guard: 'showsOnrampForm',
+        actions: sendTo('modal', { type: 'router.push', view: 'OnRampPurchase' }),
+      },
+      'onramp.succeeded': { actions: 'afterOnramp' },
+      'onramp.*': { guard: 'onrampRuns', actions: forwardTo(({ context }) => context.onrampFlow!) },
       // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
       'signIn.asked': { actions: 'showSignIn' },
       'signIn.signedIn': { actions: 'leaveSignIn' },
@@ -329,6 +336,15 @@ export function defineKitMachine() {
         follow: 'followSwap',
         reset: { event: 'swap.reset', action: 'stopSwap' },
       }),
+      /** The Buy flow (issue 19), for the account connected when Buy opened; `onramp.reset` ends it. */
+      onrampFlow: onDemand({
+        load: 'onramp.load',
+        guard: 'onrampOn',
+        loader: 'loadOnramp',
+        started: 'spawnOnramp',
+        follow: 'followOnramp',
+        reset: { event: 'onramp.reset', action: 'stopOnramp' },
+      }),
       /**
        * Sign-in with the wallet (SPEC §1 `siwx`): loaded at start when the host configured it (the kit's entry
        * asks), so a reconnect finds its session; ConnectingSiwe asks again after a failed load.
@@ -386,6 +402,7 @@ export function initialKitContext(input: KitInput): KitContext {
     account: undefined,
     sendFlow: undefined,
     swapFlow: undefined,
+    onrampFlow: undefined,
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
@@ -403,6 +420,7 @@ export type KitCapability =
   | 'account'
   | 'sendFlow'
   | 'swapFlow'
+  | 'onrampFlow'
   | 'wallets'
   | 'signIn'
   | 'solana'
@@ -418,6 +436,10 @@ export function selectCapability(snapshot: { value: unknown }, capability: KitCa
 
 /** The language the views are asked to show (its catalog may still be loading). */
 export const selectLocale = (snapshot: { context: Pick<KitContext, 'locale'> }) => snapshot.context.locale
+/** Whether Account offers Buy (SPEC §1 `onramp`, an eip155 account, not a restricted time zone; issue 19). */
+export const selectOnrampOffered = (snapshot: {
+  context: Pick<KitContext, 'config' | 'connected' | 'input'>
+}) => onrampOffered(snapshot.context)
 /** Whether a connect may start (SPEC §1 `legalCheckbox`: off, or the visitor ticked it). */
 export const selectLegalAccepted = (snapshot: { context: Pick<KitContext, 'config' | 'legalAccepted'> }) =>
   legalAccepted(snapshot.context)

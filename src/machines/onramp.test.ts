@@ -169,6 +169,7 @@ describe('onramp samples (SPEC §8)', () => {
       amount: '10.01',
       network: 'base',
       provider: 'meld',
+      paymentMethod: 'card' as const,
     }
     expect(mockQuote(request, meld!)).toEqual({
       quoteId: 'estimate:meld:USDC:USD:10.01',

@@ -98,6 +98,32 @@ export const ONRAMP_PARTNER_ID = 'partner'
 /** An error event's payload, for `params`. */
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
+/**
+ * What a read of the provider's orders decides while the partner page is open or was just closed: a new order
+ * confirmed is the purchase (done), a new order failed is a failed purchase; otherwise the state's own fallback.
+ */
+const ORDERS_DECIDE = [
+  {
+    guard: {
+      type: 'purchaseConfirmed',
+      params: ({ event }: { event: { output: OnrampOrder[] } }) => event.output,
+    },
+    target: '#onramp.done',
+    actions: {
+      type: 'setPurchase',
+      params: ({ event }: { event: { output: OnrampOrder[] } }) => event.output,
+    },
+  },
+  {
+    guard: {
+      type: 'purchaseFailed',
+      params: ({ event }: { event: { output: OnrampOrder[] } }) => event.output,
+    },
+    target: '#onramp.failed',
+    actions: 'setPurchaseFailed',
+  },
+] as const
+
 export const onrampMachine = setup({
   types: {
     context: {} as OnrampContext,
@@ -224,6 +250,7 @@ export const onrampMachine = setup({
       return { provider: event.provider }
     }),
     startPurchase: assign({ url: undefined, baseline: undefined, purchase: undefined, error: undefined }),
+    forgetPurchase: assign({ url: undefined, baseline: undefined, purchase: undefined, provider: undefined }),
     setBaseline: assign((_, orders: OnrampOrder[]) => ({ baseline: orders.map((order) => order.id) })),
     setUrl: assign((_, url: string) => ({ url })),
     openPartner: spawnChild('openPartner', {
@@ -244,6 +271,7 @@ export const onrampMachine = setup({
     setTimedOut: assign({
       error: onrampErrorInfo(new OnrampTimeoutError({ timeoutMs: ONRAMP_PURCHASE_TIMEOUT_MS }), 'purchases'),
     }),
+    emitOpening: emit(({ context }) => ({ type: 'onramp.opening' as const, provider: context.provider! })),
     emitOpened: emit(({ context }) => ({
       type: 'onramp.opened' as const,
       provider: context.provider!,
@@ -378,7 +406,7 @@ export const onrampMachine = setup({
     },
     opening: {
       tags: 'busy',
-      entry: 'startPurchase',
+      entry: ['startPurchase', 'emitOpening'],
       on: { 'onramp.cancel': '#onramp.form' },
       initial: 'readingOrders',
       states: {
@@ -439,20 +467,8 @@ export const onrampMachine = setup({
             id: 'pollOrders',
             src: 'fetchPurchases',
             input: ({ context }) => purchasesRequestOf(context),
-            onDone: [
-              {
-                guard: { type: 'purchaseConfirmed', params: ({ event }) => event.output },
-                target: '#onramp.done',
-                actions: { type: 'setPurchase', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'purchaseFailed', params: ({ event }) => event.output },
-                target: '#onramp.failed',
-                actions: 'setPurchaseFailed',
-              },
-              // Still pending (or not made yet): read again after the interval.
-              { target: 'sleeping' },
-            ],
+            // Still pending (or not made yet): read again after the interval.
+            onDone: [...ORDERS_DECIDE, { target: 'sleeping' }],
             // A failed read is not a failed purchase: read again after the interval.
             onError: 'sleeping',
           },
@@ -463,19 +479,8 @@ export const onrampMachine = setup({
             id: 'lastPoll',
             src: 'fetchPurchases',
             input: ({ context }) => purchasesRequestOf(context),
-            onDone: [
-              {
-                guard: { type: 'purchaseConfirmed', params: ({ event }) => event.output },
-                target: '#onramp.done',
-                actions: { type: 'setPurchase', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'purchaseFailed', params: ({ event }) => event.output },
-                target: '#onramp.failed',
-                actions: 'setPurchaseFailed',
-              },
-              { target: '#onramp.failed', actions: 'setAbandoned' },
-            ],
+            // Neither: the window was closed without paying.
+            onDone: [...ORDERS_DECIDE, { target: '#onramp.failed', actions: 'setAbandoned' } as const],
             // The read failed: the purchase may still have landed, so it is read again after the interval.
             onError: 'closed',
           },
@@ -488,6 +493,8 @@ export const onrampMachine = setup({
     },
     done: {
       entry: ['closePartner', 'emitSucceeded'],
+      // Another purchase: the form again, every choice kept, the last purchase forgotten.
+      on: { 'onramp.retry': { target: '#onramp.form', actions: 'forgetPurchase' } },
     },
     failed: {
       entry: 'closePartner',
@@ -508,6 +515,7 @@ function quoteRequestOf(context: OnrampContext): OnrampQuoteRequest {
     amount: normaliseFiatAmount(context.amount) ?? context.amount.trim(),
     network: networkOf(context)?.name ?? '',
     provider: unquotedProviders(context)[0]?.id ?? '',
+    paymentMethod: context.paymentMethod,
   }
 }
 

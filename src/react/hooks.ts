@@ -19,6 +19,7 @@ import {
 import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectIsOpen, selectView } from '../machines/modal'
+import type { OnrampActorRef } from '../machines/onramp'
 import type { SendActorRef } from '../machines/send'
 import type { SignInMachine, SignInStatus } from '../machines/signIn'
 import type { SwapActorRef } from '../machines/swap'
@@ -199,6 +200,11 @@ export function useSendActor(): SendActorRef | undefined {
 /** The swap flow's actor (`src/machines/swap.ts`, systemId `swap`), once a swap view opened it. */
 export function useSwapActor(): SwapActorRef | undefined {
   return useSelector(useKitActor(), (s) => s.context.swapFlow) as SwapActorRef | undefined
+}
+
+/** The Buy flow's actor (`src/machines/onramp.ts`, systemId `onramp`), once a Buy view loaded it. */
+export function useOnrampActor(): OnrampActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.onrampFlow) as OnrampActorRef | undefined
 }
 
 /** Sign-in's actor (`src/machines/signIn.ts`, systemId `signIn`), once loaded (the host configured `siwx`). */

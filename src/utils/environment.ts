@@ -20,3 +20,12 @@ export function withoutHover(): boolean {
     ? window.matchMedia('(hover: none)').matches
     : false
 }
+
+/** The visitor's time zone (IANA, e.g. `Europe/Paris`), or undefined where `Intl` cannot say (SPEC §9 Buy). */
+export function visitorTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined
+  } catch {
+    return undefined
+  }
+}

@@ -6,6 +6,7 @@ import {
   kitMachine,
   selectCapability,
   selectLegalAccepted,
+  selectOnrampOffered,
 } from '../../src/machines/kit'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
@@ -39,6 +40,15 @@ function kitWithRecorders(
     },
     on: { '*': { actions: ({ event }) => void log.push(['swap', event]) } },
   })
+  /** The Buy flow likewise (issue 19). */
+  const onrampInputs: unknown[] = []
+  const onrampLogic = createMachine({
+    context: ({ input }) => {
+      onrampInputs.push(input)
+      return {}
+    },
+    on: { '*': { actions: ({ event }) => void log.push(['onramp', event]) } },
+  })
   const machine = kitMachine.provide({
     actions: {
       spawnFrame: assign({ frame: () => spawned('frame') }),
@@ -65,6 +75,8 @@ function kitWithRecorders(
       followSend: quiet,
       followSwap: quiet,
       loadSwap: fromPromise(async () => swapLogic) as never,
+      followOnramp: quiet,
+      loadOnramp: fromPromise(async () => onrampLogic) as never,
       loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
@@ -81,7 +93,7 @@ function kitWithRecorders(
     log.length = 0
     return events
   }
-  return { kit, send, told, log, swapInputs }
+  return { kit, send, told, log, swapInputs, onrampInputs }
 }
 
 const account = testAccount
@@ -308,6 +320,78 @@ describe('kit rules', () => {
     send(shown('Account', 'Swap', 'SwapPreview'))
     send({ type: 'swap.previewing' })
     expect(told('modal')).toEqual([])
+  })
+
+  it('Buy: loads a flow for the eip155 account connected; its views’ events reach it; a new account ends it', async () => {
+    const { kit, send, told, onrampInputs } = kitWithRecorders()
+    send(shown('Account', 'OnRampProviders'))
+    await tick()
+    // No account, no Buy flow, and Buy not offered.
+    expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('idle')
+    expect(selectOnrampOffered(kit.getSnapshot())).toBe(false)
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    expect(selectOnrampOffered(kit.getSnapshot())).toBe(true)
+    send(shown('Account', 'OnRampProviders'))
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('running')
+    expect(onrampInputs).toEqual([{ address: account('injected').address, chainId: 31337 }])
+    send({ type: 'onramp.setAmount', amount: '50' })
+    expect(told('onramp')).toContainEqual({ type: 'onramp.setAmount', amount: '50' })
+    // A provider chosen on the form: the purchase shows; elsewhere, nothing moves.
+    told('modal')
+    send({ type: 'onramp.opening', provider: 'coinbase' })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'OnRampPurchase' }])
+    send(shown('Account', 'OnRampProviders', 'OnRampPurchase'))
+    send({ type: 'onramp.opening', provider: 'coinbase' })
+    expect(told('modal')).toEqual([])
+    // Another chain: the old flow stops (its window no longer watched), a fresh one starts for the chain.
+    const first = kit.getSnapshot().context.onrampFlow!
+    send({ type: 'account.chainChanged', chainId: 1, supported: true })
+    await tick()
+    expect(first.getSnapshot().status).toBe('stopped')
+    expect(onrampInputs.at(-1)).toEqual({ address: account('injected').address, chainId: 1 })
+    send({ type: 'account.disconnected' })
+    await tick()
+    expect(kit.getSnapshot().context.onrampFlow).toBeUndefined()
+    expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('idle')
+  })
+
+  it('Buy: a purchase landed toasts "Purchase complete" and reads the balances again', async () => {
+    const { send, told, log } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account'))
+    await tick()
+    log.length = 0
+    send({ type: 'onramp.succeeded', provider: 'meld', amount: '49.05', symbol: 'USDC', hash: '0x4' })
+    expect(log.filter(([to]) => to === 'account').map(([, e]) => e.type)).toContain('account.refreshBalances')
+    expect(told('toast')).toEqual([
+      { type: 'toast.show', variant: 'success', message: 'Purchase complete: received 49.05 USDC' },
+    ])
+  })
+
+  it('Buy: not offered with features.onramp off, nor in a restricted time zone (SPEC §9); its flow never loads', async () => {
+    const base = kitTestInput('kit-rules').config
+    for (const overrides of [
+      { config: { ...base, features: { ...base.features, onramp: false } } },
+      { timeZone: 'Asia/Shanghai' },
+      { timeZone: 'Asia/Hong_Kong' },
+    ]) {
+      const { kit, send } = kitWithRecorders(overrides)
+      send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+      expect(selectOnrampOffered(kit.getSnapshot())).toBe(false)
+      send(shown('Account', 'OnRampProviders'))
+      send({ type: 'onramp.load' })
+      await tick()
+      expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('idle')
+    }
+    const paris = kitWithRecorders({ timeZone: 'Europe/Paris' })
+    paris.send({
+      type: 'account.connected',
+      account: account('injected'),
+      method: 'browser',
+      reconnected: true,
+    })
+    expect(selectOnrampOffered(paris.kit.getSnapshot())).toBe(true)
   })
 
   it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {

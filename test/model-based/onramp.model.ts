@@ -260,6 +260,7 @@ export function invariant(snapshot: Snapshot): void {
         amount: normaliseFiatAmount(c.amount) ?? '',
         network: networkOf(c)?.name ?? '',
         provider: id,
+        paymentMethod: c.paymentMethod,
       }
       const expected = mockQuote(request, provider!)
       if (JSON.stringify(entry.quote) !== JSON.stringify(expected)) fail('an estimate that is not the mock')

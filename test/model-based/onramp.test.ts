@@ -44,7 +44,7 @@ import {
 /** The onramp machine's model (onramp.model.ts): every path replayed, the invariants checked in every state. */
 describe('onramp machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(40)
+    expect(model.paths.length).toBe(41)
   })
 
   for (const path of model.paths) {
@@ -55,7 +55,7 @@ describe('onramp machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(40)
+    expect(results).toHaveLength(41)
     assertCoverage(model, results)
   })
 })
@@ -172,6 +172,7 @@ describe('onramp machine, behaviour', () => {
         amount: '50.00',
         network: 'base',
         provider: 'coinbase',
+        paymentMethod: 'card',
       },
       {
         purchaseCurrency: 'USDC',
@@ -179,6 +180,7 @@ describe('onramp machine, behaviour', () => {
         amount: '50.00',
         network: 'base',
         provider: 'meld',
+        paymentMethod: 'card',
       },
     ])
     expect(selectOnrampProviders(run.actor.getSnapshot()).map((p) => [p.id, p.quote, p.estimate])).toEqual([
@@ -213,7 +215,10 @@ describe('onramp machine, behaviour', () => {
       input: { address: ALICE, chainId: 8453, provider: 'coinbase' },
     })
     expect(run.actor.getSnapshot().matches({ waiting: 'sleeping' })).toBe(true)
-    expect(run.notices).toEqual([{ type: 'onramp.opened', provider: 'coinbase', url: URL }])
+    expect(run.notices).toEqual([
+      { type: 'onramp.opening', provider: 'coinbase' },
+      { type: 'onramp.opened', provider: 'coinbase', url: URL },
+    ])
 
     // The old confirmed order is not the purchase; the new one pending keeps waiting.
     await poll(run)
@@ -454,7 +459,8 @@ describe('onramp machine, behaviour', () => {
       name: 'OnrampPopupBlockedError',
       message: 'The payment page was blocked by the browser. Allow pop-ups for this site and try again.',
     })
-    expect(run.notices).toEqual([])
+    // The purchase view showed (the provider was chosen); no window opened.
+    expect(run.notices).toEqual([{ type: 'onramp.opening', provider: 'coinbase' }])
   })
 
   it('fails (retryable) when the URL cannot be generated, before any window', async () => {
@@ -500,6 +506,7 @@ describe('onramp machine, behaviour', () => {
           amount: '100.00',
           network: 'base',
           provider: 'coinbase',
+          paymentMethod: 'card',
         },
         coinbase!,
       ),

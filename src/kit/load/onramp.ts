@@ -5,6 +5,8 @@ import { createOnrampClient } from '../../api/onramp'
 import type { ResolvedKitConfig } from '../../config'
 import { onrampMachine } from '../../machines/onramp'
 
+export { refreshAccountData } from '../../actors/refreshAccount'
+
 /**
  * The Buy (onramp) flow with its slots: the Data API's onramp calls, its history for the provider's orders, and
  * a browser window for the partner page. What the kit's onramp loader loads, in one `import()` (see ./account.ts).

@@ -1,5 +1,6 @@
 import { assertEvent } from 'xstate'
 import { type ResolvedKitConfig, themeVariablesProblems } from '../../config'
+import { isOnrampRestricted } from '../../utils/onrampRegion'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
 import type {
@@ -56,6 +57,26 @@ export const SEND_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
 
 /** The swap views (issue 16): showing one loads the swap flow. */
 export const SWAP_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Swap', 'SwapSelectToken', 'SwapPreview'])
+
+/** The Buy views (issue 19): showing one loads the Buy flow. */
+export const ONRAMP_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
+  'OnRampProviders',
+  'OnRampFiatSelect',
+  'OnRampTokenSelect',
+  'OnRampPurchase',
+])
+
+/**
+ * SPEC §1, §9: Buy is offered when `features.onramp` is on, an eip155 account is connected (the partners
+ * deliver on eip155 networks) and the visitor's time zone is not one of the restricted ones (China region).
+ */
+export function onrampOffered(context: Pick<KitContext, 'config' | 'connected' | 'input'>): boolean {
+  return (
+    context.config.features.onramp &&
+    !!evmAccount(context.connected) &&
+    !isOnrampRestricted(context.input.timeZone)
+  )
+}
 
 /** A listing wallet matches an installed connector by rdns, else by id (an EIP-6963 connector's id is its rdns). */
 export function matchConnector(
@@ -189,6 +210,10 @@ export const is = {
   /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
   solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
   swapRuns: ({ context }) => !!context.swapFlow,
+  /** Buy is offered ({@link onrampOffered}): only then does the Buy flow load. */
+  onrampOn: ({ context }) => onrampOffered(context),
+  onrampRuns: ({ context }) => !!context.onrampFlow,
+  showsOnrampForm: ({ context }) => shownView(context) === 'OnRampProviders',
   showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
   showsSwapForm: ({ context }) => shownView(context) === 'Swap',
   walletsRun: ({ context }) => !!context.wallets,
@@ -216,6 +241,11 @@ export const is = {
   showsSwapView: ({ context, event }) => {
     const view = event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)
     return !!view && SWAP_VIEWS.has(view)
+  },
+  /** The modal shows a Buy view (the Buy flow loads, or starts again for a new account). */
+  showsOnrampView: ({ context, event }) => {
+    const view = event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)
+    return !!view && ONRAMP_VIEWS.has(view)
   },
 } satisfies Record<string, Rule>
 

@@ -50,6 +50,7 @@ import type {
   KitEvent,
   KitInput,
   KitTheme,
+  OnrampLogic,
   SendLogic,
   SessionClientLogic,
   SignInLogic,
@@ -108,6 +109,7 @@ export const kitSetup = setup({
     loadAccount: pending<AccountLogic>(),
     loadSend: pending<SendLogic>(),
     loadSwap: pending<SwapLogic>(),
+    loadOnramp: pending<OnrampLogic>(),
     loadWallets: pending<WalletsLogic>(),
     loadSignIn: pending<SignInLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
@@ -116,6 +118,7 @@ export const kitSetup = setup({
     followAccount: quiet(),
     followSend: quiet(),
     followSwap: quiet(),
+    followOnramp: quiet(),
     followSignIn: quiet(),
   },
   guards: is,
@@ -191,6 +194,18 @@ export const kitSetup = setup({
             }),
           }
     }),
+    /** A Buy flow for the connected eip155 account, delivering on its chain. */
+    spawnOnramp: assign(({ context, spawn }, logic: OnrampLogic) => {
+      const account = evmAccount(context.connected)
+      return context.onrampFlow || !account
+        ? {}
+        : {
+            onrampFlow: spawn(logic, {
+              systemId: 'onramp',
+              input: { address: account.address, chainId: account.chainId },
+            }),
+          }
+    }),
     /** Solana's connection, on the configured Solana networks (the one chosen last first). */
     spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
       if (context.solana) return {}
@@ -215,6 +230,16 @@ export const kitSetup = setup({
       if (context.swapFlow) enqueue.stopChild(context.swapFlow)
       enqueue.assign({ swapFlow: undefined })
       if (is.swapsOn(args) && is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
+    }),
+    /**
+     * The account, its chain or the connection changed: the Buy flow of the old one ends (its partner window is
+     * no longer watched). A Buy view still shown gets a fresh one, for the account connected now.
+     */
+    stopOnramp: enqueueActions((args) => {
+      const { context, enqueue } = args
+      if (context.onrampFlow) enqueue.stopChild(context.onrampFlow)
+      enqueue.assign({ onrampFlow: undefined })
+      if (is.onrampOn(args) && is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
     }),
     /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
     spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
@@ -386,7 +411,7 @@ export const kitSetup = setup({
       })
       tellSender(context, enqueue, event.account)
       // A swap flow is for one account: the one connected now gets its own.
-      enqueue.raise({ type: 'swap.reset' })
+      endAccountFlows(enqueue)
       enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
       if (event.account.connectorId === context.input.connectorIds.walletConnect)
         enqueue.raise({ type: 'remoteSessions.load' })
@@ -436,7 +461,7 @@ export const kitSetup = setup({
       enqueue.sendTo('modal', { type: 'modal.close' })
       if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
       if (context.sendFlow) enqueue.sendTo(({ context }) => context.sendFlow!, { type: 'send.reset' })
-      enqueue.raise({ type: 'swap.reset' })
+      endAccountFlows(enqueue)
     }),
     followChain: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.chainChanged')
@@ -449,7 +474,7 @@ export const kitSetup = setup({
       enqueue.assign({ connected: moved })
       tellSender(context, enqueue, moved)
       fetchBalances(context, enqueue, moved)
-      enqueue.raise({ type: 'swap.reset' })
+      endAccountFlows(enqueue)
       // A session is for one account on one chain: another chain asks sign-in again.
       const evm = evmAccount(moved)
       if (context.signIn && evm)
@@ -594,6 +619,17 @@ export const kitSetup = setup({
         message: `Swapped ${event.fromAmount} ${event.from} for ${formatQuantity(event.toAmount, 6)} ${event.to}`,
       })
     }),
+    /** Issue 19: the purchase landed: a success toast ("Purchase complete: …"), the balances and history read again. */
+    afterOnramp: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'onramp.succeeded')
+      if (context.account)
+        enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
+      enqueue.sendTo('toast', {
+        type: 'toast.show',
+        variant: 'success',
+        message: `Purchase complete: received ${formatQuantity(event.amount, 6)} ${event.symbol}`,
+      })
+    }),
     /** An e-mail update ended: back on Account, and said when it worked. */
     endEmailUpdate: enqueueActions((args) => {
       const { enqueue } = args
@@ -612,6 +648,7 @@ export const kitSetup = setup({
       }
       if (is.showsSendView(args)) enqueue.raise({ type: 'send.load' })
       if (is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
+      if (is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
     }),
   },
 })
@@ -633,6 +670,12 @@ function frameTheme({ themeMode, themeVariables }: KitTheme) {
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
 
+/** What is for one account (its swap, its purchase) ends: another account, chain, or none is connected now. */
+function endAccountFlows(enqueue: KitEnqueue) {
+  enqueue.raise({ type: 'swap.reset' })
+  enqueue.raise({ type: 'onramp.reset' })
+}
+
 /**
  * Makes `namespace` the active one: its account (if any) is the one the views and the host see, its balances
  * are read, and what was for the other one's account (a swap, a send form) ends.
@@ -644,7 +687,7 @@ function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainName
   enqueue.sendTo('modal', { type: 'modal.connected', connected: connected !== undefined })
   if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
   tellSender(context, enqueue, connected)
-  enqueue.raise({ type: 'swap.reset' })
+  endAccountFlows(enqueue)
   if (connected) fetchBalances(context, enqueue, connected)
   else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
 }

@@ -15,6 +15,7 @@ import type {
 } from '../connection'
 import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
+import type { OnrampEvent, OnrampNotice, onrampMachine } from '../onramp'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
 import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
@@ -39,6 +40,8 @@ export interface KitInput {
   reusePairing: boolean
   /** A mobile browser (src/utils/mobile.ts): a wallet with a mobile link is opened by it. False when absent. */
   mobile?: boolean
+  /** The visitor's time zone (IANA), read once at the edge: Buy is hidden in the SPEC's restricted ones. */
+  timeZone?: string
   /**
    * The connectors the kit's rules tell apart (their ids live with the chains): `embedded` is the embedded
    * wallet on eip155, `solanaEmbedded` the same login on Solana (issue 17).
@@ -62,6 +65,8 @@ export type AccountLogic = typeof accountMachine
 export type SendLogic = typeof sendMachine
 /** The swap flow, provided with its slots (`createSwapActors`); one is spawned per connected account. */
 export type SwapLogic = typeof swapMachine
+/** The Buy flow, provided with its slots (`createOnrampActors`); one is spawned per connected account. */
+export type OnrampLogic = typeof onrampMachine
 /** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
 export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
@@ -78,6 +83,7 @@ export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
 export type SwapRef = ActorRefFrom<SwapLogic>
+export type OnrampRef = ActorRefFrom<OnrampLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
 export type SignInRef = ActorRefFrom<SignInLogic>
 export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
@@ -124,6 +130,8 @@ export interface KitContext {
   sendFlow: SendRef | undefined
   /** The swap flow (systemId `swap`), once Swap opened; for the account connected then (a new one starts anew). */
   swapFlow: SwapRef | undefined
+  /** The Buy flow (systemId `onramp`), once Buy opened; for the account connected then (a new one starts anew). */
+  onrampFlow: OnrampRef | undefined
   /** The wallet listing's machine (systemId `wallets`), once the modal opened (or a view asked the listing). */
   wallets: WalletsRef | undefined
   /**
@@ -243,6 +251,12 @@ export type KitEvent =
   | SwapEvent
   /** From the swap flow, through its follower. */
   | Extract<SwapNotice, { type: 'swap.succeeded' | 'swap.previewing' | 'request.timedOut' }>
+  /** The Buy views need the Buy flow (`onramp`); `onramp.reset` ends it (another account, chain, or none). */
+  | { type: 'onramp.load' }
+  | { type: 'onramp.reset' }
+  | OnrampEvent
+  /** From the Buy flow, through its follower. */
+  | OnrampNotice
   /** Solana's code is needed (at start, when a Solana network is configured). */
   | { type: 'solana.load' }
   /**

@@ -90,6 +90,8 @@ export interface OnrampQuoteRequest {
   /** The network's name. */
   network: string
   provider: string
+  /** Its limits apply to the amount quoted. */
+  paymentMethod: OnrampPaymentMethod
 }
 
 /** What `generateUrl` takes (SPEC §7 `POST /v1/generators/onrampurl`). */
@@ -188,7 +190,7 @@ export type OnrampEvent =
   | { type: 'onramp.setPaymentMethod'; id: OnrampPaymentMethod }
   /** A provider with a quote, the amount within the limits: the partner page is opened. */
   | { type: 'onramp.choose'; provider: string }
-  /** From a failure: back to the form, every choice kept, quotes asked for afresh. */
+  /** From a failure, or after a purchase (another one): back to the form, every choice kept, quotes asked for afresh. */
   | { type: 'onramp.retry' }
   /** From opening or waiting: back to the form, every choice kept. */
   | { type: 'onramp.cancel' }
@@ -201,6 +203,8 @@ export type OnrampEvent =
 
 /** What the onramp machine tells the kit (`actor.on(type, …)`). */
 export type OnrampNotice =
+  /** A provider was chosen: its partner page is being prepared and opened (the kit shows the purchase view). */
+  | { type: 'onramp.opening'; provider: string }
   /** The partner page is open in its own window. */
   | { type: 'onramp.opened'; provider: string; url: string }
   /** The purchase landed: the kit shows "Purchase complete: …" and refreshes balances and history. */

@@ -6,6 +6,7 @@ import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
+import { selectOnrampOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
 import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
@@ -128,8 +129,13 @@ export default function AccountDetails() {
   useRefreshAfterSend(useSendActor())
   const { namespace } = useKitAccount()
   // On Solana: receive and send; swap and buy are eip155's for now (issue 17).
+  // Buy, also not in the SPEC's restricted time zones (the kit's rule).
+  const buyOffered = useSelector(kit, selectOnrampOffered)
   const shown = config.features.walletFeaturesOrder.filter(
-    (feature) => config.features[feature] && (namespace === 'eip155' || SOLANA_FEATURES.has(feature)),
+    (feature) =>
+      config.features[feature] &&
+      (namespace === 'eip155' || SOLANA_FEATURES.has(feature)) &&
+      (feature !== 'onramp' || buyOffered),
   )
   const t = useT()
   return (

@@ -48,6 +48,10 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   Swap: lazy(() => import('./Swap')),
   SwapSelectToken: lazy(() => import('./SwapSelectToken')),
   SwapPreview: lazy(() => import('./SwapPreview')),
+  OnRampProviders: lazy(() => import('./OnRampProviders')),
+  OnRampFiatSelect: lazy(() => import('./OnRampFiatSelect')),
+  OnRampTokenSelect: lazy(() => import('./OnRampTokenSelect')),
+  OnRampPurchase: lazy(() => import('./OnRampPurchase')),
 }
 
 /** Pay's view: fetched only for a payment the host opened (`pay.open`, with `features.pay` on). */

@@ -1,0 +1,99 @@
+import { type OnrampActorRef, selectOnrampStatus } from '../../machines/onramp'
+import { useSelector } from '../actor'
+import { OnrampFlowLoading, OnrampStyle, useOnrampFlow } from '../components/onrampShared'
+import { useKitActor } from '../context'
+import { errorText, useI18n } from '../i18nViews'
+
+/**
+ * Issue 19's purchase in progress: the partner page opening, then open in its own window while the kit waits for
+ * the purchase to land (Cancel goes back to the form), then the amount received, or why it did not happen with
+ * Try again (every choice of the form kept).
+ */
+export default function OnRampPurchase() {
+  const { onramp, failed, retry } = useOnrampFlow()
+  if (!onramp) return <OnrampFlowLoading failed={failed} retry={retry} />
+  return <Purchase onramp={onramp} />
+}
+
+function Purchase({ onramp }: { onramp: OnrampActorRef }) {
+  const kit = useKitActor()
+  const status = useSelector(onramp, selectOnrampStatus)
+  const providerId = useSelector(onramp, (s) => s.context.provider)
+  const provider = useSelector(
+    onramp,
+    (s) =>
+      s.context.options?.providers.find((p) => p.id === s.context.provider)?.name ?? s.context.provider ?? '',
+  )
+  const purchase = useSelector(onramp, (s) => s.context.purchase)
+  const error = useSelector(onramp, (s) => s.context.error)
+  const { t } = useI18n()
+  const backToForm = () => kit.send({ type: 'router.back' })
+
+  if (status === 'done' && purchase) {
+    return (
+      <div className="ws-stack" data-provider={providerId}>
+        <OnrampStyle />
+        <p role="status">{t('onramp.received', { amount: purchase.amount, symbol: purchase.symbol })}</p>
+        <button
+          type="button"
+          className="ws-primary"
+          onClick={() => kit.send({ type: 'router.reset', view: 'Account' })}
+        >
+          {t('onramp.backToAccount')}
+        </button>
+      </div>
+    )
+  }
+  if (status === 'failed') {
+    return (
+      <div className="ws-stack" data-provider={providerId}>
+        <OnrampStyle />
+        <p className="ws-error-text" role="alert">
+          {error ? errorText(t, error) : t('onramp.notCompleted')}
+        </p>
+        <button
+          type="button"
+          className="ws-primary"
+          onClick={() => {
+            kit.send({ type: 'onramp.retry' })
+            backToForm()
+          }}
+        >
+          {t('common.tryAgain')}
+        </button>
+      </div>
+    )
+  }
+  if (status === 'opening' || status === 'waiting') {
+    return (
+      <div className="ws-stack" data-provider={providerId}>
+        <OnrampStyle />
+        <div className="ws-loading" role="status" aria-live="polite">
+          <span className="ws-spinner" aria-hidden="true" />
+          <span>
+            {status === 'opening' ? t('onramp.opening', { provider }) : t('onramp.waiting', { provider })}
+          </span>
+        </div>
+        <button
+          type="button"
+          className="ws-secondary"
+          onClick={() => {
+            kit.send({ type: 'onramp.cancel' })
+            backToForm()
+          }}
+        >
+          {t('common.cancel')}
+        </button>
+      </div>
+    )
+  }
+  // Back on the form (cancelled elsewhere, or never chosen): nothing is in progress.
+  return (
+    <div className="ws-stack">
+      <p className="ws-muted">{t('onramp.nothingInProgress')}</p>
+      <button type="button" className="ws-secondary" onClick={backToForm}>
+        {t('onramp.backToForm')}
+      </button>
+    </div>
+  )
+}
