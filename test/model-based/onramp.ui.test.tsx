@@ -73,7 +73,11 @@ function renderBuy(answers: Answers) {
   let kit: KitActorRef | undefined
   render(
     <KitRoot machine={machine} options={{ clock }}>
-      <Capture onActor={(actor) => void (kit = actor)} />
+      <Capture
+        onActor={(actor) => {
+          kit = actor
+        }}
+      />
     </KitRoot>,
   )
   if (!kit) throw new Error('kit actor not captured')
