@@ -22,7 +22,7 @@ import type {
 } from '../machines/swap/types'
 import { safeText } from '../utils/links'
 import { safeImageUrl } from './dataApi'
-import { apiUrl, type RequestFailure, requestParsed } from './http'
+import { dataApiCall, type RequestFailure } from './http'
 
 /**
  * Client of the Data API's convert endpoints (SPEC §7: tokens, quotes, allowance, gas-price, build-approve,
@@ -136,18 +136,7 @@ export function createConvertClient(options: ConvertClientOptions) {
       signal,
     }: { query?: Record<string, string>; body?: unknown; signal?: AbortSignal | undefined },
   ): Promise<v.InferOutput<S>> {
-    return requestParsed(
-      apiUrl(options.api, path, options.projectId, query),
-      {
-        timeoutMs,
-        label: 'The Data API',
-        ...(body === undefined ? {} : { method: 'POST' as const, body }),
-        ...(signal ? { signal } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      },
-      schema,
-      fail(stage),
-    )
+    return dataApiCall({ ...options, timeoutMs }, { path, query, body, signal }, schema, fail(stage))
   }
 
   return {

@@ -300,3 +300,36 @@ export async function requestParsed<S extends v.GenericSchema>(
     })
   return parsed.output
 }
+
+/** Where a Data API client sends its calls, and how long it waits for each. */
+export interface DataApiTarget {
+  api: string
+  projectId: string
+  timeoutMs: number
+  fetch?: typeof fetch | undefined
+}
+
+/**
+ * One call of the Data API (SPEC §7): the path with the project's query parameters, a POST when there is a body,
+ * and the answer checked against `schema` ({@link requestParsed}).
+ */
+export function dataApiCall<S extends v.GenericSchema>(
+  target: DataApiTarget,
+  request: { path: string; query?: QueryValues; body?: unknown; signal?: AbortSignal | undefined },
+  schema: S,
+  fail: (failure: RequestFailure) => Error,
+): Promise<v.InferOutput<S>> {
+  const { body, signal } = request
+  return requestParsed(
+    apiUrl(target.api, request.path, target.projectId, request.query),
+    {
+      timeoutMs: target.timeoutMs,
+      label: 'The Data API',
+      ...(body === undefined ? {} : { method: 'POST' as const, body }),
+      ...(signal ? { signal } : {}),
+      ...(target.fetch ? { fetch: target.fetch } : {}),
+    },
+    schema,
+    fail,
+  )
+}

@@ -16,7 +16,7 @@ import type {
 import { safeHttpUrl } from '../utils/httpUrl'
 import { safeText } from '../utils/links'
 import { ONRAMP_PROVIDERS } from '../utils/onrampSamples'
-import { apiUrl, type RequestFailure, requestParsed } from './http'
+import { dataApiCall, type RequestFailure } from './http'
 
 /**
  * Client of the Data API's onramp calls (SPEC §7: `GET /v1/onramp/options`, `POST /v1/onramp/quote`,
@@ -177,18 +177,7 @@ export function createOnrampClient(options: OnrampClientOptions) {
     schema: S,
     { body, signal }: { body?: unknown; signal?: AbortSignal | undefined },
   ): Promise<v.InferOutput<S>> {
-    return requestParsed(
-      apiUrl(options.api, path, options.projectId),
-      {
-        timeoutMs,
-        label: 'The Data API',
-        ...(body === undefined ? {} : { method: 'POST' as const, body }),
-        ...(signal ? { signal } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      },
-      schema,
-      fail(stage),
-    )
+    return dataApiCall({ ...options, timeoutMs }, { path, body, signal }, schema, fail(stage))
   }
 
   return {
