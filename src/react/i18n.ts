@@ -1,5 +1,3 @@
-import { createI18n } from '@nanostores/i18n'
-import { atom } from 'nanostores'
 import { createElement, Fragment, type ReactNode, useCallback, useSyncExternalStore } from 'react'
 import type { KitLocale } from '../config'
 import type { KitActorRef } from '../machines/kit'
@@ -12,11 +10,11 @@ import en from './locales/en.json'
  * the source of truth and ships with the kit, every other catalog is its own chunk, fetched (`import()`) only
  * when its locale is chosen. While it loads, the views keep the language they showed.
  *
- * The catalogs are kept by @nanostores/i18n: of the maintained i18n libraries it is the smallest (measured with
- * esbuild, minified, gzip -9, a one-line use each: @nanostores/i18n with nanostores 1.5 KiB, @lingui/core
- * 2.4 KiB and it wants catalogs compiled by its CLI, node-polyglot 8.3 KiB, i18next 16.0 KiB; rosetta, 0.8 KiB,
- * and typesafe-i18n, 1.3 KiB, are no longer maintained), it loads a locale's catalog through the function we give
- * it and keeps showing the previous one until it has come. Placeholders (`{name}`) are filled in below.
+ * The catalogs are kept by a small store of our own (`storeFor` below): the job is to load a locale's catalog
+ * once, keep showing the previous language until it has come, and tell React. @nanostores/i18n did that before
+ * (the smallest maintained i18n library: 1.5 KiB), but the store below is a few lines and is ~1.1 KiB less on the
+ * path of the modal's first open (measured with bench/peers' host app, gzip -9; issue 14's budgets).
+ * Placeholders (`{name}`) are filled in below.
  *
  * The texts the machines and errors write in English (errors' `shortMessage`s, alerts, the machines' toasts and
  * progress lines) are already English where they come from: their English catalog (`en.machine.json`, the
@@ -85,7 +83,7 @@ export function loadMachineEnglish(): Promise<unknown> {
   })
 }
 
-function shownI18n(locale: KitLocale, messages: Catalog): KitI18n {
+function shownI18n(locale: KitLocale, messages: Partial<Catalog>): KitI18n {
   return { locale, dir: RTL.has(locale) ? 'rtl' : 'ltr', t: createTranslate(messages) }
 }
 
@@ -96,32 +94,51 @@ interface Store {
 
 const stores = new WeakMap<KitActorRef, Store>()
 
-/** One store per kit: its locale follows the kit's context; its catalog loads when that locale is new. */
+/**
+ * One store per kit: its locale follows the kit's context; a locale's catalog loads the first time it is asked
+ * for, and the views keep the language they showed until it has come. A catalog that did not come (offline)
+ * shows English, the source, until the locale is asked again.
+ */
 function storeFor(kit: KitActorRef): Store {
   let store = stores.get(kit)
   if (store) return store
-  const locale = atom<KitLocale>(kit.getSnapshot().context.locale)
-  kit.subscribe((snapshot) => locale.set(snapshot.context.locale))
-  const failed = new Set<KitLocale>()
-  const i18n = createI18n(locale, {
-    get: (code) =>
-      Promise.all([CATALOGS[code as Exclude<KitLocale, 'en'>](), loadMachineEnglish()]).then(
-        ([catalog]) => ({ kit: catalog.default }),
-        () => {
-          // A catalog that did not come (offline): English, the source, until the locale is asked again.
-          failed.add(code as KitLocale)
-          return {}
+  const listeners = new Set<() => void>()
+  const loaded: Partial<Record<KitLocale, Partial<Catalog>>> = { en: {} }
+  let shown = shownI18n('en', {})
+  let asked: KitLocale | undefined
+  const show = (locale: KitLocale, catalog: Partial<Catalog>) => {
+    shown = shownI18n(locale, catalog)
+    for (const listener of listeners) listener()
+  }
+  const ask = (locale: KitLocale) => {
+    asked = locale
+    const catalog = loaded[locale]
+    if (catalog) {
+      if (shown.locale !== locale) show(locale, catalog)
+      return
+    }
+    Promise.all([CATALOGS[locale as Exclude<KitLocale, 'en'>](), loadMachineEnglish()])
+      .then(
+        ([module]) => {
+          loaded[locale] = module.default
         },
-      ),
+        () => undefined,
+      )
+      .then(() => {
+        if (asked === locale) show(loaded[locale] ? locale : 'en', loaded[locale] ?? {})
+      })
+  }
+  ask(kit.getSnapshot().context.locale)
+  kit.subscribe((snapshot) => {
+    if (snapshot.context.locale !== asked) ask(snapshot.context.locale)
   })
-  const messages = i18n('kit', en as unknown as Catalog)
-  let shown = shownI18n('en', en as unknown as Catalog)
-  messages.subscribe((catalog) => {
-    const code = locale.get()
-    const ready = code === 'en' || i18n.cache[code]?.kit !== undefined
-    shown = shownI18n(ready ? code : failed.has(code) ? 'en' : shown.locale, catalog as Catalog)
-  })
-  store = { get: () => shown, subscribe: (listener) => messages.listen(listener) }
+  store = {
+    get: () => shown,
+    subscribe: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
   stores.set(kit, store)
   return store
 }
