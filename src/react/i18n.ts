@@ -1,7 +1,6 @@
-import { createElement, Fragment, type ReactNode, useCallback, useSyncExternalStore } from 'react'
+import { createElement, Fragment, type ReactNode, useSyncExternalStore } from 'react'
 import type { KitLocale } from '../config'
 import type { KitActorRef } from '../machines/kit'
-import { useSelector } from './actor'
 import { useKitActor } from './context'
 import en from './locales/en.json'
 
