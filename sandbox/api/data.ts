@@ -12,7 +12,7 @@ import {
 import { deliveriesTo } from '../onramp/orders.ts'
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import { ChainIndex } from './chainIndex.ts'
-import { createRouter, parseBody, parseQuery, type Route } from './common.ts'
+import { chainUnavailable, createRouter, parseBody, parseQuery, type Route } from './common.ts'
 import { convertRoutes } from './convert.ts'
 import { openDatabase, type SandboxDb } from './db.ts'
 import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
@@ -27,8 +27,8 @@ import {
   SESSION_ID,
   SessionBodySchema,
   storeSession,
-  verifySiwe,
 } from './sessions.ts'
+import { verifySignedMessage } from './signatures.ts'
 import { type DataApiSolanaOptions, isSolanaAddress, solanaBalanceReader } from './solana.ts'
 import { listTelemetry, storeTelemetry, TelemetryBodySchema, type TelemetryEvent } from './telemetry.ts'
 
@@ -192,11 +192,6 @@ function badAddress(value: string): SandboxResponse | undefined {
 /** 400 for a session id path parameter of the wrong shape; `undefined` when it has the right one. */
 function badSessionId(value: string): SandboxResponse | undefined {
   return SESSION_ID.test(value) ? undefined : errorJson(400, `Invalid session id: ${value.slice(0, 100)}`)
-}
-
-function chainUnavailable(error: unknown): SandboxResponse {
-  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error)
-  return errorJson(502, `Chain RPC unavailable: ${detail}`)
 }
 
 /**
@@ -491,7 +486,8 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         if ('error' in checked) return checked.error
         const signature = parsed.value.signature as Hex
         try {
-          if (!(await verifySiwe(client, checked.value, signature, now)))
+          const { address, message } = checked.value
+          if (!(await verifySignedMessage(client, { address, message, signature })))
             return errorJson(401, 'Signature verification failed')
         } catch (error) {
           return chainUnavailable(error)
