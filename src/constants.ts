@@ -259,7 +259,8 @@ export const NAME_MIN_LENGTH = 4
 export const NAME_SUFFIX = '.reown.id'
 /** The legacy suffix: names under it are resolved, never registered. §5 */
 export const NAME_LEGACY_SUFFIX = '.wcn.id'
-/** The zone name suggestions are asked for (`GET /v1/profile/suggestions/{name}?zone=`). §9 ("host-specific, not shown"): ours, the suffix's zone. */
+/** The zone name suggestions are asked for (`GET /v1/profile/suggestions/{name}?zone=`). Ours: §9 calls it
+ * "fixed, host-specific, not shown"; the suffix's zone. */
 export const NAME_ZONE = 'reown.id'
 /** How old the signed registration message's timestamp may be, in seconds. Ours: §7 names none. */
 export const NAME_MESSAGE_MAX_AGE_S = 600

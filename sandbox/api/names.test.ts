@@ -119,9 +119,9 @@ function tampered(signature: Hex): Hex {
 
 const fresh = () => privateKeyToAccount(generatePrivateKey())
 
-/** A label no test has used: the tests share one database. */
-let labels = 0
-const freshName = (stem = 'name') => `${stem}-${process.pid}-${++labels}.reown.id`
+/** A name no test has used: the tests share one database. */
+let names = 0
+const freshName = (stem = 'name') => `${stem}-${++names}.reown.id`
 
 beforeAll(async () => {
   ;[chain, db] = await Promise.all([startChain(), openDatabase()])
@@ -267,7 +267,7 @@ describe('POST /v1/profile/account', () => {
 
   it('takes a lower-case address and a name in capitals, storing both normalised', async () => {
     const account = fresh()
-    const label = `caps-${process.pid}`
+    const label = 'in-capitals'
     const message = nameMessage(`${label.toUpperCase()}.REOWN.ID`, {
       attributes: { avatar: 'https://example.com/a.png' },
     })
@@ -295,6 +295,14 @@ describe('POST /v1/profile/account', () => {
 
     const undeployedName = freshName('smart-undeployed')
     const counterfactual = nameMessage(undeployedName)
+    // The owner's bare signature does not speak for an account with no code yet.
+    const bare = await register({
+      coin_type: coinType,
+      address: smart,
+      message: counterfactual,
+      signature: await owner.signMessage({ message: counterfactual }),
+    })
+    expect(bare.status).toBe(401)
     const wrapped = await signAsSmartAccount(counterfactual)
     // ERC-6492: the signature ends with the magic suffix and carries the deployer call.
     expect(wrapped.endsWith('6492649264926492649264926492649264926492649264926492649264926492')).toBe(true)
@@ -330,8 +338,7 @@ describe('POST /v1/profile/account', () => {
     await registered({ coin_type: coinType, address: smart, message: plainMessage, signature: plain })
     expect((await reverse(smart)).map((r) => r.name)).toEqual([undeployedName, deployedName])
 
-    // The owner's key signing for itself registers the owner, not the smart account; another key cannot sign
-    // for the smart account at all.
+    // Another key cannot sign for the smart account: its isValidSignature refuses.
     const intruderMessage = nameMessage(freshName('smart-intruder'))
     const refused = await register({
       coin_type: coinType,
@@ -510,10 +517,7 @@ describe('POST /v1/profile/account', () => {
         withMessage(`{"name":"alice.reown.id","attributes":{},"timestamp":${Date.now()}.5}`),
         /^Invalid registration message: × timestamp must be whole seconds/,
       ],
-      [
-        withMessage('{"attributes":{},"timestamp":1}'),
-        /^Invalid registration message: .*name/,
-      ],
+      [withMessage('{"attributes":{},"timestamp":1}'), /^Invalid registration message: .*name/],
       [
         withMessage(nameMessage('alice.reown.id', { attributes: { twitter: '@alice' } })),
         /^Invalid registration message: × attributes may hold avatar and bio only/,
