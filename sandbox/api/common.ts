@@ -139,3 +139,9 @@ export function parseQuery<S extends v.GenericSchema>(
   }
   return { value: result.output }
 }
+
+/** 502 for a call the chain did not answer, with the first line of what went wrong. */
+export function chainUnavailable(error: unknown): SandboxResponse {
+  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  return errorJson(502, `Chain RPC unavailable: ${detail}`)
+}

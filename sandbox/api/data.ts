@@ -12,12 +12,23 @@ import {
 import { deliveriesTo } from '../onramp/orders.ts'
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import { ChainIndex } from './chainIndex.ts'
-import { createRouter, parseBody, parseQuery, type Route } from './common.ts'
+import { chainUnavailable, createRouter, parseBody, parseQuery, type Route } from './common.ts'
 import { convertRoutes } from './convert.ts'
 import { openDatabase, type SandboxDb } from './db.ts'
 import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
 import { badgeSvg, SVG_HEADERS } from './images.ts'
-import { avatarLabel, identityOf, nameRecord, namesOf } from './names.ts'
+import {
+  avatarLabel,
+  identityOf,
+  invalidName,
+  nameLabelProblem,
+  nameRecord,
+  nameSuggestions,
+  namesOf,
+  registerName,
+  SuggestionsQuerySchema,
+  suggestionLabel,
+} from './names.ts'
 import { OnrampProviderQuerySchema, onrampHistoryPage, onrampRoutes } from './onramp.ts'
 import {
   checkSiweMessage,
@@ -27,8 +38,8 @@ import {
   SESSION_ID,
   SessionBodySchema,
   storeSession,
-  verifySiwe,
 } from './sessions.ts'
+import { verifySignedMessage } from './signatures.ts'
 import { type DataApiSolanaOptions, isSolanaAddress, solanaBalanceReader } from './solana.ts'
 import { listTelemetry, storeTelemetry, TelemetryBodySchema, type TelemetryEvent } from './telemetry.ts'
 
@@ -43,8 +54,8 @@ export type {
 export { CONVERT_NATIVE_ADDRESS, UNSUPPORTED_GAS_PRICE, UNSUPPORTED_SWAPS } from './convert.ts'
 export type { HistoryItem, HistoryTransfer, NftItem, OperationType, Page } from './history.ts'
 export { HISTORY_PAGE_SIZE, NFT_PAGE_SIZE } from './history.ts'
-export type { NameRecord } from './names.ts'
-export { SEEDED_NAME } from './names.ts'
+export type { NameRecord, NameSuggestion } from './names.ts'
+export { coinTypeOf, NAME_RULE, SEEDED_NAME } from './names.ts'
 export type { OnrampHistoryItem, OnrampOptions, OnrampQuote } from './onramp.ts'
 export type { Session, SessionCreated } from './sessions.ts'
 export type { DataApiSolanaOptions } from './solana.ts'
@@ -194,11 +205,6 @@ function badSessionId(value: string): SandboxResponse | undefined {
   return SESSION_ID.test(value) ? undefined : errorJson(400, `Invalid session id: ${value.slice(0, 100)}`)
 }
 
-function chainUnavailable(error: unknown): SandboxResponse {
-  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error)
-  return errorJson(502, `Chain RPC unavailable: ${detail}`)
-}
-
 /**
  * Starts the Data API (SPEC §7), every call requiring projectId, st and sv:
  * - `GET /v1/supported-chains`; `GET /v1/account/{address}/balance` (read live from the chain; for the
@@ -212,6 +218,16 @@ function chainUnavailable(error: unknown): SandboxResponse {
  * - `GET /v1/identity/{address}?sender`: `{ name, avatar }` of the address's primary name (or nulls).
  * - `GET /v1/profile/reverse/{address}?sender&apiVersion`: the name records the address holds.
  * - `GET /v1/profile/account/{name}?apiVersion`: one name record, 404 when nobody holds it.
+ * - `GET /v1/profile/suggestions/{label}?zone=reown.id`: `{ suggestions: [{ name, registered }] }`, the label
+ *   itself first (a trailing `.reown.id` stripped, lower-cased) with whether it is held, then up to 4
+ *   alternatives nobody holds. 400 'Invalid name: {SPEC §5 rule}' for a label that breaks the rule, 400 for
+ *   another zone.
+ * - `POST /v1/profile/account` `{ coin_type, address, message, signature }`: registers the name of the signed
+ *   JSON message `{ name, attributes, timestamp }` for the address, verified on the chain (EOA, ERC-1271,
+ *   ERC-6492); 201 with the name record. 400 for a malformed body or message, a coin type other than the chain's
+ *   ENSIP-11 one ('Unsupported coin type'), a name that breaks the rule or is not under `.reown.id`, a message
+ *   older than 10 minutes ('Message expired'); 401 'Invalid signature'; 409 'Name is already registered'
+ *   (see `names.ts`). The record then answers the two calls above.
  * - `POST /v1/sessions` `{ message, signature }`: signs in with a SIWE (EIP-4361) message, verified on the
  *   chain (EOA, ERC-1271, ERC-6492); 201 `{ id, address, chainId, domain, issuedAt, expiresAt }`. 400 for a
  *   malformed, expired or not-yet-valid message or another chain ("Unsupported chain"), 401 'Signature
@@ -481,6 +497,23 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
       },
     },
     {
+      method: 'GET',
+      pattern: /^\/v1\/profile\/suggestions\/([^/]+)$/,
+      handle: async ({ req, params: [sent = ''] }) => {
+        const parsed = parseQuery(req.url, ['zone'], SuggestionsQuerySchema)
+        if ('error' in parsed) return parsed.error
+        const label = suggestionLabel(sent)
+        const problem = nameLabelProblem(label)
+        if (problem) return invalidName(problem, sent)
+        return { json: { suggestions: await nameSuggestions(db, label) } }
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/profile\/account$/,
+      handle: ({ req }) => registerName({ db, client, chainId: options.chainId, origin }, req.body),
+    },
+    {
       method: 'POST',
       pattern: /^\/v1\/sessions$/,
       handle: async ({ req }) => {
@@ -491,7 +524,8 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         if ('error' in checked) return checked.error
         const signature = parsed.value.signature as Hex
         try {
-          if (!(await verifySiwe(client, checked.value, signature, now)))
+          const { address, message } = checked.value
+          if (!(await verifySignedMessage(client, { address, message, signature })))
             return errorJson(401, 'Signature verification failed')
         } catch (error) {
           return chainUnavailable(error)

@@ -195,6 +195,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX onramp_orders_delivery ON onramp_orders (tx_hash);
     `,
   },
+  {
+    id: 6,
+    name: 'name registrations',
+    // Names registered through `POST /v1/profile/account` (`names.ts`): the coin type becomes BIGINT, since an
+    // ENSIP-11 coin type (0x80000000 | chainId) does not fit an INTEGER; the signed message and its signature
+    // are kept for audit (NULL for the seeded name). The primary key on `name` decides between two
+    // registrations of one name at once.
+    sql: `
+      ALTER TABLE profile_names ALTER COLUMN coin_type TYPE BIGINT;
+      ALTER TABLE profile_names ADD CONSTRAINT profile_names_coin_type CHECK (coin_type BETWEEN 0 AND 4294967295);
+      ALTER TABLE profile_names ADD COLUMN message TEXT;
+      ALTER TABLE profile_names ADD COLUMN signature TEXT CHECK (signature ~ '^0x([0-9a-f]{2})+$');
+    `,
+  },
 ]
 
 export interface SandboxDbOptions {

@@ -1,15 +1,39 @@
-import { getAddress } from 'viem'
+import * as v from 'valibot'
+import { getAddress, type Hex, isAddress, type PublicClient } from 'viem'
+import {
+  NAME_LEGACY_SUFFIX,
+  NAME_MESSAGE_MAX_AGE_S,
+  NAME_MIN_LENGTH,
+  NAME_SUFFIX,
+  NAME_ZONE,
+} from '../../src/constants.ts'
+import { errorJson, type SandboxResponse } from '../shared/http.ts'
+import { chainUnavailable, parseBody } from './common.ts'
 import type { SandboxDb } from './db.ts'
+import { SignatureSchema, verifySignedMessage } from './signatures.ts'
 
 /**
- * Account names in the sandbox database (table `profile_names`, migration 2): the identity and profile calls
- * of the Data API read them. Dev account 0 is seeded with {@link SEEDED_NAME}.
+ * Account names in the sandbox database (table `profile_names`, migrations 2 and 6): the identity and profile
+ * calls of the Data API read them, and `POST /v1/profile/account` registers them (issue 20). Dev account 0 is
+ * seeded with {@link SEEDED_NAME}. The name rule (SPEC §5) and the suffixes come from `src/constants.ts`, shared
+ * with the kit.
  */
 
 /** The name dev account 0 holds from the start (SPEC §5 suffix `.reown.id`). */
 export const SEEDED_NAME = 'sandbox-dev.reown.id'
 /** SLIP-44 coin type of Ether: the key of an EVM address in a name record. */
 export const ETH_COIN_TYPE = '60'
+/** ENSIP-11: an EVM chain's coin type is this bit or'ed with its chain id. */
+const EVM_COIN_TYPE_BASE = 0x80000000
+/** The longest label: one DNS label. Ours: SPEC §5 names only the minimum; the profile look-ups take 63. */
+export const NAME_MAX_LENGTH = 63
+/** SPEC §5's rule for a name label, as the 400 for a label that breaks it says. */
+export const NAME_RULE = `letters, digits and hyphens only, at least ${NAME_MIN_LENGTH} characters`
+/** How many alternatives the suggestions call offers beside the label itself (at most). */
+export const NAME_ALTERNATIVES = 4
+/** Bounds of the signed registration message (a name, a few attributes, a timestamp) and its attributes. Ours. */
+const MAX_REGISTRATION_MESSAGE_CHARS = 4_000
+const MAX_ATTRIBUTE_CHARS = 1_000
 
 /**
  * A name record as `GET /v1/profile/reverse/{address}` and `GET /v1/profile/account/{name}` answer it (the
@@ -26,17 +50,33 @@ export interface NameRecord {
 interface NameRow {
   name: string
   address: string
-  coin_type: number
+  /** BIGINT since migration 6: PGlite may answer it as a bigint. */
+  coin_type: number | bigint
   avatar: string | null
   bio: string | null
   registered_at: Date
   updated_at: Date
 }
 
+const COLUMNS = 'name, address, coin_type, avatar, bio, registered_at, updated_at'
+
 /** Resolves an avatar path ('/avatars/x.svg') against the serving origin; full URLs stay as they are. */
 function avatarUrl(avatar: string | null, origin: string): string | undefined {
   if (!avatar) return undefined
   return avatar.startsWith('/') ? `${origin}${avatar}` : avatar
+}
+
+/**
+ * The record's addresses: under the coin type the name was registered with, and, for an EVM chain's ENSIP-11
+ * coin type, under SLIP-44 60 too. The sandbox serves one EVM chain, so its address is the name's EVM address,
+ * and resolvers that read only '60' (as the kit's send flow does) find it.
+ */
+function addressesOf(row: NameRow): NameRecord['addresses'] {
+  const entry = { address: getAddress(row.address), created: row.registered_at.getTime() }
+  const coinType = Number(row.coin_type)
+  const out: NameRecord['addresses'] = { [String(coinType)]: entry }
+  if (coinType >= EVM_COIN_TYPE_BASE) out[ETH_COIN_TYPE] = { ...entry }
+  return out
 }
 
 function toRecord(row: NameRow, origin: string): NameRecord {
@@ -48,9 +88,7 @@ function toRecord(row: NameRow, origin: string): NameRecord {
     name: row.name,
     registered: row.registered_at.getTime(),
     updated: row.updated_at.getTime(),
-    addresses: {
-      [String(row.coin_type)]: { address: getAddress(row.address), created: row.registered_at.getTime() },
-    },
+    addresses: addressesOf(row),
     attributes,
   }
 }
@@ -58,7 +96,7 @@ function toRecord(row: NameRow, origin: string): NameRecord {
 /** Every name an address holds, oldest first (the first is its primary name). */
 export async function namesOf(db: SandboxDb, address: string, origin: string): Promise<NameRecord[]> {
   const { rows } = await db.pg.query<NameRow>(
-    `SELECT name, address, coin_type, avatar, bio, registered_at, updated_at FROM profile_names
+    `SELECT ${COLUMNS} FROM profile_names
       WHERE address = $1 ORDER BY registered_at, name`,
     [address.toLowerCase()],
   )
@@ -72,7 +110,7 @@ export async function nameRecord(
   origin: string,
 ): Promise<NameRecord | undefined> {
   const { rows } = await db.pg.query<NameRow>(
-    `SELECT name, address, coin_type, avatar, bio, registered_at, updated_at FROM profile_names
+    `SELECT ${COLUMNS} FROM profile_names
       WHERE name = $1`,
     [name.toLowerCase()],
   )
@@ -95,4 +133,229 @@ export async function avatarLabel(db: SandboxDb, path: string): Promise<string |
     path,
   ])
   return rows[0]?.name
+}
+
+/** ENSIP-11 coin type of an EVM chain, `(0x80000000 | chainId) >>> 0` (for chain 1 too, as the kit signs it). */
+export function coinTypeOf(chainId: number): number {
+  return (EVM_COIN_TYPE_BASE | chainId) >>> 0
+}
+
+/**
+ * What is wrong with a label (a name without its suffix, lower-cased) under SPEC §5, as the text that follows
+ * 'Invalid name: '; `undefined` when it may be registered.
+ *
+ * @example
+ * nameLabelProblem('bob') // 'letters, digits and hyphens only, at least 4 characters'
+ */
+export function nameLabelProblem(label: string): string | undefined {
+  if (label.length < NAME_MIN_LENGTH || !/^[a-z0-9-]+$/.test(label)) return NAME_RULE
+  if (label.length > NAME_MAX_LENGTH) return `at most ${NAME_MAX_LENGTH} characters`
+  return undefined
+}
+
+/** What is wrong with a full name to register (suffix included, lower-cased); `undefined` when it may be. */
+function registrableNameProblem(name: string): string | undefined {
+  if (name.endsWith(NAME_LEGACY_SUFFIX))
+    return `${NAME_LEGACY_SUFFIX} names are resolved, not registered: register under ${NAME_SUFFIX}`
+  if (!name.endsWith(NAME_SUFFIX)) return `a name ends with ${NAME_SUFFIX}`
+  return nameLabelProblem(name.slice(0, -NAME_SUFFIX.length))
+}
+
+/** The 400 for a name that breaks the rule, naming the rule and (bounded) what was sent. */
+export function invalidName(problem: string, sent: string): SandboxResponse {
+  return errorJson(400, `Invalid name: ${problem}`, { name: sent.slice(0, 100) })
+}
+
+/** `GET /v1/profile/suggestions/{label}?zone=`: the one zone served. */
+export const SuggestionsQuerySchema = v.object({
+  zone: v.picklist([NAME_ZONE], `only '${NAME_ZONE}' is served`),
+})
+
+/** The label a suggestions call asks about: lower-cased, a trailing `.reown.id` stripped. */
+export function suggestionLabel(sent: string): string {
+  const lower = sent.toLowerCase()
+  return lower.endsWith(NAME_SUFFIX) ? lower.slice(0, -NAME_SUFFIX.length) : lower
+}
+
+/** One entry of the suggestions call. */
+export interface NameSuggestion {
+  /** The full name, suffix included. */
+  name: string
+  registered: boolean
+}
+
+/** Alternatives to a label, in the order they are offered: a few words, then numbers (always some that fit). */
+function alternativeLabels(label: string): string[] {
+  const words = [`${label}1`, `${label}-wallet`, `my-${label}`, `${label}2`, `the-${label}`, `${label}-id`]
+  const numbers = Array.from({ length: 40 }, (_, i) => `${label}${i + 3}`)
+  return [...words, ...numbers].filter((alt) => nameLabelProblem(alt) === undefined)
+}
+
+/**
+ * The suggestions for a valid label: first the label itself with whether someone holds it, then up to
+ * {@link NAME_ALTERNATIVES} alternatives nobody holds, the same for the same database (no clock, no chance).
+ *
+ * @example
+ * await nameSuggestions(db, 'sandbox-dev')
+ * // [{ name: 'sandbox-dev.reown.id', registered: true }, { name: 'sandbox-dev1.reown.id', registered: false }, ...]
+ */
+export async function nameSuggestions(db: SandboxDb, label: string): Promise<NameSuggestion[]> {
+  const own = `${label}${NAME_SUFFIX}`
+  const others = alternativeLabels(label).map((alt) => `${alt}${NAME_SUFFIX}`)
+  const { rows } = await db.pg.query<{ name: string }>(
+    'SELECT name FROM profile_names WHERE name = ANY($1::text[])',
+    [[own, ...others]],
+  )
+  const held = new Set(rows.map((row) => row.name))
+  return [
+    { name: own, registered: held.has(own) },
+    ...others
+      .filter((name) => !held.has(name))
+      .slice(0, NAME_ALTERNATIVES)
+      .map((name) => ({ name, registered: false })),
+  ]
+}
+
+/** `POST /v1/profile/account` (SPEC §7: body coin_type, address, message, signature). */
+export const RegistrationBodySchema = v.object({
+  coin_type: v.pipe(
+    v.number('coin_type must be a number'),
+    v.integer('coin_type must be an integer'),
+    v.minValue(0, 'coin_type must not be negative'),
+    v.maxValue(0xffffffff, 'coin_type must fit 32 bits'),
+  ),
+  address: v.pipe(
+    v.string('address must be a string'),
+    v.check(
+      (value) => isAddress(value, { strict: false }),
+      'address must be a 0x address of 40 hex characters',
+    ),
+  ),
+  message: v.pipe(
+    v.string('message must be a string'),
+    v.minLength(1, 'message must not be empty'),
+    v.maxLength(MAX_REGISTRATION_MESSAGE_CHARS, 'message is too long'),
+  ),
+  signature: SignatureSchema,
+})
+
+/**
+ * The signed message, JSON text `{"name":"alice.reown.id","attributes":{},"timestamp":<unix seconds>}`. The
+ * attributes a record shows (avatar, bio) may be set; anything else is refused rather than dropped unseen.
+ */
+const RegistrationMessageSchema = v.object({
+  name: v.pipe(v.string('name must be a string'), v.maxLength(200, 'name is too long')),
+  attributes: v.optional(
+    v.strictObject(
+      {
+        avatar: v.optional(
+          v.pipe(
+            v.string('avatar must be a string'),
+            v.maxLength(MAX_ATTRIBUTE_CHARS, 'avatar is too long'),
+            v.regex(/^https?:\/\/[^\s]+$/, 'avatar must be an http(s) URL'),
+          ),
+        ),
+        bio: v.optional(
+          v.pipe(v.string('bio must be a string'), v.maxLength(MAX_ATTRIBUTE_CHARS, 'bio is too long')),
+        ),
+      },
+      'attributes may hold avatar and bio only',
+    ),
+    {},
+  ),
+  timestamp: v.pipe(
+    v.number('timestamp must be a number'),
+    v.integer('timestamp must be whole seconds'),
+    v.minValue(0, 'timestamp must not be negative'),
+  ),
+})
+
+type RegistrationMessage = v.InferOutput<typeof RegistrationMessageSchema>
+
+function parseRegistrationMessage(text: string): { value: RegistrationMessage } | { error: SandboxResponse } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return {
+      error: errorJson(
+        400,
+        'Invalid registration message: must be JSON text {"name","attributes","timestamp"}',
+      ),
+    }
+  }
+  const result = v.safeParse(RegistrationMessageSchema, json)
+  if (!result.success)
+    return { error: errorJson(400, `Invalid registration message: ${v.summarize(result.issues)}`) }
+  return { value: result.output }
+}
+
+export interface RegistrationContext {
+  db: SandboxDb
+  /** Reads the chain signatures are verified on. */
+  client: PublicClient
+  /** That chain's id: the one coin type accepted is {@link coinTypeOf} it. */
+  chainId: number
+  /** The serving origin, for avatar paths in the record. */
+  origin: string
+  /** When the request is judged (tests move it); default now. */
+  now?: Date
+}
+
+/**
+ * `POST /v1/profile/account`: registers the name the message signs, for `address`. Checks, in order, each
+ * answered with its own refusal: the body's shape and the message's (400); the coin type, that of the chain
+ * the sandbox serves (400 'Unsupported coin type'); the name, SPEC §5 under `.reown.id` (400 'Invalid name:
+ * {rule}'); the timestamp, at most {@link NAME_MESSAGE_MAX_AGE_S} from now (400 'Message expired'); the
+ * signature on the chain, EOA, ERC-1271 or ERC-6492 (401 'Invalid signature'; 502 when the chain does not
+ * answer); the name free (409 'Name is already registered', decided by the table's primary key, so of two
+ * registrations at once exactly one wins). 201 with the new {@link NameRecord}.
+ */
+export async function registerName(ctx: RegistrationContext, body: string): Promise<SandboxResponse> {
+  const parsed = parseBody(body, RegistrationBodySchema, 'registration')
+  if ('error' in parsed) return parsed.error
+  const { coin_type: coinType, message, signature } = parsed.value
+  const address = getAddress(parsed.value.address)
+  const signed = parseRegistrationMessage(message)
+  if ('error' in signed) return signed.error
+  const supported = coinTypeOf(ctx.chainId)
+  if (coinType !== supported)
+    return errorJson(400, 'Unsupported coin type', { coin_type: coinType, supported: [supported] })
+
+  const name = signed.value.name.toLowerCase()
+  const problem = registrableNameProblem(name)
+  if (problem) return invalidName(problem, signed.value.name)
+
+  const now = Math.floor((ctx.now ?? new Date()).getTime() / 1000)
+  const { timestamp, attributes } = signed.value
+  if (now - timestamp > NAME_MESSAGE_MAX_AGE_S)
+    return errorJson(400, 'Message expired', { timestamp, maxAgeSeconds: NAME_MESSAGE_MAX_AGE_S })
+  if (timestamp - now > NAME_MESSAGE_MAX_AGE_S)
+    return errorJson(400, 'Message timestamp is in the future', { timestamp })
+
+  try {
+    if (!(await verifySignedMessage(ctx.client, { address, message, signature: signature as Hex })))
+      return errorJson(401, 'Invalid signature')
+  } catch (error) {
+    return chainUnavailable(error)
+  }
+
+  const { rows } = await ctx.db.pg.query<NameRow>(
+    `INSERT INTO profile_names (name, address, coin_type, avatar, bio, message, signature)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (name) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      name,
+      address.toLowerCase(),
+      coinType,
+      attributes.avatar ?? null,
+      attributes.bio ?? null,
+      message,
+      signature.toLowerCase(),
+    ],
+  )
+  const row = rows[0]
+  if (!row) return errorJson(409, 'Name is already registered', { name })
+  return { status: 201, json: toRecord(row, ctx.origin) }
 }

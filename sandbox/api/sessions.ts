@@ -1,29 +1,23 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import * as v from 'valibot'
-import { type Address, getAddress, type Hex, type PublicClient } from 'viem'
-import { parseSiweMessage, validateSiweMessage, verifySiweMessage } from 'viem/siwe'
+import { type Address, getAddress, type Hex } from 'viem'
+import { parseSiweMessage, validateSiweMessage } from 'viem/siwe'
 import { errorJson, type SandboxResponse } from '../shared/http.ts'
 import type { SandboxDb } from './db.ts'
+import { MAX_SIGNATURE_CHARS, SignatureSchema } from './signatures.ts'
 
 /**
  * Sign-in sessions (SIWE, EIP-4361) of the Data API, in table `siwe_sessions` (migration 4): an app posts the
  * message the wallet signed and its signature; the sandbox checks both against its own chain (EOAs by
- * ecrecover, smart accounts by ERC-1271, or ERC-6492 before they are deployed) and keeps the session until it
- * expires or whoever holds it revokes it.
+ * ecrecover, smart accounts by ERC-1271, or ERC-6492 before they are deployed: `verifySignedMessage` of
+ * `signatures.ts`) and keeps the session until it expires or whoever holds it revokes it.
  */
 
 /** Session ids: 16 random bytes as lower-case hex. */
 export const SESSION_ID = /^[0-9a-f]{32}$/
 
-/** Generous bounds: a SIWE message is well under 2 KiB; an ERC-6492 signature carries the account's creation code. */
+/** Generous bound: a SIWE message is well under 2 KiB. */
 const MAX_MESSAGE_CHARS = 20_000
-const MAX_SIGNATURE_CHARS = 100_000
-
-const SignatureSchema = v.pipe(
-  v.string(),
-  v.maxLength(MAX_SIGNATURE_CHARS, 'signature is too long'),
-  v.regex(/^0x([0-9a-fA-F]{2})+$/, 'signature must be 0x-prefixed hex bytes'),
-)
 
 /** `POST /v1/sessions`. */
 export const SessionBodySchema = v.object({
@@ -125,22 +119,6 @@ export function checkSiweMessage(
       expirationTime: parsed.expirationTime,
     },
   }
-}
-
-/**
- * Whether `signature` signs the message for its address, checked on the chain `client` reads: ecrecover for
- * an EOA, ERC-1271 for a deployed smart account, ERC-6492 for one not deployed yet. Throws when the chain does
- * not answer (viem reports a failed call as "not valid", so a refusal is confirmed by asking the chain once).
- */
-export async function verifySiwe(
-  client: PublicClient,
-  checked: CheckedSiwe,
-  signature: Hex,
-  now: Date = new Date(),
-): Promise<boolean> {
-  const valid = await verifySiweMessage(client, { message: checked.message, signature, time: now })
-  if (!valid) await client.getChainId()
-  return valid
 }
 
 interface SessionRow {
