@@ -232,7 +232,6 @@ describe('POST /v1/profile/account', () => {
       registered: expect.any(Number),
       updated: record.registered,
       addresses: {
-        '60': { address: dev.address, created: record.registered },
         [String(coinType)]: { address: dev.address, created: record.registered },
       },
       attributes: { bio: 'Registered by dev account 1' },
@@ -278,7 +277,7 @@ describe('POST /v1/profile/account', () => {
       signature: await account.signMessage({ message }),
     })
     expect(record.name).toBe(`${label}.reown.id`)
-    expect(record.addresses['60']?.address).toBe(account.address)
+    expect(record.addresses[String(coinType)]?.address).toBe(account.address)
     expect(record.attributes).toEqual({ avatar: 'https://example.com/a.png' })
   })
 
@@ -432,7 +431,7 @@ describe('POST /v1/profile/account', () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 409])
     const winner = bodies[results.findIndex((r) => r.status === 201)]!
     const record = await answer<NameRecord>(await nameRecord(name))
-    expect(record.addresses['60']?.address).toBe(winner.address)
+    expect(record.addresses[String(coinType)]?.address).toBe(winner.address)
     const held = await Promise.all([reverse(alice.address), reverse(bob.address)])
     expect(held.map((list) => list.length).sort()).toEqual([0, 1])
     const { rows } = await db.pg.query<{ n: number }>(

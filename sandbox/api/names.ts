@@ -66,17 +66,14 @@ function avatarUrl(avatar: string | null, origin: string): string | undefined {
   return avatar.startsWith('/') ? `${origin}${avatar}` : avatar
 }
 
-/**
- * The record's addresses: under the coin type the name was registered with, and, for an EVM chain's ENSIP-11
- * coin type, under SLIP-44 60 too. The sandbox serves one EVM chain, so its address is the name's EVM address,
- * and resolvers that read only '60' (as the kit's send flow does) find it.
- */
+/** The record's addresses, under the coin type the name was registered with. */
 function addressesOf(row: NameRow): NameRecord['addresses'] {
-  const entry = { address: getAddress(row.address), created: row.registered_at.getTime() }
-  const coinType = Number(row.coin_type)
-  const out: NameRecord['addresses'] = { [String(coinType)]: entry }
-  if (coinType >= EVM_COIN_TYPE_BASE) out[ETH_COIN_TYPE] = { ...entry }
-  return out
+  return {
+    [String(Number(row.coin_type))]: {
+      address: getAddress(row.address),
+      created: row.registered_at.getTime(),
+    },
+  }
 }
 
 function toRecord(row: NameRow, origin: string): NameRecord {

@@ -145,6 +145,15 @@ export interface Identity {
   avatar: string | null
 }
 
+/**
+ * A name's EVM address: under SLIP-44 60, else under an ENSIP-11 EVM coin type (`0x80000000 | chainId`, what a
+ * name registered on a chain other than mainnet is keyed by; issue 20).
+ */
+function evmAddressOf(record: NameRecord): string | undefined {
+  const evm = Object.entries(record.addresses).find(([coinType]) => Number(coinType) >= 0x80000000)
+  return (record.addresses['60'] ?? evm?.[1])?.address
+}
+
 /** A name record (reverse lookup and name lookup). `addresses` is keyed by SLIP-44 coin type ('60': EVM). */
 export interface NameRecord {
   name: string
@@ -659,7 +668,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
 
     async resolveName(name, callOptions = {}) {
       const record = await client.getNameRecord({ name, ...callOptions })
-      const address = record?.addresses['60']?.address
+      const address = record && evmAddressOf(record)
       if (!record || !address || !isAddress(address, { strict: false })) return undefined
       return {
         address,

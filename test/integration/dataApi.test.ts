@@ -412,6 +412,17 @@ describe('identity and names', () => {
     asked = []
     expect(await client.resolveName('not a name')).toBeUndefined()
     expect(asked).toEqual([])
+    // A name registered on the sandbox chain is keyed by its ENSIP-11 coin type (issue 20): it resolves too.
+    const holder = chain.accounts[3]!.address
+    await api.db.pg.query(
+      `INSERT INTO profile_names (name, address, coin_type, registered_at, updated_at)
+       VALUES ('ensip-eleven.reown.id', $1, $2, now(), now())`,
+      [holder.toLowerCase(), (0x80000000 | 31337) >>> 0],
+    )
+    expect(await client.resolveName('ensip-eleven.reown.id')).toEqual({
+      address: holder,
+      name: 'ensip-eleven.reown.id',
+    })
     expect(await client.getIdentity({ address: dev, chainId: 'eip155:1' })).toEqual({
       name: null,
       avatar: null,
