@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react'
 import { selectIsOpen } from '../../machines/modal'
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
@@ -5,6 +6,9 @@ import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
 import LABELS from '../locales/connectButton.json'
 import { preloadKitModal } from '../modalChunk'
+
+/** The account's name, looked up in a chunk of its own once connected (not on the first-click path). */
+const AccountName = lazy(() => import('./ConnectButtonName'))
 
 export interface ConnectButtonProps {
   /**
@@ -16,8 +20,9 @@ export interface ConnectButtonProps {
 }
 
 /**
- * The host page's button: "Connect Wallet" while disconnected, the truncated address once connected; opens
- * the modal on Connect or on Account.
+ * The host page's button: "Connect Wallet" while disconnected, the truncated address once connected (its
+ * accessible name also says the account's name, once it has one: "0xf3...b92266 (alice.reown.id)"); opens the
+ * modal on Connect or on Account.
  *
  * @example
  * <ConnectButton />
@@ -27,11 +32,14 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
-  const text = status === 'connected' && address ? truncateAddress(address) : (label ?? LABELS[locale])
+  const [name, setName] = useState<string>()
+  const connected = status === 'connected' && address
+  const text = connected ? truncateAddress(address) : (label ?? LABELS[locale])
   return (
     <button
       type="button"
       className={className}
+      aria-label={connected && name ? `${text} (${name})` : undefined}
       aria-haspopup="dialog"
       aria-expanded={isOpen}
       aria-busy={status === 'connecting' || status === 'reconnecting'}
@@ -42,6 +50,11 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
       onClick={() => kit.send({ type: 'modal.open' })}
     >
       {text}
+      {connected ? (
+        <Suspense>
+          <AccountName address={address} onName={setName} />
+        </Suspense>
+      ) : null}
     </button>
   )
 }
