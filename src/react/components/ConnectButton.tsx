@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react'
+import { useId } from 'react'
 import { selectIsOpen } from '../../machines/modal'
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
@@ -6,9 +6,6 @@ import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
 import LABELS from '../locales/connectButton.json'
 import { preloadKitModal } from '../modalChunk'
-
-/** The account's name, looked up in a chunk of its own once connected (not on the first-click path). */
-const AccountName = lazy(() => import('./ConnectButtonName'))
 
 export interface ConnectButtonProps {
   /**
@@ -32,14 +29,17 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
-  const [name, setName] = useState<string>()
+  const id = useId()
   const connected = status === 'connected' && address
   const text = connected ? truncateAddress(address) : (label ?? LABELS[locale])
   return (
     <button
       type="button"
       className={className}
-      aria-label={connected && name ? `${text} (${name})` : undefined}
+      id={id}
+      // Its own text, then the account's name (issue 20): the modal holds that element while a visitor is
+      // connected and the account has a name (components/AccountNameLabel.tsx, the same id there).
+      aria-labelledby={connected ? `${id} ws-account-name` : undefined}
       aria-haspopup="dialog"
       aria-expanded={isOpen}
       aria-busy={status === 'connecting' || status === 'reconnecting'}
@@ -50,11 +50,6 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
       onClick={() => kit.send({ type: 'modal.open' })}
     >
       {text}
-      {connected ? (
-        <Suspense>
-          <AccountName address={address} onName={setName} />
-        </Suspense>
-      ) : null}
     </button>
   )
 }
