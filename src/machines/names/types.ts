@@ -40,7 +40,10 @@ export interface NameRegisterRequest {
 
 /** What `registerName` answers: the record of the name registered (at least its full name). */
 export interface RegisteredNameRecord {
+  /** The full name, lowercase. */
   name: string
+  /** When it was registered, in milliseconds since the epoch (when the API says). */
+  registered?: number
 }
 
 export interface NamesContext {
