@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fromPromise, SimulatedClock } from 'xstate'
@@ -134,6 +135,8 @@ function renderKit(answers: Partial<Answers> = {}) {
   const asked: string[] = []
   const signed: NameSignRequest[] = []
   const registered: NameRegisterRequest[] = []
+  // The host's QueryClient, which the kit adopts: the registration slot reads the account's data again in it.
+  const queryClient = new QueryClient()
   const logic = namesMachine.provide({
     actors: {
       fetchSuggestions: fromPromise<NameSuggestion[], { label: string }>(async ({ input }) => {
@@ -146,7 +149,10 @@ function renderKit(answers: Partial<Answers> = {}) {
       }),
       registerName: fromPromise<RegisteredNameRecord, NameRegisterRequest>(async ({ input }) => {
         registered.push(input)
-        return (answers.register ?? never<RegisteredNameRecord>)(input)
+        const answer = await (answers.register ?? never<RegisteredNameRecord>)(input)
+        // As src/actors/names.ts does: the account's names are read again once one is registered.
+        void queryClient.invalidateQueries()
+        return answer
       }),
     },
   })
@@ -165,14 +171,16 @@ function renderKit(answers: Partial<Answers> = {}) {
   ).provide({ actors: { connection, loadNames: fromPromise(async () => logic) } })
   let kit: KitActorRef | undefined
   render(
-    <KitRoot machine={machine} options={{ clock }}>
-      <ConnectButton />
-      <Capture
-        onActor={(actor) => {
-          kit = actor
-        }}
-      />
-    </KitRoot>,
+    <QueryClientProvider client={queryClient}>
+      <KitRoot machine={machine} options={{ clock }}>
+        <ConnectButton />
+        <Capture
+          onActor={(actor) => {
+            kit = actor
+          }}
+        />
+      </KitRoot>
+    </QueryClientProvider>,
   )
   if (!kit) throw new Error('kit actor not captured')
   return { kit, clock, asked, signed, registered }
