@@ -59,18 +59,13 @@ function NameForm({ names }: { names: NamesActorRef }) {
     input.current?.focus()
   }
   return (
-    <form
-      className="ws-names"
-      onSubmit={onSubmit}
-      noValidate
-      aria-busy={registering || undefined}
-      data-status={status}
-    >
+    <form className="ws-names" onSubmit={onSubmit} noValidate data-status={status}>
       <NamesStyle />
       <label className="ws-label" htmlFor={inputId}>
         {t('names.label')}
       </label>
-      <div className="ws-name-field">
+      {/* A name is Latin letters, digits and hyphens: it and its suffix read left to right in every language. */}
+      <div className="ws-name-field" dir="ltr">
         <input
           ref={input}
           id={inputId}
