@@ -1,5 +1,5 @@
 import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
-import { NAME_CHECK_DEBOUNCE_MS } from '../constants'
+import { NAME_CHECK_DEBOUNCE_MS, SEND_REQUEST_TIMEOUT_MS } from '../constants'
 import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
 import { fullNameOf, nameRuleOf, normaliseNameLabel, ownSuggestion } from './names/rules'
 import type {
@@ -27,8 +27,9 @@ import type {
  * never read; an answer that does not hold the name asked for is no answer.
  *
  * `names.register` (from `available`) → registering: `signing` (`signRegistration`: the message built and signed
- * by the connected wallet) → `submitting` (`registerName`) → `registered`. Either failing goes back to
- * `editing.available` with 'Error registering name {name}', the typed value kept.
+ * by the connected wallet; a wallet silent for `signatureTimeout` has failed) → `submitting` (`registerName`) →
+ * `registered`. Either failing goes back to `editing.available` with 'Error registering name {name}', the typed
+ * value kept.
  *
  * Notices for the kit: `names.signing`, `names.registered`, `names.failed`. Every effect is a named actor slot:
  * `fetchSuggestions`, `signRegistration`, `registerName`. Tests fill them with fakes; src/kit/load/names.ts with
@@ -75,6 +76,8 @@ export const namesMachine = setup({
   delays: {
     /** Ours (src/constants.ts): typing coalesces into one availability check. */
     nameCheckDebounce: NAME_CHECK_DEBOUNCE_MS,
+    /** Ours: as long as a wallet may take over a transaction (the visitor reads and approves); then it failed. */
+    signatureTimeout: SEND_REQUEST_TIMEOUT_MS,
   },
   guards: {
     /** Nothing typed: nothing to check. */
@@ -152,6 +155,7 @@ export const namesMachine = setup({
           tags: 'loading',
           after: { nameCheckDebounce: 'checking' },
         },
+        /** Bounded by the names client's DATA_API_TIMEOUT_MS; any edit leaves it. */
         checking: {
           tags: 'loading',
           invoke: {
@@ -205,7 +209,9 @@ export const namesMachine = setup({
             },
             onError: REGISTRATION_FAILED,
           },
+          after: { signatureTimeout: REGISTRATION_FAILED },
         },
+        /** Bounded by the names client's DATA_API_TIMEOUT_MS: its failure comes back as an error. */
         submitting: {
           invoke: {
             id: 'registerName',

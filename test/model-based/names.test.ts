@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, SimulatedClock } from 'xstate'
-import { NAME_CHECK_DEBOUNCE_MS } from '../../src/constants'
+import { NAME_CHECK_DEBOUNCE_MS, SEND_REQUEST_TIMEOUT_MS } from '../../src/constants'
 import {
   NAME_LEGACY_RULE_MESSAGE,
   NAME_RULE_MESSAGE,
@@ -22,7 +22,7 @@ import { ALICE, ANVIL, answerFor, INPUT, invariant, model, never, SIGNED, short 
 /** The names machine's model (names.model.ts): every path replayed, the invariants checked in every state. */
 describe('names machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(15)
+    expect(model.paths.length).toBe(16)
   })
 
   for (const path of model.paths) {
@@ -33,7 +33,7 @@ describe('names machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(15)
+    expect(results).toHaveLength(16)
     assertCoverage(model, results)
   })
 })
@@ -235,7 +235,7 @@ describe('names machine, behaviour', () => {
     ])
   })
 
-  it('shows busy while the wallet signs, and ignores typing meanwhile', async () => {
+  it('shows busy while the wallet signs, ignores typing meanwhile; a wallet silent too long has failed', async () => {
     const machine = namesMachine.provide({
       actors: {
         fetchSuggestions: fromPromise(async () => answerFor('alice', false)),
@@ -253,6 +253,11 @@ describe('names machine, behaviour', () => {
     actor.send({ type: 'names.type', value: 'bobby' })
     expect(selectNameStatus(actor.getSnapshot())).toBe('signing')
     expect(actor.getSnapshot().context.value).toBe('alice')
+    clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
+    expect(selectNameStatus(actor.getSnapshot())).toBe('signing')
+    clock.increment(1)
+    expect(selectNameStatus(actor.getSnapshot())).toBe('available')
+    expect(actor.getSnapshot().context.error).toBe('Error registering name alice.reown.id')
     actor.stop()
   })
 
