@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fromPromise, SimulatedClock } from 'xstate'
-import { createKitMachine, type KitActorRef } from '../../src'
+import { createKitMachine, type KitActorRef, type KitFeatures } from '../../src'
 import { NAME_CHECK_DEBOUNCE_MS } from '../../src/constants'
 import { NameSuggestionsError } from '../../src/errors/names'
 import {
@@ -130,7 +130,7 @@ const account: ConnectionAccount = {
   connectorId: 'injected',
 }
 
-function renderKit(answers: Partial<Answers> = {}) {
+function renderKit(answers: Partial<Answers> = {}, features: Partial<KitFeatures> = {}) {
   const clock = new SimulatedClock()
   const asked: string[] = []
   const signed: NameSignRequest[] = []
@@ -167,7 +167,11 @@ function renderKit(answers: Partial<Answers> = {}) {
     },
   })
   const machine = createKitMachine(
-    offlineKitConfig('names-ui', { allWallets: false, email: false, socials: false }, { chainId: 31337 }),
+    offlineKitConfig(
+      'names-ui',
+      { allWallets: false, email: false, socials: false, ...features },
+      { chainId: 31337 },
+    ),
   ).provide({ actors: { connection, loadNames: fromPromise(async () => logic) } })
   let kit: KitActorRef | undefined
   render(
@@ -294,6 +298,15 @@ describe('RegisterAccountName and RegisterAccountNameSuccess over the names mach
     await waitFor(() =>
       expect(within(shown()).getByTestId('account-profile-name').textContent).toBe('alice.reown.id'),
     )
+    expect(within(shown()).queryByRole('button', { name: 'Choose a name' })).toBeNull()
+  })
+
+  it('parameters: features.names off: Account offers no "Choose a name"', async () => {
+    renderKit({}, { names: false })
+    await openAccount()
+    await waitFor(() => expect(api.reverseLookups()).toContain(ALICE.toLowerCase()))
+    await act(flush)
+    expect(within(shown()).getByTestId('account-total')).toBeDefined()
     expect(within(shown()).queryByRole('button', { name: 'Choose a name' })).toBeNull()
   })
 

@@ -49,8 +49,8 @@ const TAB_LABELS: Record<AccountTab, MessageKey> = {
 
 /**
  * The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. An
- * eip155 account with neither a name is offered "Choose a name" (issue 20), which asks the kit for the names flow
- * (`names.load`; the kit shows RegisterAccountName).
+ * eip155 account without a name is offered "Choose a name" (issue 20, `features.names`), which asks the kit for
+ * the names flow (`names.load`; the kit shows RegisterAccountName).
  */
 export function AccountProfile() {
   const kit = useKitActor()
@@ -62,12 +62,13 @@ export function AccountProfile() {
   const parameters = { address: address ?? '', chainId: caip, sender: address ?? '' }
   const names = useQuery({ ...namesQuery(api, parameters), enabled })
   const identity = useQuery({ ...identityQuery(api, parameters), enabled })
+  const namesOn = useKitConfig().features.names
   const t = useT()
   const primary = names.data?.[0]
   const name = primary?.name ?? identity.data?.name ?? undefined
   const image = primary?.attributes.avatar ?? identity.data?.avatar ?? undefined
   // Only once the look-ups answered: a name still loading, or names that could not be read, are not "none".
-  const nameless = enabled && !name && names.isSuccess && !identity.isPending
+  const nameless = namesOn && enabled && !name && names.isSuccess && !identity.isPending
   if (!name && !image && !nameless) return null
   return (
     <div className="ws-profile">
