@@ -20,8 +20,6 @@ export default function RegisterAccountName() {
   return <NameForm names={names} />
 }
 
-type NameStatus = ReturnType<typeof selectNameStatus>
-
 function NameForm({ names }: { names: NamesActorRef }) {
   const kit = useKitActor()
   const status = useSelector(names, selectNameStatus)
