@@ -1,6 +1,12 @@
 import { type FormEvent, useId, useRef } from 'react'
 import { NAME_SUFFIX } from '../../constants'
-import { type NamesActorRef, selectFullName, selectNameRule, selectNameStatus } from '../../machines/names'
+import {
+  type NameStatus,
+  type NamesActorRef,
+  selectFullName,
+  selectNameRule,
+  selectNameStatus,
+} from '../../machines/names'
 import { useSelector } from '../actor'
 import { NamesFlowLoading, NamesStyle, useNamesFlow } from '../components/namesShared'
 import { useKitActor } from '../context'
