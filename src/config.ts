@@ -22,6 +22,8 @@ export interface KitNetwork {
 export interface KitFeatures {
   swaps: boolean
   onramp: boolean
+  /** Account names (issue 20): Account offers "Choose a name" to an eip155 account. Ours: on by default. */
+  names: boolean
   receive: boolean
   send: boolean
   email: boolean
@@ -285,6 +287,7 @@ export interface ResolvedKitConfig {
 export const DEFAULT_FEATURES: KitFeatures = Object.freeze({
   swaps: true,
   onramp: true,
+  names: true,
   receive: true,
   send: true,
   email: true,

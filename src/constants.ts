@@ -286,3 +286,17 @@ export const SOLANA_PREFLIGHT_COMMITMENTS = [
   'root',
   'max',
 ] as const
+
+// §5 Account names (issue 20)
+/** The fewest characters a name's label may have. §5 */
+export const NAME_MIN_LENGTH = 4
+/** The suffix of a name registered through the kit. §5 */
+export const NAME_SUFFIX = '.reown.id'
+/** The legacy suffix: resolved, never registered. §5 */
+export const NAME_LEGACY_SUFFIX = '.wcn.id'
+/** How long a typed name must stay unchanged before its availability is asked for (typing coalesces). Ours. */
+export const NAME_CHECK_DEBOUNCE_MS = 300
+/** The zone name suggestions are asked in (`?zone=`). §9: fixed, host-specific, not shown. */
+export const NAME_ZONE = 'reown.id'
+/** How old a registration message may be when the API reads it, in seconds. Ours. */
+export const NAME_MESSAGE_MAX_AGE_S = 600

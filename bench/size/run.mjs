@@ -53,6 +53,12 @@ const ON_DEMAND_FEATURES = [
   { name: 'solana', chunk: /(^|\/)(solana|solanaConnection|solanaSend)\d*-[\w-]+\.js$/ },
   // Pay's view (issue 18, `features.pay` off by default): fetched only when the host opens a payment.
   { name: 'pay', chunk: /(^|\/)Pay\d*-[\w-]+\.js$/ },
+  // Account names (issue 20): the registration views and their shared pieces, fetched when "Choose a name" is
+  // pressed; the account's name for the host button comes with the modal while connected (AccountNameLabel).
+  {
+    name: 'names',
+    chunk: /(^|\/)(RegisterAccountName\w*|namesShared|names|AccountNameLabel)\d*-[\w-]+\.js$/,
+  },
 ]
 
 function sum(list) {

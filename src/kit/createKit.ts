@@ -22,6 +22,7 @@ import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
 import type {
   AccountRef,
+  NamesRef,
   OnrampRef,
   SendRef,
   SessionClientRef,
@@ -332,6 +333,18 @@ export function createKitMachine(config: KitConfig) {
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()
         }
+      }),
+      /** Loads the names flow with its slots: the Data API's name calls, wagmi for the wallet's signature. */
+      loadNames: fromPromise(async () =>
+        (await import('./load/names')).namesLogic(resolved, wagmi, services.queryClient),
+      ),
+      /**
+       * The names flow's notices (`names.signing`, `names.registered`, `names.failed`: all it emits) as kit events;
+       * its registration reads the account's profile again itself.
+       */
+      followNames: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const subscription = (system.get('names') as NamesRef | undefined)?.on('*', sendBack)
+        return () => subscription?.unsubscribe()
       }),
       /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
       loadSignIn: fromPromise(async () => {

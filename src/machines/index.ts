@@ -41,6 +41,7 @@ export {
   selectLegalAccepted,
 } from './kit'
 export { modalMachine, selectIsOpen, selectView } from './modal'
+export { namesMachine, selectFullName, selectNameRule, selectNameStatus } from './names'
 export {
   onrampMachine,
   selectOnrampAsset,

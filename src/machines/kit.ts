@@ -270,6 +270,14 @@ export function defineKitMachine() {
       },
       'onramp.succeeded': { actions: 'afterOnramp' },
       'onramp.*': { guard: 'onrampRuns', actions: forwardTo(({ context }) => context.onrampFlow!) },
+      // Names (issue 20): Account's "Choose a name" opens the form; a name registered shows its success.
+      // (While the names region loads or runs; from idle it takes `names.load` and opens the form itself.)
+      'names.load': { guard: 'namesOn', actions: 'openNamesForm' },
+      'names.registered': {
+        guard: 'showsNamesForm',
+        actions: sendTo('modal', { type: 'router.push', view: 'RegisterAccountNameSuccess' }),
+      },
+      'names.*': { guard: 'namesRuns', actions: forwardTo(({ context }) => context.namesFlow!) },
       // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
       'signIn.asked': { actions: 'showSignIn' },
       'signIn.signedIn': { actions: 'leaveSignIn' },
@@ -345,6 +353,16 @@ export function defineKitMachine() {
         follow: 'followOnramp',
         reset: { event: 'onramp.reset', action: 'stopOnramp' },
       }),
+      /** The names flow (issue 20), for the account connected when a names view opened; `names.reset` ends it. */
+      namesFlow: onDemand({
+        load: 'names.load',
+        guard: 'namesOn',
+        loader: 'loadNames',
+        started: 'spawnNames',
+        follow: 'followNames',
+        loading: 'openNamesForm',
+        reset: { event: 'names.reset', action: 'stopNames' },
+      }),
       /**
        * Sign-in with the wallet (SPEC §1 `siwx`): loaded at start when the host configured it (the kit's entry
        * asks), so a reconnect finds its session; ConnectingSiwe asks again after a failed load.
@@ -403,6 +421,7 @@ export function initialKitContext(input: KitInput): KitContext {
     sendFlow: undefined,
     swapFlow: undefined,
     onrampFlow: undefined,
+    namesFlow: undefined,
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
@@ -421,6 +440,7 @@ export type KitCapability =
   | 'sendFlow'
   | 'swapFlow'
   | 'onrampFlow'
+  | 'namesFlow'
   | 'wallets'
   | 'signIn'
   | 'solana'

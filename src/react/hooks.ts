@@ -19,6 +19,7 @@ import {
 import type { FrameActorRef } from '../machines/frame'
 import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
 import { selectIsOpen, selectView } from '../machines/modal'
+import type { NamesActorRef } from '../machines/names'
 import type { OnrampActorRef } from '../machines/onramp'
 import type { SendActorRef } from '../machines/send'
 import type { SignInMachine, SignInStatus } from '../machines/signIn'
@@ -205,6 +206,11 @@ export function useSwapActor(): SwapActorRef | undefined {
 /** The Buy flow's actor (`src/machines/onramp.ts`, systemId `onramp`), once a Buy view loaded it. */
 export function useOnrampActor(): OnrampActorRef | undefined {
   return useSelector(useKitActor(), (s) => s.context.onrampFlow) as OnrampActorRef | undefined
+}
+
+/** The names flow's actor (`src/machines/names.ts`, systemId `names`), once Account's "Choose a name" loaded it. */
+export function useNamesActor(): NamesActorRef | undefined {
+  return useSelector(useKitActor(), (s) => s.context.namesFlow) as NamesActorRef | undefined
 }
 
 /** Sign-in's actor (`src/machines/signIn.ts`, systemId `signIn`), once loaded (the host configured `siwx`). */

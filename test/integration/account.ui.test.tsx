@@ -329,6 +329,16 @@ describe('send views', () => {
     expect(textbox('Amount').value).toBe('1.5')
     expect(textbox('Receiver').value).toBe('nobody-here.reown.id')
 
+    // A name someone holds (dev account 0's, issue 20): the preview shows it beside the address it resolves to.
+    type(textbox('Receiver'), 'sandbox-dev.reown.id')
+    fireEvent.click(preview())
+    await showView('WalletSendPreview')
+    expect(screen.getByTestId('send-receiver').textContent?.toLowerCase()).toBe(
+      `sandbox-dev.reown.id (${truncateAddress(sandbox.services().accounts[0]!)})`.toLowerCase(),
+    )
+    fireEvent.click(button('Cancel'))
+    await showView('WalletSend')
+
     const bob = sandbox.services().accounts[4]!
     const stk = sandbox.services().tokens.find((t) => t.symbol === 'STK')!
     const before = await sandbox.reader().readContract({

@@ -49,6 +49,15 @@ function kitWithRecorders(
     },
     on: { '*': { actions: ({ event }) => void log.push(['onramp', event]) } },
   })
+  /** The names flow likewise (issue 20). */
+  const namesInputs: unknown[] = []
+  const namesLogic = createMachine({
+    context: ({ input }) => {
+      namesInputs.push(input)
+      return {}
+    },
+    on: { '*': { actions: ({ event }) => void log.push(['names', event]) } },
+  })
   const machine = kitMachine.provide({
     actions: {
       spawnFrame: assign({ frame: () => spawned('frame') }),
@@ -77,6 +86,8 @@ function kitWithRecorders(
       loadSwap: fromPromise(async () => swapLogic) as never,
       followOnramp: quiet,
       loadOnramp: fromPromise(async () => onrampLogic) as never,
+      followNames: quiet,
+      loadNames: fromPromise(async () => namesLogic) as never,
       loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
@@ -93,7 +104,7 @@ function kitWithRecorders(
     log.length = 0
     return events
   }
-  return { kit, send, told, log, swapInputs, onrampInputs }
+  return { kit, send, told, log, swapInputs, onrampInputs, namesInputs }
 }
 
 const account = testAccount
@@ -367,6 +378,89 @@ describe('kit rules', () => {
     expect(told('toast')).toEqual([
       { type: 'toast.show', variant: 'success', message: 'Purchase complete: received 49.05 USDC' },
     ])
+  })
+
+  it('Names: "Choose a name" on Account opens the form and loads a flow for the eip155 account; a name registered shows its success; a new account ends it', async () => {
+    const { kit, send, told, log, namesInputs } = kitWithRecorders()
+    // No account: nothing opens, nothing loads.
+    send(shown('Account'))
+    send({ type: 'names.load' })
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'namesFlow')).toBe('idle')
+    expect(told('modal')).not.toContainEqual({ type: 'router.push', view: 'RegisterAccountName' })
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account'))
+    told('modal')
+    send({ type: 'names.load' })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'RegisterAccountName' }])
+    send(shown('Account', 'RegisterAccountName'))
+    await tick()
+    expect(selectCapability(kit.getSnapshot(), 'namesFlow')).toBe('running')
+    expect(namesInputs).toEqual([{ address: account('injected').address, chainId: 31337 }])
+    send({ type: 'names.type', value: 'alice' })
+    expect(told('names')).toContainEqual({ type: 'names.type', value: 'alice' })
+    // A failure stays on the form (SPEC §2); a name registered on the form shows its success.
+    send({ type: 'names.failed', name: 'alice.reown.id' })
+    send({ type: 'names.signing' })
+    expect(told('modal')).toEqual([])
+    send({ type: 'names.registered', name: 'alice.reown.id', address: account('injected').address })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'RegisterAccountNameSuccess' }])
+    // Elsewhere, a registration moves nothing.
+    send(shown('Account'))
+    told('modal')
+    send({ type: 'names.registered', name: 'alice.reown.id', address: account('injected').address })
+    expect(told('modal')).toEqual([])
+    // Another chain: the old flow stops; the form shown gets a fresh one for the account on that chain.
+    send(shown('Account', 'RegisterAccountName'))
+    const first = kit.getSnapshot().context.namesFlow!
+    send({ type: 'account.chainChanged', chainId: 1, supported: true })
+    await tick()
+    expect(first.getSnapshot().status).toBe('stopped')
+    expect(namesInputs.at(-1)).toEqual({ address: account('injected').address, chainId: 1 })
+    send({ type: 'account.disconnected' })
+    await tick()
+    expect(kit.getSnapshot().context.namesFlow).toBeUndefined()
+    expect(selectCapability(kit.getSnapshot(), 'namesFlow')).toBe('idle')
+    log.length = 0
+  })
+
+  it('Names: not offered with features.names off, nor for a Solana account (SPEC §1: names on eip155 only)', async () => {
+    const base = kitTestInput('kit-rules').config
+    const off = kitWithRecorders({ config: { ...base, features: { ...base.features, names: false } } })
+    off.send({
+      type: 'account.connected',
+      account: account('injected'),
+      method: 'browser',
+      reconnected: true,
+    })
+    off.send(shown('Account'))
+    off.told('modal')
+    off.send({ type: 'names.load' })
+    await tick()
+    expect(off.told('modal')).toEqual([])
+    expect(selectCapability(off.kit.getSnapshot(), 'namesFlow')).toBe('idle')
+
+    const solana = kitWithRecorders(kitTestInputWithSolana('kit-names'))
+    await tick()
+    solana.send({
+      type: 'account.connected',
+      account: {
+        namespace: 'solana',
+        address: '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB',
+        addresses: ['3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB'],
+        chainId: SOLANA_SANDBOX,
+        connectorId: 'solana:walletstate-solana-dev-wallet',
+      },
+      method: 'browser',
+      reconnected: false,
+    })
+    expect(solana.kit.getSnapshot().context.activeNamespace).toBe('solana')
+    solana.send(shown('Account'))
+    solana.told('modal')
+    solana.send({ type: 'names.load' })
+    await tick()
+    expect(solana.told('modal')).toEqual([])
+    expect(selectCapability(solana.kit.getSnapshot(), 'namesFlow')).toBe('idle')
   })
 
   it('Buy: not offered with features.onramp off, nor in a restricted time zone (SPEC §9); its flow never loads', async () => {

@@ -54,6 +54,11 @@ const EXCEPTIONS: Record<string, string> = {
   // (src/api/convert.ts, requestJson) and the slot rejects; the form's own edits also leave quoting.
   'swap.loadingTokens': 'fetchTokens: bounded by DATA_API_TIMEOUT_MS in the convert client',
   'swap.form.quoting': 'fetchQuote: bounded by DATA_API_TIMEOUT_MS in the convert client; any edit leaves it',
+  // Names (issue 20): the Data API calls abort after DATA_API_TIMEOUT_MS in the names client (src/api/names.ts)
+  // and the slot rejects; the wallet's signature has its own time limit in the chart.
+  'names.editing.checking':
+    'fetchSuggestions: bounded by DATA_API_TIMEOUT_MS in the names client; any edit leaves it',
+  'names.registering.submitting': 'registerName: bounded by DATA_API_TIMEOUT_MS in the names client',
 }
 
 type Found = { machine: string; id: string; why: string }
@@ -157,6 +162,7 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
         'incomingRequest',
         'kit',
         'modal',
+        'names',
         'onramp',
         'outgoingRequest',
         'proposal',

@@ -214,6 +214,10 @@ export const is = {
   onrampOn: ({ context }) => onrampOffered(context),
   onrampRuns: ({ context }) => !!context.onrampFlow,
   showsOnrampForm: ({ context }) => shownView(context) === 'OnRampProviders',
+  /** Names (issue 20): on with `features.names`, for an eip155 account (SPEC §1: names on eip155 only). */
+  namesOn: ({ context }) => context.config.features.names && !!evmAccount(context.connected),
+  namesRuns: ({ context }) => !!context.namesFlow,
+  showsAccount: ({ context }) => shownView(context) === 'Account',
   showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
   showsSwapForm: ({ context }) => shownView(context) === 'Swap',
   walletsRun: ({ context }) => !!context.wallets,
@@ -247,6 +251,10 @@ export const is = {
     const view = event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)
     return !!view && ONRAMP_VIEWS.has(view)
   },
+  /** The modal shows the names form (the names flow loads, or starts again for a new account). */
+  showsNamesForm: ({ context, event }) =>
+    (event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)) ===
+    'RegisterAccountName',
 } satisfies Record<string, Rule>
 
 /**

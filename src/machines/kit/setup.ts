@@ -50,6 +50,7 @@ import type {
   KitEvent,
   KitInput,
   KitTheme,
+  NamesLogic,
   OnrampLogic,
   SendLogic,
   SessionClientLogic,
@@ -110,6 +111,7 @@ export const kitSetup = setup({
     loadSend: pending<SendLogic>(),
     loadSwap: pending<SwapLogic>(),
     loadOnramp: pending<OnrampLogic>(),
+    loadNames: pending<NamesLogic>(),
     loadWallets: pending<WalletsLogic>(),
     loadSignIn: pending<SignInLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
@@ -119,6 +121,7 @@ export const kitSetup = setup({
     followSend: quiet(),
     followSwap: quiet(),
     followOnramp: quiet(),
+    followNames: quiet(),
     followSignIn: quiet(),
   },
   guards: is,
@@ -206,6 +209,18 @@ export const kitSetup = setup({
             }),
           }
     }),
+    /** A names flow for the connected eip155 account, signing on its chain. */
+    spawnNames: assign(({ context, spawn }, logic: NamesLogic) => {
+      const account = evmAccount(context.connected)
+      return context.namesFlow || !account
+        ? {}
+        : {
+            namesFlow: spawn(logic, {
+              systemId: 'names',
+              input: { address: account.address, chainId: account.chainId },
+            }),
+          }
+    }),
     /** Solana's connection, on the configured Solana networks (the one chosen last first). */
     spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
       if (context.solana) return {}
@@ -240,6 +255,18 @@ export const kitSetup = setup({
       if (context.onrampFlow) enqueue.stopChild(context.onrampFlow)
       enqueue.assign({ onrampFlow: undefined })
       if (is.onrampOn(args) && is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
+    }),
+    /** Account's "Choose a name" (`names.load` on Account): the names form opens. */
+    openNamesForm: enqueueActions((args) => {
+      if (is.showsAccount(args))
+        args.enqueue.sendTo('modal', { type: 'router.push', view: 'RegisterAccountName' })
+    }),
+    /** The account changed: its names flow ends; a names view still shown gets a fresh one for the account now. */
+    stopNames: enqueueActions((args) => {
+      const { context, enqueue } = args
+      if (context.namesFlow) enqueue.stopChild(context.namesFlow)
+      enqueue.assign({ namesFlow: undefined })
+      if (is.namesOn(args) && is.showsNamesForm(args)) enqueue.raise({ type: 'names.load' })
     }),
     /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
     spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
@@ -649,6 +676,7 @@ export const kitSetup = setup({
       if (is.showsSendView(args)) enqueue.raise({ type: 'send.load' })
       if (is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
       if (is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
+      if (is.showsNamesForm(args)) enqueue.raise({ type: 'names.load' })
     }),
   },
 })
@@ -670,10 +698,11 @@ function frameTheme({ themeMode, themeVariables }: KitTheme) {
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
 
-/** What is for one account (its swap, its purchase) ends: another account, chain, or none is connected now. */
+/** What is for one account (its swap, purchase, name) ends: another account, chain, or none is connected now. */
 function endAccountFlows(enqueue: KitEnqueue) {
   enqueue.raise({ type: 'swap.reset' })
   enqueue.raise({ type: 'onramp.reset' })
+  enqueue.raise({ type: 'names.reset' })
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
 } from '../connection'
 import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
+import type { NamesEvent, NamesNotice, namesMachine } from '../names'
 import type { OnrampEvent, OnrampNotice, onrampMachine } from '../onramp'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
@@ -67,6 +68,8 @@ export type SendLogic = typeof sendMachine
 export type SwapLogic = typeof swapMachine
 /** The Buy flow, provided with its slots (`createOnrampActors`); one is spawned per connected account. */
 export type OnrampLogic = typeof onrampMachine
+/** The names flow, provided with its slots (`createNamesActors`); one is spawned per connected account. */
+export type NamesLogic = typeof namesMachine
 /** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
 export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
@@ -84,6 +87,7 @@ export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
 export type SwapRef = ActorRefFrom<SwapLogic>
 export type OnrampRef = ActorRefFrom<OnrampLogic>
+export type NamesRef = ActorRefFrom<NamesLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
 export type SignInRef = ActorRefFrom<SignInLogic>
 export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
@@ -132,6 +136,8 @@ export interface KitContext {
   swapFlow: SwapRef | undefined
   /** The Buy flow (systemId `onramp`), once Buy opened; for the account connected then (a new one starts anew). */
   onrampFlow: OnrampRef | undefined
+  /** The names flow (systemId `names`), once a names view opened; for the account connected then. */
+  namesFlow: NamesRef | undefined
   /** The wallet listing's machine (systemId `wallets`), once the modal opened (or a view asked the listing). */
   wallets: WalletsRef | undefined
   /**
@@ -257,6 +263,12 @@ export type KitEvent =
   | OnrampEvent
   /** From the Buy flow, through its follower. */
   | OnrampNotice
+  /** Account's "Choose a name" (issue 20) needs the names flow (`names`); `names.reset` ends it. */
+  | { type: 'names.load' }
+  | { type: 'names.reset' }
+  | NamesEvent
+  /** From the names flow, through its follower. */
+  | NamesNotice
   /** Solana's code is needed (at start, when a Solana network is configured). */
   | { type: 'solana.load' }
   /**

@@ -8,6 +8,7 @@ import type { WalletFeature } from '../../config'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
 import { selectOnrampOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
+import { truncateAddress } from '../../utils/format'
 import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
@@ -46,8 +47,13 @@ const TAB_LABELS: Record<AccountTab, MessageKey> = {
   activity: 'tab.activity',
 }
 
-/** The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. */
+/**
+ * The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. An
+ * eip155 account without a name is offered "Choose a name" (issue 20, `features.names`), which asks the kit for
+ * the names flow (`names.load`; the kit shows RegisterAccountName).
+ */
 export function AccountProfile() {
+  const kit = useKitActor()
   const { address, chainId, namespace } = useKitAccount()
   const api = useDataApi()
   const caip = caipChainId(chainId ?? 0)
@@ -56,10 +62,14 @@ export function AccountProfile() {
   const parameters = { address: address ?? '', chainId: caip, sender: address ?? '' }
   const names = useQuery({ ...namesQuery(api, parameters), enabled })
   const identity = useQuery({ ...identityQuery(api, parameters), enabled })
+  const namesOn = useKitConfig().features.names
+  const t = useT()
   const primary = names.data?.[0]
   const name = primary?.name ?? identity.data?.name ?? undefined
   const image = primary?.attributes.avatar ?? identity.data?.avatar ?? undefined
-  if (!name && !image) return null
+  // Only once the look-ups answered: a name still loading, or names that could not be read, are not "none".
+  const nameless = namesOn && enabled && !name && names.isSuccess && !identity.isPending
+  if (!name && !image && !nameless) return null
   return (
     <div className="ws-profile">
       <AccountStyle />
@@ -68,6 +78,15 @@ export function AccountProfile() {
         <span className="ws-lead" data-testid="account-profile-name">
           {name}
         </span>
+      ) : null}
+      {nameless ? (
+        <button
+          type="button"
+          className="ws-secondary ws-fit"
+          onClick={() => kit.send({ type: 'names.load' })}
+        >
+          {t('names.choose')}
+        </button>
       ) : null}
     </div>
   )
@@ -356,15 +375,73 @@ function visibleTransfers(item: HistoryItem): HistoryTransfer[] | undefined {
   return transfers.length === 0 && item.transfers.length > 0 ? undefined : transfers
 }
 
+/**
+ * At most this many reverse look-ups (issue 20: Activity counterparties' names) per page of Activity: each
+ * distinct counterparty is one request until the QueryClient's 5 min cache has it (SPEC §9).
+ */
+export const ACTIVITY_NAME_LOOKUPS_PER_PAGE = 8
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/**
+ * The other side of an item, where the history tells it: the sender of what came in; for what went out, the
+ * receiver of a plain transfer of the native currency (for a token or a contract call the transaction's `to` is
+ * the contract, not who received).
+ */
+export function counterpartyOf(
+  item: HistoryItem,
+  transfers: HistoryTransfer[],
+  account: string,
+  nativeSymbol: string | undefined,
+): { address: string; direction: 'from' | 'to' } | undefined {
+  const { sentFrom, sentTo } = item.metadata
+  const mine = (address: string) => address.toLowerCase() === account.toLowerCase()
+  if (EVM_ADDRESS.test(sentFrom) && !mine(sentFrom)) return { address: sentFrom, direction: 'from' }
+  const nativeOnly =
+    transfers.length > 0 &&
+    transfers.every(
+      (transfer) => transfer.direction === 'out' && transfer.fungible_info?.symbol === nativeSymbol,
+    )
+  if (nativeOnly && EVM_ADDRESS.test(sentTo) && !mine(sentTo)) return { address: sentTo, direction: 'to' }
+  return undefined
+}
+
+/** The counterparties whose names are looked up: the first few distinct ones of each page. */
+function namesToLookUp(
+  pages: { data: HistoryItem[] }[],
+  counterparty: (item: HistoryItem) => string | undefined,
+) {
+  const chosen = new Set<string>()
+  for (const page of pages) {
+    let count = 0
+    for (const item of page.data) {
+      if (count === ACTIVITY_NAME_LOOKUPS_PER_PAGE) break
+      const address = counterparty(item)?.toLowerCase()
+      if (!address || chosen.has(address)) continue
+      chosen.add(address)
+      count++
+    }
+  }
+  return chosen
+}
+
 function ActivityTab() {
   const { api, parameters, enabled } = useDataApiAccount()
+  const network = useActiveNetwork()
   const query = useInfiniteQuery({ ...historyQuery(api, parameters), enabled })
-  const items = (query.data?.pages ?? [])
+  const nativeSymbol = network?.nativeCurrency.symbol
+  const pages = query.data?.pages ?? []
+  const items = pages
     .flatMap((page) => page.data)
     .flatMap((item) => {
       const transfers = visibleTransfers(item)
-      return transfers ? [{ item, transfers }] : []
+      if (!transfers) return []
+      return [
+        { item, transfers, counterparty: counterpartyOf(item, transfers, parameters.account, nativeSymbol) },
+      ]
     })
+  const shown = new Map(items.map(({ item, counterparty }) => [item.id, counterparty?.address]))
+  const lookUps = namesToLookUp(pages, (item) => shown.get(item.id))
   const t = useT()
   if (query.isPending) return <Status label={t('activity.loading')} />
   if (query.isError && items.length === 0)
@@ -375,8 +452,14 @@ function ActivityTab() {
         <p className="ws-muted">{t('activity.none')}</p>
       ) : (
         <ul className="ws-list" aria-label={t('tab.activity')}>
-          {items.map(({ item, transfers }) => (
-            <ActivityRow key={item.id} item={item} transfers={transfers} />
+          {items.map(({ item, transfers, counterparty }) => (
+            <ActivityRow
+              key={item.id}
+              item={item}
+              transfers={transfers}
+              counterparty={counterparty}
+              lookUpName={!!counterparty && lookUps.has(counterparty.address.toLowerCase())}
+            />
           ))}
         </ul>
       )}
@@ -385,7 +468,17 @@ function ActivityTab() {
   )
 }
 
-function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: HistoryTransfer[] }) {
+function ActivityRow({
+  item,
+  transfers,
+  counterparty,
+  lookUpName,
+}: {
+  item: HistoryItem
+  transfers: HistoryTransfer[]
+  counterparty: { address: string; direction: 'from' | 'to' } | undefined
+  lookUpName: boolean
+}) {
   const { operationType, status, minedAt, hash } = item.metadata
   const { t, locale } = useI18n()
   const operation = OPERATIONS[operationType]
@@ -396,6 +489,13 @@ function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: Histor
     <li className="ws-line" data-testid="activity-item" data-hash={hash} data-operation={operationType}>
       <span className="ws-grow">
         <span>{label}</span>
+        {counterparty ? (
+          <Counterparty
+            address={counterparty.address}
+            direction={counterparty.direction}
+            lookUp={lookUpName}
+          />
+        ) : null}
         <span className="ws-muted ws-small">
           <span data-testid="activity-status">{statusKey ? t(statusKey) : status}</span> ·{' '}
           <time dateTime={minedAt}>{formatDateTime(when, locale)}</time>
@@ -414,6 +514,40 @@ function ActivityRow({ item, transfers }: { item: HistoryItem; transfers: Histor
         ))}
       </span>
     </li>
+  )
+}
+
+/**
+ * Who an item came from or went to: the truncated address, with its name beside it once the reverse look-up
+ * (cached 5 min, SPEC §9) knows one.
+ */
+function Counterparty({
+  address,
+  direction,
+  lookUp,
+}: {
+  address: string
+  direction: 'from' | 'to'
+  lookUp: boolean
+}) {
+  const api = useDataApi()
+  const { address: account, chainId } = useKitAccount()
+  const names = useQuery({
+    ...namesQuery(api, { address, chainId: caipChainId(chainId ?? 0), sender: account ?? '' }),
+    enabled: lookUp && chainId !== undefined,
+  })
+  const t = useT()
+  const name = names.data?.[0]?.name
+  const short = truncateAddress(address)
+  return (
+    <span
+      className="ws-muted ws-small ws-ellipsis"
+      title={address}
+      data-testid="activity-counterparty"
+      data-name={name}
+    >
+      {t(direction === 'to' ? 'activity.to' : 'activity.from', { who: name ? `${name} (${short})` : short })}
+    </span>
   )
 }
 

@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import { selectIsOpen } from '../../machines/modal'
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
@@ -16,8 +17,9 @@ export interface ConnectButtonProps {
 }
 
 /**
- * The host page's button: "Connect Wallet" while disconnected, the truncated address once connected; opens
- * the modal on Connect or on Account.
+ * The host page's button: "Connect Wallet" while disconnected, the truncated address once connected (its
+ * accessible name also says the account's name, once it has one: "0xf3...b92266 (alice.reown.id)"); opens the
+ * modal on Connect or on Account.
  *
  * @example
  * <ConnectButton />
@@ -27,11 +29,17 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
   const kit = useKitActor()
   const isOpen = useSelector(useModalActor(), selectIsOpen)
   const { status, address } = useKitAccount()
-  const text = status === 'connected' && address ? truncateAddress(address) : (label ?? LABELS[locale])
+  const id = useId()
+  const connected = status === 'connected' && address
+  const text = connected ? truncateAddress(address) : (label ?? LABELS[locale])
   return (
     <button
       type="button"
       className={className}
+      id={id}
+      // Its own text, then the account's name (issue 20): the modal holds that element while a visitor is
+      // connected and the account has a name (components/AccountNameLabel.tsx, the same id there).
+      aria-labelledby={connected ? `${id} ws-account-name` : undefined}
       aria-haspopup="dialog"
       aria-expanded={isOpen}
       aria-busy={status === 'connecting' || status === 'reconnecting'}

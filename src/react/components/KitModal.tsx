@@ -1,4 +1,13 @@
-import { type KeyboardEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import {
+  type KeyboardEvent,
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react'
 import { createPortal } from 'react-dom'
 import { selectStatus } from '../../machines/connection'
 import { selectIsOpen, selectView } from '../../machines/modal'
@@ -12,6 +21,9 @@ import { themeStyle } from '../theme'
 import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
 import { ViewLoading } from './ViewLoading'
 
+/** The connected account's name for the host button (issue 20): its own chunk, with the Data API client. */
+const AccountNameLabel = lazy(() => import('./AccountNameLabel'))
+
 /**
  * The kit's root element: theme variables, stylesheet, the modal while open, and the toast host. Rendered
  * into `document.body` so host styles and stacking contexts cannot clip it.
@@ -21,7 +33,7 @@ export function KitModal() {
   const modal = useModalActor()
   const isOpen = useSelector(modal, selectIsOpen)
   const { locale, dir } = useI18n()
-  useAccountViewAhead()
+  const connected = useAccountViewAhead()
   const [container, setContainer] = useState<HTMLElement | null>(null)
   useEffect(() => setContainer(document.body), [])
   if (!container) return null
@@ -36,6 +48,11 @@ export function KitModal() {
       <style>{KIT_CSS}</style>
       {isOpen ? <Dialog /> : null}
       <ToastHost />
+      {connected ? (
+        <Suspense>
+          <AccountNameLabel />
+        </Suspense>
+      ) : null}
     </div>,
     container,
   )
@@ -50,6 +67,7 @@ function useAccountViewAhead() {
   useEffect(() => {
     if (connected) preloadAccountView()
   }, [connected])
+  return connected
 }
 
 function Dialog() {

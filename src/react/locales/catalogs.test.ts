@@ -4,10 +4,12 @@ import * as api from '../../errors/api'
 import * as base from '../../errors/base'
 import * as connection from '../../errors/connection'
 import * as frame from '../../errors/frame'
+import * as names from '../../errors/names'
 import * as send from '../../errors/send'
 import * as signIn from '../../errors/signIn'
 import * as solana from '../../errors/solana'
 import * as swap from '../../errors/swap'
+import { NAME_LEGACY_RULE_MESSAGE, NAME_RULE_MESSAGE } from '../../machines/names'
 import { createTranslate, errorText, loadMachineEnglish, localizeText } from '../i18n'
 import ar from './ar.json'
 import BUTTON from './connectButton.json'
@@ -25,6 +27,7 @@ import zh from './zh.json'
 // the machines' (loaded with another locale).
 const en = { ...enFirst, ...enViews, ...enMachine }
 const CATALOGS: Record<string, Record<string, string>> = { ar, de, es, fr, ja, zh }
+const TEMPLATED = new Set(['EmailThrottledError', 'NameRegistrationError'])
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 
 describe('catalogs', () => {
@@ -61,12 +64,13 @@ describe('catalogs', () => {
   }
 
   it('error.<Name>: the English text is the error’s shortMessage (src/errors), so the UI finds it', () => {
-    const modules = [base, api, connection, frame, send, signIn, solana, swap]
+    const modules = [base, api, connection, frame, names, send, signIn, solana, swap]
     const checked: string[] = []
     for (const module of modules)
       for (const [name, value] of Object.entries(module)) {
         const key = `error.${name}` as keyof typeof en
-        if (typeof value !== 'function' || !(key in en) || name === 'EmailThrottledError') continue
+        // (Errors whose text has a value in it are checked by their text below.)
+        if (typeof value !== 'function' || !(key in en) || TEMPLATED.has(name)) continue
         const error = new (value as new (p: object) => base.BaseError)({})
         expect([name, error.name, en[key]]).toEqual([name, name, error.shortMessage])
         checked.push(name)
@@ -105,6 +109,24 @@ describe('look-ups', () => {
     expect(errorText(t, new frame.EmailThrottledError(12))).toBe('Bitte versuche es in 12 Sekunden erneut')
     expect(errorText(t, { name: 'FrameReplyError', message: 'The wallet says no' })).toBe(
       'The wallet says no',
+    )
+  })
+
+  it('names (issue 20): the errors and the SPEC §5 rule the names machine writes, in the catalog’s words', () => {
+    expect(new names.NameRegistrationError({ name: 'alice.reown.id' }).shortMessage).toBe(
+      'Error registering name alice.reown.id',
+    )
+    expect(localizeText(t, 'Error registering name alice.reown.id')).toBe(
+      'Fehler beim Registrieren des Namens alice.reown.id',
+    )
+    expect(localizeText(t, new names.NameSuggestionsError().shortMessage)).toBe(
+      'Fehler beim Abrufen von Namensvorschlägen',
+    )
+    expect(localizeText(t, NAME_RULE_MESSAGE)).toBe(
+      'Nur Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',
+    )
+    expect(localizeText(t, NAME_LEGACY_RULE_MESSAGE)).toBe(
+      'Namen mit der Endung .wcn.id können nicht mehr registriert werden: wähle einen .reown.id-Namen',
     )
   })
 

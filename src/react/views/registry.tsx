@@ -52,6 +52,8 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   OnRampFiatSelect: lazy(() => import('./OnRampFiatSelect')),
   OnRampTokenSelect: lazy(() => import('./OnRampTokenSelect')),
   OnRampPurchase: lazy(() => import('./OnRampPurchase')),
+  RegisterAccountName: lazy(() => import('./RegisterAccountName')),
+  RegisterAccountNameSuccess: lazy(() => import('./RegisterAccountNameSuccess')),
 }
 
 /** Pay's view: fetched only for a payment the host opened (`pay.open`, with `features.pay` on). */

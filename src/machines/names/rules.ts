@@ -1,0 +1,46 @@
+/**
+ * The account names rules as pure functions (src/machines/names.ts names them as guards and actions): what a
+ * typed name becomes (SPEC §5: the `.reown.id` suffix optional and stripped, any case), whether it may be
+ * registered (letters, digits, hyphens, at least NAME_MIN_LENGTH characters; the legacy `.wcn.id` never) and
+ * which rule to show when not, and which entry of an answer is the name's own. What the API client and the
+ * registration slot share with them is in src/utils/names.ts.
+ */
+import { NAME_LEGACY_SUFFIX, NAME_MIN_LENGTH, NAME_SUFFIX } from '../../constants'
+import { fullNameOf, isLegacyName, isRegistrableLabel, normaliseNameLabel } from '../../utils/names'
+import type { NameSuggestion } from './types'
+
+export {
+  fullNameOf,
+  nameCoinTypeOf,
+  nameRegistrationMessage,
+  normaliseNameLabel,
+} from '../../utils/names'
+
+/** SPEC §5's rule, as the form shows it under an invalid name. */
+export const NAME_RULE_MESSAGE = `Use only letters, digits and hyphens, at least ${NAME_MIN_LENGTH} characters`
+/** A legacy `.wcn.id` name typed: it resolves, but is not registered any more (SPEC §5). */
+export const NAME_LEGACY_RULE_MESSAGE = `Names ending in ${NAME_LEGACY_SUFFIX} can no longer be registered: choose a ${NAME_SUFFIX} name`
+
+/**
+ * Why the typed name cannot be registered (the rule to show), or undefined when it can (or nothing is typed).
+ *
+ * @example
+ * nameRuleOf('ali') // NAME_RULE_MESSAGE
+ * nameRuleOf('alice.wcn.id') // NAME_LEGACY_RULE_MESSAGE
+ * nameRuleOf('Alice.reown.id') // undefined
+ */
+export function nameRuleOf(value: string): string | undefined {
+  const label = normaliseNameLabel(value)
+  if (label === '') return undefined
+  if (isLegacyName(label)) return NAME_LEGACY_RULE_MESSAGE
+  return isRegistrableLabel(label) ? undefined : NAME_RULE_MESSAGE
+}
+
+/** The label's own entry among the suggestions (the API lists it first), if the answer holds it. */
+export function ownSuggestion(
+  label: string,
+  suggestions: readonly NameSuggestion[],
+): NameSuggestion | undefined {
+  const full = fullNameOf(label)
+  return suggestions.find((suggestion) => suggestion.name === full)
+}
