@@ -252,19 +252,6 @@ export const ONRAMP_RESTRICTED_TIMEZONES = [
   'Asia/Hong_Kong',
 ] as const
 
-// Account names (issue 20)
-/** The shortest name label that can be registered. §5 (letters, digits, hyphens only, at least 4 characters) */
-export const NAME_MIN_LENGTH = 4
-/** The suffix of every name registered. §5 */
-export const NAME_SUFFIX = '.reown.id'
-/** The legacy suffix: names under it are resolved, never registered. §5 */
-export const NAME_LEGACY_SUFFIX = '.wcn.id'
-/** The zone name suggestions are asked for (`GET /v1/profile/suggestions/{name}?zone=`). Ours: §9 calls it
- * "fixed, host-specific, not shown"; the suffix's zone. */
-export const NAME_ZONE = 'reown.id'
-/** How old the signed registration message's timestamp may be, in seconds. Ours: §7 names none. */
-export const NAME_MESSAGE_MAX_AGE_S = 600
-
 /** The address the Data API's balances and convert endpoints use for a chain's native currency. */
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
