@@ -22,6 +22,7 @@ const machine = kitMachine.provide({
     spawnSend: assign({ sendFlow: () => ref('send') }),
     spawnSwap: assign({ swapFlow: ({ spawn }) => spawn(standIn) as never }),
     spawnOnramp: assign({ onrampFlow: ({ spawn }) => spawn(standIn) as never }),
+    spawnNames: assign({ namesFlow: ({ spawn }) => spawn(standIn) as never }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
     spawnSignIn: assign({ signIn: () => ref('signIn') }),
     spawnSolana: assign({ solana: () => ref('solana') }),
@@ -40,6 +41,7 @@ const machine = kitMachine.provide({
     followSend: quiet,
     followSwap: quiet,
     followOnramp: quiet,
+    followNames: quiet,
     followSignIn: quiet,
     followSolana: quiet,
     namespaceStore: quiet as never,
@@ -49,6 +51,7 @@ const machine = kitMachine.provide({
     loadSend: fromPromise(async () => standIn) as never,
     loadSwap: fromPromise(async () => standIn) as never,
     loadOnramp: fromPromise(async () => standIn) as never,
+    loadNames: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
     loadSignIn: fromPromise(async () => standIn) as never,
     loadSolana: fromPromise(async () => standIn) as never,
@@ -126,6 +129,13 @@ const events = [
     symbol: 'USDC',
     hash: '0x4',
   },
+  shown('RegisterAccountName'),
+  { type: 'names.load' },
+  {
+    type: 'names.registered',
+    name: 'alice.reown.id',
+    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  },
   { type: 'account.disconnected' },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
@@ -146,6 +156,7 @@ const events = [
     'loadSend',
     'loadSwap',
     'loadOnramp',
+    'loadNames',
     'loadWallets',
     'loadSignIn',
   ].flatMap((id) => [done(id), failed(id)]),
@@ -250,12 +261,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 108
-const RESTORING_PATHS = 68
-const TOUCH_PATHS = 106
-const SIGN_IN_PATHS = 65
-const SOLANA_PATHS = 60
-const LEGAL_PATHS = 58
+const PATHS = 118
+const RESTORING_PATHS = 70
+const TOUCH_PATHS = 116
+const SIGN_IN_PATHS = 67
+const SOLANA_PATHS = 62
+const LEGAL_PATHS = 60
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -269,6 +280,10 @@ function invariant(s: KitSnapshot) {
   // A Buy flow is for an eip155 account: none runs, or loads, without one.
   if (!s.context.connected && !s.matches({ onrampFlow: 'idle' }) && !s.matches({ onrampFlow: 'failed' }))
     throw new Error('Buy flow without an account')
+  if (s.matches({ namesFlow: 'running' }) !== !!s.context.namesFlow) throw new Error('names ref out of step')
+  // A names flow is for an eip155 account: none runs, or loads, without one.
+  if (!s.context.connected && !s.matches({ namesFlow: 'idle' }) && !s.matches({ namesFlow: 'failed' }))
+    throw new Error('names flow without an account')
   if (s.matches({ embedded: 'running' }) !== !!s.context.frame) throw new Error('frame ref out of step')
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')
