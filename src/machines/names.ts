@@ -92,11 +92,15 @@ export const namesMachine = setup({
       ownSuggestion(context.label, suggestions)?.registered === true,
   },
   actions: {
-    /** A new value: its label, and nothing of the old one's answer or error. */
+    /**
+     * A new value: its label, and nothing of the old one's answer or error. A suggestion picked is written as its
+     * label, as a visitor types it (the suffix is shown beside the field).
+     */
     setValue: assign(({ event }) => {
       assertEvent(event, ['names.type', 'names.pick'])
-      const value = event.type === 'names.type' ? event.value : event.name
-      return { value, label: normaliseNameLabel(value), suggestions: [], error: undefined }
+      const label = normaliseNameLabel(event.type === 'names.type' ? event.value : event.name)
+      const value = event.type === 'names.type' ? event.value : label
+      return { value, label, suggestions: [], error: undefined }
     }),
     setSuggestions: assign((_, suggestions: NameSuggestion[]) => ({ suggestions })),
     setSuggestionsError: assign({ suggestions: [], error: new NameSuggestionsError().shortMessage }),

@@ -167,7 +167,7 @@ describe('names machine, behaviour', () => {
     await flush()
     expect(run.checks.at(-1)).toEqual({ label: 'alice-wallet' })
     expect(run.status()).toBe('available')
-    expect(run.snapshot().context.value).toBe('alice-wallet.reown.id')
+    expect(run.snapshot().context.value).toBe('alice-wallet')
   })
 
   it('drops a stale answer: the answer for the old value is never shown for the new one', async () => {

@@ -349,7 +349,7 @@ describe('RegisterAccountName and RegisterAccountNameSuccess over the names mach
       rendered.clock.increment(NAME_CHECK_DEBOUNCE_MS)
       await flush()
     })
-    expect(nameBox().value).toBe('alice-wallet.reown.id')
+    expect(nameBox().value).toBe('alice-wallet')
     expect(document.activeElement).toBe(nameBox())
     await waitFor(() => expect(statusLine().textContent).toBe('alice-wallet.reown.id is available'))
     expect(rendered.asked).toEqual(['alice', 'alice-wallet'])
