@@ -270,9 +270,7 @@ export function defineKitMachine() {
       },
       'onramp.succeeded': { actions: 'afterOnramp' },
       'onramp.*': { guard: 'onrampRuns', actions: forwardTo(({ context }) => context.onrampFlow!) },
-      // Names (issue 20): Account's "Choose a name" opens the form; a name registered shows its success.
-      // (While the names region loads or runs; from idle it takes `names.load` and opens the form itself.)
-      'names.load': { guard: 'namesOn', actions: 'openNamesForm' },
+      // Names (issue 20): a name registered on the form shows its success (a failure stays on the form).
       'names.registered': {
         guard: 'showsNamesForm',
         actions: sendTo('modal', { type: 'router.push', view: 'RegisterAccountNameSuccess' }),
@@ -360,7 +358,6 @@ export function defineKitMachine() {
         loader: 'loadNames',
         started: 'spawnNames',
         follow: 'followNames',
-        loading: 'openNamesForm',
         reset: { event: 'names.reset', action: 'stopNames' },
       }),
       /**

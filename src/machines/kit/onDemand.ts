@@ -30,12 +30,6 @@ export interface OnDemand<
   running?: Action
   /** An action run when the code did not load (besides staying retryable). */
   failed?: Action
-  /**
-   * An action run with the load event when it starts a load (from `idle` or `failed`). A handler of the load event
-   * at the kit's root runs only while the region takes no part (loading, running): a parallel state's own
-   * transitions are not taken when a region takes the event.
-   */
-  loading?: Action
   /** Only load when this guard holds (e.g. the feature is on). */
   guard?: Guard
   /** Load at once, without waiting for the event, when this guard holds (e.g. a stored login to restore). */
@@ -56,9 +50,7 @@ export function onDemand<
   const Guard extends string = never,
 >(region: OnDemand<Load, Loader, Started, Action, Follow, Guard>) {
   const actions = (action: Action | undefined): Action[] => (action ? [action] : [])
-  const toLoading = region.guard
-    ? { guard: region.guard, target: 'loading' as const, actions: actions(region.loading) }
-    : { target: 'loading' as const, actions: actions(region.loading) }
+  const toLoading = region.guard ? { guard: region.guard, target: 'loading' as const } : ('loading' as const)
   const load = { [region.load]: toLoading } as Record<Load, typeof toLoading>
   const reset = region.reset
     ? { [region.reset.event]: { target: 'idle' as const, actions: [region.reset.action] } }

@@ -217,7 +217,6 @@ export const is = {
   /** Names (issue 20): on with `features.names`, for an eip155 account (SPEC §1: names on eip155 only). */
   namesOn: ({ context }) => context.config.features.names && !!evmAccount(context.connected),
   namesRuns: ({ context }) => !!context.namesFlow,
-  showsAccount: ({ context }) => shownView(context) === 'Account',
   showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
   showsSwapForm: ({ context }) => shownView(context) === 'Swap',
   walletsRun: ({ context }) => !!context.wallets,

@@ -256,11 +256,6 @@ export const kitSetup = setup({
       enqueue.assign({ onrampFlow: undefined })
       if (is.onrampOn(args) && is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
     }),
-    /** Account's "Choose a name" (`names.load` on Account): the names form opens. */
-    openNamesForm: enqueueActions((args) => {
-      if (is.showsAccount(args))
-        args.enqueue.sendTo('modal', { type: 'router.push', view: 'RegisterAccountName' })
-    }),
     /** The account changed: its names flow ends; a names view still shown gets a fresh one for the account now. */
     stopNames: enqueueActions((args) => {
       const { context, enqueue } = args

@@ -50,7 +50,7 @@ const TAB_LABELS: Record<AccountTab, MessageKey> = {
 /**
  * The account's name and image (SPEC §3 profileName, profileImage): reverse look-up first, then identity. An
  * eip155 account without a name is offered "Choose a name" (issue 20, `features.names`), which asks the kit for
- * the names flow (`names.load`; the kit shows RegisterAccountName).
+ * RegisterAccountName (the kit loads the names flow for the view shown, as for Buy and Swap).
  */
 export function AccountProfile() {
   const kit = useKitActor()
@@ -83,7 +83,7 @@ export function AccountProfile() {
         <button
           type="button"
           className="ws-secondary ws-fit"
-          onClick={() => kit.send({ type: 'names.load' })}
+          onClick={() => kit.send({ type: 'router.push', view: 'RegisterAccountName' })}
         >
           {t('names.choose')}
         </button>
