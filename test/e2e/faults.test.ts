@@ -100,6 +100,23 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
     expect(e2e.pageErrors).toEqual([])
   })
 
+  it('Data API name look-ups fail: Account says "Error fetching names for address"; "Try again" shows the name', async () => {
+    // The reverse look-up and the identity call (whose name the profile falls back to) both fail.
+    await setFault('api', { mode: 'fail', path: '/v1/' })
+    const page = await openPage()
+    await connectAndOpenAccount(page)
+    const account = view(page, 'Account')
+    await alertWith(account, 'Error fetching names for address').waitFor({ timeout: 20_000 })
+    expect(await account.getByTestId('account-profile-name').count()).toBe(0)
+    await setFault('api', { mode: 'off' })
+    await account.locator('.ws-profile').getByRole('button', { name: 'Try again' }).click()
+    await expect
+      .poll(() => account.getByTestId('account-profile-name').textContent(), { timeout: 20_000 })
+      .toBe(SEEDED_NAME)
+    expect(await alertWith(account, 'Error fetching names for address').count()).toBe(0)
+    expect(e2e.pageErrors).toEqual([])
+  })
+
   it('Data API name look-up fails during send: alert "Error resolving name"; the next "Preview send" resolves it', async () => {
     const page = await openPage()
     await connectAndOpenAccount(page)
@@ -232,8 +249,6 @@ describe('service faults show the SPEC §8 texts, and the page recovers once the
 
 /*
  * Not here, and why (checked against the kit as it is):
- * - 'Error fetching names for address': the reverse look-up's failure is not shown; the Account view's profile
- *   falls back to the identity call's name, or shows none.
  * - 'Invalid Project ID': raised when the listing answers 401 or 403; no fault mode answers those.
  * - A chain RPC failure during send: the preview shows 'Unable to estimate the network fee.' (not a §8 text).
  * - 'Request Timed Out' (the relay stalls a WalletConnect request): the kit's limit is 120 s (SPEC §9).

@@ -69,7 +69,9 @@ export function AccountProfile() {
   const image = primary?.attributes.avatar ?? identity.data?.avatar ?? undefined
   // Only once the look-ups answered: a name still loading, or names that could not be read, are not "none".
   const nameless = namesOn && enabled && !name && names.isSuccess && !identity.isPending
-  if (!name && !image && !nameless) return null
+  // SPEC §8 'Error fetching names for address': said where the name would be, with a retry.
+  const namesFailed = enabled && !name && names.isError
+  if (!name && !image && !nameless && !namesFailed) return null
   return (
     <div className="ws-profile">
       <AccountStyle />
@@ -79,6 +81,7 @@ export function AccountProfile() {
           {name}
         </span>
       ) : null}
+      {namesFailed ? <Failed error={names.error} onRetry={() => void names.refetch()} /> : null}
       {nameless ? (
         <button
           type="button"
