@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveInFrame,
   closeModal,
+  connectInjected,
   type E2eContext,
   freshEmail,
   hostButton,
@@ -107,15 +108,7 @@ async function showsEverywhere(label: string, address: string) {
 
 describe('Names with the injected dev wallet, in Chromium against the sandbox', () => {
   it('connects; Account’s "Choose a name" opens RegisterAccountName, its code fetched only then', async () => {
-    await hostButton(page).getByText('Connect Wallet').click()
-    await page
-      .getByRole('dialog', { name: 'Connect Wallet' })
-      .getByRole('button', { name: /Walletstate Dev Wallet/ })
-      .click()
-    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
-    const me = e2e.sandbox.wallets.injectedAddress
-    await expect.poll(() => hostButton(page).textContent()).toBe(truncated(me))
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    await connectInjected(page, e2e.sandbox.wallets.injectedAddress)
     await hostButton(page).click()
     await view(page, 'Account').waitFor()
     expect(requested.filter((path) => NAMES_CODE.test(path))).toEqual([])

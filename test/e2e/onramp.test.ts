@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { type Address, createPublicClient, erc20Abi, formatUnits, http, parseUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, truncated, view, walletPrompt } from './support.ts'
+import { connectInjected, type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
 
 /**
  * Issue 19's acceptance in Chromium against the sandbox: Account's "Buy" opens OnRampProviders (its code fetched
@@ -97,14 +97,7 @@ async function completesPurchase(partner: Page, expected: string) {
 
 describe('Buy with the injected dev wallet, in Chromium against the sandbox', () => {
   it('connects; Account’s Buy opens OnRampProviders, its code fetched only then', async () => {
-    await hostButton(page).getByText('Connect Wallet').click()
-    await page
-      .getByRole('dialog', { name: 'Connect Wallet' })
-      .getByRole('button', { name: /Walletstate Dev Wallet/ })
-      .click()
-    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
-    await expect.poll(() => hostButton(page).textContent()).toBe(truncated(me))
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    await connectInjected(page, me)
     await hostButton(page).click()
     await view(page, 'Account').waitFor()
     expect(requested.filter((path) => ONRAMP_CODE.test(path))).toEqual([])

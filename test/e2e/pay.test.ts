@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { type Address, createPublicClient, type Hex, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
+import { connectInjected, type E2eContext, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
 
 /**
  * Issue 18 item 6, Pay (SPEC §1 `pay`, off by default; its view loaded on demand) in Chromium against the
@@ -43,17 +43,6 @@ const result = (page: Page) => page.getByTestId('demo-result')
 const payButton = (page: Page) =>
   page.locator('main .actions').getByRole('button', { name: 'Pay', exact: true })
 
-async function connectInjected(page: Page) {
-  await hostButton(page).getByText('Connect Wallet').click()
-  await page
-    .getByRole('dialog', { name: 'Connect Wallet' })
-    .getByRole('button', { name: /Walletstate Dev Wallet/ })
-    .click()
-  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
-  await expect.poll(() => hostButton(page).textContent()).toBe(truncated(e2e.sandbox.wallets.injectedAddress))
-  await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
-}
-
 describe('Pay on (?pay=1)', () => {
   let page: Page
   let requested: string[]
@@ -63,7 +52,7 @@ describe('Pay on (?pay=1)', () => {
   })
 
   it('the host’s button opens Pay (its code fetched only then); approved, the recipient gets exactly the amount and the host the hash', async () => {
-    await connectInjected(page)
+    await connectInjected(page, e2e.sandbox.wallets.injectedAddress)
     expect(requested.filter((path) => PAY_CODE.test(path))).toEqual([])
     const before = await client.getBalance({ address: recipient })
 
@@ -112,7 +101,7 @@ describe('Pay on (?pay=1)', () => {
 describe('Pay off (?pay=off, the default)', () => {
   it('the host gets the refusal: no dialog opens and Pay’s code is never asked for', async () => {
     const { page, requested } = await openDemo('?pay=off')
-    await connectInjected(page)
+    await connectInjected(page, e2e.sandbox.wallets.injectedAddress)
     await payButton(page).click()
     await expect.poll(() => result(page).textContent()).toBe('Pay is not enabled (features.pay is off)')
     expect(await page.getByRole('dialog').count()).toBe(0)

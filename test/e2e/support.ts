@@ -74,6 +74,21 @@ export const walletPrompt = (page: Page) => page.getByRole('dialog', { name: 'Wa
 /** An address as the kit shows it (SPEC §9: 4 + 6 characters), computed independently of the kit. */
 export const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
 
+/**
+ * Connects the injected dev wallet from the host button (Connect → the wallet → its prompt approved): the button
+ * then shows `address` truncated and the modal has closed.
+ */
+export async function connectInjected(page: Page, address: string) {
+  await hostButton(page).getByText('Connect Wallet').click()
+  await page
+    .getByRole('dialog', { name: 'Connect Wallet' })
+    .getByRole('button', { name: /Walletstate Dev Wallet/ })
+    .click()
+  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+  await expect.poll(() => hostButton(page).textContent()).toBe(truncated(address))
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+}
+
 /** Embedded-wallet logins (the e-mail code from the sandbox mailbox), shared by the e2e files that log in. */
 export const dialog = (page: Page) => page.getByRole('dialog')
 export const view = (page: Page, name: string) => page.locator(`[data-view="${name}"]`)

@@ -14,12 +14,12 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveInFrame,
+  connectInjected,
   type E2eContext,
   freshEmail,
   hostButton,
   logInByEmail,
   startE2e,
-  truncated,
   walletPrompt,
 } from './support.ts'
 
@@ -155,14 +155,7 @@ async function approvalsSince(symbol: string, owner: Address, block: bigint): Pr
 
 describe('swap with the injected dev wallet, in Chromium against the sandbox', () => {
   it('connects and opens Swap from Account', async () => {
-    await hostButton(page).getByText('Connect Wallet').click()
-    await page
-      .getByRole('dialog', { name: 'Connect Wallet' })
-      .getByRole('button', { name: /Walletstate Dev Wallet/ })
-      .click()
-    await approveInWallet(page)
-    await expect.poll(() => hostButton(page).textContent()).toBe(truncated(me))
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    await connectInjected(page, me)
     await hostButton(page).click()
     await view(page, 'Account').waitFor()
     await expect.poll(() => view(page, 'Account').getByTestId('token-balance').count()).toBeGreaterThan(0)
