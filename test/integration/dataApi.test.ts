@@ -423,6 +423,16 @@ describe('identity and names', () => {
       address: holder,
       name: 'ensip-eleven.reown.id',
     })
+    // SPEC §5: a legacy `.wcn.id` name (never registered any more) still resolves.
+    await api.db.pg.query(
+      `INSERT INTO profile_names (name, address, coin_type, registered_at, updated_at)
+       VALUES ('old-timer.wcn.id', $1, 60, now(), now())`,
+      [holder.toLowerCase()],
+    )
+    expect(await client.resolveName('old-timer.wcn.id')).toEqual({
+      address: holder,
+      name: 'old-timer.wcn.id',
+    })
     expect(await client.getIdentity({ address: dev, chainId: 'eip155:1' })).toEqual({
       name: null,
       avatar: null,
