@@ -261,9 +261,9 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 118
+const PATHS = 117
 const RESTORING_PATHS = 70
-const TOUCH_PATHS = 116
+const TOUCH_PATHS = 115
 const SIGN_IN_PATHS = 67
 const SOLANA_PATHS = 62
 const LEGAL_PATHS = 60
