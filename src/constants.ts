@@ -279,6 +279,8 @@ export const SOLANA_PREFLIGHT_COMMITMENTS = [
 export const NAME_MIN_LENGTH = 4
 /** The suffix of a name registered through the kit. §5 */
 export const NAME_SUFFIX = '.reown.id'
+/** The most characters a name's label may have (a DNS label's limit; the Data API looks up no longer one). Ours. */
+export const NAME_MAX_LENGTH = 63
 /** The legacy suffix: resolved, never registered. §5 */
 export const NAME_LEGACY_SUFFIX = '.wcn.id'
 /** How long a typed name must stay unchanged before its availability is asked for (typing coalesces). Ours. */

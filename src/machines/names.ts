@@ -40,6 +40,7 @@ import type {
 export {
   fullNameOf,
   NAME_LEGACY_RULE_MESSAGE,
+  NAME_LENGTH_RULE_MESSAGE,
   NAME_RULE_MESSAGE,
   nameCoinTypeOf,
   nameRegistrationMessage,

@@ -1,4 +1,4 @@
-import { NAME_LEGACY_SUFFIX, NAME_MIN_LENGTH, NAME_SUFFIX } from '../constants'
+import { NAME_LEGACY_SUFFIX, NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_SUFFIX } from '../constants'
 
 /**
  * What every layer needs to know of a name (SPEC §5; issue 20): the machine's rules (src/machines/names/rules.ts),
@@ -7,7 +7,7 @@ import { NAME_LEGACY_SUFFIX, NAME_MIN_LENGTH, NAME_SUFFIX } from '../constants'
  */
 
 /** A label that may be registered: letters, digits and hyphens, at least NAME_MIN_LENGTH of them (SPEC §5). */
-const REGISTRABLE_LABEL = new RegExp(`^[a-z0-9-]{${NAME_MIN_LENGTH},}$`)
+const REGISTRABLE_LABEL = new RegExp(`^[a-z0-9-]{${NAME_MIN_LENGTH},${NAME_MAX_LENGTH}}$`)
 
 /**
  * The name as the API takes it: trimmed, lowercased, a trailing `.reown.id` stripped.

@@ -3,6 +3,7 @@ import { createActor, fromPromise, SimulatedClock } from 'xstate'
 import { NAME_CHECK_DEBOUNCE_MS, SEND_REQUEST_TIMEOUT_MS } from '../../src/constants'
 import {
   NAME_LEGACY_RULE_MESSAGE,
+  NAME_LENGTH_RULE_MESSAGE,
   NAME_RULE_MESSAGE,
   type NameRegisterRequest,
   type NameSignedRegistration,
@@ -125,6 +126,10 @@ describe('names machine, behaviour', () => {
     }
     await run.type('alice.wcn.id')
     expect(selectNameRule(run.snapshot())).toBe(NAME_LEGACY_RULE_MESSAGE)
+    // 63 characters are a name; 64 are refused, saying so (no longer name could be looked up again).
+    await run.type('a'.repeat(64))
+    expect(selectNameRule(run.snapshot())).toBe(NAME_LENGTH_RULE_MESSAGE)
+    expect(NAME_LENGTH_RULE_MESSAGE).toBe('Use at most 63 characters')
     expect(NAME_RULE_MESSAGE).toMatchInlineSnapshot(
       `"Use only letters, digits and hyphens, at least 4 characters"`,
     )
@@ -137,6 +142,9 @@ describe('names machine, behaviour', () => {
     await run.type('   ')
     expect(run.status()).toBe('empty')
     expect(run.checks).toEqual([])
+    await run.type('a'.repeat(63))
+    expect(selectNameRule(run.snapshot())).toBeUndefined()
+    expect(run.status()).not.toBe('invalid')
   })
 
   it('checks a valid name once after the debounce, normalised (suffix stripped, lowercased)', async () => {

@@ -5,7 +5,7 @@
  * which rule to show when not, and which entry of an answer is the name's own. What the API client and the
  * registration slot share with them is in src/utils/names.ts.
  */
-import { NAME_LEGACY_SUFFIX, NAME_MIN_LENGTH, NAME_SUFFIX } from '../../constants'
+import { NAME_LEGACY_SUFFIX, NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_SUFFIX } from '../../constants'
 import { fullNameOf, isLegacyName, isRegistrableLabel, normaliseNameLabel } from '../../utils/names'
 import type { NameSuggestion } from './types'
 
@@ -18,6 +18,8 @@ export {
 
 /** SPEC §5's rule, as the form shows it under an invalid name. */
 export const NAME_RULE_MESSAGE = `Use only letters, digits and hyphens, at least ${NAME_MIN_LENGTH} characters`
+/** A label longer than NAME_MAX_LENGTH: no name that long could be looked up again. */
+export const NAME_LENGTH_RULE_MESSAGE = `Use at most ${NAME_MAX_LENGTH} characters`
 /** A legacy `.wcn.id` name typed: it resolves, but is not registered any more (SPEC §5). */
 export const NAME_LEGACY_RULE_MESSAGE = `Names ending in ${NAME_LEGACY_SUFFIX} can no longer be registered: choose a ${NAME_SUFFIX} name`
 
@@ -33,7 +35,10 @@ export function nameRuleOf(value: string): string | undefined {
   const label = normaliseNameLabel(value)
   if (label === '') return undefined
   if (isLegacyName(label)) return NAME_LEGACY_RULE_MESSAGE
-  return isRegistrableLabel(label) ? undefined : NAME_RULE_MESSAGE
+  if (isRegistrableLabel(label)) return undefined
+  return label.length > NAME_MAX_LENGTH && /^[a-z0-9-]+$/.test(label)
+    ? NAME_LENGTH_RULE_MESSAGE
+    : NAME_RULE_MESSAGE
 }
 
 /** The label's own entry among the suggestions (the API lists it first), if the answer holds it. */

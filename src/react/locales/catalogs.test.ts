@@ -9,7 +9,7 @@ import * as send from '../../errors/send'
 import * as signIn from '../../errors/signIn'
 import * as solana from '../../errors/solana'
 import * as swap from '../../errors/swap'
-import { NAME_LEGACY_RULE_MESSAGE, NAME_RULE_MESSAGE } from '../../machines/names'
+import { NAME_LEGACY_RULE_MESSAGE, NAME_LENGTH_RULE_MESSAGE, NAME_RULE_MESSAGE } from '../../machines/names'
 import { createTranslate, errorText, loadMachineEnglish, localizeText } from '../i18n'
 import ar from './ar.json'
 import BUTTON from './connectButton.json'
@@ -125,6 +125,7 @@ describe('look-ups', () => {
     expect(localizeText(t, NAME_RULE_MESSAGE)).toBe(
       'Nur Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',
     )
+    expect(localizeText(t, NAME_LENGTH_RULE_MESSAGE)).toBe('Höchstens 63 Zeichen')
     expect(localizeText(t, NAME_LEGACY_RULE_MESSAGE)).toBe(
       'Namen mit der Endung .wcn.id können nicht mehr registriert werden: wähle einen .reown.id-Namen',
     )
