@@ -28,11 +28,11 @@ export interface NamesClientOptions {
 export const NAME_SUGGESTIONS_MAX = 10
 const SUGGESTIONS_READ_MAX = 100
 /** A full name's longest form the kit reads back (DNS's 253). */
-const NAME_MAX_LENGTH = 253
+const FULL_NAME_MAX_LENGTH = 253
 
 const FullNameSchema = v.pipe(
   v.string(),
-  v.maxLength(NAME_MAX_LENGTH),
+  v.maxLength(FULL_NAME_MAX_LENGTH),
   v.toLowerCase(),
   v.check(
     (name) => name.endsWith(NAME_SUFFIX) && isRegistrableLabel(name.slice(0, -NAME_SUFFIX.length)),
@@ -47,7 +47,7 @@ const SuggestionsSchema = v.object({
 })
 
 const RecordSchema = v.object({
-  name: v.pipe(v.string(), v.maxLength(NAME_MAX_LENGTH), v.toLowerCase()),
+  name: v.pipe(v.string(), v.maxLength(FULL_NAME_MAX_LENGTH), v.toLowerCase()),
   registered: v.optional(v.pipe(v.number(), v.finite())),
 })
 
@@ -56,7 +56,7 @@ function nameInMessage(message: string): string {
   try {
     const parsed: unknown = JSON.parse(message)
     if (parsed && typeof parsed === 'object' && 'name' in parsed && typeof parsed.name === 'string')
-      return safeText(parsed.name, NAME_MAX_LENGTH)
+      return safeText(parsed.name, FULL_NAME_MAX_LENGTH)
   } catch {
     // Not ours: the error says so without a name.
   }
