@@ -1,6 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  type Asked,
+  type ScriptedAnswer,
+  type ScriptedServer,
+  startScriptedServer,
+} from '../../test/support/scriptedServer'
 import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
 import { createNamesClient, NAME_SUGGESTIONS_MAX } from './names'
 
@@ -9,48 +13,19 @@ import { createNamesClient, NAME_SUGGESTIONS_MAX } from './names'
  * included, and records what the client asked.
  */
 
-interface Asked {
-  method: string
-  path: string
-  query: Record<string, string>
-  body: unknown
-}
-type Handler = (asked: Asked) => { status?: number; body?: unknown; raw?: string }
+type Handler = (asked: Asked) => ScriptedAnswer
 
-let server: Server
+let server: ScriptedServer
 let base: string
 let handler: Handler
 const asked: Asked[] = []
 
-async function read(request: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = []
-  for await (const chunk of request) parts.push(chunk as Buffer)
-  return Buffer.concat(parts).toString('utf8')
-}
-
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost')
-    const text = await read(request)
-    const entry: Asked = {
-      method: request.method ?? '',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      body: text ? JSON.parse(text) : undefined,
-    }
-    asked.push(entry)
-    const answer = handler(entry)
-    response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' })
-    response.end(answer.raw ?? JSON.stringify(answer.body))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`
+  server = await startScriptedServer((entry) => handler(entry), asked)
+  base = server.base
 })
 
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
+afterAll(() => server.close())
 
 beforeEach(() => {
   asked.length = 0
