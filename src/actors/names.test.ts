@@ -5,14 +5,8 @@ import { mainnet } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { createConfig, createConnector } from 'wagmi'
 import { connect } from 'wagmi/actions'
-import {
-  type AnyActorLogic,
-  createActor,
-  type InputFrom,
-  type OutputFrom,
-  type PromiseActorLogic,
-  toPromise,
-} from 'xstate'
+import type { PromiseActorLogic } from 'xstate'
+import { call } from '../../test/support/runActor'
 import { dataApiKeys } from '../api/dataApi'
 import type { NamesClient } from '../api/names'
 import { NAME_CACHE_MS } from '../constants'
@@ -41,16 +35,6 @@ function slotActors(parameters: Parameters<typeof createNamesSlots>[0]) {
     signRegistration: PromiseActorLogic<NameSignedRegistration, NameSignRequest>
     registerName: PromiseActorLogic<RegisteredNameRecord, NameRegisterRequest>
   }
-}
-
-function call<TLogic extends AnyActorLogic>(
-  logic: TLogic,
-  input: InputFrom<TLogic>,
-): Promise<OutputFrom<TLogic>> {
-  const actor = createActor(logic, { input })
-  const done = toPromise(actor)
-  actor.start()
-  return done
 }
 
 /** A wallet holding the dev key: `personal_sign` signs with it, or refuses when told to. */

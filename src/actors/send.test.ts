@@ -18,7 +18,8 @@ import {
   ChainNotConfiguredError as WagmiChainNotConfiguredError,
   ConnectorAccountNotFoundError as WagmiConnectorAccountNotFoundError,
 } from 'wagmi'
-import { type AnyActorLogic, createActor, type InputFrom, type OutputFrom, toPromise } from 'xstate'
+import type { AnyActorLogic } from 'xstate'
+import { call } from '../../test/support/runActor'
 import type { DataApiClient } from '../api/dataApi'
 import { NAME_CACHE_MS } from '../constants'
 import { BaseError } from '../errors/base'
@@ -46,16 +47,6 @@ function offline(resolveName?: NameResolver) {
     multiInjectedProviderDiscovery: false,
   })
   return createSendActors({ wagmi, ...(resolveName ? { resolveName } : {}) })
-}
-
-function call<TLogic extends AnyActorLogic>(
-  logic: TLogic,
-  input: InputFrom<TLogic>,
-): Promise<OutputFrom<TLogic>> {
-  const actor = createActor(logic, { input })
-  const done = toPromise(actor)
-  actor.start()
-  return done
 }
 
 describe('the ERC-20 transfer ABI', () => {
