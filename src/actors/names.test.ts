@@ -5,37 +5,18 @@ import { mainnet } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { createConfig, createConnector } from 'wagmi'
 import { connect } from 'wagmi/actions'
-import type { PromiseActorLogic } from 'xstate'
 import { call } from '../../test/support/runActor'
 import { dataApiKeys } from '../api/dataApi'
 import type { NamesClient } from '../api/names'
 import { NAME_CACHE_MS } from '../constants'
 import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
-import { provideNamesSlots } from '../machines/names'
-import type {
-  NameRegisterRequest,
-  NameSignedRegistration,
-  NameSignRequest,
-  NameSuggestion,
-  NameSuggestionsRequest,
-  RegisteredNameRecord,
-} from '../machines/names/types'
-import { createNamesSlots, nameSuggestionsKey } from './names'
+import type { NameRegisterRequest, NameSuggestion } from '../machines/names/types'
+import { createNamesActors, nameSuggestionsKey } from './names'
 
 // Anvil's dev account 0: a local key signs, so the signature is checked by recovering its address.
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const ACCOUNT = privateKeyToAccount(KEY)
 const NOW = 1_700_000_000_123
-
-/** The slots as the machine gets them (`provideNamesSlots`): actor logic, run by `call`. */
-function slotActors(parameters: Parameters<typeof createNamesSlots>[0]) {
-  const actors = provideNamesSlots(createNamesSlots(parameters)).implementations.actors
-  return actors as {
-    fetchSuggestions: PromiseActorLogic<NameSuggestion[], NameSuggestionsRequest>
-    signRegistration: PromiseActorLogic<NameSignedRegistration, NameSignRequest>
-    registerName: PromiseActorLogic<RegisteredNameRecord, NameRegisterRequest>
-  }
-}
 
 /** A wallet holding the dev key: `personal_sign` signs with it, or refuses when told to. */
 async function walletConfig(options: { refuse?: boolean } = {}) {
@@ -112,7 +93,7 @@ describe('names actors: fetchSuggestions', () => {
     const { wagmi } = await walletConfig()
     const { client, calls } = fakeClient()
     const queryClient = new QueryClient()
-    const actors = slotActors({ wagmi, client, queryClient })
+    const actors = createNamesActors({ wagmi, client, queryClient })
     const answer: NameSuggestion[] = [{ name: 'alice.reown.id', registered: false }]
     expect(await call(actors.fetchSuggestions, { label: 'alice' })).toEqual(answer)
     expect(await call(actors.fetchSuggestions, { label: 'alice' })).toEqual(answer)
@@ -135,7 +116,7 @@ describe('names actors: fetchSuggestions', () => {
         return [{ name: `${label}.reown.id`, registered: true }]
       },
     })
-    const actors = slotActors({ wagmi, client, queryClient: new QueryClient() })
+    const actors = createNamesActors({ wagmi, client, queryClient: new QueryClient() })
     await expect(call(actors.fetchSuggestions, { label: 'alice' })).rejects.toBeInstanceOf(
       NameSuggestionsError,
     )
@@ -151,7 +132,7 @@ describe('names actors: signRegistration', () => {
   it('builds the JSON message, has the connected wallet sign it, and names ENSIP-11’s coin type', async () => {
     const { wagmi, signed } = await walletConfig()
     const { client } = fakeClient()
-    const actors = slotActors({ wagmi, client, queryClient: new QueryClient(), now: () => NOW })
+    const actors = createNamesActors({ wagmi, client, queryClient: new QueryClient(), now: () => NOW })
     const out = await call(actors.signRegistration, {
       address: ACCOUNT.address,
       chainId: 31337,
@@ -167,7 +148,7 @@ describe('names actors: signRegistration', () => {
 
   it('names the coin type of chain 1 as ENSIP-11 does (not SLIP-44’s 60)', async () => {
     const { wagmi } = await walletConfig()
-    const actors = slotActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
+    const actors = createNamesActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
     const out = await call(actors.signRegistration, {
       address: ACCOUNT.address,
       chainId: 1,
@@ -178,7 +159,7 @@ describe('names actors: signRegistration', () => {
 
   it('a refusal in the wallet is a failed registration of that name, the cause kept', async () => {
     const { wagmi } = await walletConfig({ refuse: true })
-    const actors = slotActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
+    const actors = createNamesActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
     const error = await call(actors.signRegistration, {
       address: ACCOUNT.address,
       chainId: 1,
@@ -201,7 +182,7 @@ describe('names actors: registerName', () => {
       },
     })
     const queryClient = new QueryClient()
-    const actors = slotActors({ wagmi, client, queryClient })
+    const actors = createNamesActors({ wagmi, client, queryClient })
     await call(actors.fetchSuggestions, { label: 'alice' })
     // The account's reverse look-up as the views read it (src/api/queries.ts), cached without the name.
     const profileKey = dataApiKeys.names(client, ACCOUNT.address, 'eip155:1')
@@ -215,13 +196,13 @@ describe('names actors: registerName', () => {
   it('keeps the client’s error, and makes anything else a failed registration of the name', async () => {
     const { wagmi } = await walletConfig()
     const taken = new NameRegistrationError({ name: 'alice.reown.id', status: 409, details: 'HTTP 409' })
-    const first = slotActors({
+    const first = createNamesActors({
       wagmi,
       client: fakeClient({ register: () => Promise.reject(taken) }).client,
       queryClient: new QueryClient(),
     })
     expect(await call(first.registerName, REQUEST).catch((e: unknown) => e)).toBe(taken)
-    const second = slotActors({
+    const second = createNamesActors({
       wagmi,
       client: fakeClient({ register: () => Promise.reject(new TypeError('boom')) }).client,
       queryClient: new QueryClient(),

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { type Address, type EIP1193Provider, type Hex, toHex } from 'viem'
 import type { Config } from 'wagmi'
 import { getConnection } from 'wagmi/actions'
+import { fromPromise } from 'xstate'
 import { dataApiKeys } from '../api/dataApi'
 import type { NamesClient } from '../api/names'
 import { fetchQueryFor } from '../api/queries'
@@ -15,7 +16,6 @@ import type {
   NameSignRequest,
   NameSuggestion,
   NameSuggestionsRequest,
-  NamesSlots,
   RegisteredNameRecord,
 } from '../machines/names/types'
 import { fullNameOf, nameCoinTypeOf, nameRegistrationMessage, normaliseNameLabel } from '../utils/names'
@@ -43,21 +43,17 @@ export const nameSuggestionsKey = (client: Pick<NamesClient, 'api' | 'projectId'
  * invalidates the account's Data API reads (`dataApiKeys.account`: its reverse look-up and identity among them),
  * so the views show the new name.
  *
- * Plain async functions: the machine's module turns them into its actor slots (`provideNamesSlots`), so the
- * names loader's chunk does not import XState itself (a host's bundler, rolldown, split the kit's first-click
- * code into six files when it did: +1.4 KiB gzip before the first click in bench/peers).
- *
  * @example
- * provideNamesSlots(createNamesSlots({ wagmi, client: createNamesClient({ api, projectId }), queryClient }))
+ * namesMachine.provide({ actors: createNamesActors({ wagmi, client: createNamesClient({ api, projectId }), queryClient }) })
  */
-export function createNamesSlots({
+export function createNamesActors({
   wagmi,
   client,
   queryClient,
   now = () => Date.now(),
-}: NamesActorsParameters): NamesSlots {
+}: NamesActorsParameters) {
   return {
-    fetchSuggestions: (input: NameSuggestionsRequest, signal: AbortSignal): Promise<NameSuggestion[]> =>
+    fetchSuggestions: fromPromise<NameSuggestion[], NameSuggestionsRequest>(({ input, signal }) =>
       fetchQueryFor(
         queryClient,
         {
@@ -68,7 +64,8 @@ export function createNamesSlots({
         },
         signal,
       ),
-    async signRegistration(input: NameSignRequest): Promise<NameSignedRegistration> {
+    ),
+    signRegistration: fromPromise<NameSignedRegistration, NameSignRequest>(async ({ input }) => {
       const message = nameRegistrationMessage(input.name, Math.floor(now() / 1000))
       try {
         const signature = await personalSign(wagmi, input.address, message)
@@ -76,8 +73,8 @@ export function createNamesSlots({
       } catch (error) {
         throw new NameRegistrationError({ name: input.name, cause: error })
       }
-    },
-    async registerName(input: NameRegisterRequest, signal: AbortSignal): Promise<RegisteredNameRecord> {
+    }),
+    registerName: fromPromise<RegisteredNameRecord, NameRegisterRequest>(async ({ input, signal }) => {
       let record: RegisteredNameRecord
       try {
         record = await client.register(input, signal)
@@ -91,7 +88,7 @@ export function createNamesSlots({
       void queryClient.invalidateQueries({ queryKey: nameSuggestionsKey(client, label) })
       void queryClient.invalidateQueries({ queryKey: dataApiKeys.account(client, input.address) })
       return record
-    },
+    }),
   }
 }
 

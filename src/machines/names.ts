@@ -12,7 +12,6 @@ import type {
   NamesEvent,
   NamesInput,
   NamesNotice,
-  NamesSlots,
   RegisteredNameRecord,
 } from './names/types'
 
@@ -281,20 +280,4 @@ export function selectNameRule(snapshot: NamesSnapshot): string | undefined {
 export function selectFullName(snapshot: NamesSnapshot): string | undefined {
   const { label, value } = snapshot.context
   return label === '' || nameRuleOf(value) !== undefined ? undefined : fullNameOf(label)
-}
-
-/**
- * The names machine with its slots filled from plain async functions (`createNamesSlots`, src/actors/names.ts).
- *
- * @example
- * provideNamesSlots(createNamesSlots({ wagmi, client, queryClient }))
- */
-export function provideNamesSlots(slots: NamesSlots) {
-  return namesMachine.provide({
-    actors: {
-      fetchSuggestions: fromPromise(({ input, signal }) => slots.fetchSuggestions(input, signal)),
-      signRegistration: fromPromise(({ input }) => slots.signRegistration(input)),
-      registerName: fromPromise(({ input, signal }) => slots.registerName(input, signal)),
-    },
-  })
 }

@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
-import { createNamesSlots } from '../../actors/names'
+import { createNamesActors } from '../../actors/names'
 import { createNamesClient } from '../../api/names'
 import type { ResolvedKitConfig } from '../../config'
-import { provideNamesSlots } from '../../machines/names'
+import { namesMachine } from '../../machines/names'
 
 /**
  * The account names flow with its slots: the Data API's name calls (suggestions cached in the kit's QueryClient),
@@ -12,5 +12,5 @@ import { provideNamesSlots } from '../../machines/names'
  */
 export function namesLogic(config: ResolvedKitConfig, wagmi: Config, queryClient: QueryClient) {
   const client = createNamesClient({ api: config.endpoints.api, projectId: config.projectId })
-  return provideNamesSlots(createNamesSlots({ wagmi, client, queryClient }))
+  return namesMachine.provide({ actors: createNamesActors({ wagmi, client, queryClient }) })
 }

@@ -68,7 +68,7 @@ export type SendLogic = typeof sendMachine
 export type SwapLogic = typeof swapMachine
 /** The Buy flow, provided with its slots (`createOnrampActors`); one is spawned per connected account. */
 export type OnrampLogic = typeof onrampMachine
-/** The names flow, provided with its slots (`provideNamesSlots(createNamesSlots(…))`); one is spawned per connected account. */
+/** The names flow, provided with its slots (`createNamesActors`); one is spawned per connected account. */
 export type NamesLogic = typeof namesMachine
 /** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
 export type SignInLogic = typeof signInMachine

@@ -88,10 +88,3 @@ export type NamesNotice =
   | { type: 'names.registered'; name: string; address: Address }
   /** The registration failed: back to the form with 'Error registering name {name}'. */
   | { type: 'names.failed'; name: string }
-
-/** The names machine's I/O as plain functions (src/actors/names.ts); `provideNamesSlots` makes them its slots. */
-export interface NamesSlots {
-  fetchSuggestions(input: NameSuggestionsRequest, signal: AbortSignal): Promise<NameSuggestion[]>
-  signRegistration(input: NameSignRequest): Promise<NameSignedRegistration>
-  registerName(input: NameRegisterRequest, signal: AbortSignal): Promise<RegisteredNameRecord>
-}
