@@ -118,12 +118,13 @@ describe('useRootActor', () => {
     function Inspected() {
       const actor = useRootActor(parent, {
         inspect: (event) => {
-          if (event.type === '@xstate.actor')
-            heard.push({
-              type: event.type,
-              sessionId: event.actorRef.sessionId,
-              ...(event.actorRef._parent ? { parent: event.actorRef._parent.sessionId } : {}),
-            })
+          if (event.type !== '@xstate.actor') return
+          const ref = event.actorRef as AnyActorRef
+          heard.push({
+            type: event.type,
+            sessionId: ref.sessionId,
+            ...(ref._parent ? { parent: ref._parent.sessionId } : {}),
+          })
         },
       })
       if (!roots.includes(actor)) roots.push(actor)
