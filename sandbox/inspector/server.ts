@@ -20,7 +20,7 @@ export interface InspectorServer extends SandboxService {
 }
 
 /** Records replayed to a viewer that connects late. */
-const BUFFER_SIZE = 2_000
+const BUFFER_SIZE = 20_000
 /** A single record larger than this is dropped: the inspector never buffers unbounded input. */
 const MAX_RECORD_BYTES = 512 * 1024
 
@@ -91,7 +91,7 @@ function isInspectionRecord(text: string): boolean {
       value !== null &&
       'type' in value &&
       typeof value.type === 'string' &&
-      value.type.startsWith('@xstate.')
+      (value.type.startsWith('@xstate.') || value.type.startsWith('@walletstate.'))
     )
   } catch {
     return false
