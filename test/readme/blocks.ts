@@ -74,12 +74,13 @@ export function entryMap(): Map<string, string> {
 
 /**
  * The block with each import of a package entry (`from 'walletstate/react'`, `import('walletstate')`) rewritten
- * to a relative path to its source. Other specifiers are left alone, so an entry the package lacks fails to
- * resolve.
+ * to a relative path to its source, and each relative import (`./src/machines/kit/onDemand`, for contributors)
+ * read as relative to README.md, the repo root. Other specifiers (`react`, `viem/chains`) are left alone, so an
+ * entry the package lacks fails to resolve.
  */
 export function rewriteImports(code: string, file: string, entries = entryMap()): string {
   return code.replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g, (all, head, quote, spec) => {
-    const source = entries.get(spec)
+    const source = /^\.\.?\//.test(spec) ? join(root, spec) : entries.get(spec)
     if (!source) return all
     let path = relative(dirname(file), source).replace(/\.ts$/, '')
     if (!path.startsWith('.')) path = `./${path}`

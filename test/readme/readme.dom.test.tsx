@@ -1,17 +1,47 @@
 // @vitest-environment happy-dom
-import { describe } from 'vitest'
-import { readBlocks, writeBlocks } from './blocks'
+import { waitFor, within } from '@testing-library/react'
+import { describe, expect, it, type MockInstance, vi } from 'vitest'
+import { type Block, readBlocks, writeBlocks } from './blocks'
 import { runBlocks } from './run'
 
-// Every ```tsx block of README.md runs here, in happy-dom, with an empty `<div id="root">` as the page's mount
-// point (type-checked with the ts blocks in readme.test.ts).
+// Every ```tsx block of README.md runs here, in happy-dom, on a page whose body is an empty `<div id="root">`
+// (type-checked with the ts blocks in readme.test.ts). A block that renders into #root must show something
+// there, and no block may log an error (React reports a failed render with console.error).
 const blocks = readBlocks().filter((b) => b.lang === 'tsx')
 writeBlocks(blocks)
 
+/** What a block of a given section must show once it ran, beyond rendering something. */
+const shows: Record<string, (root: HTMLElement) => Promise<void>> = {
+  'Quick start for a host app': async (root) => {
+    const button = await within(root).findByRole('button', { name: 'Connect Wallet' })
+    expect(button.getAttribute('data-status')).toBe('disconnected')
+    within(root).getByText('Your app')
+  },
+  'Watching the machines live (QA)': async (root) => {
+    await within(root).findByRole('button', { name: 'Connect Wallet' })
+  },
+}
+
+let errors: MockInstance<typeof console.error>
+
 describe('README code blocks (tsx)', () => {
+  it('each section with expectations still has a block', () => {
+    expect(Object.keys(shows).filter((section) => !blocks.some((b) => b.section === section))).toEqual([])
+  })
+
   runBlocks(blocks, {
     setup: () => {
       document.body.innerHTML = '<div id="root"></div>'
+      errors = vi.spyOn(console, 'error')
+    },
+    check: async (block: Block) => {
+      const root = document.getElementById('root')!
+      if (/getElementById\(\s*['"]root['"]\s*\)/.test(block.code)) {
+        await waitFor(() => expect(root.childElementCount).toBeGreaterThan(0))
+      }
+      await shows[block.section]?.(root)
+      expect(errors).not.toHaveBeenCalled()
+      errors.mockRestore()
     },
   })
 })
