@@ -79,13 +79,16 @@ export function entryMap(): Map<string, string> {
  * entry the package lacks fails to resolve.
  */
 export function rewriteImports(code: string, file: string, entries = entryMap()): string {
-  return code.replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g, (all, head, quote, spec) => {
-    const source = /^\.\.?\//.test(spec) ? join(root, spec) : entries.get(spec)
-    if (!source) return all
-    let path = relative(dirname(file), source).replace(/\.ts$/, '')
-    if (!path.startsWith('.')) path = `./${path}`
-    return `${head}${quote}${path}${quote}`
-  })
+  return code.replace(
+    /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g,
+    (all, head, quote, spec) => {
+      const source = /^\.\.?\//.test(spec) ? join(root, spec) : entries.get(spec)
+      if (!source) return all
+      let path = relative(dirname(file), source).replace(/\.ts$/, '')
+      if (!path.startsWith('.')) path = `./${path}`
+      return `${head}${quote}${path}${quote}`
+    },
+  )
 }
 
 /** Writes the blocks' runnable copies (atomically: the two test files may write the same one at once). */

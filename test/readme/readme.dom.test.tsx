@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { waitFor, within } from '@testing-library/react'
+import { fireEvent, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, type MockInstance, vi } from 'vitest'
 import { type Block, readBlocks, writeBlocks } from './blocks'
 import { runBlocks } from './run'
@@ -20,9 +20,13 @@ const shows: Record<string, (root: HTMLElement) => Promise<void>> = {
   'Watching the machines live (QA)': async (root) => {
     await within(root).findByRole('button', { name: 'Connect Wallet' })
   },
+  Theme: async (root) => {
+    fireEvent.click(await within(root).findByRole('button', { name: 'Switch to the light theme' }))
+    await within(root).findByRole('button', { name: 'Switch to the dark theme' })
+  },
 }
 
-let errors: MockInstance<typeof console.error>
+let errors: MockInstance<typeof console.error> | undefined
 
 describe('README code blocks (tsx)', () => {
   it('each section with expectations still has a block', () => {
@@ -32,6 +36,7 @@ describe('README code blocks (tsx)', () => {
   runBlocks(blocks, {
     setup: () => {
       document.body.innerHTML = '<div id="root"></div>'
+      errors?.mockRestore()
       errors = vi.spyOn(console, 'error')
     },
     check: async (block: Block) => {
@@ -41,7 +46,6 @@ describe('README code blocks (tsx)', () => {
       }
       await shows[block.section]?.(root)
       expect(errors).not.toHaveBeenCalled()
-      errors.mockRestore()
     },
   })
 })
