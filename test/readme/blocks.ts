@@ -36,12 +36,15 @@ export function readBlocks(text = readFileSync(readmePath, 'utf8')): Block[] {
   for (let i = 0; i < lines.length; i++) {
     const heading = /^#{1,6}\s+(.*)$/.exec(lines[i]!)
     if (heading) section = heading[1]!.trim()
-    const fence = /^(`{3,})\s*([\w-]*)/.exec(lines[i]!)
+    // A fence may be indented (a block inside a list item): its lines lose that indent.
+    const fence = /^( *)(`{3,})\s*([\w-]*)/.exec(lines[i]!)
     if (!fence) continue
-    const [, ticks, lang] = fence
+    const [, indent, ticks, lang] = fence
     const start = i
     const body: string[] = []
-    for (i++; i < lines.length && !lines[i]!.startsWith(ticks!); i++) body.push(lines[i]!)
+    for (i++; i < lines.length && !lines[i]!.trimStart().startsWith(ticks!); i++) {
+      body.push(lines[i]!.startsWith(indent!) ? lines[i]!.slice(indent!.length) : lines[i]!.trimStart())
+    }
     if (lang !== 'ts' && lang !== 'tsx') continue
     const line = start + 1
     blocks.push({
