@@ -8,6 +8,35 @@
  * const results = model.paths.map((path) => replayPath(model, path))
  * assertCoverage(model, results)
  */
+
+export { RecordingFormatError } from '../errors/recording'
+export { activeStatePaths, describeMachine } from '../recording/describe'
+export type {
+  ActorKind,
+  ActorRecord,
+  EventRecord,
+  Json,
+  MachineDescription,
+  MachineRecord,
+  RecordEntry,
+  Recording,
+  RecordingHeader,
+  SnapshotRecord,
+  StateDescription,
+  TransitionDescription,
+} from '../recording/format'
+export { RECORDING_FORMAT, RECORDING_VERSION } from '../recording/format'
+export { parseRecording } from '../recording/parse'
+export { createRecorder, type Recorder, type RecorderOptions } from '../recording/recorder'
+export { REDACTION_RULES } from '../recording/redact'
+export {
+  formatReplayResult,
+  type ReplayedActor,
+  type ReplayFailure,
+  type ReplayRecordingOptions,
+  type ReplayRecordingResult,
+  replayRecording,
+} from '../recording/replay'
 export {
   assertCoverage,
   createModel,
