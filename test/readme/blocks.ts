@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -94,13 +94,22 @@ export function rewriteImports(code: string, file: string, entries = entryMap())
   )
 }
 
-/** Writes the blocks' runnable copies (atomically: the two test files may write the same one at once). */
+/**
+ * Writes the runnable copies of all the README's blocks (each test file calls it with all of them, so neither
+ * removes a copy the other runs), atomically (the two test files may write the same copy at once), and removes
+ * copies of blocks the README no longer has at that line.
+ */
 export function writeBlocks(blocks: Block[]): void {
   mkdirSync(outDir, { recursive: true })
   const entries = entryMap()
   for (const block of blocks) {
-    const temp = `${block.file}.${process.pid}.tmp`
+    const temp = `${block.file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`
     writeFileSync(temp, rewriteImports(block.code, block.file, entries))
     renameSync(temp, block.file)
+  }
+  const current = new Set(blocks.map((b) => b.file))
+  for (const name of readdirSync(outDir)) {
+    const file = join(outDir, name)
+    if (/^line-\d+\.tsx?$/.test(name) && !current.has(file)) rmSync(file, { force: true })
   }
 }
