@@ -9,7 +9,6 @@ import {
   type Snapshot,
 } from 'xstate'
 import { describeMachine } from './describe'
-import { kitErrorClass } from './errors'
 import type { ActorRecord, EventRecord, Json, Recording, SnapshotRecord } from './format'
 import { type DecodeOptions, decode, encode } from './serialize'
 
@@ -33,7 +32,10 @@ export interface ReplayRecordingOptions {
    * being answered from the recording.
    */
   provide?: Parameters<AnyStateMachine['provide']>[0]
-  /** Error classes by name, so a recorded error is `instanceof` its class again (default: the kit's). */
+  /**
+   * An error class by its recorded name, so a recorded error is `instanceof` its class again. Without it an
+   * error comes back as an `Error` with the recorded fields (name, message, shortMessage, code, …).
+   */
   errorClass?: DecodeOptions['errorClass']
 }
 
@@ -136,7 +138,7 @@ function replayActor(
   const children = actors.filter((r) => r.parentId === target.sessionId)
   const decodeOptions: DecodeOptions = {
     logic: () => standIn,
-    errorClass: options.errorClass ?? kitErrorClass,
+    ...(options.errorClass ? { errorClass: options.errorClass } : {}),
   }
   const real = new Set(Object.keys(options.provide?.actors ?? {}))
   const provided = options.provide ? options.machine.provide(options.provide) : options.machine

@@ -10,6 +10,7 @@
  */
 
 export { RecordingFormatError } from '../errors/recording'
+export { REPLAY_CLI_USAGE, type ReplayCliHost, runReplayCli } from '../recording/cli'
 export { activeStatePaths, describeMachine } from '../recording/describe'
 export type {
   ActorKind,
