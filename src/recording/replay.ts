@@ -136,8 +136,19 @@ function replayActor(
   const machineId = options.machine.id
   const actors = recording.records.filter((r): r is ActorRecord => r.type === '@xstate.actor')
   const children = actors.filter((r) => r.parentId === target.sessionId)
+  // An actor ref in an input or an event (a transport, a reply-to) comes back as a stand-in of its own.
+  const refs = new Map<string, AnyActorRef>()
+  let holderRef: AnyActorRef | undefined
   const decodeOptions: DecodeOptions = {
     logic: () => standIn,
+    actor: (sessionId) => {
+      let ref = refs.get(sessionId)
+      if (!ref) {
+        ref = createActor(standIn, holderRef ? { parent: holderRef } : {}).start()
+        refs.set(sessionId, ref)
+      }
+      return ref
+    },
     ...(options.errorClass ? { errorClass: options.errorClass } : {}),
   }
   const real = new Set(Object.keys(options.provide?.actors ?? {}))
@@ -202,6 +213,7 @@ function replayActor(
   // other actors of the recorded system that the machine may address by system id.
   const holder = createActor(standIn, { clock, inspect })
   holder.start()
+  holderRef = holder
   const childIds = new Set(children.map((c) => c.sessionId))
   for (const other of actors) {
     if (!other.systemId || other.sessionId === target.sessionId || childIds.has(other.sessionId)) continue
@@ -256,7 +268,11 @@ function replayActor(
             })
           }
           const event = record.event as { [key: string]: Json }
-          if (type.startsWith('xstate.done.actor.')) {
+          if (hasStopped(child)) {
+            // The replayed machine already stopped it (it acted on the child's last message first), as the
+            // recorded one had: its answer still reaches the machine, as it did then.
+            live.send(decode(record.event, decodeOptions) as AnyEventObject)
+          } else if (type.startsWith('xstate.done.actor.')) {
             child.send({ type: REPLAY_DONE, output: decode(event.output, decodeOptions) })
           } else if (type.startsWith('xstate.error.actor.')) {
             child.send({ type: REPLAY_ERROR, error: decode(event.error, decodeOptions) })
@@ -303,6 +319,15 @@ function replayActor(
   }
   return { ok: true, events: step }
 }
+
+/** Whether an actor was stopped (its parent left the state that ran it); its snapshot does not say so. */
+function hasStopped(ref: AnyActorRef): boolean {
+  const internals = ref as AnyActorRef & { _processingStatus?: number }
+  return ref.getSnapshot().status !== 'active' || internals._processingStatus === STOPPED
+}
+
+/** XState's `ProcessingStatus.Stopped`. */
+const STOPPED = 2
 
 function summary(record: ActorRecord): ReplayedActor {
   return {

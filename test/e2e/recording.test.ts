@@ -5,6 +5,8 @@ import { createDemoKit } from '../../demo/kit.ts'
 import {
   accountMachine,
   connectionMachine,
+  frameMachine,
+  frameRequestMachine,
   modalMachine,
   sendMachine,
   toastMachine,
@@ -19,7 +21,10 @@ import {
 import {
   connectInjected,
   type E2eContext,
+  freshEmail,
   hostButton,
+  logInByEmail,
+  mail,
   startE2e,
   truncated,
   view,
@@ -45,8 +50,9 @@ afterAll(async () => {
 
 const ARTIFACTS = '.tmp/test-artifacts/recording'
 
-function recordingOf(records: RecordEntry[]): Recording {
-  const header = records.find((r) => r.type === '@walletstate.recording')
+/** The records of the one recorder (page) that started after `before` (the recorders seen until then). */
+function recordingOf(records: RecordEntry[], before: Set<string> = new Set()): Recording {
+  const header = records.find((r) => r.type === '@walletstate.recording' && !before.has(r.rid))
   if (!header || header.type !== '@walletstate.recording') throw new Error('no recorder header was streamed')
   return {
     format: header.format,
@@ -58,8 +64,39 @@ function recordingOf(records: RecordEntry[]): Recording {
 }
 
 describe('recording a real session', () => {
+  it('an e-mail login recorded with redaction on holds no e-mail address and no one-time code', async () => {
+    const { inspector } = e2e.sandbox
+    const before = new Set((inspector.records() as RecordEntry[]).map((r) => r.rid))
+    const login = await e2e.newPage(`?inspect=${encodeURIComponent(inspector.url)}`)
+    const email = freshEmail('recorded')
+    await logInByEmail(e2e, login, email)
+    const code = await mail(e2e, email, 'code')
+    const recording = recordingOf(inspector.records() as RecordEntry[], before)
+    const text = JSON.stringify(recording)
+    expect(recording.redacted).toBe(true)
+    // The frame machine received both, and the recording kept their shape, not their values.
+    const types = recording.records.flatMap((r) => (r.type === '@xstate.event' ? [r.event.type] : []))
+    expect(types).toEqual(expect.arrayContaining(['frame.connectEmail', 'frame.submitOtp']))
+    expect(text).not.toContain(email)
+    expect(text).not.toContain(email.split('@')[0]!)
+    expect(text).not.toContain(code)
+    expect(text).toContain('@redacted.invalid')
+    expect(text).toContain(`"otp":"${'0'.repeat(code.length)}"`)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    writeFileSync(`${ARTIFACTS}/email-login.json`, text)
+    // Redacted, it still replays: the stand-ins keep the shapes the guards look at.
+    const demo = e2e.sandbox.demo!
+    const loginKit = createDemoKit(demo.sandbox, new URL(login.url()).search, new URL(demo.url).origin)
+    for (const machine of [loginKit, frameMachine, frameRequestMachine, connectionMachine, modalMachine]) {
+      const result = replayRecording(recording, { machine })
+      expect(result.ok, formatReplayResult(result)).toBe(true)
+    }
+    await login.close()
+  })
+
   it('connect, Account, send 0.01 ETH, disconnect: every actor, event and snapshot is recorded', async () => {
     const { inspector } = e2e.sandbox
+    const before = new Set((inspector.records() as RecordEntry[]).map((r) => r.rid))
     page = await e2e.newPage(`?inspect=${encodeURIComponent(inspector.url)}`)
     const me = e2e.sandbox.wallets.injectedAddress
     const recipient = e2e.sandbox.chain.accounts[1]!.address
@@ -89,7 +126,7 @@ describe('recording a real session', () => {
     expect(truncated(me)).toMatch(/^0x/)
 
     const records = inspector.records() as RecordEntry[]
-    const recording = recordingOf(records)
+    const recording = recordingOf(records, before)
     mkdirSync(ARTIFACTS, { recursive: true })
     writeFileSync(`${ARTIFACTS}/session.json`, JSON.stringify(recording))
     const machines = new Set(
