@@ -3,7 +3,7 @@ import { RecordingFormatError } from '../errors/recording'
 import type { Recording } from './format'
 import { parseRecording } from './parse'
 import { isStateMachine } from './recorder'
-import { formatReplayResult, type ReplayRecordingResult, replayRecording } from './replay'
+import { formatReplayResult, type ReplayFailure, type ReplayRecordingResult, replayRecording } from './replay'
 
 /** What the command needs from its host: Node's file system and module loading, given by `bin/`. */
 export interface ReplayCliHost {
@@ -102,13 +102,13 @@ export async function runReplayCli(argv: readonly string[], host: ReplayCliHost)
       host.out(`· ${id}: skipped (not a machine of the package; pass it with --machine <module>#<export>)`)
       continue
     }
-    if (!own && needsInput(recording, id)) {
+    const result = replayRecording(recording, { machine })
+    if (!own && !result.ok && cannotStart(recording, id, result)) {
       host.out(
         `· ${id}: skipped (started with a config the recording does not keep; pass your kit with --machine)`,
       )
       continue
     }
-    const result = replayRecording(recording, { machine })
     results.push(result)
     replayed.push(
       own
@@ -127,12 +127,23 @@ export async function runReplayCli(argv: readonly string[], host: ReplayCliHost)
   return results.length > 0 && results.every((r) => r.ok) ? 0 : 1
 }
 
-/** A root actor recorded without input whose machine's context needs one: the kit from createKitMachine. */
-function needsInput(recording: Recording, id: string): boolean {
-  return recording.records.some(
+/**
+ * The package's bare machine cannot start as the recorded one did: a root actor recorded without input (its
+ * config was bound, as `createKitMachine` binds the kit's) fails at once without one.
+ */
+function cannotStart(recording: Recording, id: string, result: ReplayFailure): boolean {
+  const unbound = recording.records.some(
     (r) =>
       r.type === '@xstate.actor' && r.machine?.id === id && r.parentId === undefined && r.input === undefined,
   )
+  const actual = result.actual
+  const failedAtStart =
+    result.step === 0 &&
+    !!actual &&
+    typeof actual === 'object' &&
+    !Array.isArray(actual) &&
+    actual.status === 'error'
+  return unbound && failedAtStart
 }
 
 function testFile(

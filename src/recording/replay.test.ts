@@ -1,62 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { assign, createActor, fromPromise, setup } from 'xstate'
+import { assign, setup } from 'xstate'
 import { RecordingFormatError } from '../errors/recording'
+import { lookup, recordSession } from './fixtures'
 import { parseRecording } from './parse'
-import { createRecorder } from './recorder'
 import { formatReplayResult, replayRecording } from './replay'
-
-const lookup = setup({
-  types: {
-    context: {} as { query: string; result: string | undefined; tries: number },
-    events: {} as { type: 'type'; query: string } | { type: 'submit' } | { type: 'retry' },
-  },
-  actors: {
-    search: fromPromise<string, { query: string }>(async ({ input }) => `found ${input.query}`),
-  },
-  actions: {
-    keepQuery: assign({ query: ({ event }) => (event.type === 'type' ? event.query : '') }),
-  },
-  guards: {
-    queryValid: ({ context }) => context.query.length >= 3,
-  },
-  delays: { settle: 300 },
-}).createMachine({
-  id: 'lookup',
-  context: { query: '', result: undefined, tries: 0 },
-  initial: 'editing',
-  states: {
-    editing: {
-      on: {
-        type: { actions: 'keepQuery' },
-        submit: { guard: 'queryValid', target: 'searching' },
-      },
-    },
-    searching: {
-      invoke: {
-        src: 'search',
-        input: ({ context }) => ({ query: context.query }),
-        onDone: { target: 'settling', actions: assign({ result: ({ event }) => event.output }) },
-        onError: 'failed',
-      },
-    },
-    settling: { after: { settle: 'found' } },
-    found: {},
-    failed: { on: { retry: 'searching' } },
-  },
-})
-
-async function recordSession(machine = lookup) {
-  const recorder = createRecorder()
-  const actor = createActor(machine, { inspect: recorder.inspect }).start()
-  actor.send({ type: 'type', query: 'ab' })
-  actor.send({ type: 'submit' })
-  actor.send({ type: 'type', query: 'abc' })
-  actor.send({ type: 'submit' })
-  await new Promise((resolve) => setTimeout(resolve, 350))
-  expect(actor.getSnapshot().value).toBe('found')
-  actor.stop()
-  return JSON.parse(JSON.stringify(recorder.recording()))
-}
 
 describe('replayRecording', () => {
   it('replays a recorded session: slots answered from the recording, delays as recorded, no divergence', async () => {
