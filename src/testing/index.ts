@@ -8,6 +8,25 @@
  * const results = model.paths.map((path) => replayPath(model, path))
  * assertCoverage(model, results)
  */
+
+export { activeStatePaths, describeMachine } from '../recording/describe'
+export type {
+  ActorKind,
+  ActorRecord,
+  EventRecord,
+  Json,
+  MachineDescription,
+  MachineRecord,
+  RecordEntry,
+  Recording,
+  RecordingHeader,
+  SnapshotRecord,
+  StateDescription,
+  TransitionDescription,
+} from '../recording/format'
+export { RECORDING_FORMAT, RECORDING_VERSION } from '../recording/format'
+export { createRecorder, type Recorder, type RecorderOptions } from '../recording/recorder'
+export { REDACTION_RULES } from '../recording/redact'
 export {
   assertCoverage,
   createModel,
