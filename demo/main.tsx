@@ -236,14 +236,14 @@ function App() {
 }
 
 /**
- * `?inspect=ws://127.0.0.1:PORT` streams every actor, event and snapshot to a local inspector server
- * (`npm start` prints the link). The inspector's code loads only then.
+ * `?inspect=ws://127.0.0.1:PORT` records every actor, event and snapshot (`createRecorder`) and streams the
+ * records to the local inspector server (`npm start` prints the link). The recorder's code loads only then.
  */
 async function inspector(): Promise<KitRootProps['inspect']> {
   const url = new URLSearchParams(window.location.search).get('inspect')
   if (!url || !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/?$/.test(url)) return undefined
-  const { createWebSocketInspector } = await import('@statelyai/inspect')
-  return createWebSocketInspector({ url }).inspect
+  const { streamToInspector } = await import('./inspect')
+  return streamToInspector(url)
 }
 
 const root = document.getElementById('root')
