@@ -88,6 +88,8 @@ export async function startInspectorServer(
           return script(await viewerScript())
         case '/elk.js':
           return script(await elkScript())
+        case '/favicon.ico':
+          return { status: 204 }
         default:
           return undefined
       }

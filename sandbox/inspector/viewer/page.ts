@@ -13,7 +13,7 @@ export const VIEWER_HTML = `<!doctype html>
 <body>
 <header>
   <h1>Walletstate inspector</h1>
-  <label id="recorder-picker" hidden>Recorder <select id="recorder"></select></label>
+  <label id="recorder-picker" hidden>Recorder <select id="recorder" aria-label="Recorder"></select></label>
   <span id="status" class="muted" role="status">connecting…</span>
   <button id="save" type="button" disabled>Save recording</button>
 </header>
@@ -44,8 +44,8 @@ export const VIEWER_HTML = `<!doctype html>
   <section id="events-panel" aria-labelledby="events-h">
     <h2 id="events-h">Events (newest first)</h2>
     <div class="filters">
-      <label>Actor <select id="event-actor"><option value="">All actors</option></select></label>
-      <label>Event type <input id="event-type" type="search" placeholder="e.g. connection." autocomplete="off" /></label>
+      <label>Actor <select id="event-actor" aria-label="Filter events by actor"><option value="">All actors</option></select></label>
+      <label>Event type <input id="event-type" type="search" aria-label="Filter events by type" placeholder="e.g. connection." autocomplete="off" /></label>
     </div>
     <ol id="events" reversed></ol>
     <h2 id="record-h">Record at this step</h2>
