@@ -45,8 +45,14 @@ interface Buffered {
  * // demo: `?inspect=${inspector.url}`; viewer: `${inspector.origin}/`
  */
 export async function startInspectorServer(
-  options: { port?: number; origins?: AllowedOrigins } = {},
+  options: {
+    port?: number
+    origins?: AllowedOrigins
+    /** Bytes of records kept for late viewers (default 32 MiB). */
+    bufferBytes?: number
+  } = {},
 ): Promise<InspectorServer> {
+  const budget = options.bufferBytes ?? BUFFER_BYTES
   let buffer: Buffered[] = []
   let bytes = 0
   let pinned = 0
@@ -126,11 +132,11 @@ export async function startInspectorServer(
     if (pin) pinned += 1
     buffer.push({ text, pinned: pin })
     bytes += text.length
-    if (bytes <= BUFFER_BYTES) return
+    if (bytes <= budget) return
     // The oldest unpinned records go, a batch at a time.
     const kept: Buffered[] = []
     for (const entry of buffer) {
-      if (bytes > BUFFER_BYTES * 0.9 && !entry.pinned) bytes -= entry.text.length
+      if (bytes > budget * 0.9 && !entry.pinned) bytes -= entry.text.length
       else kept.push(entry)
     }
     buffer = kept

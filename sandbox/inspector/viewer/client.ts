@@ -271,9 +271,16 @@ function renderEvents(stream: Stream, frame: Frame): void {
 // --- the statechart --------------------------------------------------------------------------------------------
 
 const layouts = new Map<string, Promise<Drawing>>()
-let chart:
-  | { hash: string; svg: SVGSVGElement; states: Map<string, SVGGElement>; drawing: Drawing }
-  | undefined
+interface Chart {
+  hash: string
+  svg: SVGSVGElement
+  drawing: Drawing
+  /** Each state's group, by path key. */
+  states: Map<string, SVGGElement>
+  /** Each state's outgoing arrows and labels, by state id. */
+  edges: Map<string, SVGElement[]>
+}
+let chart: Chart | undefined
 let chartWanted: string | undefined
 
 let measurer: { svg: SVGSVGElement; title: SVGTextElement; small: SVGTextElement } | undefined
@@ -339,7 +346,7 @@ function renderChart(stream: Stream, frame: Frame): void {
     }
     return
   }
-  const active = activeStates(machine.root, actor.value)
+  const active = activeStates(machine, actor.value)
   const activeKeys = new Set(active.map((state) => pathKey(state.path)))
   const leaves = activeLeaves(active)
   const leafKeys = new Set(leaves.map((state) => pathKey(state.path)))
@@ -347,19 +354,21 @@ function renderChart(stream: Stream, frame: Frame): void {
     group.classList.toggle('active', activeKeys.has(key))
     group.classList.toggle('leaf', leafKeys.has(key))
   }
+  // The transitions out of the active states: what the machine can take next.
+  const activeIds = new Set(active.map((state) => state.id))
+  for (const [source, elements] of chart.edges) {
+    for (const element of elements) element.classList.toggle('enabled', activeIds.has(source))
+  }
   const said = `active: ${leaves.map((state) => state.id).join(', ')}`
   if (ui.active.textContent !== said) {
     ui.active.textContent = said
     const first = leaves[0] ? chart.states.get(pathKey(leaves[0].path)) : undefined
-    first?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' })
+    first?.scrollIntoView?.({ block: 'center', inline: 'center' })
   }
   chart.svg.setAttribute('aria-label', `Statechart of ${machine.id}, ${said}`)
 }
 
-function drawChart(
-  machine: MachineDescription,
-  drawing: Drawing,
-): { hash: string; svg: SVGSVGElement; states: Map<string, SVGGElement>; drawing: Drawing } {
+function drawChart(machine: MachineDescription, drawing: Drawing): Chart {
   const root = svg('svg', {
     class: 'chart',
     role: 'img',
@@ -415,12 +424,19 @@ function drawChart(
     root.append(svg('circle', { class: 'initial', cx: initial.x + r, cy: initial.y + r, r }))
   }
   const labels = svg('g')
+  const edges = new Map<string, SVGElement[]>()
+  const outOf = (source: string) => {
+    const list = edges.get(source) ?? []
+    edges.set(source, list)
+    return list
+  }
   for (const edge of drawing.edges) {
     if (edge.points.length < 2) continue
     const d = edge.points.map((point, i) => `${i === 0 ? 'M' : 'L'} ${point.x} ${point.y}`).join(' ')
     const path = svg('path', { class: 'edge', d, 'marker-end': 'url(#arrow)' })
     if (edge.event) path.append(svg('title', {}, edge.event))
     root.append(path)
+    outOf(edge.source).push(path)
     if (edge.label) {
       const { x, y, width, height, text } = edge.label
       const group = svg('g', { class: 'edge-label' })
@@ -430,10 +446,11 @@ function drawChart(
       )
       if (edge.event) group.append(svg('title', {}, edge.event))
       labels.append(group)
+      outOf(edge.source).push(group)
     }
   }
   root.append(labels)
-  return { hash: machine.hash, svg: root, states, drawing }
+  return { hash: machine.hash, svg: root, drawing, states, edges }
 }
 
 function applyZoom(): void {

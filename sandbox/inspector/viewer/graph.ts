@@ -159,8 +159,6 @@ export function elkGraph(
         'elk.padding': `[top=${height + PAD},left=${PAD * 1.5},bottom=${PAD * 1.5},right=${PAD * 1.5}]`,
         'elk.nodeSize.constraints': 'MINIMUM_SIZE',
         'elk.nodeSize.minimum': `(${width}, ${height + PAD})`,
-        // Regions of a parallel state side by side.
-        ...(state.type === 'parallel' ? { 'elk.direction': 'RIGHT' } : {}),
       },
     }
   }
@@ -170,7 +168,8 @@ export function elkGraph(
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
-      'elk.direction': 'DOWN',
+      // Left to right: labels sit on horizontal segments, where they read best.
+      'elk.direction': 'RIGHT',
       'elk.edgeRouting': 'ORTHOGONAL',
       'elk.layered.spacing.nodeNodeBetweenLayers': '36',
       'elk.spacing.nodeNode': '28',

@@ -2,6 +2,7 @@
  * The viewer's model, with no DOM: the records received, grouped by recorder, validated (they come from a page
  * that could be hostile), and what the actors looked like after any one of them (time travel).
  */
+import { activeStatePaths } from '../../../src/recording/describe.ts'
 import {
   type ActorRecord,
   type EventRecord,
@@ -285,30 +286,20 @@ export function actorTree(frame: Frame): { actor: ActorState; depth: number }[] 
 }
 
 /**
- * The state nodes a state value makes active, root first: `{ a: 'b' }` → the root, `a`, `a.b`. Every child of a
- * parallel node is active; history nodes never are.
+ * The state nodes a state value makes active, root first: `{ a: 'b' }` → the root, `a`, `a.b`; every region of
+ * a parallel node (`activeStatePaths`, as the recording's replay reads values).
  */
-export function activeStates(root: StateDescription, value: Json | undefined): StateDescription[] {
-  const out: StateDescription[] = []
-  const visit = (node: StateDescription, nodeValue: Json | undefined) => {
-    out.push(node)
-    const child = (key: string) => node.states.find((state) => state.key === key && state.type !== 'history')
-    if (node.type === 'parallel') {
-      for (const region of node.states) {
-        if (region.type !== 'history') visit(region, isObject(nodeValue) ? nodeValue[region.key] : undefined)
-      }
-    } else if (typeof nodeValue === 'string') {
-      const next = child(nodeValue)
-      if (next) visit(next, undefined)
-    } else if (isObject(nodeValue)) {
-      for (const [key, childValue] of Object.entries(nodeValue)) {
-        const next = child(key)
-        if (next) visit(next, childValue)
-      }
-    }
+export function activeStates(machine: MachineDescription, value: Json | undefined): StateDescription[] {
+  const byPath = new Map<string, StateDescription>()
+  const visit = (state: StateDescription) => {
+    byPath.set(pathKey(state.path), state)
+    for (const child of state.states) visit(child)
   }
-  visit(root, value)
-  return out
+  visit(machine.root)
+  return activeStatePaths(machine, value).flatMap((path) => {
+    const state = byPath.get(pathKey(path))
+    return state ? [state] : []
+  })
 }
 
 /** The innermost active nodes (what "active: …" says). */

@@ -75,7 +75,7 @@ button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px s
 #live[aria-pressed="true"] { background: #1e3a2a; border-color: var(--active); }
 #save { margin-left: auto; }
 #step { flex: 1; min-width: 160px; padding: 0; }
-main { display: grid; grid-template-columns: minmax(220px, 18%) 1fr minmax(300px, 26%); min-height: 0; }
+main { display: grid; grid-template-columns: minmax(220px, 16%) 1fr minmax(300px, 24%); min-height: 0; }
 main > section { overflow: auto; padding: 4px 12px 12px; min-height: 0; }
 main > section + section { border-left: 1px solid var(--line); }
 #chart-panel { display: flex; flex-direction: column; }
@@ -126,5 +126,7 @@ main > section + section { border-left: 1px solid var(--line); }
 .chart .edge-label rect { fill: var(--panel); fill-opacity: .9; }
 .chart .edge-label text { fill: #c9d1d9; font-size: 11px; }
 .chart .arrow { fill: #6f7b86; }
+.chart .edge.enabled { stroke: #8fb8e8; }
+.chart .edge-label.enabled text { fill: #b9d5f5; }
 .measure { position: absolute; visibility: hidden; width: 0; height: 0; }
 `
