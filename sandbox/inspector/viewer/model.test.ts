@@ -77,7 +77,7 @@ describe('the viewer model', () => {
       (r) => r.type === '@xstate.snapshot' && r.eventType === 'start' && r.value !== 'idle',
     )
     const sessionOf = (kind: string) =>
-      stream.records.find((r) => r.type === '@xstate.actor' && r.kind === kind)!.sessionId as string
+      stream.records.flatMap((r) => (r.type === '@xstate.actor' && r.kind === kind ? [r.sessionId] : []))[0]!
     const [demo, load] = [sessionOf('machine'), sessionOf('promise')]
     const before = frameAt(stream, started - 1)
     expect(before.actors.get(demo)?.value).toBe('idle')
