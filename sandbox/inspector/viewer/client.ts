@@ -13,8 +13,8 @@ import {
   actorTree,
   describeRecord,
   type Frame,
+  FrameCursor,
   formatValue,
-  frameAt,
   pathKey,
   RecordStore,
   recordingFileName,
@@ -59,6 +59,7 @@ const ui = {
 }
 
 const store = new RecordStore()
+const cursor = new FrameCursor()
 const view = {
   rid: undefined as string | undefined,
   /** The visitor picked the recorder: a new one streaming does not take the page. */
@@ -121,7 +122,7 @@ function render(): void {
     ui.stepLabel.textContent = 'No records yet'
     return
   }
-  const frame = frameAt(stream, view.step)
+  const frame = cursor.at(stream, view.step)
   const record = stream.records[view.step]!
   ui.stepLabel.textContent = `Step ${view.step + 1} of ${count}${view.live ? '' : ' (paused)'}: ${describeRecord(record, frame.actors)}`
   const text = JSON.stringify(record, null, 2)
@@ -210,16 +211,26 @@ const short = (value: Json): string => {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text
 }
 
+/** Every actor each recorder started (not only those alive at this step), so the filter survives time travel. */
+const actorLabels = new Map<string, { scanned: number; records: unknown; labels: Map<string, string> }>()
 let eventActorsKey = ''
 function renderEventFilter(stream: Stream): void {
-  // Every actor of the recorder (not only those alive at this step), so the filter survives time travel.
-  const actors = new Map<string, string>()
-  for (const record of stream.records) {
+  let known = actorLabels.get(stream.rid)
+  if (!known || known.records !== stream.records) {
+    known = { scanned: 0, records: stream.records, labels: new Map() }
+    actorLabels.set(stream.rid, known)
+  }
+  for (; known.scanned < stream.records.length; known.scanned += 1) {
+    const record = stream.records[known.scanned]!
     if (record.type === '@xstate.actor') {
-      actors.set(record.sessionId, `${record.machine?.id ?? record.src ?? record.id} (${record.sessionId})`)
+      known.labels.set(
+        record.sessionId,
+        `${record.machine?.id ?? record.src ?? record.id} (${record.sessionId})`,
+      )
     }
   }
-  const key = JSON.stringify([...actors])
+  const actors = known.labels
+  const key = JSON.stringify([stream.rid, actors.size])
   if (key === eventActorsKey) return
   eventActorsKey = key
   const chosen = ui.eventActor.value

@@ -7,6 +7,7 @@ import {
   activeStates,
   actorTree,
   describeRecord,
+  FrameCursor,
   formatValue,
   frameAt,
   parseMachine,
@@ -95,6 +96,11 @@ describe('the viewer model', () => {
       status: 'stopped',
       value: { busy: { fetch: 'loaded', timer: 'rung' } },
     })
+    // The cursor (the live view) answers the same frames going forward, and going back.
+    const cursor = new FrameCursor()
+    for (const index of [0, started - 1, started, stream.records.length - 1, started - 1]) {
+      expect(structuredClone(cursor.at(stream, index))).toEqual(frameAt(stream, index))
+    }
     expect(describeRecord(stream.records[started]!, after.actors)).toBe(
       'demo active: busy.{ fetch.loading, timer.ticking } after start',
     )

@@ -230,10 +230,15 @@ export function parseMachine(raw: unknown): MachineDescription | undefined {
 
 /** The actors right after `records[index]` (-1: before the first record). */
 export function frameAt(stream: Stream, index: number): Frame {
-  const actors = new Map<string, ActorState>()
-  const last = Math.min(index, stream.records.length - 1)
-  for (let i = 0; i <= last; i += 1) {
-    const record = stream.records[i]!
+  return advance({ index: -1, actors: new Map() }, stream.records, index)
+}
+
+/** Applies `records` after `frame.index` up to `index` to the frame (changing it) and answers it. */
+function advance(frame: Frame, records: RecordEntry[], index: number): Frame {
+  const { actors } = frame
+  const last = Math.min(index, records.length - 1)
+  for (let i = frame.index + 1; i <= last; i += 1) {
+    const record = records[i]!
     if (record.type === '@xstate.actor') {
       actors.set(record.sessionId, {
         sessionId: record.sessionId,
@@ -258,7 +263,25 @@ export function frameAt(stream: Stream, index: number): Frame {
       if (actor) actor.lastEvent = record.event.type
     }
   }
-  return { index: last, actors }
+  frame.index = Math.max(frame.index, last)
+  return frame
+}
+
+/**
+ * Frames of one stream, computed forward from the last one asked for while the steps only go forward (the live
+ * view), from the start otherwise. The frame answered is the cursor's own: read it before the next call.
+ */
+export class FrameCursor {
+  #records: RecordEntry[] | undefined
+  #frame: Frame | undefined
+
+  at(stream: Stream, index: number): Frame {
+    if (this.#records !== stream.records || !this.#frame || index < this.#frame.index) {
+      this.#records = stream.records
+      this.#frame = { index: -1, actors: new Map() }
+    }
+    return advance(this.#frame, stream.records, index)
+  }
 }
 
 /** The actors as a tree (by `parentId`), depth first, in start order; an actor whose parent is unknown is a root. */
