@@ -140,7 +140,10 @@ function renderRecorders(): void {
   const streams = [...store.streams.values()]
   ui.recorderPicker.hidden = streams.length < 2
   const options = streams.map((stream) => {
-    const label = `${stream.header?.startedAt ?? 'unknown start'} (${stream.rid || 'no id'}, ${stream.records.length} records)`
+    const label =
+      stream.rid === ''
+        ? `Other inspectors (no recorder id, ${stream.records.length} records)`
+        : `${stream.header?.startedAt ?? 'unknown start'} (${stream.rid}, ${stream.records.length} records)`
     return { value: stream.rid, label }
   })
   if (ui.recorder.options.length !== options.length) {
