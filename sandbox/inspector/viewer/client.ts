@@ -417,6 +417,7 @@ function drawChart(machine: MachineDescription, drawing: Drawing): Chart {
       'data-id': state.id,
       'data-path': pathKey(state.path),
     })
+    group.append(svg('title', {}, [state.id, ...state.allLines].join('\n')))
     group.append(
       svg('rect', { x: state.x, y: state.y, width: state.width, height: state.height, rx: 6, ry: 6 }),
       svg('text', { class: 'title', x: state.x + PAD, y: state.y + TITLE_HEIGHT / 2 + 5 }, state.title),

@@ -24,8 +24,10 @@ export interface DrawnState {
   path: string[]
   type: StateDescription['type']
   title: string
-  /** `invoke <slot>` and `<event> [guard]` of the transitions that stay in the state. */
+  /** `invoke <slot>` and `<event> [guard]` of the transitions that stay in the state (the first few). */
   lines: string[]
+  /** All of them (the box's tooltip). */
+  allLines: string[]
   /** A region of a parallel state: drawn dashed. */
   region: boolean
   /** Has children: its title sits at the top of the box, its children below. */
@@ -98,6 +100,7 @@ interface Info {
   state: StateDescription
   title: string
   lines: string[]
+  allLines: string[]
   region: boolean
   depth: number
 }
@@ -138,7 +141,7 @@ export function elkGraph(
       lines.length > MAX_LINES
         ? [...lines.slice(0, MAX_LINES - 1), `+${lines.length - MAX_LINES + 1} more`]
         : lines
-    infos.set(nodeId(state), { state, title, lines: shown, region, depth })
+    infos.set(nodeId(state), { state, title, lines: shown, allLines: lines, region, depth })
     const textWidth = Math.max(measure(title, 'title'), ...shown.map((line) => measure(line, 'small')))
     const width = Math.ceil(textWidth) + 2 * PAD
     const height = TITLE_HEIGHT + shown.length * LINE_HEIGHT + (shown.length ? PAD / 2 : 0)
@@ -212,6 +215,7 @@ export async function layoutMachine(
           type: info.state.type,
           title: info.title,
           lines: info.lines,
+          allLines: info.allLines,
           region: info.region,
           compound: info.state.states.length > 0,
           depth: info.depth,
