@@ -111,6 +111,38 @@ describe('useRootActor', () => {
     expect(statuses().filter((status) => status === 'active')).toHaveLength(1)
   })
 
+  it('under strict mode an inspector hears only the actor that starts, with the children it runs', async () => {
+    const child = createMachine({ id: 'child' })
+    const parent = setup({ actors: { child } }).createMachine({ id: 'parent', invoke: { src: 'child' } })
+    const heard: { type: string; sessionId: string; parent?: string }[] = []
+    function Inspected() {
+      const actor = useRootActor(parent, {
+        inspect: (event) => {
+          if (event.type !== '@xstate.actor') return
+          const ref = event.actorRef as AnyActorRef
+          heard.push({
+            type: event.type,
+            sessionId: ref.sessionId,
+            ...(ref._parent ? { parent: ref._parent.sessionId } : {}),
+          })
+        },
+      })
+      if (!roots.includes(actor)) roots.push(actor)
+      return null
+    }
+    render(
+      <StrictMode>
+        <Inspected />
+      </StrictMode>,
+    )
+    await aTask()
+    const running = roots.find((actor) => actor.getSnapshot().status === 'active')!
+    // Strict mode created a second root actor (thrown away unstarted): the inspector never heard of it.
+    expect(roots.length).toBeGreaterThanOrEqual(1)
+    expect(heard.filter((h) => h.parent === undefined).map((h) => h.sessionId)).toEqual([running.sessionId])
+    expect(heard.filter((h) => h.parent !== undefined).map((h) => h.parent)).toEqual([running.sessionId])
+  })
+
   it('stops the actor once the component unmounts', async () => {
     const { unmount } = render(<Root />)
     expect(statuses()).toEqual(['active'])

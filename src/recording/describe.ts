@@ -23,7 +23,8 @@ const descriptions = new WeakMap<AnyStateMachine, MachineDescription>()
 
 function describeNode(node: AnyStateNode): StateDescription {
   const delays = new Map<string, string | number>()
-  for (const after of node.after) delays.set(after.eventType, after.delay)
+  for (const after of node.after)
+    delays.set(after.eventType, typeof after.delay === 'function' ? 'expression' : after.delay)
   const transitions: TransitionDescription[] = []
   for (const [event, definitions] of node.transitions) {
     for (const definition of definitions)

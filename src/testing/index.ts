@@ -9,6 +9,8 @@
  * assertCoverage(model, results)
  */
 
+export { RecordingFormatError } from '../errors/recording'
+export { REPLAY_CLI_USAGE, type ReplayCliHost, runReplayCli } from '../recording/cli'
 export { activeStatePaths, describeMachine } from '../recording/describe'
 export type {
   ActorKind,
@@ -25,8 +27,17 @@ export type {
   TransitionDescription,
 } from '../recording/format'
 export { RECORDING_FORMAT, RECORDING_VERSION } from '../recording/format'
+export { parseRecording } from '../recording/parse'
 export { createRecorder, type Recorder, type RecorderOptions } from '../recording/recorder'
 export { REDACTION_RULES } from '../recording/redact'
+export {
+  formatReplayResult,
+  type ReplayedActor,
+  type ReplayFailure,
+  type ReplayRecordingOptions,
+  type ReplayRecordingResult,
+  replayRecording,
+} from '../recording/replay'
 export {
   assertCoverage,
   createModel,
