@@ -70,11 +70,24 @@ describe('live inspection (KitRoot inspect → createRecorder → local inspecto
     const machines = mine.flatMap((r) => (r.type === '@walletstate.machine' ? [r.machine.id] : []))
     expect(machines).toEqual(expect.arrayContaining(['modal', 'toast', 'connection']))
     expect(new Set(machines).size).toBe(machines.length)
+    // Exactly one kit actor tree, in StrictMode too: one root (the kit), every other actor below it.
+    const actors = mine.flatMap((r) => (r.type === '@xstate.actor' ? [r] : []))
+    expect(actors.filter((r) => r.machine?.id === 'kit')).toHaveLength(1)
+    const roots = actors.filter((r) => r.parentId === undefined)
+    expect(roots.map((r) => r.machine?.id)).toEqual(['kit'])
+    const sessions = new Set(actors.map((r) => r.sessionId))
+    expect(actors.every((r) => r.parentId === undefined || sessions.has(r.parentId))).toBe(true)
+    expect(actors.filter((r) => r.machine?.id === 'connection' && r.systemId === 'connection')).toHaveLength(
+      1,
+    )
     const modalStates = mine.flatMap((r) => (r.type === '@xstate.snapshot' ? [JSON.stringify(r.value)] : []))
     expect(modalStates.some((value) => value?.includes('"view":"transitioning"'))).toBe(true)
 
     // The viewer page received the same stream and lists the modal with its current state.
     await viewer.locator('#actors').getByText('modal', { exact: true }).first().waitFor()
+    // One recorder so far: no picker.
+    expect(await viewer.getByLabel('Recorder').isVisible()).toBe(false)
+    await expect.poll(() => viewer.locator('#actors .name').getByText('kit', { exact: true }).count()).toBe(1)
     await expect.poll(() => viewer.locator('#events li').count()).toBeGreaterThan(2)
     expect(await viewer.locator('#events').textContent()).toContain('router.push')
     expect(errors).toEqual([])
