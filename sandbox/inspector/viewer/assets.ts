@@ -30,6 +30,8 @@ export function elkScript(): Promise<string> {
 async function bundleClient(): Promise<string> {
   const { build } = await import('vite')
   const entry = fileURLToPath(new URL('./client.ts', import.meta.url))
+  // Vite sets NODE_ENV for the whole process when it is unset: the sandbox's other servers must not see it.
+  const nodeEnv = process.env.NODE_ENV
   const result = await build({
     configFile: false,
     root: fileURLToPath(new URL('.', import.meta.url)),
@@ -44,6 +46,9 @@ async function bundleClient(): Promise<string> {
       copyPublicDir: false,
       rolldownOptions: { input: entry, output: { format: 'es', entryFileNames: 'viewer.js' } },
     },
+  }).finally(() => {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
   })
   const outputs = Array.isArray(result) ? result : [result]
   for (const output of outputs) {

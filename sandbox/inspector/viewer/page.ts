@@ -103,7 +103,8 @@ main > section + section { border-left: 1px solid var(--line); }
 .filters select, .filters input { flex: 1; max-width: 70%; }
 #events { margin: 8px 0; padding-left: 40px; font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 #events li { padding: 0; }
-#events button { background: transparent; border: 1px solid transparent; padding: 2px 4px; text-align: left; width: 100%; }
+#events button { background: transparent; border: 1px solid transparent; padding: 2px 4px; text-align: left; width: 100%;
+  overflow-wrap: anywhere; }
 #events button[aria-current="step"] { border-color: var(--ev); }
 #events .ev { color: var(--ev); }
 #record { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre-wrap; word-break: break-all;
