@@ -376,8 +376,7 @@ function renderChart(stream: Stream, frame: Frame): void {
   const said = `active: ${leaves.map((state) => state.id).join(', ')}`
   if (ui.active.textContent !== said) {
     ui.active.textContent = said
-    const first = leaves[0] ? chart.states.get(pathKey(leaves[0].path)) : undefined
-    first?.scrollIntoView?.({ block: 'center', inline: 'center' })
+    reveal(chart, new Set(leaves.map((state) => state.id)))
   }
   chart.svg.setAttribute('aria-label', `Statechart of ${machine.id}, ${said}`)
 }
@@ -466,6 +465,28 @@ function drawChart(machine: MachineDescription, drawing: Drawing): Chart {
   }
   root.append(labels)
   return { hash: machine.hash, svg: root, drawing, states, edges }
+}
+
+/** Scrolls the chart so the active innermost states are in view, unless they already are. */
+function reveal(shown: Chart, ids: Set<string>): void {
+  const boxes = shown.drawing.states.filter((state) => ids.has(state.id))
+  if (boxes.length === 0) return
+  const { drawing } = shown
+  const pane = ui.diagram
+  const scale = ui.zoom.value === 'fit' ? pane.clientWidth / drawing.width : Number(ui.zoom.value) || 1
+  const left = Math.min(...boxes.map((box) => box.x)) * scale
+  const top = Math.min(...boxes.map((box) => box.y)) * scale
+  const right = Math.max(...boxes.map((box) => box.x + box.width)) * scale
+  const bottom = Math.max(...boxes.map((box) => box.y + box.height)) * scale
+  const visible =
+    left >= pane.scrollLeft &&
+    top >= pane.scrollTop &&
+    right <= pane.scrollLeft + pane.clientWidth &&
+    bottom <= pane.scrollTop + pane.clientHeight
+  if (visible) return
+  const along = (start: number, end: number, size: number) =>
+    Math.max(0, end - start <= size ? (start + end) / 2 - size / 2 : start - 16)
+  pane.scrollTo({ left: along(left, right, pane.clientWidth), top: along(top, bottom, pane.clientHeight) })
 }
 
 function applyZoom(): void {
