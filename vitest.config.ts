@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 
 // The test tiers, each a vitest project run on its own by `npm test` (scripts/test.mjs), in this order:
 //   typecheck    `.test-d.ts` type tests (expectTypeOf), checked by tsc, never run
-//   unit         src/**/*.test.ts(x) and test/layering/** (the layering check): no server, no browser
+//   unit         src/**/*.test.ts(x), test/layering/** (the layering check) and test/readme/** (every ts/tsx
+//                block of README.md, run and type-checked): no server, no browser
 //   model        test/model-based/**: every machine's paths (xstate/graph), replayed and counted
 //   consumer     test/consumer/**: `npm pack`, the tarball installed into a throwaway host app outside the
 //                repo, built with Vite, type-checked under strict and opened in Chromium
@@ -36,7 +37,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts', 'test/readme/**/*.test.{ts,tsx}'],
+        },
       },
       {
         extends: true,

@@ -2,14 +2,7 @@ import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { parseEther } from 'viem'
 import { useSendTransaction, useSignMessage } from 'wagmi'
-import {
-  createKitMachine,
-  defineEvmNetwork,
-  defineSolanaNetwork,
-  KIT_LOCALES,
-  type KitLocale,
-  type KitNetwork,
-} from '../src'
+import { KIT_LOCALES, type KitLocale } from '../src'
 import {
   ConnectButton,
   KitRoot,
@@ -21,106 +14,12 @@ import {
   useKitSolana,
   useKitTheme,
 } from '../src/react'
-import { createSiwe } from '../src/siwx'
+import { createDemoKit, payModeOf } from './kit'
 import { sandboxConfig } from './sandbox-config'
 
-/** The demo host app: what a host developer writes, plus the result box the end-to-end tests read. */
-const localChain: KitNetwork = defineEvmNetwork({
-  id: sandboxConfig.chain?.id ?? 31337,
-  name: sandboxConfig.chain?.name ?? 'Sandbox Chain',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [sandboxConfig.chain?.rpcUrl ?? 'http://127.0.0.1:8545'] } },
-  testnet: true,
-})
-
-/** The sandbox's Solana chain (issue 17), beside the EVM one: one modal for both namespaces. */
-const solanaChain: KitNetwork | undefined = sandboxConfig.solana
-  ? defineSolanaNetwork({
-      name: sandboxConfig.solana.name,
-      genesisHash: sandboxConfig.solana.chainId.slice('solana:'.length),
-      rpcUrl: sandboxConfig.solana.rpcUrl,
-      testnet: true,
-    })
-  : undefined
-
-/** `?proposalTtl=MS`: a short pairing-proposal lifetime, to watch the QR code renew (demos and tests). */
-const proposalTtl = Number(new URLSearchParams(window.location.search).get('proposalTtl'))
-/**
- * `?siwx=1`: sign-in with the wallet (issue 15), sessions in this browser's storage; `?siwx=api`: sessions on
- * the sandbox Data API (`/v1/sessions`); `&siwxRequired=1`: declining disconnects.
- */
-const siwxMode = new URLSearchParams(window.location.search).get('siwx')
-const siwx =
-  siwxMode === '1' || siwxMode === 'api'
-    ? createSiwe({
-        statement: 'Sign in to the Walletstate demo',
-        required: new URLSearchParams(window.location.search).get('siwxRequired') === '1',
-        ...(siwxMode === 'api' && sandboxConfig.endpoints?.api
-          ? { sessionsApi: { url: sandboxConfig.endpoints.api, projectId: sandboxConfig.projectId } }
-          : {}),
-      })
-    : undefined
-
-/**
- * Issue 18's options, for demos and tests: `?legal=1` the legal checkbox (with terms and privacy links),
- * `?collapseWallets=1` the wallets behind "Continue with a wallet", `?customWallet=1` a custom wallet.
- */
-const demoParams = new URLSearchParams(window.location.search)
-const legal = demoParams.get('legal') === '1'
-const optionFeatures = {
-  ...(legal ? { legalCheckbox: true } : {}),
-  ...(demoParams.get('collapseWallets') === '1' ? { collapseWallets: true } : {}),
-}
-
-/**
- * `?pay=1`: Pay on (SPEC §1 `features.pay`, off by default) and the demo's "Pay" button, which asks the wallet to
- * pay 0.01 ETH to the second dev account; `?pay=off`: the button with Pay left off, to see the kit refuse.
- */
-const payMode = demoParams.get('pay')
-
-/** `?locale=de`: the kit's language at start (issue 18); the page's "Language" select changes it at run time. */
-const startLocale = demoParams.get('locale')
-
-const kit = createKitMachine({
-  projectId: sandboxConfig.projectId,
-  ...((KIT_LOCALES as readonly string[]).includes(startLocale ?? '')
-    ? { locale: startLocale as KitLocale }
-    : {}),
-  ...(Object.keys(optionFeatures).length > 0 || payMode === '1'
-    ? { features: { ...optionFeatures, ...(payMode === '1' ? { pay: true } : {}) } }
-    : {}),
-  ...(legal
-    ? {
-        termsConditionsUrl: 'https://walletstate.example/terms',
-        privacyPolicyUrl: 'https://walletstate.example/privacy',
-      }
-    : {}),
-  ...(demoParams.get('customWallet') === '1'
-    ? {
-        customWallets: [
-          {
-            id: 'walletstate-custom',
-            name: 'Walletstate Custom Wallet',
-            desktop_link: 'walletstate-custom://',
-            webapp_link: 'https://custom.walletstate.example/',
-            homepage: 'https://walletstate.example/custom',
-          },
-        ],
-      }
-    : {}),
-  ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
-    ? { walletConnect: { proposalTtlMs: proposalTtl } }
-    : {}),
-  networks: solanaChain ? [localChain, solanaChain] : [localChain],
-  endpoints: sandboxConfig.endpoints,
-  ...(siwx ? { siwx } : {}),
-  metadata: {
-    name: 'Walletstate demo',
-    description: 'The demo host app of the Walletstate kit',
-    url: window.location.origin,
-    icons: [],
-  },
-})
+/** The demo's kit, from its URL's options and the sandbox's services (`demo/kit.ts`). */
+const kit = createDemoKit(sandboxConfig, window.location.search, window.location.origin)
+const payMode = payModeOf(window.location.search)
 
 /** A second dev account: the demo's transactions go there. */
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'

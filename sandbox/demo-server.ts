@@ -12,6 +12,8 @@ export interface DemoServerOptions {
 export interface DemoServer {
   url: string
   port: number
+  /** What the demo page is told of the sandbox (so a test can build the page's kit in Node: demo/kit.ts). */
+  sandbox: DemoSandboxConfig
   close(): Promise<void>
 }
 
@@ -62,5 +64,5 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   const response = await fetch(url)
   const html = await response.text()
   if (!html.includes('Walletstate demo')) throw new Error(`Something else answers on ${url}`)
-  return { url, port: address.port, close: () => server.close() }
+  return { url, port: address.port, sandbox: options.sandbox, close: () => server.close() }
 }

@@ -145,13 +145,25 @@ describe('exports', () => {
   it('walletstate/testing', () => {
     expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
       [
+        "RECORDING_FORMAT",
+        "RECORDING_VERSION",
+        "REDACTION_RULES",
+        "REPLAY_CLI_USAGE",
+        "RecordingFormatError",
+        "activeStatePaths",
         "assertCoverage",
         "createModel",
+        "createRecorder",
         "delayOf",
         "describeEvent",
+        "describeMachine",
         "describePath",
+        "formatReplayResult",
         "isDelayEvent",
+        "parseRecording",
         "replayPath",
+        "replayRecording",
+        "runReplayCli",
       ]
     `)
   })

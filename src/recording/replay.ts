@@ -222,7 +222,13 @@ function replayActor(
   const snapshots = recording.records.filter(
     (r): r is SnapshotRecord => r.type === '@xstate.snapshot' && r.sessionId === target.sessionId,
   )
-  const snapshotAfter = (seq: number, before: number) => snapshots.find((s) => s.seq > seq && s.seq < before)
+  // An actor takes its events in the order they reach it (its mailbox), and leaves one snapshot for each; an
+  // event sent to it while it is busy (a child answering at once) is recorded before the snapshot of the one it
+  // is busy with. So the n-th snapshot is the n-th event's, whatever records come between.
+  const snapshotOf = (index: number): SnapshotRecord | undefined => {
+    const snapshot = snapshots[index]
+    return snapshot && snapshot.eventType === received[index]?.event.type ? snapshot : undefined
+  }
   const fail = (
     reason: ReplayFailure['reason'],
     details: Omit<ReplayFailure, 'ok' | 'machine' | 'reason'>,
@@ -233,7 +239,6 @@ function replayActor(
     live.start()
     for (let i = 0; i < received.length; i++) {
       const record = received[i]!
-      const next = received[i + 1]?.seq ?? Number.POSITIVE_INFINITY
       const type = record.event.type
       if (type !== 'xstate.init') {
         step += 1
@@ -262,7 +267,7 @@ function replayActor(
           live.send(decode(record.event, decodeOptions) as AnyEventObject)
         }
       }
-      const expected = snapshotAfter(record.seq, next)
+      const expected = snapshotOf(i)
       if (!expected) {
         if (slotFailure) return fail('slot', { ...slotFailure, step, event: record.event })
         continue

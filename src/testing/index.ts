@@ -1,12 +1,14 @@
 /**
- * `walletstate/testing`: replay a machine's paths in your own tests (model-based testing over xstate/graph).
+ * `walletstate/testing`: replay a machine's paths in your own tests (model-based testing over xstate/graph),
+ * record a session (`createRecorder`) and replay it in Node (`replayRecording`, `npx walletstate-replay`).
+ * The README's "Replaying paths in tests" and "Watching the machines live (QA)" sections show both in full.
  *
  * @example
- * import { createModel, replayPath, assertCoverage } from 'walletstate/testing'
- * import { modalMachine } from 'walletstate'
- * const model = createModel(modalMachine, { events: [{ type: 'router.push', view: 'Networks' }] })
- * const results = model.paths.map((path) => replayPath(model, path))
- * assertCoverage(model, results)
+ * const recorder = createRecorder()
+ * createRoot(el).render(<KitRoot machine={kit} inspect={recorder.inspect} />)
+ * // later, in a test:
+ * const result = replayRecording(recorder.recording(), { machine: sendMachine })
+ * expect(result.ok, formatReplayResult(result)).toBe(true)
  */
 
 export { RecordingFormatError } from '../errors/recording'

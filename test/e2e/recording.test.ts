@@ -1,0 +1,157 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDemoKit } from '../../demo/kit.ts'
+import {
+  accountMachine,
+  connectionMachine,
+  modalMachine,
+  sendMachine,
+  toastMachine,
+  walletsMachine,
+} from '../../src/machines/index.ts'
+import {
+  formatReplayResult,
+  type RecordEntry,
+  type Recording,
+  replayRecording,
+} from '../../src/testing/index.ts'
+import {
+  connectInjected,
+  type E2eContext,
+  hostButton,
+  startE2e,
+  truncated,
+  view,
+  walletPrompt,
+} from './support.ts'
+
+/**
+ * Issue 21's loop on a real session: the demo streams its recorder's records to the local inspector server
+ * while a visitor connects the injected dev wallet, opens Account, sends 0.01 ETH and disconnects; the
+ * recording is then replayed in Node with the sandbox stopped.
+ */
+let e2e: E2eContext
+let page: Page
+let kit: ReturnType<typeof createDemoKit> | undefined
+let session: Recording | undefined
+
+beforeAll(async () => {
+  e2e = await startE2e()
+})
+afterAll(async () => {
+  await e2e?.close()
+})
+
+const ARTIFACTS = '.tmp/test-artifacts/recording'
+
+function recordingOf(records: RecordEntry[]): Recording {
+  const header = records.find((r) => r.type === '@walletstate.recording')
+  if (!header || header.type !== '@walletstate.recording') throw new Error('no recorder header was streamed')
+  return {
+    format: header.format,
+    version: header.version,
+    startedAt: header.startedAt,
+    redacted: header.redacted,
+    records: records.filter((r) => r.rid === header.rid),
+  }
+}
+
+describe('recording a real session', () => {
+  it('connect, Account, send 0.01 ETH, disconnect: every actor, event and snapshot is recorded', async () => {
+    const { inspector } = e2e.sandbox
+    page = await e2e.newPage(`?inspect=${encodeURIComponent(inspector.url)}`)
+    const me = e2e.sandbox.wallets.injectedAddress
+    const recipient = e2e.sandbox.chain.accounts[1]!.address
+    await connectInjected(page, me)
+    await hostButton(page).click()
+    await view(page, 'Account').waitFor()
+    await view(page, 'Account').getByRole('button', { name: 'Send', exact: true }).click()
+    await view(page, 'WalletSend')
+      .getByRole('button', { name: /^(Select token|Token: )/ })
+      .click()
+    await view(page, 'WalletSendSelectToken').locator('button[data-symbol="ETH"]').click()
+    const form = view(page, 'WalletSend')
+    await form.getByRole('button', { name: 'Token: ETH' }).waitFor()
+    await form.getByRole('textbox', { name: 'Amount' }).fill('0.01')
+    await form.getByRole('textbox', { name: 'Receiver' }).fill(recipient)
+    await form.getByRole('button', { name: 'Preview send' }).click()
+    const preview = view(page, 'WalletSendPreview')
+    await expect.poll(() => preview.getByTestId('send-fee').textContent()).toMatch(/^0\.\d+ ETH$/)
+    await preview.getByRole('button', { name: 'Send', exact: true }).click()
+    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await view(page, 'WalletSend').waitFor()
+    await expect.poll(() => form.getByRole('textbox', { name: 'Amount' }).inputValue()).toBe('')
+    await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
+    await view(page, 'Account').waitFor()
+    await page.getByRole('button', { name: 'Disconnect' }).click()
+    await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
+    expect(truncated(me)).toMatch(/^0x/)
+
+    const records = inspector.records() as RecordEntry[]
+    const recording = recordingOf(records)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    writeFileSync(`${ARTIFACTS}/session.json`, JSON.stringify(recording))
+    const machines = new Set(
+      recording.records.flatMap((r) => (r.type === '@xstate.actor' && r.machine ? [r.machine.id] : [])),
+    )
+    expect([...machines].sort()).toEqual([
+      'account',
+      'connection',
+      'kit',
+      'modal',
+      'send',
+      'toast',
+      'wallets',
+    ])
+    // The events the visitor caused, as the kit received them.
+    const types = recording.records.flatMap((r) => (r.type === '@xstate.event' ? [r.event.type] : []))
+    for (const type of ['modal.open', 'connection.connect', 'connection.disconnect'])
+      expect(types).toContain(type)
+
+    // The same kit as the page's, built in Node from the demo's config; then the sandbox goes away.
+    const demo = e2e.sandbox.demo!
+    kit = createDemoKit(demo.sandbox, new URL(page.url()).search, new URL(demo.url).origin)
+    session = recording
+    await e2e.close()
+  })
+
+  it('replays in Node with no sandbox running: every machine, no divergence', () => {
+    expect(session).toBeDefined()
+    const machines = [
+      kit!,
+      accountMachine,
+      connectionMachine,
+      modalMachine,
+      sendMachine,
+      toastMachine,
+      walletsMachine,
+    ]
+    const results = machines.map((machine) => replayRecording(session!, { machine }))
+    for (const result of results) expect(result.ok, formatReplayResult(result)).toBe(true)
+    expect(results.map((r) => r.machine)).toEqual([
+      'kit',
+      'account',
+      'connection',
+      'modal',
+      'send',
+      'toast',
+      'wallets',
+    ])
+  })
+
+  it('a changed guard in the send machine reports the first divergence: the event and both state values', () => {
+    // A fixture: the send machine as if its `isNative` guard said ETH were a token.
+    const changed = sendMachine.provide({ guards: { isNative: () => false } })
+    const result = replayRecording(session!, { machine: changed })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reason).toBe('divergence')
+    expect(result.event).toMatchObject({ type: expect.any(String) })
+    expect(JSON.stringify(result.expected)).toContain('native')
+    expect(JSON.stringify(result.actual)).not.toContain('native')
+    expect(formatReplayResult(result)).toMatch(
+      /After step \d+ \(.+\)[\s\S]*event: [\s\S]*expected: [\s\S]*actual: /,
+    )
+  })
+})

@@ -1,0 +1,33 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { readBlocks, writeBlocks } from './blocks'
+import { runBlocks } from './run'
+import { typecheckBlocks } from './typecheck'
+
+// Every ```ts block of README.md runs here, in Node (the ```tsx blocks run in readme.dom.test.tsx), and every
+// ts and tsx block is type-checked here. See blocks.ts for how the copies are made.
+const blocks = readBlocks()
+writeBlocks(blocks)
+
+describe('README code blocks', () => {
+  it('has blocks to run (the extraction still finds them)', () => {
+    expect(blocks.length).toBeGreaterThan(0)
+  })
+
+  describe('type-check', () => {
+    let diagnostics: ReturnType<typeof typecheckBlocks>
+    // One program for all the blocks (~10 s: it loads the types of React, viem, wagmi…), given room on a busy
+    // machine while the rest of the unit tier runs beside it.
+    beforeAll(() => {
+      diagnostics = typecheckBlocks(blocks)
+    }, 180_000)
+    for (const block of blocks) {
+      it(`${block.name} type-checks`, () => {
+        expect(diagnostics.get(block)).toEqual([])
+      })
+    }
+  })
+
+  describe('run (ts)', () => {
+    runBlocks(blocks.filter((b) => b.lang === 'ts'))
+  })
+})
