@@ -2,7 +2,9 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectionMachine } from '../../src/machines/index.ts'
 import type { RecordEntry, Recording } from '../../src/recording/format.ts'
+import { formatReplayResult, replayRecording } from '../../src/testing/index.ts'
 import { connectInjected, type E2eContext, startE2e } from './support.ts'
 
 /**
@@ -207,6 +209,9 @@ describe('live inspection (KitRoot inspect → createRecorder → local inspecto
     expect(
       saved.records.some((r) => r.type === '@xstate.event' && r.event.type === 'connection.connect'),
     ).toBe(true)
+    // The file is what a developer replays: the connection's session replays in Node with no divergence.
+    const replayed = replayRecording(saved, { machine: connectionMachine })
+    expect(replayed.ok, formatReplayResult(replayed)).toBe(true)
     expect(errors).toEqual([])
     await viewer.close()
     await page.close()
