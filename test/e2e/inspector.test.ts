@@ -183,6 +183,15 @@ describe('live inspection (KitRoot inspect → createRecorder → local inspecto
     await expect.poll(async () => (await listed()).length).toBeLessThan(before)
     expect(await listed()).toContain('connection.connect')
     expect((await listed()).every((type) => type.includes('connection.conn'))).toBe(true)
+    // An event in the log is a step: there, the connection has not taken it yet.
+    await viewer.locator('#events li button', { hasText: /^connection\.connect\s+→ connection/ }).click()
+    await expect
+      .poll(() => stepLabel.textContent())
+      .toMatch(/\(paused\): event connection\.connect → connection/)
+    await expect
+      .poll(() => viewer.locator('#active').textContent())
+      .toMatch(/^active: connection\.disconnected\./)
+    await live.click()
     await viewer.getByLabel('Filter events by type').fill('')
     await viewer.getByLabel('Filter events by actor').selectOption('')
     await viewer.getByLabel('Filter events by type').fill('wallet.select')

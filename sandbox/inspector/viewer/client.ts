@@ -115,6 +115,7 @@ function render(): void {
   ui.step.disabled = count === 0
   ui.step.max = String(Math.max(0, count - 1))
   ui.step.value = String(Math.max(0, view.step))
+  ui.step.setAttribute('aria-valuetext', `Step ${view.step + 1} of ${count}`)
   ui.back.disabled = view.step <= 0
   ui.forward.disabled = view.step >= count - 1
   ui.live.setAttribute('aria-pressed', String(view.live))
