@@ -128,13 +128,16 @@ function render(): void {
   ui.stepLabel.textContent = `Step ${view.step + 1} of ${count}${view.live ? '' : ' (paused)'}: ${describeRecord(record, frame.actors)}`
   const text = JSON.stringify(record, null, 2)
   ui.record.textContent = text.length > MAX_RECORD_TEXT ? `${text.slice(0, MAX_RECORD_TEXT)}…` : text
-  if (view.selected === undefined || !frame.actors.has(view.selected)) {
-    view.selected = [...frame.actors.values()].find((actor) => actor.machine)?.sessionId
-  }
-  renderActors(frame)
+  // The actor picked, while it exists at this step; else the first machine (the kit). Stepping back to before
+  // the picked actor started and forward again keeps it picked.
+  const shown =
+    view.selected !== undefined && frame.actors.has(view.selected)
+      ? view.selected
+      : [...frame.actors.values()].find((actor) => actor.machine)?.sessionId
+  renderActors(frame, shown)
   renderEventFilter(stream)
   renderEvents(stream, frame)
-  renderChart(stream, frame)
+  renderChart(stream, frame, shown)
 }
 
 function renderRecorders(): void {
@@ -165,13 +168,14 @@ function renderRecorders(): void {
 }
 
 let actorsKey = ''
-function renderActors(frame: Frame): void {
+function renderActors(frame: Frame, shown: string | undefined): void {
   const showFinished = ui.showFinished.checked
+  // Machines stay listed once stopped (a session that ended is still worth reading); finished slots go.
   const rows = actorTree(frame).filter(
-    ({ actor }) => showFinished || !(actor.status === 'done' || actor.status === 'stopped'),
+    ({ actor }) => showFinished || actor.machine || !(actor.status === 'done' || actor.status === 'stopped'),
   )
   const key = JSON.stringify([
-    view.selected,
+    shown,
     rows.map(({ actor, depth }) => [actor.sessionId, depth, actor.status, actor.value]),
   ])
   if (key === actorsKey) return
@@ -185,7 +189,7 @@ function renderActors(frame: Frame): void {
       button.type = 'button'
       button.dataset.session = actor.sessionId
       button.style.paddingLeft = `${6 + depth * 14}px`
-      button.setAttribute('aria-pressed', String(actor.sessionId === view.selected))
+      button.setAttribute('aria-pressed', String(actor.sessionId === shown))
       button.append(
         el('span', 'name', actor.name),
         el('span', 'kind', ` ${actor.kind}${actor.systemId ? ` #${actor.systemId}` : ''}`),
@@ -330,8 +334,8 @@ function layout(machine: MachineDescription): Promise<Drawing> {
   return drawing
 }
 
-function renderChart(stream: Stream, frame: Frame): void {
-  const actor = view.selected === undefined ? undefined : frame.actors.get(view.selected)
+function renderChart(stream: Stream, frame: Frame, shown: string | undefined): void {
+  const actor = shown === undefined ? undefined : frame.actors.get(shown)
   const machine = actor?.machine ? stream.machines.get(actor.machine.hash) : undefined
   if (!actor || !machine) {
     chartWanted = undefined
@@ -374,7 +378,7 @@ function renderChart(stream: Stream, frame: Frame): void {
   for (const [source, elements] of chart.edges) {
     for (const element of elements) element.classList.toggle('enabled', activeIds.has(source))
   }
-  const said = `active: ${leaves.map((state) => state.id).join(', ')}`
+  const said = `active: ${leaves.map((state) => state.id).join(', ')}${actor.status === 'active' ? '' : ` (${actor.status})`}`
   if (ui.active.textContent !== said) {
     ui.active.textContent = said
     reveal(chart, new Set(leaves.map((state) => state.id)))

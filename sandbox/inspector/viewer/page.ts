@@ -27,7 +27,7 @@ export const VIEWER_HTML = `<!doctype html>
 <main>
   <section id="actors-panel" aria-labelledby="actors-h">
     <h2 id="actors-h">Actors</h2>
-    <label class="option"><input id="show-finished" type="checkbox" /> Show finished actors</label>
+    <label class="option"><input id="show-finished" type="checkbox" /> Show finished slots</label>
     <ul id="actors" class="tree"></ul>
   </section>
   <section id="chart-panel" aria-labelledby="chart-h">
