@@ -135,26 +135,14 @@ function App() {
 }
 
 /**
- * `?inspect=ws://127.0.0.1:PORT` streams every actor, event and snapshot to a local inspector server
- * (`npm start` prints the link). The inspector's code loads only then.
+ * `?inspect=ws://127.0.0.1:PORT` records every actor, event and snapshot (`createRecorder`) and streams the
+ * records to the local inspector server (`npm start` prints the link). The recorder's code loads only then.
  */
 async function inspector(): Promise<KitRootProps['inspect']> {
   const url = new URLSearchParams(window.location.search).get('inspect')
   if (!url || !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/?$/.test(url)) return undefined
-  const { createRecorder } = await import('../src/recording/recorder')
-  const socket = new WebSocket(url)
-  const waiting: string[] = []
-  socket.addEventListener('open', () => {
-    for (const text of waiting.splice(0)) socket.send(text)
-  })
-  const recorder = createRecorder({
-    onRecord: (record) => {
-      const text = JSON.stringify(record)
-      if (socket.readyState === WebSocket.OPEN) socket.send(text)
-      else if (socket.readyState === WebSocket.CONNECTING) waiting.push(text)
-    },
-  })
-  return recorder.inspect
+  const { streamToInspector } = await import('./inspect')
+  return streamToInspector(url)
 }
 
 const root = document.getElementById('root')
