@@ -39,7 +39,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'test/layering/**/*.test.ts', 'test/readme/**/*.test.{ts,tsx}'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'test/layering/**/*.test.ts',
+            'test/readme/**/*.test.{ts,tsx}',
+            'test/replays/**/*.test.ts',
+          ],
         },
       },
       {

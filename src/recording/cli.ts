@@ -169,9 +169,13 @@ function testFile(
 
 // Written by walletstate-replay from ${host.relative(args.writeTest, jsonPath)}: replays the recorded session
 // machine by machine and fails with the first divergence (the event and both state values).
-const recording = parseRecording(readFileSync(new URL('${host.relative(args.writeTest, jsonPath)}', import.meta.url), 'utf8'))
+const recording = parseRecording(
+  readFileSync(new URL('${host.relative(args.writeTest, jsonPath)}', import.meta.url), 'utf8'),
+)
 
-for (const machine of [${list.join(', ')}]) {
+for (const machine of [
+${list.map((item) => `  ${item},`).join('\n')}
+]) {
   it(\`replays \${machine.id} as recorded\`, () => {
     const result = replayRecording(recording, { machine })
     expect(result.ok, formatReplayResult(result)).toBe(true)
