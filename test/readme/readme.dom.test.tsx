@@ -21,7 +21,7 @@ const shows: Record<string, (root: HTMLElement) => Promise<void>> = {
     expect(button.getAttribute('data-status')).toBe('disconnected')
     within(root).getByText('Your app')
   },
-  'Watching the machines live (QA)': async (root) => {
+  Save: async (root) => {
     await within(root).findByRole('button', { name: 'Connect Wallet' }, wait)
   },
   Theme: async (root) => {
