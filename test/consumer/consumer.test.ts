@@ -226,7 +226,11 @@ describe('the packed package in a host app', () => {
         /^(bench|sandbox|\.ci|test|demo|scripts)\//.test(p),
     )
     expect(unwanted).toEqual([])
-    expect(paths.every((p) => /^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(p))).toBe(true)
+    expect(
+      paths.every((p) =>
+        /^(dist\/|bin\/walletstate-replay\.js$|package\.json$|README\.md$|LICENSE$)/.test(p),
+      ),
+    ).toBe(true)
   })
 
   it('installs with no install script of ours, and the host keeps one React and one wagmi', () => {
@@ -270,6 +274,44 @@ describe('the packed package in a host app', () => {
       output = String((error as { stdout?: string }).stdout ?? error)
     }
     expect(output.split('\n').filter((line) => line.includes(`node_modules/${own.name}/`))).toEqual([])
+  })
+
+  it('npx walletstate-replay replays a session recorded with the installed package, and writes its test', () => {
+    // A session of the modal, recorded in Node with the package's recorder.
+    writeFileSync(
+      join(host, 'record.mjs'),
+      `import { writeFileSync } from 'node:fs'
+import { createActor } from 'xstate'
+import { modalMachine } from '${own.name}/machines'
+import { createRecorder } from '${own.name}/testing'
+const recorder = createRecorder()
+const modal = createActor(modalMachine, { inspect: recorder.inspect }).start()
+modal.send({ type: 'modal.open' })
+modal.send({ type: 'router.push', view: 'Networks' })
+modal.send({ type: 'modal.close' })
+modal.stop()
+writeFileSync('session.json', JSON.stringify(recorder.recording()))
+`,
+    )
+    run('node', ['record.mjs'], host)
+    const output = run(
+      'npx',
+      ['--no-install', 'walletstate-replay', 'session.json', '--write-test', 'replay.test.mjs'],
+      host,
+    )
+    expect(output).toMatch(/^✓ modal: 1 actor, 3 events replayed, no divergence$/m)
+    expect(output).toContain('Wrote replay.test.mjs (and replay.recording.json)')
+    expect(readFileSync(join(host, 'replay.test.mjs'), 'utf8')).toContain(`from '${own.name}/testing'`)
+    // A file that is not a recording: a clear word and exit code 2.
+    writeFileSync(join(host, 'not-a-recording.json'), '{"hello":1}')
+    let failure: { status?: number; stdout?: string } = {}
+    try {
+      run('npx', ['--no-install', 'walletstate-replay', 'not-a-recording.json'], host)
+    } catch (error) {
+      failure = error as typeof failure
+    }
+    expect(failure.status).toBe(2)
+    expect(failure.stdout).toContain('Not a walletstate recording')
   })
 
   describe('built with Vite and opened in Chromium', () => {
