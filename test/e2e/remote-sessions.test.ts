@@ -62,11 +62,20 @@ describe('remote sessions in Chromium', () => {
     expect(await page.locator('[data-view="ConnectingWalletConnect"]').getByRole('alert').count()).toBe(0)
     // The inspector shows the lifecycle as states: the session client, its proposal, and the expiry.
     // The records reach the inspector over its socket, after the page has drawn the fresh QR code: polled.
-    type InspectorRecord = { type: string; name?: string; event?: { type?: string } }
+    // The page streams the kit's recorder (its actors by id, system id and machine id); the wallet page streams
+    // with @statelyai/inspect (its actors by name).
+    type InspectorRecord = {
+      type: string
+      name?: string
+      id?: string
+      systemId?: string
+      machine?: { id: string }
+      event?: { type?: string }
+    }
     const actorNames = () =>
       (inspector.records() as InspectorRecord[])
         .filter((r) => r.type === '@xstate.actor')
-        .map((r) => r.name ?? '')
+        .flatMap((r) => [r.name, r.id, r.systemId, r.machine?.id].filter((n): n is string => !!n))
     await expect
       .poll(() => actorNames().filter((name) => name.startsWith('proposal:')).length, { timeout: 10_000 })
       .toBeGreaterThanOrEqual(2)
