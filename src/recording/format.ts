@@ -129,3 +129,22 @@ export interface Recording {
   truncated?: boolean
   records: RecordEntry[]
 }
+
+/**
+ * The saved form of one recorder's records: its header's fields, then the records. What the recorder's
+ * `recording()`, the viewer's "Save recording" and the tests that read the inspector's stream all build.
+ */
+export function recordingOf(
+  header: Pick<RecordingHeader, 'startedAt' | 'redacted'> | undefined,
+  records: RecordEntry[],
+  truncated = false,
+): Recording {
+  return {
+    format: RECORDING_FORMAT,
+    version: RECORDING_VERSION,
+    startedAt: header?.startedAt ?? '',
+    redacted: header?.redacted ?? false,
+    ...(truncated ? { truncated: true } : {}),
+    records,
+  }
+}

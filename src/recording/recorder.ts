@@ -16,6 +16,7 @@ import {
   type RecordEntry,
   type Recording,
   type RecordingHeader,
+  recordingOf,
 } from './format'
 import { createRedactor } from './redact'
 import { type EncodeOptions, encode } from './serialize'
@@ -174,14 +175,7 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
     inspect,
     rid,
     records: () => [...records],
-    recording: () => ({
-      format: RECORDING_FORMAT,
-      version: RECORDING_VERSION,
-      startedAt: header.startedAt,
-      redacted: header.redacted,
-      ...(truncated ? { truncated: true } : {}),
-      records: [...records],
-    }),
+    recording: () => recordingOf(header, [...records], truncated),
     clear: start,
   }
 }

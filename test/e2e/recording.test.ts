@@ -12,6 +12,7 @@ import {
   toastMachine,
   walletsMachine,
 } from '../../src/machines/index.ts'
+import { recordingOf } from '../../src/recording/format.ts'
 import {
   formatReplayResult,
   type RecordEntry,
@@ -51,16 +52,13 @@ afterAll(async () => {
 const ARTIFACTS = '.tmp/test-artifacts/recording'
 
 /** The records of the one recorder (page) that started after `before` (the recorders seen until then). */
-function recordingOf(records: RecordEntry[], before: Set<string> = new Set()): Recording {
+function newRecording(records: RecordEntry[], before: Set<string>): Recording {
   const header = records.find((r) => r.type === '@walletstate.recording' && !before.has(r.rid))
   if (!header || header.type !== '@walletstate.recording') throw new Error('no recorder header was streamed')
-  return {
-    format: header.format,
-    version: header.version,
-    startedAt: header.startedAt,
-    redacted: header.redacted,
-    records: records.filter((r) => r.rid === header.rid),
-  }
+  return recordingOf(
+    header,
+    records.filter((r) => r.rid === header.rid),
+  )
 }
 
 describe('recording a real session', () => {
@@ -71,7 +69,7 @@ describe('recording a real session', () => {
     const email = freshEmail('recorded')
     await logInByEmail(e2e, login, email)
     const code = await mail(e2e, email, 'code')
-    const recording = recordingOf(inspector.records() as RecordEntry[], before)
+    const recording = newRecording(inspector.records() as RecordEntry[], before)
     const text = JSON.stringify(recording)
     expect(recording.redacted).toBe(true)
     // The frame machine received both, and the recording kept their shape, not their values.
@@ -126,7 +124,7 @@ describe('recording a real session', () => {
     expect(truncated(me)).toMatch(/^0x/)
 
     const records = inspector.records() as RecordEntry[]
-    const recording = recordingOf(records, before)
+    const recording = newRecording(records, before)
     mkdirSync(ARTIFACTS, { recursive: true })
     writeFileSync(`${ARTIFACTS}/session.json`, JSON.stringify(recording))
     const machines = new Set(

@@ -18,8 +18,8 @@ import {
   pathKey,
   RecordStore,
   recordingFileName,
-  recordingOf,
   type Stream,
+  streamRecording,
 } from './model.ts'
 
 declare global {
@@ -554,7 +554,7 @@ ui.zoom.addEventListener('change', applyZoom)
 ui.save.addEventListener('click', () => {
   const stream = currentStream()
   if (!stream) return
-  const recording = recordingOf(stream)
+  const recording = streamRecording(stream)
   const url = URL.createObjectURL(
     new Blob([JSON.stringify(recording, null, 2)], { type: 'application/json' }),
   )

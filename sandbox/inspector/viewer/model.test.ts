@@ -13,8 +13,8 @@ import {
   parseMachine,
   RecordStore,
   recordingFileName,
-  recordingOf,
   type Stream,
+  streamRecording,
 } from './model.ts'
 
 /** The viewer's model over a real recording (`createRecorder` on a small machine, `./fixture`). */
@@ -123,7 +123,7 @@ describe('the viewer model', () => {
 
   it('saves the recorder as a recording, named by its start', async () => {
     const { stream, records } = await fixtureStream()
-    const recording = recordingOf(stream)
+    const recording = streamRecording(stream)
     expect(recording).toMatchObject({
       format: 'walletstate-recording',
       version: 1,

@@ -13,6 +13,7 @@ import {
   type RecordEntry,
   type Recording,
   type RecordingHeader,
+  recordingOf,
   type SnapshotRecord,
   type StateDescription,
   type TransitionDescription,
@@ -372,14 +373,8 @@ export function describeRecord(record: RecordEntry, actors: Map<string, ActorSta
 }
 
 /** The saved file: the header's fields and every record of the recorder. */
-export function recordingOf(stream: Stream): Recording {
-  return {
-    format: RECORDING_FORMAT,
-    version: RECORDING_VERSION,
-    startedAt: stream.header?.startedAt ?? '',
-    redacted: stream.header?.redacted ?? false,
-    records: stream.records,
-  }
+export function streamRecording(stream: Stream): Recording {
+  return recordingOf(stream.header, stream.records)
 }
 
 /** `walletstate-recording-<startedAt>.json`, with the characters file systems refuse (`:`) made dashes. */
