@@ -21,6 +21,9 @@ export default defineConfig({
     css: { include: [/src\/react\/kit\.css/] },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits on real I/O here (relay, anvil, Chromium); vitest's 1 s default fell short once on a loaded
+    // CI machine. A condition that never holds still fails, after 10 s.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,

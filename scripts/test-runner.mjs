@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { relative } from 'node:path'
 import { ensureChromium } from './ensure-chromium.mjs'
 import { leftoverProcesses, RUN_MARKER, stopProcesses } from './leftovers.mjs'
 
@@ -67,6 +68,8 @@ export async function runStages({
   let failed = 0
   let skipped = 0
   const lines = []
+  /** Each failed test (or file that failed to run), named, so the closing lines say what to look at. */
+  const failures = []
   for (const { stage, took } of ran) {
     const path = `${out}/${stage.tier}.json`
     if (!existsSync(path)) {
@@ -79,6 +82,7 @@ export async function runStages({
     const tierSkipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
     passed += tierPassed
     failed += tierFailed
+    failures.push(...failuresOf(stage.name, report))
     skipped += tierSkipped
     lines.push(
       `  ${stage.name}: ${tierPassed} passed, ${tierFailed} failed, ${tierSkipped} skipped (${took})`,
@@ -100,8 +104,33 @@ export async function runStages({
   }
 
   if (lines.length > 0) log(`\nTiers:\n${lines.join('\n')}`)
+  if (failures.length > 0) log(`\nFailed:\n${failures.join('\n')}`)
   if (failedStages.length > 0) log(`\nFailed stages: ${failedStages.join(', ')}`)
   log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
   // Zero tests is a failure too (a glob gone wrong), unless only stages without tests were asked for.
   return failedStages.length > 0 || failed > 0 || (ran.length > 0 && passed === 0) ? 1 : 0
+}
+
+/** The failed tests of a vitest JSON report, a line each: tier, file, test, the first line of its error. */
+function failuresOf(tier, report) {
+  const lines = []
+  const firstLine = (text) =>
+    String(text ?? '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? ''
+  for (const file of report.testResults ?? []) {
+    const name = relative(process.cwd(), String(file.name ?? ''))
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed')
+    for (const test of failedTests) {
+      lines.push(
+        `  ${tier}: ${name} › ${test.fullName ?? test.title}\n      ${firstLine(test.failureMessages?.[0])}`,
+      )
+    }
+    if (failedTests.length === 0 && file.status === 'failed') {
+      lines.push(`  ${tier}: ${name}\n      ${firstLine(file.message)}`)
+    }
+  }
+  return lines
 }

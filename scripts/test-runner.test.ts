@@ -46,6 +46,8 @@ describe('npm test harness (scripts/test-runner.mjs)', () => {
     ])
     expect(code).toBe(1) // the suite failed
     expect(text).toContain('Failed stages: fixture')
+    // The closing lines name what failed, and why, so a CI log's tail is enough to start from.
+    expect(text).toMatch(/Failed:\n {2}fixture: scripts\/fixtures\/failing-setup\.fixture\.ts.*\n {6}\S/)
     expect(text).not.toContain('Left behind')
     expect(markedProcesses(runId)).toEqual([])
   }, 120_000)
