@@ -2,6 +2,10 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
+// The package is a production build whatever NODE_ENV the build runs under: `npm pack` from a test (NODE_ENV=test)
+// had built React's development JSX (`jsxDEV`) into dist/, which a host's production React does not have.
+process.env.NODE_ENV = 'production'
+
 const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Entry-level modules a lazy chunk imports too (see `manualChunks` below). */

@@ -139,7 +139,7 @@ export const ALERTS: Record<AlertCode, KitAlert> = {
     code: 'PROJECT_ID_NOT_CONFIGURED',
     shortMessage: 'Project ID Not Configured',
     longMessage:
-      'Set a projectId in the kit configuration: it identifies your app to the provider’s services.',
+      "Set a projectId in the kit configuration: it identifies your app to the provider's services.",
   },
   INVALID_PROJECT_ID: {
     code: 'INVALID_PROJECT_ID',
@@ -150,7 +150,7 @@ export const ALERTS: Record<AlertCode, KitAlert> = {
   INVALID_APP_CONFIGURATION: {
     code: 'INVALID_APP_CONFIGURATION',
     shortMessage: 'Invalid App Configuration',
-    longMessage: 'This page’s origin is not on the project’s allowed origins.',
+    longMessage: "This page's origin is not on the project's allowed origins.",
   },
   NETWORK_NOT_FOUND: {
     code: 'NETWORK_NOT_FOUND',
@@ -170,7 +170,7 @@ export const ALERTS: Record<AlertCode, KitAlert> = {
   UNVERIFIED_DOMAIN: {
     code: 'UNVERIFIED_DOMAIN',
     shortMessage: 'Unverified Domain',
-    longMessage: 'The wallet could not verify this site’s domain. Proceed only if you trust it.',
+    longMessage: "The wallet could not verify this site's domain. Proceed only if you trust it.",
   },
   SESSION_EXPIRED: {
     code: 'SESSION_EXPIRED',

@@ -118,7 +118,7 @@ describe('toConnectionError: wagmi errors become the SPEC §8 connector errors',
           "name": "ConnectorAccountNotFoundError",
         },
         {
-          "message": "The current chain of the connector does not match the connection’s chain.",
+          "message": "The current chain of the connector does not match the connection's chain.",
           "name": "ConnectorChainMismatchError",
         },
         {

@@ -42,7 +42,7 @@ export class ConnectorAccountNotFoundError extends BaseError {
 export class ConnectorChainMismatchError extends BaseError {
   override name = 'ConnectorChainMismatchError'
   constructor(parameters: BaseErrorParameters = {}) {
-    super('The current chain of the connector does not match the connection’s chain.', parameters)
+    super("The current chain of the connector does not match the connection's chain.", parameters)
   }
 }
 

@@ -44,12 +44,12 @@ const host = join(work, 'host')
 let pack: PackResult
 let installLog = ''
 
-const run = (command: string, args: string[], cwd: string) =>
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   execFileSync(command, args, {
     cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...env, npm_config_update_notifier: 'false' },
     maxBuffer: 64 * 1024 * 1024,
   })
 
@@ -318,13 +318,32 @@ writeFileSync('session.json', JSON.stringify(recorder.recording()))
     let browser: Browser | undefined
     let server: Server | undefined
 
+    beforeAll(() => {
+      // A host's production build: without vitest's NODE_ENV=test, which would give it React's development code.
+      const { NODE_ENV: _test, ...env } = process.env
+      run(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], host, env)
+    })
+
     afterAll(async () => {
       await browser?.close()
       await new Promise((done) => (server ? server.close(() => done(undefined)) : done(undefined)))
     })
 
+    it("the host's first-click scripts are ASCII: Chromium keeps a script holding one other character as UTF-16, twice its size", () => {
+      const html = readFileSync(join(host, 'dist/index.html'), 'utf8')
+      const scripts = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!)
+      expect(scripts.length).toBeGreaterThan(0)
+      const offending = scripts.flatMap((file) => {
+        const code = readFileSync(join(host, 'dist', file), 'utf8')
+        const found: string[] = []
+        for (let i = 0; i < code.length && found.length < 10; i += 1)
+          if (code.charCodeAt(i) > 0x7f) found.push(`${file}: ${code.slice(Math.max(0, i - 40), i + 20)}`)
+        return found
+      })
+      expect(offending).toEqual([])
+    })
+
     it('renders the Connect view from the installed package', async () => {
-      run(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], host)
       const served = await serve(join(host, 'dist'))
       server = served.server
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })

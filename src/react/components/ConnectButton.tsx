@@ -4,8 +4,17 @@ import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
-import LABELS from '../locales/connectButton.json'
+import LABELS_JSON from '../locales/connectButton.json?raw'
 import { preloadKitModal } from '../modalChunk'
+
+/**
+ * The button's label in each locale, read from the file's text at run time. The file writes its non-ASCII
+ * labels as `\u` escapes, and its text stays so in the host's bundle; imported as JSON (or written here) they
+ * would be printed as the characters themselves, and Chromium keeps a script holding one non-ASCII character
+ * as UTF-16, twice its size in memory. This button is on the host's first-click path (the consumer test checks
+ * those scripts stay ASCII).
+ */
+const LABELS: Record<string, string> = JSON.parse(LABELS_JSON)
 
 export interface ConnectButtonProps {
   /**
