@@ -14,7 +14,10 @@ import { preloadKitModal } from '../modalChunk'
  * as UTF-16, twice its size in memory. This button is on the host's first-click path (the consumer test checks
  * those scripts stay ASCII).
  */
-const LABELS: Record<string, string> = JSON.parse(LABELS_JSON)
+let labels: Record<string, string> | undefined
+// Parsed at the first render, not at import: a call at the top of the module would stay in every host's
+// bundle, whether it shows this button or not.
+const labelFor = (locale: string): string | undefined => (labels ??= JSON.parse(LABELS_JSON))[locale]
 
 export interface ConnectButtonProps {
   /**
@@ -40,7 +43,7 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
   const { status, address } = useKitAccount()
   const id = useId()
   const connected = status === 'connected' && address
-  const text = connected ? truncateAddress(address) : (label ?? LABELS[locale])
+  const text = connected ? truncateAddress(address) : (label ?? labelFor(locale))
   return (
     <button
       type="button"
