@@ -17,7 +17,10 @@ import { preloadKitModal } from '../modalChunk'
 let labels: Record<string, string> | undefined
 // Parsed at the first render, not at import: a call at the top of the module would stay in every host's
 // bundle, whether it shows this button or not.
-const labelFor = (locale: string): string | undefined => (labels ??= JSON.parse(LABELS_JSON))[locale]
+function labelFor(locale: string): string | undefined {
+  labels ??= JSON.parse(LABELS_JSON) as Record<string, string>
+  return labels[locale]
+}
 
 export interface ConnectButtonProps {
   /**
