@@ -285,6 +285,8 @@ export function createKitMachine(config: KitConfig) {
           send?.on('send.failed', sendBack),
           send?.on('send.previewing', sendBack),
           send?.on('request.timedOut', sendBack),
+          send?.on('send.payAccepted', sendBack),
+          send?.on('send.payRefused', sendBack),
         ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()

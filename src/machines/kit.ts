@@ -8,7 +8,7 @@ import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
 import type { toastMachine } from './toast'
 
-export type { PayAsset, PayRequest, PayState, PayStatus } from './kit/pay'
+export type { PayAsset, PayRequest, PayState, PayStatus } from './kit/payTypes'
 export { matchConnector, routeAfterSend } from './kit/rules'
 export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from './kit/types'
 
@@ -285,9 +285,13 @@ export function defineKitMachine() {
       'signIn.cancel': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'signIn.signOut': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'send.succeeded': { actions: 'afterSend' },
-      // Pay (SPEC §1 `pay`): the host's payment is checked (named rules in src/machines/kit/pay.ts), then the send
-      // flow's form is filled with it and Pay shows; a refusal reaches the host through `payRefused`.
+      // Pay (SPEC §1 `pay`): refused at once while Pay is off or a payment is open; else the send flow checks it
+      // (`send.pay`, its rules in src/machines/send/pay.ts) and fills its form, and Pay shows. A refusal reaches
+      // the host through `payRefused`.
       'pay.open': { actions: 'openPay' },
+      'pay.ask': { actions: 'askPendingPay' },
+      'send.payAccepted': { actions: 'showPay' },
+      'send.payRefused': { actions: 'refusePendingPay' },
       // A failed transfer while Pay is open: kept, so the host hears it if the visitor leaves without paying.
       'send.failed': { actions: 'notePayFailure' },
       // The form was accepted (a name resolved, if it was one): the preview shows next.
@@ -330,7 +334,8 @@ export function defineKitMachine() {
         load: 'send.load',
         loader: 'loadSend',
         started: 'spawnSend',
-        running: 'fillPayForm',
+        running: 'askPayNext',
+        failed: 'dropPendingPay',
         follow: 'followSend',
       }),
       /** The swap flow (issue 16), for the account connected when Swap opened; `swap.reset` ends it. */
@@ -425,6 +430,7 @@ export function initialKitContext(input: KitInput): KitContext {
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
     pay: undefined,
     payRefused: undefined,
+    payPending: undefined,
     legalAccepted: false,
   }
 }

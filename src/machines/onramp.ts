@@ -24,6 +24,7 @@ import {
   OnrampTimeoutError,
   onrampErrorInfo,
 } from '../errors/onramp'
+import { formatQuantity } from '../utils/format'
 import { mockQuote, sampleOnrampOptions } from '../utils/onrampSamples'
 import {
   confirmedOrder,
@@ -277,13 +278,11 @@ export const onrampMachine = setup({
       provider: context.provider!,
       url: context.url!,
     })),
-    emitSucceeded: emit(({ context }) => ({
-      type: 'onramp.succeeded' as const,
-      provider: context.provider!,
-      amount: context.purchase!.amount,
-      symbol: context.purchase!.symbol,
-      hash: context.purchase!.hash,
-    })),
+    emitSucceeded: emit(({ context }) => {
+      const { amount, symbol, hash } = context.purchase!
+      const message = `Purchase complete: received ${formatQuantity(amount, 6)} ${symbol}`
+      return { type: 'onramp.succeeded' as const, provider: context.provider!, amount, symbol, hash, message }
+    }),
   },
 }).createMachine({
   id: 'onramp',

@@ -1,5 +1,14 @@
 import { type Address, formatUnits, getAddress, type Hex, isAddress, parseUnits } from 'viem'
-import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import {
+  type ActorRefFrom,
+  assertEvent,
+  assign,
+  emit,
+  fromPromise,
+  raise,
+  type SnapshotFrom,
+  setup,
+} from 'xstate'
 import {
   NATIVE_TOKEN_ADDRESS,
   PENDING_TX_POLLING_MS,
@@ -8,6 +17,7 @@ import {
 } from '../constants'
 import type { BaseError } from '../errors/base'
 import type { ErrorInfo } from '../errors/connection'
+import { PayBusyError, payErrorInfo } from '../errors/pay'
 import {
   AmountAndReceiverRequiredError,
   InsufficientBalanceError,
@@ -27,6 +37,7 @@ import {
 import { eip155Reference, formatChainId, isCaip2, parseAccountId } from '../utils/caip'
 import type { ChainNamespace } from './connection'
 import type { ModalEvent } from './modal'
+import { type PayContext, payRefusal, payToken } from './send/pay'
 import type {
   FeeEstimate,
   ReceiptRequest,
@@ -144,6 +155,11 @@ export const sendMachine = setup({
   },
   guards: {
     formInvalid: ({ context }) => validateSend(context) !== undefined,
+    /** The host's payment breaks one of Pay's rules (`payRefusal`, src/machines/send/pay.ts). */
+    paymentRefused: ({ context, event }) => {
+      assertEvent(event, 'send.pay')
+      return payRefusal(paymentContext(context, event), event.request) !== undefined
+    },
     /** Names resolve on eip155 only (SPEC §1): on Solana the form takes nothing but a public key. */
     receiverIsName: ({ context }) =>
       !isSolanaContext(context) && !isAddress(context.receiverAddress?.trim() ?? '', { strict: false }),
@@ -261,6 +277,28 @@ export const sendMachine = setup({
     })),
     /** The form was accepted: the kit shows the preview (`send.previewing`). */
     emitPreviewing: emit({ type: 'send.previewing' as const }),
+    /** Pay: the payment's token, amount and recipient become the form (the sender is the kit's account). */
+    takePayment: assign(({ context, event }) => {
+      assertEvent(event, 'send.pay')
+      const token = payToken(paymentContext(context, event), event.request)
+      return {
+        ...EMPTY_FORM,
+        token,
+        sendTokenAmount: event.request.amount.trim(),
+        receiverAddress: event.request.recipient,
+        networkBalanceInUsd: networkBalanceInUsd(context.tokenBalances, token.chainId),
+      }
+    }),
+    emitPayAccepted: emit({ type: 'send.payAccepted' as const }),
+    refusePayment: emit(({ context, event }) => {
+      assertEvent(event, 'send.pay')
+      return {
+        type: 'send.payRefused' as const,
+        error: payErrorInfo(payRefusal(paymentContext(context, event), event.request)!),
+      }
+    }),
+    /** A payment while a transfer is under way (not editing): refused, the transfer untouched. */
+    refuseBusyPayment: emit({ type: 'send.payRefused' as const, error: payErrorInfo(new PayBusyError()) }),
     /** The wallet did not answer in time: the kit raises SPEC §8's REQUEST_TIMED_OUT alert. */
     emitTimedOut: emit({ type: 'request.timedOut' as const, request: 'send' as const }),
     emitFailed: emit(({ context }) => ({
@@ -285,6 +323,7 @@ export const sendMachine = setup({
   on: {
     'send.setTokenBalances': { actions: 'setTokenBalances' },
     'send.setSender': { actions: 'setSender' },
+    'send.pay': { actions: 'refuseBusyPayment' },
   },
   initial: 'editing',
   states: {
@@ -301,6 +340,11 @@ export const sendMachine = setup({
           { target: 'previewing', actions: 'acceptAddress' },
         ],
         'send.reset': { actions: 'resetForm' },
+        // Pay (SPEC §1 `pay`): the host's payment, checked, fills the form, which is previewed at once.
+        'send.pay': [
+          { guard: 'paymentRefused', actions: 'refusePayment' },
+          { actions: ['takePayment', 'emitPayAccepted', raise({ type: 'send.preview' })] },
+        ],
       },
     },
     resolving: {
@@ -721,6 +765,11 @@ function sameToken(a: TokenBalance, b: TokenBalance): boolean {
 }
 
 /** The native balance's USD value on a chain (the first native balance when no chain is given). */
+/** What Pay's rules check a payment against: the kit's networks and the account that sends. */
+function paymentContext(context: SendContext, event: { networks: PayContext['networks'] }): PayContext {
+  return { networks: event.networks, connected: context.sender }
+}
+
 function networkBalanceInUsd(tokenBalances: TokenBalance[], chainId: string | undefined): string | undefined {
   const native = tokenBalances.find(
     (t) => isNativeToken(t) && (chainId === undefined || t.chainId === chainId),

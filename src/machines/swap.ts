@@ -24,6 +24,7 @@ import {
   SwapTimeoutError,
   swapErrorInfo,
 } from '../errors/swap'
+import { formatQuantity } from '../utils/format'
 import type {
   SwapAllowanceRequest,
   SwapApproveRequest,
@@ -205,15 +206,22 @@ export const swapMachine = setup({
       chainId: context.chainId,
       kind: context.hashKind!,
     })),
-    emitSucceeded: emit(({ context }) => ({
-      type: 'swap.succeeded' as const,
-      hash: context.hash!,
-      chainId: context.chainId,
-      from: context.from!.symbol,
-      to: context.to!.symbol,
-      fromAmount: context.amount.trim(),
-      toAmount: formatUnits(BigInt(context.quote!.toAmount), context.to!.decimals),
-    })),
+    emitSucceeded: emit(({ context }) => {
+      const [from, to] = [context.from!.symbol, context.to!.symbol]
+      const fromAmount = context.amount.trim()
+      const toAmount = formatUnits(BigInt(context.quote!.toAmount), context.to!.decimals)
+      const message = `Swapped ${fromAmount} ${from} for ${formatQuantity(toAmount, 6)} ${to}`
+      return {
+        type: 'swap.succeeded' as const,
+        hash: context.hash!,
+        chainId: context.chainId,
+        from,
+        to,
+        fromAmount,
+        toAmount,
+        message,
+      }
+    }),
     emitPreviewing: emit({ type: 'swap.previewing' as const }),
     emitTimedOut: emit({ type: 'request.timedOut' as const, request: 'swap' as const }),
     emitFailed: emit(({ context }) => ({

@@ -156,8 +156,9 @@ function testFile(
   const imports = [
     `import { readFileSync } from 'node:fs'`,
     `import { expect, it } from 'vitest'`,
-    `import { formatReplayResult, parseRecording, replayRecording } from '${args.package}/testing'`,
+    // In the order a formatter sorts them (machines before testing), so the file is committed as written.
     ...(shippedIds.length > 0 ? [`import * as machines from '${args.package}/machines'`] : []),
+    `import { formatReplayResult, parseRecording, replayRecording } from '${args.package}/testing'`,
     ...replayed.flatMap((r, i) =>
       r.given
         ? [`import { ${r.given.name} as given${i} } from '${host.relative(args.writeTest, r.given.module)}'`]

@@ -5,7 +5,6 @@ import { resolveConfig } from '../../src/config'
 import { UserRejectedError } from '../../src/errors/connection'
 import { PayCancelledError, PayFailedError, payErrorOf } from '../../src/errors/pay'
 import { type KitEvent, type KitInput, kitMachine, type PayRequest } from '../../src/machines/kit'
-import { payRefusal, payToken } from '../../src/machines/kit/pay'
 import {
   type FeeEstimate,
   type ReceiptRequest,
@@ -13,6 +12,7 @@ import {
   type SendTransactionRequest,
   sendMachine,
 } from '../../src/machines/send'
+import { payRefusal, payToken } from '../../src/machines/send/pay'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, testAccount } from './kit.fixtures'
 
 /**
@@ -31,31 +31,28 @@ function payInput(pay: boolean, base: KitInput = kitTestInput('kit-pay')): KitIn
 
 const connected = { ...testAccount('injected') }
 
-describe('payRefusal: the rules a payment must pass', () => {
-  const on = payInput(true).config
-  const context = { config: on, connected, pay: undefined }
+describe('payRefusal (the send flow’s check): the rules a payment must pass', () => {
+  const context = { networks: payInput(true).config.networks, connected }
   const request: PayRequest = { recipient: RECIPIENT, amount: '0.5' }
 
-  it('refuses every payment while `pay` is off (its default)', () => {
-    expect(payInput(false).config.features.pay).toBe(false)
-    expect(payRefusal({ ...context, config: kitTestInput('p').config }, request)?.name).toBe(
-      'PayDisabledError',
-    )
+  it('takes a well-formed payment from a connected account', () => {
     expect(payRefusal(context, request)).toBeUndefined()
   })
 
-  it('needs a connected account on the payment’s namespace, and one payment at a time', () => {
+  it('needs a connected account on the payment’s namespace', () => {
     expect(payRefusal({ ...context, connected: undefined }, request)?.name).toBe('PayNotConnectedError')
-    const busy = { id: 1, request, status: 'paying' as const, shown: true }
-    expect(payRefusal({ ...context, pay: busy }, request)?.name).toBe('PayBusyError')
     const withSolana = payInput(true, kitTestInputWithSolana('kit-pay')).config
-    const onSolana = payRefusal({ ...context, config: withSolana }, { ...request, network: SOLANA_SANDBOX })
+    const onSolana = payRefusal(
+      { ...context, networks: withSolana.networks },
+      { ...request, network: SOLANA_SANDBOX },
+    )
     expect(onSolana?.name).toBe('PayNotConnectedError')
   })
 
   it('refuses malformed requests, naming the part', () => {
     const details = (r: Partial<PayRequest>) =>
       payRefusal(context, { ...request, ...r } as PayRequest)?.details
+    expect(payRefusal(context, null as unknown as PayRequest)?.details).toBe('The request must be an object')
     expect(details({ network: 'eip155:1' })).toBe('eip155:1 is not a configured network')
     expect(details({ recipient: 'vitalik.eth' })).toBe('recipient: not an address on Sandbox')
     for (const amount of ['0', '0.000', '-1', 'abc', '', '1e3'])
@@ -85,7 +82,11 @@ describe('payRefusal: the rules a payment must pass', () => {
 })
 
 /** The kit with its real modal and send flow; the send flow's wallet slots answer as `wallet` says. */
-function kitWithSendFlow(pay: boolean, wallet: { answer: 'approve' | 'decline' }) {
+function kitWithSendFlow(
+  pay: boolean,
+  wallet: { answer: 'approve' | 'decline' },
+  sendCode: 'loads' | 'fails' = 'loads',
+) {
   const sent: SendTransactionRequest[] = []
   const fee: FeeEstimate = {
     gas: '21000',
@@ -123,13 +124,21 @@ function kitWithSendFlow(pay: boolean, wallet: { answer: 'approve' | 'decline' }
       namespaceStore: quiet as never,
       loadWallets: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
-      loadSend: fromPromise(async () => send) as never,
+      loadSend: fromPromise(async () => {
+        if (sendCode === 'fails') throw new Error('the send flow’s chunk did not load')
+        return send
+      }) as never,
       // As createKit's: the send flow's notices become kit events.
       followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
         const flow = system.get('send') as AnyActorRef | undefined
-        const subscriptions = ['send.succeeded', 'send.failed', 'send.previewing'].map((type) =>
-          flow?.on(type, (notice: KitEvent) => sendBack(notice)),
-        )
+        const notices = [
+          'send.succeeded',
+          'send.failed',
+          'send.previewing',
+          'send.payAccepted',
+          'send.payRefused',
+        ]
+        const subscriptions = notices.map((type) => flow?.on(type, (notice: KitEvent) => sendBack(notice)))
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()
         }
@@ -168,6 +177,40 @@ describe('the kit’s Pay, with the real send flow', () => {
     expect(kit.getSnapshot().context.pay).toBeUndefined()
     expect(view()).toBeUndefined()
     expect(kit.getSnapshot().context.sendFlow).toBeUndefined()
+  })
+
+  it('with pay on, a malformed request: the send flow refuses it, nothing shown, its form untouched', async () => {
+    const { kit, settled, view, sendStatus } = kitWithSendFlow(true, { answer: 'approve' })
+    kit.send({ type: 'pay.open', id: 5, request: { recipient: 'vitalik.eth', amount: '0.25' } })
+    // Waiting for the send flow's code: a second payment meanwhile is refused as busy.
+    kit.send({ type: 'pay.open', id: 6, request })
+    expect(kit.getSnapshot().context.payRefused).toMatchObject({ id: 6, error: { name: 'PayBusyError' } })
+    await settled()
+    expect(kit.getSnapshot().context.payRefused).toEqual({
+      id: 5,
+      error: {
+        name: 'PayRequestInvalidError',
+        message: 'Invalid payment request',
+        details: 'recipient: not an address on Sandbox',
+      },
+    })
+    expect(kit.getSnapshot().context.pay).toBeUndefined()
+    expect(kit.getSnapshot().context.payPending).toBeUndefined()
+    expect(view()).toBeUndefined()
+    expect(sendStatus()).toBe('editing')
+    expect(kit.getSnapshot().context.sendFlow!.getSnapshot().context.receiverAddress).toBeUndefined()
+  })
+
+  it('with pay on, the send flow’s code failing to load: the payment is refused, and can be asked again', async () => {
+    const { kit, settled, view } = kitWithSendFlow(true, { answer: 'approve' }, 'fails')
+    kit.send({ type: 'pay.open', id: 8, request })
+    await settled()
+    const refused = kit.getSnapshot().context.payRefused!
+    expect(refused.id).toBe(8)
+    expect(payErrorOf(refused.error)).toBeInstanceOf(PayFailedError)
+    expect(refused.error.message).toBe('Pay could not load. Try again.')
+    expect(kit.getSnapshot().context.payPending).toBeUndefined()
+    expect(view()).toBeUndefined()
   })
 
   it('with pay on: Pay shows the filled form’s preview; approved, the hash is the payment’s and Pay closes', async () => {

@@ -305,6 +305,7 @@ describe('kit rules', () => {
       to: 'ETH',
       fromAmount: '100',
       toAmount: '0.032901234567890123',
+      message: 'Swapped 100 USDC for 0.032901 ETH',
     }
     send(swapped)
     expect(log.filter(([to]) => to === 'modal').map(([, e]) => e)).toEqual([
@@ -373,7 +374,14 @@ describe('kit rules', () => {
     send(shown('Account'))
     await tick()
     log.length = 0
-    send({ type: 'onramp.succeeded', provider: 'meld', amount: '49.05', symbol: 'USDC', hash: '0x4' })
+    send({
+      type: 'onramp.succeeded',
+      provider: 'meld',
+      amount: '49.05',
+      symbol: 'USDC',
+      hash: '0x4',
+      message: 'Purchase complete: received 49.05 USDC',
+    })
     expect(log.filter(([to]) => to === 'account').map(([, e]) => e.type)).toContain('account.refreshBalances')
     expect(told('toast')).toEqual([
       { type: 'toast.show', variant: 'success', message: 'Purchase complete: received 49.05 USDC' },

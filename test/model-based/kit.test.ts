@@ -119,6 +119,7 @@ const events = [
     to: 'ETH',
     fromAmount: '100',
     toAmount: '0.0329',
+    message: 'Swapped 100 USDC for 0.0329 ETH',
   },
   shown('OnRampProviders'),
   { type: 'onramp.opening', provider: 'coinbase' },
@@ -128,6 +129,7 @@ const events = [
     amount: '49.5',
     symbol: 'USDC',
     hash: '0x4',
+    message: 'Purchase complete: received 49.5 USDC',
   },
   shown('RegisterAccountName'),
   { type: 'names.load' },
@@ -261,12 +263,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 117
-const RESTORING_PATHS = 70
-const TOUCH_PATHS = 115
-const SIGN_IN_PATHS = 67
-const SOLANA_PATHS = 62
-const LEGAL_PATHS = 60
+const PATHS = 120
+const RESTORING_PATHS = 73
+const TOUCH_PATHS = 118
+const SIGN_IN_PATHS = 70
+const SOLANA_PATHS = 65
+const LEGAL_PATHS = 63
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

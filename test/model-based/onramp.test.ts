@@ -235,6 +235,7 @@ describe('onramp machine, behaviour', () => {
       amount: '49.5',
       symbol: 'USDC',
       hash: HASH,
+      message: 'Purchase complete: received 49.5 USDC',
     })
     expect(run.slots().filter((s) => s === 'fetchPurchases')).toHaveLength(4)
     // Done: the window is no longer watched, and nothing is read any more.

@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
+import { defineEvmNetwork } from '../../src/config'
 import { TransactionRejectedError } from '../../src/errors/send'
 import { SolanaUserRejectedError } from '../../src/errors/solana'
 import {
@@ -139,7 +140,23 @@ const answers = [
   { type: 'xstate.error.actor.sendSolana', error: new SolanaUserRejectedError() },
 ] as unknown as Event[]
 
+/** The host's payment (Pay) on the sandbox chain: the kit sends it with its networks, the sender set before. */
+const SANDBOX = defineEvmNetwork({
+  id: 31337,
+  name: 'Sandbox',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+})
+const PAYER = {
+  address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  addresses: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+  chainId: 31337,
+  connectorId: 'injected',
+} as const
+
 const events: Event[] = [
+  { type: 'send.pay', request: { recipient: BOB, amount: '0.5' }, networks: [SANDBOX] },
+  { type: 'send.pay', request: { recipient: 'bob.reown.id', amount: '0.5' }, networks: [SANDBOX] },
   { type: 'send.setToken', token: ETH },
   { type: 'send.setToken', token: STK },
   { type: 'send.setToken', token: SOL },
@@ -172,7 +189,7 @@ function serialize(snapshot: Snapshot): string {
 
 const model = createModel(modelMachine, {
   events,
-  input: { tokenBalances: [ETH, STK, SOL] },
+  input: { tokenBalances: [ETH, STK, SOL], sender: PAYER as never },
   serializeState: serialize,
 })
 
@@ -278,7 +295,7 @@ function short(path: ModelPath): string {
 
 describe('send machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(49)
+    expect(model.paths.length).toBe(51)
   })
 
   for (const path of model.paths) {
@@ -289,7 +306,7 @@ describe('send machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(49)
+    expect(results).toHaveLength(51)
     assertCoverage(model, results)
   })
 })

@@ -144,7 +144,13 @@ describe('swap machine, behavior', () => {
       'swap.submitted',
       'swap.succeeded',
     ])
-    expect(run.notices.at(-1)).toMatchObject({ from: 'USDT', to: 'ETH', fromAmount: '10', toAmount: '0.004' })
+    expect(run.notices.at(-1)).toMatchObject({
+      from: 'USDT',
+      to: 'ETH',
+      fromAmount: '10',
+      toAmount: '0.004',
+      message: 'Swapped 10 USDT for 0.004 ETH',
+    })
     // The pair stays for the next swap; the amount goes.
     expect(run.actor.getSnapshot().context).toMatchObject({ from: USDT, to: ETH, amount: '' })
   })

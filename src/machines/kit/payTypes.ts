@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../../errors/base'
 
-/** Pay's types (src/machines/kit/pay.ts), apart so the kit's context can name them. */
+/** Pay's types: the kit's record of a payment; its rules are the send flow's (src/machines/send/pay.ts). */
 
 /** What is paid: an ERC-20 (or SPL mint) by its address, or the network's native currency without one. */
 export interface PayAsset {

@@ -18,8 +18,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
-import { PayCancelledError, payErrorInfo } from '../../errors/pay'
-import { formatQuantity } from '../../utils/format'
+import { PayBusyError, PayCancelledError, PayDisabledError, payErrorInfo } from '../../errors/pay'
 import {
   type ChainNamespace,
   type ConnectionAccount,
@@ -29,7 +28,7 @@ import {
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
-import { type PayState, payRefusal, payToken } from './pay'
+import type { PayState } from './payTypes'
 import {
   connectionOf,
   eventNamespace,
@@ -587,26 +586,55 @@ export const kitSetup = setup({
       })
     }),
     /**
-     * The host's payment (`pay.open`): refused with the rule's reason (`payRefusal`: Pay off, another payment
-     * open, no account on its network, a malformed request), or opened: recorded, the send flow loaded (its
-     * form is filled once it runs, `fillPayForm`) and Pay shown.
+     * The host's payment (`pay.open`): refused at once while Pay is off (SPEC §1, its default) or another payment
+     * is open or being checked; else it waits for the send flow (loaded now if it is not yet), which checks the
+     * rest (`askPendingPay`: `send.pay`, then `send.payAccepted` or `send.payRefused`).
      */
     openPay: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'pay.open')
-      const refusal = payRefusal(context, event.request)
+      const refusal = !context.config.features.pay
+        ? new PayDisabledError()
+        : context.pay?.status === 'paying' || context.payPending
+          ? new PayBusyError()
+          : undefined
       if (refusal) {
         enqueue.assign({ payRefused: { id: event.id, error: payErrorInfo(refusal) } })
         return
       }
-      const pay: PayState = { id: event.id, request: event.request, status: 'paying', shown: false }
-      enqueue.assign({ pay })
-      if (context.sendFlow) fillPayForm(context, enqueue, pay)
+      const payPending = { id: event.id, request: event.request }
+      enqueue.assign({ payPending })
+      if (context.sendFlow) askPay(context, enqueue, payPending)
       else enqueue.raise({ type: 'send.load' })
+    }),
+    /**
+     * The send flow runs (its code arrived): a waiting payment is asked next (`pay.ask`), once the flow's
+     * follower listens for its answer (entry actions run before the state's invoked follower starts).
+     */
+    askPayNext: raise({ type: 'pay.ask' }),
+    /** A waiting payment: the send flow is asked to take it. */
+    askPendingPay: enqueueActions(({ context, enqueue }) => {
+      if (context.payPending && context.sendFlow) askPay(context, enqueue, context.payPending)
+    }),
+    /** The send flow took the payment (its form filled and previewed): recorded, and Pay shown. */
+    showPay: enqueueActions(({ context, enqueue }) => {
+      const pending = context.payPending
+      if (!pending) return
+      const pay: PayState = { id: pending.id, request: pending.request, status: 'paying', shown: false }
+      enqueue.assign({ pay, payPending: undefined })
       enqueue.sendTo('modal', { type: 'modal.open', view: 'Pay' })
     }),
-    /** The send flow's code arrived while a payment is open: its form becomes the payment (`fillPayForm`). */
-    fillPayForm: enqueueActions(({ context, enqueue }) => {
-      if (context.pay?.status === 'paying') fillPayForm(context, enqueue, context.pay)
+    /** The send flow refused the payment (`payRefusal`'s reason): the host hears why; nothing was shown. */
+    refusePendingPay: assign(({ context, event }) => {
+      assertEvent(event, 'send.payRefused')
+      const pending = context.payPending
+      return pending ? { payRefused: { id: pending.id, error: event.error }, payPending: undefined } : {}
+    }),
+    /** The send flow's code did not load: a waiting payment is refused with that, and can be asked again. */
+    dropPendingPay: assign(({ context }) => {
+      const pending = context.payPending
+      if (!pending) return {}
+      const error = { name: 'PayFailedError', message: 'Pay could not load. Try again.' }
+      return { payRefused: { id: pending.id, error }, payPending: undefined }
     }),
     notePayFailure: assign(({ context, event }) => {
       assertEvent(event, 'send.failed')
@@ -638,7 +666,7 @@ export const kitSetup = setup({
       enqueue.sendTo('toast', {
         type: 'toast.show',
         variant: 'success',
-        message: `Swapped ${event.fromAmount} ${event.from} for ${formatQuantity(event.toAmount, 6)} ${event.to}`,
+        message: event.message,
       })
     }),
     /** Issue 19: the purchase landed: a success toast ("Purchase complete: …"), the balances and history read again. */
@@ -649,7 +677,7 @@ export const kitSetup = setup({
       enqueue.sendTo('toast', {
         type: 'toast.show',
         variant: 'success',
-        message: `Purchase complete: received ${formatQuantity(event.amount, 6)} ${event.symbol}`,
+        message: event.message,
       })
     }),
     /** An e-mail update ended: back on Account, and said when it worked. */
@@ -716,16 +744,13 @@ function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainName
   else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
 }
 
-/** The send flow's form becomes the payment (the sender is the active account), and is previewed at once. */
-function fillPayForm(context: KitContext, enqueue: KitEnqueue, pay: PayState) {
+/** The send flow is asked to take the payment (as the active account): its form, reset, becomes the payment. */
+function askPay(context: KitContext, enqueue: KitEnqueue, pending: NonNullable<KitContext['payPending']>) {
   const send = context.sendFlow
   if (!send) return
   enqueue.sendTo(send, { type: 'send.reset' })
   enqueue.sendTo(send, { type: 'send.setSender', sender: context.connected })
-  enqueue.sendTo(send, { type: 'send.setToken', token: payToken(context, pay.request) })
-  enqueue.sendTo(send, { type: 'send.setAmount', amount: pay.request.amount.trim() })
-  enqueue.sendTo(send, { type: 'send.setReceiver', receiverAddress: pay.request.recipient })
-  enqueue.sendTo(send, { type: 'send.preview' })
+  enqueue.sendTo(send, { type: 'send.pay', request: pending.request, networks: context.config.networks })
 }
 
 /** The send flow sends as the active account: it hears each change (a Solana send signs with its connector). */

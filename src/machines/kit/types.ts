@@ -23,7 +23,7 @@ import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
 import type { SwapEvent, SwapNotice, swapMachine } from '../swap'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
-import type { PayEvent, PayState } from './payTypes'
+import type { PayEvent, PayRequest, PayState } from './payTypes'
 
 /** What `createKit` hands the kit machine: the resolved config and what it read of the page and storage. */
 export interface KitInput {
@@ -156,6 +156,8 @@ export interface KitContext {
   pay: PayState | undefined
   /** The host's last payment refused before it opened (Pay off, busy, not connected, a malformed request). */
   payRefused: { id: number; error: ErrorInfo } | undefined
+  /** A payment asked for while Pay is on, waiting for the send flow (its code, then its `send.pay` check). */
+  payPending: { id: number; request: PayRequest } | undefined
   /** The theme shown, from the config's; `kit.setThemeMode` and `kit.setThemeVariables` change it at run time. */
   theme: KitTheme
 }
@@ -248,9 +250,22 @@ export type KitEvent =
   | SendEvent
   /** From the account and send machines, through their followers. */
   | AccountNotice
-  | Extract<SendNotice, { type: 'send.succeeded' | 'send.failed' | 'send.previewing' | 'request.timedOut' }>
+  | Extract<
+      SendNotice,
+      {
+        type:
+          | 'send.succeeded'
+          | 'send.failed'
+          | 'send.previewing'
+          | 'request.timedOut'
+          | 'send.payAccepted'
+          | 'send.payRefused'
+      }
+    >
   /** The host asks for a payment (`useKitPay().pay`): Pay, the send flow with its form fixed. */
   | PayEvent
+  /** Internal: the send flow runs and its follower listens, so a waiting payment is asked now. */
+  | { type: 'pay.ask' }
   /** The swap views need the swap flow (`swap`); `swap.reset` ends it (another account, chain, or none). */
   | { type: 'swap.load' }
   | { type: 'swap.reset' }

@@ -208,4 +208,12 @@ export type OnrampNotice =
   /** The partner page is open in its own window. */
   | { type: 'onramp.opened'; provider: string; url: string }
   /** The purchase landed: the kit shows "Purchase complete: …" and refreshes balances and history. */
-  | { type: 'onramp.succeeded'; provider: string; amount: string; symbol: string; hash: string }
+  | {
+      type: 'onramp.succeeded'
+      provider: string
+      amount: string
+      symbol: string
+      hash: string
+      /** The success toast's text: "Purchase complete: received 49.5 USDC" (at most 6 decimals). */
+      message: string
+    }

@@ -1,30 +1,30 @@
-import {
-  PayBusyError,
-  PayDisabledError,
-  type PayError,
-  PayNotConnectedError,
-  PayRequestInvalidError,
-} from '../../errors/pay'
-import { namespaceOf } from '../connection'
-import type { TokenBalance } from '../send/types'
-import type { PayRequest } from './payTypes'
-import type { KitContext } from './types'
-
-export type { PayAsset, PayEvent, PayRequest, PayState, PayStatus } from './payTypes'
+import type { KitNetwork } from '../../config'
+import { type PayError, PayNotConnectedError, PayRequestInvalidError } from '../../errors/pay'
+import type { ConnectionAccount } from '../connection'
+import type { PayRequest } from '../kit/payTypes'
+import type { TokenBalance } from './types'
 
 /*
  * Pay (SPEC §1 `pay`, off by default; issue 18): the host asks the connected wallet to pay a fixed amount of a
- * token to a fixed recipient on a network. It is the send flow with its form filled by the host: the kit checks
- * the request here (plain functions its rules call), fills the send flow's form and shows the Pay view; the
- * visitor reviews and approves, and the outcome reaches the host through the kit's `pay` context.
+ * token to a fixed recipient on a network. It is the send flow with its form filled by the host. The kit refuses
+ * at once while Pay is off or another payment is open (src/machines/kit/setup.ts `openPay`); the rest of the
+ * request is checked here, by the send flow (`send.pay`, the `paymentRefused` guard), which loads with the first
+ * payment: these rules are not in the host's first-click code (issue 14's budget). Then the form is filled
+ * (`payToken`), the preview shows and the visitor approves.
  */
+
+/** What a payment is checked against: the configured networks and the account that pays. */
+export interface PayContext {
+  networks: readonly KitNetwork[]
+  connected: ConnectionAccount | undefined
+}
 
 const DECIMAL = /^(\d+\.?\d*|\.\d+)$/
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 
 /** The configured network a payment is on: its own, or the connected account's. */
-export function payNetwork(context: Pick<KitContext, 'config' | 'connected'>, request: PayRequest) {
+export function payNetwork(context: PayContext, request: PayRequest) {
   const connected = context.connected
   const id =
     request.network ??
@@ -33,23 +33,18 @@ export function payNetwork(context: Pick<KitContext, 'config' | 'connected'>, re
         ? `eip155:${connected.chainId}`
         : connected.chainId
       : undefined)
-  return context.config.networks.find((n) => n.caipNetworkId === id)
+  return context.networks.find((n) => n.caipNetworkId === id)
 }
 
 /**
- * Why the kit does not open a payment (SPEC §1: `pay` off by default), or undefined when it can: Pay is on, no
- * other payment is open, an account is connected on the payment's network namespace, and the request is
- * well formed (recipient and asset addresses of that namespace, a positive amount the asset can hold).
+ * Why the send flow does not take a payment, or undefined when it can: an account is connected on the payment's
+ * network namespace, and the request is well formed (recipient and asset addresses of that namespace, a positive
+ * amount the asset can hold).
  *
  * @example
- * payRefusal(context, { recipient: '0xab…', amount: '0.1' }) // undefined, or a PayError
+ * payRefusal({ networks, connected }, { recipient: '0xab…', amount: '0.1' }) // undefined, or a PayError
  */
-export function payRefusal(
-  context: Pick<KitContext, 'config' | 'connected' | 'pay'>,
-  request: PayRequest,
-): PayError | undefined {
-  if (!context.config.features.pay) return new PayDisabledError()
-  if (context.pay?.status === 'paying') return new PayBusyError()
+export function payRefusal(context: PayContext, request: PayRequest): PayError | undefined {
   const invalid = (details: string) => new PayRequestInvalidError({ details })
   if (!request || typeof request !== 'object') return invalid('The request must be an object')
   const network = payNetwork(context, request)
@@ -58,7 +53,7 @@ export function payRefusal(
       ? invalid(`${request.network} is not a configured network`)
       : new PayNotConnectedError()
   const account = context.connected
-  if (!account || namespaceOf(account) !== network.chainNamespace)
+  if (!account || (account.namespace ?? 'eip155') !== network.chainNamespace)
     return new PayNotConnectedError({ details: `No account is connected on ${network.name}` })
   const address = network.chainNamespace === 'solana' ? BASE58_KEY : EVM_ADDRESS
   if (typeof request.recipient !== 'string' || !address.test(request.recipient))
@@ -83,10 +78,7 @@ export function payRefusal(
  * The send flow's token for a payment (checked by `payRefusal`): the asset on the payment's network, or that
  * network's native currency. Its balance is not known here (the send flow takes it from the account's balances).
  */
-export function payToken(
-  context: Pick<KitContext, 'config' | 'connected'>,
-  request: PayRequest,
-): TokenBalance {
+export function payToken(context: PayContext, request: PayRequest): TokenBalance {
   const network = payNetwork(context, request)!
   const asset = request.asset ?? {
     symbol: network.nativeCurrency.symbol,

@@ -1,7 +1,9 @@
 /** The send flow's types (src/machines/send.ts): its context, events, notices and what its slots take. */
 import type { Address, Hex } from 'viem'
+import type { KitNetwork } from '../../config'
 import type { ErrorInfo } from '../../errors/base'
 import type { ChainId, ChainNamespace, ConnectionAccount } from '../connection'
+import type { PayRequest } from '../kit/payTypes'
 
 /** SPEC §3 token balance, as the Data API reports it. */
 export interface TokenBalance {
@@ -154,6 +156,8 @@ export type SendEvent =
   | { type: 'send.retry' }
   /** The send state reset (SPEC §4): also while the wallet is asked (abandoned); not while confirming. */
   | { type: 'send.reset' }
+  /** The host's payment (Pay): checked (`paymentRefused`), then the form filled with it and previewed. */
+  | { type: 'send.pay'; request: PayRequest; networks: readonly KitNetwork[] }
 
 /** What the send machine tells the kit (`actor.on(type, …)`). */
 export type SendNotice =
@@ -175,3 +179,7 @@ export type SendNotice =
   | { type: 'send.failed'; error: ErrorInfo; hash?: string | undefined }
   /** The wallet did not answer the transaction request in time (SPEC §8 alert REQUEST_TIMED_OUT). */
   | { type: 'request.timedOut'; request: 'send' }
+  /** The payment was taken: the form is filled and previewed. */
+  | { type: 'send.payAccepted' }
+  /** The payment was refused (`payRefusal`'s reason): the form is untouched. */
+  | { type: 'send.payRefused'; error: ErrorInfo }

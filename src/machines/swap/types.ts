@@ -177,6 +177,8 @@ export type SwapNotice =
       /** Decimals, in each token's units. */
       fromAmount: string
       toAmount: string
+      /** The success toast's text: "Swapped 100 USDC for 0.0329 ETH" (what was received, at most 6 decimals). */
+      message: string
     }
   | { type: 'swap.failed'; error: ErrorInfo; hash?: Hex | undefined }
   /** The wallet did not answer the transaction request in time (SPEC §8 alert REQUEST_TIMED_OUT). */
