@@ -764,12 +764,12 @@ function sameToken(a: TokenBalance, b: TokenBalance): boolean {
   return key(a) !== undefined && key(a) === key(b)
 }
 
-/** The native balance's USD value on a chain (the first native balance when no chain is given). */
 /** What Pay's rules check a payment against: the kit's networks and the account that sends. */
 function paymentContext(context: SendContext, event: { networks: PayContext['networks'] }): PayContext {
   return { networks: event.networks, connected: context.sender }
 }
 
+/** The native balance's USD value on a chain (the first native balance when no chain is given). */
 function networkBalanceInUsd(tokenBalances: TokenBalance[], chainId: string | undefined): string | undefined {
   const native = tokenBalances.find(
     (t) => isNativeToken(t) && (chainId === undefined || t.chainId === chainId),
