@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
-import { createMachine, fromCallback, fromPromise } from 'xstate'
+import { createMachine, fromCallback, fromPromise, type StateMachine } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
 import { createTelemetryActor } from '../actors/telemetry'
 import { createKitQueryClient } from '../api/queryClient'
@@ -84,7 +84,46 @@ export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitH
  * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
  * root.render(<KitRoot machine={kit}><App /></KitRoot>)
  */
-export function createKitMachine(config: KitConfig) {
+/**
+ * The kit's machine as `createKitMachine` returns it: the kit's chart with its context bound, so starting it
+ * takes no input (`createActor(kit)`, `<KitRoot machine={kit}>`).
+ */
+export type BoundKitMachine =
+  ReturnType<typeof defineKitMachine> extends StateMachine<
+    infer Context,
+    infer Event,
+    infer Children,
+    infer Actor,
+    infer Action,
+    infer Guard,
+    infer Delay,
+    infer Value,
+    infer Tag,
+    infer _Input,
+    infer Output,
+    infer Emitted,
+    infer Meta,
+    infer Schema
+  >
+    ? StateMachine<
+        Context,
+        Event,
+        Children,
+        Actor,
+        Action,
+        Guard,
+        Delay,
+        Value,
+        Tag,
+        KitInput | undefined,
+        Output,
+        Emitted,
+        Meta,
+        Schema
+      >
+    : never
+
+export function createKitMachine(config: KitConfig): BoundKitMachine {
   const resolved = resolveConfig(config)
   // Sign-in as SIWX: the host's `siwx`, or its AppKit `siweConfig` mapped on demand (src/siwx/fromSiweConfig.ts).
   const { siwx: hostSiwx, siweConfig } = resolved
@@ -375,7 +414,7 @@ export function createKitMachine(config: KitConfig) {
     guards,
     delays,
     actors: { ...actors, ...slots.actors },
-  }) as unknown as typeof base
+  }) as unknown as BoundKitMachine
   handles.set(bound, services)
   return bound
 }

@@ -68,7 +68,7 @@ describe('createKitMachine with the host wagmi config', () => {
 
   it('lists the host connectors with their types: a non-injected one is external', async () => {
     const kit = createKitMachine(kitConfig(hostConfig()))
-    const actor = createActor(kit, { input: undefined as never }).start()
+    const actor = createActor(kit).start()
     try {
       const snapshot = await waitFor(actor, (s) => s.context.connectors.length >= 4)
       const types = Object.fromEntries(snapshot.context.connectors.map((c) => [c.id, c.type]))
@@ -85,7 +85,7 @@ describe('createKitMachine with the host wagmi config', () => {
 
   it("connects through a host connector, and the host's wagmi sees the same account", async () => {
     const host = hostConfig()
-    const actor = createActor(createKitMachine(kitConfig(host)), { input: undefined as never }).start()
+    const actor = createActor(createKitMachine(kitConfig(host))).start()
     try {
       await waitFor(actor, (s) => s.context.connectors.some((c) => c.id === 'mock'))
       actor.send({ type: 'wallet.select', wallet: { id: 'mock', name: 'Mock Connector' } })

@@ -50,9 +50,7 @@ describe('the kit on the server', () => {
     const WebSocket = vi.fn()
     vi.stubGlobal('fetch', fetch)
     vi.stubGlobal('WebSocket', WebSocket)
-    const kit = createActor(createKitMachine({ projectId: 'p', networks: [network] }), {
-      input: undefined as never,
-    }).start()
+    const kit = createActor(createKitMachine({ projectId: 'p', networks: [network] })).start()
     try {
       const connection = kit.getSnapshot().children.connection as ConnectionActorRef
       // Its start is over once the connection has looked for a stored one (none: no storage on a server).

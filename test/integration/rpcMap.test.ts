@@ -76,7 +76,7 @@ function kitWith(providerHost: string, solanaUrl: string, rpcMap: KitConfig['rpc
   })
   const handle = kitHandleOf(kit)!
   // The machine's context is bound at creation (no input needed).
-  const context = createActor(kit, { input: undefined }).getSnapshot().context
+  const context = createActor(kit).getSnapshot().context
   return { kit, handle, config: context.config, input: context.input, evm, sol }
 }
 
