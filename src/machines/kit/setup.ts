@@ -629,12 +629,10 @@ export const kitSetup = setup({
       const pending = context.payPending
       return pending ? { payRefused: { id: pending.id, error: event.error }, payPending: undefined } : {}
     }),
-    /** The send flow's code did not load: a waiting payment is refused with that, and can be asked again. */
-    dropPendingPay: assign(({ context }) => {
-      const pending = context.payPending
-      if (!pending) return {}
-      const error = { name: 'PayFailedError', message: 'Pay could not load. Try again.' }
-      return { payRefused: { id: pending.id, error }, payPending: undefined }
+    /** The send flow's code did not load: a waiting payment is refused with that (`refusePendingPay`), and can be asked again. */
+    dropPendingPay: raise({
+      type: 'send.payRefused',
+      error: { name: 'PayFailedError', message: 'Pay could not load. Try again.' },
     }),
     notePayFailure: assign(({ context, event }) => {
       assertEvent(event, 'send.failed')

@@ -1,6 +1,6 @@
 import type { KitNetwork } from '../../config'
 import { type PayError, PayNotConnectedError, PayRequestInvalidError } from '../../errors/pay'
-import type { ConnectionAccount } from '../connection'
+import { type ConnectionAccount, namespaceOf } from '../connection'
 import type { PayRequest } from '../kit/payTypes'
 import type { TokenBalance } from './types'
 
@@ -53,7 +53,7 @@ export function payRefusal(context: PayContext, request: PayRequest): PayError |
       ? invalid(`${request.network} is not a configured network`)
       : new PayNotConnectedError()
   const account = context.connected
-  if (!account || (account.namespace ?? 'eip155') !== network.chainNamespace)
+  if (!account || namespaceOf(account) !== network.chainNamespace)
     return new PayNotConnectedError({ details: `No account is connected on ${network.name}` })
   const address = network.chainNamespace === 'solana' ? BASE58_KEY : EVM_ADDRESS
   if (typeof request.recipient !== 'string' || !address.test(request.recipient))
