@@ -203,12 +203,12 @@ const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u2
  * safeText(42, 10) // ''
  */
 /**
- * "…", decoded at run time. A literal, an escape or `String.fromCharCode` (bundlers fold each back into the
- * character) would be a non-ASCII character in the host's first-click script, and Chromium keeps a script
- * holding one as UTF-16: twice its size in the heap (issue 14's heap budget). The consumer test checks that
- * script stays ASCII.
+ * "…", decoded when a text is cut. A literal, an escape or `String.fromCharCode` (bundlers fold each back into
+ * the character) would be a non-ASCII character in the host's first-click script, and Chromium keeps a script
+ * holding one as UTF-16: twice its size in memory. Decoded here, not at the top of the module: a top-level call
+ * stays in every host's bundle. The consumer test checks that script stays ASCII.
  */
-const ELLIPSIS: string = JSON.parse('"\\u2026"')
+const ellipsis = (): string => JSON.parse('"\\u2026"')
 
 export function safeText(value: unknown, maxLength: number): string {
   if (typeof value !== 'string' || maxLength <= 0) return ''
@@ -225,5 +225,5 @@ export function safeText(value: unknown, maxLength: number): string {
   return `${chars
     .slice(0, maxLength - 1)
     .join('')
-    .trimEnd()}${ELLIPSIS}`
+    .trimEnd()}${ellipsis()}`
 }
