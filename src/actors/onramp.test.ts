@@ -186,7 +186,9 @@ describe('onramp partner window', () => {
     expect(run.events).toHaveLength(1)
     const error = (run.events[0] as { error: OnrampPartnerOriginError }).error
     expect(error).toBeInstanceOf(OnrampPartnerOriginError)
-    expect(error.shortMessage).toBe("The payment page is not on the provider's own site, so it was not opened.")
+    expect(error.shortMessage).toBe(
+      "The payment page is not on the provider's own site, so it was not opened.",
+    )
     run.stop()
     expect(win.closedByKit).toBe(1)
   })

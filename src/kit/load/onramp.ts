@@ -15,7 +15,11 @@ export { refreshAccountData } from '../../actors/refreshAccount'
 export function onrampLogic(config: ResolvedKitConfig, queryClient?: QueryClient) {
   // The partner page is checked against the provider's origins twice: the URL answered, then the window's target.
   const partnerOrigins = config.onrampPartnerOrigins
-  const onramp = createOnrampClient({ api: config.endpoints.api, projectId: config.projectId, partnerOrigins })
+  const onramp = createOnrampClient({
+    api: config.endpoints.api,
+    projectId: config.projectId,
+    partnerOrigins,
+  })
   const dataApi = getDataApiClient(config, queryClient)
   return onrampMachine.provide({ actors: createOnrampActors({ onramp, dataApi, partnerOrigins }) })
 }
