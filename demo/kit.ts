@@ -106,6 +106,9 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
       : {}),
     networks: solanaChain ? [localChain, solanaChain] : [localChain],
     endpoints: sandboxConfig.endpoints,
+    ...(sandboxConfig.onrampPartnerOrigins
+      ? { onrampPartnerOrigins: sandboxConfig.onrampPartnerOrigins }
+      : {}),
     ...(siwx ? { siwx } : {}),
     metadata: {
       name: 'Walletstate demo',

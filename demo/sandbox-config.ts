@@ -10,6 +10,8 @@ export interface DemoSandboxConfig {
   chain: { id: number; name: string; rpcUrl: string } | null
   /** The sandbox's Solana chain (issue 17); absent in a plain build. */
   solana?: { chainId: `solana:${string}`; name: string; rpcUrl: string } | null
+  /** Buy: the sandbox partner page's origin, for every provider (the kit's `onrampPartnerOrigins`). */
+  onrampPartnerOrigins?: Record<string, string[]>
 }
 
 declare const __WALLETSTATE_SANDBOX__: DemoSandboxConfig | undefined

@@ -8,6 +8,7 @@ import { rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
 import { type OnrampPartner, startOnrampPartner } from './onramp/partner.ts'
+import { ONRAMP_PROVIDER_IDS } from './onramp/pricing.ts'
 import { type Relay, startRelay } from './relay/relay.ts'
 import { type SecureSite, startSecureSite } from './secure-site/server.ts'
 import type { SandboxService } from './shared/http.ts'
@@ -269,6 +270,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
                   verify: relay.origin,
                 },
                 chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
+                // The partner page stands in for every provider: the kit opens it only on this origin.
+                onrampPartnerOrigins: Object.fromEntries(
+                  ONRAMP_PROVIDER_IDS.map((id) => [id, [onrampPartner.origin]]),
+                ),
                 solana: {
                   chainId: SANDBOX_SOLANA_CHAIN_ID as `solana:${string}`,
                   name: 'Solana Sandbox',

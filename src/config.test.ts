@@ -232,6 +232,29 @@ describe('resolveConfig', () => {
     expect(resolveConfig(base).swapSlippage).toBeUndefined()
   })
 
+  // Issue 33: the Buy partner page opens only on its provider's origins; a host may list its own per provider.
+  it('parameters: onrampPartnerOrigins lists origins per provider over the built-in ones', () => {
+    expect(resolveConfig(base).onrampPartnerOrigins).toEqual({
+      coinbase: ['https://pay.coinbase.com'],
+      meld: ['https://meldcrypto.com'],
+    })
+    expect(
+      resolveConfig({ ...base, onrampPartnerOrigins: { meld: ['http://127.0.0.1:4000'] } })
+        .onrampPartnerOrigins,
+    ).toEqual({ coinbase: ['https://pay.coinbase.com'], meld: ['http://127.0.0.1:4000'] })
+    for (const bad of [
+      { coinbase: ['http://pay.example'] },
+      { coinbase: ['https://pay.example/path'] },
+      { coinbase: ['not a url'] },
+      { coinbase: 'https://pay.example' },
+      { 'Not An Id': ['https://pay.example'] },
+    ])
+      expect(
+        () => resolveConfig({ ...base, onrampPartnerOrigins: bad as never }),
+        JSON.stringify(bad),
+      ).toThrow(/onrampPartnerOrigins/)
+  })
+
   it('parameters: rpcMap takes https URLs (http only on loopback) for configured networks only', () => {
     const ok = { 'eip155:31337': 'https://rpc.example/eth' } as const
     expect(configProblems({ ...base, rpcMap: ok })).toEqual([])

@@ -1,5 +1,5 @@
 import type { Config as WagmiConfig } from 'wagmi'
-import { SWAP_SLIPPAGE_MAX } from './constants'
+import { ONRAMP_PARTNER_ORIGINS, SWAP_SLIPPAGE_MAX } from './constants'
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
 import type { SiweConfig, SiwxConfig } from './siwx/types'
 import { checkHttp, normaliseLink } from './utils/httpUrl'
@@ -239,6 +239,15 @@ export interface KitConfig {
   privacyPolicyUrl?: string
   /** The host's own wallets, shown in the `custom` slot of `features.connectorsOrder`. */
   customWallets?: readonly KitCustomWallet[]
+  /**
+   * Buy: the origins each provider's partner page may be on, by provider id (`coinbase`, `meld`); a provider
+   * listed here replaces its built-in list (`ONRAMP_PARTNER_ORIGINS`), the others keep theirs. Each an https
+   * origin (or http on the loopback host). A partner URL on another origin is refused.
+   *
+   * @example
+   * onrampPartnerOrigins: { coinbase: ['https://pay.coinbase.com'] }
+   */
+  onrampPartnerOrigins?: Readonly<Record<string, readonly string[]>>
 }
 
 export interface KitWalletConnectOptions {
@@ -277,6 +286,8 @@ export interface ResolvedKitConfig {
   privacyPolicyUrl: string | undefined
   /** Names as display-safe text, links as the safe-link checks normalised them. */
   customWallets: readonly KitCustomWallet[]
+  /** Buy: the origins each provider's partner page may be on (the built-in lists with the host's over them). */
+  onrampPartnerOrigins: Readonly<Record<string, readonly string[]>>
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
   /** The language the views start in. */
@@ -417,6 +428,7 @@ export function configProblems(config: unknown): string[] {
   )
     report('features.legalCheckbox', 'needs termsConditionsUrl or privacyPolicyUrl')
   checkCustomWallets(config.customWallets, report)
+  checkPartnerOrigins(config.onrampPartnerOrigins, report)
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
     else {
@@ -466,6 +478,41 @@ function checkWagmiConfig(value: unknown, networks: unknown, report: Report): vo
 
 /** A loopback host (`localhost`, 127.0.0.0/8, `[::1]`): the only place a plain-http RPC URL may point. */
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/**
+ * `onrampPartnerOrigins`: provider ids as the Data API names them, each with a list of origins (scheme, host and
+ * port only: https, or http on a loopback host).
+ */
+function checkPartnerOrigins(value: unknown, report: Report): void {
+  if (value === undefined) return
+  if (!isRecord(value)) {
+    report('onrampPartnerOrigins', 'must be an object of provider ids and origin lists')
+    return
+  }
+  for (const [provider, origins] of Object.entries(value)) {
+    const path = `onrampPartnerOrigins.${provider}`
+    if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(provider)) report(path, 'is not a provider id')
+    if (!Array.isArray(origins)) {
+      report(path, 'must be a list of origins')
+      continue
+    }
+    for (const [index, origin] of origins.entries())
+      if (!isPartnerOrigin(origin))
+        report(`${path}.${index}`, 'must be an origin: https (or http on the loopback host), no path')
+  }
+}
+
+function isPartnerOrigin(value: unknown): boolean {
+  if (typeof value !== 'string') return false
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return false
+  }
+  if (url.origin !== value) return false
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))
+}
 
 /** `rpcMap`: each key a configured network's CAIP-2 id, each URL https (or http on a loopback host). */
 function checkRpcMap(rpcMap: unknown, networks: unknown, report: Report): void {
@@ -645,6 +692,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     termsConditionsUrl: safePageUrl(config.termsConditionsUrl),
     privacyPolicyUrl: safePageUrl(config.privacyPolicyUrl),
     customWallets: (config.customWallets ?? []).map(resolveCustomWallet),
+    onrampPartnerOrigins: { ...ONRAMP_PARTNER_ORIGINS, ...config.onrampPartnerOrigins },
     alerts,
     locale: config.locale ?? 'en',
   }

@@ -240,6 +240,19 @@ export const ONRAMP_QUOTE_DEBOUNCE_MS = 500
 export const ONRAMP_POLL_INTERVAL_MS = 3_000
 /** How long the kit waits for a purchase to complete before it gives up (retryable). Ours: §9 names none. */
 export const ONRAMP_PURCHASE_TIMEOUT_MS = 15 * 60 * 1000
+/**
+ * How long the kit keeps reading a purchase's order after the partner window closed while the order was still
+ * pending (the partner settles it later); then it says the purchase may still complete and where to look. Ours.
+ */
+export const ONRAMP_PROCESSING_TIMEOUT_MS = 10 * 60 * 1000
+/**
+ * The origins each provider's partner page may be on: a partner URL elsewhere is refused, and no window goes
+ * there (issue 33). A host adds or replaces a provider's list with the config's `onrampPartnerOrigins`.
+ */
+export const ONRAMP_PARTNER_ORIGINS: Readonly<Record<string, readonly string[]>> = {
+  coinbase: ['https://pay.coinbase.com'],
+  meld: ['https://meldcrypto.com'],
+}
 /** §9 "Restricted timezones list (China region)": where Buy is hidden. */
 export const ONRAMP_RESTRICTED_TIMEZONES = [
   'Asia/Shanghai',

@@ -45,7 +45,8 @@ import { decodeCursor, encodeCursor, HISTORY_PAGE_SIZE, type Page } from './hist
  *   `min` and `max` (the payment method's when given, else the widest any method allows).
  * - `POST /v1/generators/onrampurl`: stores a `pending` order and answers `{ url }` on the partner page's origin.
  * - `GET /v1/account/{address}/history?onramp=<provider>` (through {@link onrampHistoryPage}): that provider's
- *   orders for the address as history items of operation `buy`.
+ *   orders for the address as history items of operation `buy`: those the buyer submitted (paid: pending while
+ *   the partner settles them, then confirmed, or failed); a checkout opened and never paid is not listed.
  */
 
 /** An onramp history item: a history item whose id is the order's and whose hash is '' until delivery. */

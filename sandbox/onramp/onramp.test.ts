@@ -125,6 +125,7 @@ async function order(r: UrlRequest): Promise<{ url: string; id: string }> {
 
 const complete = (id: string, body: unknown = CARD) =>
   postJson(`${partner.origin}/api/orders/${id}/complete`, body)
+const later = (id: string, body: unknown = CARD) => postJson(`${partner.origin}/api/orders/${id}/later`, body)
 const fail = (id: string) => postJson(`${partner.origin}/api/orders/${id}/fail`, {})
 
 const onrampHistory = (address: string, provider: string, query: Record<string, string> = {}) =>
@@ -392,31 +393,8 @@ describe('the partner delivers', () => {
   it('"Complete purchase" moves exactly the USDC bought to the wallet; history?onramp lists it confirmed with the hash', async () => {
     const address = freshAddress()
     const { id } = await order({ address, fiat: '50', provider: 'coinbase' })
-    expect((await onrampHistory(address, 'coinbase')).data).toEqual([
-      {
-        id,
-        metadata: {
-          operationType: 'buy',
-          hash: '',
-          minedAt: expect.any(String),
-          sentFrom: partner.address,
-          sentTo: address,
-          status: 'pending',
-          chain: 'eip155:31337',
-        },
-        transfers: [
-          {
-            fungible_info: {
-              name: 'Sandbox USD Coin',
-              symbol: 'USDC',
-              icon: { url: `${api.origin}/icons/USDC.svg` },
-            },
-            direction: 'in',
-            quantity: { numeric: '49.5' },
-          },
-        ],
-      },
-    ])
+    // Not paid yet: a checkout, not an order of the buyer's (the kit reads a new order as a purchase under way).
+    expect((await onrampHistory(address, 'coinbase')).data).toEqual([])
     const partnerBefore = await usdcOf(partner.address)
     const done = await json<PartnerOrderView>(complete(id))
     expect(done).toMatchObject({ id, status: 'confirmed', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
@@ -524,8 +502,12 @@ describe('the partner delivers', () => {
   it('history?onramp pages newest first, 10 at a time, and refuses an unknown provider', async () => {
     const address = freshAddress()
     const ids: string[] = []
-    for (let i = 0; i < 11; i++)
-      ids.push((await order({ address, fiat: String(10 + i), provider: 'meld' })).id)
+    for (let i = 0; i < 11; i++) {
+      const { id } = await order({ address, fiat: String(10 + i), provider: 'meld' })
+      // Submitted (here: failed by the buyer), so listed.
+      await json(fail(id))
+      ids.push(id)
+    }
     const first = await onrampHistory(address, 'meld')
     expect(first.data.map((i) => i.id)).toEqual(ids.slice(1).reverse())
     expect(first.next).toEqual(expect.any(String))
@@ -544,6 +526,7 @@ describe('the partner delivers', () => {
   it('the kit’s own Data API client reads the onramp history: pending, failed and confirmed orders all kept', async () => {
     const address = freshAddress()
     const pending = await order({ address, fiat: '11' })
+    expect((await json<PartnerOrderView>(later(pending.id), 202)).status).toBe('delivering')
     const failed = await order({ address, fiat: '12' })
     await json(fail(failed.id))
     const confirmed = await order({ address, fiat: '13' })
@@ -558,6 +541,60 @@ describe('the partner delivers', () => {
     expect(page.data[0]?.transfers).toEqual([
       expect.objectContaining({ direction: 'in', quantity: { numeric: '12.87' } }),
     ])
+  })
+
+  // Issue 33: paid now, settled a few seconds later. The kit must read such an order as under way when the window
+  // closes (processing), not as abandoned; only a checkout never paid is left out of the list.
+  it('"Complete later" takes the payment, lists the order pending (no hash), then delivers and confirms it', async () => {
+    const address = freshAddress()
+    const { id } = await order({ address, fiat: '50', provider: 'coinbase' })
+    const taken = await json<PartnerOrderView>(later(id), 202)
+    expect(taken).toMatchObject({ id, status: 'delivering', hash: null })
+    expect((await onrampHistory(address, 'coinbase')).data).toEqual([
+      {
+        id,
+        metadata: {
+          operationType: 'buy',
+          hash: '',
+          minedAt: expect.any(String),
+          sentFrom: partner.address,
+          sentTo: address,
+          status: 'pending',
+          chain: 'eip155:31337',
+        },
+        transfers: [
+          {
+            fungible_info: {
+              name: 'Sandbox USD Coin',
+              symbol: 'USDC',
+              icon: { url: `${api.origin}/icons/USDC.svg` },
+            },
+            direction: 'in',
+            quantity: { numeric: '49.5' },
+          },
+        ],
+      },
+    ])
+    // Paid once: neither completed again nor failed meanwhile.
+    expect((await json<{ error: string }>(complete(id), 409)).error).toBe('Order is being completed')
+    expect((await json<{ error: string }>(later(id), 409)).error).toBe('Order is being completed')
+    expect((await json<{ error: string }>(fail(id), 409)).error).toBe('Order is being completed')
+    // The partner settles it on its own, a few seconds later.
+    await expect
+      .poll(async () => (await onrampHistory(address, 'coinbase')).data[0]?.metadata.status, {
+        timeout: 30_000,
+      })
+      .toBe('confirmed')
+    expect(await usdcOf(address)).toBe(parseUnits('49.5', 6))
+    const stored = await getOrder(db, id)
+    expect(stored?.txHash).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  it('"Complete later" checks the payment details as "Complete purchase" does', async () => {
+    const { id } = await order({ address: freshAddress(), fiat: '20' })
+    await json(later(id, { ...CARD, cardNumber: '4242 4242 4242 4241' }), 400)
+    await json(later(id, BANK), 400)
+    expect((await getOrder(db, id))?.status).toBe('pending')
   })
 
   it('was funded at start: its USDC minted by the token owner, its ETH set on anvil', async () => {
@@ -666,6 +703,23 @@ describe('the partner page', () => {
       expect(await page.getByRole('button', { name: 'Complete purchase' }).isEnabled()).toBe(true)
       expect(errors).toEqual([])
       await page.close()
+    })
+
+    it('"Complete later" says the payment was taken and closes the window; the order is delivered afterwards', async () => {
+      const address = freshAddress()
+      const { url, id } = await order({ address, fiat: '40' })
+      const { page, errors } = await popup(url)
+      const closed = page.waitForEvent('close')
+      said.length = 0
+      await page.getByRole('button', { name: 'Complete later' }).click()
+      await closed
+      expect(said).toEqual([
+        'Processing your payment…',
+        'Payment received: your purchase completes in a few seconds. You can close this window.',
+      ])
+      await expect.poll(async () => (await getOrder(db, id))?.status, { timeout: 30_000 }).toBe('confirmed')
+      expect(await usdcOf(address)).toBe(parseUnits('39.6', 6))
+      expect(errors).toEqual([])
     })
 
     it('"Fail purchase" fails the order; "Cancel" closes the window and leaves the order pending', async () => {

@@ -5,8 +5,9 @@ import type { OnrampProviderId, PaymentCurrencyId, PaymentMethodId, PurchaseCurr
 
 /**
  * Onramp orders (issue 19), in table `onramp_orders` (migration 5): the Data API's URL generator makes one
- * (`pending`), the partner page delivers it (`delivering` while its transfer is on the way, then `confirmed`
- * with the transaction's hash) or fails it (`failed`). The Data API lists them by provider and address.
+ * (`pending`), the partner page delivers it (`delivering` while its transfer is on the way, or while a payment
+ * made with "Complete later" waits to be settled; then `confirmed` with the transaction's hash) or fails it
+ * (`failed`). The Data API lists the submitted ones by provider and address (`delivering` reads as pending).
  */
 
 /** Order ids: 16 random bytes as lower-case hex. */
@@ -210,7 +211,9 @@ export const failOrder = (db: SandboxDb, id: string, from: 'pending' | 'deliveri
 
 /**
  * One provider's orders for an address, newest first, `limit` at most, after the order `beforeSeq` (a page's
- * cursor) when given.
+ * cursor) when given. Only orders the buyer submitted (paid: `delivering`, `confirmed`, or `failed`): a checkout
+ * the generator opened and the buyer left (`pending`, never paid) is no order of theirs yet, as a real provider's
+ * transaction list shows only purchases that were started.
  */
 export async function listOrders(
   db: SandboxDb,
@@ -219,7 +222,7 @@ export async function listOrders(
   const { rows } = await db.pg.query<OrderRow>(
     `SELECT ${COLUMNS} FROM onramp_orders
       WHERE provider = $1 AND address = $2 AND ($3::text IS NULL OR chain_id = $3)
-        AND ($4::bigint IS NULL OR seq < $4)
+        AND ($4::bigint IS NULL OR seq < $4) AND status <> 'pending'
       ORDER BY seq DESC
       LIMIT $5`,
     [

@@ -57,6 +57,25 @@
     }
   })
 
+  // Paid now, settled by the partner a few seconds later: the window closes while the order is pending.
+  document.getElementById('later')?.addEventListener('click', async () => {
+    complain('')
+    if (!form.reportValidity()) return
+    busy(true)
+    say('Processing your payment…')
+    const fields = Object.fromEntries(new FormData(form))
+    try {
+      await post('later', { ...fields, paymentMethod: method })
+      settle()
+      say('Payment received: your purchase completes in a few seconds. You can close this window.')
+      closeSoon()
+    } catch (failure) {
+      say('')
+      complain(failure instanceof Error ? failure.message : String(failure))
+      busy(false)
+    }
+  })
+
   document.getElementById('fail')?.addEventListener('click', async () => {
     complain('')
     busy(true)

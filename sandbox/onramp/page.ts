@@ -100,7 +100,7 @@ function outcome(order: OnrampOrder): string {
     case 'failed':
       return '<p class="error" role="alert">This purchase failed. You can close this window.</p>'
     case 'delivering':
-      return '<p role="status">This purchase is being completed.</p>'
+      return '<p role="status">This purchase is being completed. You can close this window.</p>'
     default:
       return ''
   }
@@ -108,8 +108,9 @@ function outcome(order: OnrampOrder): string {
 
 /**
  * The order's page: the provider, the order (amount, currency, token, network, destination), the payment method's
- * fields (a fake card or bank account, filled in) and the buttons "Complete purchase", "Fail purchase" and
- * "Cancel". An order no longer pending shows its outcome instead of the form.
+ * fields (a fake card or bank account, filled in) and the buttons "Complete purchase", "Complete later" (paid
+ * now, delivered a few seconds later), "Fail purchase" and "Cancel". An order no longer pending shows its outcome
+ * instead of the form.
  */
 export function orderPage(order: OnrampOrder): string {
   const provider = providerOf(order.provider)
@@ -135,6 +136,7 @@ export function orderPage(order: OnrampOrder): string {
   <noscript><p class="error">This page needs JavaScript.</p></noscript>
   <div class="actions">
     <button type="submit" id="complete">Complete purchase</button>
+    <button type="button" id="later">Complete later</button>
     <button type="button" id="fail">Fail purchase</button>
     <button type="button" id="cancel">Cancel</button>
   </div>

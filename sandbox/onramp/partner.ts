@@ -33,14 +33,18 @@ import { providerOf } from './pricing.ts'
  * The sandbox's stand-in for the onramp providers' checkout (issue 19): its own HTTP server on its own origin.
  * The Data API's URL generator sends the buyer to `/order/{id}`; the page shows the order and a fake card or bank
  * account. "Complete purchase" has this server send the purchase from its funded account on the sandbox chain
- * (USDC `transfer`, or native ETH), wait for the receipt and mark the order `confirmed` with the hash; "Fail
- * purchase" marks it `failed`; "Cancel" only closes the window (the order stays `pending`).
+ * (USDC `transfer`, or native ETH), wait for the receipt and mark the order `confirmed` with the hash; "Complete
+ * later" takes the payment but settles it a few seconds later (`laterMs`): the order is paid and pending
+ * (`delivering`, listed as pending) when the window closes, then delivered and confirmed as above; "Fail
+ * purchase" marks it `failed`; "Cancel" only closes the window (the order stays `pending`, never paid).
  *
  * - `GET /order/{id}`: the page (400 for an id of the wrong shape, 404 for an unknown order).
  * - `GET /api/orders/{id}`: the order as JSON ({@link PartnerOrderView}).
  * - `POST /api/orders/{id}/complete` `{ paymentMethod: 'card', cardNumber, expiry, cvc, name }` or
  *   `{ paymentMethod: 'ach_bank_account', accountHolder, routingNumber, accountNumber }`: delivers; 409 when the
  *   order is not pending (a second completion), 502 when the transfer could not be made.
+ * - `POST /api/orders/{id}/later`, the same body: takes the payment now (202, the order `delivering`) and delivers
+ *   it after `laterMs`; 409 when the order is not pending.
  * - `POST /api/orders/{id}/fail`: fails a pending order; 409 otherwise.
  * `/api/` is for this origin's own page and Node only (other pages' requests are refused with 403).
  */
@@ -53,6 +57,9 @@ export const PARTNER_FUNDING = { usdc: 1_000_000n * 10n ** 6n, eth: 1_000n * 10n
 
 /** How long a delivery may take to be mined. */
 const RECEIPT_TIMEOUT_MS = 60_000
+
+/** How long a "Complete later" payment stays pending before the partner delivers it: a few seconds. */
+export const PARTNER_LATER_MS = 5_000
 
 export interface OnrampPartnerOptions {
   /** The sandbox chain (`startChain()`): anvil's own RPC (cheat codes), its accounts (the first owns USDC), USDC. */
@@ -72,6 +79,8 @@ export interface OnrampPartnerOptions {
   privateKey?: Hex
   /** What the account is topped up to at start; default {@link PARTNER_FUNDING}. */
   funding?: { usdc: bigint; eth: bigint }
+  /** How long a "Complete later" payment stays pending before it is delivered; default {@link PARTNER_LATER_MS}. */
+  laterMs?: number
 }
 
 export interface OnrampPartner extends SandboxService {
@@ -261,6 +270,20 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
     return { json: view(confirmed) }
   }
 
+  // "Complete later" payments waiting to be delivered: their timers, and the deliveries under way.
+  const later = new Map<string, ReturnType<typeof setTimeout>>()
+  const laterDeliveries = new Set<Promise<unknown>>()
+  const laterMs = options.laterMs ?? PARTNER_LATER_MS
+  function deliverLater(order: OnrampOrder): void {
+    const timer = setTimeout(() => {
+      later.delete(order.id)
+      const delivery = deliver(order).catch(() => undefined)
+      laterDeliveries.add(delivery)
+      void delivery.finally(() => laterDeliveries.delete(delivery))
+    }, laterMs)
+    later.set(order.id, timer)
+  }
+
   /** The order of an `/api/` path, or the answer to send instead. */
   const orderOf = async (id: string): Promise<OnrampOrder | SandboxResponse> => {
     if (!ORDER_ID.test(id)) return errorJson(400, 'Invalid order id: must be 32 hex characters')
@@ -354,6 +377,28 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
     },
     {
       method: 'POST',
+      pattern: /^\/api\/orders\/([^/]*)\/later$/,
+      sdkParams: false,
+      handle: async ({ req, params: [id = ''] }) => {
+        const order = await orderOf(id)
+        if (!isOrder(order)) return order
+        const parsed = parseBody(req.body, CompleteBodySchema, 'payment')
+        if ('error' in parsed) return parsed.error
+        if (parsed.value.paymentMethod !== order.paymentMethod) {
+          return errorJson(
+            400,
+            `This order is paid by ${order.paymentMethod}, not ${parsed.value.paymentMethod}`,
+          )
+        }
+        // Paid now, settled later: the order is claimed (no second completion) and stays pending meanwhile.
+        const claimed = await claimForDelivery(db, id)
+        if (!claimed) return notPending((await getOrder(db, id)) ?? order)
+        deliverLater(claimed)
+        return { status: 202, json: view(claimed) }
+      },
+    },
+    {
+      method: 'POST',
       pattern: /^\/api\/orders\/([^/]*)\/fail$/,
       sdkParams: false,
       handle: async ({ params: [id = ''] }) => {
@@ -373,7 +418,13 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
     privatePaths: ['/api'],
     ...(options.origins ? { origins: options.origins } : {}),
     onClose: async () => {
+      // Payments still waiting are not delivered: they go back to pending (nothing was sent).
+      const waiting = [...later.entries()]
+      later.clear()
+      for (const [, timer] of waiting) clearTimeout(timer)
+      await Promise.all(waiting.map(([id]) => releaseClaim(db, id).catch(() => undefined)))
       // A delivery under way finishes (or fails) before the database it writes to may close.
+      await Promise.all([...laterDeliveries])
       await queue
     },
   })

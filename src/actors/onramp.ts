@@ -1,6 +1,7 @@
 import { fromCallback, fromPromise } from 'xstate'
 import type { DataApiClient, HistoryItem } from '../api/dataApi'
-import type { OnrampClient } from '../api/onramp'
+import { type OnrampClient, partnerOriginRefusal } from '../api/onramp'
+import { ONRAMP_PARTNER_ORIGINS } from '../constants'
 import {
   OnrampPopupBlockedError,
   OnrampPurchasesError,
@@ -11,6 +12,7 @@ import type {
   OnrampEvent,
   OnrampOptions,
   OnrampOrder,
+  OnrampPartnerCommand,
   OnrampPartnerInput,
   OnrampPurchasesRequest,
   OnrampQuote,
@@ -26,6 +28,7 @@ export interface PartnerWindow {
   readonly closed: boolean
   opener: unknown
   location: { replace(url: string): void }
+  close(): void
 }
 
 export interface OnrampActorsParameters {
@@ -36,6 +39,11 @@ export interface OnrampActorsParameters {
   open?: (url: string, target: string) => PartnerWindow | null
   /** How often the window is checked for having been closed (default {@link PARTNER_CLOSED_POLL_MS}). */
   closedPollMs?: number
+  /**
+   * The origins each provider's partner page may be on (the resolved config's `onrampPartnerOrigins`); default
+   * {@link ONRAMP_PARTNER_ORIGINS}. The window is sent nowhere else, whatever the URL generator answered.
+   */
+  partnerOrigins?: Readonly<Record<string, readonly string[]>>
 }
 
 /**
@@ -51,6 +59,7 @@ export function createOnrampActors({
   dataApi,
   open = defaultOpen,
   closedPollMs = PARTNER_CLOSED_POLL_MS,
+  partnerOrigins = ONRAMP_PARTNER_ORIGINS,
 }: OnrampActorsParameters) {
   const mapped =
     <I, O>(stage: OnrampStage, run: (input: I, signal: AbortSignal) => Promise<O>) =>
@@ -84,8 +93,8 @@ export function createOnrampActors({
         return ordersOf(page.data)
       }),
     ),
-    openPartner: fromCallback<OnrampEvent, OnrampPartnerInput>(({ input, sendBack }) =>
-      watchPartnerWindow(input, (event) => sendBack(event), { open, closedPollMs }),
+    openPartner: fromCallback<OnrampPartnerCommand, OnrampPartnerInput>(({ input, sendBack, receive }) =>
+      openPartnerWindow(input, (event) => sendBack(event), receive, { open, closedPollMs, partnerOrigins }),
     ),
   }
 }
@@ -118,28 +127,38 @@ function defaultOpen(url: string, target: string): PartnerWindow | null {
 }
 
 /**
- * Opens the partner page in a new window and watches it: `onramp.partnerOpened` once it is open (or
- * `onramp.partnerFailed` when the browser refused: a pop-up blocker), then `onramp.partnerClosed` when the
- * visitor (or the page) closes it. The window is opened blank and navigated once its `opener` is cut, so the
- * partner page cannot reach back into the host page while the kit keeps the handle it watches `closed` on.
- * Returns the cleanup: watching stops, the window stays (it is the visitor's).
+ * The partner window, opened blank at once: the caller starts it in the visitor's click (the onramp machine
+ * spawns it on `onramp.choose`), so the browser lets it open; opened later, after the calls that make its URL, it
+ * would be a pop-up the browser blocks. `onramp.partnerFailed` when the browser refused. Its `opener` is cut
+ * before anything is loaded, so the partner page cannot reach back into the host page while the kit keeps the
+ * handle it watches `closed` on (`onramp.partnerClosed`).
+ *
+ * `partner.navigate` sends it to the partner page when the URL's origin is one of the provider's
+ * (`onramp.partnerOpened`); another origin is refused (`onramp.partnerFailed` with `OnrampPartnerOriginError`)
+ * and the window goes nowhere. Returns the cleanup: watching stops; a window still blank (never sent to the
+ * partner: the URL failed or was refused, or the flow was cancelled) is closed, the partner's page stays (it is
+ * the visitor's).
+ *
+ * @example
+ * const stop = openPartnerWindow({ provider: 'coinbase' }, send, receive, { open, closedPollMs: 500, partnerOrigins })
  */
-export function watchPartnerWindow(
+export function openPartnerWindow(
   input: OnrampPartnerInput,
   send: (event: OnrampEvent) => void,
-  { open, closedPollMs }: { open: NonNullable<OnrampActorsParameters['open']>; closedPollMs: number },
+  receive: (listener: (command: OnrampPartnerCommand) => void) => void,
+  {
+    open,
+    closedPollMs,
+    partnerOrigins,
+  }: {
+    open: NonNullable<OnrampActorsParameters['open']>
+    closedPollMs: number
+    partnerOrigins: Readonly<Record<string, readonly string[]>>
+  },
 ): () => void {
   let win: PartnerWindow | null
   try {
-    win = open('', '_blank')
-    if (win) {
-      try {
-        win.opener = null
-      } catch {
-        // A browser that will not cut it: the partner page is on its own origin either way.
-      }
-      win.location.replace(input.url)
-    }
+    win = open('about:blank', '_blank')
   } catch (error) {
     send({ type: 'onramp.partnerFailed', error: toOnrampError(error, 'open') })
     return () => {}
@@ -149,11 +168,40 @@ export function watchPartnerWindow(
     return () => {}
   }
   const opened = win
-  send({ type: 'onramp.partnerOpened' })
+  try {
+    opened.opener = null
+  } catch {
+    // A browser that will not cut it: the partner page is on its own origin either way.
+  }
+  let navigated = false
   const timer = setInterval(() => {
     if (!opened.closed) return
     clearInterval(timer)
     send({ type: 'onramp.partnerClosed' })
   }, closedPollMs)
-  return () => clearInterval(timer)
+  receive((command) => {
+    if (command.type !== 'partner.navigate' || navigated || opened.closed) return
+    const refusal = partnerOriginRefusal(command.url, input.provider, partnerOrigins)
+    if (refusal) {
+      send({ type: 'onramp.partnerFailed', error: refusal })
+      return
+    }
+    try {
+      opened.location.replace(command.url)
+    } catch (error) {
+      send({ type: 'onramp.partnerFailed', error: toOnrampError(error, 'open') })
+      return
+    }
+    navigated = true
+    send({ type: 'onramp.partnerOpened' })
+  })
+  return () => {
+    clearInterval(timer)
+    if (navigated || opened.closed) return
+    try {
+      opened.close()
+    } catch {
+      // Already gone.
+    }
+  }
 }

@@ -1,7 +1,13 @@
 import * as v from 'valibot'
-import { DATA_API_TIMEOUT_MS } from '../constants'
+import { DATA_API_TIMEOUT_MS, ONRAMP_PARTNER_ORIGINS } from '../constants'
 import type { BaseErrorParameters } from '../errors/base'
-import { type OnrampError, OnrampOptionsError, OnrampQuoteError, OnrampUrlError } from '../errors/onramp'
+import {
+  type OnrampError,
+  OnrampOptionsError,
+  OnrampPartnerOriginError,
+  OnrampQuoteError,
+  OnrampUrlError,
+} from '../errors/onramp'
 import type {
   OnrampNetwork,
   OnrampOptions,
@@ -24,7 +30,8 @@ import { dataApiCall, type RequestFailure } from './http'
  * does not fit fails the call; inside the options, an entry that does not fit (a network off eip155, a limit
  * whose min is above its max) is dropped, the rest kept. Failures leave as the onramp's errors
  * (src/errors/onramp.ts): `OnrampOptionsError`, `OnrampQuoteError`, `OnrampUrlError`. The flow falls back on
- * the first two (SPEC §8); the partner link must be `https:` (or `http:` on the loopback host, the sandbox).
+ * the first two (SPEC §8); the partner link must be `https:` (or `http:` on the loopback host, the sandbox) and
+ * on one of the chosen provider's origins (`partnerOrigins`), else `OnrampPartnerOriginError`.
  */
 
 export interface OnrampClientOptions {
@@ -34,6 +41,11 @@ export interface OnrampClientOptions {
   /** Per request; default {@link DATA_API_TIMEOUT_MS}. */
   timeoutMs?: number
   fetch?: typeof fetch
+  /**
+   * The origins each provider's partner page may be on (the resolved config's `onrampPartnerOrigins`); default
+   * {@link ONRAMP_PARTNER_ORIGINS}. A provider without a list has no page the kit opens.
+   */
+  partnerOrigins?: Readonly<Record<string, readonly string[]>>
 }
 
 const MAX_CURRENCIES = 500
@@ -149,6 +161,28 @@ export function safePartnerUrl(value: unknown): string | undefined {
   return ['localhost', '127.0.0.1', '[::1]'].includes(hostname) ? url : undefined
 }
 
+/**
+ * Why the partner link may not be opened for `provider`: its origin is not one of the provider's (issue 33: the
+ * Data API's answer alone does not decide where the visitor is sent), or `undefined` when it may.
+ *
+ * @example
+ * partnerOriginRefusal('https://evil.example/buy', 'coinbase', ONRAMP_PARTNER_ORIGINS)?.shortMessage
+ */
+export function partnerOriginRefusal(
+  url: string,
+  provider: string,
+  origins: Readonly<Record<string, readonly string[]>>,
+): OnrampPartnerOriginError | undefined {
+  let origin: string
+  try {
+    origin = new URL(url).origin
+  } catch {
+    origin = 'null'
+  }
+  const allowed = Object.hasOwn(origins, provider) ? origins[provider] : undefined
+  return allowed?.includes(origin) ? undefined : new OnrampPartnerOriginError({ origin, provider })
+}
+
 type Stage = 'options' | 'quote' | 'url'
 const STAGE_ERRORS: Record<Stage, new (parameters: BaseErrorParameters) => OnrampError> = {
   options: OnrampOptionsError,
@@ -163,6 +197,7 @@ const STAGE_ERRORS: Record<Stage, new (parameters: BaseErrorParameters) => Onram
  */
 export function createOnrampClient(options: OnrampClientOptions) {
   const timeoutMs = options.timeoutMs ?? DATA_API_TIMEOUT_MS
+  const partnerOrigins = options.partnerOrigins ?? ONRAMP_PARTNER_ORIGINS
   const fail =
     (stage: Stage) =>
     (failure: Pick<RequestFailure, 'details'> & { cause?: unknown }): OnrampError =>
@@ -268,6 +303,8 @@ export function createOnrampClient(options: OnrampClientOptions) {
         throw fail('url')({
           details: `The Data API answered a partner link the kit will not open: ${safeText(answer.url, 80)}`,
         })
+      const refusal = partnerOriginRefusal(url, request.provider, partnerOrigins)
+      if (refusal) throw refusal
       return url
     },
   }

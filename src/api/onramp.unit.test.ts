@@ -5,9 +5,14 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../test/support/scriptedServer'
-import { OnrampOptionsError, OnrampQuoteError, OnrampUrlError } from '../errors/onramp'
+import {
+  OnrampOptionsError,
+  OnrampPartnerOriginError,
+  OnrampQuoteError,
+  OnrampUrlError,
+} from '../errors/onramp'
 import type { OnrampQuoteRequest, OnrampUrlRequest } from '../machines/onramp/types'
-import { compareDecimal, createOnrampClient, safePartnerUrl } from './onramp'
+import { compareDecimal, createOnrampClient, partnerOriginRefusal, safePartnerUrl } from './onramp'
 import { ONRAMP_PROVIDERS } from './onrampSamples'
 
 /**
@@ -34,8 +39,18 @@ beforeEach(() => {
   handler = () => ({ status: 404, body: { error: 'not found' } })
 })
 
+/** The partner origins of the tests' providers (the config's `onrampPartnerOrigins`). */
+const PARTNER_ORIGINS = {
+  coinbase: ['https://pay.partner.example', 'http://127.0.0.1:4321'],
+  meld: ['https://meld.partner.example'],
+}
 const client = (timeoutMs?: number) =>
-  createOnrampClient({ api: base, projectId: 'p1', ...(timeoutMs ? { timeoutMs } : {}) })
+  createOnrampClient({
+    api: base,
+    projectId: 'p1',
+    partnerOrigins: PARTNER_ORIGINS,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  })
 
 const usdcOnBase = {
   name: 'base',
@@ -326,6 +341,40 @@ describe('onramp client: url', () => {
     const error = await failure(client().url(URL_REQUEST))
     expect(error).toBeInstanceOf(OnrampUrlError)
     expect(error.message.startsWith('Unable to open the payment page. Try again.')).toBe(true)
+  })
+
+  // Issue 33: the Data API's answer alone does not decide where the visitor is sent: the link must be on one of
+  // the chosen provider's origins (the old code opened any https host).
+  it.each([
+    ['another https host', 'https://evil.example/buy?order=1'],
+    ['a lookalike host', 'https://pay.partner.example.evil.example/buy'],
+    ['another port', 'https://pay.partner.example:8443/buy'],
+    ['another provider’s origin', 'https://meld.partner.example/buy'],
+    ['another loopback port', 'http://127.0.0.1:4322/pay/abc'],
+  ])('refuses a link on %s with OnrampPartnerOriginError', async (_, url) => {
+    handler = () => ({ body: { url } })
+    const error = await failure(client().url(URL_REQUEST))
+    expect(error).toBeInstanceOf(OnrampPartnerOriginError)
+    expect((error as OnrampPartnerOriginError).shortMessage).toBe(
+      "The payment page is not on the provider's own site, so it was not opened.",
+    )
+    expect((error as OnrampPartnerOriginError).origin).toBe(new URL(url).origin)
+    expect((error as OnrampPartnerOriginError).provider).toBe('coinbase')
+  })
+
+  it('checks against the built-in providers’ origins when the config names none', async () => {
+    const builtIn = createOnrampClient({ api: base, projectId: 'p1' })
+    handler = () => ({ body: { url: 'https://pay.coinbase.com/buy/select-asset?sessionToken=x' } })
+    expect(await builtIn.url(URL_REQUEST)).toBe('https://pay.coinbase.com/buy/select-asset?sessionToken=x')
+    expect(await failure(builtIn.url({ ...URL_REQUEST, provider: 'meld' }))).toBeInstanceOf(
+      OnrampPartnerOriginError,
+    )
+    expect(await failure(builtIn.url({ ...URL_REQUEST, provider: 'unknown' }))).toBeInstanceOf(
+      OnrampPartnerOriginError,
+    )
+    expect(partnerOriginRefusal('https://pay.coinbase.com/x', '__proto__', {})).toBeInstanceOf(
+      OnrampPartnerOriginError,
+    )
   })
 
   it('fails on a body without a link', async () => {

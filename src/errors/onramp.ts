@@ -121,6 +121,47 @@ export class OnrampTimeoutError extends OnrampError {
   }
 }
 
+/**
+ * The partner URL the Data API answered is not on one of the chosen provider's origins (the config's allow-list,
+ * `ONRAMP_PARTNER_ORIGINS` by default): the kit does not send the visitor there.
+ */
+export class OnrampPartnerOriginError extends OnrampError {
+  override name = 'OnrampPartnerOriginError'
+  /** The origin refused. */
+  readonly origin: string
+  readonly provider: string
+
+  constructor(parameters: BaseErrorParameters & { origin: string; provider: string }) {
+    super("The payment page is not on the provider's own site, so it was not opened.", {
+      ...parameters,
+      details: parameters.details ?? `${parameters.origin} is not an origin of ${parameters.provider}`,
+    })
+    this.origin = parameters.origin
+    this.provider = parameters.provider
+  }
+}
+
+/**
+ * The order was still pending with the partner when the kit stopped watching it
+ * (`ONRAMP_PROCESSING_TIMEOUT_MS`): the purchase may still complete; the text says where to look.
+ */
+export class OnrampStillProcessingError extends OnrampError {
+  override name = 'OnrampStillProcessingError'
+  constructor(parameters: BaseErrorParameters & { timeoutMs?: number } = {}) {
+    super(
+      "Your purchase is still being processed and may still complete. Check Activity in a few minutes, or your order on the provider's site, before buying again.",
+      {
+        ...parameters,
+        details:
+          parameters.details ??
+          (parameters.timeoutMs === undefined
+            ? undefined
+            : `The order was still pending after ${Math.round(parameters.timeoutMs / 60_000)} min`),
+      },
+    )
+  }
+}
+
 /** Where in the flow an error happened: decides the error when nothing more specific is known. */
 export type OnrampStage = 'options' | 'quote' | 'url' | 'open' | 'purchases'
 

@@ -6,6 +6,7 @@ import {
   fromCallback,
   fromPromise,
   type SnapshotFrom,
+  sendTo,
   setup,
   spawnChild,
   stopChild,
@@ -13,6 +14,7 @@ import {
 import {
   DATA_API_TIMEOUT_MS,
   ONRAMP_POLL_INTERVAL_MS,
+  ONRAMP_PROCESSING_TIMEOUT_MS,
   ONRAMP_PURCHASE_TIMEOUT_MS,
   ONRAMP_QUOTE_DEBOUNCE_MS,
 } from '../constants'
@@ -21,6 +23,7 @@ import {
   OnrampPurchaseFailedError,
   OnrampQuoteError,
   type OnrampStage,
+  OnrampStillProcessingError,
   OnrampTimeoutError,
   onrampErrorInfo,
 } from '../errors/onramp'
@@ -33,6 +36,7 @@ import {
   ONRAMP_PAYMENT_METHODS,
   onrampLimitsOf,
   orderFailed,
+  orderPending,
   pickPaymentCurrency,
   pickPurchase,
   purchaseCurrencyOf,
@@ -47,6 +51,7 @@ import type {
   OnrampNotice,
   OnrampOptions,
   OnrampOrder,
+  OnrampPartnerCommand,
   OnrampPartnerInput,
   OnrampPurchasesRequest,
   OnrampQuote,
@@ -64,16 +69,23 @@ import type {
  * `debouncing` (`quoteDebounce`: typing coalesces) → `quoting`, one `fetchQuote` per provider in the options'
  * order (a failure, or no answer within `quoteTimeout`: the sample quote, marked `estimate`) → `quoted`.
  *
- * `onramp.choose` (a quoted provider, the amount within the limits) → opening: the provider's orders read first
- * (`fetchPurchases`: the baseline, so the purchase is the order that was not there), the partner URL generated
- * (`generateUrl`), then the partner window opened by the spawned `openPartner` (it answers
- * `onramp.partnerOpened`, or `onramp.partnerFailed` when the browser blocks it, and later
- * `onramp.partnerClosed`) → waiting: the orders read every `pollInterval`; a new confirmed order → done
- * (`onramp.succeeded`), a new failed one → failed. The window closed → one more read (`closing`): nothing
- * confirmed → failed (abandoned). No purchase within `purchaseTimeout` → failed (timed out).
+ * `onramp.choose` (a quoted provider, the amount within the limits) → opening: its entry spawns `openPartner`,
+ * which opens a blank window at once, while the visitor's click is still being handled (a window opened after
+ * the calls below would be a pop-up the browser blocks); `onramp.partnerFailed` when the browser refused. Then
+ * the provider's orders are read (`fetchPurchases`: the baseline, so the purchase is the order that was not
+ * there) and the partner URL generated (`generateUrl`; a URL off the provider's origins is refused there), and
+ * the blank window is sent there (`partner.navigate`: `openPartner` checks the origin again and answers
+ * `onramp.partnerOpened`, or `onramp.partnerFailed`, and later `onramp.partnerClosed`) → waiting: the orders read
+ * every `pollInterval`; a new confirmed order → done (`onramp.succeeded`), a new failed one → failed. The window
+ * closed → one more read (`closing`): a new order confirmed → done, failed → failed, still pending → processing
+ * (the partner settles it later: the orders are read every `pollInterval` until it is confirmed or failed, or
+ * `processingTimeout` → unconfirmed, which says the purchase may still complete and where to look); no new order
+ * at all → failed (abandoned). No purchase within `purchaseTimeout` while the window is open → failed (timed out).
  *
- * `onramp.cancel` (opening, waiting) and `onramp.retry` (failed) go back to the form with every choice kept,
- * and ask for fresh quotes. The partner window is never closed by the kit; leaving waiting only stops watching it.
+ * `onramp.cancel` (opening, waiting, processing) and `onramp.retry` (failed, unconfirmed) go back to the form
+ * with every choice kept, and ask for fresh quotes. A window the kit opened blank and never sent to the partner
+ * (the URL failed or was refused, or the visitor cancelled first) is closed when the flow leaves it; the partner's
+ * page, once shown, is the visitor's: leaving only stops watching it.
  *
  * Every effect is a named actor slot: `fetchOptions`, `fetchQuote`, `generateUrl`, `openPartner`,
  * `fetchPurchases`. Tests fill them with fakes; src/kit/load/onramp.ts with the real ones.
@@ -137,8 +149,11 @@ export const onrampMachine = setup({
     fetchOptions: fromPromise<OnrampOptions, { chainId: number }>(notProvided('fetchOptions')),
     fetchQuote: fromPromise<OnrampQuote, OnrampQuoteRequest>(notProvided('fetchQuote')),
     generateUrl: fromPromise<string, OnrampUrlRequest>(notProvided('generateUrl')),
-    /** Opens the partner page in a new window; sends `onramp.partnerOpened` / `onramp.partnerFailed`, then `onramp.partnerClosed`. */
-    openPartner: fromCallback<OnrampEvent, OnrampPartnerInput>(notProvided('openPartner')),
+    /**
+     * Opens a blank window when it starts (in the visitor's click) and sends it to the partner page on
+     * `partner.navigate`; sends `onramp.partnerOpened` / `onramp.partnerFailed`, then `onramp.partnerClosed`.
+     */
+    openPartner: fromCallback<OnrampPartnerCommand, OnrampPartnerInput>(notProvided('openPartner')),
     fetchPurchases: fromPromise<OnrampOrder[], OnrampPurchasesRequest>(notProvided('fetchPurchases')),
   },
   delays: {
@@ -152,6 +167,8 @@ export const onrampMachine = setup({
     pollInterval: ONRAMP_POLL_INTERVAL_MS,
     /** Ours (src/constants.ts): how long a purchase may take before the kit gives up (retryable). */
     purchaseTimeout: ONRAMP_PURCHASE_TIMEOUT_MS,
+    /** Ours (src/constants.ts): how long a pending order is watched after the partner window closed. */
+    processingTimeout: ONRAMP_PROCESSING_TIMEOUT_MS,
   },
   guards: {
     /** Nothing typed yet: nothing to check or quote. */
@@ -188,6 +205,11 @@ export const onrampMachine = setup({
     purchaseConfirmed: ({ context }, orders: OnrampOrder[]) => confirmedOrder(context, orders) !== undefined,
     /** A new order of the provider failed. */
     purchaseFailed: ({ context }, orders: OnrampOrder[]) => orderFailed(context, orders),
+    /**
+     * A new order of the provider is still pending (issue 33): the visitor paid, the partner settles it later, so
+     * the window closing is not the purchase abandoned.
+     */
+    purchasePending: ({ context }, orders: OnrampOrder[]) => orderPending(context, orders),
   },
   actions: {
     setOptions: assign(({ context }, params: { options: OnrampOptions; estimates: boolean }) => ({
@@ -254,11 +276,17 @@ export const onrampMachine = setup({
     forgetPurchase: assign({ url: undefined, baseline: undefined, purchase: undefined, provider: undefined }),
     setBaseline: assign((_, orders: OnrampOrder[]) => ({ baseline: orders.map((order) => order.id) })),
     setUrl: assign((_, url: string) => ({ url })),
+    /** The window opened blank, now: in the visitor's click (`onramp.choose`). */
     openPartner: spawnChild('openPartner', {
       id: ONRAMP_PARTNER_ID,
-      input: ({ context }) => ({ url: context.url!, provider: context.provider! }),
+      input: ({ context }) => ({ provider: context.provider! }),
     }),
-    /** Stops watching the partner window (the window itself is the visitor's). */
+    /** The blank window sent to the partner page, once its URL is known. */
+    navigatePartner: sendTo(
+      ONRAMP_PARTNER_ID,
+      ({ context }): OnrampPartnerCommand => ({ type: 'partner.navigate', url: context.url! }),
+    ),
+    /** Stops watching the partner window (the partner's page is the visitor's; a blank one is closed). */
     closePartner: stopChild(ONRAMP_PARTNER_ID),
     setPurchase: assign(({ context }, orders: OnrampOrder[]) => {
       const order = confirmedOrder(context, orders)!
@@ -271,6 +299,12 @@ export const onrampMachine = setup({
     setAbandoned: assign({ error: onrampErrorInfo(new OnrampAbandonedError(), 'purchases') }),
     setTimedOut: assign({
       error: onrampErrorInfo(new OnrampTimeoutError({ timeoutMs: ONRAMP_PURCHASE_TIMEOUT_MS }), 'purchases'),
+    }),
+    setStillProcessing: assign({
+      error: onrampErrorInfo(
+        new OnrampStillProcessingError({ timeoutMs: ONRAMP_PROCESSING_TIMEOUT_MS }),
+        'purchases',
+      ),
     }),
     emitOpening: emit(({ context }) => ({ type: 'onramp.opening' as const, provider: context.provider! })),
     emitOpened: emit(({ context }) => ({
@@ -405,8 +439,18 @@ export const onrampMachine = setup({
     },
     opening: {
       tags: 'busy',
-      entry: ['startPurchase', 'emitOpening'],
-      on: { 'onramp.cancel': '#onramp.form' },
+      // The window opens in this transition: still in the visitor's click (issue 33).
+      entry: ['startPurchase', 'emitOpening', 'openPartner'],
+      on: {
+        'onramp.cancel': '#onramp.form',
+        // Blocked by the browser, or the URL's origin refused: the blank window is closed on the way out.
+        'onramp.partnerFailed': {
+          target: '#onramp.failed',
+          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'open' }) },
+        },
+        // The visitor closed the window before the partner page was in it.
+        'onramp.partnerClosed': { target: '#onramp.failed', actions: 'setAbandoned' },
+      },
       initial: 'readingOrders',
       states: {
         /** The provider's orders before the partner page opens: the purchase will be the one not among them. */
@@ -437,15 +481,11 @@ export const onrampMachine = setup({
             },
           },
         },
-        /** `openPartner` spawned: it lives on through waiting, watching the window. */
+        /** The blank window sent to the partner page; `openPartner` lives on through waiting, watching it. */
         launching: {
-          entry: 'openPartner',
+          entry: 'navigatePartner',
           on: {
             'onramp.partnerOpened': { target: '#onramp.waiting', actions: 'emitOpened' },
-            'onramp.partnerFailed': {
-              target: '#onramp.failed',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'open' }) },
-            },
           },
         },
       },
@@ -478,8 +518,19 @@ export const onrampMachine = setup({
             id: 'lastPoll',
             src: 'fetchPurchases',
             input: ({ context }) => purchasesRequestOf(context),
-            // Neither: the window was closed without paying.
-            onDone: [...ORDERS_DECIDE, { target: '#onramp.failed', actions: 'setAbandoned' } as const],
+            onDone: [
+              ...ORDERS_DECIDE,
+              // Paid, not settled yet: the partner confirms it later (issue 33), so it is watched on.
+              {
+                guard: {
+                  type: 'purchasePending',
+                  params: ({ event }: { event: { output: OnrampOrder[] } }) => event.output,
+                },
+                target: '#onramp.processing',
+              },
+              // No new order at all: the window was closed without paying.
+              { target: '#onramp.failed', actions: 'setAbandoned' },
+            ],
             // The read failed: the purchase may still have landed, so it is read again after the interval.
             onError: 'closed',
           },
@@ -489,6 +540,35 @@ export const onrampMachine = setup({
           after: { pollInterval: 'closing' },
         },
       },
+    },
+    /**
+     * The window is closed and the new order pending: read every `pollInterval` until it is confirmed or failed;
+     * after `processingTimeout`, unconfirmed.
+     */
+    processing: {
+      tags: 'busy',
+      entry: 'closePartner',
+      on: { 'onramp.cancel': '#onramp.form' },
+      after: { processingTimeout: { target: '#onramp.unconfirmed', actions: 'setStillProcessing' } },
+      initial: 'sleeping',
+      states: {
+        sleeping: {
+          after: { pollInterval: 'polling' },
+        },
+        polling: {
+          invoke: {
+            id: 'processingPoll',
+            src: 'fetchPurchases',
+            input: ({ context }) => purchasesRequestOf(context),
+            onDone: [...ORDERS_DECIDE, { target: 'sleeping' }],
+            onError: 'sleeping',
+          },
+        },
+      },
+    },
+    /** Still pending when the kit stopped watching: the purchase may still complete (the text says where to look). */
+    unconfirmed: {
+      on: { 'onramp.retry': '#onramp.form' },
     },
     done: {
       entry: ['closePartner', 'emitSucceeded'],
@@ -536,8 +616,9 @@ function purchasesRequestOf(context: OnrampContext): OnrampPurchasesRequest {
 
 /**
  * Where the Buy flow stands, for the views: options `loading`; the form (`editing`, `invalid` amount, quotes
- * `quoting` (the debounce included), `quoted`); `opening` the partner page; `waiting` for the purchase; `done`;
- * `failed` (retryable).
+ * `quoting` (the debounce included), `quoted`); `opening` the partner page; `waiting` for the purchase;
+ * `processing` (the window closed, the order pending); `unconfirmed` (still pending when the kit stopped
+ * watching); `done`; `failed` (retryable).
  */
 export type OnrampStatus =
   | 'loading'
@@ -547,6 +628,8 @@ export type OnrampStatus =
   | 'quoted'
   | 'opening'
   | 'waiting'
+  | 'processing'
+  | 'unconfirmed'
   | 'done'
   | 'failed'
 
@@ -558,6 +641,8 @@ const ONRAMP_STATUSES: ReadonlyArray<[Parameters<OnrampSnapshot['matches']>[0], 
   [{ form: 'quoted' }, 'quoted'],
   ['opening', 'opening'],
   ['waiting', 'waiting'],
+  ['processing', 'processing'],
+  ['unconfirmed', 'unconfirmed'],
   ['done', 'done'],
   ['failed', 'failed'],
 ]

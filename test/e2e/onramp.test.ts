@@ -10,7 +10,9 @@ import { connectInjected, type E2eContext, hostButton, startE2e, truncated, view
  * with "Purchase"), Tokens shows the new balance and Activity the buy. An amount outside the limits is refused
  * before any partner page opens; with the options and quote calls failing (the fault switch) the samples and the
  * estimate show as estimates and the purchase still completes; a partner page closed without paying leaves a
- * retryable state.
+ * retryable state. Issue 33: the partner window is opened within the click on the provider (blank, then sent to
+ * the partner page), and a purchase still pending when the partner window closes ("Complete later") is watched
+ * on until the partner confirms it, and ends as purchased.
  */
 let e2e: E2eContext
 let page: Page
@@ -25,6 +27,30 @@ beforeAll(async () => {
   page = await e2e.browser.newPage()
   page.on('pageerror', (error) => e2e.pageErrors.push(error.message))
   page.on('request', (request) => requested.push(new URL(request.url()).pathname))
+  // Every `window.open` of the host page, with the event being dispatched when it was called (`window.event`:
+  // the click while its handlers run, nothing once they returned), and every status or alert line it showed.
+  await page.addInitScript(() => {
+    const log = window as unknown as {
+      __opened: Array<{ url: string; during: string | null; active: boolean | null }>
+      __statuses: string[]
+    }
+    log.__opened = []
+    log.__statuses = []
+    const open = window.open.bind(window)
+    window.open = (...args: Parameters<typeof window.open>) => {
+      const during = (window as unknown as { event?: Event }).event?.type ?? null
+      const activation = (navigator as unknown as { userActivation?: { isActive: boolean } }).userActivation
+      log.__opened.push({ url: String(args[0] ?? ''), during, active: activation?.isActive ?? null })
+      return open(...args)
+    }
+    const seen = () => {
+      for (const line of document.querySelectorAll('[role="status"], [role="alert"]')) {
+        const text = line.textContent ?? ''
+        if (text && log.__statuses.at(-1) !== text) log.__statuses.push(text)
+      }
+    }
+    new MutationObserver(seen).observe(document, { childList: true, subtree: true, characterData: true })
+  })
   await page.goto(e2e.sandbox.demo!.url)
   client = createPublicClient({ transport: http(e2e.sandbox.chain.rpcUrl) })
   me = e2e.sandbox.wallets.injectedAddress
@@ -55,20 +81,37 @@ async function fillBuy(amount: string, provider: string) {
   return button
 }
 
-/** The provider chosen: the partner page opens in its own window, on the partner's origin. */
+const opened = () =>
+  page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __opened: Array<{ url: string; during: string | null; active: boolean | null }>
+        }
+      ).__opened,
+  )
+const statuses = () => page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses)
+
+/**
+ * The provider chosen: the partner page opens in its own window, on the partner's origin. Issue 33: the window is
+ * opened while the click is dispatched (a pop-up blocker allows no other), blank, and sent to the partner page
+ * once its URL is known; the old code called `window.open` after two API calls, when `window.event` is gone.
+ */
 async function choose(button: ReturnType<Page['getByRole']>): Promise<Page> {
-  const opened = page.context().waitForEvent('page', { timeout: 20_000 })
+  const before = (await opened()).length
+  const popup = page.context().waitForEvent('page', { timeout: 20_000 })
   await button.click()
-  const partner = await opened
+  const partner = await popup
   await partner.waitForURL((url) => url.origin === e2e.sandbox.onrampPartner.origin, { timeout: 20_000 })
   await purchase().waitFor()
+  expect((await opened()).slice(before)).toEqual([{ url: 'about:blank', during: 'click', active: true }])
   return partner
 }
 
 /** The purchase delivered on the chain, and the kit showing it: its toast, Tokens and Activity. */
-async function completesPurchase(partner: Page, expected: string) {
+async function completesPurchase(partner: Page, expected: string, action = 'Complete purchase') {
   const before = await usdcOf(me)
-  await partner.getByRole('button', { name: 'Complete purchase' }).click()
+  await partner.getByRole('button', { name: action }).click()
   const status = page.getByRole('status').filter({ hasText: 'Purchase' })
   await expect
     .poll(() => status.first().textContent(), { timeout: 30_000 })
@@ -165,6 +208,27 @@ describe('Buy with the injected dev wallet, in Chromium against the sandbox', ()
     const again = buy().getByRole('button', { name: 'Coinbase', exact: true })
     await expect.poll(() => again.isEnabled(), { timeout: 20_000 }).toBe(true)
     await completesPurchase(await choose(again), '19.8')
+  })
+
+  // Issue 33: the old code read the order once after the window closed, found it pending, ended the flow as
+  // "The purchase was not completed" and stopped reading, so the purchase that landed seconds later never showed.
+  it('a purchase still pending when the partner window closes ends as purchased once the partner confirms it', async () => {
+    const button = await fillBuy('25', 'Coinbase')
+    const partner = await choose(button)
+    const closed = partner.waitForEvent('close', { timeout: 20_000 })
+    const shown = (await statuses()).length
+    // "Complete later": paid now, the window closes itself, the partner delivers a few seconds later.
+    // 25 − 0.25 = 24.75 USDC.
+    await completesPurchase(partner, '24.75', 'Complete later')
+    await closed
+    const seen = (await statuses()).slice(shown)
+    // While the order was pending with the window closed, the purchase view said it was being processed, and it
+    // never said the purchase was not completed.
+    expect(seen).toContain('Your payment is being processed by Coinbase. Waiting for the tokens to arrive…')
+    expect(
+      seen.indexOf('Your payment is being processed by Coinbase. Waiting for the tokens to arrive…'),
+    ).toBeLessThan(seen.findIndex((text) => text.includes('Purchase complete: received 24.75 USDC')))
+    expect(seen).not.toContain('The purchase was not completed')
   })
 
   it('a purchase the partner fails says so, nothing arrives, and Try again is offered', async () => {

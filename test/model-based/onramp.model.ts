@@ -1,6 +1,10 @@
 import type { Address } from 'viem'
 import { type EventFromLogic, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
-import { OnrampAmountOutOfRangeError, OnrampPopupBlockedError } from '../../src/errors/onramp'
+import {
+  OnrampAmountOutOfRangeError,
+  OnrampPartnerOriginError,
+  OnrampPopupBlockedError,
+} from '../../src/errors/onramp'
 import {
   networkOf,
   normaliseFiatAmount,
@@ -152,6 +156,7 @@ const answers = [
   { type: 'xstate.error.actor.generateUrl', error: new Error('HTTP 500') },
   ...orderAnswers('pollOrders'),
   ...orderAnswers('lastPoll'),
+  ...orderAnswers('processingPoll'),
 ] as unknown as Event[]
 
 export const events: Event[] = [
@@ -167,6 +172,10 @@ export const events: Event[] = [
   { type: 'onramp.choose', provider: 'coinbase' },
   { type: 'onramp.choose', provider: 'nobody' },
   { type: 'onramp.partnerFailed', error: new OnrampPopupBlockedError() },
+  {
+    type: 'onramp.partnerFailed',
+    error: new OnrampPartnerOriginError({ origin: 'https://evil.example', provider: 'coinbase' }),
+  },
   ...answers,
 ]
 
@@ -214,7 +223,7 @@ export function invariant(snapshot: Snapshot): void {
     snapshot.matches({ form: 'debouncing' }) ||
     snapshot.matches({ form: 'quoting' })
   if (snapshot.hasTag('loading') !== loading) fail('loading tag out of step')
-  const busy = snapshot.matches('opening') || snapshot.matches('waiting')
+  const busy = snapshot.matches('opening') || snapshot.matches('waiting') || snapshot.matches('processing')
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
 
   // Options: none while loading; afterwards the API's or, marked as estimates, the samples for the account.
@@ -283,8 +292,12 @@ export function invariant(snapshot: Snapshot): void {
   if (snapshot.matches({ opening: 'generating' }) && !c.baseline) fail('a URL asked for before the baseline')
   if ((snapshot.matches({ opening: 'launching' }) || snapshot.matches('waiting')) && (!c.url || !c.baseline))
     fail('the window without its URL')
-  const watching = snapshot.matches({ opening: 'launching' }) || snapshot.matches('waiting')
+  // Issue 33: the window is opened (blank) as the purchase starts, in the visitor's click, and watched until it
+  // closes; once closed (processing) nothing watches it.
+  const watching = snapshot.matches('opening') || snapshot.matches('waiting')
   if (watching !== (snapshot.children.partner !== undefined)) fail('the partner window watched out of step')
+  if (snapshot.matches('processing') && (!c.url || !c.baseline))
+    fail('processing without a purchase under way')
   if (snapshot.matches('done')) {
     if (!c.purchase || c.purchase.id !== CONFIRMED.id || c.purchase.hash !== HASH)
       fail('done without the purchase')
@@ -293,6 +306,12 @@ export function invariant(snapshot: Snapshot): void {
     if (!c.error) fail('failed without an error')
     if (!snapshot.can({ type: 'onramp.retry' })) fail('failed without a retry')
   }
+  // Issue 33: after the time limit on a pending order, the text that says it may still complete.
+  if (snapshot.matches('unconfirmed')) {
+    if (c.error?.name !== 'OnrampStillProcessingError') fail('unconfirmed without its text')
+    if (!snapshot.can({ type: 'onramp.retry' })) fail('unconfirmed without a way back')
+  } else if (c.error?.name === 'OnrampStillProcessingError')
+    fail('the still-processing text outside unconfirmed')
 
   // The status the views read follows the states.
   const status = selectOnrampStatus(snapshot)
@@ -304,6 +323,8 @@ export function invariant(snapshot: Snapshot): void {
     ['quoted', snapshot.matches({ form: 'quoted' })],
     ['opening', snapshot.matches('opening')],
     ['waiting', snapshot.matches('waiting')],
+    ['processing', snapshot.matches('processing')],
+    ['unconfirmed', snapshot.matches('unconfirmed')],
     ['done', snapshot.matches('done')],
     ['failed', snapshot.matches('failed')],
   ]

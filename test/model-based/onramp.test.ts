@@ -3,6 +3,7 @@ import { type AnyEventObject, createActor, fromCallback, fromPromise, SimulatedC
 import {
   DATA_API_TIMEOUT_MS,
   ONRAMP_POLL_INTERVAL_MS,
+  ONRAMP_PROCESSING_TIMEOUT_MS,
   ONRAMP_PURCHASE_TIMEOUT_MS,
   ONRAMP_QUOTE_DEBOUNCE_MS,
 } from '../../src/constants'
@@ -12,6 +13,7 @@ import {
   type OnrampNotice,
   type OnrampOptions,
   type OnrampOrder,
+  type OnrampPartnerCommand,
   type OnrampPartnerInput,
   type OnrampPurchasesRequest,
   type OnrampQuote,
@@ -44,7 +46,7 @@ import {
 /** The onramp machine's model (onramp.model.ts): every path replayed, the invariants checked in every state. */
 describe('onramp machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(41)
+    expect(model.paths.length).toBe(51)
   })
 
   for (const path of model.paths) {
@@ -55,7 +57,7 @@ describe('onramp machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(41)
+    expect(results).toHaveLength(51)
     assertCoverage(model, results)
   })
 })
@@ -93,6 +95,7 @@ function start(scenario: Scenario = {}) {
     | { slot: 'generateUrl'; input: OnrampUrlRequest }
     | { slot: 'fetchPurchases'; input: OnrampPurchasesRequest }
     | { slot: 'openPartner'; input: OnrampPartnerInput }
+    | { slot: 'navigate'; url: string }
   > = []
   const partner = { stopped: 0, send: undefined as undefined | ((event: OnrampEvent) => void) }
   let orderCall = 0
@@ -118,13 +121,25 @@ function start(scenario: Scenario = {}) {
         const next = list[Math.min(orderCall++, list.length - 1)]
         return answer(next, [OLD])
       }),
+      // A window opened blank when the slot starts, sent to the partner page on `partner.navigate`.
       openPartner: fromCallback(
-        ({ input, sendBack }: { input: OnrampPartnerInput; sendBack: (event: AnyEventObject) => void }) => {
+        ({
+          input,
+          sendBack,
+          receive,
+        }: {
+          input: OnrampPartnerInput
+          sendBack: (event: AnyEventObject) => void
+          receive: (listener: (command: OnrampPartnerCommand) => void) => void
+        }) => {
           calls.push({ slot: 'openPartner', input })
           partner.send = sendBack
           if (scenario.partner === 'blocked')
             sendBack({ type: 'onramp.partnerFailed', error: new OnrampPopupBlockedError() })
-          else sendBack({ type: 'onramp.partnerOpened' })
+          receive((command) => {
+            calls.push({ slot: 'navigate', url: command.url })
+            sendBack({ type: 'onramp.partnerOpened' })
+          })
           return () => {
             partner.stopped++
           }
@@ -189,15 +204,17 @@ describe('onramp machine, behaviour', () => {
     ])
 
     await choose(run)
+    // Issue 33: the window opens first (in the click), then the baseline and the URL, then it is sent there.
     expect(run.slots()).toEqual([
       'fetchOptions',
       'fetchQuote',
       'fetchQuote',
+      'openPartner',
       'fetchPurchases',
       'generateUrl',
-      'openPartner',
+      'navigate',
     ])
-    expect(run.calls[4]).toEqual({
+    expect(run.calls[5]).toEqual({
       slot: 'generateUrl',
       input: {
         address: ALICE,
@@ -209,8 +226,9 @@ describe('onramp machine, behaviour', () => {
         provider: 'coinbase',
       },
     })
-    expect(run.calls[5]).toEqual({ slot: 'openPartner', input: { url: URL, provider: 'coinbase' } })
-    expect(run.calls[3]).toEqual({
+    expect(run.calls[3]).toEqual({ slot: 'openPartner', input: { provider: 'coinbase' } })
+    expect(run.calls[6]).toEqual({ slot: 'navigate', url: URL })
+    expect(run.calls[4]).toEqual({
       slot: 'fetchPurchases',
       input: { address: ALICE, chainId: 8453, provider: 'coinbase' },
     })
@@ -379,8 +397,9 @@ describe('onramp machine, behaviour', () => {
     })
   })
 
-  it('fails as abandoned when the window closes with no new confirmed order (one more read), and retries with every choice kept', async () => {
-    const run = start({ orders: [[OLD], [PENDING, OLD]] })
+  // Issue 33: only "no new order at all" is abandoned (a new pending order is processing, below).
+  it('fails as abandoned when the window closes with no new order (one more read), and retries with every choice kept', async () => {
+    const run = start({ orders: [[OLD], [OLD]] })
     await flush()
     run.actor.send({ type: 'onramp.setPaymentMethod', id: 'ach_bank_account' })
     run.actor.send({ type: 'onramp.setPaymentCurrency', id: 'EUR' })
@@ -413,6 +432,78 @@ describe('onramp machine, behaviour', () => {
     for (let i = 0; i < 5; i++) await flush()
     expect(run.actor.getSnapshot().matches({ form: 'quoted' })).toBe(true)
     expect(run.slots().filter((s) => s === 'fetchQuote').length).toBe(quotesBefore + 2)
+  })
+
+  // Issue 33: the old code ended here as abandoned ("The purchase was not completed") and stopped reading.
+  it('watches a new order still pending when the window closes (processing) until the partner confirms it', async () => {
+    const run = start({
+      orders: [[OLD], [PENDING, OLD], [PENDING, OLD], new Error('HTTP 500'), [CONFIRMED, OLD]],
+    })
+    await typeAmount(run, '50')
+    await choose(run)
+    run.partner.send?.({ type: 'onramp.partnerClosed' })
+    for (let i = 0; i < 3; i++) await flush()
+    let snapshot = run.actor.getSnapshot()
+    expect(snapshot.matches('processing')).toBe(true)
+    expect(selectOnrampStatus(snapshot)).toBe('processing')
+    expect(snapshot.context.error).toBeUndefined()
+    // The closed window is no longer watched; the order is.
+    expect(run.partner.stopped).toBe(1)
+    await poll(run)
+    expect(run.actor.getSnapshot().matches('processing')).toBe(true)
+    // A failed read is not a failed purchase.
+    await poll(run)
+    expect(run.actor.getSnapshot().matches('processing')).toBe(true)
+    await poll(run)
+    snapshot = run.actor.getSnapshot()
+    expect(snapshot.matches('done')).toBe(true)
+    expect(snapshot.context.purchase).toEqual({ id: 'new', amount: '49.5', symbol: 'USDC', hash: HASH })
+    expect(run.notices.at(-1)).toMatchObject({
+      type: 'onramp.succeeded',
+      message: 'Purchase complete: received 49.5 USDC',
+    })
+    expect(run.slots().filter((s) => s === 'fetchPurchases')).toHaveLength(5)
+  })
+
+  it('fails when a pending order the kit watches after the window closed is failed by the partner', async () => {
+    const run = start({ orders: [[OLD], [PENDING, OLD], [FAILED, OLD]] })
+    await typeAmount(run, '50')
+    await choose(run)
+    run.partner.send?.({ type: 'onramp.partnerClosed' })
+    for (let i = 0; i < 3; i++) await flush()
+    expect(run.actor.getSnapshot().matches('processing')).toBe(true)
+    await poll(run)
+    expect(run.actor.getSnapshot().context.error).toMatchObject({ name: 'OnrampPurchaseFailedError' })
+  })
+
+  // Issue 33: the time limit is a named delay (processingTimeout, ONRAMP_PROCESSING_TIMEOUT_MS); then the text says
+  // the purchase may still complete and where to look, and reading stops.
+  it('stops watching a pending order after the processing time limit, saying it may still complete and where to look', async () => {
+    const run = start({ orders: [[OLD], [PENDING, OLD]] })
+    await typeAmount(run, '50')
+    await choose(run)
+    run.partner.send?.({ type: 'onramp.partnerClosed' })
+    for (let i = 0; i < 3; i++) await flush()
+    run.clock.increment(ONRAMP_PROCESSING_TIMEOUT_MS - 1)
+    for (let i = 0; i < 3; i++) await flush()
+    expect(run.actor.getSnapshot().matches('processing')).toBe(true)
+    run.clock.increment(1)
+    await flush()
+    const snapshot = run.actor.getSnapshot()
+    expect(snapshot.matches('unconfirmed')).toBe(true)
+    expect(selectOnrampStatus(snapshot)).toBe('unconfirmed')
+    expect(snapshot.context.error).toMatchObject({
+      name: 'OnrampStillProcessingError',
+      message:
+        "Your purchase is still being processed and may still complete. Check Activity in a few minutes, or your order on the provider's site, before buying again.",
+    })
+    const reads = run.slots().filter((s) => s === 'fetchPurchases').length
+    await poll(run)
+    await poll(run)
+    expect(run.slots().filter((s) => s === 'fetchPurchases').length).toBe(reads)
+    run.actor.send({ type: 'onramp.retry' })
+    expect(run.actor.getSnapshot().matches('form')).toBe(true)
+    expect(run.actor.getSnapshot().context.amount).toBe('50')
   })
 
   it('succeeds when the window closes after the order was confirmed', async () => {
@@ -464,12 +555,23 @@ describe('onramp machine, behaviour', () => {
     expect(run.notices).toEqual([{ type: 'onramp.opening', provider: 'coinbase' }])
   })
 
-  it('fails (retryable) when the URL cannot be generated, before any window', async () => {
+  it('fails (retryable) when the URL cannot be generated: the blank window goes nowhere and is let go', async () => {
     const run = start({ url: new OnrampUrlError({ details: 'HTTP 500' }) })
     await typeAmount(run, '50')
     await choose(run)
     expect(run.actor.getSnapshot().context.error).toMatchObject({ name: 'OnrampUrlError' })
-    expect(run.slots()).not.toContain('openPartner')
+    expect(run.slots()).toContain('openPartner')
+    expect(run.slots()).not.toContain('navigate')
+    expect(run.partner.stopped).toBe(1)
+  })
+
+  // Issue 33: the window is opened while `onramp.choose` is handled (the visitor's click), not after the calls.
+  it('starts the window while onramp.choose is handled, before the baseline or the URL answer', async () => {
+    const run = start({ orders: ['never'] })
+    await typeAmount(run, '50')
+    run.actor.send({ type: 'onramp.choose', provider: 'coinbase' })
+    expect(run.slots().slice(-2)).toEqual(['openPartner', 'fetchPurchases'])
+    expect(run.slots()).not.toContain('generateUrl')
   })
 
   it('goes back to the form on cancel, stops watching the window and reading orders', async () => {

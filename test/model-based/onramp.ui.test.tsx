@@ -3,13 +3,18 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it } from 'vitest'
 import { fromCallback, fromPromise, SimulatedClock } from 'xstate'
 import { createKitMachine, type KitActorRef } from '../../src'
-import { ONRAMP_QUOTE_DEBOUNCE_MS } from '../../src/constants'
+import {
+  ONRAMP_POLL_INTERVAL_MS,
+  ONRAMP_PROCESSING_TIMEOUT_MS,
+  ONRAMP_QUOTE_DEBOUNCE_MS,
+} from '../../src/constants'
 import { OnrampOptionsError, OnrampQuoteError } from '../../src/errors/onramp'
 import type { AccountLogic } from '../../src/machines/kit/types'
 import {
   type OnrampEvent,
   type OnrampOptions,
   type OnrampOrder,
+  type OnrampPartnerCommand,
   type OnrampPartnerInput,
   type OnrampQuote,
   type OnrampQuoteRequest,
@@ -29,6 +34,16 @@ afterEach(cleanup)
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const never = <T,>() => new Promise<T>(() => {})
+/** True only while a click is being dispatched (fireEvent dispatches synchronously). */
+let clicking = false
+function click(element: HTMLElement) {
+  clicking = true
+  try {
+    fireEvent.click(element)
+  } finally {
+    clicking = false
+  }
+}
 
 interface Answers {
   options: () => Promise<OnrampOptions>
@@ -49,7 +64,8 @@ function quoteFor(request: OnrampQuoteRequest, fee: string, purchase: string): O
 function renderBuy(answers: Answers) {
   const clock = new SimulatedClock()
   const quotes: OnrampQuoteRequest[] = []
-  const windows: Array<{ url: string; close: () => void }> = []
+  /** The partner windows: whether each was opened during a click's dispatch, and where it was sent. */
+  const windows: Array<{ inClick: boolean; url: string | undefined; close: () => void }> = []
   const logic = onrampMachine.provide({
     actors: {
       fetchOptions: fromPromise(answers.options),
@@ -58,9 +74,17 @@ function renderBuy(answers: Answers) {
         return answers.quote(input)
       }),
       generateUrl: fromPromise(async () => 'http://127.0.0.1:9/order/abc'),
-      openPartner: fromCallback<OnrampEvent, OnrampPartnerInput>(({ input, sendBack }) => {
-        windows.push({ url: input.url, close: () => sendBack({ type: 'onramp.partnerClosed' }) })
-        sendBack({ type: 'onramp.partnerOpened' })
+      openPartner: fromCallback<OnrampPartnerCommand, OnrampPartnerInput>(({ sendBack, receive }) => {
+        const opened = {
+          inClick: clicking,
+          url: undefined as string | undefined,
+          close: () => sendBack({ type: 'onramp.partnerClosed' } satisfies OnrampEvent),
+        }
+        windows.push(opened)
+        receive((command) => {
+          opened.url = command.url
+          sendBack({ type: 'onramp.partnerOpened' } satisfies OnrampEvent)
+        })
       }),
       fetchPurchases: fromPromise(async () => answers.orders.shift() ?? []),
     },
@@ -186,13 +210,14 @@ describe('the Buy views over the onramp machine', () => {
     await typeAmount(rendered, '20')
     await waitFor(() => expect(provider('Coinbase').disabled).toBe(false))
     await act(async () => {
-      fireEvent.click(provider('Coinbase'))
+      click(provider('Coinbase'))
       await flush()
     })
     // (Its progress line is a spinner of its own: the view is there once its status says so.)
     await waitFor(() => expect(shown().getAttribute('data-view')).toBe('OnRampPurchase'))
     await waitFor(() => expect(within(shown()).getByRole('status').textContent).toMatch(/Coinbase window/))
-    expect(rendered.windows.map((w) => w.url)).toEqual(['http://127.0.0.1:9/order/abc'])
+    // Issue 33: opened while the click was dispatched (the kit forwards the choice synchronously), then sent.
+    expect(rendered.windows.map((w) => [w.inClick, w.url])).toEqual([[true, 'http://127.0.0.1:9/order/abc']])
     await act(async () => {
       rendered.windows[0]!.close()
       await flush()
@@ -206,5 +231,76 @@ describe('the Buy views over the onramp machine', () => {
     })
     await showView('OnRampProviders')
     expect((within(shown()).getByRole('textbox', { name: 'Amount' }) as HTMLInputElement).value).toBe('20')
+  })
+
+  // Issue 33: a new order still pending when the window closes is processing, not "not completed"; the view says
+  // so and the kit reads it on until the partner confirms it (the "Purchase complete" toast, DESIGN.md).
+  it('a window closed while the order is pending shows processing, then the purchase when it is confirmed', async () => {
+    const pending: OnrampOrder = { id: 'n1', status: 'pending', amount: '19.8', symbol: 'USDC', hash: '' }
+    const rendered = renderBuy({
+      options: async () => sampleOnrampOptions(31337),
+      quote: async (request) => quoteFor(request, '0.20', '19.8'),
+      orders: [[], [pending], [pending], [{ ...pending, status: 'confirmed', hash: `0x${'ab'.repeat(32)}` }]],
+    })
+    await openBuy(rendered)
+    await typeAmount(rendered, '20')
+    await waitFor(() => expect(provider('Coinbase').disabled).toBe(false))
+    await act(async () => {
+      click(provider('Coinbase'))
+      await flush()
+    })
+    await waitFor(() => expect(within(shown()).getByRole('status').textContent).toMatch(/Coinbase window/))
+    await act(async () => {
+      rendered.windows[0]!.close()
+      await flush()
+    })
+    await waitFor(() =>
+      expect(within(shown()).getByRole('status').textContent).toBe(
+        'Your payment is being processed by Coinbase. Waiting for the tokens to arrive…',
+      ),
+    )
+    expect(within(shown()).queryByRole('alert')).toBeNull()
+    for (let i = 0; i < 2; i++)
+      await act(async () => {
+        rendered.clock.increment(ONRAMP_POLL_INTERVAL_MS)
+        await flush()
+      })
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+        'Purchase complete: received 19.8 USDC',
+      ),
+    )
+  })
+
+  it('past the processing time limit, says the purchase may still complete and where to look', async () => {
+    const pending: OnrampOrder = { id: 'n1', status: 'pending', amount: '19.8', symbol: 'USDC', hash: '' }
+    const rendered = renderBuy({
+      options: async () => sampleOnrampOptions(31337),
+      quote: async (request) => quoteFor(request, '0.20', '19.8'),
+      orders: [[], [pending], [pending]],
+    })
+    await openBuy(rendered)
+    await typeAmount(rendered, '20')
+    await waitFor(() => expect(provider('Coinbase').disabled).toBe(false))
+    await act(async () => {
+      click(provider('Coinbase'))
+      await flush()
+    })
+    await waitFor(() => expect(within(shown()).getByRole('status').textContent).toMatch(/Coinbase window/))
+    await act(async () => {
+      rendered.windows[0]!.close()
+      await flush()
+    })
+    await waitFor(() => expect(within(shown()).getByRole('status').textContent).toMatch(/being processed/))
+    await act(async () => {
+      rendered.clock.increment(ONRAMP_PROCESSING_TIMEOUT_MS)
+      await flush()
+    })
+    await waitFor(() =>
+      expect(within(shown()).getByRole('status').textContent).toBe(
+        'Your purchase with Coinbase is still being processed and may still complete. Check Activity in a few minutes, or your order with Coinbase, before buying again.',
+      ),
+    )
+    expect(within(shown()).getByRole('button', { name: 'Back to account' })).toBeTruthy()
   })
 })

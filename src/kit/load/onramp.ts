@@ -13,7 +13,13 @@ export { refreshAccountData } from '../../actors/refreshAccount'
  * With the kit's QueryClient the Data API's network check is shared with the rest of the kit.
  */
 export function onrampLogic(config: ResolvedKitConfig, queryClient?: QueryClient) {
-  const onramp = createOnrampClient({ api: config.endpoints.api, projectId: config.projectId })
+  // The partner page is checked against the provider's origins twice: the URL answered, then the window's target.
+  const partnerOrigins = config.onrampPartnerOrigins
+  const onramp = createOnrampClient({
+    api: config.endpoints.api,
+    projectId: config.projectId,
+    partnerOrigins,
+  })
   const dataApi = getDataApiClient(config, queryClient)
-  return onrampMachine.provide({ actors: createOnrampActors({ onramp, dataApi }) })
+  return onrampMachine.provide({ actors: createOnrampActors({ onramp, dataApi, partnerOrigins }) })
 }

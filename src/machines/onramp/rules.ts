@@ -157,6 +157,14 @@ export function confirmedOrder(
   return newOrders(context, orders).find((order) => order.status === 'confirmed')
 }
 
+/** Whether a new order is still pending: paid, not settled yet (the machine asks after confirmed and failed). */
+export function orderPending(
+  context: Pick<OnrampContext, 'baseline'>,
+  orders: readonly OnrampOrder[],
+): boolean {
+  return newOrders(context, orders).some((o) => o.status === 'pending')
+}
+
 /** Whether a new order failed (and none was confirmed). */
 export function orderFailed(
   context: Pick<OnrampContext, 'baseline'>,

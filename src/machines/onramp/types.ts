@@ -108,11 +108,13 @@ export interface OnrampUrlRequest {
   provider: string
 }
 
-/** What `openPartner` takes: the partner page to open in a new window. */
+/** What `openPartner` takes: the provider whose partner page the window will show (its origins are checked). */
 export interface OnrampPartnerInput {
-  url: string
   provider: string
 }
+
+/** What the machine tells `openPartner`: the partner page to send the blank window to. */
+export type OnrampPartnerCommand = { type: 'partner.navigate'; url: string }
 
 /** What `fetchPurchases` takes: that provider's orders for the address (`history?onramp=<provider>`). */
 export interface OnrampPurchasesRequest {
@@ -198,7 +200,7 @@ export type OnrampEvent =
   | { type: 'onramp.partnerOpened' }
   /** From `openPartner`: the partner window was closed. */
   | { type: 'onramp.partnerClosed' }
-  /** From `openPartner`: the window could not be opened (a pop-up blocker). */
+  /** From `openPartner`: the window could not be opened (a pop-up blocker), or the URL's origin was refused. */
   | { type: 'onramp.partnerFailed'; error: unknown }
 
 /** What the onramp machine tells the kit (`actor.on(type, …)`). */

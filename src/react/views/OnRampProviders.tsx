@@ -60,8 +60,8 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
   // Shown again after a purchase ended (done, failed) or was left: the form is what is edited now.
   useEffect(() => {
     const shown = selectOnrampStatus(onramp.getSnapshot())
-    if (shown === 'failed' || shown === 'done') kit.send({ type: 'onramp.retry' })
-    else if (shown === 'opening' || shown === 'waiting')
+    if (shown === 'failed' || shown === 'done' || shown === 'unconfirmed') kit.send({ type: 'onramp.retry' })
+    else if (shown === 'opening' || shown === 'waiting' || shown === 'processing')
       kit.send({ type: 'router.push', view: 'OnRampPurchase' })
   }, [kit, onramp])
 
@@ -168,6 +168,8 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
                   aria-label={provider.name}
                   aria-describedby={quoteId}
                   disabled={!canChoose || !quote}
+                  // The Buy flow opens the partner window while this click is handled (pop-up blockers allow
+                  // a window opened in the click only): the send reaches it synchronously.
                   onClick={() => kit.send({ type: 'onramp.choose', provider: provider.id })}
                 >
                   <span>{provider.name}</span>

@@ -7,7 +7,9 @@ import { errorText, useI18n } from '../i18nViews'
 /**
  * Issue 19's purchase in progress: the partner page opening, then open in its own window while the kit waits for
  * the purchase to land (Cancel goes back to the form), then the amount received, or why it did not happen with
- * Try again (every choice of the form kept).
+ * Try again (every choice of the form kept). Issue 33: the window closed with the order still pending, the
+ * purchase is processing (the kit keeps reading it); past the time limit, a text says it may still complete and
+ * where to look, with the way back to the account (its Activity) and to Buy.
  */
 export default function OnRampPurchase() {
   const { onramp, failed, retry } = useOnrampFlow()
@@ -64,15 +66,44 @@ function Purchase({ onramp }: { onramp: OnrampActorRef }) {
       </div>
     )
   }
-  if (status === 'opening' || status === 'waiting') {
+  if (status === 'unconfirmed') {
+    return (
+      <div className="ws-stack" data-provider={providerId}>
+        <OnrampStyle />
+        <p role="status">{t('onramp.stillProcessing', { provider })}</p>
+        <button
+          type="button"
+          className="ws-primary"
+          onClick={() => kit.send({ type: 'router.reset', view: 'Account' })}
+        >
+          {t('onramp.backToAccount')}
+        </button>
+        <button
+          type="button"
+          className="ws-secondary"
+          onClick={() => {
+            kit.send({ type: 'onramp.retry' })
+            backToForm()
+          }}
+        >
+          {t('onramp.backToForm')}
+        </button>
+      </div>
+    )
+  }
+  if (status === 'opening' || status === 'waiting' || status === 'processing') {
+    const progress =
+      status === 'opening'
+        ? t('onramp.opening', { provider })
+        : status === 'waiting'
+          ? t('onramp.waiting', { provider })
+          : t('onramp.processing', { provider })
     return (
       <div className="ws-stack" data-provider={providerId}>
         <OnrampStyle />
         <div className="ws-loading" role="status" aria-live="polite">
           <span className="ws-spinner" aria-hidden="true" />
-          <span>
-            {status === 'opening' ? t('onramp.opening', { provider }) : t('onramp.waiting', { provider })}
-          </span>
+          <span>{progress}</span>
         </div>
         <button
           type="button"
