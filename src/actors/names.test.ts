@@ -179,6 +179,28 @@ describe('names actors: signRegistration', () => {
     expect(signed).toEqual([])
   })
 
+  it('names the page’s host when no domain is given, and signs nothing without one', async () => {
+    const { wagmi, signed } = await walletConfig()
+    const actors = createNamesActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
+    const request = { address: ACCOUNT.address, chainId: 1, name: 'alice.reown.id' }
+    const location = Object.getOwnPropertyDescriptor(globalThis, 'location')
+    try {
+      Object.defineProperty(globalThis, 'location', { value: undefined, configurable: true })
+      const error = await call(actors.signRegistration, request).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(NameRegistrationError)
+      expect(signed).toEqual([])
+      Object.defineProperty(globalThis, 'location', {
+        value: { host: 'shop.example:8443' },
+        configurable: true,
+      })
+      const out = await call(actors.signRegistration, request)
+      expect(out.message).toMatch(/^shop\.example:8443 asks you to register the name alice\.reown\.id /)
+    } finally {
+      if (location) Object.defineProperty(globalThis, 'location', location)
+      else delete (globalThis as { location?: unknown }).location
+    }
+  })
+
   it('names the coin type of chain 1 as ENSIP-11 does (not SLIP-44’s 60)', async () => {
     const { wagmi } = await walletConfig()
     const actors = createNamesActors({
