@@ -72,7 +72,8 @@ describe('secrets written URL-encoded, in query strings and under symKey / code'
         | { type: 'frame.socialUri'; uri: string }
         | { type: 'frame.socialCallback'; uri: string }
         | { type: 'oauth'; code: string; state: string; error: { code: string } }
-        | { type: 'mail'; link: string },
+        | { type: 'mail'; link: string }
+        | { type: 'failed'; message: string },
     },
   }).createMachine({
     id: 'links',
@@ -83,6 +84,7 @@ describe('secrets written URL-encoded, in query strings and under symKey / code'
       'frame.socialCallback': {},
       oauth: {},
       mail: {},
+      failed: {},
     },
   })
   const TOPIC = 'c'.repeat(64)
@@ -93,6 +95,8 @@ describe('secrets written URL-encoded, in query strings and under symKey / code'
   const OAUTH_STATE = 'Hk3uYq8_Zp2vLm9NwT4sRr'
   const ONE_TIME = 'Vd9fQ2mX7pLk3sTz8wYb1nCe'
   const EMAIL = 'carol.jones@mail.example'
+  const RELAY_KEY = 'e9'.repeat(32)
+  const RELAY_CODE = 'q7Rt2Lm9Xw'
   /** The shape a blanked value keeps: digits 0, letters x, the rest as it was. */
   const shape = (value: string) => value.replace(/[0-9]/g, '0').replace(/[A-Za-z]/g, 'x')
 
@@ -116,6 +120,11 @@ describe('secrets written URL-encoded, in query strings and under symKey / code'
     actor.send({
       type: 'mail',
       link: `https://mail.example/compose?to=${encodeURIComponent(EMAIL)}&cc=${encodeURIComponent(encodeURIComponent(EMAIL))}`,
+    })
+    // JSON text inside a string: a relay payload quoted in an error message.
+    actor.send({
+      type: 'failed',
+      message: `Relay refused ${JSON.stringify({ params: { symKey: RELAY_KEY, code: RELAY_CODE, error: { code: 'EMBEDDED_WALLET_LOAD_FAILED' } } })}`,
     })
     return JSON.stringify(recorder.recording())
   }
@@ -146,6 +155,14 @@ describe('secrets written URL-encoded, in query strings and under symKey / code'
 
   it('a URL-encoded e-mail (`carol.jones%40mail.example`) is replaced', () => {
     expectAbsent(record(), EMAIL)
+  })
+
+  it('JSON text inside a string holds no symKey or code; an alert name stays', () => {
+    const text = record()
+    expectAbsent(text, RELAY_KEY)
+    expectAbsent(text, RELAY_CODE)
+    expect(text).toContain(`\\"symKey\\":\\"${'0'.repeat(64)}\\"`)
+    expect(text).toContain('EMBEDDED_WALLET_LOAD_FAILED')
   })
 
   it('keeps the shapes: the deep link still holds a pairing URI with a 64-hex key, an e-mail stays an e-mail', () => {

@@ -27,6 +27,10 @@ export const REDACTION_RULES = [
     rule: 'The `symKey` of a WalletConnect pairing URI in any string, raw or URL-encoded (a mobile deep link), and every property named symKey: zeros of the same length (the pairing topic stays).',
   },
   {
+    name: 'JSON text',
+    rule: 'In JSON text inside any string (raw or URL-encoded), the values of the properties symKey, code (not an alert name), id_token, access_token and refresh_token: every digit becomes 0 and every letter x (a symKey’s hex digits 0).',
+  },
+  {
     name: 'query parameter',
     rule: 'The values of the query or fragment parameters symKey, code, state, token, id_token, access_token, refresh_token and walletstate_social (the secure site’s one-time sign-in token) of any URL or query string in any string, raw or URL-encoded: every digit becomes 0 and every letter x.',
   },
@@ -41,6 +45,11 @@ const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g
  */
 const SECRET_PARAM =
   /(?:^|[?&#;])((?:symKey|code|state|token|id_token|access_token|refresh_token|walletstate_social)=)([^&#;\s"'<>]+)/g
+/**
+ * A secret property in JSON text inside a string (a payload in an error message, a stored record): its name,
+ * colon and opening quote (group 1) and its value (group 2).
+ */
+const JSON_SECRET = /("(?:symKey|code|id_token|access_token|refresh_token)"\s*:\s*")((?:[^"\\]|\\.)+)"/g
 const OTP_KEY = /^(otp|otpCode|oneTimeCode|verificationCode)$/i
 const CODE_KEY = /^code$/i
 const SYM_KEY_KEY = /^symKey$/i
@@ -50,7 +59,7 @@ const SECRET_KEY =
   /^(token|accessToken|idToken|id_token|access_token|refresh_token|refreshToken|authToken|sessionToken|secret|clientSecret|password|passphrase|apiKey|authorization|cookie|jwt|mnemonic|seed|seedPhrase|privateKey|sessionKey)$/i
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 /** Strings that may hold a secret found by its text (the rest are kept as they are, quickly). */
-const MAY_HOLD_SECRET = /[@%=]|eyJ|Bearer/
+const MAY_HOLD_SECRET = /[@%=]|eyJ|Bearer|":/
 /** One character of a (possibly several times) percent-encoded text: `%41`, `%2541`, or a character. */
 const TOKEN = /%(?:25)*[0-9A-Fa-f]{2}|[\s\S]/gu
 /** How many URL-decodings are tried (a pairing URI in a deep link in a URL is two). */
@@ -101,6 +110,15 @@ export function createRedactor() {
         text: name + match[2]!,
         keep: [...name].length,
         replace: name === 'symKey=' ? (tokens) => tokens.map(blankHexToken).join('') : blankTokens,
+      })
+    }
+    for (const match of text.matchAll(JSON_SECRET)) {
+      const [, prefix = '', secret = ''] = match
+      if (prefix.startsWith('"code"') && CODE_NAME.test(secret)) continue
+      needles.push({
+        text: prefix + secret,
+        keep: [...prefix].length,
+        replace: prefix.startsWith('"symKey"') ? (tokens) => tokens.map(blankHexToken).join('') : blankTokens,
       })
     }
     return needles
