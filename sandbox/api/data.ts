@@ -223,11 +223,13 @@ function badSessionId(value: string): SandboxResponse | undefined {
  *   alternatives nobody holds. 400 'Invalid name: {SPEC §5 rule}' for a label that breaks the rule, 400 for
  *   another zone.
  * - `POST /v1/profile/account` `{ coin_type, address, message, signature }`: registers the name of the signed
- *   JSON message `{ name, attributes, timestamp }` for the address, verified on the chain (EOA, ERC-1271,
+ *   sentence ('{domain} asks you to register the name {name} for the account {address} on chain {chainId} at
+ *   {time}.') for the address, the signature recovered to it (EOA) or checked on the chain (ERC-1271,
  *   ERC-6492); 201 with the name record. 400 for a malformed body or message, a coin type other than the chain's
- *   ENSIP-11 one ('Unsupported coin type'), a name that breaks the rule or is not under `.reown.id`, a message
- *   older than 10 minutes ('Message expired'); 401 'Invalid signature'; 409 'Name is already registered'
- *   (see `names.ts`). The record then answers the two calls above.
+ *   ENSIP-11 one ('Unsupported coin type'), a message for another chain, account or (by the Origin header)
+ *   domain, a name that breaks the rule or is not under `.reown.id`, a message older than 10 minutes ('Message
+ *   expired'); 401 'Invalid signature'; 409 'Name is already registered' (see `names.ts`). The record then
+ *   answers the two calls above.
  * - `POST /v1/sessions` `{ message, signature }`: signs in with a SIWE (EIP-4361) message, verified on the
  *   chain (EOA, ERC-1271, ERC-6492); 201 `{ id, address, chainId, domain, issuedAt, expiresAt }`. 400 for a
  *   malformed, expired or not-yet-valid message or another chain ("Unsupported chain"), 401 'Signature
@@ -511,7 +513,11 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
     {
       method: 'POST',
       pattern: /^\/v1\/profile\/account$/,
-      handle: ({ req }) => registerName({ db, client, chainId: options.chainId, origin }, req.body),
+      handle: ({ req }) =>
+        registerName(
+          { db, client, chainId: options.chainId, origin, requestOrigin: headerOf(req.headers.origin) },
+          req.body,
+        ),
     },
     {
       method: 'POST',
@@ -658,4 +664,9 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
   }
   origin = service.origin
   return Object.assign(service, { db, telemetry: (projectId?: string) => listTelemetry(db, projectId) })
+}
+
+/** A request header's one value (Node gives an array for a repeated one: then none is trusted). */
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined
 }

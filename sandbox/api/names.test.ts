@@ -61,13 +61,20 @@ async function suggested(label: string): Promise<NameSuggestion[]> {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
-/** The message the kit has the wallet sign: JSON text of the name, its attributes and the time in seconds. */
-function nameMessage(name: string, fields: { timestamp?: number; attributes?: object } = {}): string {
-  return JSON.stringify({
-    name,
-    attributes: fields.attributes ?? {},
-    timestamp: fields.timestamp ?? nowSeconds(),
-  })
+/** The app's domain the test's messages name. */
+const DOMAIN = 'app.example.test'
+
+/**
+ * The message the kit has the wallet sign (written here as the wallet shows it, not with the kit's code): one
+ * sentence naming the app's domain, the name, the account, the chain and the time.
+ */
+function nameMessage(
+  name: string,
+  account: Address,
+  fields: { timestamp?: number; chainId?: number; domain?: string } = {},
+): string {
+  const time = new Date((fields.timestamp ?? nowSeconds()) * 1000).toISOString().replace('.000Z', 'Z')
+  return `${fields.domain ?? DOMAIN} asks you to register the name ${name} for the account ${account} on chain ${fields.chainId ?? chain.chainId} at ${time}.`
 }
 
 interface Registration {
@@ -81,9 +88,9 @@ interface Registration {
 async function signedBy(
   signer: LocalAccount,
   name: string,
-  fields: { timestamp?: number; attributes?: object } = {},
+  fields: { timestamp?: number; chainId?: number; domain?: string } = {},
 ): Promise<Registration> {
-  const message = nameMessage(name, fields)
+  const message = nameMessage(name, signer.address, fields)
   return {
     coin_type: coinType,
     address: signer.address,
@@ -118,6 +125,10 @@ function tampered(signature: Hex): Hex {
 }
 
 const fresh = () => privateKeyToAccount(generatePrivateKey())
+
+/** The address with its checksum broken: every letter's case flipped. */
+const mixedCase = (address: Address) =>
+  `0x${[...address.slice(2)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')}` as Address
 
 /** A name no test has used: the tests share one database. */
 let names = 0
@@ -225,7 +236,7 @@ describe('POST /v1/profile/account', () => {
     const dev = privateKeyToAccount(chain.accounts[1]!.privateKey)
     const name = freshName('dev-one')
     const before = Date.now()
-    const body = await signedBy(dev, name, { attributes: { bio: 'Registered by dev account 1' } })
+    const body = await signedBy(dev, name)
     const record = await registered(body)
     expect(record).toEqual({
       name,
@@ -234,7 +245,7 @@ describe('POST /v1/profile/account', () => {
       addresses: {
         [String(coinType)]: { address: dev.address, created: record.registered },
       },
-      attributes: { bio: 'Registered by dev account 1' },
+      attributes: {},
     })
     expect(record.registered).toBeGreaterThanOrEqual(before - 1_000)
     expect(record.registered).toBeLessThanOrEqual(Date.now() + 1_000)
@@ -267,9 +278,7 @@ describe('POST /v1/profile/account', () => {
   it('takes a lower-case address and a name in capitals, storing both normalised', async () => {
     const account = fresh()
     const label = 'in-capitals'
-    const message = nameMessage(`${label.toUpperCase()}.REOWN.ID`, {
-      attributes: { avatar: 'https://example.com/a.png' },
-    })
+    const message = nameMessage(`${label.toUpperCase()}.REOWN.ID`, account.address)
     const record = await registered({
       coin_type: coinType,
       address: account.address.toLowerCase() as Address,
@@ -278,7 +287,6 @@ describe('POST /v1/profile/account', () => {
     })
     expect(record.name).toBe(`${label}.reown.id`)
     expect(record.addresses[String(coinType)]?.address).toBe(account.address)
-    expect(record.attributes).toEqual({ avatar: 'https://example.com/a.png' })
   })
 
   it('registers for the embedded wallet smart account: undeployed by ERC-6492, deployed by ERC-1271', async () => {
@@ -293,7 +301,7 @@ describe('POST /v1/profile/account', () => {
     expect(await wallet.isDeployed(smart)).toBe(false)
 
     const undeployedName = freshName('smart-undeployed')
-    const counterfactual = nameMessage(undeployedName)
+    const counterfactual = nameMessage(undeployedName, smart)
     // The owner's bare signature does not speak for an account with no code yet.
     const bare = await register({
       coin_type: coinType,
@@ -330,7 +338,7 @@ describe('POST /v1/profile/account', () => {
     expect(await wallet.isDeployed(smart)).toBe(true)
 
     const deployedName = freshName('smart-deployed')
-    const plainMessage = nameMessage(deployedName)
+    const plainMessage = nameMessage(deployedName, smart)
     const plain = await signAsSmartAccount(plainMessage)
     // Deployed: a plain 65-byte signature of the owner, checked by the account's isValidSignature.
     expect(plain).toMatch(/^0x[0-9a-f]{130}$/)
@@ -338,7 +346,7 @@ describe('POST /v1/profile/account', () => {
     expect((await reverse(smart)).map((r) => r.name)).toEqual([undeployedName, deployedName])
 
     // Another key cannot sign for the smart account: its isValidSignature refuses.
-    const intruderMessage = nameMessage(freshName('smart-intruder'))
+    const intruderMessage = nameMessage(freshName('smart-intruder'), smart)
     const refused = await register({
       coin_type: coinType,
       address: smart,
@@ -355,18 +363,18 @@ describe('POST /v1/profile/account', () => {
     const body = await signedBy(account, name)
     const otherSigner = await fresh().signMessage({ message: body.message })
     const otherV = `${body.signature.slice(0, -2)}${body.signature.endsWith('1b') ? '1c' : '1b'}` as Hex
-    const otherName = JSON.stringify({ ...JSON.parse(body.message), name: freshName('stolen') })
-    const later = JSON.stringify({
-      ...JSON.parse(body.message),
-      timestamp: JSON.parse(body.message).timestamp + 1,
-    })
+    // The signed sentence altered afterwards: another name, another time (one second later).
+    const otherName = body.message.replace(name, freshName('stolen'))
+    const time = /at (\S+)Z\.$/.exec(body.message)![1]!
+    const later = body.message.replace(
+      `${time}Z.`,
+      new Date(Date.parse(`${time}Z`) + 1_000).toISOString().replace('.000Z', 'Z.'),
+    )
+    expect(later).not.toBe(body.message)
     const cases: Registration[] = [
       { ...body, signature: otherSigner },
       { ...body, signature: tampered(body.signature) },
       { ...body, signature: otherV },
-      // Someone else's address with this account's signature.
-      { ...body, address: chain.accounts[2]!.address },
-      // The signed message altered afterwards: another name, another time.
       { ...body, message: otherName },
       { ...body, message: later },
     ]
@@ -376,7 +384,6 @@ describe('POST /v1/profile/account', () => {
       expect(await answer(res)).toEqual({ error: 'Invalid signature', status: 401 })
     }
     expect(await reverse(account.address)).toEqual([])
-    expect(await reverse(chain.accounts[2]!.address)).toEqual([])
     expect((await nameRecord(name)).status).toBe(404)
     // The genuine one still registers.
     expect((await register(body)).status).toBe(201)
@@ -455,6 +462,11 @@ describe('POST /v1/profile/account', () => {
       ],
       ['no-suffix', 'Invalid name: a name ends with .reown.id'],
       ['other-zone.eth', 'Invalid name: a name ends with .reown.id'],
+      // The LDH rules (names.ts nameLabelProblem): a homograph's punycode, hyphens at an end or 3rd-4th.
+      ['xn--80ak6aa92e.reown.id', 'Invalid name: no IDNA (xn--) labels'],
+      ['-alice-.reown.id', 'Invalid name: no hyphen at the start or the end'],
+      ['alice-.reown.id', 'Invalid name: no hyphen at the start or the end'],
+      ['al--ice.reown.id', 'Invalid name: no hyphens in the 3rd and 4th positions'],
     ]
     for (const [name, error] of cases) {
       const res = await register(await signedBy(account, name))
@@ -462,6 +474,44 @@ describe('POST /v1/profile/account', () => {
       expect(await answer(res), name).toEqual({ error, status: 400, name })
     }
     expect(await reverse(account.address)).toEqual([])
+  })
+
+  // The sentence is checked against the request, not only its signature: a signed registration for another
+  // chain, account or app is not this one (names.ts registerName).
+  it('refuses a message for another chain, another account or another app than the request, with 400', async () => {
+    const account = fresh()
+    const otherChain = await signedBy(account, freshName('chain'), { chainId: 1 })
+    const res = await register(otherChain)
+    expect(await answer(res)).toEqual({
+      error: 'Message is for another chain',
+      status: 400,
+      chainId: 1,
+      supported: [chain.chainId],
+    })
+    // This account's signed sentence, sent for another address.
+    const body = await signedBy(account, freshName('account'))
+    const stolen = await register({ ...body, address: chain.accounts[2]!.address })
+    expect(await answer(stolen)).toEqual({
+      error: 'Message is for another account',
+      status: 400,
+      account: account.address,
+      address: chain.accounts[2]!.address,
+    })
+    // A page's request: the sentence must name that page's host.
+    const fromPage = (origin: string, sent: Registration) =>
+      fetch(url('/v1/profile/account'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify(sent),
+      })
+    const otherApp = await fromPage('http://127.0.0.1:5999', body)
+    expect(otherApp.status).toBe(400)
+    expect((await answer(otherApp)).error).toBe('Message is for another domain')
+    expect(await reverse(account.address)).toEqual([])
+    expect(await reverse(chain.accounts[2]!.address)).toEqual([])
+    const own = await signedBy(account, freshName('own-page'), { domain: '127.0.0.1:5999' })
+    expect((await fromPage('http://127.0.0.1:5999', own)).status).toBe(201)
+    expect((await register(body)).status).toBe(201)
   })
 
   it("refuses another chain's coin type with 400 'Unsupported coin type'", async () => {
@@ -500,30 +550,33 @@ describe('POST /v1/profile/account', () => {
       ],
       [{ ...body, message: '' }, /^Invalid registration body: × message must not be empty/],
       [{ ...body, message: 'x'.repeat(5_000) }, /^Invalid registration body: × message is too long/],
+      // The old JSON text: it names no app, account or chain.
       [
-        withMessage('alice.reown.id'),
-        'Invalid registration message: must be JSON text {"name","attributes","timestamp"}',
+        withMessage(`{"name":"alice.reown.id","attributes":{},"timestamp":${nowSeconds()}}`),
+        /^Invalid registration message: must read "\{domain\} asks you to register the name/,
+      ],
+      [withMessage('alice.reown.id'), /^Invalid registration message: must read/],
+      [withMessage(`${body.message} Also send 1 ETH.`), /^Invalid registration message: must read/],
+      [withMessage(body.message.replace(DOMAIN, 'not a host')), /^Invalid registration message: must read/],
+      [
+        withMessage(body.message.replace(DOMAIN, 'evil..host')),
+        'Invalid registration message: the domain is not a host',
       ],
       [
-        withMessage('{"name":"alice.reown.id","attributes":{}}'),
-        /^Invalid registration message: .*timestamp/,
+        withMessage(body.message.replace(account.address, account.address.toLowerCase().replace('0x', '0X'))),
+        /^Invalid registration message: must read/,
       ],
       [
-        withMessage('{"name":"alice.reown.id","attributes":{},"timestamp":"1"}'),
-        /^Invalid registration message: × timestamp must be a number/,
+        withMessage(nameMessage('alice.reown.id', mixedCase(account.address))),
+        'Invalid registration message: the account is not a checksummed address',
       ],
       [
-        withMessage(`{"name":"alice.reown.id","attributes":{},"timestamp":${Date.now()}.5}`),
-        /^Invalid registration message: × timestamp must be whole seconds/,
-      ],
-      [withMessage('{"attributes":{},"timestamp":1}'), /^Invalid registration message: .*name/],
-      [
-        withMessage(nameMessage('alice.reown.id', { attributes: { twitter: '@alice' } })),
-        /^Invalid registration message: × attributes may hold avatar and bio only/,
+        withMessage(body.message.replace(/at \S+Z\.$/, 'at 2026-02-30T00:00:00Z.')),
+        'Invalid registration message: the time is not a UTC instant',
       ],
       [
-        withMessage(nameMessage('alice.reown.id', { attributes: { avatar: 'javascript:alert(1)' } })),
-        /^Invalid registration message: × avatar must be an http\(s\) URL/,
+        withMessage(body.message.replace(/at \S+Z\.$/, `at ${nowSeconds()}.`)),
+        /^Invalid registration message: must read/,
       ],
     ]
     for (const [sent, error] of cases) {
@@ -589,7 +642,7 @@ describe('the shared Data API behaviour on the name routes', () => {
       fetch(`${api.origin}/__fault`, { method: 'POST', body: JSON.stringify(fault) }).then((r) => r.status)
     const account = fresh()
     const body = await signedBy(account, freshName('faulty'))
-    const name = JSON.parse(body.message).name as string
+    const name = / the name (\S+) /.exec(body.message)![1]!
 
     expect(await set({ mode: 'fail', path: '/v1/profile/' })).toBe(200)
     try {

@@ -1,5 +1,14 @@
 import * as v from 'valibot'
-import { getAddress, type Hex, isAddress, type PublicClient } from 'viem'
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  isAddress,
+  isAddressEqual,
+  type PublicClient,
+  recoverMessageAddress,
+  size,
+} from 'viem'
 import {
   NAME_LEGACY_SUFFIX,
   NAME_MESSAGE_MAX_AGE_S,
@@ -10,7 +19,7 @@ import {
 import { errorJson, type SandboxResponse } from '../shared/http.ts'
 import { chainUnavailable, parseBody } from './common.ts'
 import type { SandboxDb } from './db.ts'
-import { SignatureSchema, verifySignedMessage } from './signatures.ts'
+import { SignatureSchema, type SignedMessage, verifySignedMessage } from './signatures.ts'
 
 /**
  * Account names in the sandbox database (table `profile_names`, migrations 2 and 6): the identity and profile
@@ -29,11 +38,16 @@ const EVM_COIN_TYPE_BASE = 0x80000000
 export const NAME_MAX_LENGTH = 63
 /** SPEC §5's rule for a name label, as the 400 for a label that breaks it says. */
 export const NAME_RULE = `letters, digits and hyphens only, at least ${NAME_MIN_LENGTH} characters`
+/** The LDH rules a label keeps beside SPEC §5's, as the 400 for a label that breaks one says. */
+export const NAME_LDH_RULES = {
+  punycode: 'no IDNA (xn--) labels',
+  hyphenEdge: 'no hyphen at the start or the end',
+  hyphen34: 'no hyphens in the 3rd and 4th positions',
+} as const
 /** How many alternatives the suggestions call offers beside the label itself (at most). */
 export const NAME_ALTERNATIVES = 4
-/** Bounds of the signed registration message (a name, a few attributes, a timestamp) and its attributes. Ours. */
+/** Bound of the signed registration message (one sentence). Ours. */
 const MAX_REGISTRATION_MESSAGE_CHARS = 4_000
-const MAX_ATTRIBUTE_CHARS = 1_000
 
 /**
  * A name record as `GET /v1/profile/reverse/{address}` and `GET /v1/profile/account/{name}` answer it (the
@@ -147,6 +161,11 @@ export function coinTypeOf(chainId: number): number {
 export function nameLabelProblem(label: string): string | undefined {
   if (label.length < NAME_MIN_LENGTH || !/^[a-z0-9-]+$/.test(label)) return NAME_RULE
   if (label.length > NAME_MAX_LENGTH) return `at most ${NAME_MAX_LENGTH} characters`
+  // The LDH rules (RFC 5891 §4.2.3.1): no IDNA label (a look-alike of another script), no hyphen at an end, none
+  // in the 3rd and 4th positions.
+  if (label.startsWith('xn--')) return NAME_LDH_RULES.punycode
+  if (label.startsWith('-') || label.endsWith('-')) return NAME_LDH_RULES.hyphenEdge
+  if (label.slice(2, 4) === '--') return NAME_LDH_RULES.hyphen34
   return undefined
 }
 
@@ -237,54 +256,60 @@ export const RegistrationBodySchema = v.object({
 })
 
 /**
- * The signed message, JSON text `{"name":"alice.reown.id","attributes":{},"timestamp":<unix seconds>}`. The
- * attributes a record shows (avatar, bio) may be set; anything else is refused rather than dropped unseen.
+ * The signed message: one sentence that names the app's domain, the purpose, the name, the account, the chain and
+ * the time (ISO 8601, UTC, whole seconds), what the kit builds (src/utils/names.ts) and the wallet shows:
+ * `app.example.com asks you to register the name alice.reown.id for the account 0x… on chain 1 at
+ * 2026-01-01T00:00:00Z.` Read here on its own terms (not with the kit's parser), so the two must agree.
  */
-const RegistrationMessageSchema = v.object({
-  name: v.pipe(v.string('name must be a string'), v.maxLength(200, 'name is too long')),
-  attributes: v.optional(
-    v.strictObject(
-      {
-        avatar: v.optional(
-          v.pipe(
-            v.string('avatar must be a string'),
-            v.maxLength(MAX_ATTRIBUTE_CHARS, 'avatar is too long'),
-            v.regex(/^https?:\/\/[^\s]+$/, 'avatar must be an http(s) URL'),
-          ),
-        ),
-        bio: v.optional(
-          v.pipe(v.string('bio must be a string'), v.maxLength(MAX_ATTRIBUTE_CHARS, 'bio is too long')),
-        ),
-      },
-      'attributes may hold avatar and bio only',
-    ),
-    {},
-  ),
-  timestamp: v.pipe(
-    v.number('timestamp must be a number'),
-    v.integer('timestamp must be whole seconds'),
-    v.minValue(0, 'timestamp must not be negative'),
-  ),
-})
+export const REGISTRATION_MESSAGE_FORMAT =
+  '{domain} asks you to register the name {name} for the account {address} on chain {chainId} at {YYYY-MM-DDTHH:MM:SSZ}.'
+const REGISTRATION_SENTENCE =
+  /^(?<domain>\S+) asks you to register the name (?<name>\S+) for the account (?<address>0x[0-9a-fA-F]{40}) on chain (?<chainId>[1-9][0-9]{0,15}) at (?<time>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)\.$/
+/** A page's host as a sign-in message's domain is: a DNS name or IPv4 address, or a bracketed IPv6 one, a port. */
+const DOMAIN =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/i
 
-type RegistrationMessage = v.InferOutput<typeof RegistrationMessageSchema>
+interface RegistrationMessage {
+  domain: string
+  name: string
+  address: Address
+  chainId: number
+  /** Unix seconds. */
+  timestamp: number
+}
 
 function parseRegistrationMessage(text: string): { value: RegistrationMessage } | { error: SandboxResponse } {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return {
-      error: errorJson(
-        400,
-        'Invalid registration message: must be JSON text {"name","attributes","timestamp"}',
-      ),
-    }
+  const invalid = (why: string) => ({
+    error: errorJson(400, `Invalid registration message: ${why}`, { format: REGISTRATION_MESSAGE_FORMAT }),
+  })
+  const groups = REGISTRATION_SENTENCE.exec(text)?.groups
+  if (!groups) return invalid(`must read "${REGISTRATION_MESSAGE_FORMAT}"`)
+  const { domain = '', name = '', address = '', chainId = '', time = '' } = groups
+  if (!DOMAIN.test(domain)) return invalid('the domain is not a host')
+  if (!isAddress(address, { strict: true })) return invalid('the account is not a checksummed address')
+  const ms = Date.parse(time)
+  // A real instant: `2026-02-30T00:00:00Z` does not come back as itself.
+  if (Number.isNaN(ms) || new Date(ms).toISOString() !== time.replace('Z', '.000Z'))
+    return invalid('the time is not a UTC instant')
+  const chain = Number(chainId)
+  if (!Number.isSafeInteger(chain)) return invalid('the chain is not a chain id')
+  return { value: { domain, name, address: getAddress(address), chainId: chain, timestamp: ms / 1000 } }
+}
+
+/**
+ * Whether `signature` is `address`'s over `message`: a 65-byte signature is recovered here first, and when it
+ * recovers to another key only an account with code (ERC-1271) may still accept it; any other signature (an
+ * ERC-6492 one, a contract's) is judged on the chain ({@link verifySignedMessage}). So a plain account's
+ * signature is never taken on the node's word.
+ */
+async function signatureSpeaksFor(client: PublicClient, signed: SignedMessage): Promise<boolean> {
+  if (size(signed.signature) === 65) {
+    const recovered = await recoverMessageAddress(signed).catch(() => undefined)
+    if (recovered && isAddressEqual(recovered, signed.address)) return true
+    const code = await client.getCode({ address: signed.address })
+    if (!code || code === '0x') return false
   }
-  const result = v.safeParse(RegistrationMessageSchema, json)
-  if (!result.success)
-    return { error: errorJson(400, `Invalid registration message: ${v.summarize(result.issues)}`) }
-  return { value: result.output }
+  return verifySignedMessage(client, signed)
 }
 
 export interface RegistrationContext {
@@ -297,14 +322,23 @@ export interface RegistrationContext {
   origin: string
   /** When the request is judged (tests move it); default now. */
   now?: Date
+  /**
+   * The request's `Origin` header, when a page sent it: the message must then name that page's host as its
+   * domain (one app cannot have a visitor sign a registration that says another app asked for it).
+   */
+  requestOrigin?: string | undefined
 }
 
 /**
  * `POST /v1/profile/account`: registers the name the message signs, for `address`. Checks, in order, each
- * answered with its own refusal: the body's shape and the message's (400); the coin type, that of the chain
- * the sandbox serves (400 'Unsupported coin type'); the name, SPEC §5 under `.reown.id` (400 'Invalid name:
- * {rule}'); the timestamp, at most {@link NAME_MESSAGE_MAX_AGE_S} from now (400 'Message expired'); the
- * signature on the chain, EOA, ERC-1271 or ERC-6492 (401 'Invalid signature'; 502 when the chain does not
+ * answered with its own refusal: the body's shape and the message's, the sentence of
+ * {@link REGISTRATION_MESSAGE_FORMAT} (400 'Invalid registration message: …'); the coin type, that of the chain
+ * the sandbox serves (400 'Unsupported coin type'); the chain the message names, the same (400 'Message is for
+ * another chain'); the account it names, the body's address (400 'Message is for another account'); its
+ * domain, the requesting page's host when the request has an Origin (400 'Message is for another domain'); the
+ * name, SPEC §5 and the LDH rules under `.reown.id` (400 'Invalid name: {rule}'); the time, at most
+ * {@link NAME_MESSAGE_MAX_AGE_S} from now (400 'Message expired'); the signature, recovered to the account, or
+ * for a contract account ERC-1271 or ERC-6492 on the chain (401 'Invalid signature'; 502 when the chain does not
  * answer); the name free (409 'Name is already registered', decided by the table's primary key, so of two
  * registrations at once exactly one wins). 201 with the new {@link NameRecord}.
  */
@@ -318,20 +352,33 @@ export async function registerName(ctx: RegistrationContext, body: string): Prom
   const supported = coinTypeOf(ctx.chainId)
   if (coinType !== supported)
     return errorJson(400, 'Unsupported coin type', { coin_type: coinType, supported: [supported] })
+  if (signed.value.chainId !== ctx.chainId)
+    return errorJson(400, 'Message is for another chain', {
+      chainId: signed.value.chainId,
+      supported: [ctx.chainId],
+    })
+  if (!isAddressEqual(signed.value.address, address))
+    return errorJson(400, 'Message is for another account', { account: signed.value.address, address })
+  const pageHost = hostOf(ctx.requestOrigin)
+  if (pageHost !== undefined && signed.value.domain.toLowerCase() !== pageHost)
+    return errorJson(400, 'Message is for another domain', {
+      domain: signed.value.domain,
+      origin: ctx.requestOrigin,
+    })
 
   const name = signed.value.name.toLowerCase()
   const problem = registrableNameProblem(name)
   if (problem) return invalidName(problem, signed.value.name)
 
   const now = Math.floor((ctx.now ?? new Date()).getTime() / 1000)
-  const { timestamp, attributes } = signed.value
+  const { timestamp } = signed.value
   if (now - timestamp > NAME_MESSAGE_MAX_AGE_S)
     return errorJson(400, 'Message expired', { timestamp, maxAgeSeconds: NAME_MESSAGE_MAX_AGE_S })
   if (timestamp - now > NAME_MESSAGE_MAX_AGE_S)
     return errorJson(400, 'Message timestamp is in the future', { timestamp })
 
   try {
-    if (!(await verifySignedMessage(ctx.client, { address, message, signature: signature as Hex })))
+    if (!(await signatureSpeaksFor(ctx.client, { address, message, signature: signature as Hex })))
       return errorJson(401, 'Invalid signature')
   } catch (error) {
     return chainUnavailable(error)
@@ -342,17 +389,19 @@ export async function registerName(ctx: RegistrationContext, body: string): Prom
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (name) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [
-      name,
-      address.toLowerCase(),
-      coinType,
-      attributes.avatar ?? null,
-      attributes.bio ?? null,
-      message,
-      signature.toLowerCase(),
-    ],
+    [name, address.toLowerCase(), coinType, null, null, message, signature.toLowerCase()],
   )
   const row = rows[0]
   if (!row) return errorJson(409, 'Name is already registered', { name })
   return { status: 201, json: toRecord(row, ctx.origin) }
+}
+
+/** The host of a page's origin (`http://127.0.0.1:5173` → `127.0.0.1:5173`), lower-cased; undefined without one. */
+function hostOf(origin: string | undefined): string | undefined {
+  if (!origin || origin === 'null') return undefined
+  try {
+    return new URL(origin).host.toLowerCase()
+  } catch {
+    return undefined
+  }
 }

@@ -9,7 +9,7 @@ import { call } from '../../test/support/runActor'
 import { dataApiKeys } from '../api/dataApi'
 import type { NamesClient } from '../api/names'
 import { NAME_CACHE_MS } from '../constants'
-import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
+import { NameLabelError, NameRegistrationError, NameSuggestionsError } from '../errors/names'
 import type { NameRegisterRequest, NameSuggestion } from '../machines/names/types'
 import { createNamesActors, nameSuggestionsKey } from './names'
 
@@ -84,7 +84,7 @@ function fakeClient(parts: Partial<Pick<NamesClient, 'suggestions' | 'register'>
 const REQUEST: NameRegisterRequest = {
   address: ACCOUNT.address,
   coinType: 2147483649,
-  message: '{"name":"alice.reown.id","attributes":{},"timestamp":1700000000}',
+  message: `app.example.com asks you to register the name alice.reown.id for the account ${ACCOUNT.address} on chain 1 at 2023-11-14T22:13:20Z.`,
   signature: `0x${'ab'.repeat(65)}`,
 }
 
@@ -129,16 +129,26 @@ describe('names actors: fetchSuggestions', () => {
 })
 
 describe('names actors: signRegistration', () => {
-  it('builds the JSON message, has the connected wallet sign it, and names ENSIP-11’s coin type', async () => {
+  // The signed text names the app, the purpose, the name, the account, the chain and the time (it was JSON of
+  // the name and a timestamp only: src/utils/names.ts nameRegistrationMessage).
+  it('builds a sentence naming the app, name, account, chain and time, has the connected wallet sign it, and names ENSIP-11’s coin type', async () => {
     const { wagmi, signed } = await walletConfig()
     const { client } = fakeClient()
-    const actors = createNamesActors({ wagmi, client, queryClient: new QueryClient(), now: () => NOW })
+    const actors = createNamesActors({
+      wagmi,
+      client,
+      queryClient: new QueryClient(),
+      now: () => NOW,
+      domain: 'app.example.com',
+    })
     const out = await call(actors.signRegistration, {
       address: ACCOUNT.address,
       chainId: 31337,
       name: 'alice.reown.id',
     })
-    expect(out.message).toBe('{"name":"alice.reown.id","attributes":{},"timestamp":1700000000}')
+    expect(out.message).toBe(
+      'app.example.com asks you to register the name alice.reown.id for the account 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 on chain 31337 at 2023-11-14T22:13:20Z.',
+    )
     expect(out.coinType).toBe(0x80007a69)
     expect(signed).toHaveLength(1)
     expect(await recoverMessageAddress({ message: out.message, signature: out.signature })).toBe(
@@ -146,9 +156,59 @@ describe('names actors: signRegistration', () => {
     )
   })
 
+  it('a label the LDH rules refuse is never signed', async () => {
+    const { wagmi, signed } = await walletConfig()
+    const actors = createNamesActors({
+      wagmi,
+      client: fakeClient().client,
+      queryClient: new QueryClient(),
+      domain: 'app.example.com',
+    })
+    for (const [name, rule] of [
+      ['xn--80ak6aa92e.reown.id', 'punycode'],
+      ['-alice-.reown.id', 'hyphenEdge'],
+      ['al--ice.reown.id', 'hyphen34'],
+    ] as const) {
+      const error = await call(actors.signRegistration, { address: ACCOUNT.address, chainId: 1, name }).catch(
+        (e: unknown) => e,
+      )
+      expect(error).toBeInstanceOf(NameRegistrationError)
+      expect((error as NameRegistrationError).cause).toBeInstanceOf(NameLabelError)
+      expect(((error as NameRegistrationError).cause as NameLabelError).rule).toBe(rule)
+    }
+    expect(signed).toEqual([])
+  })
+
+  it('names the page’s host when no domain is given, and signs nothing without one', async () => {
+    const { wagmi, signed } = await walletConfig()
+    const actors = createNamesActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
+    const request = { address: ACCOUNT.address, chainId: 1, name: 'alice.reown.id' }
+    const location = Object.getOwnPropertyDescriptor(globalThis, 'location')
+    try {
+      Object.defineProperty(globalThis, 'location', { value: undefined, configurable: true })
+      const error = await call(actors.signRegistration, request).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(NameRegistrationError)
+      expect(signed).toEqual([])
+      Object.defineProperty(globalThis, 'location', {
+        value: { host: 'shop.example:8443' },
+        configurable: true,
+      })
+      const out = await call(actors.signRegistration, request)
+      expect(out.message).toMatch(/^shop\.example:8443 asks you to register the name alice\.reown\.id /)
+    } finally {
+      if (location) Object.defineProperty(globalThis, 'location', location)
+      else delete (globalThis as { location?: unknown }).location
+    }
+  })
+
   it('names the coin type of chain 1 as ENSIP-11 does (not SLIP-44’s 60)', async () => {
     const { wagmi } = await walletConfig()
-    const actors = createNamesActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
+    const actors = createNamesActors({
+      wagmi,
+      client: fakeClient().client,
+      queryClient: new QueryClient(),
+      domain: 'app.example.com',
+    })
     const out = await call(actors.signRegistration, {
       address: ACCOUNT.address,
       chainId: 1,
@@ -159,7 +219,12 @@ describe('names actors: signRegistration', () => {
 
   it('a refusal in the wallet is a failed registration of that name, the cause kept', async () => {
     const { wagmi } = await walletConfig({ refuse: true })
-    const actors = createNamesActors({ wagmi, client: fakeClient().client, queryClient: new QueryClient() })
+    const actors = createNamesActors({
+      wagmi,
+      client: fakeClient().client,
+      queryClient: new QueryClient(),
+      domain: 'app.example.com',
+    })
     const error = await call(actors.signRegistration, {
       address: ACCOUNT.address,
       chainId: 1,

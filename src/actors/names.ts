@@ -9,7 +9,7 @@ import { fetchQueryFor } from '../api/queries'
 import { NAME_CACHE_MS } from '../constants'
 import { BaseError } from '../errors/base'
 import { ConnectorNotConnectedError } from '../errors/connection'
-import { NameRegistrationError } from '../errors/names'
+import { NameLabelError, NameRegistrationError } from '../errors/names'
 import type {
   NameRegisterRequest,
   NameSignedRegistration,
@@ -18,7 +18,14 @@ import type {
   NameSuggestionsRequest,
   RegisteredNameRecord,
 } from '../machines/names/types'
-import { fullNameOf, nameCoinTypeOf, nameRegistrationMessage, normaliseNameLabel } from '../utils/names'
+import {
+  fullNameOf,
+  nameCoinTypeOf,
+  nameLabelRuleOf,
+  nameRegistrationMessage,
+  normaliseNameLabel,
+  parseNameRegistrationMessage,
+} from '../utils/names'
 
 export interface NamesActorsParameters {
   /** The kit's wagmi config: the connected wallet signs the registration message. */
@@ -29,6 +36,8 @@ export interface NamesActorsParameters {
   queryClient: QueryClient
   /** The clock of the message's timestamp, in milliseconds (default `Date.now`). */
   now?: () => number
+  /** The app's domain the message names (default: the page's host, `location.host`, as a sign-in message). */
+  domain?: string
 }
 
 /** The query key of a label's suggestions, under the Data API's keys of the client's API and project. */
@@ -37,7 +46,8 @@ export const nameSuggestionsKey = (client: Pick<NamesClient, 'api' | 'projectId'
 
 /**
  * The names machine's slots (src/machines/names.ts): the suggestions through the kit's QueryClient (cached 5 min,
- * one request per label at a time), the registration message built and signed by the connected wallet
+ * one request per label at a time), the registration message built (one sentence naming the app's domain, the
+ * name, the account, the chain and the time: src/utils/names.ts) and signed by the connected wallet
  * (`personal_sign` through wagmi; the coin type ENSIP-11's for the chain), and the registration. Every failure of
  * the last two leaves as 'Error registering name {name}' (src/errors/names.ts), the cause kept. A registration
  * invalidates the account's Data API reads (`dataApiKeys.account`: its reverse look-up and identity among them),
@@ -51,6 +61,7 @@ export function createNamesActors({
   client,
   queryClient,
   now = () => Date.now(),
+  domain,
 }: NamesActorsParameters) {
   return {
     fetchSuggestions: fromPromise<NameSuggestion[], NameSuggestionsRequest>(({ input, signal }) =>
@@ -66,7 +77,21 @@ export function createNamesActors({
       ),
     ),
     signRegistration: fromPromise<NameSignedRegistration, NameSignRequest>(async ({ input }) => {
-      const message = nameRegistrationMessage(input.name, Math.floor(now() / 1000))
+      // Nothing is signed for a label the LDH rules refuse (the machine's `nameLdh` keeps it from here).
+      const label = normaliseNameLabel(input.name)
+      const rule = nameLabelRuleOf(label)
+      if (rule)
+        throw new NameRegistrationError({ name: input.name, cause: new NameLabelError({ label, rule }) })
+      const appDomain = domain ?? globalThis.location?.host
+      if (!appDomain)
+        throw new NameRegistrationError({ name: input.name, details: 'The message needs the page’s domain' })
+      const message = nameRegistrationMessage({
+        name: input.name,
+        address: input.address,
+        chainId: input.chainId,
+        domain: appDomain,
+        issuedAt: new Date(Math.floor(now() / 1000) * 1000),
+      })
       try {
         const signature = await personalSign(wagmi, input.address, message)
         return { message, signature, coinType: nameCoinTypeOf(input.chainId) }
@@ -107,11 +132,6 @@ async function personalSign(wagmi: Config, address: Address, message: string): P
 }
 
 function nameOf(message: string): string {
-  try {
-    const parsed = JSON.parse(message) as { name?: unknown }
-    if (typeof parsed.name === 'string') return fullNameOf(normaliseNameLabel(parsed.name))
-  } catch {
-    // Not ours.
-  }
-  return ''
+  const parsed = parseNameRegistrationMessage(message)
+  return parsed ? fullNameOf(normaliseNameLabel(parsed.name)) : ''
 }

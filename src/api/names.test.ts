@@ -5,7 +5,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../test/support/scriptedServer'
-import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
+import { NameLabelError, NameRegistrationError, NameSuggestionsError } from '../errors/names'
 import { createNamesClient, NAME_SUGGESTIONS_MAX } from './names'
 
 /**
@@ -50,7 +50,7 @@ const FREE = [
 ]
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
-const MESSAGE = '{"name":"alice.reown.id","attributes":{},"timestamp":1700000000}'
+const MESSAGE = `app.example.com asks you to register the name alice.reown.id for the account ${ADDRESS} on chain 31337 at 2023-11-14T22:13:20Z.`
 const REQUEST = {
   address: ADDRESS,
   coinType: 2147514985,
@@ -114,6 +114,20 @@ describe('names client: suggestions', () => {
     expect(asked).toEqual([])
   })
 
+  // The LDH rules (src/utils/names.ts nameLabelRuleOf): a homograph's punycode, hyphens first, last, or 3rd-4th.
+  it.each([
+    ['xn--80ak6aa92e', 'punycode'],
+    ['-alice-', 'hyphenEdge'],
+    ['alice-', 'hyphenEdge'],
+    ['al--ice', 'hyphen34'],
+  ])('refuses %s (%s) before any request, the LDH rule as the cause', async (value, rule) => {
+    const error = await failure(client().suggestions(value))
+    expect(error).toBeInstanceOf(NameSuggestionsError)
+    expect(error.cause).toBeInstanceOf(NameLabelError)
+    expect((error.cause as NameLabelError).rule).toBe(rule)
+    expect(asked).toEqual([])
+  })
+
   it.each([
     ['not JSON', { raw: '<html>' }],
     ['not an object', { body: [FREE] }],
@@ -168,6 +182,48 @@ describe('names client: registration', () => {
         },
       },
     ])
+  })
+
+  // Nothing is posted for a message the kit did not build for this request (src/api/names.ts registrationProblem).
+  it.each([
+    [
+      'the old JSON text, which names no app, account or chain',
+      '{"name":"alice.reown.id","attributes":{},"timestamp":1700000000}',
+      'The message is not a registration message',
+    ],
+    [
+      'another account',
+      MESSAGE.replace(ADDRESS, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'),
+      'The message names another account',
+    ],
+    [
+      'another chain than the coin type',
+      MESSAGE.replace('chain 31337', 'chain 1'),
+      'The message names another chain than the coin type',
+    ],
+    [
+      'a punycode name',
+      MESSAGE.replace('alice.reown.id', 'xn--80ak6aa92e.reown.id'),
+      'Not a name the kit registers',
+    ],
+    [
+      'a name with hyphens in the 3rd and 4th positions',
+      MESSAGE.replace('alice.reown.id', 'al--ice.reown.id'),
+      'Not a name the kit registers',
+    ],
+  ])('refuses %s before any request', async (_, message, details) => {
+    const error = (await failure(client().register({ ...REQUEST, message }))) as NameRegistrationError
+    expect(error).toBeInstanceOf(NameRegistrationError)
+    expect(error.details).toBe(details)
+    expect(asked).toEqual([])
+  })
+
+  it('names the LDH rule a refused name breaks', async () => {
+    const message = MESSAGE.replace('alice.reown.id', '-alice-.reown.id')
+    const error = (await failure(client().register({ ...REQUEST, message }))) as NameRegistrationError
+    expect(error.cause).toBeInstanceOf(NameLabelError)
+    expect((error.cause as NameLabelError).rule).toBe('hyphenEdge')
+    expect((error.cause as NameLabelError).shortMessage).toBe('Start and end the name with a letter or digit')
   })
 
   it.each([

@@ -1,9 +1,16 @@
 import * as v from 'valibot'
 import { DATA_API_TIMEOUT_MS, NAME_SUFFIX, NAME_ZONE } from '../constants'
-import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
+import { NameLabelError, NameRegistrationError, NameSuggestionsError } from '../errors/names'
 import type { NameRegisterRequest, NameSuggestion, RegisteredNameRecord } from '../machines/names/types'
 import { safeText } from '../utils/links'
-import { fullNameOf, isRegistrableLabel, normaliseNameLabel } from '../utils/names'
+import {
+  fullNameOf,
+  isRegistrableLabel,
+  nameCoinTypeOf,
+  nameLabelRuleOf,
+  normaliseNameLabel,
+  parseNameRegistrationMessage,
+} from '../utils/names'
 import { dataApiCall, type RequestFailure } from './http'
 
 /**
@@ -53,14 +60,30 @@ const RecordSchema = v.object({
 
 /** The name a registration message names (the text is ours: src/utils/names.ts), for the error text. */
 function nameInMessage(message: string): string {
-  try {
-    const parsed: unknown = JSON.parse(message)
-    if (parsed && typeof parsed === 'object' && 'name' in parsed && typeof parsed.name === 'string')
-      return safeText(parsed.name, FULL_NAME_MAX_LENGTH)
-  } catch {
-    // Not ours: the error says so without a name.
-  }
-  return ''
+  const parsed = parseNameRegistrationMessage(message)
+  // Not ours: the error says so without a name.
+  return parsed ? safeText(parsed.name, FULL_NAME_MAX_LENGTH) : ''
+}
+
+/**
+ * What is wrong with a registration before it is sent (nothing registered for it): a message that is not ours,
+ * names another account or a chain other than the coin type's, or a name that is not a registrable `.reown.id`
+ * one (the LDH rules' error as the cause).
+ */
+function registrationProblem(request: NameRegisterRequest): { details: string; cause?: Error } | undefined {
+  const parsed = parseNameRegistrationMessage(request.message)
+  if (!parsed) return { details: 'The message is not a registration message' }
+  if (parsed.address.toLowerCase() !== request.address.toLowerCase())
+    return { details: 'The message names another account' }
+  if (nameCoinTypeOf(parsed.chainId) !== request.coinType)
+    return { details: 'The message names another chain than the coin type' }
+  const name = parsed.name.toLowerCase()
+  if (!name.endsWith(NAME_SUFFIX)) return { details: `The message names no ${NAME_SUFFIX} name` }
+  const label = name.slice(0, -NAME_SUFFIX.length)
+  const rule = nameLabelRuleOf(label)
+  if (rule) return { details: `Not a name the kit registers`, cause: new NameLabelError({ label, rule }) }
+  if (!isRegistrableLabel(label)) return { details: 'Not a name the kit registers' }
+  return undefined
 }
 
 /**
@@ -93,8 +116,13 @@ export function createNamesClient(options: NamesClientOptions) {
      */
     async suggestions(value: string, signal?: AbortSignal): Promise<NameSuggestion[]> {
       const label = normaliseNameLabel(value)
-      if (!isRegistrableLabel(label))
-        throw suggestionsFailure({ details: `Not a name the kit registers: ${safeText(label, 80)}` })
+      if (!isRegistrableLabel(label)) {
+        const rule = nameLabelRuleOf(label)
+        throw suggestionsFailure({
+          details: `Not a name the kit registers: ${safeText(label, 80)}`,
+          ...(rule ? { cause: new NameLabelError({ label, rule }) } : {}),
+        })
+      }
       const answer = await dataApiCall(
         target,
         { path: `v1/profile/suggestions/${encodeURIComponent(label)}`, query: { zone: NAME_ZONE }, signal },
@@ -118,6 +146,8 @@ export function createNamesClient(options: NamesClientOptions) {
     async register(request: NameRegisterRequest, signal?: AbortSignal): Promise<RegisteredNameRecord> {
       const name = nameInMessage(request.message)
       const fail = registrationFailure(name)
+      const problem = registrationProblem(request)
+      if (problem) throw fail(problem)
       const record = await dataApiCall(
         target,
         {

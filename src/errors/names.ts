@@ -46,3 +46,32 @@ export class NameRegistrationError extends NamesError {
     this.status = parameters.status
   }
 }
+
+/**
+ * The LDH rules a label must also keep (RFC 5891 §4.2.3.1, RFC 3492), beside SPEC §5's letters, digits and
+ * hyphens: a label is not an IDNA/punycode one (`xn--80ak6aa92e` shows as another script's look-alike), starts
+ * and ends with a letter or digit, and has no hyphens in its 3rd and 4th positions (reserved for such prefixes).
+ */
+export type NameLabelRule = 'punycode' | 'hyphenEdge' | 'hyphen34'
+
+/** What the form shows under a label that breaks one of the LDH rules (localised like SPEC §5's rule). */
+export const NAME_LABEL_RULE_TEXTS: Record<NameLabelRule, string> = {
+  punycode: 'Names starting with xn-- cannot be registered: type the name in plain letters and digits',
+  hyphenEdge: 'Start and end the name with a letter or digit',
+  hyphen34: 'Do not use hyphens in both the 3rd and 4th positions',
+}
+
+/** A label that breaks an LDH rule ({@link NameLabelRule}): nothing is asked, signed or registered for it. */
+export class NameLabelError extends NamesError {
+  override name = 'NameLabelError'
+  readonly label: string
+  readonly rule: NameLabelRule
+  constructor({ label, rule, ...parameters }: BaseErrorParameters & { label: string; rule: NameLabelRule }) {
+    super(NAME_LABEL_RULE_TEXTS[rule], {
+      ...parameters,
+      details: parameters.details ?? `The label ${JSON.stringify(label.slice(0, 80))}`,
+    })
+    this.label = label
+    this.rule = rule
+  }
+}

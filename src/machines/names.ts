@@ -1,7 +1,23 @@
-import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import {
+  type ActorRefFrom,
+  and,
+  assertEvent,
+  assign,
+  emit,
+  fromPromise,
+  type SnapshotFrom,
+  setup,
+} from 'xstate'
 import { NAME_CHECK_DEBOUNCE_MS, SEND_REQUEST_TIMEOUT_MS } from '../constants'
 import { NameRegistrationError, NameSuggestionsError } from '../errors/names'
-import { fullNameOf, nameRuleOf, normaliseNameLabel, ownSuggestion } from './names/rules'
+import {
+  fullNameOf,
+  nameLdhRuleOf,
+  nameRuleOf,
+  nameSpecRuleOf,
+  normaliseNameLabel,
+  ownSuggestion,
+} from './names/rules'
 import type {
   NameRegisterRequest,
   NameSignedRegistration,
@@ -20,7 +36,8 @@ import type {
  *
  * editing: every `names.type` (or `names.pick` of a suggestion) goes through `validating`: nothing typed rests in
  * `empty`; a name against SPEC §5 (letters, digits, hyphens, at least NAME_MIN_LENGTH characters; `.reown.id`
- * optional and stripped; the legacy `.wcn.id` not registrable) in `invalid`, its rule shown and nothing asked;
+ * optional and stripped; the legacy `.wcn.id` not registrable) or against the LDH rules (`nameLdh`: no `xn--`,
+ * no hyphen first or last or in the 3rd and 4th positions) in `invalid`, its rule shown and nothing asked;
  * else `debouncing` (`nameCheckDebounce`: typing coalesces) → `checking` (`fetchSuggestions` for the label) →
  * `available` or `taken` (the suggestions shown), or `suggestionsFailed` ('Error fetching name suggestions',
  * `names.retry` checks again). A change while checking leaves `checking`, so the answer for the old name is
@@ -38,10 +55,12 @@ import type {
 
 export {
   fullNameOf,
+  NAME_LABEL_RULE_TEXTS,
   NAME_LEGACY_RULE_MESSAGE,
   NAME_LENGTH_RULE_MESSAGE,
   NAME_RULE_MESSAGE,
   nameCoinTypeOf,
+  nameLabelRuleOf,
   nameRegistrationMessage,
   nameRuleOf,
   normaliseNameLabel,
@@ -84,7 +103,12 @@ export const namesMachine = setup({
     /** Nothing typed: nothing to check. */
     nameEmpty: ({ context }) => context.label === '',
     /** SPEC §5: letters, digits and hyphens, at least NAME_MIN_LENGTH characters, not a legacy `.wcn.id` name. */
-    nameValid: ({ context }) => nameRuleOf(context.value) === undefined,
+    nameValid: ({ context }) => nameSpecRuleOf(context.value) === undefined,
+    /**
+     * An LDH label (RFC 5891): not an IDNA `xn--` one (a look-alike of another script), no hyphen first or last,
+     * none in the 3rd and 4th positions (`NameLabelRule`, src/errors/names.ts).
+     */
+    nameLdh: ({ context }) => nameLdhRuleOf(context.value) === undefined,
     /** The answer does not hold the name asked for: it is not about it. */
     answerForOtherName: ({ context }, suggestions: NameSuggestion[]) =>
       ownSuggestion(context.label, suggestions) === undefined,
@@ -149,7 +173,7 @@ export const namesMachine = setup({
         validating: {
           always: [
             { guard: 'nameEmpty', target: 'empty' },
-            { guard: 'nameValid', target: 'debouncing' },
+            { guard: and(['nameValid', 'nameLdh']), target: 'debouncing' },
             { target: 'invalid' },
           ],
         },

@@ -126,6 +126,16 @@ describe('Names with the injected dev wallet, in Chromium against the sandbox', 
     expect(await registerButton().isEnabled()).toBe(false)
     await nameBox().fill('abc')
     await expect.poll(() => register().textContent()).toMatch(/at least 4 characters/i)
+    // The LDH rules (issue 33): SPEC §5's characters, refused all the same, with their own rule.
+    for (const [label, rule] of [
+      ['xn--80ak6aa92e', /Names starting with xn-- cannot be registered/],
+      ['-alice-', /Start and end the name with a letter or digit/],
+      ['al--ice', /Do not use hyphens in both the 3rd and 4th positions/],
+    ] as const) {
+      await nameBox().fill(label)
+      await expect.poll(() => register().textContent()).toMatch(rule)
+      expect(await registerButton().isEnabled()).toBe(false)
+    }
     await page.waitForTimeout(800)
     expect(suggestionCalls()).toBe(before)
   })
@@ -186,11 +196,23 @@ describe('Names with the injected dev wallet, in Chromium against the sandbox', 
     await registerButton().click()
     await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
     await showsEverywhere(label, e2e.sandbox.wallets.injectedAddress)
-    const held = await e2e.sandbox.api.db.pg.query<{ address: string }>(
-      'SELECT address FROM profile_names WHERE name = $1',
+    const held = await e2e.sandbox.api.db.pg.query<{ address: string; message: string }>(
+      'SELECT address, message FROM profile_names WHERE name = $1',
       [`${label}.reown.id`],
     )
     expect(held.rows[0]?.address).toBe(e2e.sandbox.wallets.injectedAddress.toLowerCase())
+    // What the wallet signed names the app (this page's host), the name, the account, the chain and the time.
+    const signed =
+      /^(\S+) asks you to register the name (\S+) for the account (0x\w{40}) on chain (\d+) at (\S+Z)\.$/.exec(
+        held.rows[0]?.message ?? '',
+      )
+    expect(signed?.slice(1, 5), held.rows[0]?.message).toEqual([
+      new URL(page.url()).host,
+      `${label}.reown.id`,
+      e2e.sandbox.wallets.injectedAddress,
+      String(e2e.sandbox.chain.chainId),
+    ])
+    expect(Math.abs(Date.parse(signed![5]!) - Date.now())).toBeLessThan(10 * 60_000)
   })
 })
 

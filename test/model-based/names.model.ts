@@ -84,6 +84,8 @@ export const events: Event[] = [
   { type: 'names.type', value: '' },
   { type: 'names.type', value: 'ali' },
   { type: 'names.type', value: 'alice.wcn.id' },
+  // The LDH rules (`nameLdh`): SPEC §5's characters, but hyphens in the 3rd and 4th positions.
+  { type: 'names.type', value: 'al--ice' },
   { type: 'names.type', value: ' Alice.reown.id ' },
   { type: 'names.pick', name: 'alice-wallet.reown.id' },
   ...answers,

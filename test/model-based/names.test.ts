@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, SimulatedClock } from 'xstate'
 import { NAME_CHECK_DEBOUNCE_MS, SEND_REQUEST_TIMEOUT_MS } from '../../src/constants'
 import {
+  NAME_LABEL_RULE_TEXTS,
   NAME_LEGACY_RULE_MESSAGE,
   NAME_LENGTH_RULE_MESSAGE,
   NAME_RULE_MESSAGE,
@@ -145,6 +146,42 @@ describe('names machine, behaviour', () => {
     await run.type('a'.repeat(63))
     expect(selectNameRule(run.snapshot())).toBeUndefined()
     expect(run.status()).not.toBe('invalid')
+  })
+
+  // The LDH rules (the `nameLdh` guard of src/machines/names.ts): SPEC §5's characters allow these, the DNS does
+  // not; a punycode label is another script's look-alike (`xn--80ak6aa92e` shows as Cyrillic "аррӏе").
+  it('an xn-- label, a hyphen first or last, hyphens in the 3rd and 4th positions: refused with the rule, nothing asked', async () => {
+    const run = start()
+    for (const [value, rule] of [
+      ['xn--80ak6aa92e', 'punycode'],
+      ['XN--80AK6AA92E.reown.id', 'punycode'],
+      ['-alice-', 'hyphenEdge'],
+      ['-alice', 'hyphenEdge'],
+      ['alice-', 'hyphenEdge'],
+      ['al--ice', 'hyphen34'],
+      ['ab--', 'hyphenEdge'],
+    ] as const) {
+      await run.type(value)
+      expect(run.status(), value).toBe('invalid')
+      expect(selectNameRule(run.snapshot()), value).toBe(NAME_LABEL_RULE_TEXTS[rule])
+      expect(selectFullName(run.snapshot())).toBeUndefined()
+    }
+    run.clock.increment(NAME_CHECK_DEBOUNCE_MS * 10)
+    await flush()
+    expect(run.checks).toEqual([])
+    expect(run.snapshot().can({ type: 'names.register' })).toBe(false)
+    // Hyphens elsewhere stay allowed.
+    for (const value of ['alice-bob', 'a-l-i-c-e', 'ali--ce', 'xn-alice']) {
+      await run.type(value)
+      expect(run.status(), value).not.toBe('invalid')
+    }
+    expect(NAME_LABEL_RULE_TEXTS).toMatchInlineSnapshot(`
+      {
+        "hyphen34": "Do not use hyphens in both the 3rd and 4th positions",
+        "hyphenEdge": "Start and end the name with a letter or digit",
+        "punycode": "Names starting with xn-- cannot be registered: type the name in plain letters and digits",
+      }
+    `)
   })
 
   it('checks a valid name once after the debounce, normalised (suffix stripped, lowercased)', async () => {

@@ -24,7 +24,10 @@ export interface NameSignRequest {
 
 /** What `signRegistration` answers: the message signed, its signature, the ENSIP-11 coin type of the chain. */
 export interface NameSignedRegistration {
-  /** JSON text: `{"name":"alice.reown.id","attributes":{},"timestamp":<unix seconds>}`. */
+  /**
+   * One sentence (src/utils/names.ts `nameRegistrationMessage`): `app.example.com asks you to register the name
+   * alice.reown.id for the account 0x… on chain 1 at 2026-01-01T00:00:00Z.`
+   */
   message: string
   signature: `0x${string}`
   coinType: number
