@@ -30,11 +30,11 @@ function disagreementText(reason: SimulationDisagreement): string {
       return `This transaction would also move ${formatBalanceChange(reason.change)}, which the preview does not show. ${stop}`
     case 'outflow': {
       const { symbol, decimals, delta } = reason.change
-      return `This transaction would take ${plain(symbol, decimals, -delta)} from your account, not the ${plain(symbol, decimals, reason.shown)} shown. ${stop}`
+      return `This transaction would take ${plain(symbol, decimals, -delta)} from your account, not the ${plain(symbol, reason.shownDecimals, reason.shown)} shown. ${stop}`
     }
     case 'inflow': {
       const { symbol, decimals, delta } = reason.change
-      return `This transaction would give ${plain(symbol, decimals, delta)}, less than the ${plain(symbol, decimals, reason.minimum)} shown. ${stop}`
+      return `This transaction would give ${plain(symbol, decimals, delta)}, less than the ${plain(symbol, reason.shownDecimals, reason.minimum)} shown. ${stop}`
     }
     case 'missing':
       return `This transaction would not move the ${plain(reason.symbol, reason.decimals, reason.amount)} the preview shows. ${stop}`

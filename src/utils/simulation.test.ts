@@ -40,6 +40,21 @@ describe('simulationDisagreement', () => {
       kind: 'outflow',
       shown: 5_000_000n,
     })
+    // The same base units, but the preview scaled them by 7 decimals (a Data API's) where the chain says 6:
+    // "5 USDC" shown, 50 USDC leaving.
+    const sevenDecimals: ExpectedChanges = {
+      outflows: [{ ...USDC, decimals: 7, amount: 50_000_000n }],
+      inflows: [],
+    }
+    expect(simulationDisagreement(sevenDecimals, simulated({ ...USDC, delta: -50_000_000n }))).toMatchObject({
+      kind: 'outflow',
+    })
+    // Equal values in other decimals agree.
+    const sameValue: ExpectedChanges = {
+      outflows: [{ ...USDC, decimals: 7, amount: 50_000_000n }],
+      inflows: [],
+    }
+    expect(simulationDisagreement(sameValue, simulated({ ...USDC, delta: -5_000_000n }))).toBeUndefined()
   })
 
   it('blocks when another token moves, out or in', () => {
@@ -94,7 +109,8 @@ describe('SimulationDisagreementError', () => {
   it('says what the simulation found against what is shown, and that nothing was sent', () => {
     const error = new SimulationDisagreementError({
       kind: 'outflow',
-      shown: 5_000_000n,
+      shown: 50_000_000n,
+      shownDecimals: 7,
       change: { ...USDC, delta: -50_000_000n },
     })
     expect(error.shortMessage).toBe(

@@ -18,18 +18,28 @@ export type SimulationDisagreement =
   /** A token the preview does not show moves (in or out). */
   | { kind: 'unexpected'; change: BalanceChange }
   /** A token shown leaving leaves in another amount (more, or less). */
-  | { kind: 'outflow'; shown: bigint; change: BalanceChange }
+  | { kind: 'outflow'; shown: bigint; shownDecimals: number; change: BalanceChange }
   /** A token shown arriving arrives below the minimum shown. */
-  | { kind: 'inflow'; minimum: bigint; change: BalanceChange }
+  | { kind: 'inflow'; minimum: bigint; shownDecimals: number; change: BalanceChange }
   /** A token shown moving does not move. */
   | { kind: 'missing'; token: Address; symbol: string; decimals: number; amount: bigint }
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
 /**
+ * `a` (in `aDecimals`) against `b` (in `bDecimals`), by value: -1, 0 or 1. Amounts are compared as the visitor
+ * reads them, so a preview scaled by wrong decimals ("5 USDC" that are 50) disagrees with the chain's.
+ */
+function compareValues(a: bigint, aDecimals: number, b: bigint, bDecimals: number): number {
+  const left = a * 10n ** BigInt(Math.max(bDecimals - aDecimals, 0))
+  const right = b * 10n ** BigInt(Math.max(aDecimals - bDecimals, 0))
+  return left === right ? 0 : left < right ? -1 : 1
+}
+
+/**
  * Issue 33 "See before you sign": the first way the simulation disagrees with the preview, or undefined when it
  * agrees (or when the node could not simulate: the preview then shows no line and nothing is blocked). Exact
- * outflows, minimum inflows, no other token moving.
+ * outflows, minimum inflows, no other token moving; amounts compared by value, each in its own decimals.
  *
  * @example
  * simulationDisagreement(
@@ -47,11 +57,13 @@ export function simulationDisagreement(
     if (change.delta < 0n) {
       const shown = expected.outflows.find((o) => same(o.token, change.token))
       if (!shown) return { kind: 'unexpected', change }
-      if (-change.delta !== shown.amount) return { kind: 'outflow', shown: shown.amount, change }
+      if (compareValues(-change.delta, change.decimals, shown.amount, shown.decimals) !== 0)
+        return { kind: 'outflow', shown: shown.amount, shownDecimals: shown.decimals, change }
     } else if (change.delta > 0n) {
       const shown = expected.inflows.find((i) => same(i.token, change.token))
       if (!shown) return { kind: 'unexpected', change }
-      if (change.delta < shown.minimum) return { kind: 'inflow', minimum: shown.minimum, change }
+      if (compareValues(change.delta, change.decimals, shown.minimum, shown.decimals) < 0)
+        return { kind: 'inflow', minimum: shown.minimum, shownDecimals: shown.decimals, change }
     }
   }
   const moved = (token: Address, sign: 1n | -1n) =>

@@ -116,6 +116,23 @@ describe('simulateBalanceChanges on the sandbox chain', () => {
     expect(ethAfter - ethBefore + gasOf(receipts)).toBe(eth?.delta)
   })
 
+  it('writes a known token in the decimals its contract states, not the caller’s (a Data API saying 7)', async () => {
+    const result = await simulateBalanceChanges(reader, {
+      account: account(5),
+      calls: [
+        {
+          to: usdc().address,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [account(6), 50_000_000n] }),
+        },
+      ],
+      tokens: [{ address: usdc().address, symbol: 'USDC', decimals: 7 }],
+    })
+    expect(result).toEqual({
+      status: 'simulated',
+      changes: [{ token: usdc().address, symbol: 'USDC', decimals: 6, delta: -50_000_000n }],
+    })
+  })
+
   it('sending ETH: −1 ETH, the chain’s own symbol when the caller names no native token', async () => {
     const result = await simulateBalanceChanges(reader, {
       account: account(5),

@@ -30,7 +30,7 @@ import { safeText } from '../../utils/links'
  *
  * Rules:
  * - Known tokens (`tokens`): the delta is the balance read after the calls minus the one before (exact, whatever
- *   the token logs). Unknown tokens that move from or to the account (ERC-20/721 `Transfer`, ERC-1155
+ *   the token logs), in the decimals the token's contract states (the caller's only when it states none). Unknown tokens that move from or to the account (ERC-20/721 `Transfer`, ERC-1155
  *   `TransferSingle`) are reported too, from their logs, with their `symbol()`/`decimals()` read from the chain
  *   (else the address shortened, 0 decimals): "other tokens moving" must be visible.
  * - The native currency: the sum of the traced value transfers from and to the account. **Gas is not included**:
@@ -169,6 +169,13 @@ export async function simulateBalanceChanges<transport extends Transport, chain 
     to: token.address,
     data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
   })
+  // The decimals of the known tokens are read from the chain (the caller's may come from a service): a change is
+  // written in the token's real units, so a preview built on wrong decimals disagrees with it.
+  const chainDecimals = Promise.allSettled(
+    erc20s.map((token) =>
+      readContract(client, { address: token.address, abi: erc20Abi, functionName: 'decimals' }),
+    ),
+  )
   let results: readonly { status: string; data: Hex; logs?: Log[] | undefined; error?: Error | undefined }[]
   try {
     const [block] = await simulateBlocks(client, {
@@ -224,17 +231,20 @@ export async function simulateBalanceChanges<transport extends Transport, chain 
     })
   }
   const known = new Set<Address>([nativeKey])
+  const decimalsRead = await chainDecimals
   erc20s.forEach((token, index) => {
     const key = getAddress(token.address)
     known.add(key)
     const before = results[index]
     const after = results[erc20s.length + calls.length + index]
-    const read = (r: typeof before) =>
+    const balance = (r: typeof before) =>
       r?.status === 'success' && r.data.length === 66 ? hexToBigInt(r.data) : undefined
-    const [b, a] = [read(before), read(after)]
+    const [b, a] = [balance(before), balance(after)]
     // The balance read is the truth; a token whose balanceOf cannot be read falls back to its logs.
     const delta = b !== undefined && a !== undefined ? a - b : (moved.get(key) ?? 0n)
-    if (delta !== 0n) changes.push({ token: key, symbol: token.symbol, decimals: token.decimals, delta })
+    const read = decimalsRead[index]
+    const decimals = read?.status === 'fulfilled' && read.value <= MAX_DECIMALS ? read.value : token.decimals
+    if (delta !== 0n) changes.push({ token: key, symbol: token.symbol, decimals, delta })
   })
   const unknown = order.filter((token) => !known.has(token) && moved.get(token) !== 0n)
   const described = await Promise.all(unknown.map((token) => describeUnknown(client, token)))
