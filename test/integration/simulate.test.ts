@@ -122,7 +122,11 @@ describe('simulateBalanceChanges on the sandbox chain', () => {
       calls: [
         {
           to: usdc().address,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [account(6), 50_000_000n] }),
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [account(6), 50_000_000n],
+          }),
         },
       ],
       tokens: [{ address: usdc().address, symbol: 'USDC', decimals: 7 }],
