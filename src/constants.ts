@@ -302,3 +302,10 @@ export const NAME_CHECK_DEBOUNCE_MS = 300
 export const NAME_ZONE = 'reown.id'
 /** How old a registration message may be when the API reads it, in seconds. Ours. */
 export const NAME_MESSAGE_MAX_AGE_S = 600
+
+// Issue 33 "See before you sign"
+/**
+ * How long the preview waits for the simulation of the transaction(s) it built. Ours: past it, the preview is
+ * shown without the balance-change line (as on a node that cannot simulate), never with a guessed one.
+ */
+export const SIMULATION_TIMEOUT_MS = 10_000
