@@ -289,3 +289,8 @@ export const NAME_CHECK_DEBOUNCE_MS = 300
 export const NAME_ZONE = 'reown.id'
 /** How old a registration message may be when the API reads it, in seconds. Ours. */
 export const NAME_MESSAGE_MAX_AGE_S = 600
+/**
+ * Longest wallet name shown, from any source (the listing, EIP-6963 announcements, injected and Wallet Standard
+ * wallets, stored recent wallets); longer names are cut with an ellipsis. Ours: a name is a label.
+ */
+export const WALLET_NAME_MAX_LENGTH = 64
