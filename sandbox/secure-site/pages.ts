@@ -176,7 +176,8 @@ export function framePage(scriptPath: string): string {
   #approval h1 { font-size: 18px; margin: 0; }
   #approval .from { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
   #approval .covered { margin: 0; color: var(--muted); font-size: 13px; }
-  #approval .covered[hidden] { display: none; }
+  /* Its place is kept while hidden: the buttons never move under the visitor's pointer when it comes and goes. */
+  #approval .covered[hidden] { display: block; visibility: hidden; }
   dl { margin: 0; display: grid; gap: 6px; overflow: auto; flex: 1; min-height: 40px; }
   dt { color: var(--muted); font-size: 12px; }
   dd { margin: 0 0 6px; font: 13px/1.4 ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -82,7 +82,8 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
     const approve = frame(page).getByRole('button', { name: 'Approve' })
     await approve.waitFor({ timeout: 30_000 })
-    await page.waitForTimeout(600) // Approve is inert for its first 500 ms on screen.
+    // Approve is inert for its first 500 ms on screen, and while the frame is not fully visible.
+    await expect.poll(() => approve.isEnabled(), { timeout: 10_000 }).toBe(true)
     // The visitor approves in the frame and at once closes the modal: the frame's approval message and the
     // kit's cancel may cross.
     await approve.evaluate((button) => (button as HTMLButtonElement).click())
@@ -111,6 +112,11 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     await logInByEmail(e2e, page, freshEmail('decliner'))
     await page.getByRole('button', { name: 'Sign message' }).click()
     await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
+    // The visitor declines what they see: the frame in place and fully visible (Approve usable). Chromium drops
+    // clicks into a frame that tracks its visibility while the frame has just been moved into place.
+    await expect
+      .poll(() => frame(page).getByRole('button', { name: 'Approve' }).isEnabled(), { timeout: 10_000 })
+      .toBe(true)
     await frame(page).getByRole('button', { name: 'Decline' }).click()
     await expect
       .poll(() => page.getByTestId('demo-result').textContent(), { timeout: 20_000 })

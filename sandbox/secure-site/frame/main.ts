@@ -295,6 +295,9 @@ function updateApprove(): void {
   if (wait !== undefined && wait > 0) approveTimer = setTimeout(updateApprove, wait)
 }
 
+/** Where the approval screen was on the page at the last report (top-level viewport coordinates). */
+let lastPlace = ''
+
 function watchVisibility(): void {
   if (!tracksVisibility) return
   const observer = new IntersectionObserver(
@@ -302,8 +305,14 @@ function watchVisibility(): void {
       const last = entries.at(-1) as (IntersectionObserverEntry & { isVisible?: boolean }) | undefined
       if (!last) return
       const visible = last.isIntersecting && last.isVisible === true
+      // A frame that moved on the page counts as newly shown: Chromium itself drops clicks into a frame that has
+      // just moved, and a click meant for what was at that place before must not land on Approve.
+      const rect = last.boundingClientRect
+      const place = `${rect.x},${rect.y},${rect.width},${rect.height}`
+      const moved = place !== lastPlace
+      lastPlace = place
       if (!visible) visibleSince = undefined
-      else visibleSince ??= performance.now()
+      else if (moved || visibleSince === undefined) visibleSince = performance.now()
       updateApprove()
     },
     // `trackVisibility` and `delay` are IntersectionObserver v2 (Chromium); TypeScript's DOM types lack them.
