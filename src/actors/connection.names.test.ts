@@ -3,7 +3,7 @@ import { mainnet } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { createConfig, http } from 'wagmi'
 import { injected } from 'wagmi/connectors'
-import { type AnyEventObject, createActor, type fromCallback, setup } from 'xstate'
+import { type AnyEventObject, createActor, setup } from 'xstate'
 import { WALLET_NAME_MAX_LENGTH } from '../constants'
 import type { ConnectionEvent, ConnectorInfo } from '../machines/connection'
 import { createKitStore } from '../storage'
@@ -27,11 +27,11 @@ function publishedConnectors(announce: () => void): ConnectorInfo[] {
     // No persisted state to wait for: wagmi adds announced wallets once its storage is read.
     storage: null,
   })
-  const { watchConnectors } = createEip155ConnectionActors({ wagmi, store: createKitStore() })
+  const { watchConnectors } = createEip155ConnectionActors({ wagmi, store: createKitStore(undefined) })
   const seen: ConnectorInfo[][] = []
   const parent = setup({
     types: { events: {} as ConnectionEvent | AnyEventObject },
-    actors: { watchConnectors: watchConnectors as ReturnType<typeof fromCallback<ConnectionEvent>> },
+    actors: { watchConnectors },
   }).createMachine({
     invoke: { src: 'watchConnectors' },
     on: {
