@@ -303,9 +303,15 @@ export const NAME_ZONE = 'reown.id'
 /** How old a registration message may be when the API reads it, in seconds. Ours. */
 export const NAME_MESSAGE_MAX_AGE_S = 600
 
-// Issue 33 "See before you sign"
+// See before you sign
 /**
  * How long the preview waits for the simulation of the transaction(s) it built. Ours: past it, the preview is
  * shown without the balance-change line (as on a node that cannot simulate), never with a guessed one.
  */
 export const SIMULATION_TIMEOUT_MS = 10_000
+
+/**
+ * Longest wallet name shown, from any source (the listing, EIP-6963 announcements, injected and Wallet Standard
+ * wallets, stored recent wallets); longer names are cut with an ellipsis. Ours: a name is a label.
+ */
+export const WALLET_NAME_MAX_LENGTH = 64

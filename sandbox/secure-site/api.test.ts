@@ -155,6 +155,22 @@ describe('allowed origins', () => {
       solanaChainId: SANDBOX_SOLANA_CHAIN_ID,
     })
     expect((await check('http://evil.test')).json.allowed).toBe(false)
+    // Every page around the frame is checked, not only its parent (guards the ancestors in /api/origin-check).
+    const nested = (ancestors: string[]) =>
+      call('/api/origin-check', {
+        projectId: PROJECT_ID,
+        sdkVersion: '1.0.0',
+        origin: ancestors[0],
+        ancestors,
+      })
+    expect((await nested(['http://127.0.0.1:4444', 'http://127.0.0.1:5555'])).json.allowed).toBe(true)
+    expect(
+      (await nested(['http://127.0.0.1:4444', 'https://evil.test', 'http://127.0.0.1:1'])).json,
+    ).toMatchObject({
+      allowed: false,
+      refused: 'https://evil.test',
+    })
+    expect((await nested(Array(17).fill('http://127.0.0.1:4444'))).status).toBe(400)
     listing.setAllowedOrigins(['https://app.example'])
     try {
       expect((await check('http://127.0.0.1:4444')).json.allowed).toBe(false)

@@ -79,9 +79,17 @@ async function startHost(frameSrc: string, frameOrigin: string): Promise<{ origi
   parent.frames[0].postMessage({ id: id + '-user', type: 'isConnected', payload: {} }, ${JSON.stringify(frameOrigin)})
   window.__posted = true
 </script></body></html>`
+  // `/wrap?src=URL`: this origin framing another page (an app framed by whoever wraps it).
+  const wrapPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Wrapper</title><link rel="icon" href="data:,"></head>
+<body><iframe id="app" title="App" style="width:600px;height:720px;border:0"></iframe>
+<script>document.getElementById('app').src = new URLSearchParams(location.search).get('src')</script>
+</body></html>`
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostPage)
+    else if (path === '/wrap')
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(wrapPage)
     else if (path === '/foreign')
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(foreignPage)
     else res.writeHead(404).end()
@@ -108,6 +116,21 @@ function waitForEvent(page: Page, type: string, count = 1): Promise<unknown> {
     [type, count] as const,
     { timeout: 15_000 },
   )
+}
+
+/** Signs in by e-mail through the frame (the code from the mailbox) and answers the user. */
+async function logIn(page: Page, email: string): Promise<v.InferOutput<typeof FrameUserSchema>> {
+  expect(await request(page, 'connectEmail', { email })).toEqual({
+    ok: true,
+    result: { action: 'VERIFY_OTP' },
+  })
+  const mails = (await (
+    await fetch(`${site.origin}/mailbox?to=${encodeURIComponent(email)}`)
+  ).json()) as Array<{
+    code: string
+  }>
+  expect((await request(page, 'connectOtp', { otp: mails[0]?.code ?? '' })).ok).toBe(true)
+  return v.parse(FrameUserSchema, (await request(page, 'getUser', {})).result)
 }
 
 async function closeServer(server: Server | undefined): Promise<void> {
@@ -612,6 +635,109 @@ describe('the login frame in Chromium, embedded by an app on another origin', ()
       const dropped = logs.filter((line) => line.includes('dropped a message from'))
       expect(dropped.filter((line) => line.endsWith(host.origin))).toHaveLength(2)
       expect(dropped.filter((line) => line.endsWith(stranger.origin))).toHaveLength(2)
+    } finally {
+      await page.close()
+    }
+  })
+
+  /*
+   * Clickjacking: an allowed app (or a script on it) lays a transparent layer over the frame, or makes the frame
+   * transparent, so the visitor clicks Approve without seeing it. The frame watches its own visibility
+   * (IntersectionObserver v2) and keeps Approve disabled while anything covers it. Guards updateApprove and
+   * watchVisibility in frame/main.ts; before them, Approve stayed enabled under both.
+   */
+  it('keeps Approve disabled while the frame is covered or transparent, and names the checked origin', async () => {
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${host.origin}/`)
+      await waitForEvent(page, 'frame.ready')
+      // The app calls itself a bank: the approval screen names the origin the frame checked instead.
+      await request(page, 'syncDappData', {
+        projectId: PROJECT_ID,
+        sdkVersion: 'test-1',
+        metadata: { name: 'Trusted Bank', description: '', url: host.origin, icons: [] },
+      })
+      const user = await logIn(page, 'covered@example.com')
+      const signing = request(
+        page,
+        'rpcRequest',
+        { method: 'personal_sign', params: [toHex('covered'), user.address] },
+        'covered-1',
+      )
+      await waitForEvent(page, 'frame.approvalNeeded')
+      const frame = page.frameLocator('iframe#secure')
+      const approve = frame.getByRole('button', { name: 'Approve' })
+      const from = await frame.locator('#approval-from').textContent()
+      expect(from).toContain(`${host.origin} asks you`)
+      expect(from).not.toContain('Trusted Bank')
+      // Uncovered, Approve becomes usable once the inert time is over.
+      await expect.poll(() => approve.isEnabled()).toBe(true)
+
+      const settled = async () =>
+        (await messages(page)).filter((m) => m.type === 'frame.approvalSettled').length
+      const box = await page.locator('iframe#secure').boundingBox()
+      const button = await approve.boundingBox()
+      if (!box || !button) throw new Error('no layout for the frame')
+      const covers = [
+        // A near-transparent layer that lets clicks through (pointer-events: none): the clickjacking layer.
+        `const layer = document.createElement('div'); layer.id = 'cover';
+         Object.assign(layer.style, { position: 'fixed', inset: '0', background: 'rgba(255,255,255,0.02)',
+           pointerEvents: 'none', zIndex: '10' }); document.body.append(layer)`,
+        // A small element over a corner of the frame only.
+        `const layer = document.createElement('div'); layer.id = 'cover';
+         Object.assign(layer.style, { position: 'absolute', left: '${box.x + 4}px', top: '${box.y + 4}px',
+           width: '12px', height: '12px', pointerEvents: 'none' }); document.body.append(layer)`,
+        // The frame itself made (almost) transparent.
+        `document.getElementById('secure').style.opacity = '0.3'`,
+      ]
+      for (const cover of covers) {
+        await page.evaluate(cover)
+        await expect.poll(() => approve.isDisabled(), { message: cover }).toBe(true)
+        await expect.poll(() => frame.locator('#approval-covered').isVisible()).toBe(true)
+        // The visitor's click, where Approve is, goes through the layer to the disabled button: nothing settles.
+        await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2)
+        expect(await request(page, 'getChainId', {})).toMatchObject({ ok: true })
+        expect(await settled()).toBe(0)
+        expect(await approve.isDisabled()).toBe(true)
+        await page.evaluate(() => {
+          document.getElementById('cover')?.remove()
+          ;(document.getElementById('secure') as HTMLElement).style.opacity = ''
+        })
+        await expect.poll(() => approve.isEnabled(), { message: cover }).toBe(true)
+        await expect.poll(() => frame.locator('#approval-covered').isHidden()).toBe(true)
+      }
+
+      // Fully visible again: the visitor's click approves.
+      await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2)
+      expect((await signing).ok).toBe(true)
+      expect(await settled()).toBe(1)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('checks every page around the frame: an allowed app framed by a stranger gets nothing', async () => {
+    const page = await browser.newPage()
+    try {
+      // The allowed app inside the stranger's page: the frame's parent is allowed, its top page is not.
+      await page.goto(`${stranger.origin}/wrap?src=${encodeURIComponent(`${host.origin}/`)}`)
+      const app = page.frameLocator('iframe#app')
+      await expect
+        .poll(() => app.locator('body').evaluate(() => (window as unknown as HostWindow).__messages), {
+          timeout: 15_000,
+        })
+        .toEqual([{ type: 'frame.originNotAllowed', payload: { origin: stranger.origin } }])
+      await expect
+        .poll(() => app.frameLocator('iframe#secure').getByRole('status').first().textContent())
+        .toContain(`framed by ${stranger.origin}`)
+
+      // Framed by a page of its own (allowed) origin, it starts as usual.
+      await page.goto(`${host.origin}/wrap?src=${encodeURIComponent(`${host.origin}/`)}`)
+      await expect
+        .poll(() => app.locator('body').evaluate(() => (window as unknown as HostWindow).__messages), {
+          timeout: 15_000,
+        })
+        .toEqual([{ type: 'frame.ready', payload: { version: 1 } }])
     } finally {
       await page.close()
     }

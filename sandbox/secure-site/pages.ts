@@ -175,6 +175,9 @@ export function framePage(scriptPath: string): string {
   #approval[hidden] { display: none; }
   #approval h1 { font-size: 18px; margin: 0; }
   #approval .from { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+  #approval .covered { margin: 0; color: var(--muted); font-size: 13px; }
+  /* Its place is kept while hidden: the buttons never move under the visitor's pointer when it comes and goes. */
+  #approval .covered[hidden] { display: block; visibility: hidden; }
   dl { margin: 0; display: grid; gap: 6px; overflow: auto; flex: 1; min-height: 40px; }
   dt { color: var(--muted); font-size: 12px; }
   dd { margin: 0 0 6px; font: 13px/1.4 ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -191,6 +194,7 @@ export function framePage(scriptPath: string): string {
   <h1 id="approval-title"></h1>
   <p class="from" id="approval-from"></p>
   <dl id="approval-details"></dl>
+  <p class="covered" id="approval-covered" role="status" hidden>Approve works once this window is fully visible, with nothing in front of it.</p>
   <div class="buttons">
     <button type="button" id="decline">Decline</button>
     <button type="button" id="approve">Approve</button>

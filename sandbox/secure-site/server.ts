@@ -537,11 +537,17 @@ function apiRoutes(deps: {
     if (requested !== chainId) throw new RpcFailure('Chain is not supported', 4902)
   }
 
-  route('/api/origin-check', async ({ projectId, sdkVersion, origin }) => ({
-    allowed: originAllowed(await deps.allowedOrigins(projectId, sdkVersion), origin),
-    chainId,
-    ...(solanaWallet ? { solanaChainId: solanaWallet.chainId } : {}),
-  }))
+  route('/api/origin-check', async ({ projectId, sdkVersion, origin, ancestors = [] }) => {
+    const allowedOrigins = await deps.allowedOrigins(projectId, sdkVersion)
+    // The parent, then every page around it: one page that is not allowed refuses the frame.
+    const refused = [origin, ...ancestors].find((page) => !originAllowed(allowedOrigins, page))
+    return {
+      allowed: refused === undefined,
+      ...(refused === undefined ? {} : { refused }),
+      chainId,
+      ...(solanaWallet ? { solanaChainId: solanaWallet.chainId } : {}),
+    }
+  })
 
   route('/api/login/email', ({ email, deviceId }) => accounts.startEmailLogin(email, deviceId))
   route('/api/login/device', ({ loginId }) => accounts.deviceStatus(loginId))

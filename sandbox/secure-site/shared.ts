@@ -73,12 +73,21 @@ export type AccountView = v.InferOutput<typeof AccountViewSchema>
 /** A new session: the token the frame keeps in its own origin's storage, and the account. */
 export const SessionAnswerSchema = v.object({ token: TokenSchema, account: AccountViewSchema })
 
+/** The most pages around the frame it checks; a deeper nesting is refused. Ours. */
+export const MAX_ANCESTORS = 16
+
 /** Request bodies of the API, by path. */
 export const ApiBodies = {
   '/api/origin-check': v.object({
     projectId: ProjectIdSchema,
     sdkVersion: v.pipe(v.string(), v.maxLength(50)),
+    /** The page that embeds the frame (its parent), the one it talks to. */
     origin: v.pipe(v.string(), v.maxLength(300)),
+    /**
+     * Every page around the frame, parent first (`location.ancestorOrigins`): each must be allowed, or an allowed
+     * page framed by a stranger could be laid over the approval screen by that stranger.
+     */
+    ancestors: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(MAX_ANCESTORS))),
   }),
   '/api/login/email': v.object({ email: EmailSchema, deviceId: TokenSchema }),
   '/api/login/device': v.object({ loginId: TokenSchema }),
@@ -122,6 +131,8 @@ export type ApiBody<P extends ApiPath> = v.InferInput<(typeof ApiBodies)[P]>
 export const ApiAnswers = {
   '/api/origin-check': v.object({
     allowed: v.boolean(),
+    /** When not allowed: the first origin (the parent, then each ancestor outwards) that is not. */
+    refused: v.optional(v.pipe(v.string(), v.maxLength(300))),
     chainId: v.number(),
     /** The Solana chain the site signs for, when it serves one. */
     solanaChainId: v.optional(SolanaChainIdSchema),

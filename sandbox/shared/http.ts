@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import * as v from 'valibot'
 import { FaultSchema, FaultSwitch } from './fault.ts'
-import { type AllowedOrigins, defaultAllowedOrigins } from './origins.ts'
+import { type AllowedOrigins, defaultAllowedOrigins, refuseForeignHost } from './origins.ts'
 
 /** A request as a sandbox handler sees it: the parsed URL and, for bodies, the raw text. */
 export interface SandboxRequest {
@@ -77,7 +77,8 @@ export function errorJson(
 }
 
 /**
- * Starts one sandbox HTTP service on 127.0.0.1 with the shared behaviour: CORS for the allowed page origins
+ * Starts one sandbox HTTP service on 127.0.0.1 with the shared behaviour: requests for any host but this
+ * machine's loopback on the service's port refused (421, DNS rebinding), CORS for the allowed page origins
  * only (`origins`), the fault switch (`POST /__fault`, Node only: no CORS, 403 from pages), `GET /__health`,
  * bounded bodies and JSON answers.
  *
@@ -102,6 +103,8 @@ export async function startService(options: ServiceOptions): Promise<SandboxServ
   })
 
   async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+    // DNS rebinding: a request for another host name is refused before anything else, the health check too.
+    if (refuseForeignHost(raw, res)) return
     const url = new URL(raw.url ?? '/', 'http://127.0.0.1')
     const origin = typeof raw.headers.origin === 'string' ? raw.headers.origin : undefined
     res.setHeader('Vary', 'Origin')

@@ -1,9 +1,10 @@
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { type InspectorServer, startInspectorServer } from '../inspector/server.ts'
 import { type Relay, startRelay } from '../relay/relay.ts'
 import { type SandboxService, startService } from './http.ts'
-import { AllowedOrigins, originsFromEnv } from './origins.ts'
+import { AllowedOrigins, isLoopbackHost, originsFromEnv } from './origins.ts'
 
 /*
  * Which pages may read the sandbox: CORS only for configured origins, none at all on the fault switch and
@@ -128,9 +129,12 @@ describe('private paths: /__fault and /mailbox', () => {
 })
 
 /** Opens a socket with an Origin header (or none); answers 'open' or the HTTP status of the refusal. */
-function connect(url: string, origin?: string): Promise<'open' | number> {
+function connect(url: string, origin?: string, host?: string): Promise<'open' | number> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, origin === undefined ? {} : { origin })
+    const socket = new WebSocket(url, {
+      ...(origin === undefined ? {} : { origin }),
+      ...(host === undefined ? {} : { headers: { host } }),
+    })
     socket.once('open', () => {
       socket.close()
       resolve('open')
@@ -161,5 +165,67 @@ describe('WebSocket upgrades', () => {
   it('the relay takes the demo and Node', async () => {
     expect(await connect(relay.url, DEMO)).toBe('open')
     expect(await connect(relay.url)).toBe('open')
+  })
+})
+
+/** A GET to 127.0.0.1:`port` with exactly this Host header (none when `undefined`); answers the status. */
+function withHost(port: number, host: string | undefined, path = '/anything'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, setHost: false, headers: host === undefined ? {} : { host } },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      },
+    )
+    req.once('error', reject)
+    req.end()
+  })
+}
+
+/**
+ * DNS rebinding: a page on `evil.example` whose name is made to resolve to 127.0.0.1 reaches a sandbox port as
+ * its own origin, so CORS never applies. Its requests carry `Host: evil.example:PORT`: every service refuses
+ * them before any handler, the health check and the fault switch included, and every WebSocket upgrade too.
+ * (Guards refuseForeignHost in shared/http.ts and the Host check in refuseForeignUpgrade.)
+ */
+describe('Host header (DNS rebinding)', () => {
+  const foreignHosts = (port: number) => [
+    `evil.example:${port}`,
+    `127.0.0.1.evil.example:${port}`,
+    `localhost.:${port}`,
+    `127.0.0.1:${port + 1}`,
+    '127.0.0.1',
+    `10.0.0.1:${port}`,
+    `127.0.0.1:${port}@evil.example`,
+  ]
+
+  it('answers only loopback names on its own port', () => {
+    expect(isLoopbackHost('127.0.0.1:5173', 5173)).toBe(true)
+    expect(isLoopbackHost('LOCALHOST:5173', 5173)).toBe(true)
+    expect(isLoopbackHost('[::1]:5173', 5173)).toBe(true)
+    expect(isLoopbackHost(undefined, 5173)).toBe(false)
+    for (const host of foreignHosts(5173)) expect(isLoopbackHost(host, 5173), host).toBe(false)
+  })
+
+  it('a service refuses a request for another host with 421, and one without Host with 400', async () => {
+    for (const host of foreignHosts(service.port)) {
+      expect(await withHost(service.port, host), host).toBe(421)
+      expect(await withHost(service.port, host, '/__health'), host).toBe(421)
+    }
+    expect(await withHost(service.port, undefined)).toBe(400)
+    for (const host of [`127.0.0.1:${service.port}`, `localhost:${service.port}`, `[::1]:${service.port}`]) {
+      expect(await withHost(service.port, host), host).toBe(200)
+    }
+  })
+
+  it('the relay and the inspector refuse a request and a socket for another host with 421', async () => {
+    for (const sandbox of [relay, inspector]) {
+      const port = Number(new URL(sandbox.url).port)
+      expect(await withHost(port, `evil.example:${port}`)).toBe(421)
+      expect(await connect(sandbox.url, undefined, `evil.example:${port}`)).toBe(421)
+      expect(await connect(sandbox.url, DEMO, `evil.example:${port}`)).toBe(421)
+      expect(await connect(sandbox.url, undefined, `localhost:${port}`)).toBe('open')
+    }
   })
 })

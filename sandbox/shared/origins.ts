@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { originMatches } from '../secure-site/shared.ts'
 
@@ -67,9 +67,49 @@ export function defaultAllowedOrigins(): AllowedOrigins {
   return new AllowedOrigins(LOOPBACK_PAGE_ORIGINS)
 }
 
+/** The names a loopback service is reached by: its address, the machine's name, and IPv6's loopback. */
+const LOOPBACK_HOST_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const
+
 /**
- * Refuses a WebSocket upgrade from a page whose origin is not allowed: answers 403 and closes the socket.
- * Clients that send no Origin (Node, the kit's tests) are not pages and pass. Answers whether it refused.
+ * Whether a request's `Host` header names this machine's loopback on `port` (`127.0.0.1:PORT`, `localhost:PORT`
+ * or `[::1]:PORT`, in any case). Anything else, a missing header included, is a request meant for another host:
+ * a DNS-rebinding page (`evil.example` resolved to 127.0.0.1 after the page loaded) reads the sandbox's answers
+ * as same-origin ones, so its requests are refused before they reach a handler.
+ *
+ * @example
+ * isLoopbackHost('127.0.0.1:8545', 8545) // true
+ * isLoopbackHost('evil.example:8545', 8545) // false
+ */
+export function isLoopbackHost(host: string | undefined, port: number): boolean {
+  if (host === undefined) return false
+  const lower = host.toLowerCase()
+  return LOOPBACK_HOST_NAMES.some((name) => lower === `${name}:${port}`)
+}
+
+/**
+ * Refuses a request whose `Host` is not this machine's loopback on the port it arrived at (see
+ * {@link isLoopbackHost}): 421 Misdirected Request (400 when there is no Host at all), a JSON error body.
+ * Answers whether it refused. Every sandbox HTTP service runs it first (./http.ts), and every WebSocket
+ * upgrade through {@link refuseForeignUpgrade}.
+ */
+export function refuseForeignHost(req: IncomingMessage, res: ServerResponse): boolean {
+  const host = req.headers.host
+  if (isLoopbackHost(host, req.socket.localPort ?? 0)) return false
+  const status = host === undefined ? 400 : 421
+  const error =
+    host === undefined
+      ? 'A Host header is required'
+      : `This service does not answer for ${host.slice(0, 200)}`
+  const body = JSON.stringify({ error, status })
+  res.writeHead(status, { 'Content-Type': 'application/json', Connection: 'close' }).end(body)
+  return true
+}
+
+/**
+ * Refuses a WebSocket upgrade meant for another host (its `Host` is not this machine's loopback on the port it
+ * arrived at: DNS rebinding, 421) or from a page whose origin is not allowed (403), and closes the socket.
+ * Clients that send no Origin (Node, the kit's tests) are not pages and pass the origin check. Answers whether
+ * it refused.
  *
  * @example
  * server.on('upgrade', (req, socket, head) => {
@@ -82,11 +122,25 @@ export function refuseForeignUpgrade(
   socket: Duplex,
   origins: Pick<AllowedOrigins, 'allows'>,
 ): boolean {
+  const host = req.headers.host
+  if (!isLoopbackHost(host, req.socket.localPort ?? 0)) {
+    const status = host === undefined ? '400 Bad Request' : '421 Misdirected Request'
+    const error =
+      host === undefined
+        ? 'A Host header is required'
+        : `This service does not answer for ${host.slice(0, 200)}`
+    endSocket(socket, status, { error, status: Number.parseInt(status, 10) })
+    return true
+  }
   const origin = req.headers.origin
   if (origin === undefined || origins.allows(origin)) return false
-  const body = JSON.stringify({ error: `Origin ${origin} may not open this socket`, status: 403 })
-  socket.end(
-    `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
+  endSocket(socket, '403 Forbidden', { error: `Origin ${origin} may not open this socket`, status: 403 })
   return true
+}
+
+function endSocket(socket: Duplex, status: string, json: unknown): void {
+  const body = JSON.stringify(json)
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }

@@ -13,7 +13,12 @@ import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { FaultSwitch } from '../shared/fault.ts'
 import { errorJson, parseJson, type SandboxService, startService } from '../shared/http.ts'
-import { type AllowedOrigins, defaultAllowedOrigins, refuseForeignUpgrade } from '../shared/origins.ts'
+import {
+  type AllowedOrigins,
+  defaultAllowedOrigins,
+  refuseForeignHost,
+  refuseForeignUpgrade,
+} from '../shared/origins.ts'
 import { Ledger } from './ledger.ts'
 import { answerJsonRpc, callMethod, RpcError } from './rpc.ts'
 import { seedBytes } from './svm.ts'
@@ -116,7 +121,9 @@ export async function startSolana(options: StartSolanaOptions = {}): Promise<Sol
         for (const socket of stalled) socket.destroy()
       },
     })
-    const next = createServer((_req, res) => res.writeHead(426).end())
+    const next = createServer((req, res) => {
+      if (!refuseForeignHost(req, res)) res.writeHead(426).end()
+    })
     const bound = await new Promise<boolean>((resolve) => {
       next.once('error', () => resolve(false))
       next.listen(candidate.port + 1, '127.0.0.1', () => resolve(true))

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { SignClient } from '@walletconnect/sign-client'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -156,6 +156,26 @@ describe('startWallets', () => {
       const response = await fetch(wallets.injectedScriptUrl, { headers: { origin } })
       expect(response.headers.get('access-control-allow-origin')).toBeNull()
     }
+  })
+
+  // DNS rebinding: the wallet pages are served by Vite, whose own Host check (server.allowedHosts, left at its
+  // default) refuses a name that is not the loopback's, as the sandbox's other services do (shared/origins.ts).
+  it('refuses a request for another host name (DNS rebinding)', async () => {
+    const url = new URL(wallets.injectedScriptUrl)
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port: url.port, path: url.pathname, setHost: false, headers: { host } },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode ?? 0)
+          },
+        )
+        req.once('error', reject)
+        req.end()
+      })
+    expect(await status(`evil.example:${url.port}`)).toBe(403)
+    expect(await status(`localhost:${url.port}`)).toBe(200)
   })
 })
 

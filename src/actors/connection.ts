@@ -3,7 +3,7 @@ import { watchConnectors } from 'wagmi/actions'
 import { fromCallback, fromPromise } from 'xstate'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
-import { DISCONNECT_TIMEOUT_MS } from '../constants'
+import { DISCONNECT_TIMEOUT_MS, WALLET_NAME_MAX_LENGTH } from '../constants'
 import type {
   ChainId,
   ChosenWallet,
@@ -14,6 +14,7 @@ import type {
   ReconnectOutput,
 } from '../machines/connection'
 import type { KitStore } from '../storage'
+import { safeText } from '../utils/links'
 import type { ConnectionCalls } from './connectionCalls'
 
 /**
@@ -170,6 +171,9 @@ export function safeIcon(icon: string | undefined): string | undefined {
  * A wagmi connector as the kit's Connect view sees it (SPEC §1 connector types): the kit's WalletConnect and
  * embedded wallet, injected wallets (announced by EIP-6963 when they have an rdns), and `external` for any
  * other connector of a host's own wagmi config (the `wagmiConfig` option: e.g. wagmi's `metaMask`, `mock`).
+ * The name is whatever the announcement or the injected provider says, so it is cleaned as the listing's is
+ * (`safeText`: no bidi overrides, invisible characters or lone surrogates, bounded); the connector's own id
+ * stays as it is (it is matched, never shown).
  */
 export function toConnectorInfo(connector: Connector): ConnectorInfo {
   const rdns = typeof connector.rdns === 'string' ? connector.rdns : connector.rdns?.[0]
@@ -186,7 +190,9 @@ export function toConnectorInfo(connector: Connector): ConnectorInfo {
   const imageUrl = safeIcon(connector.icon)
   return {
     id: connector.id,
-    name: connector.name.slice(0, 80),
+    name:
+      safeText(connector.name, WALLET_NAME_MAX_LENGTH) ||
+      safeText(rdns ?? connector.id, WALLET_NAME_MAX_LENGTH),
     type,
     chain: 'eip155',
     ...(imageUrl ? { imageUrl } : {}),

@@ -4,6 +4,7 @@ import type { KitEndpoints } from '../config'
 import {
   WALLET_CHAINS_MAX,
   WALLET_INJECTED_MAX,
+  WALLET_NAME_MAX_LENGTH,
   WALLETS_ENTRIES_MAX,
   WALLETS_PARSE_PIECE_BYTES,
 } from '../constants'
@@ -23,7 +24,7 @@ import { apiUrl, BodyRejected, requestBody } from './http'
  */
 
 /** Longest wallet name kept; longer names are cut with an ellipsis (a name is a label, not a paragraph). */
-export const WALLET_NAME_MAX_LENGTH = 64
+export { WALLET_NAME_MAX_LENGTH }
 
 /** How long one listing request may take before it fails. Ours: the SPEC names none. */
 export const WALLETS_API_TIMEOUT_MS = 15_000

@@ -333,7 +333,13 @@ describe('fuzz: messages at the transport and the machine', () => {
     }
   })
 
-  it(`behavior: the channel alone drops ${ROUNDS * 10} random messages from anywhere`, () => {
+  /*
+   * The channel's own checks, one at a time. Random data from the frame is never a message the kit knows, so it
+   * proves only the shape check; the origin and source checks are proved with messages the channel DOES take
+   * from the frame (each one is first shown to pass from there), delivered from another origin or window. A
+   * channel without its origin or source check, or one that drops everything, fails here.
+   */
+  it(`behavior: the channel alone takes genuine messages only from the frame, and drops ${ROUNDS * 10} others`, () => {
     const rng = prng(SEED ^ 0x5a5a)
     const source = { frame: true }
     const channel = createFrameChannel({
@@ -343,17 +349,55 @@ describe('fuzz: messages at the transport and the machine', () => {
       log: quiet,
     })
     channel.post({ id: 'r1', type: 'isConnected', payload: {} })
+    const events = genuine('r1', 'r2').filter((message) => message.type !== 'frame.reply')
+    const otherOrigins = [
+      APP,
+      'null',
+      'https://secure.example:1',
+      'http://secure.example',
+      `${FRAME}.evil.example`,
+    ]
+    const otherSources = [null, {}, globalThis, { frame: true }]
+    const expected = { ...channel.stats.reasons }
+    let accepted = 0
     for (let round = 0; round < ROUNDS * 10; round++) {
-      const fromFrame = rng.next() < 0.5
-      const data = randomValue(rng)
-      const result = channel.receive({
-        origin: fromFrame ? FRAME : rng.pick([APP, 'null', 'https://secure.example:1']),
-        source: fromFrame ? source : rng.pick([null, {}, globalThis]),
-        data,
-      })
-      expect(result, `round ${round}: ${JSON.stringify(data)}`).toBeUndefined()
+      const where = `round ${round}, seed ${SEED}`
+      const kind = rng.int(4)
+      if (kind === 0) {
+        // Random data from the frame itself: never a reply or event the kit knows.
+        const data = randomValue(rng)
+        expect(
+          channel.receive({ origin: FRAME, source, data }),
+          `${where}: ${JSON.stringify(data)}`,
+        ).toBeUndefined()
+        continue
+      }
+      const message = rng.pick(events)
+      if (kind === 1) {
+        // The same message from the frame is taken: what follows is dropped for where it comes from alone.
+        expect(channel.receive({ origin: FRAME, source, data: message }), where).toEqual(message)
+        accepted += 1
+      } else if (kind === 2) {
+        expect(
+          channel.receive({ origin: rng.pick(otherOrigins), source, data: message }),
+          where,
+        ).toBeUndefined()
+        expected.origin += 1
+      } else {
+        const other = rng.pick(otherSources)
+        expect(channel.receive({ origin: FRAME, source: other, data: message }), where).toBeUndefined()
+        expected.source += 1
+      }
+      expect(channel.stats.reasons.origin, where).toBe(expected.origin)
+      expect(channel.stats.reasons.source, where).toBe(expected.source)
     }
-    expect(channel.stats.accepted).toBe(0)
-    expect(channel.stats.dropped).toBe(ROUNDS * 10)
+    expect(accepted).toBeGreaterThan(ROUNDS)
+    expect(channel.stats.accepted).toBe(accepted)
+    // The reply to the open request: not from another origin or window, then from the frame, once.
+    const reply = { id: 'r1', type: 'frame.reply', payload: { ok: true, result: { isConnected: true } } }
+    expect(channel.receive({ origin: APP, source, data: reply })).toBeUndefined()
+    expect(channel.receive({ origin: FRAME, source: {}, data: reply })).toBeUndefined()
+    expect(channel.receive({ origin: FRAME, source, data: reply })).toEqual(reply)
+    expect(channel.receive({ origin: FRAME, source, data: reply })).toBeUndefined()
   })
 })

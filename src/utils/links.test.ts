@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { buildCatalogue, HOSTILE_WALLET_IDS } from '../../sandbox/api/catalogue'
 import {
   isOsHandlerScheme,
   MAX_LINK_LENGTH,
@@ -108,6 +109,37 @@ const OS_HANDLER_LINKS = [
   'gopher://evil.example',
 ]
 
+/**
+ * App launchers a wallet listing has no business opening (guards OS_HANDLERS_BY_KIND in links.ts): the six the
+ * security review found open (Java Web Start, Zoom, Teams, Telegram, Sourcetree) and their kind. Each passed
+ * before, being of the `name://` form a wallet's scheme has.
+ */
+const APP_LAUNCHER_LINKS = [
+  'jnlp://evil.example/app.jnlp',
+  'jnlps://evil.example/app.jnlp',
+  'zoommtg://zoom.us/join?confno=1&pwd=x',
+  'zoomus://zoom.us/join?confno=1',
+  'msteams://teams.microsoft.com/l/meetup-join/x',
+  'tg://resolve?domain=evil',
+  'sourcetree://cloneRepo?type=custom&cloneUrl=ssh://evil.example/x',
+  'github-windows://openRepo/https://evil.example/x',
+  'x-github-client://openRepo/https://evil.example/x',
+  'git://evil.example/x',
+  'vscode-insiders://file/etc/passwd',
+  'vscode-remote://ssh-remote+evil/x',
+  'vscodium://x',
+  'jetbrains://idea/checkout/git?checkout.repo=x',
+  'x-man-page://x',
+  'whatsapp://send?text=x',
+  'slack://open',
+  'discord://x',
+  'sip://evil@example',
+  'magnet://?xt=urn:btih:x',
+  'webcal://evil.example/cal.ics',
+  'com.epicgames.launcher://apps/x?action=launch',
+  'ms-teams://x',
+]
+
 describe('safeDeepLink', () => {
   it.each(SCRIPT_LINKS)('refuses %j', (link) => {
     expect(safeDeepLink(link)).toBeUndefined()
@@ -117,6 +149,22 @@ describe('safeDeepLink', () => {
     expect(safeDeepLink(link)).toBeUndefined()
     expect(safeDeepLink(` ${link.toUpperCase()}`)).toBeUndefined()
     expect(isOsHandlerScheme(link.slice(0, link.indexOf(':')))).toBe(true)
+  })
+
+  it.each(APP_LAUNCHER_LINKS)('refuses the app launcher link %j', (link) => {
+    expect(safeDeepLink(link)).toBeUndefined()
+    expect(safeDeepLink(` ${link.toUpperCase()}`)).toBeUndefined()
+    expect(walletLinkWithUri(link, 'wc:ab@2')).toBeUndefined()
+  })
+
+  it("keeps every wallet's own link of the sandbox's listing (the hostile entries aside)", () => {
+    const hostile = new Set<string>(Object.values(HOSTILE_WALLET_IDS))
+    const links = buildCatalogue()
+      .filter((wallet) => !hostile.has(wallet.id))
+      .flatMap((wallet) => [wallet.mobile_link, wallet.desktop_link])
+      .filter((link): link is string => link !== null)
+    expect(links.length).toBeGreaterThan(50)
+    for (const link of links) expect(safeDeepLink(link), link).toBe(link)
   })
 
   it('keeps custom wallet schemes of the form name://, lower-casing the scheme only', () => {
@@ -129,6 +177,11 @@ describe('safeDeepLink', () => {
     expect(safeDeepLink('searchwallet://')).toBe('searchwallet://')
     expect(safeDeepLink('smbwallet://')).toBe('smbwallet://')
     expect(safeDeepLink('msafe://')).toBe('msafe://')
+    expect(safeDeepLink('tgwallet://')).toBe('tgwallet://')
+    expect(safeDeepLink('zoomwallet://')).toBe('zoomwallet://')
+    expect(safeDeepLink('uniswap://')).toBe('uniswap://')
+    expect(safeDeepLink('okex://main/wc?uri=x')).toBe('okex://main/wc?uri=x')
+    expect(safeDeepLink('cbwallet://wc')).toBe('cbwallet://wc')
   })
 
   it('refuses a custom scheme that is not of the form name://', () => {
@@ -231,6 +284,28 @@ describe('safeText', () => {
     expect(safeText('Wallet\u202Eniarb', 40)).toBe('Walletniarb')
     expect(safeText('\u2066Safe\u2069\u200b\ufeff', 40)).toBe('Safe')
     expect(safeText('a\u2028b', 40)).toBe('a b')
+  })
+
+  // Guards INVISIBLE in links.ts: a name from an EIP-6963 announcement or an injected provider (any page script
+  // can announce one) that reads backwards, hides characters, or carries half of a surrogate pair.
+  it('removes every bidi embedding, override, isolate and mark', () => {
+    const bidi = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e']
+    for (const mark of [...bidi, '\u2066', '\u2067', '\u2068', '\u2069']) {
+      expect(safeText(`Meta${mark}Mask`, 40), JSON.stringify(mark)).toBe('MetaMask')
+    }
+    expect(safeText('\u202eksaMateM\u202c', 40)).toBe('ksaMateM')
+    expect(safeText('Pay\u00adPal\u2060\u2063', 40)).toBe('PayPal')
+  })
+
+  it('removes lone surrogates, keeps pairs, and cuts between code points', () => {
+    expect(safeText('Fox\ud83e', 40)).toBe('Fox')
+    expect(safeText('\udd8aFox', 40)).toBe('Fox')
+    expect(safeText('Fo\udd8a\ud83ex', 40)).toBe('Fox')
+    expect(safeText('Fox \ud83e\udd8a', 40)).toBe('Fox 🦊')
+    const cut = safeText('🦊'.repeat(60), 10)
+    expect(cut).toBe(`${'🦊'.repeat(9)}…`)
+    expect(/[\ud800-\udfff]/u.test(cut)).toBe(false)
+    for (const text of [safeText('\ud800', 5), safeText('\udfff\ud800', 5)]) expect(text).toBe('')
   })
 
   it('truncates to maxLength code points with an ellipsis', () => {

@@ -41,75 +41,93 @@ const BLOCKED_SCHEMES = new Set([
 ])
 
 /**
- * The operating system's own URL handlers (issue 13 item 5), refused as deep links even in the `name://` form
- * a wallet's scheme has: each opens something on the visitor's machine that is not a wallet, and several have
- * been used to run code or leak credentials from a click on a web page.
- * - Windows: Explorer search and shell (`search-ms`, `search`, `shell`), network shares (`smb`, `cifs`,
- *   `webdav`, `dav`, `file`), the help and document handlers (`ms-*`: ms-msdt, ms-officecmd, ms-word,
- *   ms-settings, ms-appinstaller...; `mk`, `its`, `mhtml`, `hcp`, `help`, `res`), `microsoft-edge`.
- * - macOS and iOS: `x-apple-*` / `x-apple.*` (system preferences), installers (`itms`, `itms-services`,
- *   `itms-apps`, `itms-appss`), automation (`shortcuts`, `workflow`, `applescript`), `afp`, `facetime`,
- *   `facetime-audio`.
- * - Android: `intent` and `android-app` (start any app component, not the wallet's).
- * - Remote access and file transfer: `ftp`, `ftps`, `sftp`, `ssh`, `telnet`, `rdp`, `vnc`, `nfs`, `ldap`,
- *   `ldaps`, `gopher`, `ws`, `wss`.
- * - Other apps a page should not start from a wallet link: `tel`, `sms`, `mailto`, `callto`, `skype`, `steam`,
- *   `vscode`, `vscode-insiders`, `jetbrains`, `openvpn`.
+ * The operating system's own URL handlers and the desktop apps a click on a web page can start, refused as deep
+ * links even in the `name://` form a wallet's scheme has: each opens something on the visitor's machine that is
+ * not a wallet, and several have been used to run code or leak credentials from a click on a web page. One rule,
+ * by kind; a wallet's own scheme is none of these.
  */
-const OS_HANDLER_SCHEMES = new Set([
-  'search-ms',
-  'search',
-  'shell',
-  'smb',
-  'cifs',
-  'webdav',
-  'dav',
-  'file',
-  'mk',
-  'its',
-  'mhtml',
-  'hcp',
-  'help',
-  'res',
-  'microsoft-edge',
-  'itms',
-  'itms-services',
-  'itms-apps',
-  'itms-appss',
-  'shortcuts',
-  'workflow',
-  'applescript',
-  'afp',
-  'facetime',
-  'facetime-audio',
-  'intent',
-  'android-app',
-  'ftp',
-  'ftps',
-  'sftp',
-  'ssh',
-  'telnet',
-  'rdp',
-  'vnc',
-  'nfs',
-  'ldap',
-  'ldaps',
-  'gopher',
-  'ws',
-  'wss',
-  'tel',
-  'sms',
-  'mailto',
-  'callto',
-  'skype',
-  'steam',
-  'vscode',
-  'vscode-insiders',
-  'jetbrains',
-  'openvpn',
-])
+const OS_HANDLERS_BY_KIND = {
+  /** Explorer search and shell, the help and document handlers (`ms-*` is refused whole, below). */
+  windows: ['search-ms', 'search', 'shell', 'mk', 'its', 'mhtml', 'hcp', 'help', 'res', 'microsoft-edge'],
+  /** Network shares and local files: a click mounts a share or opens a file. */
+  files: ['smb', 'cifs', 'webdav', 'dav', 'file', 'afp', 'nfs'],
+  /** macOS and iOS installers and automation (`x-apple-*` is refused whole, below). */
+  apple: [
+    'itms',
+    'itms-services',
+    'itms-apps',
+    'itms-appss',
+    'shortcuts',
+    'workflow',
+    'applescript',
+    'x-man-page',
+    'facetime',
+    'facetime-audio',
+  ],
+  /** Android: start any app component, not the wallet's. */
+  android: ['intent', 'android-app'],
+  /** Remote access and file transfer. */
+  remote: ['ftp', 'ftps', 'sftp', 'ssh', 'telnet', 'rdp', 'vnc', 'ldap', 'ldaps', 'gopher', 'ws', 'wss'],
+  /** Code launchers: Java Web Start downloads and runs an application. */
+  javaWebStart: ['jnlp', 'jnlps'],
+  /** Calls, meetings and messengers: join a call, open a chat, send a message in the visitor's name. */
+  messaging: [
+    'tel',
+    'sms',
+    'mailto',
+    'callto',
+    'sip',
+    'sips',
+    'skype',
+    'zoommtg',
+    'zoomus',
+    'zoomphonecall',
+    'msteams',
+    'tg',
+    'whatsapp',
+    'viber',
+    'slack',
+    'discord',
+    'irc',
+    'ircs',
+    'xmpp',
+  ],
+  /** Developer tools that clone, open or run what the link names. */
+  developer: [
+    'sourcetree',
+    'github-windows',
+    'github-mac',
+    'x-github-client',
+    'git',
+    'svn',
+    'vscode',
+    'vscode-insiders',
+    'vscodium',
+    'jetbrains',
+    'txmt',
+    'subl',
+  ],
+  /** Game and app stores' launchers, torrents and media players, calendar and feed subscriptions, VPNs. */
+  otherApps: [
+    'steam',
+    'com.epicgames.launcher',
+    'magnet',
+    'ed2k',
+    'rtsp',
+    'rtmp',
+    'mms',
+    'webcal',
+    'webcals',
+    'feed',
+    'news',
+    'nntp',
+    'snews',
+    'openvpn',
+  ],
+} as const
+const OS_HANDLER_SCHEMES: ReadonlySet<string> = new Set(Object.values(OS_HANDLERS_BY_KIND).flat())
 /** Whole families of OS handlers, by prefix. */
-const OS_HANDLER_PREFIXES = ['ms-', 'x-apple-', 'x-apple.']
+const OS_HANDLER_PREFIXES = ['ms-', 'x-apple-', 'x-apple.', 'vscode-']
 
 /**
  * Whether a URL scheme (without `:`) is one of the operating system's handlers that a deep link may never
@@ -187,21 +205,15 @@ export function walletLinkWithUri(link: unknown, uri: string): string | undefine
   return safeDeepLink(`${base.endsWith('/') ? base : `${base}/`}wc?${param}`)
 }
 
-// Controls (C0, DEL, C1), bidirectional overrides and isolates (they can reverse how a name reads), and
-// invisible characters that make two names look alike. Zero-width joiners stay: emoji need them.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu
+// Controls (C0, DEL, C1); bidirectional marks, embeddings, overrides and isolates (they can reverse how a name
+// reads: U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069); invisible characters that make two names look
+// alike (zero-width space, soft hyphen, word joiner and invisible operators, BOM, interlinear annotation); and,
+// with the `u` flag, lone surrogates: a UTF-16 half whose pair was split (a name cut by code units upstream) is
+// no character at all, and renders as a replacement box or not at all. Zero-width joiners stay: emoji need them.
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]/gu
 
-/**
- * Text for display: strings only, invisible and control characters removed, whitespace collapsed, trimmed,
- * and at most `maxLength` characters (code points), ending in an ellipsis when cut. Render it as text (React
- * escapes it); it is not HTML-safe by itself.
- *
- * @example
- * safeText('  Rainbow\u0000 Wallet ', 40) // 'Rainbow Wallet'
- * safeText('x'.repeat(50), 10) // 'xxxxxxxxx…'
- * safeText(42, 10) // ''
- */
 /**
  * "…", decoded when a text is cut. A literal, an escape or `String.fromCharCode` (bundlers fold each back into
  * the character) would be a non-ASCII character in the host's first-click script, and Chromium keeps a script
@@ -210,6 +222,19 @@ const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u2
  */
 const ellipsis = (): string => JSON.parse('"\\u2026"')
 
+/**
+ * Text for display: strings only, invisible, bidi-control and control characters and lone surrogates removed,
+ * whitespace collapsed, trimmed, and at most `maxLength` characters (code points), ending in an ellipsis when
+ * cut. Every name from outside goes through it: the wallet listing's, EIP-6963 announcements', injected and
+ * Wallet Standard wallets', a host's custom wallets'. Render it as text (React escapes it); it is not HTML-safe
+ * by itself.
+ *
+ * @example
+ * safeText('  Rainbow\u0000 Wallet ', 40) // 'Rainbow Wallet'
+ * safeText('Wallet\u202Eniarb', 40) // 'Walletniarb'
+ * safeText('x'.repeat(50), 10) // 'xxxxxxxxx…'
+ * safeText(42, 10) // ''
+ */
 export function safeText(value: unknown, maxLength: number): string {
   if (typeof value !== 'string' || maxLength <= 0) return ''
   // Bound the work before normalising: a megabyte of name is not a name.

@@ -82,7 +82,8 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
     const approve = frame(page).getByRole('button', { name: 'Approve' })
     await approve.waitFor({ timeout: 30_000 })
-    await page.waitForTimeout(600) // Approve is inert for its first 500 ms on screen.
+    // Approve is inert for its first 500 ms on screen, and while the frame is not fully visible.
+    await expect.poll(() => approve.isEnabled(), { timeout: 10_000 }).toBe(true)
     // The visitor approves in the frame and at once closes the modal: the frame's approval message and the
     // kit's cancel may cross.
     await approve.evaluate((button) => (button as HTMLButtonElement).click())
@@ -106,11 +107,59 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     await page.close()
   })
 
+  // Clickjacking over the kit's own frame: a script on the host page lays a clear layer over the approval (clicks
+  // pass through it) or fades the frame. The frame keeps Approve disabled while either lasts; the kit itself shows
+  // the frame fully visible, so the normal flow approves. Guards the frame's visibility rule (secure-site
+  // frame/main.ts updateApprove) with the kit's placement (src/frame/transport.ts show).
+  it('Approve stays disabled while the host page covers or fades the frame, and works once it is clear', async () => {
+    const page = await e2e.newPage()
+    const address = await logInByEmail(e2e, page, freshEmail('covered'))
+    const result = page.getByTestId('demo-result')
+    await page.getByRole('button', { name: 'Sign message' }).click()
+    await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
+    const approve = frame(page).getByRole('button', { name: 'Approve' })
+    await expect.poll(() => approve.isEnabled(), { timeout: 10_000 }).toBe(true)
+    // The approval names the page's checked origin, not the name the app gives itself.
+    const origin = new URL(page.url()).origin
+    expect(await frame(page).locator('#approval-from').textContent()).toContain(`${origin} asks you`)
+
+    const covers = [
+      `const layer = document.createElement('div'); layer.id = 'cover';
+       Object.assign(layer.style, { position: 'fixed', inset: '0', background: 'rgba(0,0,0,0.01)',
+         pointerEvents: 'none', zIndex: '2147483647' }); document.body.append(layer)`,
+      `document.querySelector('iframe[data-walletstate-frame]').style.opacity = '0.5'`,
+    ]
+    for (const cover of covers) {
+      await page.evaluate(cover)
+      await expect.poll(() => approve.isDisabled(), { message: cover, timeout: 10_000 }).toBe(true)
+      const button = await approve.boundingBox()
+      if (!button) throw new Error('Approve has no box')
+      await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2)
+      expect(await view(page, 'ApproveTransaction').count()).toBe(1)
+      expect(await approve.isDisabled()).toBe(true)
+      expect(await result.textContent()).toBe('')
+      await page.evaluate(() => {
+        document.getElementById('cover')?.remove()
+        ;(document.querySelector('iframe[data-walletstate-frame]') as HTMLElement).style.opacity = '1'
+      })
+      await expect.poll(() => approve.isEnabled(), { message: cover, timeout: 10_000 }).toBe(true)
+    }
+    await approve.click()
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^0x[0-9a-f]+$/)
+    expect(address).toMatch(/^0x/)
+    await page.close()
+  })
+
   it('a declined signature is refused with the SPEC message', async () => {
     const page = await e2e.newPage()
     await logInByEmail(e2e, page, freshEmail('decliner'))
     await page.getByRole('button', { name: 'Sign message' }).click()
     await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
+    // The visitor declines what they see: the frame in place and fully visible (Approve usable). Chromium drops
+    // clicks into a frame that tracks its visibility while the frame has just been moved into place.
+    await expect
+      .poll(() => frame(page).getByRole('button', { name: 'Approve' }).isEnabled(), { timeout: 10_000 })
+      .toBe(true)
     await frame(page).getByRole('button', { name: 'Decline' }).click()
     await expect
       .poll(() => page.getByTestId('demo-result').textContent(), { timeout: 20_000 })

@@ -1,9 +1,11 @@
 /*
  * The login frame ("secure site") page: the other side of the kit's frame protocol (src/frame/protocol.ts).
  * It runs on the secure site's own origin inside the kit's hidden iframe. It answers only its parent window,
- * and only when the parent's origin is on the project's allowed origins; everything that needs a secret (codes,
- * sessions, wallet keys) happens on its own server, which it reaches same-origin with a session token kept in
- * this origin's storage. Signing calls wait for the visitor's Approve or Decline, shown in this page.
+ * and only when the parent's origin and every page around it (`location.ancestorOrigins`) are on the project's
+ * allowed origins; everything that needs a secret (codes, sessions, wallet keys) happens on its own server,
+ * which it reaches same-origin with a session token kept in this origin's storage. Signing calls wait for the
+ * visitor's Approve or Decline, shown in this page with the checked origin that asks (never the name the app
+ * gives itself); Approve works only while the page is fully visible (nothing over it, no transparency).
  *
  * It serves two chains: the site's EVM chain and, when the site has one, its Solana chain (`switchNetwork` with
  * the Solana CAIP-2 id). Users, `switchNetwork` and `getChainId` answer for the current one; on Solana the user's
@@ -109,6 +111,8 @@ function setSession(token: string | undefined): void {
 // --- state -----------------------------------------------------------------------------------------------
 
 let parentOrigin = ''
+/** The top-level page's origin, when the parent is itself framed (checked like the parent). */
+let topOrigin: string | undefined
 /** The EVM chain the server serves (the only EVM one it can sign for). */
 let siteChainId = 0
 /** The Solana chain the server serves (CAIP-2), when it serves one. */
@@ -244,28 +248,94 @@ function askApproval(requestId: string, method: string, summary: Approval['summa
 }
 
 /**
- * Approve stays inert this long after an approval screen appears, so a double-click (or a click meant for what
- * was there before) cannot approve a request nobody saw. Ours (issue 13): longer than a double-click's second
- * click, short enough not to be noticed.
+ * Approve stays inert this long after an approval screen appears, and after the page became fully visible again,
+ * so a double-click (or a click meant for what was there before, or for a layer just taken off the frame) cannot
+ * approve a request nobody saw. Ours: longer than a double-click's second click, short enough not to
+ * be noticed.
  */
 const APPROVE_INERT_MS = 500
+/**
+ * How often the browser may report the approval screen's visibility (IntersectionObserver v2's `delay`):
+ * Chromium's least for `trackVisibility`.
+ */
+const VISIBILITY_DELAY_MS = 100
+
+/**
+ * Whether the approval screen is fully visible: not covered by anything, not transparent, not filtered or
+ * skewed, in the page or in any page around the frame (IntersectionObserver v2 `isVisible`). A page that lays
+ * the frame under a transparent layer, or makes it transparent, to have the visitor click Approve unknowingly
+ * (clickjacking) never gets Approve enabled. Browsers without IntersectionObserver v2 (`isVisible` unknown)
+ * cannot tell: there Approve follows the inert delay alone, as before.
+ */
+const tracksVisibility =
+  typeof IntersectionObserverEntry !== 'undefined' && 'isVisible' in IntersectionObserverEntry.prototype
+/** Since when the approval screen has been fully visible (performance.now()); `undefined` while it is not. */
+let visibleSince: number | undefined = tracksVisibility ? undefined : 0
+let shownAt = 0
+let approveTimer: ReturnType<typeof setTimeout> | undefined
+
+/**
+ * Approve is enabled only for a request on screen, once the screen has been up and fully visible for
+ * APPROVE_INERT_MS; until then it is disabled and says why, and it is looked at again when that time is up.
+ */
+function updateApprove(): void {
+  clearTimeout(approveTimer)
+  approveTimer = undefined
+  const approve = element<HTMLButtonElement>('approve')
+  const covered = element('approval-covered')
+  if (!current) {
+    approve.disabled = true
+    covered.hidden = true
+    return
+  }
+  covered.hidden = visibleSince !== undefined
+  const since = visibleSince === undefined ? undefined : Math.max(visibleSince, shownAt)
+  const wait = since === undefined ? undefined : since + APPROVE_INERT_MS - performance.now()
+  approve.disabled = wait === undefined || wait > 0
+  if (wait !== undefined && wait > 0) approveTimer = setTimeout(updateApprove, wait)
+}
+
+/** Where the approval screen was on the page at the last report (top-level viewport coordinates). */
+let lastPlace = ''
+
+function watchVisibility(): void {
+  if (!tracksVisibility) return
+  const observer = new IntersectionObserver(
+    (entries) => {
+      const last = entries.at(-1) as (IntersectionObserverEntry & { isVisible?: boolean }) | undefined
+      if (!last) return
+      const visible = last.isIntersecting && last.isVisible === true
+      // A frame that moved on the page counts as newly shown: Chromium itself drops clicks into a frame that has
+      // just moved, and a click meant for what was at that place before must not land on Approve.
+      const rect = last.boundingClientRect
+      const place = `${rect.x},${rect.y},${rect.width},${rect.height}`
+      const moved = place !== lastPlace
+      lastPlace = place
+      if (!visible) visibleSince = undefined
+      else if (moved || visibleSince === undefined) visibleSince = performance.now()
+      updateApprove()
+    },
+    // `trackVisibility` and `delay` are IntersectionObserver v2 (Chromium); TypeScript's DOM types lack them.
+    { threshold: [0, 1], trackVisibility: true, delay: VISIBILITY_DELAY_MS } as IntersectionObserverInit,
+  )
+  observer.observe(element('approval'))
+}
+
+/** Who asks, as checked (the parent's origin, and the top page's when the parent is framed itself). */
+function askingOrigin(): string {
+  return topOrigin && topOrigin !== parentOrigin ? `${parentOrigin} (inside ${topOrigin})` : parentOrigin
+}
 
 function showNext(): void {
   if (current) return
   current = queued.shift()
   if (!current) return
-  const shown = current
-  const approve = element<HTMLButtonElement>('approve')
-  approve.disabled = true
-  setTimeout(() => {
-    if (current === shown) approve.disabled = false
-  }, APPROVE_INERT_MS)
+  shownAt = performance.now()
   const { summary } = current
   element('approval-title').textContent = summary.title
   const who = summary.accountType === 'smartAccount' ? 'smart account' : 'account'
-  const app = dappData?.metadata?.name
-  element('approval-from').textContent =
-    `${app ? `${app} asks` : 'The app asks'} you to use your ${who} ${summary.from}`
+  // The checked origin, never the app's own name for itself (`syncDappData` says whatever the page likes).
+  element('approval-from').textContent = `${askingOrigin()} asks you to use your ${who} ${summary.from}`
   const list = element<HTMLDListElement>('approval-details')
   list.replaceChildren()
   for (const detail of summary.details) {
@@ -277,6 +347,7 @@ function showNext(): void {
   }
   element('status').hidden = true
   element('approval').hidden = false
+  updateApprove()
   element<HTMLButtonElement>('decline').focus()
   post({ type: 'frame.approvalNeeded', payload: { requestId: current.requestId, method: current.method } })
 }
@@ -294,6 +365,7 @@ function settle(approved: boolean): void {
 function hideApproval(): void {
   element('approval').hidden = true
   element('status').hidden = false
+  updateApprove()
 }
 
 /** rejectRpcRequests and sign-out: every signing request still waiting for the visitor ends as aborted. */
@@ -566,20 +638,27 @@ function reply(message: FrameReply): void {
 
 // --- start -----------------------------------------------------------------------------------------------
 
-/** The embedding page's origin: `ancestorOrigins` where the browser has it, else the referrer's origin. */
-function findParentOrigin(): string | undefined {
+/**
+ * The origins of every page around the frame, parent first: `location.ancestorOrigins` where the browser has
+ * it. Elsewhere only the parent's is known (the referrer's origin), and only when the parent is the top page:
+ * a parent that is framed itself could be laid out by a page nobody checked, so the frame refuses to start.
+ * `undefined` when the frame is not embedded or the origins cannot be known.
+ */
+function frameAncestors(): string[] | undefined {
   if (window.parent === window) return undefined
-  const ancestors = location.ancestorOrigins
-  let origin: string | undefined =
-    ancestors && ancestors.length > 0 ? (ancestors.item(0) ?? undefined) : undefined
-  if (!origin && document.referrer) {
+  const listed = location.ancestorOrigins
+  let origins: string[]
+  if (listed && listed.length > 0) {
+    origins = Array.from(listed)
+  } else {
+    if (window.parent !== window.top || !document.referrer) return undefined
     try {
-      origin = new URL(document.referrer).origin
+      origins = [new URL(document.referrer).origin]
     } catch {
-      origin = undefined
+      return undefined
     }
   }
-  return origin && origin !== 'null' ? origin : undefined
+  return origins.every((origin) => origin !== '' && origin !== 'null') ? origins : undefined
 }
 
 function restore(): void {
@@ -601,24 +680,29 @@ function restore(): void {
 
 async function start(): Promise<void> {
   const status = element('status')
-  const origin = findParentOrigin()
-  if (!origin) {
+  const ancestors = frameAncestors()
+  const origin = ancestors?.[0]
+  if (!ancestors || !origin) {
     status.textContent = 'This is the login frame of the Walletstate kit: it only works inside an app.'
     return
   }
   parentOrigin = origin
-  let allowed = false
+  topOrigin = ancestors.at(-1)
+  let refused: string | undefined = origin
   try {
-    const check = await api('/api/origin-check', { projectId, sdkVersion, origin })
-    allowed = check.allowed
+    const check = await api('/api/origin-check', { projectId, sdkVersion, origin, ancestors })
+    refused = check.allowed ? undefined : (check.refused ?? origin)
     siteChainId = check.chainId
     siteSolanaChainId = check.solanaChainId
   } catch (error) {
     log('origin check failed', error)
   }
-  if (!allowed) {
-    status.textContent = `${origin} is not on this project's allowed origins.`
-    post({ type: 'frame.originNotAllowed', payload: { origin } })
+  if (refused !== undefined) {
+    status.textContent =
+      refused === origin
+        ? `${origin} is not on this project's allowed origins.`
+        : `${origin} is framed by ${refused}, which is not on this project's allowed origins.`
+    post({ type: 'frame.originNotAllowed', payload: { origin: refused } })
     return
   }
   restore()
@@ -627,7 +711,11 @@ async function start(): Promise<void> {
   const initial = saved ?? params.get('chainId') ?? ''
   // A Solana chain only when it is the one served; an EVM chain as asked (requests check it against the site's).
   chainId = solanaChainId(initial) === undefined ? evmChainNumber(initial) : servedChain(initial)
-  element('approve').addEventListener('click', () => settle(true))
+  element('approve').addEventListener('click', () => {
+    // The button's state is the rule; a click that reaches it while it is disabled (a script) settles nothing.
+    if (!element<HTMLButtonElement>('approve').disabled) settle(true)
+  })
+  watchVisibility()
   element('decline').addEventListener('click', () => settle(false))
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && current) settle(false)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { WALLET_NAME_MAX_LENGTH } from '../../constants'
 import {
   cleanWalletName,
   type StandardWallet,
@@ -66,8 +67,17 @@ describe('wallet names and ids', () => {
 
   it('cleans names: control and bidi characters out, bounded', () => {
     expect(cleanWalletName('Pha\u0000ntom\u202e')).toBe('Phantom')
-    expect(cleanWalletName('a'.repeat(300))).toHaveLength(80)
+    expect(Array.from(cleanWalletName('a'.repeat(300)))).toHaveLength(WALLET_NAME_MAX_LENGTH)
     expect(cleanWalletName(7)).toBe('')
+  })
+
+  // Guards cleanWalletName's use of safeText: a Wallet Standard wallet's name is as untrusted as an EIP-6963 one.
+  it('cleans names as the listing does: isolates, marks, invisible characters and lone surrogates out', () => {
+    expect(cleanWalletName('\u2067motnahP\u2069')).toBe('motnahP')
+    expect(cleanWalletName('Phan\u061ctom\u200e\u2060')).toBe('Phantom')
+    expect(cleanWalletName('Phantom \ud83d')).toBe('Phantom')
+    expect(cleanWalletName('\udc7b Phantom')).toBe('Phantom')
+    expect(cleanWalletName('  Solflare \n Wallet ')).toBe('Solflare Wallet')
   })
 })
 

@@ -3,7 +3,9 @@ import {
   type WalletAdapterCompatibleStandardWallet,
 } from '@solana/wallet-adapter-base'
 import { getWallets, type Wallets } from '@wallet-standard/app'
+import { WALLET_NAME_MAX_LENGTH } from '../../constants'
 import { safeHttpUrl } from '../../utils/httpUrl'
+import { safeText } from '../../utils/links'
 
 /*
  * Wallet Standard discovery of Solana wallets (Phantom, Solflare, Backpack, the sandbox's dev wallet): the
@@ -18,7 +20,7 @@ export type StandardWallet = ReturnType<Wallets['get']>[number]
 export interface SolanaWalletInfo {
   /** `solana:` + the name's slug (`solana:phantom`), with `-2`, `-3`... for a repeated name; stable per wallet. */
   id: string
-  /** The wallet's name, control characters removed, at most 80 characters. */
+  /** The wallet's name as `safeText` cleans it, at most WALLET_NAME_MAX_LENGTH characters. */
   name: string
   /** A `data:image/...` or `https:` icon; absent when the wallet's is anything else. */
   icon?: string
@@ -26,7 +28,6 @@ export interface SolanaWalletInfo {
   chains: string[]
 }
 
-const NAME_MAX = 80
 const SLUG_MAX = 48
 const CHAINS_MAX = 16
 const CHAIN_MAX = 64
@@ -50,13 +51,15 @@ export function safeWalletIcon(icon: unknown): string | undefined {
   return url?.startsWith('https:') ? url : undefined
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g
-
-/** A wallet's name fit to show: text only, bounded; `''` when nothing is left. */
+/**
+ * A wallet's name fit to show, cleaned as the listing's and EIP-6963 wallets' names are (`safeText`: no control,
+ * bidi or invisible characters, no lone surrogates, whitespace collapsed, cut with an ellipsis past
+ * WALLET_NAME_MAX_LENGTH); `''` when nothing is left. Any page script can register a Wallet Standard wallet.
+ *
+ * @example cleanWalletName('Pha\u0000ntom\u202e') // 'Phantom'
+ */
 export function cleanWalletName(name: unknown): string {
-  if (typeof name !== 'string') return ''
-  return name.replace(CONTROL, '').trim().slice(0, NAME_MAX)
+  return safeText(name, WALLET_NAME_MAX_LENGTH)
 }
 
 /**
