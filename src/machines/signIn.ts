@@ -304,7 +304,10 @@ export const signInMachine = setup({
             target: 'dropping',
             actions: { type: 'drop', params: 'notYetValid' },
           },
-          { target: 'signedIn', actions: { type: 'keepSession', params: ({ event }) => event.output! } },
+          {
+            target: 'signedIn',
+            actions: [{ type: 'keepSession', params: ({ event }) => event.output! }, 'notifySignedIn'],
+          },
         ],
         // Kept sessions that cannot be read count as none: the visitor is asked to sign again.
         onError: { target: 'asking' },
@@ -372,39 +375,33 @@ export const signInMachine = setup({
         input: ({ context }) => ({ message: context.message!, signature: context.signature! }),
         onDone: {
           target: 'signedIn',
-          actions: { type: 'keepSession', params: ({ event }) => event.output },
+          actions: [{ type: 'keepSession', params: ({ event }) => event.output }, 'notifySignedIn'],
         },
         onError: { target: 'failed', actions: 'setError' },
       },
     },
+    /**
+     * Signed in, inside the session's validity. It ends at the session's expiry (`sessionExpiry`; a session longer
+     * than one timer re-enters to wait again, without a new notice: `signIn.signedIn` is sent by the transitions
+     * that sign in), and at once when the page, visible again, finds it expired (a hidden page's timers may have
+     * been held back).
+     */
     signedIn: {
-      entry: 'notifySignedIn',
+      invoke: { id: 'watchVisibility', src: 'watchVisibility' },
+      after: {
+        sessionExpiry: [
+          { guard: 'expiryBeyondTimer', target: 'signedIn', reenter: true, actions: 'advanceCheckedAt' },
+          { target: 'revoking', actions: assign({ ending: 'expired' }) },
+        ],
+      },
       on: {
         'signIn.account': [{ guard: 'sameAccount' }, { target: 'checking', actions: 'setAccount' }],
         'signIn.disconnected': { target: 'revoking', actions: assign({ ending: 'disconnect' }) },
         'signIn.signOut': { target: 'revoking', actions: assign({ ending: 'signOut' }) },
-      },
-      initial: 'valid',
-      states: {
-        /**
-         * Inside the session's validity. It ends at its expiry (`sessionExpiry`), and whenever the page becomes
-         * visible again the expiry is checked at once (a hidden page's timers may have been held back).
-         */
-        valid: {
-          invoke: { id: 'watchVisibility', src: 'watchVisibility' },
-          after: {
-            sessionExpiry: [
-              { guard: 'expiryBeyondTimer', target: 'valid', reenter: true, actions: 'advanceCheckedAt' },
-              { target: '#signIn.revoking', actions: assign({ ending: 'expired' }) },
-            ],
-          },
-          on: {
-            'signIn.visible': [
-              { guard: 'expiredAt', target: '#signIn.revoking', actions: assign({ ending: 'expired' }) },
-              // Still valid: the timer runs again from now.
-              { target: 'valid', reenter: true, actions: assign({ checkedAt: ({ event }) => event.at }) },
-            ],
-          },
+        'signIn.visible': {
+          guard: 'expiredAt',
+          target: 'revoking',
+          actions: assign({ ending: 'expired' }),
         },
       },
     },
