@@ -1,9 +1,10 @@
 import { mainnet } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { type CreateConnectorFn, createConfig, createConnector, http } from 'wagmi'
+import { disconnect, getConnection, watchConnection } from 'wagmi/actions'
 import { type ActorRefFrom, type AnyEventObject, createActor, setup, waitFor } from 'xstate'
-import { connectionMachine } from '../machines/connection'
-import { createKitStore } from '../storage'
+import { connectionMachine, selectStatus } from '../machines/connection'
+import { createKitStore, memoryStorage } from '../storage'
 import { createEip155ConnectionActors, safeIcon } from './connection'
 import { pairingExpiry } from './connectionCalls'
 
@@ -208,5 +209,114 @@ describe('createEip155ConnectionActors with a wallet that never answers', () => 
       message: 'Failed to disconnect',
     })
     c.stop()
+  })
+})
+
+/**
+ * SPEC §4 reconnect past the kit's limit (issue 33 point 8): the kit stops waiting for the reconnect at start
+ * after `reconnectTimeout`, but wagmi's reconnect goes on. A wagmi config with a wallet whose reconnect answers
+ * only after that limit: once wagmi is connected, the kit must be too (it adopts the connection), never
+ * disconnected beside a connected wagmi. Guards `disconnected.lateReconnect` in src/machines/connection.ts; on
+ * the code before it the kit stayed disconnected with nothing watching.
+ */
+describe('createEip155ConnectionActors: a reconnect that ends after the kit stopped waiting', () => {
+  const ALICE = '0x00000000000000000000000000000000000a11ce'
+
+  /** A wallet already authorised, whose reconnect resolves only when the test lets it (or fails it). */
+  function slowWallet(outcome: Promise<'connect' | 'fail'>) {
+    return createConnector(() => ({
+      id: 'slow',
+      name: 'slow',
+      type: 'injected',
+      connect: async () => {
+        if ((await outcome) === 'fail') throw new Error('the wallet is locked')
+        return { accounts: [ALICE], chainId: 1 } as never
+      },
+      disconnect: async () => {},
+      getAccounts: async () => [ALICE],
+      getChainId: async () => 1,
+      getProvider: async () => ({ request: async () => null, on() {}, removeListener() {} }),
+      isAuthorized: async () => true,
+      onAccountsChanged: () => {},
+      onChainChanged: () => {},
+      onDisconnect: () => {},
+    }))
+  }
+
+  function kitOver(outcome: Promise<'connect' | 'fail'>) {
+    const wagmi = createConfig({
+      chains: [mainnet],
+      connectors: [slowWallet(outcome)],
+      transports: { [mainnet.id]: http('http://127.0.0.1:9') },
+      storage: null,
+      multiInjectedProviderDiscovery: false,
+    })
+    const storage = memoryStorage()
+    const store = createKitStore(storage)
+    // A connection kept from the last visit: the kit reconnects it at start.
+    store.write('connectionStatus', 'connected')
+    store.write('connectorId', 'slow')
+    const machine = connectionMachine.provide({
+      actors: createEip155ConnectionActors({ wagmi, store }),
+      delays: { reconnectTimeout: 50 },
+    })
+    const notices: AnyEventObject[] = []
+    const parent = createActor(
+      setup({ actors: { connection: machine } }).createMachine({
+        invoke: { id: 'connection', src: 'connection', input: { supportedChainIds: [1] } },
+        on: { '*': { actions: ({ event }) => notices.push(event) } },
+      }),
+    ).start()
+    const actor = parent.getSnapshot().children.connection as ActorRefFrom<typeof machine>
+    /** Resolves once wagmi's own status is `status`. */
+    const wagmiIs = (status: string) =>
+      new Promise<void>((resolve) => {
+        if (getConnection(wagmi).status === status) return resolve()
+        const stop = watchConnection(wagmi, {
+          onChange: (c) => {
+            if (c.status === status) {
+              stop()
+              resolve()
+            }
+          },
+        })
+      })
+    return { actor, notices, wagmi, wagmiIs, stop: () => parent.stop() }
+  }
+
+  it('wagmi connects after the limit: the kit adopts the connection (connected, as a reconnect)', async () => {
+    let answer!: (value: 'connect' | 'fail') => void
+    const k = kitOver(new Promise((resolve) => (answer = resolve)))
+    // Past the limit the kit shows disconnected while wagmi is still reconnecting.
+    await waitFor(k.actor, (s) => s.matches('disconnected'))
+    expect(selectStatus(k.actor.getSnapshot())).toBe('disconnected')
+    // (wagmi says `connecting` for a reconnect with no connection in its own storage.)
+    expect(['connecting', 'reconnecting']).toContain(getConnection(k.wagmi).status)
+    answer('connect')
+    await k.wagmiIs('connected')
+    const adopted = await waitFor(k.actor, (s) => s.matches('connected'))
+    // Kit and wagmi agree, on the same account.
+    expect(selectStatus(adopted)).toBe(getConnection(k.wagmi).status)
+    expect(adopted.context.account).toMatchObject({ address: ALICE, chainId: 1, connectorId: 'slow' })
+    expect(adopted.context.connections.slow).toEqual({ accounts: [ALICE], chainId: 1 })
+    expect(k.notices).toContainEqual(
+      expect.objectContaining({ type: 'account.connected', reconnected: true }),
+    )
+    // From now on the wallet is followed as any connection: its loss is the kit's too.
+    await disconnect(k.wagmi)
+    await waitFor(k.actor, (s) => s.matches('disconnected'))
+    k.stop()
+  })
+
+  it('wagmi gives up after the limit: the kit stays disconnected and stops watching', async () => {
+    let answer!: (value: 'connect' | 'fail') => void
+    const k = kitOver(new Promise((resolve) => (answer = resolve)))
+    await waitFor(k.actor, (s) => s.matches({ disconnected: 'lateReconnect' }))
+    answer('fail')
+    await k.wagmiIs('disconnected')
+    const idle = await waitFor(k.actor, (s) => s.matches({ disconnected: 'idle' }))
+    expect(selectStatus(idle)).toBe(getConnection(k.wagmi).status)
+    expect(k.notices.filter((n) => n.type === 'account.connected')).toEqual([])
+    k.stop()
   })
 })

@@ -57,17 +57,26 @@ export function createEip155ConnectionActors({
     return loading
   }
 
+  async function reconnectStored(): Promise<ReconnectOutput> {
+    const recentWallets = store.read('recentWallets') ?? []
+    const connectorId = store.read('connectorId')
+    // A visitor who disconnected is not reconnected behind their back; nor is an unknown wallet probed. A wallet
+    // opened by its mobile link before the page went away has its pairing resumed (the `resumePairing` slot).
+    if (store.read('connectionStatus') !== 'connected' || !connectorId) {
+      const linking = store.read('wcLinking')
+      return { account: undefined, connections: {}, recentWallets, ...(linking ? { linking } : {}) }
+    }
+    return { ...(await (await calls()).reconnect(connectorId)), recentWallets }
+  }
+
+  /** The reconnect at start while it runs (it goes on after the machine stops waiting for it). */
+  let reconnecting: Promise<unknown> | undefined
+
   return {
-    reconnect: fromPromise<ReconnectOutput>(async () => {
-      const recentWallets = store.read('recentWallets') ?? []
-      const connectorId = store.read('connectorId')
-      // A visitor who disconnected is not reconnected behind their back; nor is an unknown wallet probed. A wallet
-      // opened by its mobile link before the page went away has its pairing resumed (the `resumePairing` slot).
-      if (store.read('connectionStatus') !== 'connected' || !connectorId) {
-        const linking = store.read('wcLinking')
-        return { account: undefined, connections: {}, recentWallets, ...(linking ? { linking } : {}) }
-      }
-      return { ...(await (await calls()).reconnect(connectorId)), recentWallets }
+    reconnect: fromPromise<ReconnectOutput>(() => {
+      const run = reconnectStored()
+      reconnecting = run
+      return run
     }),
 
     connect: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) =>
@@ -99,6 +108,29 @@ export function createEip155ConnectionActors({
         ? whenLoaded(calls, (loaded) => loaded.watchPairing(input.connectorId, sendBack))
         : () => {},
     ),
+
+    /** After the reconnect at start ran past its limit: wagmi's reconnect still finishing (the calls are loaded). */
+    watchLateReconnect: fromCallback<ConnectionEvent>(({ sendBack }) => {
+      // wagmi is read once the reconnect at start has finished its work (it may still be loading the calls or
+      // waiting for the wallet to announce itself), then followed until it settles.
+      let stop: (() => void) | undefined
+      let stopped = false
+      void (reconnecting ?? Promise.resolve())
+        .catch(() => {})
+        .then(calls)
+        .then(
+          (loaded) => {
+            if (!stopped) stop = loaded.watchLateReconnect(sendBack)
+          },
+          () => {
+            if (!stopped) sendBack({ type: 'connection.lost' })
+          },
+        )
+      return () => {
+        stopped = true
+        stop?.()
+      }
+    }),
 
     /** Computes the wallet's link with the pairing URI and opens it, in the calls' chunk (./connectionCalls.ts). */
     openWallet: fromCallback<ConnectionEvent, { connectorId: string; wallet: ChosenWallet; uri: string }>(

@@ -170,6 +170,29 @@ export function createConnectionCalls({
     },
 
     /**
+     * wagmi's reconnect after the kit stopped waiting for it: its connection once it is (or becomes) connected,
+     * and `connection.lost` once it settles disconnected. Checked at once, as well as on every change, so a
+     * reconnect that finished just as the kit's limit passed is not missed.
+     */
+    watchLateReconnect(sendBack: SendBack): () => void {
+      let done = false
+      const check = () => {
+        if (done) return
+        const account = currentAccount(wagmi)
+        if (account) {
+          done = true
+          sendBack({ type: 'connection.reconnectedLate', account, connections: connectionsOf(wagmi) })
+        } else if (getConnection(wagmi).status === 'disconnected') {
+          done = true
+          sendBack({ type: 'connection.lost' })
+        }
+      }
+      const stop = watchConnection(wagmi, { onChange: check })
+      check()
+      return stop
+    },
+
+    /**
      * Opens the wallet by its mobile link with the pairing URI (issue 18 item 5): the link is told to the
      * connection first (which stores it), then the page goes to it. A listing link that fails `safeDeepLink` is
      * never opened.

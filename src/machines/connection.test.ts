@@ -88,6 +88,7 @@ function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }, clock?
     pairing: [] as Watcher<{ connectorId: string }>[],
     connectors: [] as Watcher<unknown>[],
     openWallet: [] as Watcher<{ connectorId: string; wallet: ChosenWallet; uri: string }>[],
+    lateReconnect: [] as Watcher<unknown>[],
   }
   const persisted: PersistRequest[] = []
   const notices: ConnectionNotice[] = []
@@ -118,6 +119,7 @@ function harness(input: ConnectionInput = { supportedChainIds: [1, 10] }, clock?
       watchPairing: callbackSlot(watchers.pairing),
       watchConnectors: callbackSlot(watchers.connectors),
       openWallet: callbackSlot(watchers.openWallet),
+      watchLateReconnect: callbackSlot(watchers.lateReconnect),
       resumePairing: promiseSlot(calls.resumePairing),
       persistence: fromCallback<PersistRequest>(({ receive }) => {
         receive((request) => persisted.push(request))
@@ -664,16 +666,66 @@ describe('connectionMachine: a wallet that never answers (issue 13 item 2)', () 
     clock.increment(RECONNECT_TIMEOUT_MS - 1)
     expect(h.snapshot().value).toBe('reconnecting')
     clock.increment(1)
-    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'lateReconnect' })
+    expect(h.status()).toBe('disconnected')
     expect(h.last(h.calls.reconnect).signal.aborted).toBe(true)
     expect(h.context()).toMatchObject({ account: undefined, connections: {}, error: undefined })
-    // Its late answer changes nothing.
+    // The abandoned call's late answer changes nothing: what wagmi does next is the watcher's to say.
     const a = account()
     h.last(h.calls.reconnect).resolve({ account: a, connections: connectionsOf(a), recentWallets: [] })
     await flush()
-    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'lateReconnect' })
     expect(h.notices).toEqual([])
     h.stop()
+  })
+
+  // Issue 33 point 8: past the limit the kit said disconnected while wagmi went on to connect, with nothing
+  // watching. The rule: a connection wagmi makes after the limit is adopted (`disconnected.lateReconnect`).
+  it('wagmi connects after the reconnect limit: the connection is adopted, as a reconnect', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    clock.increment(RECONNECT_TIMEOUT_MS)
+    const watcher = h.last(h.watchers.lateReconnect)
+    const a = account()
+    watcher.sendBack({ type: 'connection.reconnectedLate', account: a, connections: connectionsOf(a) })
+    expect(h.snapshot().value).toEqual({ connected: 'idle' })
+    expect(watcher.stopped).toBe(true)
+    expect(h.context()).toMatchObject({ account: a, connections: connectionsOf(a) })
+    expect(h.notices).toEqual([
+      { type: 'account.connected', account: a, method: 'browser', reconnected: true },
+      { type: 'account.chainChanged', chainId: a.chainId, supported: true, namespace: 'eip155' },
+    ])
+    // Followed from now on, as any connection.
+    expect(h.last(h.watchers.connection).stopped).toBe(false)
+    h.stop()
+  })
+
+  it('after the reconnect limit: wagmi giving up ends the watch; a connect or reset leaves it too', async () => {
+    const clock = new SimulatedClock()
+    const h = harness(undefined, clock)
+    clock.increment(RECONNECT_TIMEOUT_MS)
+    h.last(h.watchers.lateReconnect).sendBack({ type: 'connection.lost' })
+    expect(h.snapshot().value).toEqual({ disconnected: 'idle' })
+    expect(h.last(h.watchers.lateReconnect).stopped).toBe(true)
+    h.stop()
+    const picked = harness(undefined, clock)
+    clock.increment(RECONNECT_TIMEOUT_MS)
+    picked.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    expect(picked.snapshot().value).toEqual({ connecting: 'requesting' })
+    expect(picked.last(picked.watchers.lateReconnect).stopped).toBe(true)
+    picked.stop()
+    // A connection that is not among the ones reported is not adopted.
+    const odd = harness(undefined, clock)
+    clock.increment(RECONNECT_TIMEOUT_MS)
+    odd.last(odd.watchers.lateReconnect).sendBack({
+      type: 'connection.reconnectedLate',
+      account: account(),
+      connections: {},
+    })
+    expect(odd.snapshot().value).toEqual({ disconnected: 'lateReconnect' })
+    odd.send({ type: 'connection.reset' })
+    expect(odd.snapshot().value).toEqual({ disconnected: 'idle' })
+    odd.stop()
   })
 
   it('connect while reconnecting: the visitor’s choice wins, the reconnect is abandoned; reset leaves too', async () => {

@@ -212,6 +212,15 @@ export type ConnectionEvent =
   /** The wallet was opened by its mobile link with the pairing URI (the `openWallet` slot). */
   | { type: 'connection.wcLinking'; name: string; href: string }
   | { type: 'connection.pairingExpired' }
+  /**
+   * wagmi connected after the reconnect at start ran past its time limit (the `watchLateReconnect` slot): the
+   * kit adopts that connection, so it never says disconnected while wagmi is connected.
+   */
+  | {
+      type: 'connection.reconnectedLate'
+      account: ConnectionAccount
+      connections: ConnectionContext['connections']
+    }
 
 /** What the connection tells its parent (the kit), so other machines can follow. */
 export type ConnectionNotice =
@@ -276,6 +285,12 @@ const connectionSetup = setup({
     watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
     watchConnectors: fromCallback<ConnectionEvent>(() => () => {}),
     watchPairing: fromCallback<ConnectionEvent, { connectorId: string }>(() => () => {}),
+    /**
+     * After the reconnect at start ran past its time limit: wagmi's reconnect may still finish. Answers
+     * `connection.reconnectedLate` when wagmi is (or becomes) connected, `connection.lost` once it settles
+     * disconnected. A namespace without a late reconnect (Solana) leaves it as this no-op.
+     */
+    watchLateReconnect: fromCallback<ConnectionEvent>(() => () => {}),
     /** Registers the page's attestation for the pairing URI shown and answers how wallets will see the domain. */
     verifyDomain: fromPromise<DomainVerification, { uri: string }>(notProvided('verifyDomain')),
     persistence: fromCallback<PersistRequest>(() => () => {}),
@@ -309,6 +324,11 @@ const connectionSetup = setup({
     domainUnverified: (_, verification: DomainVerification) =>
       verification.validation === 'INVALID' || verification.isScam,
     hasTarget: ({ context }) => context.target !== undefined,
+    /** A late connection the kit can adopt: an account that is one of the connections wagmi reports. */
+    lateConnectionAdoptable: ({ event }) => {
+      assertEvent(event, 'connection.reconnectedLate')
+      return event.connections[event.account.connectorId] !== undefined
+    },
     /** The pairing URI may be shown again only while valid and only where SPEC §4 says so. */
     canReusePairing: ({ context, event }) => {
       assertEvent(event, 'connection.connect')
@@ -327,6 +347,18 @@ const connectionSetup = setup({
         connections: output.connections,
         recentWallets: output.recentWallets.slice(0, RECENT_WALLETS_MAX),
         recentWallet: output.recentWallets[0],
+      }
+    }),
+    /** wagmi's reconnect finished after the kit's limit: its connection is the kit's (SPEC §4 reconnect). */
+    adoptLateReconnect: assign(({ context, event }) => {
+      assertEvent(event, 'connection.reconnectedLate')
+      const { connectorId } = event.account
+      return {
+        account: event.account,
+        connections: event.connections,
+        recentWallet:
+          context.recentWallets.find((w) => w.connectorId === connectorId) ??
+          recentFrom(undefined, context.connectors, connectorId),
       }
     }),
     keepRecentWallets: assign((_, output: ReconnectOutput) => ({
@@ -591,10 +623,11 @@ export function defineConnectionMachine() {
           ],
           onError: { target: 'disconnected', actions: 'reset' },
         },
-        // SPEC §4: a failed reconnect is disconnected; one that never settles is too. The visitor may pick a
-        // wallet meanwhile (their choice wins). `connection.cancel` is not taken here: the kit sends it whenever
-        // the modal closes, which must not drop a reconnect; after a connect, cancel works as anywhere.
-        after: { reconnectTimeout: { target: 'disconnected', actions: 'reset' } },
+        // SPEC §4: a failed reconnect is disconnected; one that never settles is too, but wagmi's reconnect goes
+        // on: `disconnected.lateReconnect` watches it and adopts a connection it makes after all. The visitor may
+        // pick a wallet meanwhile (their choice wins). `connection.cancel` is not taken here: the kit sends it
+        // whenever the modal closes, which must not drop a reconnect; after a connect, cancel works as anywhere.
+        after: { reconnectTimeout: { target: 'disconnected.lateReconnect', actions: 'reset' } },
         on: {
           'connection.connect': { target: 'connecting', actions: 'setTarget' },
           'connection.reset': { target: 'disconnected', actions: 'reset' },
@@ -641,6 +674,22 @@ export function defineConnectionMachine() {
         },
         states: {
           idle: {},
+          /**
+           * The reconnect at start ran past its limit and the kit shows disconnected, but wagmi's own reconnect
+           * has not given up. Kit and wagmi must not disagree: a connection wagmi makes now is adopted (connected,
+           * as a reconnect); wagmi settling disconnected ends the watch. A connect or reset leaves it as `idle`.
+           */
+          lateReconnect: {
+            invoke: { src: 'watchLateReconnect' },
+            on: {
+              'connection.reconnectedLate': {
+                guard: 'lateConnectionAdoptable',
+                target: '#connection.connected',
+                actions: ['adoptLateReconnect', 'notifyReconnected', 'notifyChain'],
+              },
+              'connection.lost': { target: 'idle' },
+            },
+          },
           failed: {
             tags: 'failed',
             on: { 'connection.retry': { guard: 'hasTarget', target: '#connection.connecting' } },

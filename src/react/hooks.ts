@@ -232,6 +232,7 @@ export interface UseKitSessionReturnType {
 const SIGN_IN_STATUS: Record<string, SignInStatus> = {
   checking: 'checking',
   revoking: 'checking',
+  dropping: 'checking',
   asking: 'asking',
   creating: 'signing',
   signing: 'signing',

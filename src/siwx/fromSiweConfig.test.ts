@@ -2,6 +2,7 @@ import { verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
+import { SIWE_SESSION_TTL_MS } from '../constants'
 import { InvalidSignInMessageError, SignatureVerificationError } from '../errors/signIn'
 import { memoryStorage } from '../storage'
 import { siwxFromSiweConfig } from './fromSiweConfig'
@@ -90,6 +91,19 @@ describe('siwxFromSiweConfig (AppKit siweConfig as SIWX)', () => {
       nonce: 'n0nce12345678',
       expirationTime: '2099-01-01T00:00:00.000Z',
     })
+  })
+
+  // Issue 33: a message without an expiry never expired. The host's params name none: the kit's lifetime is asked.
+  it('gives the message an expiry when the host’s params name none, and says the domain sessions are for', async () => {
+    const server = appKitServer({
+      getMessageParams: async () => ({ domain: 'app.example', uri: 'https://app.example/login' }),
+    })
+    const siwx = siwxFromSiweConfig(server.config, memoryStorage())
+    const made = await siwx.createMessage({ accountAddress: account.address, chainId: CHAIN })
+    const asked = server.asked[0]!
+    expect(Date.parse(asked.exp!) - Date.parse(asked.iat)).toBe(SIWE_SESSION_TTL_MS)
+    expect(made.data.expirationTime).toBe(new Date(asked.exp!).toISOString())
+    expect(await siwx.getDomain?.()).toEqual({ domain: 'app.example', uri: 'https://app.example/login' })
   })
 
   it('refuses a createMessage that does not make an EIP-4361 message', async () => {

@@ -1,3 +1,4 @@
+import { SIWE_SESSION_TTL_MS } from '../constants'
 import { InvalidSignInMessageError, SignatureVerificationError } from '../errors/signIn'
 import { defaultStorage, eip155ChainNumber, localStore, messageData } from './siwe'
 import type { SiweConfig, SiwxConfig } from './types'
@@ -26,6 +27,12 @@ export function siwxFromSiweConfig(config: SiweConfig, storage = defaultStorage(
       const uri = params.uri ?? globalThis.location?.origin
       if (!domain || !uri) throw new InvalidSignInMessageError('the message needs the page’s domain and URI')
       const nonce = await config.getNonce(accountAddress)
+      const iat = params.iat ?? new Date().toISOString()
+      // Every session ends: without the host's own expiry, the kit's (a message without one is refused).
+      const issued = Date.parse(iat)
+      const exp =
+        params.exp ??
+        new Date((Number.isFinite(issued) ? issued : Date.now()) + SIWE_SESSION_TTL_MS).toISOString()
       const message = config.createMessage({
         ...params,
         domain,
@@ -34,7 +41,8 @@ export function siwxFromSiweConfig(config: SiweConfig, storage = defaultStorage(
         chainId: chain,
         nonce,
         version: '1',
-        iat: params.iat ?? new Date().toISOString(),
+        iat,
+        exp,
       })
       const data = messageData(message)
       if (!data)
@@ -73,5 +81,11 @@ export function siwxFromSiweConfig(config: SiweConfig, storage = defaultStorage(
       config.onSignOut?.()
     },
     getRequired: () => config.required ?? false,
+    async getDomain() {
+      const params = (await config.getMessageParams?.()) ?? {}
+      const domain = params.domain ?? globalThis.location?.host
+      const uri = params.uri ?? globalThis.location?.origin
+      return domain && uri ? { domain, uri } : undefined
+    },
   }
 }

@@ -102,14 +102,23 @@ describe('createSiwe: sessions in the kit storage', () => {
     expect((await s.getSessions(CHAIN, bob.address)).length).toBe(1)
   })
 
-  it('drops an expired session', async () => {
+  it('hands over an expired session too: the kit judges it and drops it from storage (revokeSession)', async () => {
     const storage = memoryStorage()
     let now = NOW
     const s = siwe(storage, () => now)
     await s.addSession(await signedSession(s))
-    expect((await s.getSessions(CHAIN, alice.address)).length).toBe(1)
     now = new Date(NOW.getTime() + SIWE_SESSION_TTL_MS + 1)
-    expect(await s.getSessions(CHAIN, alice.address)).toEqual([])
+    const [expired] = await s.getSessions(CHAIN, alice.address)
+    expect(Date.parse(expired!.data.expirationTime!)).toBeLessThan(now.getTime())
+    await s.revokeSession(CHAIN, alice.address)
+    expect(storage.getItem(SIWE_STORAGE_KEY)).toBeNull()
+  })
+
+  it('says the domain and URI its sessions are for (the configured ones)', () => {
+    expect(siwe(memoryStorage()).getDomain?.()).toEqual({
+      domain: 'shop.example',
+      uri: 'https://shop.example/',
+    })
   })
 
   it('survives storage that throws or holds garbage: no sessions, no error', async () => {

@@ -52,11 +52,14 @@ export function createSiwe(options: SiweOptions = {}): SiwxConfig {
   const now = options.now ?? (() => new Date())
   const storage = options.storage ?? defaultStorage()
   const store = options.sessionsApi ? apiStore(options.sessionsApi, storage) : localStore(storage)
+  const page = () => ({
+    domain: options.domain ?? globalThis.location?.host,
+    uri: options.uri ?? globalThis.location?.origin,
+  })
   return {
     async createMessage({ accountAddress, chainId }) {
       const chain = eip155ChainNumber(chainId)
-      const domain = options.domain ?? globalThis.location?.host
-      const uri = options.uri ?? globalThis.location?.origin
+      const { domain, uri } = page()
       if (!domain || !uri) throw new SignInError('The sign-in message needs the page’s domain and URI')
       const nonce = options.getNonce ? await options.getNonce() : generateSiweNonce()
       const issuedAt = now()
@@ -75,13 +78,15 @@ export function createSiwe(options: SiweOptions = {}): SiwxConfig {
       return { message, data: messageData(message)! }
     },
     addSession: (session) => store.add(session),
-    async getSessions(chainId, address) {
-      const sessions = await store.list(chainId, address)
-      const at = now().getTime()
-      return sessions.filter((s) => !s.data.expirationTime || Date.parse(s.data.expirationTime) > at)
-    },
+    // Everything kept for the account, expired or not: the kit judges each (expiry, domain, origin) and drops
+    // one it must not trust, which removes it here (`revokeSession`).
+    getSessions: (chainId, address) => store.list(chainId, address),
     revokeSession: (chainId, address) => store.revoke(chainId, address),
     getRequired: () => options.required ?? false,
+    getDomain() {
+      const { domain, uri } = page()
+      return domain && uri ? { domain, uri } : undefined
+    },
   }
 }
 

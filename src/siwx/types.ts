@@ -52,6 +52,17 @@ export interface SiwxConfig {
   revokeSession(chainId: string, address: `0x${string}`): Promise<void>
   /** True: a visitor who declines to sign is disconnected. Default false (sign-in optional). */
   getRequired?(): boolean
+  /**
+   * The domain and URI its messages are made for (EIP-4361 `domain`, `uri`): the page's host and origin when
+   * absent. A kept session signed for another domain, or with a URI on another origin, is dropped.
+   */
+  getDomain?(): SiwxDomain | undefined | Promise<SiwxDomain | undefined>
+}
+
+/** The EIP-4361 `domain` and `uri` an app's messages are made for. */
+export interface SiwxDomain {
+  domain: string
+  uri: string
 }
 
 /**

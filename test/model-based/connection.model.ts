@@ -171,6 +171,12 @@ export const connectionEvents: Event[] = [
   { type: 'connection.wcUri', uri: 'wc:7f6e@2?relay-protocol=irn&symKey=587d', expiry: EXPIRY },
   { type: 'connection.wcLinking', name: 'Rainbow', href: 'rainbow://' },
   { type: 'connection.pairingExpired' },
+  // wagmi connected after the reconnect at start ran past its limit: adopted (issue 33 point 8).
+  {
+    type: 'connection.reconnectedLate',
+    account: injected,
+    connections: { 'io.metamask': { accounts: [ALICE], chainId: 1 } },
+  },
   ...answers,
 ]
 

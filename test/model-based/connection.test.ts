@@ -78,8 +78,8 @@ describe('connection machine, model-based', () => {
   const plain = connectionModel(false)
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(reusing.paths.length).toBe(38)
-    expect(plain.paths.length).toBe(37)
+    expect(reusing.paths.length).toBe(40)
+    expect(plain.paths.length).toBe(39)
   })
 
   for (const [name, model] of [
@@ -111,7 +111,7 @@ describe('connection machine, model-based', () => {
       }
       states += reached.size
     }
-    expect(states).toBe(164)
+    expect(states).toBe(166)
   })
 
   it('only the reusing model goes straight from disconnected to pairing', () => {
@@ -131,7 +131,7 @@ describe('connection machine, model-based', () => {
       ...reusing.paths.map((path) => replayPath(reusing, path, { invariant: connectionInvariant })),
       ...plain.paths.map((path) => replayPath(plain, path, { invariant: connectionInvariant })),
     ]
-    expect(results).toHaveLength(38 + 37)
+    expect(results).toHaveLength(40 + 39)
     assertCoverage(reusing, results)
   })
 })

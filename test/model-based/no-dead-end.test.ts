@@ -50,6 +50,7 @@ const EXCEPTIONS: Record<string, string> = {
     "findSession: the SIWX config's getSessions (the kit's own: bounded by its request timeout)",
   'signIn.verifying': "verifyAndKeep: the SIWX config's addSession (bounded as above for the kit's own)",
   'signIn.revoking': "revoke: the SIWX config's revokeSession (bounded as above for the kit's own)",
+  'signIn.dropping': "revoke (a kept session not to trust): the SIWX config's revokeSession (as above)",
   // The swap (issue 16): its Data API calls abort after DATA_API_TIMEOUT_MS in the convert client
   // (src/api/convert.ts, requestJson) and the slot rejects; the form's own edits also leave quoting.
   'swap.loadingTokens': 'fetchTokens: bounded by DATA_API_TIMEOUT_MS in the convert client',
