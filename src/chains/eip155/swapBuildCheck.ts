@@ -54,7 +54,7 @@ const isNative = (address: string) => same(address, NATIVE)
 const mismatch = (kind: SwapBuildMismatch, details: string) =>
   new SwapBuildMismatchError({ mismatch: kind, details })
 
-function valueOf(call: BuiltCall): bigint | undefined {
+function weiOf(call: BuiltCall): bigint | undefined {
   return /^\d{1,78}$/.test(call.value) ? BigInt(call.value) : undefined
 }
 
@@ -100,8 +100,7 @@ export function checkApproval(
     )
   if (amount !== expected.amount)
     return mismatch('approval.amount', `The approval is for ${amount}, not ${expected.amount} (base units)`)
-  if (valueOf(call) !== 0n)
-    return mismatch('approval.value', `The approval sends a value of ${call.value} wei`)
+  if (weiOf(call) !== 0n) return mismatch('approval.value', `The approval sends a value of ${call.value} wei`)
   return undefined
 }
 
@@ -147,7 +146,7 @@ export function checkSwapCall(
       `The swap's deadline ${deadline} is not between now (${expected.nowSeconds}) and ${latest}`,
     )
   const value = isNative(expected.tokenIn) ? expected.amountIn : 0n
-  if (valueOf(call) !== value) return mismatch('swap.value', `The swap sends ${call.value} wei, not ${value}`)
+  if (weiOf(call) !== value) return mismatch('swap.value', `The swap sends ${call.value} wei, not ${value}`)
   return undefined
 }
 
