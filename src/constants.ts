@@ -297,3 +297,8 @@ export const NAME_MESSAGE_MAX_AGE_S = 600
  * sandbox builds 20 minutes ahead, common routers 20–30.
  */
 export const SWAP_DEADLINE_MAX_S = 30 * 60
+/**
+ * Added to a held swap's remaining lifetime before a new swap is offered: block times may trail the kit's
+ * clock. Ours.
+ */
+export const SWAP_EXPIRY_MARGIN_MS = 60_000

@@ -86,7 +86,14 @@ async function swapRunner(index: number) {
   const holder = chain.accounts[index]!.address
   const wagmi = await wagmiFor(holder)
   const convert = createConvertClient({ api: api.origin, projectId: 'swap-integration' })
-  const machine = swapMachine.provide({ actors: createSwapActors({ wagmi, convert, pollIntervalMs: 50 }) })
+  const machine = swapMachine.provide({
+    actors: createSwapActors({
+      wagmi,
+      convert,
+      pollIntervalMs: 50,
+      routers: { [`eip155:${chain.chainId}`]: chain.contracts.router },
+    }),
+  })
   const actor = createActor(machine, {
     input: { chainId: chain.chainId, userAddress: holder, balances: await balancesOf(holder) },
   })
@@ -124,7 +131,7 @@ describe('swap machine with its real slots, against the sandbox pools', () => {
     const quoted = BigInt(actor.getSnapshot().context.quote!.toAmount)
     expect(quoted).toBeGreaterThan(0n)
     actor.send({ type: 'swap.review' })
-    await waitFor(actor, (s) => s.context.allowance !== undefined, { timeout: 10_000 })
+    await waitFor(actor, (s) => s.matches({ preview: 'ready' }) || s.hasTag('failed'), { timeout: 10_000 })
     actor.send({ type: 'swap.confirm' })
     await waitFor(actor, (s) => s.matches('done') || s.hasTag('failed'), { timeout: 30_000 })
     expect(actor.getSnapshot().value).toBe('done')
@@ -175,7 +182,7 @@ describe('swap machine with its real slots, against the sandbox pools', () => {
     await waitFor(actor, (s) => s.context.quote !== undefined, { timeout: 10_000 })
     const quoted = BigInt(actor.getSnapshot().context.quote!.toAmount)
     actor.send({ type: 'swap.review' })
-    await waitFor(actor, (s) => s.context.allowance !== undefined, { timeout: 10_000 })
+    await waitFor(actor, (s) => s.matches({ preview: 'ready' }) || s.hasTag('failed'), { timeout: 10_000 })
     expect(actor.getSnapshot().context.allowance).toBe('1000000')
     actor.send({ type: 'swap.confirm' })
     await waitFor(actor, (s) => s.matches('done') || s.hasTag('failed'), { timeout: 30_000 })

@@ -31,8 +31,9 @@ const HIGH_PRICE_IMPACT = 5
 /**
  * Issue 16 SwapPreview: what is paid and received, the price impact, the provider's and the network's fee, the
  * slippage tolerance and the least received, and how old the quote is (the machine asks for it again while this
- * view is open). The action is Approve while the allowance is short, then Swap; the progress of each step is
- * shown, with Cancel while the step can still be stopped. A failure says what happened and offers to try again
+ * view is open). The action is Approve while the allowance is short, then Swap, offered once the transactions are
+ * built and checked (a build that does not match is refused here, and no wallet is asked); the progress of each
+ * step is shown, with Cancel while the step can still be stopped (never once the wallet holds the swap). A failure says what happened and offers to try again
  * or edit the form. Leaving this view (Back, close) returns the machine to the form, its values kept; a
  * success is the kit's to show (a toast, back to Account).
  */
@@ -125,7 +126,11 @@ function Preview({ swap }: { swap: SwapActorRef }) {
       <span className="ws-muted ws-small"> ({formatUsd(Number(shown) * price, locale)})</span>
     ) : null
   const failedNow =
-    status === 'retryable' || status === 'unconfirmed' || status === 'unavailable' || status === 'quoteFailed'
+    status === 'retryable' ||
+    status === 'refused' ||
+    status === 'unconfirmed' ||
+    status === 'unavailable' ||
+    status === 'quoteFailed'
 
   return (
     <div className="ws-stack" data-stage={status}>
@@ -256,7 +261,10 @@ function Preview({ swap }: { swap: SwapActorRef }) {
           {t('common.edit')}
         </button>
       ) : null}
-      {status === 'retryable' || status === 'unavailable' || status === 'quoteFailed' ? (
+      {status === 'retryable' ||
+      status === 'refused' ||
+      status === 'unavailable' ||
+      status === 'quoteFailed' ? (
         <ButtonPair
           secondary={{ label: t('common.edit'), onClick: edit }}
           primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'swap.retry' }) }}
