@@ -269,6 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
                   verify: relay.origin,
                 },
                 chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
+                swapRouter: chain.contracts.router,
                 solana: {
                   chainId: SANDBOX_SOLANA_CHAIN_ID as `solana:${string}`,
                   name: 'Solana Sandbox',
