@@ -15,6 +15,7 @@ import type { BaseError, ErrorInfo } from '../errors/base'
 import {
   ApproveRevertedError,
   InvalidSwapAmountError,
+  SwapBuildMismatchError,
   SwapInsufficientBalanceError,
   SwapInsufficientGasError,
   SwapPairRequiredError,
@@ -134,6 +135,7 @@ export const swapMachine = setup({
     quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
     fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
     needsApproval: ({ context }) => needsApproval(context),
+    approvalChecked: ({ context }) => checkedApproval(context) !== undefined,
     /** A smaller non-zero allowance is in the way: it is set to zero first (USDT-style). */
     needsReset: ({ context }) => needsApproval(context) && BigInt(context.allowance ?? '0') > 0n,
     validSlippage: ({ event }) => {
@@ -216,6 +218,15 @@ export const swapMachine = setup({
     setTimedOut: assign({ error: infoOf(new SwapTimeoutError({ timeoutMs: SEND_REQUEST_TIMEOUT_MS })) }),
     setPending: assign(({ context }) => ({ error: infoOf(new SwapPendingError({ hash: context.hash })) })),
     setExpired: assign({ error: infoOf(new SwapRequestExpiredError()) }),
+    setApprovalNotChecked: assign(({ context }) => ({
+      prepared: undefined,
+      error: infoOf(
+        new SwapBuildMismatchError({
+          mismatch: 'approval.amount',
+          details: `No checked approval of ${approveAmountOf(context)}`,
+        }),
+      ),
+    })),
     clearError: assign({ error: undefined }),
     clearHash: assign({ hash: undefined, hashKind: undefined }),
     setHash: assign((_, params: { hash: Hex; kind: 'approve' | 'swap' }) => ({
@@ -526,8 +537,15 @@ export const swapMachine = setup({
       tags: 'busy',
       entry: 'clearError',
       on: { 'swap.cancel': '#swap.preview' },
-      initial: 'sending',
+      initial: 'next',
       states: {
+        /** The approval due is sent only as it was checked; one that was not is refused, never built anew. */
+        next: {
+          always: [
+            { guard: 'approvalChecked', target: 'sending' },
+            { target: '#swap.failed.refused', actions: 'setApprovalNotChecked' },
+          ],
+        },
         sending: {
           tags: 'loading',
           entry: 'clearHash',
@@ -600,7 +618,7 @@ export const swapMachine = setup({
         /** Mined: a zero approval is followed by the amount's; the amount's by the swap. */
         approved: {
           entry: 'applyApproval',
-          always: [{ guard: 'needsApproval', target: 'sending' }, { target: '#swap.swapping' }],
+          always: [{ guard: 'needsApproval', target: 'next' }, { target: '#swap.swapping' }],
         },
       },
     },
@@ -854,11 +872,14 @@ export function quoteRequestOf(context: SwapContext): SwapQuoteRequest {
 }
 
 /** The checked approval that sets the allowance due next (zero first, USDT-style, then the amount). */
-function approvalRequestOf(context: SwapContext): SwapSendRequest {
+function checkedApproval(context: SwapContext): SwapApproval | undefined {
   const amount = approveAmountOf(context)
-  const approval = context.prepared?.approvals.find((a) => a.amount === amount)
-  if (!approval) throw new Error(`swapMachine: no checked approval of ${amount}`)
-  return { ...approval.transaction, chainId: context.chainId, kind: 'approve' }
+  return context.prepared?.approvals.find((a) => a.amount === amount)
+}
+
+/** Only entered when `approvalChecked` holds. */
+function approvalRequestOf(context: SwapContext): SwapSendRequest {
+  return { ...checkedApproval(context)!.transaction, chainId: context.chainId, kind: 'approve' }
 }
 
 /**
