@@ -311,7 +311,7 @@ async function expectScreenMatches(snapshot: Snapshot) {
   expect(root.querySelector('[data-stage]')?.getAttribute('data-stage')).toBe(status)
   const line = selectSwapProgress(snapshot)
   expect(progress).toEqual(line === undefined ? [] : [line])
-  const failedNow = ['retryable', 'unconfirmed', 'unavailable', 'quoteFailed'].includes(status)
+  const failedNow = ['retryable', 'refused', 'unconfirmed', 'unavailable', 'quoteFailed'].includes(status)
   const problem = selectSwapProblem(snapshot)?.shortMessage
   expect(alerts).toEqual([
     ...(context.error && failedNow ? [context.error.message] : []),
@@ -333,11 +333,11 @@ async function expectScreenMatches(snapshot: Snapshot) {
   expect(root.textContent?.includes('Updating quote…')).toBe(status === 'refreshing')
   expect(buttonNamed('Review swap') !== null).toBe(status === 'quoted' && problem === undefined)
   expect(buttonNamed('Try again') !== null).toBe(
-    status === 'retryable' || status === 'unavailable' || status === 'quoteFailed',
+    status === 'retryable' || status === 'refused' || status === 'unavailable' || status === 'quoteFailed',
   )
   expect(buttonNamed('Check again') !== null).toBe(status === 'unconfirmed')
   expect(buttonNamed('Edit') !== null).toBe(
-    ['quoted', 'retryable', 'unavailable', 'quoteFailed', 'unconfirmed'].includes(status),
+    ['quoted', 'retryable', 'refused', 'unavailable', 'quoteFailed', 'unconfirmed'].includes(status),
   )
 }
 
