@@ -302,3 +302,10 @@ export const SWAP_DEADLINE_MAX_S = 30 * 60
  * clock. Ours.
  */
 export const SWAP_EXPIRY_MARGIN_MS = 60_000
+
+// Issue 33 "See before you sign"
+/**
+ * How long the preview waits for the simulation of the transaction(s) it built. Ours: past it, the preview is
+ * shown without the balance-change line (as on a node that cannot simulate), never with a guessed one.
+ */
+export const SIMULATION_TIMEOUT_MS = 10_000

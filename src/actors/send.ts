@@ -1,11 +1,19 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { type Address, encodeFunctionData, formatUnits, type Hex } from 'viem'
 import type { Config } from 'wagmi'
-import { estimateFeesPerGas, estimateGas, getConnection, sendTransaction, writeContract } from 'wagmi/actions'
+import {
+  estimateFeesPerGas,
+  estimateGas,
+  getConnection,
+  getPublicClient,
+  sendTransaction,
+  writeContract,
+} from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { DataApiClient } from '../api/dataApi'
 import { fetchQueryFor, resolvedNameQuery } from '../api/queries'
-import { PENDING_TX_POLL_INTERVAL_MS } from '../constants'
+import { simulateBalanceChanges } from '../chains/eip155/simulate'
+import { NATIVE_TOKEN_ADDRESS, PENDING_TX_POLL_INTERVAL_MS } from '../constants'
 import {
   ResolveNameError,
   SendAccountNotFoundError,
@@ -19,6 +27,8 @@ import type {
   ResolvedName,
   SendReceipt,
   SendRequest,
+  SendSimulation,
+  SendSimulationRequest,
   SendTransactionRequest,
   SolanaSendRequest,
 } from '../machines/send'
@@ -205,6 +215,29 @@ export function createSendActors({
       } catch (error) {
         throw toSendError(error, 'send')
       }
+    }),
+
+    // See before you sign: the call the wallet will be asked for, simulated from the account on the chain's
+    // node (src/chains/eip155/simulate.ts). A node that cannot simulate answers `unavailable`, never a guess.
+    simulate: fromPromise<SendSimulation, SendSimulationRequest>(async ({ input }) => {
+      const account = senderOf(wagmi)
+      chainOf(wagmi, input.chainId)
+      const client = getPublicClient(wagmi, { chainId: input.chainId })
+      if (!client) return { account, result: { status: 'unavailable', reason: 'No client for the chain' } }
+      const token = {
+        address: input.token ?? (NATIVE_TOKEN_ADDRESS as Address),
+        symbol: input.symbol,
+        decimals: input.decimals,
+      }
+      const result = await simulateBalanceChanges(client, {
+        account,
+        calls: [callOf(input)],
+        tokens: [token],
+      })
+      // Plain data for the snapshot: the deltas as decimal strings.
+      if (result.status !== 'simulated') return { account, result }
+      const changes = result.changes.map((change) => ({ ...change, delta: change.delta.toString() }))
+      return { account, result: { status: 'simulated', changes } }
     }),
   }
 }

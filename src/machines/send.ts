@@ -13,6 +13,7 @@ import {
   NATIVE_TOKEN_ADDRESS,
   PENDING_TX_POLLING_MS,
   SEND_REQUEST_TIMEOUT_MS,
+  SIMULATION_TIMEOUT_MS,
   TX_RECEIPT_TIMEOUT_MS,
 } from '../constants'
 import type { BaseError } from '../errors/base'
@@ -34,10 +35,12 @@ import {
   TransactionRevertedError,
   UnsupportedChainError,
 } from '../errors/send'
+import { SimulationDisagreementError } from '../errors/simulation'
 import { eip155Reference, formatChainId, isCaip2, parseAccountId } from '../utils/caip'
 import type { ChainNamespace } from './connection'
 import type { ModalEvent } from './modal'
 import { type PayContext, payRefusal, payToken } from './send/pay'
+import { sendSimulationDisagreement } from './send/simulation'
 import type {
   FeeEstimate,
   ReceiptRequest,
@@ -48,6 +51,8 @@ import type {
   SendNotice,
   SendReceipt,
   SendRequest,
+  SendSimulation,
+  SendSimulationRequest,
   SendTransactionRequest,
   SolanaSendRequest,
   TokenBalance,
@@ -57,7 +62,9 @@ import type {
  * The send flow (SPEC §4 "Sending a token", §5, §8, §9).
  *
  * editing → (`send.preview`, the form valid) → previewing, or through `resolving` when the receiver is a name →
- * previewing: `estimating` the network fee → `ready` (shown; `send.confirm`) or `unavailable` (the estimate
+ * previewing: `estimating` the network fee → (eip155) `simulating` the send on the chain → `ready` (shown, with
+ * the simulated balance changes when the node could simulate; `send.confirm`), or `disagrees` (the simulation
+ * moves something else than the preview shows: no confirm; `send.retry`), or `unavailable` (the estimate
  * failed or the fee cannot be paid; `send.retry`) → sending (loading on; the wallet is asked, native or ERC-20)
  * → confirming: `waiting` for the receipt up to 25 s, then `polling` for it another 30 s (SPEC §9) → done (the
  * send state is reset and `send.succeeded` emitted, so the kit navigates: SPEC §2) or failed.
@@ -76,11 +83,12 @@ import type {
  * and never sends twice.
  *
  * Every effect is a named actor slot: `resolveName`, `estimateFee`, `sendNative`, `sendErc20`, `waitForReceipt`,
- * `pollReceipt`, `estimateSolanaFee`, `sendSolana`. `createSendActors` (src/actors/send.ts) fills them over
+ * `pollReceipt`, `estimateSolanaFee`, `sendSolana`, `simulate`. `createSendActors` (src/actors/send.ts) fills them over
  * wagmi, and Solana's over its chunk, loaded on first use; tests with fakes.
  */
 
 export { NATIVE_TOKEN_ADDRESS } from '../constants'
+export { simulatedChanges, simulationResultOf } from './send/simulation'
 export type * from './send/types'
 
 const EMPTY_FORM = {
@@ -93,6 +101,7 @@ const EMPTY_FORM = {
   fee: undefined,
   error: undefined,
   loading: false,
+  simulation: undefined,
 } satisfies Partial<SendContext>
 
 /** A Solana send's fee and what it sends, as the slot takes them. */
@@ -106,24 +115,31 @@ const notProvided = (slot: string) => () => {
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 const feeOf = ({ event }: { event: { output: FeeEstimate } }) => event.output
 
-/** Where a fee estimate leads, on either namespace: the preview, or why it cannot send. */
-const FEE_ESTIMATED = {
-  onDone: [
-    {
-      guard: { type: 'cannotPayFee', params: feeOf },
+/**
+ * Where a fee estimate leads, on either namespace: the preview (through the simulation on eip155; Solana's send
+ * is preflighted by its own slot), or why it cannot send.
+ */
+const feeEstimated = <const T extends '#send.previewing.ready' | '#send.previewing.simulating'>(next: T) =>
+  ({
+    onDone: [
+      {
+        guard: { type: 'cannotPayFee', params: feeOf },
+        target: '#send.previewing.unavailable',
+        actions: { type: 'showFeeNotPayable', params: feeOf },
+      },
+      { target: next, actions: { type: 'setFee', params: feeOf } },
+    ],
+    onError: {
       target: '#send.previewing.unavailable',
-      actions: { type: 'showFeeNotPayable', params: feeOf },
+      actions: {
+        type: 'setError',
+        params: (args: { event: { error: unknown } }) => ({
+          error: errorOf(args),
+          stage: 'estimate' as const,
+        }),
+      },
     },
-    { target: '#send.previewing.ready', actions: { type: 'setFee', params: feeOf } },
-  ],
-  onError: {
-    target: '#send.previewing.unavailable',
-    actions: {
-      type: 'setError',
-      params: (args: { event: { error: unknown } }) => ({ error: errorOf(args), stage: 'estimate' as const }),
-    },
-  },
-} as const
+  }) as const
 
 export const sendMachine = setup({
   types: {
@@ -144,6 +160,8 @@ export const sendMachine = setup({
     estimateSolanaFee: fromPromise<FeeEstimate, SolanaSendRequest>(notProvided('estimateSolanaFee')),
     /** Solana: signs through the wallet, sends and confirms ('confirmed'); the signature (base58). */
     sendSolana: fromPromise<string, SolanaTransferRequest>(notProvided('sendSolana')),
+    /** eip155: the send simulated on the chain before the wallet is asked; the account's balance changes. */
+    simulate: fromPromise<SendSimulation, SendSimulationRequest>(notProvided('simulate')),
   },
   delays: {
     /** SPEC §9. */
@@ -152,6 +170,8 @@ export const sendMachine = setup({
     pendingPolling: PENDING_TX_POLLING_MS,
     /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
     sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
+    /** Ours (src/constants.ts): past it the preview shows no balance-change line. */
+    simulationTimeout: SIMULATION_TIMEOUT_MS,
   },
   guards: {
     formInvalid: ({ context }) => validateSend(context) !== undefined,
@@ -169,6 +189,9 @@ export const sendMachine = setup({
     isNative: ({ context }) => context.token !== undefined && isNativeToken(context.token),
     reverted: (_, receipt: SendReceipt) => receipt.status === 'reverted',
     cannotPayFee: ({ context }, fee: FeeEstimate) => !canPayFee(context, fee),
+    /** See before you sign: the simulation moves something other than exactly what the preview shows. */
+    simulationDisagrees: ({ context }, simulation: SendSimulation) =>
+      sendSimulationDisagreement(simulationRequestOf(context), simulation) !== undefined,
   },
   actions: {
     setToken: assign(({ context, event }) => {
@@ -249,6 +272,17 @@ export const sendMachine = setup({
       error: infoOf(new TransactionPendingError({ hash: context.hash })),
     })),
     clearError: assign({ error: undefined }),
+    setSimulation: assign((_, simulation: SendSimulation) => ({ simulation })),
+    clearSimulation: assign({ simulation: undefined }),
+    /** The simulation disagrees with the preview: said, and confirm is not offered. */
+    showDisagreement: assign(({ context }, simulation: SendSimulation) => ({
+      simulation,
+      error: infoOf(
+        new SimulationDisagreementError(
+          sendSimulationDisagreement(simulationRequestOf(context), simulation)!,
+        ),
+      ),
+    })),
     clearHash: assign({ hash: undefined }),
     setHash: assign((_, hash: string) => ({ hash })),
     loadingOn: assign({ loading: true }),
@@ -377,7 +411,7 @@ export const sendMachine = setup({
       states: {
         estimating: {
           tags: 'busy',
-          entry: 'clearError',
+          entry: ['clearError', 'clearSimulation'],
           initial: 'choosing',
           states: {
             choosing: {
@@ -388,7 +422,7 @@ export const sendMachine = setup({
                 id: 'estimateFee',
                 src: 'estimateFee',
                 input: ({ context }) => sendRequestOf(context),
-                ...FEE_ESTIMATED,
+                ...feeEstimated('#send.previewing.simulating'),
               },
             },
             solana: {
@@ -396,13 +430,38 @@ export const sendMachine = setup({
                 id: 'estimateSolanaFee',
                 src: 'estimateSolanaFee',
                 input: ({ context }) => solanaRequestOf(context),
-                ...FEE_ESTIMATED,
+                ...feeEstimated('#send.previewing.ready'),
               },
             },
           },
         },
+        // See before you sign (eip155): the send simulated before confirm is offered. A node that cannot simulate
+        // (an unavailable answer, an error, no answer in time) leads to the preview without the line.
+        simulating: {
+          tags: 'busy',
+          after: { simulationTimeout: { target: 'ready', actions: 'clearSimulation' } },
+          invoke: {
+            id: 'simulate',
+            src: 'simulate',
+            input: ({ context }) => simulationRequestOf(context),
+            onDone: [
+              {
+                guard: { type: 'simulationDisagrees', params: ({ event }) => event.output },
+                target: 'disagrees',
+                actions: { type: 'showDisagreement', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'setSimulation', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'ready', actions: 'clearSimulation' },
+          },
+        },
         ready: {
           on: { 'send.confirm': '#send.sending' },
+        },
+        // The simulation disagrees with the preview: no confirm; back to the form, or simulate again.
+        disagrees: {
+          tags: 'failed',
+          on: { 'send.retry': 'estimating' },
         },
         unavailable: {
           tags: 'failed',
@@ -721,6 +780,11 @@ export function solanaRequestOf(context: SendContext): SolanaSendRequest {
 }
 
 /** The form as a request. Only called where the form is known to be valid. */
+/** The send as the `simulate` slot takes it: the request, with the token as the preview names and scales it. */
+export function simulationRequestOf(context: SendContext): SendSimulationRequest {
+  return { ...sendRequestOf(context), symbol: context.token!.symbol, decimals: decimalsOf(context.token!)! }
+}
+
 export function sendRequestOf(context: SendContext): SendRequest {
   const token = context.token!
   const contract = tokenContract(token)
@@ -816,8 +880,10 @@ export type SendStatus =
   | 'editing'
   | 'resolving'
   | 'estimating'
+  | 'simulating'
   | 'ready'
   | 'unavailable'
+  | 'disagrees'
   | 'sending'
   | 'confirming'
   | 'retryable'
@@ -828,6 +894,8 @@ const SEND_STATUSES: ReadonlyArray<[Parameters<SendSnapshot['matches']>[0], Send
   [{ previewing: 'estimating' }, 'estimating'],
   [{ previewing: 'ready' }, 'ready'],
   [{ previewing: 'unavailable' }, 'unavailable'],
+  [{ previewing: 'simulating' }, 'simulating'],
+  [{ previewing: 'disagrees' }, 'disagrees'],
   ['sending', 'sending'],
   ['confirming', 'confirming'],
   [{ failed: 'retryable' }, 'retryable'],
@@ -844,7 +912,13 @@ export function selectSendStatus(snapshot: SendSnapshot): SendStatus {
 /** The form was accepted: its preview is shown (the fee being estimated, ready, or unavailable). */
 export function selectIsPreviewing(snapshot: SendSnapshot): boolean {
   const status = selectSendStatus(snapshot)
-  return status === 'estimating' || status === 'ready' || status === 'unavailable'
+  return (
+    status === 'estimating' ||
+    status === 'ready' ||
+    status === 'unavailable' ||
+    status === 'simulating' ||
+    status === 'disagrees'
+  )
 }
 
 /** A transaction is on its way (the wallet asked, the receipt awaited, or sent but not seen mined yet). */

@@ -2,6 +2,7 @@ import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
 import { defineEvmNetwork } from '../../src/config'
+import { NATIVE_TOKEN_ADDRESS } from '../../src/constants'
 import { TransactionRejectedError } from '../../src/errors/send'
 import { SolanaUserRejectedError } from '../../src/errors/solana'
 import {
@@ -10,6 +11,7 @@ import {
   isSolanaToken,
   type ResolvedName,
   type SendReceipt,
+  type SendSimulation,
   type SendStatus,
   selectFormError,
   selectInFlight,
@@ -49,6 +51,7 @@ const modelMachine = sendMachine.provide({
     pollReceipt: fromPromise(never<SendReceipt>),
     estimateSolanaFee: fromPromise(never<FeeEstimate>),
     sendSolana: fromPromise(never<string>),
+    simulate: fromPromise(never<SendSimulation>),
   },
   actions: {
     emitSubmitted: ({ context }) => {
@@ -72,6 +75,7 @@ type Snapshot = SnapshotFrom<Machine>
 type Event = EventFromLogic<Machine>
 
 const CHAIN = 'eip155:31337'
+const PAYER_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const HASH = `0x${'ab'.repeat(32)}`
 
@@ -138,6 +142,30 @@ const answers = [
   { type: 'xstate.error.actor.estimateSolanaFee', error: new Error('fetch failed') },
   { type: 'xstate.done.actor.sendSolana', output: SIGNATURE },
   { type: 'xstate.error.actor.sendSolana', error: new SolanaUserRejectedError() },
+  // See before you sign: the simulation agrees with "send 0.5 ETH" (and disagrees with a STK send: ETH moving
+  // that its preview does not show), would revert, or the node cannot simulate.
+  {
+    type: 'xstate.done.actor.simulate',
+    output: {
+      account: PAYER_ADDRESS,
+      result: {
+        status: 'simulated',
+        changes: [{ token: NATIVE_TOKEN_ADDRESS, symbol: 'ETH', decimals: 18, delta: '-500000000000000000' }],
+      },
+    },
+  },
+  {
+    type: 'xstate.done.actor.simulate',
+    output: {
+      account: PAYER_ADDRESS,
+      result: { status: 'reverted', callIndex: 0, reason: 'execution reverted' },
+    },
+  },
+  {
+    type: 'xstate.done.actor.simulate',
+    output: { account: PAYER_ADDRESS, result: { status: 'unavailable', reason: 'no eth_simulateV1' } },
+  },
+  { type: 'xstate.error.actor.simulate', error: new Error('fetch failed') },
 ] as unknown as Event[]
 
 /** The host's payment (Pay) on the sandbox chain: the kit sends it with its networks, the sender set before. */
@@ -184,6 +212,7 @@ function serialize(snapshot: Snapshot): string {
     fee: c.fee?.formatted ?? null,
     error: c.error?.name ?? null,
     hash: c.hash !== undefined,
+    simulation: c.simulation?.result.status ?? null,
   })
 }
 
@@ -203,9 +232,16 @@ function invariant(snapshot: Snapshot): void {
   const inFlight = snapshot.matches('sending') || snapshot.matches('confirming')
   if (c.loading !== inFlight) fail('loading out of step with sending/confirming')
   if (snapshot.hasTag('loading') !== inFlight) fail('loading tag out of step')
-  const busy = inFlight || snapshot.matches('resolving') || snapshot.matches({ previewing: 'estimating' })
+  const busy =
+    inFlight ||
+    snapshot.matches('resolving') ||
+    snapshot.matches({ previewing: 'estimating' }) ||
+    snapshot.matches({ previewing: 'simulating' })
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
-  const failed = snapshot.matches('failed') || snapshot.matches({ previewing: 'unavailable' })
+  const failed =
+    snapshot.matches('failed') ||
+    snapshot.matches({ previewing: 'unavailable' }) ||
+    snapshot.matches({ previewing: 'disagrees' })
   if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
   if (failed && !c.error) fail('failed without an error')
   // A sent transaction is never abandoned by a reset; a request the wallet has not answered is (a disconnect).
@@ -255,6 +291,8 @@ function invariant(snapshot: Snapshot): void {
     ['estimating', snapshot.matches({ previewing: 'estimating' })],
     ['ready', snapshot.matches({ previewing: 'ready' })],
     ['unavailable', snapshot.matches({ previewing: 'unavailable' })],
+    ['simulating', snapshot.matches({ previewing: 'simulating' })],
+    ['disagrees', snapshot.matches({ previewing: 'disagrees' })],
     ['sending', snapshot.matches('sending')],
     ['confirming', snapshot.matches('confirming')],
     ['retryable', snapshot.matches({ failed: 'retryable' })],
@@ -268,6 +306,16 @@ function invariant(snapshot: Snapshot): void {
     fail('selectInFlight out of step')
   if (selectFormError(snapshot) !== (snapshot.matches('editing') ? c.error : undefined))
     fail('selectFormError out of step')
+  // See before you sign: confirm only from ready; a disagreeing simulation says why and never reaches the wallet;
+  // Solana has no simulation here.
+  if (snapshot.can({ type: 'send.confirm' }) !== snapshot.matches({ previewing: 'ready' }))
+    fail('confirm offered outside ready, or refused in ready')
+  if (snapshot.matches({ previewing: 'disagrees' }) && c.error?.name !== 'SimulationDisagreementError')
+    fail('a disagreeing simulation without its error')
+  if (solana && (c.simulation || snapshot.matches({ previewing: 'simulating' })))
+    fail('a Solana send simulated by the eip155 slot')
+  if (snapshot.matches({ previewing: 'estimating' }) && c.simulation)
+    fail('an old simulation while estimating')
   if (snapshot.matches('done')) {
     if (!c.hash) fail('done without a hash')
     if (c.token || c.sendTokenAmount || c.receiverAddress || c.resolvedAddress || c.fee || c.error)
@@ -295,7 +343,7 @@ function short(path: ModelPath): string {
 
 describe('send machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(51)
+    expect(model.paths.length).toBe(56)
   })
 
   for (const path of model.paths) {
@@ -306,7 +354,7 @@ describe('send machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(51)
+    expect(results).toHaveLength(56)
     assertCoverage(model, results)
   })
 })

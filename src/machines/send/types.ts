@@ -1,5 +1,6 @@
 /** The send flow's types (src/machines/send.ts): its context, events, notices and what its slots take. */
 import type { Address, Hex } from 'viem'
+import type { BalanceChange, BalanceSimulation } from '../../chains/eip155/simulate'
 import type { KitNetwork } from '../../config'
 import type { ErrorInfo } from '../../errors/base'
 import type { ChainId, ChainNamespace, ConnectionAccount } from '../connection'
@@ -130,6 +131,11 @@ export interface SendContext {
    * by this account's connector.
    */
   sender: ConnectionAccount | undefined
+  /**
+   * See before you sign: the preview's send simulated on the chain (eip155), once it has been; undefined before,
+   * on Solana, and when the node could not answer (then the preview shows no balance-change line).
+   */
+  simulation: SendSimulation | undefined
 }
 
 export interface SendInput {
@@ -183,3 +189,24 @@ export type SendNotice =
   | { type: 'send.payAccepted' }
   /** The payment was refused (`payRefusal`'s reason): the form is untouched. */
   | { type: 'send.payRefused'; error: ErrorInfo }
+
+/** What the `simulate` slot simulates: the send as it will be asked, with the token as the preview names it. */
+export interface SendSimulationRequest extends SendRequest {
+  symbol: string
+  /** The decimals the preview scaled the amount by. */
+  decimals: number
+}
+
+/** A simulated balance change as plain data (the delta a decimal string in base units, signed). */
+export type PlainBalanceChange = Omit<BalanceChange, 'delta'> & { delta: string }
+
+/**
+ * What the `simulate` slot answers: the account it simulated from, and what it found, as plain data (snapshots
+ * and slot answers stay JSON; `simulationResultOf` gives the bigint form back).
+ */
+export interface SendSimulation {
+  account: Address
+  result:
+    | { status: 'simulated'; changes: PlainBalanceChange[] }
+    | Exclude<BalanceSimulation, { status: 'simulated' }>
+}

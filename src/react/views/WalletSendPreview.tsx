@@ -1,7 +1,15 @@
-import { feeInUsd, type SendActorRef, type SendStatus, selectSendStatus } from '../../machines/send'
+import { useMemo } from 'react'
+import {
+  feeInUsd,
+  type SendActorRef,
+  type SendStatus,
+  selectSendStatus,
+  simulatedChanges,
+} from '../../machines/send'
 import { localeDecimal, truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, formatUsd, useActiveNetwork } from '../components/accountShared'
+import { BalanceChanges } from '../components/BalanceChanges'
 import { ButtonPair } from '../components/ButtonPair'
 import { SendFlowLoading, useRefreshAfterSend, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
@@ -44,6 +52,9 @@ export function SendPreview({
   const feeUsd = useSelector(send, (s) => feeInUsd(s.context))
   const error = useSelector(send, (s) => s.context.error)
   const hash = useSelector(send, (s) => s.context.hash)
+  // See before you sign: the simulated changes, only when the node could simulate (never a guessed line).
+  const simulation = useSelector(send, (s) => s.context.simulation)
+  const changes = useMemo(() => simulatedChanges(simulation), [simulation])
   const usd = !network?.testnet
   const { t, locale } = useI18n()
 
@@ -102,14 +113,19 @@ export function SendPreview({
             {fee?.rent ? <span className="ws-muted ws-small"> {t('send.rent')}</span> : null}
           </dd>
         </div>
+        <BalanceChanges changes={changes} simulating={stage === 'simulating'} />
       </dl>
       <Progress stage={stage} hash={hash} />
-      {error && (stage === 'unavailable' || stage === 'retryable' || stage === 'unconfirmed') ? (
+      {error &&
+      (stage === 'unavailable' ||
+        stage === 'retryable' ||
+        stage === 'unconfirmed' ||
+        stage === 'disagrees') ? (
         <p className="ws-error-text" role="alert">
           {errorText(t, error)}
         </p>
       ) : null}
-      {stage === 'ready' || stage === 'estimating' ? (
+      {stage === 'ready' || stage === 'estimating' || stage === 'simulating' ? (
         <div className="ws-row">
           <button type="button" className="ws-secondary" onClick={back}>
             {t('common.cancel')}
@@ -130,7 +146,7 @@ export function SendPreview({
           {stage === 'sending' ? t('send.sending') : t('send.confirming')}
         </button>
       ) : null}
-      {stage === 'unavailable' || stage === 'retryable' ? (
+      {stage === 'unavailable' || stage === 'retryable' || stage === 'disagrees' ? (
         <ButtonPair
           secondary={{ label: editLabel ?? t('common.edit'), onClick: back }}
           primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'send.retry' }) }}
