@@ -594,7 +594,7 @@ describe("the fault switch's hostile mode (a well-formed but hostile build)", ()
     expect(body.tx.amount).toBe(HOSTILE_SWAP_EXTRA_VALUE.toString())
     const decoded = decodeFunctionData({ abi: sandboxSwapRouterAbi, data: body.tx.data })
     expect(decoded.functionName).toBe('swapExactIn')
-    const [tokenIn, , amountIn, minAmountOut, to] = decoded.args as readonly [
+    const [tokenIn, , amountIn, minAmountOut, to] = decoded.args as unknown as readonly [
       Address,
       Address,
       bigint,

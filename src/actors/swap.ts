@@ -1,8 +1,9 @@
 import type { Hex } from 'viem'
 import type { Config } from 'wagmi'
-import { sendTransaction } from 'wagmi/actions'
+import { getPublicClient, sendTransaction } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { ConvertClient } from '../api/convert'
+import { simulateBalanceChanges } from '../chains/eip155/simulate'
 import { checkSwapBuild } from '../chains/eip155/swapBuildCheck'
 import { PENDING_TX_POLL_INTERVAL_MS, SWAP_DEADLINE_MAX_S } from '../constants'
 import { SwapPendingError, toSwapError } from '../errors/swap'
@@ -17,6 +18,8 @@ import type {
   SwapReceipt,
   SwapReceiptRequest,
   SwapSendRequest,
+  SwapSimulation,
+  SwapSimulationRequest,
   SwapToken,
   SwapTokensRequest,
   SwapTransaction,
@@ -97,6 +100,24 @@ export function createSwapActors({
       if (problem) throw problem
       // The check bounds the deadline, so the bound is never shorter than the swap's life.
       return { approvals: input.approvals, swap: input.swap, validForMs: SWAP_DEADLINE_MAX_S * 1000 }
+    }),
+    // See before you sign: the checked transactions simulated in order from the account on the chain's node
+    // (src/chains/eip155/simulate.ts). A node that cannot simulate answers `unavailable`, never a guess.
+    simulate: fromPromise<SwapSimulation, SwapSimulationRequest>(async ({ input }) => {
+      const client = getPublicClient(wagmi, { chainId: input.chainId })
+      if (!client)
+        return {
+          account: input.account,
+          result: { status: 'unavailable', reason: 'No client for the chain' },
+        }
+      const result = await simulateBalanceChanges(client, {
+        account: input.account,
+        calls: input.calls.map((call) => ({ to: call.to, data: call.data, value: BigInt(call.value) })),
+        tokens: input.tokens,
+      })
+      if (result.status !== 'simulated') return { account: input.account, result }
+      const changes = result.changes.map((change) => ({ ...change, delta: change.delta.toString() }))
+      return { account: input.account, result: { status: 'simulated', changes } }
     }),
     sendTransaction: fromPromise<Hex, SwapSendRequest>(
       mapped('send', (input) =>

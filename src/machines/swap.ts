@@ -5,6 +5,7 @@ import {
   NATIVE_TOKEN_ADDRESS,
   PENDING_TX_POLLING_MS,
   SEND_REQUEST_TIMEOUT_MS,
+  SIMULATION_TIMEOUT_MS,
   SWAP_EXPIRY_MARGIN_MS,
   SWAP_QUOTE_DEBOUNCE_MS,
   SWAP_QUOTE_REFRESH_MS,
@@ -12,6 +13,7 @@ import {
   TX_RECEIPT_TIMEOUT_MS,
 } from '../constants'
 import type { BaseError, ErrorInfo } from '../errors/base'
+import { SimulationDisagreementError } from '../errors/simulation'
 import {
   ApproveRevertedError,
   InvalidSwapAmountError,
@@ -28,6 +30,7 @@ import {
   swapErrorInfo,
 } from '../errors/swap'
 import { formatQuantity } from '../utils/format'
+import { expectedOfSwap, simulationTokensOf, swapSimulationDisagreement } from './swap/simulation'
 import type {
   SwapAllowanceRequest,
   SwapApproval,
@@ -44,6 +47,8 @@ import type {
   SwapReceipt,
   SwapReceiptRequest,
   SwapSendRequest,
+  SwapSimulation,
+  SwapSimulationRequest,
   SwapToken,
   SwapTokensRequest,
   SwapTransaction,
@@ -58,7 +63,9 @@ import type {
  * the balances (the token paid; the native currency for the quote's gas) → preview: `checkingAllowance`
  * (`fetchAllowance`; skipped for the native currency) → `preparing`: every transaction the swap needs is built
  * (`buildApprove` for each approval, `buildSwap`) → `checking` (`checkBuild`): each is decoded and compared with
- * what the preview shows; a mismatch ends in `failed.refused` and no wallet is asked → `ready`, the quote asked
+ * what the preview shows; a mismatch ends in `failed.refused` and no wallet is asked → `simulating` (`simulate`:
+ * the checked transactions run on the chain; the account's balance changes shown, or `disagrees` when they are
+ * not what the preview shows) → `ready`, the quote asked
  * for again every `quoteRefresh` while it is open (a fresh quote is built and checked again). `swap.confirm` →
  * approving when the allowance is short (the checked approvals: `sendTransaction`, receipt), else swapping (the
  * checked swap: `sendTransaction`, receipt) → done (`swap.succeeded`: the kit refreshes balances and history and
@@ -81,9 +88,10 @@ import type {
  * swap sent, no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
  *
  * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
- * `buildSwap`, `checkBuild`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them with fakes.
+ * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them with fakes.
  */
 
+export { swapSimulatedChanges } from './swap/simulation'
 export type * from './swap/types'
 
 /** The address the convert API uses for the native currency (src/constants.ts). */
@@ -111,6 +119,7 @@ export const swapMachine = setup({
     buildApprove: fromPromise<SwapTransaction, SwapApproveRequest>(notProvided('buildApprove')),
     buildSwap: fromPromise<SwapTransaction, SwapBuildRequest>(notProvided('buildSwap')),
     checkBuild: fromPromise<SwapPrepared, SwapCheckRequest>(notProvided('checkBuild')),
+    simulate: fromPromise<SwapSimulation, SwapSimulationRequest>(notProvided('simulate')),
     sendTransaction: fromPromise<Hex, SwapSendRequest>(notProvided('sendTransaction')),
     waitForReceipt: fromPromise<SwapReceipt, SwapReceiptRequest>(notProvided('waitForReceipt')),
     pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
@@ -126,6 +135,8 @@ export const swapMachine = setup({
     pendingPolling: PENDING_TX_POLLING_MS,
     /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
     sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a simulation not answered by then is left out, never guessed. */
+    simulationTimeout: SIMULATION_TIMEOUT_MS,
     /** Until the swap the wallet holds is past its deadline (as checked), and a margin for block times. */
     swapExpiry: ({ context }) => (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS,
   },
@@ -143,6 +154,9 @@ export const swapMachine = setup({
       return Number.isFinite(event.slippage) && event.slippage > 0 && event.slippage <= SWAP_SLIPPAGE_MAX
     },
     reverted: (_, receipt: SwapReceipt) => receipt.status === 'reverted',
+    /** See before you sign: the simulation moves something other than what the preview shows. */
+    simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
+      swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,
   },
   actions: {
     setTokens: assign((_, tokens: SwapToken[]) => ({ tokens, error: undefined })),
@@ -193,7 +207,17 @@ export const swapMachine = setup({
     setQuote: assign((_, quote: SwapQuote) => ({ quote, error: undefined })),
     clearQuote: assign({ quote: undefined }),
     /** Nothing built or checked is kept once the swap it was for may have changed. */
-    clearBuild: assign({ built: undefined, prepared: undefined }),
+    clearBuild: assign({ built: undefined, prepared: undefined, simulation: undefined }),
+    setSimulation: assign((_, simulation: SwapSimulation) => ({ simulation })),
+    clearSimulation: assign({ simulation: undefined }),
+    /** The simulation disagrees with the preview: said, the checked build dropped, confirm not offered. */
+    showDisagreement: assign(({ context }, simulation: SwapSimulation) => ({
+      simulation,
+      prepared: undefined,
+      error: infoOf(
+        new SimulationDisagreementError(swapSimulationDisagreement(expectedOf(context), simulation)!),
+      ),
+    })),
     addApproval: assign(({ context }, approval: SwapApproval) => ({
       built: { approvals: [...(context.built?.approvals ?? []), approval] },
     })),
@@ -286,6 +310,7 @@ export const swapMachine = setup({
     allowance: undefined,
     built: undefined,
     prepared: undefined,
+    simulation: undefined,
     hash: undefined,
     hashKind: undefined,
     error: undefined,
@@ -313,8 +338,9 @@ export const swapMachine = setup({
       on: { 'swap.retry': { target: 'loadingTokens', actions: 'clearError' } },
     },
     form: {
-      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile).
-      entry: 'clearAllowance',
+      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile), and every
+      // transaction built and checked again: the form keeps none.
+      entry: ['clearAllowance', 'clearBuild'],
       initial: 'choosing',
       on: {
         'swap.setAmount': { actions: 'setAmount', target: '.choosing' },
@@ -484,7 +510,7 @@ export const swapMachine = setup({
             src: 'checkBuild',
             input: ({ context }) => checkRequestOf(context),
             onDone: {
-              target: 'ready',
+              target: 'simulating',
               actions: { type: 'setPrepared', params: ({ event }) => event.output },
             },
             onError: {
@@ -495,6 +521,33 @@ export const swapMachine = setup({
               ],
             },
           },
+        },
+        /**
+         * See before you sign: the checked approvals and swap simulated in order on the chain. A node that cannot
+         * simulate (unavailable, an error, no answer in time) leads to the preview without the line.
+         */
+        simulating: {
+          tags: 'busy',
+          after: { simulationTimeout: { target: 'ready', actions: 'clearSimulation' } },
+          invoke: {
+            id: 'simulate',
+            src: 'simulate',
+            input: ({ context }) => simulationRequestOf(context),
+            onDone: [
+              {
+                guard: { type: 'simulationDisagrees', params: ({ event }) => event.output },
+                target: 'disagrees',
+                actions: { type: 'showDisagreement', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'setSimulation', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'ready', actions: 'clearSimulation' },
+          },
+        },
+        /** The simulation disagrees with the preview: no confirm; back to the form, or build and check again. */
+        disagrees: {
+          tags: 'failed',
+          on: { 'swap.retry': { target: 'choosing', actions: 'clearError' } },
         },
         ready: {
           after: { quoteRefresh: 'refreshing' },
@@ -893,6 +946,27 @@ export function minimumOut(toAmount: string, slippage: number): bigint {
   return (BigInt(toAmount) * keep) / 100_000_000n
 }
 
+/** What the preview shows will move: the amount out, at least the least amount out in. */
+function expectedOf(context: SwapContext) {
+  return expectedOfSwap(
+    context.from!,
+    context.to!,
+    amountOf(context)!,
+    minimumOut(context.quote!.toAmount, context.slippage),
+  )
+}
+
+/** The checked approvals, then the swap, from the account: what the wallet will be asked for, in order. */
+function simulationRequestOf(context: SwapContext): SwapSimulationRequest {
+  const prepared = context.prepared!
+  return {
+    chainId: context.chainId,
+    account: context.userAddress,
+    calls: [...prepared.approvals.map((a) => a.transaction), prepared.swap],
+    tokens: simulationTokensOf(context.from!, context.to!),
+  }
+}
+
 /** What was built, beside the swap the preview shows, for `checkBuild`. Only called with a swap built. */
 function checkRequestOf(context: SwapContext): SwapCheckRequest {
   return {
@@ -918,7 +992,8 @@ function infoOf(error: BaseError): ErrorInfo {
 /**
  * Where the swap flow stands, for the views: tokens `loading` (or `tokensFailed`); the form (`editing`, a quote
  * `quoting` after the debounce, `quoted`, `quoteFailed`); the preview (`checking` the allowance, building and
- * checking the transactions, `ready`, `refreshing` its quote, allowance or build `unavailable`); `approving` and
+ * checking and simulating the transactions, `ready`, `refreshing` its quote, allowance or build `unavailable`, the
+ * simulation `disagrees` with it); `approving` and
  * `swapping` (the wallet asked or the receipt awaited); a failure that may be retried (`retryable`), a build
  * refused by the check (`refused`), a swap sent but not seen mined (`unconfirmed`); `done`.
  */
@@ -933,6 +1008,7 @@ export type SwapStatus =
   | 'ready'
   | 'refreshing'
   | 'unavailable'
+  | 'disagrees'
   | 'approving'
   | 'swapping'
   | 'retryable'
@@ -951,6 +1027,8 @@ const SWAP_STATUSES: ReadonlyArray<[Parameters<SwapSnapshot['matches']>[0], Swap
   [{ preview: 'checkingAllowance' }, 'checking'],
   [{ preview: 'preparing' }, 'checking'],
   [{ preview: 'checking' }, 'checking'],
+  [{ preview: 'simulating' }, 'checking'],
+  [{ preview: 'disagrees' }, 'disagrees'],
   [{ preview: 'ready' }, 'ready'],
   [{ preview: 'refreshing' }, 'refreshing'],
   [{ preview: 'unavailable' }, 'unavailable'],
@@ -1004,7 +1082,8 @@ export function selectSwapProgress(snapshot: SwapSnapshot): string | undefined {
   switch (status) {
     case 'checking':
       if (snapshot.matches({ preview: 'preparing' })) return 'Preparing the swap…'
-      if (snapshot.matches({ preview: 'checking' })) return 'Checking the prepared transactions…'
+      if (snapshot.matches({ preview: 'checking' }) || snapshot.matches({ preview: 'simulating' }))
+        return 'Checking the prepared transactions…'
       return 'Checking allowance…'
     case 'quoting':
       return 'Getting a fresh quote…'

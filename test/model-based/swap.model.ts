@@ -2,10 +2,13 @@ import type { Hex } from 'viem'
 import { type EventFromLogic, fromPromise, getNextSnapshot, type SnapshotFrom } from 'xstate'
 import { SwapBuildMismatchError, SwapRejectedError } from '../../src/errors/swap'
 import {
+  minimumOut,
   needsApproval,
+  parseSwapAmount,
   type SwapPrepared,
   type SwapQuote,
   type SwapReceipt,
+  type SwapSimulation,
   type SwapStatus,
   type SwapToken,
   type SwapTransaction,
@@ -16,6 +19,7 @@ import {
   swapMachine,
   type TokenBalance,
 } from '../../src/machines/swap'
+import { expectedOfSwap, swapSimulationDisagreement } from '../../src/machines/swap/simulation'
 import { createModel, describeEvent, type ModelPath } from '../../src/testing'
 
 /**
@@ -39,6 +43,7 @@ export const modelMachine = swapMachine.provide({
     buildApprove: fromPromise(never<SwapTransaction>),
     buildSwap: fromPromise(never<SwapTransaction>),
     checkBuild: fromPromise(never<SwapPrepared>),
+    simulate: fromPromise(never<SwapSimulation>),
     sendTransaction: fromPromise(never<Hex>),
     waitForReceipt: fromPromise(never<SwapReceipt>),
     pollReceipt: fromPromise(never<SwapReceipt>),
@@ -114,6 +119,24 @@ export const PREPARED: SwapPrepared = {
   swap: TX,
   validForMs: 1_200_000,
 }
+/** The simulation of 10 USDT → ETH as the preview shows it: −10 USDT, +0.004 ETH (at least the least amount out). */
+const simulated = (usdt: string): SwapSimulation => ({
+  account: ALICE,
+  result: {
+    status: 'simulated',
+    changes: [
+      { token: USDT.address as Hex, symbol: 'USDT', decimals: 6, delta: usdt },
+      { token: ETH.address as Hex, symbol: 'ETH', decimals: 18, delta: '4000000000000000' },
+    ],
+  },
+})
+export const AGREES = simulated('-10000000')
+/** 100 USDT leaving where the preview shows 10: blocked. */
+export const DISAGREES = simulated('-100000000')
+export const UNSIMULATED: SwapSimulation = {
+  account: ALICE,
+  result: { status: 'unavailable', reason: 'eth_simulateV1 not supported' },
+}
 export const INPUT = { chainId: 1, userAddress: ALICE, from: USDT, to: ETH, balances: BALANCES } as const
 
 // The done and error events of invoked actors are machine-internal types, so they are cast as events.
@@ -146,6 +169,10 @@ const answers = [
   { type: 'xstate.error.actor.buildSwap', error: new Error('HTTP 500') },
   { type: 'xstate.done.actor.checkBuild', output: PREPARED },
   { type: 'xstate.error.actor.checkBuild', error: new SwapBuildMismatchError({ mismatch: 'swap.to' }) },
+  { type: 'xstate.done.actor.simulate', output: AGREES },
+  { type: 'xstate.done.actor.simulate', output: DISAGREES },
+  { type: 'xstate.done.actor.simulate', output: UNSIMULATED },
+  { type: 'xstate.error.actor.simulate', error: new Error('HTTP 500') },
   { type: 'xstate.done.actor.sendSwap', output: HASH },
   { type: 'xstate.error.actor.sendSwap', error: new SwapRejectedError() },
   { type: 'xstate.done.actor.waitForSwap', output: ok },
@@ -181,6 +208,7 @@ export function serialize(snapshot: Snapshot): string {
     allowance: c.allowance ?? null,
     built: c.built ? [c.built.approvals.length, c.built.swap !== undefined] : null,
     prepared: c.prepared !== undefined,
+    simulation: c.simulation?.result.status ?? null,
     hash: c.hashKind ?? null,
     error: c.error?.name ?? null,
   })
@@ -207,6 +235,7 @@ export function invariant(snapshot: Snapshot): void {
     snapshot.matches({ preview: 'checkingAllowance' }) ||
     snapshot.matches({ preview: 'preparing' }) ||
     snapshot.matches({ preview: 'checking' }) ||
+    snapshot.matches({ preview: 'simulating' }) ||
     snapshot.matches({ preview: 'refreshing' }) ||
     snapshot.matches('approving') ||
     snapshot.matches('swapping')
@@ -215,6 +244,7 @@ export function invariant(snapshot: Snapshot): void {
     snapshot.matches('tokensFailed') ||
     snapshot.matches({ form: 'quoteFailed' }) ||
     snapshot.matches({ preview: 'unavailable' }) ||
+    snapshot.matches({ preview: 'disagrees' }) ||
     snapshot.matches('failed')
   if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
   if (failed && !c.error) fail('failed without an error')
@@ -243,6 +273,23 @@ export function invariant(snapshot: Snapshot): void {
   if (snapshot.matches({ failed: 'refused' })) {
     if (c.error?.name !== 'SwapBuildMismatchError' || c.prepared) fail('refused without its error, or kept')
     if (c.hash) fail('refused after something was sent')
+  }
+  // See before you sign: a simulation that disagrees blocks confirm; a node that cannot simulate shows no line.
+  if (snapshot.matches({ preview: 'disagrees' })) {
+    if (c.error?.name !== 'SimulationDisagreementError' || c.prepared)
+      fail('disagrees without its error, or kept')
+    if (snapshot.can({ type: 'swap.confirm' })) fail('confirm offered against the simulation')
+  }
+  if (snapshot.matches({ preview: 'ready' }) && c.simulation && c.simulation.result.status !== 'simulated')
+    fail('a simulation that did not run kept for the preview')
+  if (snapshot.matches({ preview: 'ready' }) && c.simulation) {
+    const shown = expectedOfSwap(
+      c.from!,
+      c.to!,
+      parseSwapAmount(c.amount, c.from!.decimals)!,
+      minimumOut(c.quote!.toAmount, c.slippage),
+    )
+    if (swapSimulationDisagreement(shown, c.simulation)) fail('ready with a disagreeing simulation')
   }
   // Once the wallet holds the swap, no cancel (a second swap could be asked for while the first is live).
   if (snapshot.matches({ swapping: 'sending' }) && snapshot.can({ type: 'swap.cancel' }))
@@ -282,8 +329,10 @@ export function invariant(snapshot: Snapshot): void {
       'checking',
       snapshot.matches({ preview: 'checkingAllowance' }) ||
         snapshot.matches({ preview: 'preparing' }) ||
-        snapshot.matches({ preview: 'checking' }),
+        snapshot.matches({ preview: 'checking' }) ||
+        snapshot.matches({ preview: 'simulating' }),
     ],
+    ['disagrees', snapshot.matches({ preview: 'disagrees' })],
     ['ready', snapshot.matches({ preview: 'ready' })],
     ['refreshing', snapshot.matches({ preview: 'refreshing' })],
     ['unavailable', snapshot.matches({ preview: 'unavailable' })],

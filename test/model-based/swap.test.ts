@@ -21,10 +21,13 @@ import {
   type SwapQuoteRequest,
   type SwapReceipt,
   type SwapSendRequest,
+  type SwapSimulation,
+  type SwapSimulationRequest,
   type SwapTransaction,
   selectSwapAction,
   selectSwapProgress,
   swapMachine,
+  swapSimulatedChanges,
   validateSwap,
 } from '../../src/machines/swap'
 import { assertCoverage, type ReplayResult, replayPath } from '../../src/testing'
@@ -33,7 +36,7 @@ import { ALICE, ETH, HASH, INPUT, invariant, LOW_GAS, model, never, QUOTE, short
 /** The swap machine's model (swap.model.ts): every path replayed, the invariants checked in every state. */
 describe('swap machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(73)
+    expect(model.paths.length).toBe(78)
   })
 
   for (const path of model.paths) {
@@ -44,7 +47,7 @@ describe('swap machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(73)
+    expect(results).toHaveLength(78)
     assertCoverage(model, results)
   })
 })
@@ -94,12 +97,15 @@ function start(options: {
   sendTransaction?: () => Promise<Hex>
   buildApprove?: (input: SwapApproveRequest) => SwapTransaction
   buildSwap?: (input: SwapBuildRequest) => SwapTransaction
+  /** Default: a node that cannot simulate. */
+  simulate?: (input: SwapSimulationRequest) => SwapSimulation
 }) {
   const calls = {
     quotes: [] as SwapQuoteRequest[],
     approvals: [] as SwapApproveRequest[],
     swaps: 0,
     sent: [] as SwapSendRequest[],
+    simulated: [] as SwapSimulationRequest[],
   }
   const notices: SwapNotice[] = []
   const clock = new SimulatedClock()
@@ -127,6 +133,11 @@ function start(options: {
         return (options.buildSwap ?? honest.swap)(input)
       }),
       checkBuild: real.checkBuild,
+      simulate: fromPromise(async ({ input }: { input: SwapSimulationRequest }) => {
+        calls.simulated.push(input)
+        if (!options.simulate) throw new Error('eth_simulateV1 is not supported')
+        return options.simulate(input)
+      }),
       sendTransaction: fromPromise(async ({ input }: { input: SwapSendRequest }) => {
         calls.sent.push(input)
         return send()
@@ -444,5 +455,65 @@ describe('swap machine, one swap asked for at a time', () => {
     answer(HASH)
     await waitFor(run.actor, (s) => s.matches('done'))
     expect(run.calls.sent).toHaveLength(1)
+  })
+})
+
+/*
+ * Guards "see before you sign" for the swap: before, the preview offered Approve/Swap with nothing simulated; a
+ * build that would move other amounts than the preview shows reached the wallet.
+ */
+describe('swap machine, the checked build simulated before the wallet', () => {
+  const changes = (usdt: string, eth: string): SwapSimulation => ({
+    account: ALICE,
+    result: {
+      status: 'simulated',
+      changes: [
+        { token: USDT.address as Address, symbol: 'USDT', decimals: 6, delta: usdt },
+        { token: ETH.address as Address, symbol: 'ETH', decimals: 18, delta: eth },
+      ],
+    },
+  })
+
+  it('simulates the checked approval, then the swap, from the account; an agreeing result is kept for the preview', async () => {
+    const run = start({ allowance: '0', simulate: () => changes('-10000000', QUOTE.toAmount) })
+    const ready = await reviewed(run)
+    expect(ready.matches({ preview: 'ready' })).toBe(true)
+    const prepared = ready.context.prepared!
+    expect(run.calls.simulated).toEqual([
+      {
+        chainId: 1,
+        account: ALICE,
+        calls: [prepared.approvals[0]!.transaction, prepared.swap],
+        tokens: [
+          { address: USDT.address, symbol: 'USDT', decimals: 6 },
+          { address: ETH.address, symbol: 'ETH', decimals: 18 },
+        ],
+      },
+    ])
+    expect(swapSimulatedChanges(ready.context.simulation)?.map((c) => c.delta)).toEqual([
+      -10_000_000n,
+      4_000_000_000_000_000n,
+    ])
+  })
+
+  it('blocks confirm when more leaves than the preview shows, or less arrives than its least amount', async () => {
+    for (const simulation of [changes('-100000000', QUOTE.toAmount), changes('-10000000', '1')]) {
+      const run = start({ allowance: '10000000', simulate: () => simulation })
+      await quoted(run)
+      run.actor.send({ type: 'swap.review' })
+      const blocked = await waitFor(run.actor, (s) => s.matches({ preview: 'disagrees' }))
+      expect(blocked.context.error?.name).toBe('SimulationDisagreementError')
+      expect(blocked.can({ type: 'swap.confirm' })).toBe(false)
+      run.actor.send({ type: 'swap.confirm' })
+      expect(run.calls.sent).toEqual([])
+    }
+  })
+
+  it('a node that cannot simulate: the preview is offered without a line, never a guessed one', async () => {
+    const run = start({ allowance: '10000000' })
+    const ready = await reviewed(run)
+    expect(ready.matches({ preview: 'ready' })).toBe(true)
+    expect(ready.context.simulation).toBeUndefined()
+    expect(swapSimulatedChanges(ready.context.simulation)).toBeUndefined()
   })
 })

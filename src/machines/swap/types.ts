@@ -1,7 +1,7 @@
 /** The swap flow's types (src/machines/swap.ts): its context, events, notices and what its slots take. */
 import type { Address, Hex } from 'viem'
 import type { ErrorInfo } from '../../errors/base'
-import type { TokenBalance } from '../send/types'
+import type { SendSimulation, TokenBalance } from '../send/types'
 
 export type { TokenBalance } from '../send/types'
 
@@ -123,6 +123,20 @@ export interface SwapPrepared {
   validForMs: number
 }
 
+/**
+ * What `simulate` takes: the checked transactions in the order the wallet will be asked for them (approvals,
+ * then the swap), from the account, with the two tokens of the pair as the preview names and scales them.
+ */
+export interface SwapSimulationRequest {
+  chainId: number
+  account: Address
+  calls: SwapTransaction[]
+  tokens: { address: Address; symbol: string; decimals: number }[]
+}
+
+/** What `simulate` answers: the account's balance changes, as plain data (the send flow's shape). */
+export type SwapSimulation = SendSimulation
+
 /** What `sendTransaction` takes: a built transaction on its chain. Answers the hash. */
 export interface SwapSendRequest extends SwapTransaction {
   chainId: number
@@ -164,6 +178,8 @@ export interface SwapContext {
   built: SwapBuild | undefined
   /** The approvals and the swap as checked (`checkBuild`): the only transactions a wallet is asked for. */
   prepared: SwapPrepared | undefined
+  /** The checked transactions simulated on the chain (undefined until then, or when the node cannot). */
+  simulation: SwapSimulation | undefined
   /** The last transaction sent (approval or swap). */
   hash: Hex | undefined
   /** What `hash` is. */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { SWAP_QUOTE_REFRESH_MS } from '../../constants'
 import {
   isNative,
@@ -8,10 +8,12 @@ import {
   selectSwapProblem,
   selectSwapProgress,
   selectSwapStatus,
+  swapSimulatedChanges,
 } from '../../machines/swap'
 import { localeDecimal } from '../../utils/format'
 import { useSelector } from '../actor'
 import { AccountStyle, formatUsd, useActiveNetwork } from '../components/accountShared'
+import { BalanceChanges } from '../components/BalanceChanges'
 import { ButtonPair } from '../components/ButtonPair'
 import {
   formatBaseUnits,
@@ -78,6 +80,10 @@ function Preview({ swap }: { swap: SwapActorRef }) {
   const error = useSelector(swap, (s) => s.context.error)
   const hash = useSelector(swap, (s) => s.context.hash)
   const progress = useSelector(swap, selectSwapProgress)
+  // See before you sign: the simulated changes, only when the node could simulate (never a guessed line).
+  const simulation = useSelector(swap, (s) => s.context.simulation)
+  const simulating = useSelector(swap, (s) => s.matches({ preview: 'simulating' }))
+  const changes = useMemo(() => swapSimulatedChanges(simulation), [simulation])
   // USDT-style: a smaller allowance is set to zero before the amount's.
   const zeroFirst = useSelector(swap, (s) => {
     const allowance = s.context.allowance
@@ -128,6 +134,7 @@ function Preview({ swap }: { swap: SwapActorRef }) {
   const failedNow =
     status === 'retryable' ||
     status === 'refused' ||
+    status === 'disagrees' ||
     status === 'unconfirmed' ||
     status === 'unavailable' ||
     status === 'quoteFailed'
@@ -191,6 +198,7 @@ function Preview({ swap }: { swap: SwapActorRef }) {
             </div>
           </>
         ) : null}
+        <BalanceChanges changes={changes} simulating={simulating} />
       </dl>
       <QuoteAge status={status} age={age} />
       {progress ? (
@@ -263,6 +271,7 @@ function Preview({ swap }: { swap: SwapActorRef }) {
       ) : null}
       {status === 'retryable' ||
       status === 'refused' ||
+      status === 'disagrees' ||
       status === 'unavailable' ||
       status === 'quoteFailed' ? (
         <ButtonPair
