@@ -467,7 +467,9 @@ export const swapMachine = setup({
                     type: 'addApproval',
                     params: ({ context, event }) => ({
                       amount: quoteRequestOf(context).amount,
-                      transaction: event.output,
+                      // After a reset to zero the API's gas figure (estimated over the old allowance) is too
+                      // low: the wallet estimates it when it sends.
+                      transaction: context.built?.approvals.length ? withoutGas(event.output) : event.output,
                     }),
                   },
                 },
@@ -922,6 +924,11 @@ export function quoteRequestOf(context: SwapContext): SwapQuoteRequest {
     to: context.to!.address,
     amount: amountOf(context)!.toString(),
   }
+}
+
+/** A built transaction without the API's gas limit, for the wallet to estimate when it is sent. */
+function withoutGas({ gas: _gas, ...transaction }: SwapTransaction): SwapTransaction {
+  return transaction
 }
 
 /** The checked approval that sets the allowance due next (zero first, USDT-style, then the amount). */
