@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   GasPriceNetworkNotSupportedError,
@@ -136,7 +137,7 @@ describe('convert client', () => {
         return new Response(JSON.stringify({ tx }), { status: 200 })
       }) as typeof fetch,
     })
-    const request = { chainId: 1, userAddress: ME, from: USDC, to: USDC, amount: '5', slippage: 1 }
+    const request = { chainId: 1, userAddress: ME as Address, from: USDC, to: USDC, amount: '5', slippage: 1 }
     expect(await client.buildSwap({ ...request, disableEstimate: true })).toEqual({
       to: USDC,
       data: '0xabcdef',
