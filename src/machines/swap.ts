@@ -63,13 +63,13 @@ import type {
  * the balances (the token paid; the native currency for the quote's gas) → preview: `checkingAllowance`
  * (`fetchAllowance`; skipped for the native currency) → `preparing`: every transaction the swap needs is built
  * (`buildApprove` for each approval, `buildSwap`) → `checking` (`checkBuild`): each is decoded and compared with
- * what the preview shows; a mismatch ends in `failed.refused` and no wallet is asked → `simulating` (`simulate`:
- * the checked transactions run on the chain; the account's balance changes shown, or `disagrees` when they are
- * not what the preview shows) → `ready`, the quote asked
- * for again every `quoteRefresh` while it is open (a fresh quote is built and checked again). `swap.confirm` →
- * approving when the allowance is short (the checked approvals: `sendTransaction`, receipt), else swapping (the
- * checked swap: `sendTransaction`, receipt) → done (`swap.succeeded`: the kit refreshes balances and history and
- * shows a success toast). Only the checked transactions (`prepared`) are ever sent.
+ * what the preview shows; a mismatch ends in `failed.refused` and no wallet is asked → `simulating`
+ * (`simulate`: the checked transactions run on the chain, the account's balance changes shown; `disagrees` when
+ * they are not what the preview shows) → `ready`, the quote asked for again every `quoteRefresh` while it is
+ * open (a fresh quote is built, checked and simulated again). `swap.confirm` → approving when the allowance is
+ * short (the checked approvals: `sendTransaction`, receipt), else swapping (the checked swap: `sendTransaction`,
+ * receipt) → done (`swap.succeeded`: the kit refreshes balances and history and shows a success toast). Only
+ * the checked transactions (`prepared`) are ever sent.
  *
  * Approvals, USDT-style: a non-zero allowance smaller than the amount is first set to zero, then to the amount
  * (some tokens refuse to change one non-zero allowance into another). Each approval is its own transaction; the
@@ -83,12 +83,14 @@ import type {
  *
  * `swap.cancel` stops any step before the wallet holds the swap and returns to the preview (approval steps) or
  * the form, the pair and amount kept (a cancelled approval may still be mined: the preview checks the allowance
- * afresh). Once the wallet holds the swap (`swapping`), there is no cancel. A refreshed quote the balances cannot pay returns to the form with the problem shown. failed keeps
- * the form: `retryable` (declined, reverted, timed out: `swap.retry` asks a fresh quote) or `unconfirmed` (a
- * swap sent, no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
+ * afresh). Once the wallet holds the swap (`swapping`) there is no cancel. A refreshed quote the balances cannot
+ * pay returns to the form with the problem shown. failed keeps the form: `retryable` (declined, reverted, timed
+ * out: `swap.retry` asks a fresh quote), `refused` (a build that does not match) or `unconfirmed` (a swap sent,
+ * no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
  *
  * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
- * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them with fakes.
+ * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them
+ * with fakes.
  */
 
 export { swapSimulatedChanges } from './swap/simulation'
