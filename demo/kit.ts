@@ -105,6 +105,10 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
       ? { walletConnect: { proposalTtlMs: proposalTtl } }
       : {}),
     networks: solanaChain ? [localChain, solanaChain] : [localChain],
+    // The kit asks a wallet only for swaps through this router (it checks every transaction the API builds).
+    ...(sandboxConfig.swapRouter
+      ? { swapRouters: { [`eip155:${localChain.id}`]: sandboxConfig.swapRouter } }
+      : {}),
     endpoints: sandboxConfig.endpoints,
     ...(sandboxConfig.onrampPartnerOrigins
       ? { onrampPartnerOrigins: sandboxConfig.onrampPartnerOrigins }

@@ -43,6 +43,7 @@ const kit = createKitMachine({
   networks: [defineEvmNetwork(chain)],
   endpoints: sandboxConfig.endpoints,
   wagmiConfig: hostWagmi,
+  ...(sandboxConfig.swapRouter ? { swapRouters: { [`eip155:${chain.id}`]: sandboxConfig.swapRouter } } : {}),
 })
 
 /** What the host's own hooks see, beside what the kit says. */

@@ -8,6 +8,8 @@ export interface DemoSandboxConfig {
   projectId: string
   endpoints: Partial<KitEndpoints>
   chain: { id: number; name: string; rpcUrl: string } | null
+  /** The sandbox chain's swap router, the kit's `swapRouters` entry for it; absent in a plain build. */
+  swapRouter?: string | null
   /** The sandbox's Solana chain (issue 17); absent in a plain build. */
   solana?: { chainId: `solana:${string}`; name: string; rpcUrl: string } | null
   /** Buy: the sandbox partner page's origin, for every provider (the kit's `onrampPartnerOrigins`). */

@@ -274,6 +274,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
                 onrampPartnerOrigins: Object.fromEntries(
                   ONRAMP_PROVIDER_IDS.map((id) => [id, [onrampPartner.origin]]),
                 ),
+                swapRouter: chain.contracts.router,
                 solana: {
                   chainId: SANDBOX_SOLANA_CHAIN_ID as `solana:${string}`,
                   name: 'Solana Sandbox',

@@ -255,6 +255,25 @@ describe('resolveConfig', () => {
       ).toThrow(/onrampPartnerOrigins/)
   })
 
+  // Guards the swap router allow-list the build check reads (src/chains/eip155/swapBuildCheck.ts).
+  it('parameters: swapRouters maps eip155 CAIP-2 ids to 20-byte addresses; unset allows none', () => {
+    const router = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+    expect(configProblems({ ...base, swapRouters: { 'eip155:31337': router } })).toEqual([])
+    expect(resolveConfig({ ...base, swapRouters: { 'eip155:31337': router } }).swapRouters).toEqual({
+      'eip155:31337': router,
+    })
+    expect(resolveConfig(base).swapRouters).toEqual({})
+    expect(configProblems({ ...base, swapRouters: { 'eip155:1': '0x1234' } })).toEqual([
+      'swapRouters.eip155:1: must be a 0x address of 20 bytes',
+    ])
+    expect(configProblems({ ...base, swapRouters: { 'solana:abc': router } as never })).toEqual([
+      'swapRouters.solana:abc: is not an eip155 CAIP-2 id',
+    ])
+    expect(configProblems({ ...base, swapRouters: 'x' as never })).toEqual([
+      'swapRouters: must be an object of eip155 CAIP-2 ids to router addresses',
+    ])
+  })
+
   it('parameters: rpcMap takes https URLs (http only on loopback) for configured networks only', () => {
     const ok = { 'eip155:31337': 'https://rpc.example/eth' } as const
     expect(configProblems({ ...base, rpcMap: ok })).toEqual([])

@@ -248,6 +248,15 @@ export interface KitConfig {
    * onrampPartnerOrigins: { coinbase: ['https://pay.coinbase.com'] }
    */
   onrampPartnerOrigins?: Readonly<Record<string, readonly string[]>>
+  /**
+   * The swap router the kit lets a wallet be asked to approve and call, by CAIP-2 id: every transaction the
+   * convert API builds is decoded and refused unless its spender and target are this chain's router. A chain
+   * without an entry cannot swap.
+   *
+   * @example
+   * swapRouters: { 'eip155:31337': '0x5FbDB2315678afecb367f032d93F642f64180aa3' }
+   */
+  swapRouters?: Readonly<Record<`eip155:${string}`, string>>
 }
 
 export interface KitWalletConnectOptions {
@@ -288,6 +297,8 @@ export interface ResolvedKitConfig {
   customWallets: readonly KitCustomWallet[]
   /** Buy: the origins each provider's partner page may be on (the built-in lists with the host's over them). */
   onrampPartnerOrigins: Readonly<Record<string, readonly string[]>>
+  /** The swap routers by CAIP-2 id (empty when none: no chain can swap). */
+  swapRouters: Readonly<Record<string, string>>
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
   /** The language the views start in. */
@@ -416,6 +427,7 @@ export function configProblems(config: unknown): string[] {
     !(typeof swapSlippage === 'number' && swapSlippage > 0 && swapSlippage <= SWAP_SLIPPAGE_MAX)
   )
     report('swapSlippage', `must be a number of percent above 0, at most ${SWAP_SLIPPAGE_MAX}`)
+  if (config.swapRouters !== undefined) checkSwapRouters(config.swapRouters, report)
   checkWagmiConfig(config.wagmiConfig, config.networks, report)
   for (const option of ['termsConditionsUrl', 'privacyPolicyUrl'] as const)
     if (config[option] !== undefined && safePageUrl(config[option]) === undefined)
@@ -536,6 +548,19 @@ function checkRpcMap(rpcMap: unknown, networks: unknown, report: Report): void {
       !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
     )
       report(`rpcMap.${key}`, 'must be an https URL (http only on a loopback host)')
+  }
+}
+
+/** `swapRouters`: each key an eip155 CAIP-2 id, each value a 0x address of 20 bytes. */
+function checkSwapRouters(routers: unknown, report: Report): void {
+  if (!isRecord(routers)) {
+    report('swapRouters', 'must be an object of eip155 CAIP-2 ids to router addresses')
+    return
+  }
+  for (const [key, address] of Object.entries(routers)) {
+    if (!/^eip155:\d{1,16}$/.test(key)) report(`swapRouters.${key}`, 'is not an eip155 CAIP-2 id')
+    if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address))
+      report(`swapRouters.${key}`, 'must be a 0x address of 20 bytes')
   }
 }
 
@@ -693,6 +718,7 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     privacyPolicyUrl: safePageUrl(config.privacyPolicyUrl),
     customWallets: (config.customWallets ?? []).map(resolveCustomWallet),
     onrampPartnerOrigins: { ...ONRAMP_PARTNER_ORIGINS, ...config.onrampPartnerOrigins },
+    swapRouters: { ...config.swapRouters },
     alerts,
     locale: config.locale ?? 'en',
   }

@@ -303,6 +303,19 @@ export const NAME_ZONE = 'reown.id'
 /** How old a registration message may be when the API reads it, in seconds. Ours. */
 export const NAME_MESSAGE_MAX_AGE_S = 600
 
+// Checked swap builds
+/**
+ * The latest deadline a built swap may carry, in seconds from when the kit checks it. Ours: a swap signed now
+ * must not stay executable for long (a far deadline lets a held transaction be mined at a worse time); the
+ * sandbox builds 20 minutes ahead, common routers 20–30.
+ */
+export const SWAP_DEADLINE_MAX_S = 30 * 60
+/**
+ * Added to a held swap's remaining lifetime before a new swap is offered: block times may trail the kit's
+ * clock. Ours.
+ */
+export const SWAP_EXPIRY_MARGIN_MS = 60_000
+
 // See before you sign
 /**
  * How long the preview waits for the simulation of the transaction(s) it built. Ours: past it, the preview is

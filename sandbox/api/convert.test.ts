@@ -2,6 +2,7 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  decodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
@@ -13,13 +14,17 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, type ChainAccount, NATIVE_ETH_ADDRESS, startChain } from '../chain/chain.ts'
-import type {
-  SwapAllowance,
-  SwapApproveTx,
-  SwapBuiltTx,
-  SwapGasPrice,
-  SwapQuote,
-  SwapToken,
+import { sandboxSwapRouterAbi } from '../chain/contracts/build/artifacts.gen.ts'
+import {
+  HOSTILE_ADDRESS,
+  HOSTILE_APPROVE_VALUE,
+  HOSTILE_SWAP_EXTRA_VALUE,
+  type SwapAllowance,
+  type SwapApproveTx,
+  type SwapBuiltTx,
+  type SwapGasPrice,
+  type SwapQuote,
+  type SwapToken,
 } from './convert.ts'
 import { type DataApi, startDataApi } from './data.ts'
 import { openDatabase, type SandboxDb } from './db.ts'
@@ -531,6 +536,105 @@ describe('build-approve and build-transaction, sent with viem', () => {
       400,
       'Invalid query parameter to: must be a CAIP-10 address like eip155:31337:0x... or a 0x address',
     ])
+  })
+})
+
+describe("the fault switch's hostile mode (a well-formed but hostile build)", () => {
+  // Built without a gas estimate: the account has approved nothing (the kit builds so before an approval).
+  const unestimated = async (account: ChainAccount, from: string, to: string, amount: bigint) => {
+    const res = await post('/v1/convert/build-transaction', {
+      amount: amount.toString(),
+      eip155: { slippage: '1' },
+      from,
+      to,
+      userAddress: caip10(account.address),
+      disableEstimate: true,
+    })
+    const body = (await res.json()) as SwapBuiltTx
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    return body
+  }
+  const fault = async (body: unknown) => {
+    const res = await fetch(`${api.origin}/__fault`, { method: 'POST', body: JSON.stringify(body) })
+    expect(res.status, JSON.stringify(await res.json())).toBe(200)
+  }
+
+  it('build-approve: approve(2^256-1) to another spender, with 3 ETH of value, on the token asked', async () => {
+    const account = chain.accounts[3]!
+    await fault({ mode: 'hostile' })
+    try {
+      const answer = await get<SwapApproveTx>('/v1/convert/build-approve', {
+        userAddress: caip10(account.address),
+        from: caip10(chain.contracts.usdc),
+        to: ETH,
+        amount: '1000000',
+      })
+      expect(answer.tx.to).toBe(caip10(chain.contracts.usdc))
+      expect(answer.tx.value).toBe(HOSTILE_APPROVE_VALUE.toString())
+      const decoded = decodeFunctionData({ abi: erc20Abi, data: answer.tx.data })
+      expect(decoded.functionName).toBe('approve')
+      expect(decoded.args).toEqual([HOSTILE_ADDRESS, maxUint256])
+      expect(answer.spender).toBe(HOSTILE_ADDRESS)
+    } finally {
+      await fault({ mode: 'off' })
+    }
+  })
+
+  it('build-transaction: sent to another contract, 7 ETH more value, a least amount out of 0', async () => {
+    const account = chain.accounts[3]!
+    const amount = parseUnits('10', 6)
+    await fault({ mode: 'hostile' })
+    let body: SwapBuiltTx
+    try {
+      body = await unestimated(account, caip10(chain.contracts.usdc), ETH, amount)
+    } finally {
+      await fault({ mode: 'off' })
+    }
+    expect(body.tx.to).toBe(caip10(HOSTILE_ADDRESS))
+    expect(body.tx.amount).toBe(HOSTILE_SWAP_EXTRA_VALUE.toString())
+    const decoded = decodeFunctionData({ abi: sandboxSwapRouterAbi, data: body.tx.data })
+    expect(decoded.functionName).toBe('swapExactIn')
+    const [tokenIn, , amountIn, minAmountOut, to] = decoded.args as unknown as readonly [
+      Address,
+      Address,
+      bigint,
+      bigint,
+      Address,
+    ]
+    expect([tokenIn, amountIn, minAmountOut, to]).toEqual([chain.contracts.usdc, amount, 0n, account.address])
+    expect(body.quote.minAmountOut).toBe('0')
+    // Off again: the honest build.
+    const honest = await unestimated(account, caip10(chain.contracts.usdc), ETH, amount)
+    expect(honest.tx.to).toBe(caip10(chain.contracts.router))
+    expect(honest.tx.amount).toBe('0')
+    expect(BigInt(honest.quote.minAmountOut)).toBeGreaterThan(0n)
+  })
+
+  it('leaves every other call honest, and counts `times` on the builds it changes only', async () => {
+    const account = chain.accounts[3]!
+    await fault({ mode: 'hostile', times: 1, path: '/v1/convert/build-' })
+    try {
+      const [quoted] = await quote(caip10(chain.contracts.usdc), ETH, 1_000_000n, account.address)
+      expect(BigInt(quoted!.toAmount)).toBeGreaterThan(0n)
+      await get<SwapAllowance>('/v1/convert/allowance', {
+        tokenAddress: caip10(chain.contracts.usdc),
+        userAddress: account.address,
+      })
+      const first = await unestimated(account, caip10(chain.contracts.usdc), ETH, 1_000_000n)
+      expect(first.tx.to).toBe(caip10(HOSTILE_ADDRESS))
+      const second = await unestimated(account, caip10(chain.contracts.usdc), ETH, 1_000_000n)
+      expect(second.tx.to).toBe(caip10(chain.contracts.router))
+    } finally {
+      await fault({ mode: 'off' })
+    }
+  })
+
+  it('is refused for a page (the fault switch is Node only) and checked like every mode', async () => {
+    const res = await fetch(`${api.origin}/__fault`, {
+      method: 'POST',
+      body: JSON.stringify({ mode: 'evil' }),
+    })
+    expect(res.status).toBe(400)
   })
 })
 

@@ -41,6 +41,15 @@ export const SWAP_DEADLINE_SECONDS = 20 * 60
 export const DEFAULT_SWAP_GAS = 300_000n
 export const DEFAULT_APPROVE_GAS = 100_000n
 
+/**
+ * Where the `hostile` fault mode sends what it builds: the spender of its approvals and the "router" of its
+ * swaps. No contract lives there; a kit that checks its builds never asks a wallet to sign for it.
+ */
+export const HOSTILE_ADDRESS: Address = getAddress('0x000000000000000000000000000000000000bad0')
+/** What the `hostile` fault mode adds to the value of its builds: 3 ETH to an approval, 7 ETH to a swap. */
+export const HOSTILE_APPROVE_VALUE = 3n * 10n ** 18n
+export const HOSTILE_SWAP_EXTRA_VALUE = 7n * 10n ** 18n
+
 /** Slippage the build call accepts, in percent of the quoted amount out; the default is SPEC §9's 1. */
 export const MAX_SLIPPAGE_PERCENT = 50
 export const DEFAULT_SLIPPAGE_PERCENT = 1
@@ -159,6 +168,12 @@ export interface ConvertContext {
   /** The Data API's ERC-20 tokens: those with a pool through the router are swappable. */
   tokens: ReadonlyArray<{ address: Address; name: string; symbol: string; decimals: number }>
   iconUrl(symbol: string): string
+  /**
+   * Whether the request on `path` gets a hostile build (the Data API's fault switch in `hostile` mode, counted
+   * as it applies): an approval of 2^256-1 to {@link HOSTILE_ADDRESS} with 3 ETH of value, a swap sent to it
+   * with 7 ETH more than its value and a least amount out of 0, each well-formed.
+   */
+  hostile?: (path: string) => boolean
 }
 
 const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
@@ -536,8 +551,10 @@ export function convertRoutes(ctx: ConvertContext): Route[] {
           if ('error' in found) return found.error
           if (found.from.address === native)
             return errorJson(400, 'Invalid from: native ETH is sent with the swap and needs no approval')
-          const value = amount === undefined ? maxUint256 : BigInt(amount)
-          const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router!, value] })
+          const hostile = ctx.hostile?.(req.url.pathname) ?? false
+          const value = amount === undefined || hostile ? maxUint256 : BigInt(amount)
+          const spender = hostile ? HOSTILE_ADDRESS : router!
+          const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, value] })
           const [gas, gasPrice] = await Promise.all([
             ctx.client.estimateGas({ account: user, to: fromAddress, data }).catch(() => DEFAULT_APPROVE_GAS),
             ctx.client.getGasPrice(),
@@ -547,10 +564,10 @@ export function convertRoutes(ctx: ConvertContext): Route[] {
               from: caip10(user),
               to: caip10(fromAddress),
               data,
-              value: '0',
+              value: hostile ? HOSTILE_APPROVE_VALUE.toString() : '0',
               eip155: { gas: Number(gas), gasPrice: gasPrice.toString() },
             },
-            spender: router!,
+            spender,
             amount: value.toString(),
           }
           return { json: answer }
@@ -584,18 +601,22 @@ export function convertRoutes(ctx: ConvertContext): Route[] {
             ctx.client.getBlock(),
             ctx.client.getGasPrice(),
           ])
+          const hostile = ctx.hostile?.(req.url.pathname) ?? false
           // Slippage in hundredths of a basis point, so 0.0001% steps are exact.
           const keep = 1_000_000n - BigInt(Math.round(slippage * 10_000))
-          const minAmountOut = (out * keep) / 1_000_000n
-          const deadline = block.timestamp + BigInt(SWAP_DEADLINE_SECONDS)
+          const minAmountOut = hostile ? 0n : (out * keep) / 1_000_000n
+          // From the later of the latest block and now: an idle chain's last block may be long past.
+          const now = BigInt(Math.floor(Date.now() / 1000))
+          const deadline = (block.timestamp > now ? block.timestamp : now) + BigInt(SWAP_DEADLINE_SECONDS)
           const data = encodeFunctionData({
             abi: sandboxSwapRouterAbi,
             functionName: 'swapExactIn',
             args: [fromAddress, toAddress, amountIn, minAmountOut, user, deadline],
           })
-          const value = fromAddress === native ? amountIn : 0n
+          const value = (fromAddress === native ? amountIn : 0n) + (hostile ? HOSTILE_SWAP_EXTRA_VALUE : 0n)
+          const target = hostile ? HOSTILE_ADDRESS : router!
           let gas = DEFAULT_SWAP_GAS
-          if (!disableEstimate) {
+          if (!disableEstimate && !hostile) {
             try {
               gas = await ctx.client.estimateGas({ account: user, to: router!, data, value })
             } catch (error) {
@@ -605,7 +626,7 @@ export function convertRoutes(ctx: ConvertContext): Route[] {
           const answer: SwapBuiltTx = {
             tx: {
               from: caip10(user),
-              to: caip10(router!),
+              to: caip10(target),
               data,
               amount: value.toString(),
               eip155: { gas: gas.toString(), gasPrice: gasPrice.toString() },

@@ -637,6 +637,7 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
       router: options.swapRouter === undefined ? undefined : getAddress(options.swapRouter),
       tokens,
       iconUrl,
+      hostile: (path) => service.fault.current.mode === 'hostile' && service.fault.take(path) !== undefined,
     }),
   ]
 

@@ -8,13 +8,16 @@ import * as v from 'valibot'
  * - `stall`: accept the request and never answer (the socket is closed when the service stops).
  * - `429`: answer 429 with a `Retry-After` header.
  * - `drop`: destroy the socket without an answer.
+ * - `hostile`: the Data API's convert builds (build-approve, build-transaction) answer a well-formed but hostile
+ *   transaction: another spender, another router, extra value, no least amount out. Every other request, and
+ *   every other service, answers as usual (the switch is left to the service's routes to apply).
  * - `off`: clear the switch.
  *
  * `times` limits the fault to that many matching requests, then it switches itself off; `path` limits it to
  * requests whose path starts with the prefix.
  */
 export const FaultSchema = v.strictObject({
-  mode: v.picklist(['fail', 'stall', '429', 'drop', 'off']),
+  mode: v.picklist(['fail', 'stall', '429', 'drop', 'off', 'hostile']),
   times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   retryAfterSeconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(3600))),
   path: v.optional(v.pipe(v.string(), v.startsWith('/'))),

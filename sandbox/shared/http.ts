@@ -143,7 +143,8 @@ export async function startService(options: ServiceOptions): Promise<SandboxServ
         if (!result.success) return send(res, errorJson(400, `Invalid fault: ${v.summarize(result.issues)}`))
         return send(res, { json: { service: options.name, fault: fault.set(result.output) } })
       }
-      const applied = fault.take(url.pathname)
+      // A hostile fault is the routes' to apply (they answer hostile content, not an error).
+      const applied = fault.current.mode === 'hostile' ? undefined : fault.take(url.pathname)
       if (applied) {
         if (applied.mode === 'stall') return // never answered; the socket is destroyed on close
         if (applied.mode === 'drop') {

@@ -143,7 +143,10 @@ export async function startSolana(options: StartSolanaOptions = {}): Promise<Sol
 
   const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (refuseForeignUpgrade(req, socket, origins)) return
-    const applied = fault.take(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)
+    const applied =
+      fault.current.mode === 'hostile'
+        ? undefined
+        : fault.take(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)
     if (applied?.mode === 'stall') {
       stalled.add(socket)
       socket.on('close', () => stalled.delete(socket))

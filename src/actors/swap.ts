@@ -1,19 +1,25 @@
 import type { Hex } from 'viem'
 import type { Config } from 'wagmi'
-import { sendTransaction } from 'wagmi/actions'
+import { getPublicClient, sendTransaction } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { ConvertClient } from '../api/convert'
-import { PENDING_TX_POLL_INTERVAL_MS } from '../constants'
+import { simulateBalanceChanges } from '../chains/eip155/simulate'
+import { checkSwapBuild } from '../chains/eip155/swapBuildCheck'
+import { PENDING_TX_POLL_INTERVAL_MS, SWAP_DEADLINE_MAX_S } from '../constants'
 import { SwapPendingError, toSwapError } from '../errors/swap'
 import type {
   SwapAllowanceRequest,
   SwapApproveRequest,
   SwapBuildRequest,
+  SwapCheckRequest,
+  SwapPrepared,
   SwapQuote,
   SwapQuoteRequest,
   SwapReceipt,
   SwapReceiptRequest,
   SwapSendRequest,
+  SwapSimulation,
+  SwapSimulationRequest,
   SwapToken,
   SwapTokensRequest,
   SwapTransaction,
@@ -25,20 +31,28 @@ export interface SwapActorsParameters {
   convert: ConvertClient
   /** How often `pollReceipt` asks (default PENDING_TX_POLL_INTERVAL_MS). */
   pollIntervalMs?: number
+  /** The swap router allow-list by CAIP-2 id (`KitConfig.swapRouters`): builds for other targets are refused. */
+  routers: Readonly<Record<string, string>>
+  /** Milliseconds since the epoch (default `Date.now`), for the deadline check. */
+  now?: () => number
 }
 
 /**
  * The swap machine's slots (src/machines/swap.ts): the convert endpoints of the Data API (src/api/convert.ts)
- * for tokens, quotes, allowances and the transactions to send; wagmi for sending them and their receipts.
- * Every error leaves as one of the swap's errors (src/errors/swap.ts).
+ * for tokens, quotes, allowances and the transactions to send; the build check (src/chains/eip155/swapBuildCheck.ts)
+ * against the router allow-list; wagmi for sending them and their receipts. Every error leaves as one of the
+ * swap's errors (src/errors/swap.ts).
  *
  * @example
- * swapMachine.provide({ actors: createSwapActors({ wagmi, convert: createConvertClient({ api, projectId }) }) })
+ * const convert = createConvertClient({ api, projectId })
+ * swapMachine.provide({ actors: createSwapActors({ wagmi, convert, routers: config.swapRouters }) })
  */
 export function createSwapActors({
   wagmi,
   convert,
   pollIntervalMs = PENDING_TX_POLL_INTERVAL_MS,
+  routers,
+  now = Date.now,
 }: SwapActorsParameters) {
   const mapped =
     <I, O>(stage: Parameters<typeof toSwapError>[1], run: (input: I, signal: AbortSignal) => Promise<O>) =>
@@ -67,6 +81,44 @@ export function createSwapActors({
     buildSwap: fromPromise<SwapTransaction, SwapBuildRequest>(
       mapped('build', (input, signal) => convert.buildSwap(input, signal)),
     ),
+    checkBuild: fromPromise<SwapPrepared, SwapCheckRequest>(async ({ input }) => {
+      const nowSeconds = BigInt(Math.floor(now() / 1000))
+      const problem = checkSwapBuild(
+        { approvals: input.approvals, swap: input.swap },
+        {
+          chainId: input.chainId,
+          routers,
+          account: input.account,
+          tokenIn: input.tokenIn,
+          tokenOut: input.tokenOut,
+          amountIn: BigInt(input.amountIn),
+          minAmountOut: BigInt(input.minAmountOut),
+          nowSeconds,
+          maxDeadlineSeconds: SWAP_DEADLINE_MAX_S,
+        },
+      )
+      if (problem) throw problem
+      // The check bounds the deadline, so the bound is never shorter than the swap's life.
+      return { approvals: input.approvals, swap: input.swap, validForMs: SWAP_DEADLINE_MAX_S * 1000 }
+    }),
+    // See before you sign: the checked transactions simulated in order from the account on the chain's node
+    // (src/chains/eip155/simulate.ts). A node that cannot simulate answers `unavailable`, never a guess.
+    simulate: fromPromise<SwapSimulation, SwapSimulationRequest>(async ({ input }) => {
+      const client = getPublicClient(wagmi, { chainId: input.chainId })
+      if (!client)
+        return {
+          account: input.account,
+          result: { status: 'unavailable', reason: 'No client for the chain' },
+        }
+      const result = await simulateBalanceChanges(client, {
+        account: input.account,
+        calls: input.calls.map((call) => ({ to: call.to, data: call.data, value: BigInt(call.value) })),
+        tokens: input.tokens,
+      })
+      if (result.status !== 'simulated') return { account: input.account, result }
+      const changes = result.changes.map((change) => ({ ...change, delta: change.delta.toString() }))
+      return { account: input.account, result: { status: 'simulated', changes } }
+    }),
     sendTransaction: fromPromise<Hex, SwapSendRequest>(
       mapped('send', (input) =>
         sendTransaction(wagmi, {

@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   GasPriceNetworkNotSupportedError,
@@ -121,5 +122,29 @@ describe('convert client', () => {
     expect(
       await client.buildSwap({ chainId: 1, userAddress: ME, from: USDC, to: USDC, amount: '5', slippage: 1 }),
     ).toEqual({ to: USDC, data: '0xabcdef', value: '5', gas: '21000', gasPrice: '7' })
+  })
+
+  // Built ahead of its approval (the preview builds every transaction before it offers them): the API cannot
+  // estimate it, so the client asks it not to and leaves the gas to the wallet.
+  it('asks for a swap built before its approval without an estimate, and drops the gas figure', async () => {
+    let body: unknown
+    const client = createConvertClient({
+      api: 'https://api.example',
+      projectId: 'p1',
+      fetch: (async (_input: RequestInfo | URL, init?: RequestInit) => {
+        body = JSON.parse(String(init?.body))
+        const tx = { to: `eip155:1:${USDC}`, data: '0xabcdef', amount: '0', eip155: { gas: '300000' } }
+        return new Response(JSON.stringify({ tx }), { status: 200 })
+      }) as typeof fetch,
+    })
+    const request = { chainId: 1, userAddress: ME as Address, from: USDC, to: USDC, amount: '5', slippage: 1 }
+    expect(await client.buildSwap({ ...request, disableEstimate: true })).toEqual({
+      to: USDC,
+      data: '0xabcdef',
+      value: '0',
+    })
+    expect(body).toMatchObject({ disableEstimate: true })
+    expect(await client.buildSwap(request)).toMatchObject({ gas: '300000' })
+    expect(body).not.toHaveProperty('disableEstimate')
   })
 })

@@ -224,7 +224,10 @@ export function createConvertClient(options: ConvertClientOptions) {
       return transactionOf(tx)
     },
 
-    /** The swap transaction, its least amount out set by the slippage. */
+    /**
+     * The swap transaction, its least amount out set by the slippage; with `disableEstimate` (built before its
+     * approval is mined) without the API's gas figure.
+     */
     async buildSwap(request: SwapBuildRequest, signal?: AbortSignal): Promise<SwapTransaction> {
       const { tx } = await call('build', 'v1/convert/build-transaction', BuildSchema, {
         body: {
@@ -234,10 +237,14 @@ export function createConvertClient(options: ConvertClientOptions) {
           from: tokenRef(request.chainId, request.from),
           to: tokenRef(request.chainId, request.to),
           userAddress: tokenRef(request.chainId, request.userAddress),
+          ...(request.disableEstimate ? { disableEstimate: true } : {}),
         },
         signal,
       })
-      return transactionOf(tx)
+      const transaction = transactionOf(tx)
+      // Not estimated (its approval not mined yet): the wallet estimates the gas when it sends.
+      if (request.disableEstimate) delete transaction.gas
+      return transaction
     },
   }
 }

@@ -171,8 +171,55 @@ export class SwapPendingError extends SwapError {
   }
 }
 
+/** What part of a built transaction did not match what the visitor reviewed (SwapBuildMismatchError). */
+export type SwapBuildMismatch =
+  | 'router'
+  | 'approval.to'
+  | 'approval.function'
+  | 'approval.spender'
+  | 'approval.amount'
+  | 'approval.value'
+  | 'swap.to'
+  | 'swap.function'
+  | 'swap.tokenIn'
+  | 'swap.tokenOut'
+  | 'swap.amountIn'
+  | 'swap.recipient'
+  | 'swap.minAmountOut'
+  | 'swap.deadline'
+  | 'swap.value'
+
+/**
+ * A transaction the convert API built (an approval or the swap) is not the one the preview describes: another
+ * token, spender, router, function, amount, recipient or value, a smaller least amount out, a deadline out of
+ * bounds, or a chain with no known router. Nothing was sent to the wallet; `mismatch` names what differed and
+ * `details` says how.
+ */
+export class SwapBuildMismatchError extends SwapError {
+  override name = 'SwapBuildMismatchError'
+  readonly mismatch: SwapBuildMismatch
+  constructor(parameters: BaseErrorParameters & { mismatch: SwapBuildMismatch }) {
+    super(
+      'The swap service prepared a transaction that does not match your swap, so it was not sent to your wallet.',
+      parameters,
+    )
+    this.mismatch = parameters.mismatch
+  }
+}
+
+/**
+ * The wallet never answered the swap request, and the swap it holds is past its deadline: it can no longer be
+ * mined with effect, so a new swap cannot pay twice.
+ */
+export class SwapRequestExpiredError extends SwapError {
+  override name = 'SwapRequestExpiredError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The swap your wallet was asked for has expired without an answer. You can swap again.', parameters)
+  }
+}
+
 /** Where in the flow an error happened: decides the fallback when nothing more specific is recognised. */
-export type SwapStage = 'tokens' | 'quote' | 'allowance' | 'build' | 'send' | 'receipt'
+export type SwapStage = 'tokens' | 'quote' | 'allowance' | 'build' | 'check' | 'send' | 'receipt'
 
 /**
  * Maps anything the convert API, a wallet or viem throws in the swap flow onto the kit's error family, keeping
@@ -199,6 +246,7 @@ export function toSwapError(error: unknown, stage: SwapStage): BaseError {
     case 'allowance':
       return new SwapAllowanceError({ cause: error })
     case 'build':
+    case 'check':
       return new SwapBuildError({ cause: error })
     case 'send':
     case 'receipt':

@@ -5,39 +5,50 @@ import {
   NATIVE_TOKEN_ADDRESS,
   PENDING_TX_POLLING_MS,
   SEND_REQUEST_TIMEOUT_MS,
+  SIMULATION_TIMEOUT_MS,
+  SWAP_EXPIRY_MARGIN_MS,
   SWAP_QUOTE_DEBOUNCE_MS,
   SWAP_QUOTE_REFRESH_MS,
   SWAP_SLIPPAGE_MAX,
   TX_RECEIPT_TIMEOUT_MS,
 } from '../constants'
 import type { BaseError, ErrorInfo } from '../errors/base'
+import { SimulationDisagreementError } from '../errors/simulation'
 import {
   ApproveRevertedError,
   InvalidSwapAmountError,
+  SwapBuildMismatchError,
   SwapInsufficientBalanceError,
   SwapInsufficientGasError,
   SwapPairRequiredError,
   SwapPendingError,
   SwapQuoteRequiredError,
+  SwapRequestExpiredError,
   SwapRevertedError,
   type SwapStage,
   SwapTimeoutError,
   swapErrorInfo,
 } from '../errors/swap'
 import { formatQuantity } from '../utils/format'
+import { expectedOfSwap, simulationTokensOf, swapSimulationDisagreement } from './swap/simulation'
 import type {
   SwapAllowanceRequest,
+  SwapApproval,
   SwapApproveRequest,
   SwapBuildRequest,
+  SwapCheckRequest,
   SwapContext,
   SwapEvent,
   SwapInput,
   SwapNotice,
+  SwapPrepared,
   SwapQuote,
   SwapQuoteRequest,
   SwapReceipt,
   SwapReceiptRequest,
   SwapSendRequest,
+  SwapSimulation,
+  SwapSimulationRequest,
   SwapToken,
   SwapTokensRequest,
   SwapTransaction,
@@ -50,28 +61,39 @@ import type {
  * loadingTokens (`fetchTokens`) → form: the pair and the amount; every change waits `quoteDebounce` (typing
  * coalesces), then `quoting` (`fetchQuote`) → `quoted`, or `quoteFailed` (`swap.retry`). `swap.review` checks
  * the balances (the token paid; the native currency for the quote's gas) → preview: `checkingAllowance`
- * (`fetchAllowance`; skipped for the native currency) → `ready`, the quote asked for again every `quoteRefresh`
- * while it is open. `swap.confirm` → approving when the allowance is short (`buildApprove`, `sendTransaction`,
- * receipt), else swapping (`buildSwap`, `sendTransaction`, receipt) → done (`swap.succeeded`: the kit refreshes
- * balances and history and shows a success toast).
+ * (`fetchAllowance`; skipped for the native currency) → `preparing`: every transaction the swap needs is built
+ * (`buildApprove` for each approval, `buildSwap`) → `checking` (`checkBuild`): each is decoded and compared with
+ * what the preview shows; a mismatch ends in `failed.refused` and no wallet is asked → `simulating`
+ * (`simulate`: the checked transactions run on the chain, the account's balance changes shown; `disagrees` when
+ * they are not what the preview shows) → `ready`, the quote asked for again every `quoteRefresh` while it is
+ * open (a fresh quote is built, checked and simulated again). `swap.confirm` → approving when the allowance is
+ * short (the checked approvals: `sendTransaction`, receipt), else swapping (the checked swap: `sendTransaction`,
+ * receipt) → done (`swap.succeeded`: the kit refreshes balances and history and shows a success toast). Only
+ * the checked transactions (`prepared`) are ever sent.
  *
  * Approvals, USDT-style: a non-zero allowance smaller than the amount is first set to zero, then to the amount
  * (some tokens refuse to change one non-zero allowance into another). Each approval is its own transaction; the
  * context's `allowance` follows what was mined, so the next step follows from it.
  *
  * Receipts as send's (SPEC §9): `waiting` up to TX_RECEIPT_TIMEOUT_MS, then `polling` PENDING_TX_POLLING_MS. A
- * wallet that never answers fails after `sendRequestTimeout` (SEND_REQUEST_TIMEOUT_MS).
+ * wallet that never answers an approval fails after `sendRequestTimeout` (SEND_REQUEST_TIMEOUT_MS). One payment,
+ * one transaction: a wallet that does not answer the swap in time is `overdue`, its request still awaited (it is
+ * live in the wallet), and a new swap is offered only once the one asked for is past its deadline (`swapExpiry`)
+ * and can no longer pay.
  *
- * `swap.cancel` stops any step before the swap transaction is sent and returns to the preview (wallet steps) or
+ * `swap.cancel` stops any step before the wallet holds the swap and returns to the preview (approval steps) or
  * the form, the pair and amount kept (a cancelled approval may still be mined: the preview checks the allowance
- * afresh). A refreshed quote the balances cannot pay returns to the form with the problem shown. failed keeps
- * the form: `retryable` (declined, reverted, timed out: `swap.retry` asks a fresh quote) or `unconfirmed` (a
- * swap sent, no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
+ * afresh). Once the wallet holds the swap (`swapping`) there is no cancel. A refreshed quote the balances cannot
+ * pay returns to the form with the problem shown. failed keeps the form: `retryable` (declined, reverted, timed
+ * out: `swap.retry` asks a fresh quote), `refused` (a build that does not match) or `unconfirmed` (a swap sent,
+ * no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
  *
  * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
- * `buildSwap`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them with fakes.
+ * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them
+ * with fakes.
  */
 
+export { swapSimulatedChanges } from './swap/simulation'
 export type * from './swap/types'
 
 /** The address the convert API uses for the native currency (src/constants.ts). */
@@ -98,6 +120,8 @@ export const swapMachine = setup({
     fetchAllowance: fromPromise<string, SwapAllowanceRequest>(notProvided('fetchAllowance')),
     buildApprove: fromPromise<SwapTransaction, SwapApproveRequest>(notProvided('buildApprove')),
     buildSwap: fromPromise<SwapTransaction, SwapBuildRequest>(notProvided('buildSwap')),
+    checkBuild: fromPromise<SwapPrepared, SwapCheckRequest>(notProvided('checkBuild')),
+    simulate: fromPromise<SwapSimulation, SwapSimulationRequest>(notProvided('simulate')),
     sendTransaction: fromPromise<Hex, SwapSendRequest>(notProvided('sendTransaction')),
     waitForReceipt: fromPromise<SwapReceipt, SwapReceiptRequest>(notProvided('waitForReceipt')),
     pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
@@ -113,6 +137,10 @@ export const swapMachine = setup({
     pendingPolling: PENDING_TX_POLLING_MS,
     /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
     sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a simulation not answered by then is left out, never guessed. */
+    simulationTimeout: SIMULATION_TIMEOUT_MS,
+    /** Until the swap the wallet holds is past its deadline (as checked), and a margin for block times. */
+    swapExpiry: ({ context }) => (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS,
   },
   guards: {
     quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
@@ -120,11 +148,17 @@ export const swapMachine = setup({
     quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
     fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
     needsApproval: ({ context }) => needsApproval(context),
+    approvalChecked: ({ context }) => checkedApproval(context) !== undefined,
+    /** A smaller non-zero allowance is in the way: it is set to zero first (USDT-style). */
+    needsReset: ({ context }) => needsApproval(context) && BigInt(context.allowance ?? '0') > 0n,
     validSlippage: ({ event }) => {
       assertEvent(event, 'swap.setSlippage')
       return Number.isFinite(event.slippage) && event.slippage > 0 && event.slippage <= SWAP_SLIPPAGE_MAX
     },
     reverted: (_, receipt: SwapReceipt) => receipt.status === 'reverted',
+    /** See before you sign: the simulation moves something other than what the preview shows. */
+    simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
+      swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,
   },
   actions: {
     setTokens: assign((_, tokens: SwapToken[]) => ({ tokens, error: undefined })),
@@ -174,8 +208,25 @@ export const swapMachine = setup({
     }),
     setQuote: assign((_, quote: SwapQuote) => ({ quote, error: undefined })),
     clearQuote: assign({ quote: undefined }),
-    setTransaction: assign((_, transaction: SwapTransaction) => ({ transaction })),
-    clearTransaction: assign({ transaction: undefined }),
+    /** Nothing built or checked is kept once the swap it was for may have changed. */
+    clearBuild: assign({ built: undefined, prepared: undefined, simulation: undefined }),
+    setSimulation: assign((_, simulation: SwapSimulation) => ({ simulation })),
+    clearSimulation: assign({ simulation: undefined }),
+    /** The simulation disagrees with the preview: said, the checked build dropped, confirm not offered. */
+    showDisagreement: assign(({ context }, simulation: SwapSimulation) => ({
+      simulation,
+      prepared: undefined,
+      error: infoOf(
+        new SimulationDisagreementError(swapSimulationDisagreement(expectedOf(context), simulation)!),
+      ),
+    })),
+    addApproval: assign(({ context }, approval: SwapApproval) => ({
+      built: { approvals: [...(context.built?.approvals ?? []), approval] },
+    })),
+    setBuiltSwap: assign(({ context }, swap: SwapTransaction) => ({
+      built: { approvals: context.built?.approvals ?? [], swap },
+    })),
+    setPrepared: assign((_, prepared: SwapPrepared) => ({ prepared })),
     setAllowance: assign((_, allowance: string) => ({ allowance })),
     clearAllowance: assign({ allowance: undefined }),
     /** An approval was mined: the allowance is what it set (zero first, USDT-style, then the amount). */
@@ -192,6 +243,16 @@ export const swapMachine = setup({
     })),
     setTimedOut: assign({ error: infoOf(new SwapTimeoutError({ timeoutMs: SEND_REQUEST_TIMEOUT_MS })) }),
     setPending: assign(({ context }) => ({ error: infoOf(new SwapPendingError({ hash: context.hash })) })),
+    setExpired: assign({ error: infoOf(new SwapRequestExpiredError()) }),
+    setApprovalNotChecked: assign(({ context }) => ({
+      prepared: undefined,
+      error: infoOf(
+        new SwapBuildMismatchError({
+          mismatch: 'approval.amount',
+          details: `No checked approval of ${approveAmountOf(context)}`,
+        }),
+      ),
+    })),
     clearError: assign({ error: undefined }),
     clearHash: assign({ hash: undefined, hashKind: undefined }),
     setHash: assign((_, params: { hash: Hex; kind: 'approve' | 'swap' }) => ({
@@ -199,7 +260,13 @@ export const swapMachine = setup({
       hashKind: params.kind,
     })),
     /** After a swap: the pair and slippage stay, the amount and quote go. */
-    resetAmount: assign({ amount: '', quote: undefined, allowance: undefined }),
+    resetAmount: assign({
+      amount: '',
+      quote: undefined,
+      allowance: undefined,
+      built: undefined,
+      prepared: undefined,
+    }),
     emitSubmitted: emit(({ context }) => ({
       type: 'swap.submitted' as const,
       hash: context.hash!,
@@ -243,7 +310,9 @@ export const swapMachine = setup({
     balances: (input.balances ?? []).filter((t) => t.quantity.decimals !== '0'),
     quote: undefined,
     allowance: undefined,
-    transaction: undefined,
+    built: undefined,
+    prepared: undefined,
+    simulation: undefined,
     hash: undefined,
     hashKind: undefined,
     error: undefined,
@@ -271,8 +340,9 @@ export const swapMachine = setup({
       on: { 'swap.retry': { target: 'loadingTokens', actions: 'clearError' } },
     },
     form: {
-      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile).
-      entry: 'clearAllowance',
+      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile), and every
+      // transaction built and checked again: the form keeps none.
+      entry: ['clearAllowance', 'clearBuild'],
       initial: 'choosing',
       on: {
         'swap.setAmount': { actions: 'setAmount', target: '.choosing' },
@@ -325,12 +395,14 @@ export const swapMachine = setup({
       on: {
         'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
         'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
-        'swap.setSlippage': { guard: 'validSlippage', actions: 'setSlippage' },
+        // Another slippage is another least amount out: the swap is built and checked again.
+        'swap.setSlippage': { guard: 'validSlippage', actions: 'setSlippage', target: '.choosing' },
       },
       initial: 'choosing',
       states: {
         choosing: {
-          always: [{ guard: 'fromIsNative', target: 'ready' }, { target: 'checkingAllowance' }],
+          entry: 'clearBuild',
+          always: [{ guard: 'fromIsNative', target: 'preparing' }, { target: 'checkingAllowance' }],
         },
         checkingAllowance: {
           tags: 'busy',
@@ -343,7 +415,7 @@ export const swapMachine = setup({
               tokenAddress: context.from!.address,
             }),
             onDone: {
-              target: 'ready',
+              target: 'preparing',
               actions: { type: 'setAllowance', params: ({ event }) => event.output },
             },
             onError: {
@@ -351,6 +423,135 @@ export const swapMachine = setup({
               actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'allowance' }) },
             },
           },
+        },
+        /**
+         * Every transaction the swap needs is built before the preview offers it, so what is confirmed is what
+         * was checked: the reset to zero (USDT-style), the approval of the amount, then the swap.
+         */
+        preparing: {
+          tags: 'busy',
+          entry: 'clearBuild',
+          initial: 'next',
+          states: {
+            next: {
+              always: [
+                { guard: 'needsReset', target: 'resetApproval' },
+                { guard: 'needsApproval', target: 'approval' },
+                { target: 'swap' },
+              ],
+            },
+            resetApproval: {
+              invoke: {
+                id: 'buildResetApproval',
+                src: 'buildApprove',
+                input: ({ context }) => ({ ...quoteRequestOf(context), amount: '0' }),
+                onDone: {
+                  target: 'approval',
+                  actions: {
+                    type: 'addApproval',
+                    params: ({ event }) => ({ amount: '0', transaction: event.output }),
+                  },
+                },
+                onError: {
+                  target: '#swap.preview.unavailable',
+                  actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
+                },
+              },
+            },
+            approval: {
+              invoke: {
+                id: 'buildApprove',
+                src: 'buildApprove',
+                input: ({ context }) => quoteRequestOf(context),
+                onDone: {
+                  target: 'swap',
+                  actions: {
+                    type: 'addApproval',
+                    params: ({ context, event }) => ({
+                      amount: quoteRequestOf(context).amount,
+                      // After a reset to zero the API's gas figure (estimated over the old allowance) is too
+                      // low: the wallet estimates it when it sends.
+                      transaction: context.built?.approvals.length ? withoutGas(event.output) : event.output,
+                    }),
+                  },
+                },
+                onError: {
+                  target: '#swap.preview.unavailable',
+                  actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
+                },
+              },
+            },
+            swap: {
+              invoke: {
+                id: 'buildSwap',
+                src: 'buildSwap',
+                input: ({ context }) => ({
+                  ...quoteRequestOf(context),
+                  slippage: context.slippage,
+                  // Before the approval is mined the API cannot estimate the swap's gas; the wallet does.
+                  ...(needsApproval(context) ? { disableEstimate: true } : {}),
+                }),
+                onDone: {
+                  target: '#swap.preview.checking',
+                  actions: { type: 'setBuiltSwap', params: ({ event }) => event.output },
+                },
+                onError: {
+                  target: '#swap.preview.unavailable',
+                  actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
+                },
+              },
+            },
+          },
+        },
+        /**
+         * Each built transaction decoded and compared with what the preview shows (token, spender, router,
+         * amounts, recipient, least amount out, deadline, value). A mismatch: refused, nothing sent.
+         */
+        checking: {
+          tags: 'busy',
+          invoke: {
+            id: 'checkBuild',
+            src: 'checkBuild',
+            input: ({ context }) => checkRequestOf(context),
+            onDone: {
+              target: 'simulating',
+              actions: { type: 'setPrepared', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: '#swap.failed.refused',
+              actions: [
+                'clearBuild',
+                { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'check' }) },
+              ],
+            },
+          },
+        },
+        /**
+         * See before you sign: the checked approvals and swap simulated in order on the chain. A node that cannot
+         * simulate (unavailable, an error, no answer in time) leads to the preview without the line.
+         */
+        simulating: {
+          tags: 'busy',
+          after: { simulationTimeout: { target: 'ready', actions: 'clearSimulation' } },
+          invoke: {
+            id: 'simulate',
+            src: 'simulate',
+            input: ({ context }) => simulationRequestOf(context),
+            onDone: [
+              {
+                guard: { type: 'simulationDisagrees', params: ({ event }) => event.output },
+                target: 'disagrees',
+                actions: { type: 'showDisagreement', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'setSimulation', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'ready', actions: 'clearSimulation' },
+          },
+        },
+        /** The simulation disagrees with the preview: no confirm; back to the form, or build and check again. */
+        disagrees: {
+          tags: 'failed',
+          on: { 'swap.retry': { target: 'choosing', actions: 'clearError' } },
         },
         ready: {
           after: { quoteRefresh: 'refreshing' },
@@ -361,7 +562,7 @@ export const swapMachine = setup({
             ],
           },
         },
-        /** The quote asked for again; the old one stays shown meanwhile. */
+        /** The quote asked for again; the old one stays shown meanwhile. A fresh quote is built and checked. */
         refreshing: {
           tags: 'busy',
           invoke: {
@@ -375,7 +576,7 @@ export const swapMachine = setup({
                 target: '#swap.form.quoted',
                 actions: [{ type: 'setQuote', params: ({ event }) => event.output }, 'showReviewError'],
               },
-              { target: 'ready', actions: { type: 'setQuote', params: ({ event }) => event.output } },
+              { target: 'preparing', actions: { type: 'setQuote', params: ({ event }) => event.output } },
             ],
             onError: {
               target: '#swap.form.quoteFailed',
@@ -385,7 +586,7 @@ export const swapMachine = setup({
         },
         unavailable: {
           tags: 'failed',
-          on: { 'swap.retry': { target: 'checkingAllowance', actions: 'clearError' } },
+          on: { 'swap.retry': { target: 'choosing', actions: 'clearError' } },
         },
       },
     },
@@ -393,23 +594,14 @@ export const swapMachine = setup({
       tags: 'busy',
       entry: 'clearError',
       on: { 'swap.cancel': '#swap.preview' },
-      initial: 'building',
+      initial: 'next',
       states: {
-        building: {
-          entry: 'clearTransaction',
-          invoke: {
-            id: 'buildApprove',
-            src: 'buildApprove',
-            input: ({ context }) => ({ ...quoteRequestOf(context), amount: approveAmountOf(context) }),
-            onDone: {
-              target: 'sending',
-              actions: { type: 'setTransaction', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: '#swap.failed.retryable',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
-            },
-          },
+        /** The approval due is sent only as it was checked; one that was not is refused, never built anew. */
+        next: {
+          always: [
+            { guard: 'approvalChecked', target: 'sending' },
+            { target: '#swap.failed.refused', actions: 'setApprovalNotChecked' },
+          ],
         },
         sending: {
           tags: 'loading',
@@ -423,7 +615,7 @@ export const swapMachine = setup({
           invoke: {
             id: 'sendApprove',
             src: 'sendTransaction',
-            input: ({ context }) => sendRequestOf(context, 'approve'),
+            input: ({ context }) => approvalRequestOf(context),
             onDone: {
               target: 'confirming',
               actions: [
@@ -483,46 +675,30 @@ export const swapMachine = setup({
         /** Mined: a zero approval is followed by the amount's; the amount's by the swap. */
         approved: {
           entry: 'applyApproval',
-          always: [{ guard: 'needsApproval', target: 'building' }, { target: '#swap.swapping' }],
+          always: [{ guard: 'needsApproval', target: 'next' }, { target: '#swap.swapping' }],
         },
       },
     },
     swapping: {
       tags: 'busy',
       entry: 'clearError',
-      initial: 'building',
+      initial: 'sending',
       states: {
-        building: {
-          entry: 'clearTransaction',
-          on: { 'swap.cancel': '#swap.preview' },
-          invoke: {
-            id: 'buildSwap',
-            src: 'buildSwap',
-            input: ({ context }) => ({ ...quoteRequestOf(context), slippage: context.slippage }),
-            onDone: {
-              target: 'sending',
-              actions: { type: 'setTransaction', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: '#swap.failed.retryable',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
-            },
-          },
-        },
+        /**
+         * The wallet holds the swap: no cancel (a second swap could then be asked for while this one is live).
+         * Its answer is awaited however long it takes; past the time limit the flow says so (`overdue`).
+         */
         sending: {
           tags: 'loading',
           entry: 'clearHash',
-          on: { 'swap.cancel': '#swap.preview' },
-          after: {
-            sendRequestTimeout: {
-              target: '#swap.failed.retryable',
-              actions: ['setTimedOut', 'emitTimedOut'],
-            },
-          },
           invoke: {
             id: 'sendSwap',
             src: 'sendTransaction',
-            input: ({ context }) => sendRequestOf(context, 'swap'),
+            input: ({ context }) => ({
+              ...context.prepared!.swap,
+              chainId: context.chainId,
+              kind: 'swap' as const,
+            }),
             onDone: {
               target: 'confirming',
               actions: [
@@ -533,6 +709,19 @@ export const swapMachine = setup({
             onError: {
               target: '#swap.failed.retryable',
               actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
+          initial: 'asking',
+          states: {
+            asking: {
+              after: { sendRequestTimeout: { target: 'overdue', actions: ['setTimedOut', 'emitTimedOut'] } },
+            },
+            /**
+             * No answer in time, the request still live in the wallet: still awaited, never asked twice. Once the
+             * swap it holds is past its deadline it can no longer pay, and a new swap may be asked for.
+             */
+            overdue: {
+              after: { swapExpiry: { target: '#swap.failed.retryable', actions: 'setExpired' } },
             },
           },
         },
@@ -591,6 +780,14 @@ export const swapMachine = setup({
         retryable: {
           on: {
             // Prices moved (or the wallet said no): a fresh quote, then the visitor reviews again.
+            'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
+            'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
+            'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
+          },
+        },
+        /** A build that does not match the swap reviewed: nothing was sent. A retry quotes and builds afresh. */
+        refused: {
+          on: {
             'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
             'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
             'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
@@ -731,8 +928,66 @@ export function quoteRequestOf(context: SwapContext): SwapQuoteRequest {
   }
 }
 
-function sendRequestOf(context: SwapContext, kind: 'approve' | 'swap'): SwapSendRequest {
-  return { ...context.transaction!, chainId: context.chainId, kind }
+/** A built transaction without the API's gas limit, for the wallet to estimate when it is sent. */
+function withoutGas({ gas: _gas, ...transaction }: SwapTransaction): SwapTransaction {
+  return transaction
+}
+
+/** The checked approval that sets the allowance due next (zero first, USDT-style, then the amount). */
+function checkedApproval(context: SwapContext): SwapApproval | undefined {
+  const amount = approveAmountOf(context)
+  return context.prepared?.approvals.find((a) => a.amount === amount)
+}
+
+/** Only entered when `approvalChecked` holds. */
+function approvalRequestOf(context: SwapContext): SwapSendRequest {
+  return { ...checkedApproval(context)!.transaction, chainId: context.chainId, kind: 'approve' }
+}
+
+/**
+ * The least amount out the preview shows: the quote less the slippage, rounded down (slippage to 0.000001 %).
+ *
+ * @example
+ * minimumOut('1000', 1) // 990n
+ */
+export function minimumOut(toAmount: string, slippage: number): bigint {
+  const keep = BigInt(Math.max(0, 100_000_000 - Math.round(slippage * 1_000_000)))
+  return (BigInt(toAmount) * keep) / 100_000_000n
+}
+
+/** What the preview shows will move: the amount out, at least the least amount out in. */
+function expectedOf(context: SwapContext) {
+  return expectedOfSwap(
+    context.from!,
+    context.to!,
+    amountOf(context)!,
+    minimumOut(context.quote!.toAmount, context.slippage),
+  )
+}
+
+/** The checked approvals, then the swap, from the account: what the wallet will be asked for, in order. */
+function simulationRequestOf(context: SwapContext): SwapSimulationRequest {
+  const prepared = context.prepared!
+  return {
+    chainId: context.chainId,
+    account: context.userAddress,
+    calls: [...prepared.approvals.map((a) => a.transaction), prepared.swap],
+    tokens: simulationTokensOf(context.from!, context.to!),
+  }
+}
+
+/** What was built, beside the swap the preview shows, for `checkBuild`. Only called with a swap built. */
+function checkRequestOf(context: SwapContext): SwapCheckRequest {
+  return {
+    chainId: context.chainId,
+    account: context.userAddress,
+    tokenIn: context.from!.address,
+    tokenOut: context.to!.address,
+    amountIn: amountOf(context)!.toString(),
+    minAmountOut: minimumOut(context.quote!.toAmount, context.slippage).toString(),
+    approvals: context.built?.approvals ?? [],
+    swap: context.built!.swap!,
+  }
 }
 
 function receiptRequestOf(context: SwapContext): SwapReceiptRequest {
@@ -745,9 +1000,11 @@ function infoOf(error: BaseError): ErrorInfo {
 
 /**
  * Where the swap flow stands, for the views: tokens `loading` (or `tokensFailed`); the form (`editing`, a quote
- * `quoting` after the debounce, `quoted`, `quoteFailed`); the preview (`checking` the allowance, `ready`,
- * `refreshing` its quote, allowance `unavailable`); `approving` and `swapping` (the wallet asked or the receipt
- * awaited); a failure that may be retried (`retryable`), a swap sent but not seen mined (`unconfirmed`); `done`.
+ * `quoting` after the debounce, `quoted`, `quoteFailed`); the preview (`checking` the allowance, building and
+ * checking and simulating the transactions, `ready`, `refreshing` its quote, allowance or build `unavailable`, the
+ * simulation `disagrees` with it); `approving` and
+ * `swapping` (the wallet asked or the receipt awaited); a failure that may be retried (`retryable`), a build
+ * refused by the check (`refused`), a swap sent but not seen mined (`unconfirmed`); `done`.
  */
 export type SwapStatus =
   | 'loading'
@@ -760,9 +1017,11 @@ export type SwapStatus =
   | 'ready'
   | 'refreshing'
   | 'unavailable'
+  | 'disagrees'
   | 'approving'
   | 'swapping'
   | 'retryable'
+  | 'refused'
   | 'unconfirmed'
   | 'done'
 
@@ -775,12 +1034,17 @@ const SWAP_STATUSES: ReadonlyArray<[Parameters<SwapSnapshot['matches']>[0], Swap
   [{ form: 'quoteFailed' }, 'quoteFailed'],
   [{ preview: 'choosing' }, 'checking'],
   [{ preview: 'checkingAllowance' }, 'checking'],
+  [{ preview: 'preparing' }, 'checking'],
+  [{ preview: 'checking' }, 'checking'],
+  [{ preview: 'simulating' }, 'checking'],
+  [{ preview: 'disagrees' }, 'disagrees'],
   [{ preview: 'ready' }, 'ready'],
   [{ preview: 'refreshing' }, 'refreshing'],
   [{ preview: 'unavailable' }, 'unavailable'],
   ['approving', 'approving'],
   ['swapping', 'swapping'],
   [{ failed: 'retryable' }, 'retryable'],
+  [{ failed: 'refused' }, 'refused'],
   [{ failed: 'unconfirmed' }, 'unconfirmed'],
   ['done', 'done'],
 ]
@@ -824,21 +1088,22 @@ export function selectSwapProblem(snapshot: SwapSnapshot): BaseError | undefined
 export function selectSwapProgress(snapshot: SwapSnapshot): string | undefined {
   const status = selectSwapStatus(snapshot)
   const { hash, hashKind } = snapshot.context
-  const waiting = snapshot.hasTag('loading')
   switch (status) {
     case 'checking':
+      if (snapshot.matches({ preview: 'preparing' })) return 'Preparing the swap…'
+      if (snapshot.matches({ preview: 'checking' }) || snapshot.matches({ preview: 'simulating' }))
+        return 'Checking the prepared transactions…'
       return 'Checking allowance…'
     case 'quoting':
       return 'Getting a fresh quote…'
     case 'approving':
-      if (!waiting) return 'Preparing the approval…'
       return hash && hashKind === 'approve'
         ? 'Waiting for the approval to be confirmed…'
         : 'Approve in your wallet…'
     case 'swapping':
-      if (!waiting) return 'Preparing the swap…'
-      return hash && hashKind === 'swap'
-        ? 'Waiting for the swap to be confirmed…'
+      if (hash && hashKind === 'swap') return 'Waiting for the swap to be confirmed…'
+      return snapshot.matches({ swapping: { sending: 'overdue' } })
+        ? 'Your wallet has not answered yet. The swap is still waiting there; it will not be asked for twice.'
         : 'Confirm the swap in your wallet…'
     default:
       return undefined

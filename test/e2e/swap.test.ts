@@ -177,6 +177,23 @@ describe('swap with the injected dev wallet, in Chromium against the sandbox', (
     await view(page, 'SwapPreview').waitFor()
     // No allowance yet: the preview asks to approve first.
     await expect.poll(() => action(page, 'Approve').isEnabled(), { timeout: 20_000 }).toBe(true)
+    // See before you sign: the approval and the swap simulated; the account's changes shown, signed.
+    const changes = view(page, 'SwapPreview')
+      .getByRole('list', { name: 'Balance changes' })
+      .getByRole('listitem')
+    await expect.poll(() => changes.count()).toBe(2)
+    expect(await changes.allTextContents()).toEqual([
+      expect.stringMatching(/^\+0\.0\d* ETH$/),
+      '\u2212100 USDC',
+    ])
+    const simulated = Object.fromEntries(
+      await Promise.all(
+        (await changes.all()).map(async (item) => [
+          ((await item.textContent()) ?? '').split(' ')[1],
+          BigInt((await item.getAttribute('data-delta')) ?? 'x'),
+        ]),
+      ),
+    ) as Record<string, bigint>
     await action(page, 'Approve').click()
     await approveInWallet(page)
     // The approval mined, the allowance is there: the action is the swap, and the wallet is asked for it.
@@ -190,6 +207,8 @@ describe('swap with the injected dev wallet, in Chromium against the sandbox', (
     const after = { USDC: await balanceOf('USDC', me), ETH: await balanceOf('ETH', me) }
     expect(before.USDC - after.USDC).toBe(parseUnits('100', 6))
     const received = after.ETH - before.ETH + (await gasPaidSince(start, me))
+    // What the preview's simulation showed is what the chain moved, to the wei (gas aside: its own line).
+    expect(simulated).toEqual({ USDC: after.USDC - before.USDC, ETH: received })
     // The same pool, untouched between the test's quote and the swap: the quote exactly, and never below 1 %.
     expect(received).toBe(quote)
     expect(received * 100n).toBeGreaterThanOrEqual(quote * 99n)
@@ -284,6 +303,46 @@ describe('swap with the injected dev wallet, in Chromium against the sandbox', (
     expect(await swap.getByRole('alert').count()).toBe(0)
     // What the visitor entered survived the failure.
     expect(await swap.getByRole('textbox', { name: 'You pay' }).inputValue()).toBe('10')
+    await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
+    await view(page, 'Account').waitFor()
+  })
+
+  // Issue 33's acceptance: a swap whose build does not match what the visitor saw ends with a visible refusal in
+  // the dialog and no wallet request (the dev wallet's request log stays empty).
+  it('a hostile convert API (the fault switch in hostile mode): refused in the dialog, the wallet asked nothing', async () => {
+    const requests = () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { __walletstateDevWallet: { transactionRequests: unknown[] } })
+            .__walletstateDevWallet.transactionRequests.length,
+      )
+    const fault = (body: unknown) =>
+      fetch(`${e2e.sandbox.api.origin}/__fault`, { method: 'POST', body: JSON.stringify(body) })
+    const logged = await requests()
+    const nonce = await client.getTransactionCount({ address: me, blockTag: 'pending' })
+    await view(page, 'Account').getByRole('button', { name: 'Swap', exact: true }).click()
+    await fillSwap(page, 'USDC', 'ETH', '5')
+    expect((await fault({ mode: 'hostile' })).status).toBe(200)
+    try {
+      await view(page, 'Swap').getByRole('button', { name: 'Review swap' }).click()
+      const preview = view(page, 'SwapPreview')
+      await expect
+        .poll(() => preview.getByRole('alert').textContent(), { timeout: 20_000 })
+        .toBe(
+          'The swap service prepared a transaction that does not match your swap, so it was not sent to your wallet.',
+        )
+      expect(await action(page, 'Approve').count()).toBe(0)
+      expect(await action(page, 'Swap').count()).toBe(0)
+      expect(await preview.getByRole('button', { name: 'Try again' }).count()).toBe(1)
+    } finally {
+      expect((await fault({ mode: 'off' })).status).toBe(200)
+    }
+    // Nothing reached the wallet: no request logged, no prompt, no transaction.
+    expect(await requests()).toBe(logged)
+    expect(await walletPrompt(page).count()).toBe(0)
+    expect(await client.getTransactionCount({ address: me, blockTag: 'pending' })).toBe(nonce)
+    await view(page, 'SwapPreview').getByRole('button', { name: 'Edit' }).click()
+    await view(page, 'Swap').waitFor()
     await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
     await view(page, 'Account').waitFor()
   })

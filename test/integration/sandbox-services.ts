@@ -43,6 +43,7 @@ try {
       apiOrigin: api.origin,
       accounts: chain.accounts.map((a) => a.address),
       tokens: chain.tokens.map((t) => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })),
+      router: chain.contracts.router,
     })}\n`,
   )
 } catch (error) {

@@ -25,6 +25,8 @@ export interface Services {
   apiOrigin: string
   accounts: Address[]
   tokens: { address: Address; symbol: string; decimals: number }[]
+  /** The sandbox's swap router (the kit's `swapRouters` entry for the chain). */
+  router: Address
 }
 
 /**
@@ -151,6 +153,7 @@ export async function renderConnectedKit(services: Services, options: ConnectedK
     projectId: options.projectId,
     features: { allWallets: false, analytics: false, email: false, socials: false },
     storage: memoryStorage(),
+    swapRouters: { [`eip155:${services.chainId}`]: services.router },
     endpoints: {
       api: options.apiOrigin ?? services.apiOrigin,
       walletsApi: 'http://127.0.0.1:9',

@@ -10,7 +10,13 @@ import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
 import { createSwapActors } from '../../src/actors/swap'
 import { createConvertClient } from '../../src/api/convert'
 import { NATIVE_TOKEN_ADDRESS } from '../../src/constants'
-import { type SwapNotice, type SwapToken, swapMachine, type TokenBalance } from '../../src/machines/swap'
+import {
+  type SwapNotice,
+  type SwapToken,
+  swapMachine,
+  swapSimulatedChanges,
+  type TokenBalance,
+} from '../../src/machines/swap'
 
 /**
  * The swap machine with its real slots (src/actors/swap.ts: the convert client over the sandbox Data API, wagmi
@@ -86,7 +92,14 @@ async function swapRunner(index: number) {
   const holder = chain.accounts[index]!.address
   const wagmi = await wagmiFor(holder)
   const convert = createConvertClient({ api: api.origin, projectId: 'swap-integration' })
-  const machine = swapMachine.provide({ actors: createSwapActors({ wagmi, convert, pollIntervalMs: 50 }) })
+  const machine = swapMachine.provide({
+    actors: createSwapActors({
+      wagmi,
+      convert,
+      pollIntervalMs: 50,
+      routers: { [`eip155:${chain.chainId}`]: chain.contracts.router },
+    }),
+  })
   const actor = createActor(machine, {
     input: { chainId: chain.chainId, userAddress: holder, balances: await balancesOf(holder) },
   })
@@ -124,9 +137,10 @@ describe('swap machine with its real slots, against the sandbox pools', () => {
     const quoted = BigInt(actor.getSnapshot().context.quote!.toAmount)
     expect(quoted).toBeGreaterThan(0n)
     actor.send({ type: 'swap.review' })
-    await waitFor(actor, (s) => s.context.allowance !== undefined, { timeout: 10_000 })
+    await waitFor(actor, (s) => s.matches({ preview: 'ready' }) || s.hasTag('failed'), { timeout: 10_000 })
     actor.send({ type: 'swap.confirm' })
     await waitFor(actor, (s) => s.matches('done') || s.hasTag('failed'), { timeout: 30_000 })
+    expect(actor.getSnapshot().context.error).toBeUndefined()
     expect(actor.getSnapshot().value).toBe('done')
     expect(await tokenBalance(usdc.address, holder)).toBe(usdcBefore - parseUnits('100', 6))
     // ETH received, less the gas of two transactions: at least the least the slippage allows, less the gas.
@@ -175,10 +189,11 @@ describe('swap machine with its real slots, against the sandbox pools', () => {
     await waitFor(actor, (s) => s.context.quote !== undefined, { timeout: 10_000 })
     const quoted = BigInt(actor.getSnapshot().context.quote!.toAmount)
     actor.send({ type: 'swap.review' })
-    await waitFor(actor, (s) => s.context.allowance !== undefined, { timeout: 10_000 })
+    await waitFor(actor, (s) => s.matches({ preview: 'ready' }) || s.hasTag('failed'), { timeout: 10_000 })
     expect(actor.getSnapshot().context.allowance).toBe('1000000')
     actor.send({ type: 'swap.confirm' })
     await waitFor(actor, (s) => s.matches('done') || s.hasTag('failed'), { timeout: 30_000 })
+    expect(actor.getSnapshot().context.error).toBeUndefined()
     expect(actor.getSnapshot().value).toBe('done')
     // Three transactions: approve 0, approve 50 USDT, the swap.
     expect(sent.map((s) => s.split(':')[0])).toEqual(['approve', 'approve', 'swap'])
@@ -187,4 +202,77 @@ describe('swap machine with its real slots, against the sandbox pools', () => {
     expect(received).toBeLessThanOrEqual(quoted)
     actor.stop()
   })
+
+  // Guards "see before you sign": the preview's balance changes are the chain's own, to the wei (gas aside: the
+  // network fee has its own line).
+  it('100 USDC → ETH: the simulated balance changes equal what the chain then moved, to the wei', async () => {
+    const { actor, holder, token, notices } = await swapRunner(7)
+    const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!
+    const [usdcBefore, ethBefore] = [
+      await tokenBalance(usdc.address, holder),
+      await reader.getBalance({ address: holder }),
+    ]
+    actor.send({ type: 'swap.selectFrom', token: token('USDC') })
+    actor.send({ type: 'swap.selectTo', token: token('ETH') })
+    actor.send({ type: 'swap.setAmount', amount: '100' })
+    await waitFor(actor, (s) => s.context.quote !== undefined, { timeout: 10_000 })
+    actor.send({ type: 'swap.review' })
+    const ready = await waitFor(actor, (s) => s.matches({ preview: 'ready' }) || s.hasTag('failed'), {
+      timeout: 10_000,
+    })
+    const simulated = swapSimulatedChanges(ready.context.simulation)!
+    expect(simulated.map((c) => c.symbol)).toEqual(['ETH', 'USDC'])
+    actor.send({ type: 'swap.confirm' })
+    await waitFor(actor, (s) => s.matches('done') || s.hasTag('failed'), { timeout: 30_000 })
+    expect(actor.getSnapshot().value).toBe('done')
+    let gas = 0n
+    for (const notice of notices)
+      if (notice.type === 'swap.submitted') {
+        const receipt = await reader.getTransactionReceipt({ hash: notice.hash })
+        gas += receipt.gasUsed * receipt.effectiveGasPrice
+      }
+    const usdcMoved = (await tokenBalance(usdc.address, holder)) - usdcBefore
+    const ethMoved = (await reader.getBalance({ address: holder })) - ethBefore + gas
+    expect(simulated.find((c) => c.symbol === 'USDC')!.delta).toBe(usdcMoved)
+    expect(simulated.find((c) => c.symbol === 'ETH')!.delta).toBe(ethMoved)
+    actor.stop()
+  })
+})
+
+// Guards "every transaction the kit builds from the convert API's answer is checked before a wallet sees it":
+// the Data API's hostile fault mode answers well-formed builds for another spender and another router.
+describe('swap machine against a hostile convert API (the fault switch in hostile mode)', () => {
+  const fault = async (body: unknown) => {
+    const res = await fetch(`${api.origin}/__fault`, { method: 'POST', body: JSON.stringify(body) })
+    expect(res.status).toBe(200)
+  }
+
+  for (const [pair, amount] of [
+    [['USDC', 'ETH'], '10'],
+    [['ETH', 'USDC'], '0.01'],
+  ] as const) {
+    it(`${pair.join(' → ')}: refused with a named error before any wallet request; nothing sent`, async () => {
+      const { actor, holder, token } = await swapRunner(8)
+      const nonce = await reader.getTransactionCount({ address: holder, blockTag: 'pending' })
+      actor.send({ type: 'swap.selectFrom', token: token(pair[0]) })
+      actor.send({ type: 'swap.selectTo', token: token(pair[1]) })
+      actor.send({ type: 'swap.setAmount', amount })
+      await waitFor(actor, (s) => s.context.quote !== undefined, { timeout: 10_000 })
+      await fault({ mode: 'hostile' })
+      try {
+        actor.send({ type: 'swap.review' })
+        const refused = await waitFor(actor, (s) => s.matches('failed') || s.matches({ preview: 'ready' }), {
+          timeout: 10_000,
+        })
+        expect(refused.value).toEqual({ failed: 'refused' })
+        expect(refused.context.error?.name).toBe('SwapBuildMismatchError')
+        expect(refused.context.prepared).toBeUndefined()
+        expect(refused.can({ type: 'swap.confirm' })).toBe(false)
+      } finally {
+        await fault({ mode: 'off' })
+      }
+      expect(await reader.getTransactionCount({ address: holder, blockTag: 'pending' })).toBe(nonce)
+      actor.stop()
+    })
+  }
 })

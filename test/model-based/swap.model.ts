@@ -1,10 +1,14 @@
 import type { Hex } from 'viem'
 import { type EventFromLogic, fromPromise, getNextSnapshot, type SnapshotFrom } from 'xstate'
-import { SwapRejectedError } from '../../src/errors/swap'
+import { SwapBuildMismatchError, SwapRejectedError } from '../../src/errors/swap'
 import {
+  minimumOut,
   needsApproval,
+  parseSwapAmount,
+  type SwapPrepared,
   type SwapQuote,
   type SwapReceipt,
+  type SwapSimulation,
   type SwapStatus,
   type SwapToken,
   type SwapTransaction,
@@ -15,14 +19,16 @@ import {
   swapMachine,
   type TokenBalance,
 } from '../../src/machines/swap'
+import { expectedOfSwap, swapSimulationDisagreement } from '../../src/machines/swap/simulation'
 import { createModel, describeEvent, type ModelPath } from '../../src/testing'
 
 /**
  * The swap machine's model. Slots never settle on their own: each answer is an event of the path
  * (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error; the machine names its
  * invokes, so the approval's and the swap's transactions and receipts are told apart), and the debounce, the
- * preview's refresh, the receipt timeout, the polling window and the wallet's time limit are explored as
- * delayed events, so every order of answers, timers and visitor actions is a path.
+ * preview's refresh, the receipt timeout, the polling window, the wallet's time limit and the held swap's expiry
+ * are explored as delayed events, so every order of answers, timers and visitor actions is a path. The build
+ * check (`checkBuild`) passes or refuses; what it decides is unit-tested in src/chains/eip155/swapBuildCheck.
  *
  * The notices (`emit`) are replaced by checks that throw when a notice would go out without its facts.
  *
@@ -36,6 +42,8 @@ export const modelMachine = swapMachine.provide({
     fetchAllowance: fromPromise(never<string>),
     buildApprove: fromPromise(never<SwapTransaction>),
     buildSwap: fromPromise(never<SwapTransaction>),
+    checkBuild: fromPromise(never<SwapPrepared>),
+    simulate: fromPromise(never<SwapSimulation>),
     sendTransaction: fromPromise(never<Hex>),
     waitForReceipt: fromPromise(never<SwapReceipt>),
     pollReceipt: fromPromise(never<SwapReceipt>),
@@ -99,6 +107,36 @@ export const QUOTE: SwapQuote = {
   gasFee: '1000000000000000',
 }
 export const TX: SwapTransaction = { to: USDT.address as Hex, data: '0x095ea7b3', value: '0' }
+/**
+ * What the check passes: the reset to zero, the approval of 10 USDT and the swap, valid for 20 minutes. A path
+ * whose amount is another (Max) finds no checked approval for it: the machine refuses instead of sending.
+ */
+export const PREPARED: SwapPrepared = {
+  approvals: [
+    { amount: '0', transaction: TX },
+    { amount: '10000000', transaction: TX },
+  ],
+  swap: TX,
+  validForMs: 1_200_000,
+}
+/** The simulation of 10 USDT → ETH as the preview shows it: −10 USDT, +0.004 ETH (at least the least amount out). */
+const simulated = (usdt: string): SwapSimulation => ({
+  account: ALICE,
+  result: {
+    status: 'simulated',
+    changes: [
+      { token: USDT.address as Hex, symbol: 'USDT', decimals: 6, delta: usdt },
+      { token: ETH.address as Hex, symbol: 'ETH', decimals: 18, delta: '4000000000000000' },
+    ],
+  },
+})
+export const AGREES = simulated('-10000000')
+/** 100 USDT leaving where the preview shows 10: blocked. */
+export const DISAGREES = simulated('-100000000')
+export const UNSIMULATED: SwapSimulation = {
+  account: ALICE,
+  result: { status: 'unavailable', reason: 'eth_simulateV1 not supported' },
+}
 export const INPUT = { chainId: 1, userAddress: ALICE, from: USDT, to: ETH, balances: BALANCES } as const
 
 // The done and error events of invoked actors are machine-internal types, so they are cast as events.
@@ -116,6 +154,8 @@ const answers = [
   { type: 'xstate.done.actor.fetchAllowance', output: '1000000' },
   { type: 'xstate.done.actor.fetchAllowance', output: '1000000000000' },
   { type: 'xstate.error.actor.fetchAllowance', error: new Error('HTTP 500') },
+  { type: 'xstate.done.actor.buildResetApproval', output: TX },
+  { type: 'xstate.error.actor.buildResetApproval', error: new Error('HTTP 500') },
   { type: 'xstate.done.actor.buildApprove', output: TX },
   { type: 'xstate.error.actor.buildApprove', error: new Error('Network not supported for Swaps') },
   { type: 'xstate.done.actor.sendApprove', output: HASH },
@@ -127,6 +167,12 @@ const answers = [
   { type: 'xstate.done.actor.pollApproval', output: bad },
   { type: 'xstate.done.actor.buildSwap', output: TX },
   { type: 'xstate.error.actor.buildSwap', error: new Error('HTTP 500') },
+  { type: 'xstate.done.actor.checkBuild', output: PREPARED },
+  { type: 'xstate.error.actor.checkBuild', error: new SwapBuildMismatchError({ mismatch: 'swap.to' }) },
+  { type: 'xstate.done.actor.simulate', output: AGREES },
+  { type: 'xstate.done.actor.simulate', output: DISAGREES },
+  { type: 'xstate.done.actor.simulate', output: UNSIMULATED },
+  { type: 'xstate.error.actor.simulate', error: new Error('HTTP 500') },
   { type: 'xstate.done.actor.sendSwap', output: HASH },
   { type: 'xstate.error.actor.sendSwap', error: new SwapRejectedError() },
   { type: 'xstate.done.actor.waitForSwap', output: ok },
@@ -160,7 +206,9 @@ export function serialize(snapshot: Snapshot): string {
     lowGas: c.balances === LOW_GAS || c.balances.some((b) => b.quantity.numeric === '0.0001'),
     quote: c.quote !== undefined,
     allowance: c.allowance ?? null,
-    tx: c.transaction !== undefined,
+    built: c.built ? [c.built.approvals.length, c.built.swap !== undefined] : null,
+    prepared: c.prepared !== undefined,
+    simulation: c.simulation?.result.status ?? null,
     hash: c.hashKind ?? null,
     error: c.error?.name ?? null,
   })
@@ -185,6 +233,9 @@ export function invariant(snapshot: Snapshot): void {
     snapshot.matches('loadingTokens') ||
     snapshot.matches({ form: 'quoting' }) ||
     snapshot.matches({ preview: 'checkingAllowance' }) ||
+    snapshot.matches({ preview: 'preparing' }) ||
+    snapshot.matches({ preview: 'checking' }) ||
+    snapshot.matches({ preview: 'simulating' }) ||
     snapshot.matches({ preview: 'refreshing' }) ||
     snapshot.matches('approving') ||
     snapshot.matches('swapping')
@@ -193,6 +244,7 @@ export function invariant(snapshot: Snapshot): void {
     snapshot.matches('tokensFailed') ||
     snapshot.matches({ form: 'quoteFailed' }) ||
     snapshot.matches({ preview: 'unavailable' }) ||
+    snapshot.matches({ preview: 'disagrees' }) ||
     snapshot.matches('failed')
   if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
   if (failed && !c.error) fail('failed without an error')
@@ -209,12 +261,41 @@ export function invariant(snapshot: Snapshot): void {
   if (pastForm && (!c.from || !c.to || !c.amount || !c.quote)) fail('the pair, amount or quote lost')
   if ((snapshot.matches({ preview: 'ready' }) || snapshot.matches('approving')) && !c.quote) fail('no quote')
   if (snapshot.matches('approving') && !needsApproval(c)) fail('approving without a short allowance')
-  if (snapshot.matches({ approving: 'building' }) && c.transaction) fail('an old transaction while building')
+  // Only checked transactions reach a wallet: nothing is offered or sent before the check passed.
+  if (snapshot.matches({ preview: 'preparing' }) && c.prepared) fail('an old check kept while building')
   if (
-    (snapshot.matches({ approving: 'sending' }) || snapshot.matches({ swapping: 'sending' })) &&
-    !c.transaction
+    (snapshot.matches({ preview: 'ready' }) ||
+      snapshot.matches('approving') ||
+      snapshot.matches('swapping')) &&
+    !c.prepared
   )
-    fail('sending without a built transaction')
+    fail('offered or sent without a checked build')
+  if (snapshot.matches({ failed: 'refused' })) {
+    if (c.error?.name !== 'SwapBuildMismatchError' || c.prepared) fail('refused without its error, or kept')
+    if (c.hash) fail('refused after something was sent')
+  }
+  // See before you sign: a simulation that disagrees blocks confirm; a node that cannot simulate shows no line.
+  if (snapshot.matches({ preview: 'disagrees' })) {
+    if (c.error?.name !== 'SimulationDisagreementError' || c.prepared)
+      fail('disagrees without its error, or kept')
+    if (snapshot.can({ type: 'swap.confirm' })) fail('confirm offered against the simulation')
+  }
+  if (snapshot.matches({ preview: 'ready' }) && c.simulation && c.simulation.result.status !== 'simulated')
+    fail('a simulation that did not run kept for the preview')
+  if (snapshot.matches({ preview: 'ready' }) && c.simulation) {
+    const shown = expectedOfSwap(
+      c.from!,
+      c.to!,
+      parseSwapAmount(c.amount, c.from!.decimals)!,
+      minimumOut(c.quote!.toAmount, c.slippage),
+    )
+    if (swapSimulationDisagreement(shown, c.simulation)) fail('ready with a disagreeing simulation')
+  }
+  // Once the wallet holds the swap, no cancel (a second swap could be asked for while the first is live).
+  if (snapshot.matches({ swapping: 'sending' }) && snapshot.can({ type: 'swap.cancel' }))
+    fail('cancel offered while the wallet holds the swap')
+  if (snapshot.matches({ swapping: 'sending' }) && snapshot.can({ type: 'swap.retry' }))
+    fail('a second swap offered while the wallet holds the first')
   if ((snapshot.matches({ approving: 'sending' }) || snapshot.matches({ swapping: 'sending' })) && c.hash)
     fail('an old hash while sending')
   if (snapshot.matches({ approving: 'confirming' }) && c.hashKind !== 'approve')
@@ -244,13 +325,21 @@ export function invariant(snapshot: Snapshot): void {
     ['quoting', snapshot.matches({ form: 'debouncing' }) || snapshot.matches({ form: 'quoting' })],
     ['quoted', snapshot.matches({ form: 'quoted' })],
     ['quoteFailed', snapshot.matches({ form: 'quoteFailed' })],
-    ['checking', snapshot.matches({ preview: 'checkingAllowance' })],
+    [
+      'checking',
+      snapshot.matches({ preview: 'checkingAllowance' }) ||
+        snapshot.matches({ preview: 'preparing' }) ||
+        snapshot.matches({ preview: 'checking' }) ||
+        snapshot.matches({ preview: 'simulating' }),
+    ],
+    ['disagrees', snapshot.matches({ preview: 'disagrees' })],
     ['ready', snapshot.matches({ preview: 'ready' })],
     ['refreshing', snapshot.matches({ preview: 'refreshing' })],
     ['unavailable', snapshot.matches({ preview: 'unavailable' })],
     ['approving', snapshot.matches('approving')],
     ['swapping', snapshot.matches('swapping')],
     ['retryable', snapshot.matches({ failed: 'retryable' })],
+    ['refused', snapshot.matches({ failed: 'refused' })],
     ['unconfirmed', snapshot.matches({ failed: 'unconfirmed' })],
     ['done', snapshot.matches('done')],
   ]

@@ -1,37 +1,42 @@
-import type { Hex } from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
+import type { Config } from 'wagmi'
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate'
-import { SWAP_QUOTE_DEBOUNCE_MS } from '../../src/constants'
+import { createSwapActors } from '../../src/actors/swap'
+import type { ConvertClient } from '../../src/api/convert'
+import { swapRouterAbi } from '../../src/chains/eip155/swapRouter'
+import {
+  SEND_REQUEST_TIMEOUT_MS,
+  SWAP_DEADLINE_MAX_S,
+  SWAP_EXPIRY_MARGIN_MS,
+  SWAP_QUOTE_DEBOUNCE_MS,
+  SWAP_QUOTE_REFRESH_MS,
+} from '../../src/constants'
 import { swapErrorInfo, toSwapError } from '../../src/errors/swap'
 import {
+  minimumOut,
   type SwapApproveRequest,
+  type SwapBuildRequest,
   type SwapNotice,
   type SwapQuoteRequest,
   type SwapReceipt,
+  type SwapSendRequest,
+  type SwapSimulation,
+  type SwapSimulationRequest,
+  type SwapTransaction,
   selectSwapAction,
+  selectSwapProgress,
   swapMachine,
+  swapSimulatedChanges,
   validateSwap,
 } from '../../src/machines/swap'
 import { assertCoverage, type ReplayResult, replayPath } from '../../src/testing'
-import {
-  ALICE,
-  ETH,
-  HASH,
-  INPUT,
-  invariant,
-  LOW_GAS,
-  model,
-  never,
-  QUOTE,
-  short,
-  TX,
-  USDT,
-} from './swap.model'
+import { ALICE, ETH, HASH, INPUT, invariant, LOW_GAS, model, never, QUOTE, short, USDT } from './swap.model'
 
 /** The swap machine's model (swap.model.ts): every path replayed, the invariants checked in every state. */
 describe('swap machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(64)
+    expect(model.paths.length).toBe(78)
   })
 
   for (const path of model.paths) {
@@ -42,20 +47,75 @@ describe('swap machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(64)
+    expect(results).toHaveLength(78)
     assertCoverage(model, results)
   })
 })
 
-/** The machine with fakes that answer, on a simulated clock; the slots' calls recorded. */
+const ROUTER: Address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const MALLORY: Address = '0x000000000000000000000000000000000000bad0'
+/** The kit's clock for the build check (ms), and the deadline an honest build sets: 20 minutes on. */
+const NOW_MS = 1_800_000_000_000
+const DEADLINE = BigInt(NOW_MS / 1000 + 1200)
+
+/** An honest convert API: approve(router, amount) on the token paid; the router's swap as the preview shows it. */
+const honest = {
+  approve: (input: SwapApproveRequest): SwapTransaction => ({
+    to: input.from as Address,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [ROUTER, BigInt(input.amount)],
+    }),
+    value: '0',
+  }),
+  swap: (input: SwapBuildRequest): SwapTransaction => ({
+    to: ROUTER,
+    data: encodeFunctionData({
+      abi: swapRouterAbi,
+      functionName: 'swapExactIn',
+      args: [
+        input.from as Address,
+        input.to as Address,
+        BigInt(input.amount),
+        minimumOut(QUOTE.toAmount, input.slippage),
+        input.userAddress,
+        DEADLINE,
+      ],
+    }),
+    value: input.from === ETH.address ? input.amount : '0',
+  }),
+}
+
+/**
+ * The machine with fakes that answer, on a simulated clock; the slots' calls recorded. The build check is the
+ * kit's own (src/actors/swap.ts over src/chains/eip155/swapBuildCheck.ts), with the router allow-list.
+ */
 function start(options: {
   allowance?: string
   receipt?: SwapReceipt['status']
   sendTransaction?: () => Promise<Hex>
+  buildApprove?: (input: SwapApproveRequest) => SwapTransaction
+  buildSwap?: (input: SwapBuildRequest) => SwapTransaction
+  /** Default: a node that cannot simulate. */
+  simulate?: (input: SwapSimulationRequest) => SwapSimulation
 }) {
-  const calls = { quotes: [] as SwapQuoteRequest[], approvals: [] as SwapApproveRequest[], swaps: 0 }
+  const calls = {
+    quotes: [] as SwapQuoteRequest[],
+    approvals: [] as SwapApproveRequest[],
+    swaps: 0,
+    sent: [] as SwapSendRequest[],
+    simulated: [] as SwapSimulationRequest[],
+  }
   const notices: SwapNotice[] = []
   const clock = new SimulatedClock()
+  const real = createSwapActors({
+    wagmi: {} as Config,
+    convert: {} as ConvertClient,
+    routers: { 'eip155:1': ROUTER },
+    now: () => NOW_MS,
+  })
+  const send = options.sendTransaction ?? (async () => HASH)
   const machine = swapMachine.provide({
     actors: {
       fetchTokens: fromPromise(async () => [USDT, ETH]),
@@ -66,13 +126,22 @@ function start(options: {
       fetchAllowance: fromPromise(async () => options.allowance ?? '0'),
       buildApprove: fromPromise(async ({ input }: { input: SwapApproveRequest }) => {
         calls.approvals.push(input)
-        return TX
+        return (options.buildApprove ?? honest.approve)(input)
       }),
-      buildSwap: fromPromise(async () => {
+      buildSwap: fromPromise(async ({ input }: { input: SwapBuildRequest }) => {
         calls.swaps++
-        return TX
+        return (options.buildSwap ?? honest.swap)(input)
       }),
-      sendTransaction: fromPromise(options.sendTransaction ?? (async () => HASH)),
+      checkBuild: real.checkBuild,
+      simulate: fromPromise(async ({ input }: { input: SwapSimulationRequest }) => {
+        calls.simulated.push(input)
+        if (!options.simulate) throw new Error('eth_simulateV1 is not supported')
+        return options.simulate(input)
+      }),
+      sendTransaction: fromPromise(async ({ input }: { input: SwapSendRequest }) => {
+        calls.sent.push(input)
+        return send()
+      }),
       waitForReceipt: fromPromise(async () => ({ status: options.receipt ?? 'success', blockNumber: '1' })),
       pollReceipt: fromPromise(never<SwapReceipt>),
     },
@@ -226,5 +295,225 @@ describe('swap machine, behavior', () => {
     run.clock.increment(120_000)
     expect(run.actor.getSnapshot().context.error?.name).toBe('SwapTimeoutError')
     expect(run.notices.map((n) => n.type)).toContain('request.timedOut')
+  })
+})
+
+/** Reviews 10 USDT → ETH and waits for the preview to settle: ready, or refused. */
+async function reviewed(run: ReturnType<typeof start>) {
+  await quoted(run)
+  run.actor.send({ type: 'swap.review' })
+  return waitFor(run.actor, (s) => s.matches({ preview: 'ready' }) || s.matches('failed'))
+}
+
+/*
+ * Guards "every transaction the kit builds from the convert API's answer is decoded and checked before a wallet
+ * sees it": before, the preview offered Approve/Swap with nothing built, and the builds of build-approve and
+ * build-transaction went to `sendTransaction` unread (src/machines/swap.ts approving.building/swapping.building).
+ */
+describe('swap machine, the build checked before the wallet', () => {
+  it('builds and checks the approval and the swap before the preview is ready; confirm sends exactly those', async () => {
+    const run = start({ allowance: '0' })
+    const ready = await reviewed(run)
+    expect(ready.matches({ preview: 'ready' })).toBe(true)
+    expect(run.calls.approvals.map((a) => a.amount)).toEqual(['10000000'])
+    expect(run.calls.swaps).toBe(1)
+    const prepared = ready.context.prepared!
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.sent.map(({ to, data, value }) => ({ to, data, value }))).toEqual([
+      prepared.approvals[0]!.transaction,
+      prepared.swap,
+    ])
+    // Nothing was built again on the way: the wallet got the transactions the check passed.
+    expect(run.calls.swaps).toBe(1)
+  })
+
+  it('refuses an approval for another spender: failed.refused with a named error, and the wallet is never asked', async () => {
+    const run = start({
+      allowance: '0',
+      buildApprove: (input) => ({
+        ...honest.approve(input),
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'approve',
+          args: [MALLORY, 2n ** 256n - 1n],
+        }),
+      }),
+    })
+    const refused = await reviewed(run)
+    expect(refused.matches({ failed: 'refused' })).toBe(true)
+    expect(refused.context.error).toMatchObject({
+      name: 'SwapBuildMismatchError',
+      message:
+        'The swap service prepared a transaction that does not match your swap, so it was not sent to your wallet.',
+    })
+    expect(refused.can({ type: 'swap.confirm' })).toBe(false)
+    expect(run.calls.sent).toEqual([])
+    expect(run.notices.at(-1)).toMatchObject({ type: 'swap.failed' })
+  })
+
+  it('refuses a swap to another contract with extra value and no least amount out; nothing is sent', async () => {
+    const run = start({
+      allowance: '10000000',
+      buildSwap: (input) => ({
+        to: MALLORY,
+        data: encodeFunctionData({
+          abi: swapRouterAbi,
+          functionName: 'swapExactIn',
+          args: [
+            input.from as Address,
+            input.to as Address,
+            BigInt(input.amount),
+            0n,
+            input.userAddress,
+            DEADLINE,
+          ],
+        }),
+        value: '7000000000000000000',
+      }),
+    })
+    const refused = await reviewed(run)
+    expect(refused.matches({ failed: 'refused' })).toBe(true)
+    expect(run.calls.sent).toEqual([])
+    // Try again quotes and builds afresh (and the same hostile build is refused again).
+    run.actor.send({ type: 'swap.retry' })
+    await waitFor(run.actor, (s) => s.matches({ form: 'quoted' }))
+    run.actor.send({ type: 'swap.review' })
+    await waitFor(run.actor, (s) => s.matches({ failed: 'refused' }))
+    expect(run.calls.swaps).toBe(2)
+    expect(run.calls.sent).toEqual([])
+  })
+
+  it('a refreshed quote is built and checked again before the preview is ready again', async () => {
+    const run = start({ allowance: '10000000' })
+    await reviewed(run)
+    expect(run.calls.swaps).toBe(1)
+    run.clock.increment(SWAP_QUOTE_REFRESH_MS)
+    await waitFor(run.actor, (s) => s.matches({ preview: 'ready' }) && run.calls.swaps === 2)
+    expect(run.calls.quotes).toHaveLength(2)
+  })
+
+  it('a new slippage is another least amount out: the swap is built and checked again', async () => {
+    const run = start({ allowance: '10000000' })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.setSlippage', slippage: 0.5 })
+    const ready = await waitFor(run.actor, (s) => s.matches({ preview: 'ready' }) && run.calls.swaps === 2)
+    expect(ready.context.slippage).toBe(0.5)
+  })
+})
+
+/*
+ * Guards "one payment, one transaction" for the swap: before, Cancel was accepted while the wallet held the swap
+ * (swapping.sending), and the send time limit led to failed.retryable, whose Try again asked for a second swap
+ * while the first was still live in the wallet.
+ */
+describe('swap machine, one swap asked for at a time', () => {
+  it('offers no cancel once the wallet holds the swap', async () => {
+    const run = start({ allowance: '10000000', sendTransaction: never<Hex> })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    const sending = await waitFor(run.actor, (s) => s.matches({ swapping: 'sending' }))
+    expect(sending.can({ type: 'swap.cancel' })).toBe(false)
+    run.actor.send({ type: 'swap.cancel' })
+    expect(run.actor.getSnapshot().matches({ swapping: 'sending' })).toBe(true)
+  })
+
+  it('past the time limit the swap is still awaited (overdue), never asked for twice, until it expires', async () => {
+    const run = start({ allowance: '10000000', sendTransaction: never<Hex> })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches({ swapping: 'sending' }))
+    run.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    const overdue = run.actor.getSnapshot()
+    expect(overdue.matches({ swapping: { sending: 'overdue' } })).toBe(true)
+    expect(overdue.context.error?.name).toBe('SwapTimeoutError')
+    expect(run.notices.map((n) => n.type)).toContain('request.timedOut')
+    expect(selectSwapProgress(overdue)).toMatch(/not answered yet.*will not be asked for twice/)
+    for (const type of ['swap.retry', 'swap.confirm', 'swap.cancel', 'swap.back'] as const)
+      expect(overdue.can({ type })).toBe(false)
+    // Until the swap held is past its deadline (bounded by the check), nothing else may be asked for.
+    run.clock.increment(SWAP_DEADLINE_MAX_S * 1000 + SWAP_EXPIRY_MARGIN_MS - SEND_REQUEST_TIMEOUT_MS - 1)
+    expect(run.actor.getSnapshot().matches({ swapping: { sending: 'overdue' } })).toBe(true)
+    run.clock.increment(SEND_REQUEST_TIMEOUT_MS + 1)
+    const expired = run.actor.getSnapshot()
+    expect(expired.matches({ failed: 'retryable' })).toBe(true)
+    expect(expired.context.error?.name).toBe('SwapRequestExpiredError')
+    expect(run.calls.sent).toHaveLength(1)
+  })
+
+  it('a late answer from the wallet while overdue is followed as usual', async () => {
+    let answer: (hash: Hex) => void = () => {}
+    const run = start({
+      allowance: '10000000',
+      sendTransaction: () => new Promise<Hex>((resolve) => (answer = resolve)),
+    })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches({ swapping: 'sending' }))
+    run.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    expect(run.actor.getSnapshot().matches({ swapping: { sending: 'overdue' } })).toBe(true)
+    answer(HASH)
+    await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.sent).toHaveLength(1)
+  })
+})
+
+/*
+ * Guards "see before you sign" for the swap: before, the preview offered Approve/Swap with nothing simulated; a
+ * build that would move other amounts than the preview shows reached the wallet.
+ */
+describe('swap machine, the checked build simulated before the wallet', () => {
+  const changes = (usdt: string, eth: string): SwapSimulation => ({
+    account: ALICE,
+    result: {
+      status: 'simulated',
+      changes: [
+        { token: USDT.address as Address, symbol: 'USDT', decimals: 6, delta: usdt },
+        { token: ETH.address as Address, symbol: 'ETH', decimals: 18, delta: eth },
+      ],
+    },
+  })
+
+  it('simulates the checked approval, then the swap, from the account; an agreeing result is kept for the preview', async () => {
+    const run = start({ allowance: '0', simulate: () => changes('-10000000', QUOTE.toAmount) })
+    const ready = await reviewed(run)
+    expect(ready.matches({ preview: 'ready' })).toBe(true)
+    const prepared = ready.context.prepared!
+    expect(run.calls.simulated).toEqual([
+      {
+        chainId: 1,
+        account: ALICE,
+        calls: [prepared.approvals[0]!.transaction, prepared.swap],
+        tokens: [
+          { address: USDT.address, symbol: 'USDT', decimals: 6 },
+          { address: ETH.address, symbol: 'ETH', decimals: 18 },
+        ],
+      },
+    ])
+    expect(swapSimulatedChanges(ready.context.simulation)?.map((c) => c.delta)).toEqual([
+      -10_000_000n,
+      4_000_000_000_000_000n,
+    ])
+  })
+
+  it('blocks confirm when more leaves than the preview shows, or less arrives than its least amount', async () => {
+    for (const simulation of [changes('-100000000', QUOTE.toAmount), changes('-10000000', '1')]) {
+      const run = start({ allowance: '10000000', simulate: () => simulation })
+      await quoted(run)
+      run.actor.send({ type: 'swap.review' })
+      const blocked = await waitFor(run.actor, (s) => s.matches({ preview: 'disagrees' }))
+      expect(blocked.context.error?.name).toBe('SimulationDisagreementError')
+      expect(blocked.can({ type: 'swap.confirm' })).toBe(false)
+      run.actor.send({ type: 'swap.confirm' })
+      expect(run.calls.sent).toEqual([])
+    }
+  })
+
+  it('a node that cannot simulate: the preview is offered without a line, never a guessed one', async () => {
+    const run = start({ allowance: '10000000' })
+    const ready = await reviewed(run)
+    expect(ready.matches({ preview: 'ready' })).toBe(true)
+    expect(ready.context.simulation).toBeUndefined()
+    expect(swapSimulatedChanges(ready.context.simulation)).toBeUndefined()
   })
 })

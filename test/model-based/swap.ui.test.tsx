@@ -11,10 +11,12 @@ import {
   selectSwapProblem,
   selectSwapProgress,
   selectSwapStatus,
+  swapSimulatedChanges,
   validateSwap,
 } from '../../src/machines/swap'
 import { KitRoot } from '../../src/react'
 import { delayOf, isDelayEvent, type ModelPath } from '../../src/testing'
+import { formatBalanceChange } from '../../src/utils/simulation'
 import { ALICE, INPUT, model, modelMachine, never, type Snapshot, short } from './swap.model'
 import { Capture, offlineKitConfig } from './ui-kit'
 
@@ -311,7 +313,19 @@ async function expectScreenMatches(snapshot: Snapshot) {
   expect(root.querySelector('[data-stage]')?.getAttribute('data-stage')).toBe(status)
   const line = selectSwapProgress(snapshot)
   expect(progress).toEqual(line === undefined ? [] : [line])
-  const failedNow = ['retryable', 'unconfirmed', 'unavailable', 'quoteFailed'].includes(status)
+  const failedNow = [
+    'retryable',
+    'refused',
+    'disagrees',
+    'unconfirmed',
+    'unavailable',
+    'quoteFailed',
+  ].includes(status)
+  // See before you sign: the simulated changes as signed amounts, only when the node simulated; no line else.
+  const simulated = swapSimulatedChanges(context.simulation)
+  expect(
+    [...root.querySelectorAll('[data-testid="balance-change"]')].map((item) => item.textContent),
+  ).toEqual(simulated ? simulated.map((change) => formatBalanceChange(change)) : [])
   const problem = selectSwapProblem(snapshot)?.shortMessage
   expect(alerts).toEqual([
     ...(context.error && failedNow ? [context.error.message] : []),
@@ -333,11 +347,17 @@ async function expectScreenMatches(snapshot: Snapshot) {
   expect(root.textContent?.includes('Updating quote…')).toBe(status === 'refreshing')
   expect(buttonNamed('Review swap') !== null).toBe(status === 'quoted' && problem === undefined)
   expect(buttonNamed('Try again') !== null).toBe(
-    status === 'retryable' || status === 'unavailable' || status === 'quoteFailed',
+    status === 'retryable' ||
+      status === 'refused' ||
+      status === 'disagrees' ||
+      status === 'unavailable' ||
+      status === 'quoteFailed',
   )
   expect(buttonNamed('Check again') !== null).toBe(status === 'unconfirmed')
   expect(buttonNamed('Edit') !== null).toBe(
-    ['quoted', 'retryable', 'unavailable', 'quoteFailed', 'unconfirmed'].includes(status),
+    ['quoted', 'retryable', 'refused', 'disagrees', 'unavailable', 'quoteFailed', 'unconfirmed'].includes(
+      status,
+    ),
   )
 }
 

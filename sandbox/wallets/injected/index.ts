@@ -282,6 +282,8 @@ function install(config: InjectedWalletConfig): void {
     throw rpcErrors.unsupportedMethod(method)
   }
 
+  /** Every transaction the wallet was asked to send, in order (read by tests: "no request reached the wallet"). */
+  const transactionRequests: Array<{ method: string; params: unknown }> = []
   const provider: DevWalletProvider = {
     isWalletstateDevWallet: true,
     async request(args) {
@@ -289,6 +291,8 @@ function install(config: InjectedWalletConfig): void {
       if (!parsed.success) {
         throw rpcErrors.invalidRequest(`Invalid request arguments: ${v.summarize(parsed.issues)}`)
       }
+      if (parsed.output.method === 'eth_sendTransaction' || parsed.output.method === 'wallet_sendCalls')
+        transactionRequests.push({ method: parsed.output.method, params: parsed.output.params })
       try {
         return await handle(parsed.output.method, parsed.output.params)
       } catch (error) {
@@ -355,6 +359,9 @@ function install(config: InjectedWalletConfig): void {
       },
       get pendingPrompts() {
         return prompter.pending
+      },
+      get transactionRequests() {
+        return structuredClone(transactionRequests)
       },
     }),
   })

@@ -7,10 +7,11 @@ import { swapMachine } from '../../machines/swap'
 export { refreshAfterSwap } from '../../actors/swap'
 
 /**
- * The swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. What the kit's
+ * The swap flow with its slots: the convert endpoints of the Data API, the build check against the configured
+ * routers, wagmi for the wallet. What the kit's
  * `loadSwap` loads, in one `import()` (see ./account.ts).
  */
 export function swapLogic(config: ResolvedKitConfig, wagmi: Config) {
   const convert = createConvertClient({ api: config.endpoints.api, projectId: config.projectId })
-  return swapMachine.provide({ actors: createSwapActors({ wagmi, convert }) })
+  return swapMachine.provide({ actors: createSwapActors({ wagmi, convert, routers: config.swapRouters }) })
 }

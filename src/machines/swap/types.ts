@@ -1,7 +1,7 @@
 /** The swap flow's types (src/machines/swap.ts): its context, events, notices and what its slots take. */
 import type { Address, Hex } from 'viem'
 import type { ErrorInfo } from '../../errors/base'
-import type { TokenBalance } from '../send/types'
+import type { SendSimulation, TokenBalance } from '../send/types'
 
 export type { TokenBalance } from '../send/types'
 
@@ -81,7 +81,61 @@ export interface SwapApproveRequest {
 export interface SwapBuildRequest extends SwapQuoteRequest {
   /** In percent. */
   slippage: number
+  /** Built before its approval is mined: the API cannot estimate its gas (the wallet does, when it sends). */
+  disableEstimate?: boolean
 }
+
+/** An approval built for the swap, with the allowance it sets (the amount, or '0' first, USDT-style). */
+export interface SwapApproval {
+  /** In the `from` token's base units. */
+  amount: string
+  transaction: SwapTransaction
+}
+
+/** What the preview has built so far (not checked yet): its approvals in order, then the swap. */
+export interface SwapBuild {
+  approvals: SwapApproval[]
+  swap?: SwapTransaction | undefined
+}
+
+/**
+ * What `checkBuild` takes: every transaction built for the swap and the swap the visitor reviews (the pair as
+ * the convert API names the tokens, the amount, the least amount out the preview shows), on the account's chain.
+ */
+export interface SwapCheckRequest {
+  chainId: number
+  account: Address
+  tokenIn: string
+  tokenOut: string
+  /** Base units of the token paid. */
+  amountIn: string
+  /** The quote shown less the slippage, base units of the token received. */
+  minAmountOut: string
+  approvals: SwapApproval[]
+  swap: SwapTransaction
+}
+
+/** What `checkBuild` answers: the transactions checked, the only ones a wallet may be asked for. */
+export interface SwapPrepared {
+  approvals: SwapApproval[]
+  swap: SwapTransaction
+  /** How long the swap stays executable from when it was checked (its deadline), in ms. */
+  validForMs: number
+}
+
+/**
+ * What `simulate` takes: the checked transactions in the order the wallet will be asked for them (approvals,
+ * then the swap), from the account, with the two tokens of the pair as the preview names and scales them.
+ */
+export interface SwapSimulationRequest {
+  chainId: number
+  account: Address
+  calls: SwapTransaction[]
+  tokens: { address: Address; symbol: string; decimals: number }[]
+}
+
+/** What `simulate` answers: the account's balance changes, as plain data (the send flow's shape). */
+export type SwapSimulation = SendSimulation
 
 /** What `sendTransaction` takes: a built transaction on its chain. Answers the hash. */
 export interface SwapSendRequest extends SwapTransaction {
@@ -120,8 +174,12 @@ export interface SwapContext {
   quote: SwapQuote | undefined
   /** The `from` token's allowance for the router, base units; undefined until checked (and for native). */
   allowance: string | undefined
-  /** The transaction the convert API built for the step under way (an approval or the swap). */
-  transaction: SwapTransaction | undefined
+  /** What the preview has built so far, not yet checked. */
+  built: SwapBuild | undefined
+  /** The approvals and the swap as checked (`checkBuild`): the only transactions a wallet is asked for. */
+  prepared: SwapPrepared | undefined
+  /** The checked transactions simulated on the chain (undefined until then, or when the node cannot). */
+  simulation: SwapSimulation | undefined
   /** The last transaction sent (approval or swap). */
   hash: Hex | undefined
   /** What `hash` is. */

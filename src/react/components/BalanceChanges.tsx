@@ -48,6 +48,7 @@ export function BalanceChangesList({
                 key={change.token}
                 data-testid="balance-change"
                 data-direction={change.delta < 0n ? 'out' : 'in'}
+                data-delta={change.delta.toString()}
                 title={change.token}
               >
                 {formatBalanceChange(change, 6, locale)}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { SWAP_QUOTE_REFRESH_MS } from '../../constants'
 import {
   isNative,
@@ -8,10 +8,12 @@ import {
   selectSwapProblem,
   selectSwapProgress,
   selectSwapStatus,
+  swapSimulatedChanges,
 } from '../../machines/swap'
 import { localeDecimal } from '../../utils/format'
 import { useSelector } from '../actor'
 import { AccountStyle, formatUsd, useActiveNetwork } from '../components/accountShared'
+import { BalanceChanges } from '../components/BalanceChanges'
 import { ButtonPair } from '../components/ButtonPair'
 import {
   formatBaseUnits,
@@ -31,8 +33,9 @@ const HIGH_PRICE_IMPACT = 5
 /**
  * Issue 16 SwapPreview: what is paid and received, the price impact, the provider's and the network's fee, the
  * slippage tolerance and the least received, and how old the quote is (the machine asks for it again while this
- * view is open). The action is Approve while the allowance is short, then Swap; the progress of each step is
- * shown, with Cancel while the step can still be stopped. A failure says what happened and offers to try again
+ * view is open). The action is Approve while the allowance is short, then Swap, offered once the transactions are
+ * built and checked (a build that does not match is refused here, and no wallet is asked); the progress of each
+ * step is shown, with Cancel while the step can still be stopped (never once the wallet holds the swap). A failure says what happened and offers to try again
  * or edit the form. Leaving this view (Back, close) returns the machine to the form, its values kept; a
  * success is the kit's to show (a toast, back to Account).
  */
@@ -77,6 +80,10 @@ function Preview({ swap }: { swap: SwapActorRef }) {
   const error = useSelector(swap, (s) => s.context.error)
   const hash = useSelector(swap, (s) => s.context.hash)
   const progress = useSelector(swap, selectSwapProgress)
+  // See before you sign: the simulated changes, only when the node could simulate (never a guessed line).
+  const simulation = useSelector(swap, (s) => s.context.simulation)
+  const simulating = useSelector(swap, (s) => s.matches({ preview: 'simulating' }))
+  const changes = useMemo(() => swapSimulatedChanges(simulation), [simulation])
   // USDT-style: a smaller allowance is set to zero before the amount's.
   const zeroFirst = useSelector(swap, (s) => {
     const allowance = s.context.allowance
@@ -125,7 +132,12 @@ function Preview({ swap }: { swap: SwapActorRef }) {
       <span className="ws-muted ws-small"> ({formatUsd(Number(shown) * price, locale)})</span>
     ) : null
   const failedNow =
-    status === 'retryable' || status === 'unconfirmed' || status === 'unavailable' || status === 'quoteFailed'
+    status === 'retryable' ||
+    status === 'refused' ||
+    status === 'disagrees' ||
+    status === 'unconfirmed' ||
+    status === 'unavailable' ||
+    status === 'quoteFailed'
 
   return (
     <div className="ws-stack" data-stage={status}>
@@ -186,6 +198,7 @@ function Preview({ swap }: { swap: SwapActorRef }) {
             </div>
           </>
         ) : null}
+        <BalanceChanges changes={changes} simulating={simulating} />
       </dl>
       <QuoteAge status={status} age={age} />
       {progress ? (
@@ -256,7 +269,11 @@ function Preview({ swap }: { swap: SwapActorRef }) {
           {t('common.edit')}
         </button>
       ) : null}
-      {status === 'retryable' || status === 'unavailable' || status === 'quoteFailed' ? (
+      {status === 'retryable' ||
+      status === 'refused' ||
+      status === 'disagrees' ||
+      status === 'unavailable' ||
+      status === 'quoteFailed' ? (
         <ButtonPair
           secondary={{ label: t('common.edit'), onClick: edit }}
           primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'swap.retry' }) }}
