@@ -289,3 +289,8 @@ export const NAME_CHECK_DEBOUNCE_MS = 300
 export const NAME_ZONE = 'reown.id'
 /** How old a registration message may be when the API reads it, in seconds. Ours. */
 export const NAME_MESSAGE_MAX_AGE_S = 600
+
+// ---------------------------------------------------------------------------------------------------------
+// One payment, one transaction (the send flow past the wallet's time limit)
+/** How many blocks back the send flow looks for the transaction that took a payment's nonce. Ours. */
+export const SEND_NONCE_SCAN_BLOCKS = 256
