@@ -265,7 +265,7 @@ export class SendNonceTakenError extends SendError {
 }
 
 /** Where in the flow an error happened: decides the fallback when nothing more specific is recognised. */
-export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt'
+export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt' | 'token'
 
 /**
  * Maps anything a wallet, viem or wagmi throws in the send flow onto the kit's error family, keeping the cause.
@@ -277,6 +277,8 @@ export function toSendError(error: unknown, stage: SendStage): BaseError {
   if (error instanceof SolanaError) return fromSolanaError(error)
   // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
   if (error instanceof BaseError) return error
+  // Whatever a token contract's read failed with (a revert: no such function), the token is unreadable.
+  if (stage === 'token') return new TokenMetadataUnavailableError({ cause: error })
   const find = (...classes: ErrorClass[]) =>
     walkError(error, (e) => classes.some((c) => e instanceof c)) !== null
   const text = causeChain(error).map(messageOf).join(' | ')
@@ -313,6 +315,8 @@ export function toSendError(error: unknown, stage: SendStage): BaseError {
       return new SendTransactionError({ cause: error })
     case 'receipt':
       return new SendTransactionError({ cause: error })
+    case 'token':
+      return new TokenMetadataUnavailableError({ cause: error })
   }
 }
 

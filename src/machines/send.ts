@@ -488,7 +488,7 @@ export const sendMachine = setup({
         ],
         onError: {
           target: 'editing',
-          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'estimate' }) },
+          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'token' }) },
         },
       },
       on: {
@@ -720,17 +720,11 @@ export const sendMachine = setup({
             onDone: [...NONCE_LOOKED_UP, { target: 'checking' }],
             onError: { target: 'checking' },
           },
-          on: {
-            'send.retry': '#send.sending',
-            'send.edit': { target: '#send.editing', actions: 'clearError' },
-          },
+          on: { 'send.retry': '#send.sending' },
         },
         // Another transaction took the nonce: the left request cannot be mined any more. A new send reads a new one.
         taken: {
-          on: {
-            'send.retry': '#send.sending',
-            'send.edit': { target: '#send.editing', actions: 'clearError' },
-          },
+          on: { 'send.retry': '#send.sending' },
         },
       },
     },

@@ -44,6 +44,11 @@ export function SendPreview({
   const feeUsd = useSelector(send, (s) => feeInUsd(s.context))
   const error = useSelector(send, (s) => s.context.error)
   const hash = useSelector(send, (s) => s.context.hash)
+  // Past the wallet's time limit, "Send again" only once the chain was looked at (the machine says when).
+  const canSendAgain = useSelector(
+    send,
+    (s) => selectSendStatus(s) === 'overdue' && s.can({ type: 'send.retry' }),
+  )
   const usd = !network?.testnet
   const { t, locale } = useI18n()
 
@@ -54,7 +59,7 @@ export function SendPreview({
       </p>
     )
   }
-  if (stage === 'editing' || stage === 'resolving' || !token || !amount || !to) {
+  if (stage === 'editing' || stage === 'resolving' || stage === 'checkingToken' || !token || !amount || !to) {
     return (
       <div className="ws-stack">
         <p className="ws-muted">{t('preview.nothing')}</p>
@@ -103,8 +108,9 @@ export function SendPreview({
           </dd>
         </div>
       </dl>
-      <Progress stage={stage} hash={hash} />
-      {error && (stage === 'unavailable' || stage === 'retryable' || stage === 'unconfirmed') ? (
+      <Progress stage={stage} hash={hash} looking={stage === 'overdue' && !canSendAgain} />
+      {error &&
+      (stage === 'unavailable' || stage === 'retryable' || stage === 'unconfirmed' || stage === 'overdue') ? (
         <p className="ws-error-text" role="alert">
           {errorText(t, error)}
         </p>
@@ -136,6 +142,11 @@ export function SendPreview({
           primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'send.retry' }) }}
         />
       ) : null}
+      {canSendAgain ? (
+        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
+          {t('send.sendAgain')}
+        </button>
+      ) : null}
       {stage === 'unconfirmed' ? (
         <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
           {t('common.checkAgain')}
@@ -145,10 +156,25 @@ export function SendPreview({
   )
 }
 
-function Progress({ stage, hash }: { stage: SendStatus; hash: string | undefined }) {
+function Progress({
+  stage,
+  hash,
+  looking,
+}: {
+  stage: SendStatus
+  hash: string | undefined
+  /** Past the wallet's time limit, while the chain is asked whether the transaction went out. */
+  looking: boolean
+}) {
   const t = useT()
   const label =
-    stage === 'sending' ? t('send.approve') : stage === 'confirming' ? t('send.waitConfirm') : undefined
+    stage === 'sending'
+      ? t('send.approve')
+      : stage === 'confirming'
+        ? t('send.waitConfirm')
+        : looking
+          ? t('send.overdueChecking')
+          : undefined
   if (!label) return null
   return (
     <div className="ws-stack">
