@@ -98,6 +98,8 @@ function kitWithSendFlow(
   const send = sendMachine.provide({
     actors: {
       estimateFee: fromPromise(async () => fee),
+      // The payment's nonce, read before the wallet is asked (one payment, one transaction).
+      readNonce: fromPromise(async () => ({ from: RECIPIENT, nonce: 3, fromBlock: '1' })),
       sendNative: fromPromise<Hex, SendTransactionRequest>(async ({ input }) => {
         sent.push(input)
         if (wallet.answer === 'decline') throw new UserRejectedError()
@@ -233,7 +235,7 @@ describe('the kit’s Pay, with the real send flow', () => {
     kit.send({ type: 'send.confirm' })
     await settled()
     expect(sent).toEqual([
-      { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything() },
+      { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything(), nonce: 3 },
     ])
     expect(kit.getSnapshot().context.pay).toMatchObject({ id: 1, status: 'succeeded', hash: '0xabc' })
     expect(view()).toBeUndefined()
