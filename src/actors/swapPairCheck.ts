@@ -26,12 +26,19 @@ export function createSwapPairCheck({
   tokens: (chainId: number, signal: AbortSignal) => Promise<SwapToken[]>
 }) {
   const listings = new Map<number, SwapToken[]>()
+  /** A listing being fetched, shared by both tokens of a pair. */
+  const fetching = new Map<number, Promise<SwapToken[]>>()
   const key = (address: string) => address.trim().toLowerCase()
   const listed = async (chainId: number, address: string, signal: AbortSignal) => {
     const find = () => listings.get(chainId)?.find((t) => key(t.address) === key(address))
     const known = find()
     if (known) return known
-    listings.set(chainId, await tokens(chainId, signal))
+    let pending = fetching.get(chainId)
+    if (!pending) {
+      pending = tokens(chainId, signal).finally(() => fetching.delete(chainId))
+      fetching.set(chainId, pending)
+    }
+    listings.set(chainId, await pending)
     return find()
   }
   return {
