@@ -528,6 +528,23 @@ describe('send, against the sandbox chain', () => {
     r.actor.stop()
   })
 
+  it('another transaction of the account takes the nonce meanwhile: said, and "Send again" reads a new one', async () => {
+    const from = account(8)
+    const r = run(await silentWallet(from), await balancesOf(from), { sendRequestTimeout: 300 })
+    const nonce = await reader.getTransactionCount({ address: from })
+    await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
+    r.send({ type: 'send.confirm' })
+    await r.until((s) => s.matches({ overdue: 'open' }), 3_000)
+    // The visitor sends something else from the wallet itself, with the same nonce.
+    await forward('eth_sendTransaction', [
+      { from, to: account(4), value: '0x1', nonce: `0x${nonce.toString(16)}` },
+    ])
+    const taken = await r.until((s) => s.matches({ overdue: 'taken' }), 5_000)
+    expect(taken.context.error?.name).toBe('SendNonceTakenError')
+    expect(taken.context.nonce).toBeUndefined()
+    r.actor.stop()
+  })
+
   // One payment, one transaction: with the old chart "Try again" after the time limit sent a second request with
   // a nonce of its own, and a wallet that then signed both paid twice.
   it('"Send again" while the first request is still open in the wallet, both approved: one transaction is mined', async () => {
