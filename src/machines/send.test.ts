@@ -934,6 +934,23 @@ describe('send machine: sending and confirming', () => {
     expect(t.snapshot().value).toEqual({ sending: 'native' })
   })
 
+  it('another account connected meanwhile: "Send again" reads that account’s nonce', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    t.calls.checkNonce[0]!.resolve({ status: 'open' })
+    await flush()
+    const other = BOB_CHECKSUMMED as Address
+    t.send({
+      type: 'send.setSender',
+      sender: { address: other, addresses: [other], chainId: 31337, connectorId: 'injected' },
+    })
+    t.send({ type: 'send.retry' })
+    expect(t.reads.readNonce).toHaveLength(2)
+    expect(t.snapshot().value).toEqual({ sending: 'native' })
+  })
+
   it('a declined request leaves nothing open: the nonce is let go, a retry reads it again', async () => {
     const t = harness()
     await toReady(t, ETH, '0.01')

@@ -588,13 +588,17 @@ export const sendMachine = setup({
             { target: 'erc20' },
           ],
         },
+        asking: {
+          always: [{ guard: 'isNative', target: 'native' }, { target: 'erc20' }],
+        },
         // The payment's nonce, read once: every wallet request of this payment asks for it.
         nonce: {
           invoke: {
             id: 'readNonce',
             src: 'readNonce',
             input: ({ context }) => ({ chainId: chainReference(context.token!)! }),
-            onDone: { target: 'choosing', actions: { type: 'setNonce', params: outputOf<NonceReading> } },
+            // Straight to the request: the nonce just read is the one to use, whatever the kit's sender says.
+            onDone: { target: 'asking', actions: { type: 'setNonce', params: outputOf<NonceReading> } },
             onError: {
               target: '#send.failed.retryable',
               actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
@@ -926,14 +930,12 @@ function sendDecimalsOf(context: Pick<SendContext, 'token' | 'tokenOnChain'>): n
   return decimalsOf(token)!
 }
 
-/** A nonce is held for the token's chain (and the sending account, when known). */
+/** A nonce is held for the token's chain and the account that sends (when the kit named one). */
 function holdsNonce(context: Pick<SendContext, 'nonce' | 'token' | 'sender'>): boolean {
   const nonce = context.nonce
   if (!nonce || !context.token || nonce.chainId !== chainReference(context.token)) return false
   const sender = context.sender
-  return (
-    !sender || typeof sender.address !== 'string' || sender.address.toLowerCase() === nonce.from.toLowerCase()
-  )
+  return !sender || sender.address.toLowerCase() === nonce.from.toLowerCase()
 }
 
 /** The held nonce and the payment that should take it, for `checkNonce` and `watchNonce`. */
