@@ -315,8 +315,6 @@ export function toSendError(error: unknown, stage: SendStage): BaseError {
       return new SendTransactionError({ cause: error })
     case 'receipt':
       return new SendTransactionError({ cause: error })
-    case 'token':
-      return new TokenMetadataUnavailableError({ cause: error })
   }
 }
 

@@ -99,7 +99,7 @@ function kitWithSendFlow(
     actors: {
       estimateFee: fromPromise(async () => fee),
       // The payment's nonce, read before the wallet is asked (one payment, one transaction).
-      readNonce: fromPromise(async () => ({ from: RECIPIENT, nonce: 3, fromBlock: '1' })),
+      readNonce: fromPromise(async () => ({ from: RECIPIENT as `0x${string}`, nonce: 3, fromBlock: '1' })),
       sendNative: fromPromise<Hex, SendTransactionRequest>(async ({ input }) => {
         sent.push(input)
         if (wallet.answer === 'decline') throw new UserRejectedError()
