@@ -8,19 +8,19 @@ import {
   type FeeEstimate,
   hasWrongChecksum,
   isSolanaAddress,
+  isSolanaToken,
   type NonceReading,
   type NonceStatus,
-  isSolanaToken,
   type ResolvedName,
   type SendReceipt,
   type SendStatus,
-  type TokenOnChain,
   selectFormError,
   selectInFlight,
   selectIsPreviewing,
   selectSendStatus,
   sendMachine,
   type TokenBalance,
+  type TokenOnChain,
   validateSend,
 } from '../../src/machines/send'
 import {
@@ -268,7 +268,8 @@ function invariant(snapshot: Snapshot): void {
   if (overdue && (c.hash || c.loading)) fail('overdue with a hash, or loading')
   const asking = snapshot.matches({ sending: 'native' }) || snapshot.matches({ sending: 'erc20' })
   if (asking && !c.nonce) fail('a wallet request without the payment nonce')
-  if (c.nonce && c.token && !isSolanaToken(c.token) && c.nonce.chainId !== 31337) fail('a nonce of another chain')
+  if (c.nonce && c.token && !isSolanaToken(c.token) && c.nonce.chainId !== 31337)
+    fail('a nonce of another chain')
   if ((snapshot.matches('confirming') || snapshot.matches('done')) && c.nonce)
     fail('the nonce held after its transaction is known')
   // An ERC-20 is read from its contract before its preview, and the contract's decimals are the listing's.
