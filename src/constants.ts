@@ -328,3 +328,8 @@ export const SIMULATION_TIMEOUT_MS = 10_000
  * wallets, stored recent wallets); longer names are cut with an ellipsis. Ours: a name is a label.
  */
 export const WALLET_NAME_MAX_LENGTH = 64
+
+// ---------------------------------------------------------------------------------------------------------
+// One payment, one transaction (the send flow past the wallet's time limit)
+/** How many blocks back the send flow looks for the transaction that took a payment's nonce. Ours. */
+export const SEND_NONCE_SCAN_BLOCKS = 256

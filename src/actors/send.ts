@@ -4,25 +4,34 @@ import type { Config } from 'wagmi'
 import {
   estimateFeesPerGas,
   estimateGas,
+  getBlock,
+  getBlockNumber,
   getConnection,
   getPublicClient,
+  getTransactionCount,
   sendTransaction,
   writeContract,
 } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { DataApiClient } from '../api/dataApi'
 import { fetchQueryFor, resolvedNameQuery } from '../api/queries'
+import { createKitQueryClient } from '../api/queryClient'
 import { simulateBalanceChanges } from '../chains/eip155/simulate'
-import { NATIVE_TOKEN_ADDRESS, PENDING_TX_POLL_INTERVAL_MS } from '../constants'
+import { createTokenMetadataReader } from '../chains/eip155/tokenMetadata'
+import { NATIVE_TOKEN_ADDRESS, PENDING_TX_POLL_INTERVAL_MS, SEND_NONCE_SCAN_BLOCKS } from '../constants'
 import {
   ResolveNameError,
   SendAccountNotFoundError,
+  TokenMetadataUnavailableError,
   TransactionPendingError,
   toSendError,
   UnsupportedChainError,
 } from '../errors/send'
 import type {
   FeeEstimate,
+  NonceCheck,
+  NonceReading,
+  NonceStatus,
   ReceiptRequest,
   ResolvedName,
   SendReceipt,
@@ -31,6 +40,7 @@ import type {
   SendSimulationRequest,
   SendTransactionRequest,
   SolanaSendRequest,
+  TokenOnChain,
 } from '../machines/send'
 import { evmAddressOf } from '../utils/caip'
 import { pollReceipt, waitForReceipt } from './receipts'
@@ -74,8 +84,13 @@ export interface SendActorDependencies {
   names?: { api: DataApiClient; queryClient: QueryClient }
   /** Another name lookup (tests, other resolvers); used when `names` is not given. Without either, names fail. */
   resolveName?: NameResolver
-  /** How often a pending transaction's receipt is asked for (SPEC §9 polling). */
+  /** How often a pending transaction's receipt is asked for (SPEC §9 polling); also a held nonce's. */
   pollIntervalMs?: number
+  /**
+   * Where tokens' on-chain decimals are cached (one entry per token): the kit's QueryClient. Without it, that of
+   * `names`, else a private one.
+   */
+  queryClient?: QueryClient
   /**
    * Loads Solana's send (src/actors/solanaSend.ts) on the first Solana send or fee estimate: an `import()`, so
    * an eip155 send never fetches @solana/web3.js. Without it, Solana sends fail as an unsupported chain.
@@ -94,6 +109,10 @@ export function createSendActors({
   solana,
   ...rest
 }: SendActorDependencies) {
+  const readToken = createTokenMetadataReader(
+    wagmi,
+    rest.queryClient ?? names?.queryClient ?? createKitQueryClient(),
+  )
   let solanaSender: Promise<SolanaSender> | undefined
   const loadSolana = (): Promise<SolanaSender> => {
     if (!solana) return Promise.reject(new UnsupportedChainError({ details: 'Solana is not configured.' }))
@@ -164,6 +183,7 @@ export function createSendActors({
           to: input.to,
           value: input.amount,
           ...feeFieldsOf(input.fee),
+          ...nonceFieldOf(input),
         })
       } catch (error) {
         throw toSendError(error, 'send')
@@ -181,10 +201,52 @@ export function createSendActors({
           functionName: 'transfer',
           args: [input.to, input.amount],
           ...feeFieldsOf(input.fee),
+          ...nonceFieldOf(input),
         })
       } catch (error) {
         throw toSendError(error, 'send')
       }
+    }),
+
+    readTokenMetadata: fromPromise<TokenOnChain, { chainId: number; address: Address }>(
+      async ({ input, signal }) => {
+        try {
+          chainOf(wagmi, input.chainId)
+          return await readToken(input, signal)
+        } catch (error) {
+          throw new TokenMetadataUnavailableError({ cause: error, details: `Token ${input.address}` })
+        }
+      },
+    ),
+
+    readNonce: fromPromise<NonceReading, { chainId: number }>(async ({ input }) => {
+      try {
+        chainOf(wagmi, input.chainId)
+        const from = senderOf(wagmi)
+        // 'pending': a transaction the wallet already sent and the node holds counts, as the wallet would count it.
+        const [nonce, block] = await Promise.all([
+          getTransactionCount(wagmi, { chainId: input.chainId, address: from, blockTag: 'pending' }),
+          getBlockNumber(wagmi, { chainId: input.chainId }),
+        ])
+        return { from, nonce, fromBlock: block.toString() }
+      } catch (error) {
+        throw toSendError(error, 'send')
+      }
+    }),
+
+    checkNonce: fromPromise<NonceStatus, NonceCheck>(({ input }) => nonceStatus(wagmi, input)),
+
+    watchNonce: fromPromise<NonceStatus, NonceCheck>(async ({ input, signal }) => {
+      while (!signal.aborted) {
+        try {
+          const status = await nonceStatus(wagmi, input)
+          if (status.status !== 'open') return status
+        } catch {
+          // A passing RPC failure: look again.
+        }
+        await sleep(pollIntervalMs, signal)
+      }
+      return { status: 'open' }
     }),
 
     waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(async ({ input }) => {
@@ -296,4 +358,54 @@ function feeFieldsOf(
   }
   if (fee?.gasPrice !== undefined) return { gasPrice: BigInt(fee.gasPrice) }
   return {}
+}
+
+/** The payment's nonce, when it holds one: the wallet is asked for exactly that transaction slot. */
+function nonceFieldOf(request: SendTransactionRequest): { nonce: number } | Record<string, never> {
+  return request.nonce === undefined ? {} : { nonce: request.nonce }
+}
+
+/**
+ * What the chain says of a held nonce: `open` while the account's mined transactions do not reach it; else the
+ * transaction that took it, looked for from the newest block back to the block the nonce was read at (at most
+ * SEND_NONCE_SCAN_BLOCKS), is this payment's (`mined`) or another (`taken`, also when it is not found).
+ */
+async function nonceStatus(wagmi: Config, check: NonceCheck): Promise<NonceStatus> {
+  const { chainId } = check
+  const mined = await getTransactionCount(wagmi, { chainId, address: check.from, blockTag: 'latest' })
+  if (mined <= check.nonce) return { status: 'open' }
+  const latest = await getBlockNumber(wagmi, { chainId })
+  const floor = BigInt(check.fromBlock)
+  const oldest =
+    latest - BigInt(SEND_NONCE_SCAN_BLOCKS) > floor ? latest - BigInt(SEND_NONCE_SCAN_BLOCKS) : floor
+  for (let number = latest; number >= oldest; number--) {
+    const block = await getBlock(wagmi, { chainId, blockNumber: number, includeTransactions: true })
+    const tx = block.transactions.find(
+      (t) => t.from.toLowerCase() === check.from.toLowerCase() && t.nonce === check.nonce,
+    )
+    if (tx) return isPayment(tx, check.request) ? { status: 'mined', hash: tx.hash } : { status: 'taken' }
+  }
+  return { status: 'taken' }
+}
+
+/** A mined transaction is the payment: the same recipient (or token contract), value and call. */
+function isPayment(tx: { to: Address | null; value: bigint; input: Hex }, request: SendRequest): boolean {
+  const call = callOf(request)
+  return (
+    tx.to?.toLowerCase() === call.to.toLowerCase() &&
+    tx.value === (call.value ?? 0n) &&
+    (tx.input === '0x' ? undefined : tx.input.toLowerCase()) === call.data?.toLowerCase()
+  )
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
 }

@@ -1,10 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query'
 import type { Hex } from 'viem'
 import type { Config } from 'wagmi'
 import { getPublicClient, sendTransaction } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { ConvertClient } from '../api/convert'
+import { createKitQueryClient } from '../api/queryClient'
 import { simulateBalanceChanges } from '../chains/eip155/simulate'
 import { checkSwapBuild } from '../chains/eip155/swapBuildCheck'
+import { createTokenMetadataReader } from '../chains/eip155/tokenMetadata'
 import { PENDING_TX_POLL_INTERVAL_MS, SWAP_DEADLINE_MAX_S } from '../constants'
 import { SwapPendingError, toSwapError } from '../errors/swap'
 import type {
@@ -25,6 +28,7 @@ import type {
   SwapTransaction,
 } from '../machines/swap/types'
 import { pollReceipt, waitForReceipt } from './receipts'
+import { createSwapPairCheck } from './swapPairCheck'
 
 export interface SwapActorsParameters {
   wagmi: Config
@@ -35,6 +39,8 @@ export interface SwapActorsParameters {
   routers: Readonly<Record<string, string>>
   /** Milliseconds since the epoch (default `Date.now`), for the deadline check. */
   now?: () => number
+  /** Where the pair's on-chain decimals are cached (the kit's QueryClient); a private one without it. */
+  queryClient?: QueryClient
 }
 
 /**
@@ -53,7 +59,13 @@ export function createSwapActors({
   pollIntervalMs = PENDING_TX_POLL_INTERVAL_MS,
   routers,
   now = Date.now,
+  queryClient = createKitQueryClient(),
 }: SwapActorsParameters) {
+  // The pair is checked against its contracts before each quote (./swapPairCheck.ts).
+  const pair = createSwapPairCheck({
+    read: createTokenMetadataReader(wagmi, queryClient),
+    tokens: (chainId, signal) => convert.tokens(chainId, signal),
+  })
   const mapped =
     <I, O>(stage: Parameters<typeof toSwapError>[1], run: (input: I, signal: AbortSignal) => Promise<O>) =>
     async ({ input, signal }: { input: I; signal: AbortSignal }) => {
@@ -65,12 +77,15 @@ export function createSwapActors({
     }
   return {
     fetchTokens: fromPromise<SwapToken[], SwapTokensRequest>(
-      mapped('tokens', (input, signal) => convert.tokens(input.chainId, signal)),
+      mapped('tokens', async (input, signal) =>
+        pair.remember(input.chainId, await convert.tokens(input.chainId, signal)),
+      ),
     ),
     fetchQuote: fromPromise<SwapQuote, SwapQuoteRequest>(
-      mapped('quote', async (input, signal) =>
-        convert.quote(input, await convert.gasPrice(input.chainId, signal), signal),
-      ),
+      mapped('quote', async (input, signal) => {
+        await pair.check(input, signal)
+        return convert.quote(input, await convert.gasPrice(input.chainId, signal), signal)
+      }),
     ),
     fetchAllowance: fromPromise<string, SwapAllowanceRequest>(
       mapped('allowance', (input, signal) => convert.allowance(input, signal)),

@@ -206,8 +206,66 @@ export class TransactionPendingError extends SendError {
   }
 }
 
+/**
+ * A mixed-case receiver whose EIP-55 checksum does not match: one letter was mistyped, or its case changed.
+ * Never silently "fixed" into another address; all-lowercase and all-uppercase addresses carry no checksum.
+ */
+export class ReceiverChecksumError extends SendError {
+  override name = 'ReceiverChecksumError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid address: its checksum does not match. Check it for a mistyped letter.', parameters)
+  }
+}
+
+/**
+ * The token's contract states other decimals (or another symbol) than the balances say: an amount scaled by
+ * the stated decimals would send another quantity than the one typed, so the token is refused.
+ */
+export class TokenDecimalsMismatchError extends SendError {
+  override name = 'TokenDecimalsMismatchError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('This token cannot be sent: its contract does not match its listing.', parameters)
+  }
+}
+
+/** The token's `decimals()` could not be read from the chain, so no amount of it can be trusted. */
+export class TokenMetadataUnavailableError extends SendError {
+  override name = 'TokenMetadataUnavailableError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Unable to read the token from the network. Try again.', parameters)
+  }
+}
+
+/**
+ * After the wallet's time limit: no transaction of this payment is mined yet, and the wallet may still hold
+ * the request. Sending again asks for the same transaction slot (nonce), so at most one of the two is mined.
+ */
+export class SendStillOpenError extends SendError {
+  override name = 'SendStillOpenError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super(
+      'The wallet did not answer in time, and nothing was sent yet. Send again replaces the open request: only one can go through.',
+      parameters,
+    )
+  }
+}
+
+/**
+ * The nonce of the payment's first request was taken by another transaction of the account (not this payment):
+ * that request can no longer go through, and a new one gets a new nonce.
+ */
+export class SendNonceTakenError extends SendError {
+  override name = 'SendNonceTakenError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super(
+      'Another transaction of your account was sent instead of this one. Check your activity before sending again.',
+      parameters,
+    )
+  }
+}
+
 /** Where in the flow an error happened: decides the fallback when nothing more specific is recognised. */
-export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt'
+export type SendStage = 'resolve' | 'estimate' | 'send' | 'receipt' | 'token'
 
 /**
  * Maps anything a wallet, viem or wagmi throws in the send flow onto the kit's error family, keeping the cause.
@@ -219,6 +277,8 @@ export function toSendError(error: unknown, stage: SendStage): BaseError {
   if (error instanceof SolanaError) return fromSolanaError(error)
   // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
   if (error instanceof BaseError) return error
+  // Whatever a token contract's read failed with (a revert: no such function), the token is unreadable.
+  if (stage === 'token') return new TokenMetadataUnavailableError({ cause: error })
   const find = (...classes: ErrorClass[]) =>
     walkError(error, (e) => classes.some((c) => e instanceof c)) !== null
   const text = causeChain(error).map(messageOf).join(' | ')

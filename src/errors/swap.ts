@@ -254,6 +254,17 @@ export function toSwapError(error: unknown, stage: SwapStage): BaseError {
   }
 }
 
+/**
+ * A token of the pair whose contract states other decimals (or another symbol) than the convert API: the amount
+ * would be scaled wrongly, so the pair is refused.
+ */
+export class SwapTokenMismatchError extends SwapError {
+  override name = 'SwapTokenMismatchError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('This token cannot be swapped: its contract does not match its listing.', parameters)
+  }
+}
+
 /** What a snapshot keeps of a swap error: plain data, for the inspector and the views. */
 export function swapErrorInfo(error: unknown, stage: SwapStage): ErrorInfo {
   const kit = toSwapError(error, stage)

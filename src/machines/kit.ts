@@ -157,7 +157,7 @@ export function defineKitMachine() {
       // SPEC §8: the provider's services refuse the project id.
       'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
       // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
-      'request.timedOut': { actions: 'showTimedOutAlert' },
+      'request.timedOut': { actions: ['showTimedOutAlert', 'withdrawFrameRequests'] },
       // SPEC §3 Verify context: wallets will flag this page's domain for the pairing shown (SPEC §8 alert).
       'connection.domainUnverified': { actions: 'showUnverifiedDomainAlert' },
       // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.

@@ -1,6 +1,6 @@
 import { type Address, type Hex, parseEther, UserRejectedRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createActor, fromPromise, SimulatedClock } from 'xstate'
+import { type AnyActorLogic, createActor, createMachine, fromPromise, SimulatedClock } from 'xstate'
 import { PENDING_TX_POLLING_MS, SEND_REQUEST_TIMEOUT_MS, TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import {
   SolanaInsufficientFundsError,
@@ -10,9 +10,13 @@ import {
 import {
   type FeeEstimate,
   feeInUsd,
+  hasWrongChecksum,
   isNativeToken,
   isSolanaAddress,
   isSolanaToken,
+  type NonceCheck,
+  type NonceReading,
+  type NonceStatus,
   parseAmount,
   type ReceiptRequest,
   type ResolvedName,
@@ -27,6 +31,7 @@ import {
   sendMachine,
   solanaMint,
   type TokenBalance,
+  type TokenOnChain,
   tokenContract,
   validateSend,
 } from './send'
@@ -97,11 +102,47 @@ const FEE: FeeEstimate = {
   decimals: 18,
 }
 
+/** What the fake chain's token contracts answer (`decimals()`, `symbol()`), whatever the balances say. */
+const CONTRACTS: Record<string, { decimals: number; symbol: string }> = {
+  [STK_ADDRESS.toLowerCase()]: { decimals: 18, symbol: 'STK' },
+  [USDT_ADDRESS.toLowerCase()]: { decimals: 6, symbol: 'USDT' },
+}
+const SENDER: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+/** The account's next nonce on the fake chain. */
+const NONCE = 5
+
+/**
+ * A slot that answers at once (a child that is final as it starts), so reading the chain's facts needs no
+ * settling in tests about other things. Each input is recorded.
+ */
+function answerAtOnce<TInput, TOutput>(list: TInput[], answer: (input: TInput) => TOutput): AnyActorLogic {
+  return createMachine({
+    types: {} as { input: TInput; context: { input: TInput } },
+    context: ({ input }) => {
+      list.push(input)
+      return { input }
+    },
+    initial: 'answered',
+    states: { answered: { type: 'final' } },
+    output: ({ context }) => answer(context.input),
+  })
+}
+
+/** The fake chain's token contracts. */
+const readContract = ({ chainId, address }: { chainId: number; address: Address }): TokenOnChain => {
+  const contract = CONTRACTS[address.toLowerCase()]
+  if (!contract) throw new Error(`no contract at ${address}`)
+  return { chainId, address, ...contract }
+}
+
 /**
  * The real machine with every actor slot replaced by a fake the test settles, on a simulated clock, with every
- * emitted notice recorded.
+ * emitted notice recorded. The token contracts and the account's nonce are read from a fake chain at once.
  */
-function harness(input: SendInput = { tokenBalances: [ETH, STK, USDT] }) {
+function harness(
+  input: SendInput = { tokenBalances: [ETH, STK, USDT] },
+  chain: { readTokenMetadata?: AnyActorLogic } = {},
+) {
   const calls = {
     resolveName: [] as Call<{ name: string }, ResolvedName>[],
     estimateFee: [] as Call<SendRequest, FeeEstimate>[],
@@ -111,6 +152,12 @@ function harness(input: SendInput = { tokenBalances: [ETH, STK, USDT] }) {
     pollReceipt: [] as Call<{ hash: Hex; chainId: number }, SendReceipt>[],
     estimateSolanaFee: [] as Call<SolanaSendRequest, FeeEstimate>[],
     sendSolana: [] as Call<SolanaSendRequest & { fee?: FeeEstimate }, string>[],
+    checkNonce: [] as Call<NonceCheck, NonceStatus>[],
+    watchNonce: [] as Call<NonceCheck, NonceStatus>[],
+  }
+  const reads = {
+    readTokenMetadata: [] as { chainId: number; address: Address }[],
+    readNonce: [] as { chainId: number }[],
   }
   const slot = <TInput, TOutput>(list: Call<TInput, TOutput>[]) =>
     fromPromise<TOutput, TInput>(
@@ -129,7 +176,14 @@ function harness(input: SendInput = { tokenBalances: [ETH, STK, USDT] }) {
       pollReceipt: slot(calls.pollReceipt),
       estimateSolanaFee: slot(calls.estimateSolanaFee),
       sendSolana: slot(calls.sendSolana),
-    },
+      readTokenMetadata: chain.readTokenMetadata ?? answerAtOnce(reads.readTokenMetadata, readContract),
+      readNonce: answerAtOnce(
+        reads.readNonce,
+        (): NonceReading => ({ from: SENDER, nonce: NONCE, fromBlock: '100' }),
+      ),
+      checkNonce: slot(calls.checkNonce),
+      watchNonce: slot(calls.watchNonce),
+    } as never,
   })
   const clock = new SimulatedClock()
   const actor = createActor(machine, { input, clock })
@@ -142,6 +196,7 @@ function harness(input: SendInput = { tokenBalances: [ETH, STK, USDT] }) {
   return {
     actor,
     calls,
+    reads,
     clock,
     notices,
     send,
@@ -436,6 +491,99 @@ describe('send machine: receiver and preview', () => {
   })
 })
 
+describe('send machine: amounts from the chain', () => {
+  /** The Data API's word on the sandbox's 6-decimal token, with 7 decimals stated (a wrong or hostile answer). */
+  const USDC_SAYS_7: TokenBalance = {
+    ...USDT,
+    name: 'USD Coin',
+    quantity: { decimals: '7', numeric: '10000' },
+  }
+
+  // The old chart scaled "5" by the stated 7 decimals: 50 000 000 base units, 50 tokens of a 6-decimal contract.
+  it('"5" of a token the API says has 7 decimals, the contract 6: refused, never 50 sent', async () => {
+    const t = harness({ tokenBalances: [ETH, USDC_SAYS_7] })
+    t.send(
+      { type: 'send.setToken', token: USDC_SAYS_7 },
+      { type: 'send.setAmount', amount: '5' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.preview' },
+    )
+    await flush()
+    expect(t.reads.readTokenMetadata).toEqual([{ chainId: 31337, address: USDT_ADDRESS }])
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context().error).toEqual({
+      name: 'TokenDecimalsMismatchError',
+      message: 'This token cannot be sent: its contract does not match its listing.',
+    })
+    expect(t.context().tokenOnChain).toBeUndefined()
+    // Nothing estimated, nothing asked of the wallet, and no preview shown.
+    expect(t.calls.estimateFee).toHaveLength(0)
+    expect(t.calls.sendErc20).toHaveLength(0)
+    expect(t.notices).toEqual([])
+  })
+
+  it('another symbol on the contract than listed is refused too', async () => {
+    const renamed = { ...USDT, symbol: 'USDC' }
+    const t = harness({ tokenBalances: [ETH, renamed] })
+    t.send(
+      { type: 'send.setToken', token: renamed },
+      { type: 'send.setAmount', amount: '5' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.preview' },
+    )
+    await flush()
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context().error?.name).toBe('TokenDecimalsMismatchError')
+  })
+
+  it('the listing changing its decimals after the check does not rescale the amount: the contract’s are used', async () => {
+    const t = harness()
+    await toReady(t, USDT, '5')
+    expect(t.context().tokenOnChain).toEqual({
+      chainId: 31337,
+      address: USDT_ADDRESS,
+      decimals: 6,
+      symbol: 'USDT',
+    })
+    t.send({ type: 'send.setTokenBalances', tokenBalances: [ETH, USDC_SAYS_7] })
+    expect(t.context().token?.quantity.decimals).toBe('7')
+    t.send({ type: 'send.confirm' })
+    expect(t.calls.sendErc20[0]!.input.amount).toBe(5_000_000n)
+  })
+
+  it('a contract that cannot be read: the form says so, nothing is previewed', async () => {
+    const failing = fromPromise<TokenOnChain, { chainId: number; address: Address }>(async () => {
+      throw new Error('execution reverted')
+    })
+    const t = harness(undefined, { readTokenMetadata: failing })
+    t.send(
+      { type: 'send.setToken', token: STK },
+      { type: 'send.setAmount', amount: '1' },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.preview' },
+    )
+    expect(t.snapshot().value).toBe('checkingToken')
+    expect(t.snapshot().hasTag('busy')).toBe(true)
+    await flush()
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context().error?.name).toBe('TokenMetadataUnavailableError')
+  })
+
+  it('a receiver with a wrong checksum: refused by its own rule, before any slot', () => {
+    const t = harness()
+    const mistyped = BOB_CHECKSUMMED.replace('C51812', 'c51812')
+    t.send(
+      { type: 'send.setToken', token: ETH },
+      { type: 'send.setAmount', amount: '0.01' },
+      { type: 'send.setReceiver', receiverAddress: mistyped },
+      { type: 'send.preview' },
+    )
+    expect(t.snapshot().value).toBe('editing')
+    expect(t.context().error?.name).toBe('ReceiverChecksumError')
+    expect(t.calls.estimateFee).toHaveLength(0)
+  })
+})
+
 describe('send machine: sending and confirming', () => {
   it('a native send: loading on, the wallet asked with the fee shown, receipt awaited, send state reset', async () => {
     const t = harness()
@@ -452,7 +600,10 @@ describe('send machine: sending and confirming', () => {
       to: BOB_CHECKSUMMED,
       amount: parseEther('0.01'),
       fee: FEE,
+      // The account's nonce, read just before (one payment, one transaction).
+      nonce: NONCE,
     })
+    expect(t.reads.readNonce).toEqual([{ chainId: 31337 }])
     t.calls.sendNative[0]!.resolve(HASH)
     await flush()
     expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
@@ -505,7 +656,10 @@ describe('send machine: sending and confirming', () => {
       amount: 1_500_000n,
       token: USDT_ADDRESS,
       fee: FEE,
+      nonce: NONCE,
     })
+    // The contract was read before the preview: its decimals scale the amount.
+    expect(t.reads.readTokenMetadata).toEqual([{ chainId: 31337, address: USDT_ADDRESS }])
     t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '8' })
     await flush()
     const succeeded = t.notices.at(-1) as Extract<SendNotice, { type: 'send.succeeded' }>
@@ -660,7 +814,9 @@ describe('send machine: sending and confirming', () => {
     expect(t.snapshot().can({ type: 'send.retry' })).toBe(false)
   })
 
-  it('a wallet that never answers: a clear error after SEND_REQUEST_TIMEOUT_MS, the form kept, the kit told', async () => {
+  // One payment, one transaction: the old chart failed the send at the time limit and "Try again" sent a
+  // second request with a nonce of its own, so two live wallet requests could both be mined.
+  it('a wallet that never answers: past SEND_REQUEST_TIMEOUT_MS the chain is asked before anything is offered', async () => {
     const t = harness()
     await toReady(t, STK, '1.5')
     t.send({ type: 'send.confirm' })
@@ -668,8 +824,8 @@ describe('send machine: sending and confirming', () => {
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
     expect(t.snapshot().value).toEqual({ sending: 'erc20' })
     t.clock.increment(1)
-    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
-    // The wallet's request is abandoned: its actor stopped, its signal aborted.
+    expect(t.snapshot().value).toEqual({ overdue: 'checking' })
+    // The wallet's request is left: its actor stopped, its signal aborted.
     expect(t.calls.sendErc20[0]!.signal.aborted).toBe(true)
     expect(t.context()).toMatchObject({
       error: {
@@ -678,44 +834,133 @@ describe('send machine: sending and confirming', () => {
       },
       token: STK,
       sendTokenAmount: '1.5',
-      receiverAddress: BOB,
       resolvedAddress: BOB_CHECKSUMMED,
       loading: false,
       hash: undefined,
+      nonce: { chainId: 31337, from: SENDER, nonce: NONCE, fromBlock: '100', abandoned: true },
     })
-    expect(t.notices.slice(1)).toEqual([
-      { type: 'request.timedOut', request: 'send' },
-      {
-        type: 'send.failed',
-        error: {
-          name: 'SendTimeoutError',
-          message: 'The wallet did not answer in time. Check its activity before sending again.',
-        },
-        hash: undefined,
-      },
-    ])
-    // A hash the wallet sends after the time limit does not flip the outcome: the failure stands, no
-    // submitted notice, no receipt awaited (the activity list shows the real transaction later).
+    // Not offered before the chain was looked at.
+    expect(t.snapshot().can({ type: 'send.retry' })).toBe(false)
+    expect(t.snapshot().can({ type: 'send.edit' })).toBe(false)
+    expect(t.calls.checkNonce[0]!.input).toEqual({
+      chainId: 31337,
+      from: SENDER,
+      nonce: NONCE,
+      fromBlock: '100',
+      request: { chainId: 31337, to: BOB_CHECKSUMMED, amount: parseEther('1.5'), token: STK_ADDRESS },
+    })
+    // The kit's alert; the payment is not reported failed (it may still go through).
+    expect(t.notices.slice(1)).toEqual([{ type: 'request.timedOut', request: 'send' }])
+    // A hash the wallet sends after the time limit is not taken from it: only the chain's word counts.
     t.calls.sendErc20[0]!.resolve(HASH)
     await flush()
-    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
-    expect(t.context().hash).toBeUndefined()
-    expect(t.calls.waitForReceipt).toHaveLength(0)
+    expect(t.snapshot().value).toEqual({ overdue: 'checking' })
     expect(t.notices.map((n) => n.type)).not.toContain('send.submitted')
   })
 
-  it('the time limit is per request: a retry gets its full time again', async () => {
+  it('"Send again" after the time limit asks for the same nonce, and the chain stays watched meanwhile', async () => {
     const t = harness()
     await toReady(t, ETH, '0.01')
     t.send({ type: 'send.confirm' })
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
-    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    t.calls.checkNonce[0]!.resolve({ status: 'open' })
+    await flush()
+    expect(t.snapshot().value).toEqual({ overdue: 'open' })
+    expect(t.context().error?.name).toBe('SendStillOpenError')
+    expect(t.calls.watchNonce).toHaveLength(1)
+    expect(t.snapshot().can({ type: 'send.retry' })).toBe(true)
     t.send({ type: 'send.retry' })
     expect(t.snapshot().value).toEqual({ sending: 'native' })
+    expect(t.calls.watchNonce[0]!.signal.aborted).toBe(true)
+    // The same transaction slot as the first request: at most one of the two can be mined.
+    expect(t.calls.sendNative.map((c) => c.input.nonce)).toEqual([NONCE, NONCE])
+    expect(t.reads.readNonce).toHaveLength(1)
+    // The time limit is per request: the second one gets its full time.
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
     t.calls.sendNative[1]!.resolve(HASH)
     await flush()
     expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    // Its transaction is known: the nonce is let go, the next payment reads its own.
+    expect(t.context().nonce).toBeUndefined()
+  })
+
+  it('the first request mined while overdue: its hash is the payment, its receipt awaited, nothing sent again', async () => {
+    const t = harness()
+    await toReady(t, STK, '1.5')
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    t.calls.checkNonce[0]!.resolve({ status: 'open' })
+    await flush()
+    t.calls.watchNonce[0]!.resolve({ status: 'mined', hash: HASH })
+    await flush()
+    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.context()).toMatchObject({ hash: HASH, nonce: undefined })
+    expect(t.notices.at(-1)).toEqual({ type: 'send.submitted', hash: HASH, chainId: 31337 })
+    t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '9' })
+    await flush()
+    expect(t.snapshot().value).toBe('done')
+    expect(t.calls.sendErc20).toHaveLength(1)
+  })
+
+  it('the request sent again fails (nonce used) while the first went through: the chain names the payment', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    t.calls.checkNonce[0]!.resolve({ status: 'open' })
+    await flush()
+    t.send({ type: 'send.retry' })
+    t.calls.sendNative[1]!.reject(new Error('nonce too low'))
+    await flush()
+    // Not "failed, try again": the earlier request may be the one that was mined.
+    expect(t.snapshot().value).toEqual({ overdue: 'checking' })
+    t.calls.checkNonce[1]!.resolve({ status: 'mined', hash: HASH })
+    await flush()
+    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.context().hash).toBe(HASH)
+  })
+
+  it('another transaction took the nonce: said, and "Send again" reads a new one', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    t.calls.checkNonce[0]!.resolve({ status: 'taken' })
+    await flush()
+    expect(t.snapshot().value).toEqual({ overdue: 'taken' })
+    expect(t.context()).toMatchObject({ nonce: undefined, error: { name: 'SendNonceTakenError' } })
+    t.send({ type: 'send.retry' })
+    expect(t.reads.readNonce).toHaveLength(2)
+    expect(t.snapshot().value).toEqual({ sending: 'native' })
+  })
+
+  it('another account connected meanwhile: "Send again" reads that account’s nonce', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
+    t.calls.checkNonce[0]!.resolve({ status: 'open' })
+    await flush()
+    const other = BOB_CHECKSUMMED as Address
+    t.send({
+      type: 'send.setSender',
+      sender: { address: other, addresses: [other], chainId: 31337, connectorId: 'injected' },
+    })
+    t.send({ type: 'send.retry' })
+    expect(t.reads.readNonce).toHaveLength(2)
+    expect(t.snapshot().value).toEqual({ sending: 'native' })
+  })
+
+  it('a declined request leaves nothing open: the nonce is let go, a retry reads it again', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    t.calls.sendNative[0]!.reject(new UserRejectedRequestError(new Error('User rejected the request.')))
+    await flush()
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    expect(t.context().nonce).toBeUndefined()
+    t.send({ type: 'send.retry' })
+    expect(t.reads.readNonce).toHaveLength(2)
   })
 
   it('send.reset while the wallet is asked (a disconnect): the request is abandoned and the form reset', async () => {
@@ -742,6 +987,12 @@ describe('send machine: sending and confirming', () => {
     actor.send({ type: 'send.setToken', token: STK })
     actor.send({ type: 'send.setAmount', amount: '1' })
     actor.send({ type: 'send.setReceiver', receiverAddress: BOB })
+    actor.send({ type: 'send.preview' })
+    await flush()
+    // An ERC-20's contract is read first: without the slot, the form says the token could not be read.
+    expect(actor.getSnapshot().value).toBe('editing')
+    expect(actor.getSnapshot().context.error?.name).toBe('TokenMetadataUnavailableError')
+    actor.send({ type: 'send.setToken', token: ETH })
     actor.send({ type: 'send.preview' })
     await flush()
     expect(actor.getSnapshot().value).toEqual({ previewing: 'unavailable' })
@@ -775,6 +1026,22 @@ describe('validateSend and the token helpers', () => {
     expect(form(STK, '1000', BOB)).toBeUndefined()
     for (const receiver of ['bob', '0x1234', 'alice .eth', 'alice.', '.eth']) {
       expect(form(STK, '1', receiver), receiver).toBe('Invalid address')
+    }
+  })
+
+  // EIP-55 strict: the old check (isAddress with strict: false) took a mixed-case address with a wrong
+  // checksum and getAddress silently "fixed" it into the address one mistyped letter named.
+  it('refuses a mixed-case receiver whose EIP-55 checksum does not match; all-lower and all-upper stay valid', () => {
+    const mistyped = `${BOB_CHECKSUMMED.slice(0, 10)}${BOB_CHECKSUMMED[10]!.toLowerCase()}${BOB_CHECKSUMMED.slice(11)}`
+    expect(mistyped).not.toBe(BOB_CHECKSUMMED)
+    expect(mistyped.toLowerCase()).toBe(BOB)
+    expect(hasWrongChecksum(mistyped)).toBe(true)
+    expect(form(STK, '1', mistyped)).toBe(
+      'Invalid address: its checksum does not match. Check it for a mistyped letter.',
+    )
+    for (const receiver of [BOB, BOB_CHECKSUMMED, `0x${BOB.slice(2).toUpperCase()}`, ' bob.reown.id ']) {
+      expect(hasWrongChecksum(receiver), receiver).toBe(false)
+      expect(form(STK, '1', receiver), receiver).toBeUndefined()
     }
   })
 

@@ -27,9 +27,13 @@ import {
   InvalidReceiverError,
   InvalidTokenError,
   NameOnSolanaError,
+  ReceiverChecksumError,
+  SendNonceTakenError,
   type SendStage,
+  SendStillOpenError,
   SendTimeoutError,
   sendErrorInfo,
+  TokenDecimalsMismatchError,
   TokenRequiredError,
   TransactionPendingError,
   TransactionRevertedError,
@@ -43,6 +47,9 @@ import { type PayContext, payRefusal, payToken } from './send/pay'
 import { sendSimulationDisagreement } from './send/simulation'
 import type {
   FeeEstimate,
+  NonceCheck,
+  NonceReading,
+  NonceStatus,
   ReceiptRequest,
   ResolvedName,
   SendContext,
@@ -56,6 +63,7 @@ import type {
   SendTransactionRequest,
   SolanaSendRequest,
   TokenBalance,
+  TokenOnChain,
 } from './send/types'
 
 /**
@@ -75,15 +83,25 @@ import type {
  * creates), and `sendSolana` is asked as the kit's `sender` (`send.setSender`): it signs through the wallet,
  * sends and waits for 'confirmed', so `done` follows it directly.
  *
- * `sending` has a time limit (`sendRequestTimeout`, SEND_REQUEST_TIMEOUT_MS): a wallet that never answers fails
- * the send with SendTimeoutError (and `request.timedOut` for the kit's alert); `send.reset` leaves it too.
+ * An ERC-20 is read from its contract first (`checkingToken`, `readTokenMetadata`): decimals (or a symbol) other
+ * than the balances' refuse the token (`tokenMismatch`), and amounts are scaled by the contract's decimals. A
+ * mixed-case receiver must carry its EIP-55 checksum (`receiverChecksumInvalid`).
+ *
+ * One payment, one transaction: before its first eip155 wallet request the payment reads the account's nonce
+ * (`readNonce`) and every request of it asks for that nonce, until a transaction of it is known.
+ * `sending` has a time limit (`sendRequestTimeout`, SEND_REQUEST_TIMEOUT_MS): a wallet that never answers leads
+ * to `overdue` (SendTimeoutError, and `request.timedOut` for the kit's alert), which asks the chain whether a
+ * transaction took the nonce (`checkNonce`, then `watchNonce`) before it offers `send.retry` ("Send again", the
+ * same nonce: at most one of the two requests can be mined). On Solana the time limit fails the send as before.
+ * `send.reset` leaves either.
  *
  * failed keeps the form: `retryable` (declined in the wallet, refused, reverted, timed out) offers `send.retry` (send again)
  * and `send.edit`; `unconfirmed` (sent, but no receipt in time) offers `send.retry` as "check again", which polls
  * and never sends twice.
  *
- * Every effect is a named actor slot: `resolveName`, `estimateFee`, `sendNative`, `sendErc20`, `waitForReceipt`,
- * `pollReceipt`, `estimateSolanaFee`, `sendSolana`, `simulate`. `createSendActors` (src/actors/send.ts) fills them over
+ * Every effect is a named actor slot: `readTokenMetadata`, `resolveName`, `estimateFee`, `simulate`, `readNonce`,
+ * `sendNative`, `sendErc20`, `checkNonce`, `watchNonce`, `waitForReceipt`, `pollReceipt`, `estimateSolanaFee`,
+ * `sendSolana`. `createSendActors` (src/actors/send.ts) fills them over
  * wagmi, and Solana's over its chunk, loaded on first use; tests with fakes.
  */
 
@@ -102,6 +120,8 @@ const EMPTY_FORM = {
   error: undefined,
   loading: false,
   simulation: undefined,
+  tokenOnChain: undefined,
+  nonce: undefined,
 } satisfies Partial<SendContext>
 
 /** A Solana send's fee and what it sends, as the slot takes them. */
@@ -114,6 +134,21 @@ const notProvided = (slot: string) => () => {
 /** An error event's payload, for `params`. */
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 const feeOf = ({ event }: { event: { output: FeeEstimate } }) => event.output
+const outputOf = <T>({ event }: { event: { output: T } }) => event.output
+
+/** Where the chain's word on a held nonce leads (after the time limit, or a request sent again that failed). */
+const NONCE_LOOKED_UP = [
+  {
+    guard: { type: 'paymentMined', params: outputOf<NonceStatus> },
+    target: '#send.confirming',
+    actions: [{ type: 'setMinedHash', params: outputOf<NonceStatus> }, 'releaseNonce', 'emitSubmitted'],
+  },
+  {
+    guard: { type: 'nonceTaken', params: outputOf<NonceStatus> },
+    target: '#send.overdue.taken',
+    actions: ['releaseNonce', 'showNonceTaken'],
+  },
+] as const
 
 /**
  * Where a fee estimate leads, on either namespace: the preview (through the simulation on eip155; Solana's send
@@ -141,6 +176,36 @@ const feeEstimated = <const T extends '#send.previewing.ready' | '#send.previewi
     },
   }) as const
 
+/** Where a wallet's answer to an eip155 request leads: the receipt awaited, or why not. */
+const WALLET_ANSWERED = {
+  onDone: {
+    target: '#send.confirming',
+    actions: [{ type: 'setHash', params: outputOf<string> }, 'releaseNonce', 'emitSubmitted'],
+  },
+  onError: [
+    // The request sent again failed: the one left earlier may have gone through. The chain tells.
+    {
+      guard: 'earlierRequestOpen',
+      target: '#send.overdue',
+      actions: {
+        type: 'setError',
+        params: (args: { event: { error: unknown } }) => ({ error: errorOf(args), stage: 'send' as const }),
+      },
+    },
+    {
+      target: '#send.failed.retryable',
+      actions: [
+        {
+          type: 'setError',
+          params: (args: { event: { error: unknown } }) => ({ error: errorOf(args), stage: 'send' as const }),
+        },
+        // Answered (declined, failed) with no earlier request left open: nothing holds the nonce any more.
+        'releaseNonce',
+      ],
+    },
+  ],
+} as const
+
 export const sendMachine = setup({
   types: {
     context: {} as SendContext,
@@ -162,6 +227,16 @@ export const sendMachine = setup({
     sendSolana: fromPromise<string, SolanaTransferRequest>(notProvided('sendSolana')),
     /** eip155: the send simulated on the chain before the wallet is asked; the account's balance changes. */
     simulate: fromPromise<SendSimulation, SendSimulationRequest>(notProvided('simulate')),
+    /** An ERC-20's `decimals()` and `symbol()` from its contract (cached per token). */
+    readTokenMetadata: fromPromise<TokenOnChain, { chainId: number; address: Address }>(
+      notProvided('readTokenMetadata'),
+    ),
+    /** The sending account's next nonce (pending counted), read before a payment's first wallet request. */
+    readNonce: fromPromise<NonceReading, { chainId: number }>(notProvided('readNonce')),
+    /** One look at the chain: has a transaction of the account taken the held nonce, and is it this payment? */
+    checkNonce: fromPromise<NonceStatus, NonceCheck>(notProvided('checkNonce')),
+    /** Looks again and again until a transaction takes the held nonce; answers what took it. */
+    watchNonce: fromPromise<NonceStatus, NonceCheck>(notProvided('watchNonce')),
   },
   delays: {
     /** SPEC §9. */
@@ -174,7 +249,23 @@ export const sendMachine = setup({
     simulationTimeout: SIMULATION_TIMEOUT_MS,
   },
   guards: {
+    /** EIP-55: a mixed-case receiver must carry its checksum (one mistyped letter is refused, never fixed). */
+    receiverChecksumInvalid: ({ context }) =>
+      !isSolanaContext(context) && hasWrongChecksum(context.receiverAddress),
     formInvalid: ({ context }) => validateSend(context) !== undefined,
+    /** An ERC-20 on eip155: its decimals (and symbol) are read from its contract before the preview. */
+    isErc20: ({ context }) =>
+      context.token !== undefined && !isSolanaToken(context.token) && !isNativeToken(context.token),
+    /** The contract states other decimals (or another symbol) than the balances: the token is refused. */
+    tokenMismatch: ({ context }, onChain: TokenOnChain) => tokenMismatchOf(context, onChain) !== undefined,
+    /** No nonce is held for this chain and account yet: it is read before the wallet is asked. */
+    needsNonce: ({ context }) => !holdsNonce(context),
+    /** A wallet request is out with the held nonce: at the time limit it may still be signed. */
+    walletMayHoldRequest: ({ context }) => !isSolanaContext(context) && holdsNonce(context),
+    /** A request with the held nonce was left to the wallet at the time limit, and may still be signed. */
+    earlierRequestOpen: ({ context }) => holdsNonce(context) && context.nonce!.abandoned,
+    paymentMined: (_, status: NonceStatus) => status.status === 'mined',
+    nonceTaken: (_, status: NonceStatus) => status.status === 'taken',
     /** The host's payment breaks one of Pay's rules (`payRefusal`, src/machines/send/pay.ts). */
     paymentRefused: ({ context, event }) => {
       assertEvent(event, 'send.pay')
@@ -201,6 +292,7 @@ export const sendMachine = setup({
       return {
         token: event.token,
         fee: same ? context.fee : undefined,
+        tokenOnChain: same ? context.tokenOnChain : undefined,
         error: undefined,
         networkBalanceInUsd: networkBalanceInUsd(context.tokenBalances, event.token.chainId),
       }
@@ -254,6 +346,25 @@ export const sendMachine = setup({
       error: undefined,
     })),
     setFee: assign((_, fee: FeeEstimate) => ({ fee })),
+    setTokenOnChain: assign((_, tokenOnChain: TokenOnChain) => ({ tokenOnChain })),
+    refuseToken: assign(({ context }, onChain: TokenOnChain) => ({
+      tokenOnChain: undefined,
+      error: infoOf(new TokenDecimalsMismatchError({ details: tokenMismatchOf(context, onChain) })),
+    })),
+    setNonce: assign(({ context }, reading: NonceReading) => ({
+      nonce: { ...reading, chainId: chainReference(context.token!)!, abandoned: false },
+    })),
+    /** The time limit left a request with the held nonce to the wallet. */
+    markNonceAbandoned: assign(({ context }) => ({
+      nonce: context.nonce ? { ...context.nonce, abandoned: true } : undefined,
+    })),
+    /** A transaction of the payment is known (or another took the nonce): the next payment reads a new nonce. */
+    releaseNonce: assign({ nonce: undefined }),
+    setMinedHash: assign((_, status: NonceStatus) => ({
+      hash: status.status === 'mined' ? status.hash : undefined,
+    })),
+    showStillOpen: assign({ error: infoOf(new SendStillOpenError()) }),
+    showNonceTaken: assign({ error: infoOf(new SendNonceTakenError()) }),
     /** The fee estimate came back, but the native balance cannot pay it (with the amount, for native sends). */
     showFeeNotPayable: assign((_, fee: FeeEstimate) => ({
       fee,
@@ -369,7 +480,9 @@ export const sendMachine = setup({
         'send.setReceiver': { actions: 'setReceiver' },
         'send.setMax': { guard: 'hasToken', actions: 'setMax' },
         'send.preview': [
+          { guard: 'receiverChecksumInvalid', actions: 'showValidationError' },
           { guard: 'formInvalid', actions: 'showValidationError' },
+          { guard: 'isErc20', target: 'checkingToken', actions: 'clearError' },
           { guard: 'receiverIsName', target: 'resolving', actions: 'clearError' },
           { target: 'previewing', actions: 'acceptAddress' },
         ],
@@ -379,6 +492,42 @@ export const sendMachine = setup({
           { guard: 'paymentRefused', actions: 'refusePayment' },
           { actions: ['takePayment', 'emitPayAccepted', raise({ type: 'send.preview' })] },
         ],
+      },
+    },
+    // An ERC-20's amount is scaled by the decimals its contract states, never by the balances' word alone.
+    checkingToken: {
+      tags: 'busy',
+      invoke: {
+        id: 'readTokenMetadata',
+        src: 'readTokenMetadata',
+        input: ({ context }) => ({
+          chainId: chainReference(context.token!)!,
+          address: tokenContract(context.token!)!,
+        }),
+        onDone: [
+          {
+            guard: { type: 'tokenMismatch', params: outputOf<TokenOnChain> },
+            target: 'editing',
+            actions: { type: 'refuseToken', params: outputOf<TokenOnChain> },
+          },
+          {
+            guard: 'receiverIsName',
+            target: 'resolving',
+            actions: { type: 'setTokenOnChain', params: outputOf<TokenOnChain> },
+          },
+          {
+            target: 'previewing',
+            actions: [{ type: 'setTokenOnChain', params: outputOf<TokenOnChain> }, 'acceptAddress'],
+          },
+        ],
+        onError: {
+          target: 'editing',
+          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'token' }) },
+        },
+      },
+      on: {
+        'send.edit': 'editing',
+        'send.reset': { target: 'editing', actions: 'resetForm' },
       },
     },
     resolving: {
@@ -473,10 +622,18 @@ export const sendMachine = setup({
       tags: ['loading', 'busy'],
       entry: ['loadingOn', 'clearError', 'clearHash'],
       exit: 'loadingOff',
-      // A wallet that never answers: the request is abandoned (its actor stopped, so a hash it sends later is
-      // ignored; the activity list shows the real transaction), and the form is kept for a deliberate retry.
+      // A wallet that never answers: its request is left (its actor stopped, so a hash it sends later is ignored).
+      // On eip155 the request holds the payment's nonce: `overdue` watches the chain for it before offering to
+      // send again (with the same nonce). Solana's send has no such slot: the form is kept for a deliberate retry.
       after: {
-        sendRequestTimeout: { target: '#send.failed.retryable', actions: ['setTimedOut', 'emitTimedOut'] },
+        sendRequestTimeout: [
+          {
+            guard: 'walletMayHoldRequest',
+            target: '#send.overdue',
+            actions: ['setTimedOut', 'markNonceAbandoned', 'emitTimedOut'],
+          },
+          { target: '#send.failed.retryable', actions: ['setTimedOut', 'emitTimedOut'] },
+        ],
       },
       // SPEC §4 reset (the kit sends it on disconnect): the wallet is gone, so is its request.
       on: { 'send.reset': { target: 'editing', actions: 'resetForm' } },
@@ -485,9 +642,27 @@ export const sendMachine = setup({
         choosing: {
           always: [
             { guard: 'isSolana', target: 'solana' },
+            { guard: 'needsNonce', target: 'nonce' },
             { guard: 'isNative', target: 'native' },
             { target: 'erc20' },
           ],
+        },
+        asking: {
+          always: [{ guard: 'isNative', target: 'native' }, { target: 'erc20' }],
+        },
+        // The payment's nonce, read once: every wallet request of this payment asks for it.
+        nonce: {
+          invoke: {
+            id: 'readNonce',
+            src: 'readNonce',
+            input: ({ context }) => ({ chainId: chainReference(context.token!)! }),
+            // Straight to the request: the nonce just read is the one to use, whatever the kit's sender says.
+            onDone: { target: 'asking', actions: { type: 'setNonce', params: outputOf<NonceReading> } },
+            onError: {
+              target: '#send.failed.retryable',
+              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
+            },
+          },
         },
         // One slot signs, sends and confirms ('confirmed', SPEC §5): no receipt to wait for afterwards.
         solana: {
@@ -509,15 +684,12 @@ export const sendMachine = setup({
           invoke: {
             id: 'sendNative',
             src: 'sendNative',
-            input: ({ context }) => ({ ...sendRequestOf(context), fee: context.fee }),
-            onDone: {
-              target: '#send.confirming',
-              actions: [{ type: 'setHash', params: ({ event }) => event.output }, 'emitSubmitted'],
-            },
-            onError: {
-              target: '#send.failed.retryable',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
-            },
+            input: ({ context }) => ({
+              ...sendRequestOf(context),
+              fee: context.fee,
+              nonce: context.nonce?.nonce,
+            }),
+            ...WALLET_ANSWERED,
           },
         },
         erc20: {
@@ -526,16 +698,9 @@ export const sendMachine = setup({
             src: 'sendErc20',
             input: ({ context }) => {
               const request = sendRequestOf(context)
-              return { ...request, token: request.token!, fee: context.fee }
+              return { ...request, token: request.token!, fee: context.fee, nonce: context.nonce?.nonce }
             },
-            onDone: {
-              target: '#send.confirming',
-              actions: [{ type: 'setHash', params: ({ event }) => event.output }, 'emitSubmitted'],
-            },
-            onError: {
-              target: '#send.failed.retryable',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
-            },
+            ...WALLET_ANSWERED,
           },
         },
       },
@@ -586,6 +751,43 @@ export const sendMachine = setup({
             ],
           },
           after: { pendingPolling: { target: '#send.failed.unconfirmed', actions: 'setPending' } },
+        },
+      },
+    },
+    // Past the wallet's time limit (or a request sent again that failed while an earlier one was left open):
+    // nothing is offered until the chain says whether a transaction took the payment's nonce. Mined as this
+    // payment → its receipt; taken by another transaction → a new nonce next time; still open → "Send again",
+    // which asks for the same nonce (so at most one request can be mined), while the chain is watched on.
+    overdue: {
+      initial: 'checking',
+      on: {
+        'send.reset': { target: 'editing', actions: 'resetForm' },
+      },
+      states: {
+        checking: {
+          tags: 'busy',
+          invoke: {
+            id: 'checkNonce',
+            src: 'checkNonce',
+            input: ({ context }) => nonceCheckOf(context),
+            onDone: [...NONCE_LOOKED_UP, { target: 'open', actions: 'showStillOpen' }],
+            // The chain cannot tell now: sending again is still safe (same nonce); the watch goes on.
+            onError: { target: 'open', actions: 'showStillOpen' },
+          },
+        },
+        open: {
+          invoke: {
+            id: 'watchNonce',
+            src: 'watchNonce',
+            input: ({ context }) => nonceCheckOf(context),
+            onDone: [...NONCE_LOOKED_UP, { target: 'checking' }],
+            onError: { target: 'checking' },
+          },
+          on: { 'send.retry': '#send.sending' },
+        },
+        // Another transaction took the nonce: the left request cannot be mined any more. A new send reads a new one.
+        taken: {
+          on: { 'send.retry': '#send.sending' },
         },
       },
     },
@@ -741,8 +943,64 @@ export function validateSend(
   if (value === undefined || value === 0n) return new InvalidAmountError()
   const balance = balanceOf(token)
   if (balance !== undefined && value > balance) return new InsufficientBalanceError()
+  if (hasWrongChecksum(receiver)) return new ReceiverChecksumError({ details: receiver })
   if (!isAddress(receiver, { strict: false }) && !NAME.test(receiver)) return new InvalidReceiverError()
   return undefined
+}
+
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/**
+ * EIP-55: a 0x address in mixed case whose checksum does not match (a mistyped letter, or a changed case). All
+ * lowercase and all uppercase hex carry no checksum and pass; names and other text are not addresses here.
+ *
+ * @example
+ * hasWrongChecksum('0x70997970C51812dc3A010C7d01b50e0d17dc79C8') // false
+ * hasWrongChecksum('0x70997970c51812dc3A010C7d01b50e0d17dc79C8') // true
+ */
+export function hasWrongChecksum(receiver: string | undefined): boolean {
+  const text = receiver?.trim() ?? ''
+  if (!HEX_ADDRESS.test(text)) return false
+  const hex = text.slice(2)
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return false
+  return !isAddress(text, { strict: true })
+}
+
+/** What differs between the selected token's stated decimals and symbol and its contract's; undefined if none. */
+function tokenMismatchOf(context: Pick<SendContext, 'token'>, onChain: TokenOnChain): string | undefined {
+  const token = context.token!
+  const name = onChain.symbol ?? token.symbol
+  if (decimalsOf(token) !== onChain.decimals)
+    return `${name}: the contract states ${onChain.decimals} decimals, the balances ${token.quantity.decimals}`
+  if (
+    onChain.symbol !== undefined &&
+    onChain.symbol.trim().toLowerCase() !== token.symbol.trim().toLowerCase()
+  )
+    return `The contract's symbol is ${onChain.symbol}, not ${token.symbol}`
+  return undefined
+}
+
+/** The decimals an amount of the token is scaled by: its contract's once checked, else the balances'. */
+function sendDecimalsOf(context: Pick<SendContext, 'token' | 'tokenOnChain'>): number {
+  const token = context.token!
+  const checked = context.tokenOnChain
+  const contract = tokenContract(token)
+  if (checked && contract && checked.address.toLowerCase() === contract.toLowerCase()) return checked.decimals
+  return decimalsOf(token)!
+}
+
+/** A nonce is held for the token's chain and the account that sends (when the kit named one). */
+function holdsNonce(context: Pick<SendContext, 'nonce' | 'token' | 'sender'>): boolean {
+  const nonce = context.nonce
+  if (!nonce || !context.token || nonce.chainId !== chainReference(context.token)) return false
+  const sender = context.sender
+  return !sender || sender.address.toLowerCase() === nonce.from.toLowerCase()
+}
+
+/** The held nonce and the payment that should take it, for `checkNonce` and `watchNonce`. */
+function nonceCheckOf(context: SendContext): NonceCheck {
+  const { abandoned: _, ...nonce } = context.nonce!
+  return { ...nonce, request: sendRequestOf(context) }
 }
 
 /** SPEC §5 on Solana: the same checks, an SPL token named by its mint, a base58 public key as receiver. */
@@ -782,7 +1040,7 @@ export function solanaRequestOf(context: SendContext): SolanaSendRequest {
 /** The form as a request. Only called where the form is known to be valid. */
 /** The send as the `simulate` slot takes it: the request, with the token as the preview names and scales it. */
 export function simulationRequestOf(context: SendContext): SendSimulationRequest {
-  return { ...sendRequestOf(context), symbol: context.token!.symbol, decimals: decimalsOf(context.token!)! }
+  return { ...sendRequestOf(context), symbol: context.token!.symbol, decimals: sendDecimalsOf(context) }
 }
 
 export function sendRequestOf(context: SendContext): SendRequest {
@@ -791,7 +1049,7 @@ export function sendRequestOf(context: SendContext): SendRequest {
   return {
     chainId: chainReference(token)!,
     to: context.resolvedAddress! as Address,
-    amount: parseAmount(context.sendTokenAmount!, decimalsOf(token)!)!,
+    amount: parseAmount(context.sendTokenAmount!, sendDecimalsOf(context))!,
     ...(contract ? { token: contract } : {}),
   }
 }
@@ -871,13 +1129,16 @@ export function routeAfterSend(
 }
 
 /**
- * Where the send flow stands, for the views: the form (`editing`), a name being looked up (`resolving`), the
- * preview (`estimating` the fee, `ready` to send, fee `unavailable`), the wallet asked (`sending`), the receipt
- * awaited (`confirming`), a failure that may be retried (`retryable`) or a transaction sent but not seen mined
- * (`unconfirmed`), and `done`.
+ * Where the send flow stands, for the views: the form (`editing`), an ERC-20 read from its contract
+ * (`checkingToken`), a name being looked up (`resolving`), the preview (`estimating` the fee, `ready` to send,
+ * fee `unavailable`), the wallet asked (`sending`), the receipt awaited (`confirming`), a failure that may be
+ * retried (`retryable`), a transaction sent but not seen mined (`unconfirmed`), the wallet's time limit passed
+ * with its request perhaps still open (`overdue`: `can({ type: 'send.retry' })` once the chain was looked at),
+ * and `done`.
  */
 export type SendStatus =
   | 'editing'
+  | 'checkingToken'
   | 'resolving'
   | 'estimating'
   | 'simulating'
@@ -888,6 +1149,7 @@ export type SendStatus =
   | 'confirming'
   | 'retryable'
   | 'unconfirmed'
+  | 'overdue'
   | 'done'
 
 const SEND_STATUSES: ReadonlyArray<[Parameters<SendSnapshot['matches']>[0], SendStatus]> = [
@@ -900,8 +1162,10 @@ const SEND_STATUSES: ReadonlyArray<[Parameters<SendSnapshot['matches']>[0], Send
   ['confirming', 'confirming'],
   [{ failed: 'retryable' }, 'retryable'],
   [{ failed: 'unconfirmed' }, 'unconfirmed'],
+  ['overdue', 'overdue'],
   ['done', 'done'],
   ['resolving', 'resolving'],
+  ['checkingToken', 'checkingToken'],
 ]
 
 /** The send flow's {@link SendStatus}. */
@@ -921,9 +1185,13 @@ export function selectIsPreviewing(snapshot: SendSnapshot): boolean {
   )
 }
 
-/** A transaction is on its way (the wallet asked, the receipt awaited, or sent but not seen mined yet). */
+/**
+ * A transaction is on its way (the wallet asked, the receipt awaited, sent but not seen mined yet, or a request
+ * left to the wallet at its time limit).
+ */
 export function selectInFlight(snapshot: SendSnapshot): boolean {
-  return snapshot.hasTag('loading') || selectSendStatus(snapshot) === 'unconfirmed'
+  const status = selectSendStatus(snapshot)
+  return snapshot.hasTag('loading') || status === 'unconfirmed' || status === 'overdue'
 }
 
 /** The error the form shows (a name that did not resolve, a form the machine refused); none elsewhere. */

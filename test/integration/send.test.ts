@@ -486,7 +486,7 @@ describe('send, against the sandbox chain', () => {
     r.actor.stop()
   })
 
-  it('a wallet that never answers: within the time limit a clear error, nothing sent, the form kept', async () => {
+  it('a wallet that never answers: past the time limit the chain is asked, nothing was sent, "Send again" offered', async () => {
     const from = account(6)
     // SEND_REQUEST_TIMEOUT_MS shortened; the unit tests hold the real value.
     const r = run(await silentWallet(from), await balancesOf(from), { sendRequestTimeout: 300 })
@@ -494,40 +494,88 @@ describe('send, against the sandbox chain', () => {
     await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
     const started = Date.now()
     r.send({ type: 'send.confirm' })
-    const failed = await r.until((s) => s.matches('failed') || s.matches('done'), 3_000)
+    const open = await r.until((s) => s.matches({ overdue: 'open' }) || s.matches('failed'), 3_000)
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
-    expect(failed.value).toEqual({ failed: 'retryable' })
-    expect(failed.context.error).toEqual({
-      name: 'SendTimeoutError',
-      message: 'The wallet did not answer in time. Check its activity before sending again.',
-    })
-    expect(failed.context).toMatchObject({
+    expect(open.value).toEqual({ overdue: 'open' })
+    expect(open.context.error?.name).toBe('SendStillOpenError')
+    expect(open.context).toMatchObject({
       sendTokenAmount: '0.01',
       receiverAddress: account(2),
       loading: false,
       hash: undefined,
+      nonce: { nonce, from, abandoned: true },
     })
-    expect(failed.context.token?.symbol).toBe('ETH')
+    expect(open.can({ type: 'send.retry' })).toBe(true)
     expect(r.notices).toContainEqual({ type: 'request.timedOut', request: 'send' })
     expect(await reader.getTransactionCount({ address: from })).toBe(nonce)
     r.actor.stop()
   })
 
-  it('a wallet that answers after the time limit: the failure stands, the late hash is ignored', async () => {
+  it('a wallet that answers after the time limit: its transaction is found on chain by its nonce, and awaited', async () => {
     const from = account(6)
     const r = run(await lateWallet(from, 600), await balancesOf(from), { sendRequestTimeout: 300 })
     const nonce = await reader.getTransactionCount({ address: from })
     await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
     r.send({ type: 'send.confirm' })
-    const failed = await r.until((s) => s.matches('failed') || s.matches('done'), 3_000)
-    expect(failed.context.error?.name).toBe('SendTimeoutError')
-    // The wallet did send it: the chain (and the activity list, from the Data API) shows the real transaction.
-    await waitUntil(async () => (await reader.getTransactionCount({ address: from })) === nonce + 1)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    // The send flow did not flip to success behind the visitor's back, nor pick up the hash.
-    expect(r.actor.getSnapshot().value).toEqual({ failed: 'retryable' })
-    expect(r.actor.getSnapshot().context.hash).toBeUndefined()
-    expect(r.notices.map((n) => n.type)).not.toContain('send.submitted')
+    await r.until((s) => s.matches('overdue'), 3_000)
+    const done = await r.until((s) => s.matches('done') || s.matches('failed'), 5_000)
+    expect(done.value).toBe('done')
+    // The hash is the chain's transaction with the payment's nonce, not one the wallet reported late.
+    const tx = await reader.getTransaction({ hash: done.context.hash! as Hex })
+    expect(tx).toMatchObject({ nonce, to: account(2).toLowerCase(), value: parseEther('0.01') })
+    expect(tx.from.toLowerCase()).toBe(from.toLowerCase())
+    expect(await reader.getTransactionCount({ address: from })).toBe(nonce + 1)
+    r.actor.stop()
+  })
+
+  it('another transaction of the account takes the nonce meanwhile: said, and "Send again" reads a new one', async () => {
+    const from = account(8)
+    const r = run(await silentWallet(from), await balancesOf(from), { sendRequestTimeout: 300 })
+    const nonce = await reader.getTransactionCount({ address: from })
+    await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
+    r.send({ type: 'send.confirm' })
+    await r.until((s) => s.matches({ overdue: 'open' }), 3_000)
+    // The visitor sends something else from the wallet itself, with the same nonce.
+    await forward('eth_sendTransaction', [
+      { from, to: account(4), value: '0x1', nonce: `0x${nonce.toString(16)}` },
+    ])
+    const taken = await r.until((s) => s.matches({ overdue: 'taken' }), 5_000)
+    expect(taken.context.error?.name).toBe('SendNonceTakenError')
+    expect(taken.context.nonce).toBeUndefined()
+    r.actor.stop()
+  })
+
+  // One payment, one transaction: with the old chart "Try again" after the time limit sent a second request with
+  // a nonce of its own, and a wallet that then signed both paid twice.
+  it('"Send again" while the first request is still open in the wallet, both approved: one transaction is mined', async () => {
+    const from = account(7)
+    const to = account(3)
+    const held: Array<() => void> = []
+    const nonces: unknown[] = []
+    // A wallet that holds each request until the visitor approves it here, then sends it as asked.
+    const wallet = await walletOverChain(from, 'held', async (params) => {
+      nonces.push((params as [{ nonce?: unknown }])[0].nonce)
+      await new Promise<void>((resolve) => held.push(resolve))
+      return forward('eth_sendTransaction', params)
+    })
+    const r = run(wallet, await balancesOf(from), { sendRequestTimeout: 300 })
+    const nonce = await reader.getTransactionCount({ address: from })
+    const before = await reader.getBalance({ address: to })
+    await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', to)
+    r.send({ type: 'send.confirm' })
+    await r.until((s) => s.matches({ overdue: 'open' }), 3_000)
+    r.send({ type: 'send.retry' })
+    await waitUntil(async () => held.length === 2)
+    // Both requests ask for the same transaction slot.
+    expect(nonces).toEqual([`0x${nonce.toString(16)}`, `0x${nonce.toString(16)}`])
+    held[0]!()
+    held[1]!()
+    const done = await r.until((s) => s.matches('done') || s.matches('failed'), 5_000)
+    expect(done.value).toBe('done')
+    expect(await reader.getTransactionCount({ address: from })).toBe(nonce + 1)
+    expect((await reader.getBalance({ address: to })) - before).toBe(parseEther('0.01'))
+    const tx = await reader.getTransaction({ hash: done.context.hash! as Hex })
+    expect(tx.nonce).toBe(nonce)
     r.actor.stop()
   })
 })

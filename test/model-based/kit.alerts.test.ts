@@ -91,6 +91,28 @@ describe('the login frame failed to load', () => {
   })
 })
 
+describe('a wallet request runs out of time', () => {
+  // One payment, one transaction: the embedded wallet's request left open at the time limit is withdrawn, so the
+  // request sent again is the only one the visitor can approve (the old kit only raised the alert).
+  it('the login frame is told to withdraw its open signing requests, beside REQUEST_TIMED_OUT', async () => {
+    const told: string[] = []
+    const frame = createMachine({ on: { '*': { actions: ({ event }) => told.push(event.type) } } })
+    const machine = kitMachine.provide({
+      actors: { loadEmbedded: fromPromise(async () => ({ logic: frame, restored: undefined })) as never },
+    })
+    const kit = createActor(machine, { input: kitTestInput('withdraw') }).start()
+    // No frame yet: only the alert.
+    kit.send({ type: 'request.timedOut', request: 'send' })
+    expect(selectAlerts(kit.getSnapshot()).map((a) => a.code)).toContain('REQUEST_TIMED_OUT')
+    kit.send({ type: 'embedded.load' })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(told).not.toContain('frame.rejectRpcRequests')
+    kit.send({ type: 'request.timedOut', request: 'send' })
+    expect(told).toContain('frame.rejectRpcRequests')
+    kit.stop()
+  })
+})
+
 describe('the WalletConnect session ends', () => {
   function kitConnectedThroughWalletConnect() {
     const account = testAccount('walletConnect')

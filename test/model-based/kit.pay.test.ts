@@ -55,6 +55,11 @@ describe('payRefusal (the send flow’s check): the rules a payment must pass', 
     expect(payRefusal(context, null as unknown as PayRequest)?.details).toBe('The request must be an object')
     expect(details({ network: 'eip155:1' })).toBe('eip155:1 is not a configured network')
     expect(details({ recipient: 'vitalik.eth' })).toBe('recipient: not an address on Sandbox')
+    // EIP-55 strict: one letter's case changed is refused (lower and upper case carry no checksum).
+    expect(details({ recipient: RECIPIENT.replace('C51812', 'c51812') })).toBe(
+      'recipient: its EIP-55 checksum does not match',
+    )
+    expect(details({ recipient: RECIPIENT.toLowerCase() })).toBeUndefined()
     for (const amount of ['0', '0.000', '-1', 'abc', '', '1e3'])
       expect(details({ amount })).toBe('amount: must be a positive decimal with at most 18 decimals')
     expect(details({ amount: '0.1234567', asset: { address: USDC, symbol: 'USDC', decimals: 6 } })).toBe(
@@ -98,6 +103,8 @@ function kitWithSendFlow(
   const send = sendMachine.provide({
     actors: {
       estimateFee: fromPromise(async () => fee),
+      // The payment's nonce, read before the wallet is asked (one payment, one transaction).
+      readNonce: fromPromise(async () => ({ from: RECIPIENT as `0x${string}`, nonce: 3, fromBlock: '1' })),
       sendNative: fromPromise<Hex, SendTransactionRequest>(async ({ input }) => {
         sent.push(input)
         if (wallet.answer === 'decline') throw new UserRejectedError()
@@ -233,7 +240,7 @@ describe('the kit’s Pay, with the real send flow', () => {
     kit.send({ type: 'send.confirm' })
     await settled()
     expect(sent).toEqual([
-      { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything() },
+      { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything(), nonce: 3 },
     ])
     expect(kit.getSnapshot().context.pay).toMatchObject({ id: 1, status: 'succeeded', hash: '0xabc' })
     expect(view()).toBeUndefined()

@@ -7,8 +7,11 @@ import { TransactionRejectedError } from '../../src/errors/send'
 import { SolanaUserRejectedError } from '../../src/errors/solana'
 import {
   type FeeEstimate,
+  hasWrongChecksum,
   isSolanaAddress,
   isSolanaToken,
+  type NonceReading,
+  type NonceStatus,
   type ResolvedName,
   type SendReceipt,
   type SendSimulation,
@@ -19,6 +22,7 @@ import {
   selectSendStatus,
   sendMachine,
   type TokenBalance,
+  type TokenOnChain,
   validateSend,
 } from '../../src/machines/send'
 import {
@@ -52,6 +56,10 @@ const modelMachine = sendMachine.provide({
     estimateSolanaFee: fromPromise(never<FeeEstimate>),
     sendSolana: fromPromise(never<string>),
     simulate: fromPromise(never<SendSimulation>),
+    readTokenMetadata: fromPromise(never<TokenOnChain>),
+    readNonce: fromPromise(never<NonceReading>),
+    checkNonce: fromPromise(never<NonceStatus>),
+    watchNonce: fromPromise(never<NonceStatus>),
   },
   actions: {
     emitSubmitted: ({ context }) => {
@@ -107,6 +115,14 @@ const fee = (wei: string, formatted: string): FeeEstimate => ({
 })
 /** Payable from 2 ETH with 0.5 sent, not with all of it (Max before any estimate). */
 const FEE = fee('42000000000000', '0.000042')
+const STK_ON_CHAIN: TokenOnChain = {
+  chainId: 31337,
+  address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  decimals: 18,
+  symbol: 'STK',
+}
+/** BOB with one letter's case changed: its EIP-55 checksum does not match. */
+const BOB_MISTYPED = '0x70997970c51812dc3A010C7d01b50e0d17dc79C8'
 
 // Solana (issue 17): SOL only (an SPL token takes the same states); the receiver a base58 public key.
 const SOLANA_CHAIN = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -166,6 +182,20 @@ const answers = [
     output: { account: PAYER_ADDRESS, result: { status: 'unavailable', reason: 'no eth_simulateV1' } },
   },
   { type: 'xstate.error.actor.simulate', error: new Error('fetch failed') },
+  // STK's contract: as listed, or stating other decimals (the token is refused), or unreadable.
+  { type: 'xstate.done.actor.readTokenMetadata', output: STK_ON_CHAIN },
+  { type: 'xstate.done.actor.readTokenMetadata', output: { ...STK_ON_CHAIN, decimals: 6 } },
+  { type: 'xstate.error.actor.readTokenMetadata', error: new Error('execution reverted') },
+  { type: 'xstate.done.actor.readNonce', output: { from: PAYER_ADDRESS, nonce: 5, fromBlock: '100' } },
+  { type: 'xstate.error.actor.readNonce', error: new Error('RPC down') },
+  { type: 'xstate.done.actor.checkNonce', output: { status: 'open' } },
+  { type: 'xstate.done.actor.checkNonce', output: { status: 'mined', hash: HASH } },
+  { type: 'xstate.done.actor.checkNonce', output: { status: 'taken' } },
+  { type: 'xstate.error.actor.checkNonce', error: new Error('RPC down') },
+  { type: 'xstate.done.actor.watchNonce', output: { status: 'mined', hash: HASH } },
+  { type: 'xstate.done.actor.watchNonce', output: { status: 'taken' } },
+  // (The watch answers only once the nonce is taken; should it answer 'open', the chain is looked at again.)
+  { type: 'xstate.done.actor.watchNonce', output: { status: 'open' } },
 ] as unknown as Event[]
 
 /** The host's payment (Pay) on the sandbox chain: the kit sends it with its networks, the sender set before. */
@@ -192,6 +222,7 @@ const events: Event[] = [
   { type: 'send.setReceiver', receiverAddress: BOB },
   { type: 'send.setReceiver', receiverAddress: 'bob.reown.id' },
   { type: 'send.setReceiver', receiverAddress: BOB_SOL },
+  { type: 'send.setReceiver', receiverAddress: BOB_MISTYPED },
   { type: 'send.setTokenBalances', tokenBalances: [ETH, STK, SOL] },
   ...answers,
 ]
@@ -213,6 +244,8 @@ function serialize(snapshot: Snapshot): string {
     error: c.error?.name ?? null,
     hash: c.hash !== undefined,
     simulation: c.simulation?.result.status ?? null,
+    checked: c.tokenOnChain !== undefined,
+    nonce: c.nonce ? (c.nonce.abandoned ? 'abandoned' : 'held') : null,
   })
 }
 
@@ -235,6 +268,8 @@ function invariant(snapshot: Snapshot): void {
   const busy =
     inFlight ||
     snapshot.matches('resolving') ||
+    snapshot.matches('checkingToken') ||
+    snapshot.matches({ overdue: 'checking' }) ||
     snapshot.matches({ previewing: 'estimating' }) ||
     snapshot.matches({ previewing: 'simulating' })
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
@@ -247,9 +282,38 @@ function invariant(snapshot: Snapshot): void {
   // A sent transaction is never abandoned by a reset; a request the wallet has not answered is (a disconnect).
   if (snapshot.can({ type: 'send.reset' }) === snapshot.matches('confirming'))
     fail('reset offered while confirming, or refused elsewhere')
-  // A timed-out request keeps no hash (a late one is ignored) and the form as typed.
-  if (c.error?.name === 'SendTimeoutError' && (!snapshot.matches({ failed: 'retryable' }) || c.hash))
-    fail('a timed-out send outside failed.retryable, or with a hash')
+  // A timed-out request keeps no hash (a late one is ignored) and the form as typed; on eip155 the chain is asked
+  // about its nonce first (overdue), on Solana the send fails as before.
+  if (
+    c.error?.name === 'SendTimeoutError' &&
+    (!(snapshot.matches({ failed: 'retryable' }) || snapshot.matches({ overdue: 'checking' })) || c.hash)
+  )
+    fail('a timed-out send outside failed.retryable or overdue.checking, or with a hash')
+  // One payment, one transaction: a request left to the wallet holds the nonce every later request asks for,
+  // and "Send again" waits for the chain's first word on it.
+  const overdue = snapshot.matches('overdue')
+  if (overdue && !snapshot.matches({ overdue: 'taken' }) && !c.nonce?.abandoned)
+    fail('overdue without the nonce of the request left to the wallet')
+  if (snapshot.matches({ overdue: 'taken' }) && c.nonce) fail('a taken nonce still held')
+  if (snapshot.matches({ overdue: 'checking' }) && snapshot.can({ type: 'send.retry' }))
+    fail('"Send again" offered before the chain was looked at')
+  if (overdue && (c.hash || c.loading)) fail('overdue with a hash, or loading')
+  const asking = snapshot.matches({ sending: 'native' }) || snapshot.matches({ sending: 'erc20' })
+  if (asking && !c.nonce) fail('a wallet request without the payment nonce')
+  if (c.nonce && c.token && !isSolanaToken(c.token) && c.nonce.chainId !== 31337)
+    fail('a nonce of another chain')
+  if ((snapshot.matches('confirming') || snapshot.matches('done')) && c.nonce)
+    fail('the nonce held after its transaction is known')
+  // An ERC-20 is read from its contract before its preview, and the contract's decimals are the listing's.
+  const erc20 = c.token !== undefined && !isSolanaToken(c.token) && c.token.address !== undefined
+  if (snapshot.matches('checkingToken') && !erc20) fail('a contract read for a token without one')
+  const previewedOn =
+    snapshot.matches('previewing') ||
+    snapshot.matches('sending') ||
+    snapshot.matches('confirming') ||
+    snapshot.matches('overdue')
+  if (previewedOn && erc20 && c.tokenOnChain?.decimals !== Number(c.token!.quantity.decimals))
+    fail('an ERC-20 previewed without its contract agreeing on its decimals')
 
   if (snapshot.matches('editing') && c.hash !== undefined) fail('a hash while editing')
   // Solana's branches are a Solana token's, and the only ones it takes: no receipt polling, no name lookup.
@@ -270,7 +334,8 @@ function invariant(snapshot: Snapshot): void {
   const pastForm = !snapshot.matches('editing') && !snapshot.matches('done')
   if (pastForm && validateSend(c) !== undefined)
     fail(`an invalid form past editing (${validateSend(c)?.name})`)
-  const addressed = pastForm && !snapshot.matches('resolving')
+  if (pastForm && hasWrongChecksum(c.receiverAddress)) fail('a receiver with a wrong checksum past the form')
+  const addressed = pastForm && !snapshot.matches('resolving') && !snapshot.matches('checkingToken')
   if (addressed && !c.resolvedAddress) fail('no resolved receiver')
   if (c.receiverProfileName !== undefined && !c.receiverAddress?.includes('.'))
     fail('a profile for an address')
@@ -288,6 +353,8 @@ function invariant(snapshot: Snapshot): void {
   const statusStates: Array<[SendStatus, boolean]> = [
     ['editing', snapshot.matches('editing')],
     ['resolving', snapshot.matches('resolving')],
+    ['checkingToken', snapshot.matches('checkingToken')],
+    ['overdue', snapshot.matches('overdue')],
     ['estimating', snapshot.matches({ previewing: 'estimating' })],
     ['ready', snapshot.matches({ previewing: 'ready' })],
     ['unavailable', snapshot.matches({ previewing: 'unavailable' })],
@@ -302,7 +369,7 @@ function invariant(snapshot: Snapshot): void {
   for (const [name, inState] of statusStates)
     if ((status === name) !== inState) fail(`status ${status} vs ${name}`)
   if (selectIsPreviewing(snapshot) !== snapshot.matches('previewing')) fail('selectIsPreviewing out of step')
-  if (selectInFlight(snapshot) !== (inFlight || snapshot.matches({ failed: 'unconfirmed' })))
+  if (selectInFlight(snapshot) !== (inFlight || snapshot.matches({ failed: 'unconfirmed' }) || overdue))
     fail('selectInFlight out of step')
   if (selectFormError(snapshot) !== (snapshot.matches('editing') ? c.error : undefined))
     fail('selectFormError out of step')
@@ -343,7 +410,7 @@ function short(path: ModelPath): string {
 
 describe('send machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(56)
+    expect(model.paths.length).toBe(81)
   })
 
   for (const path of model.paths) {
@@ -354,7 +421,7 @@ describe('send machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(56)
+    expect(results).toHaveLength(81)
     assertCoverage(model, results)
   })
 })

@@ -355,6 +355,13 @@ export const kitSetup = setup({
       if (context.frame) enqueue.sendTo(context.frame, { type: 'frame.syncTheme', theme: frameTheme(next) })
     }),
     rejectFrameRequests: sendTo(({ context }) => context.frame!, { type: 'frame.rejectRpcRequests' }),
+    /**
+     * A wallet request ran out of time: the embedded wallet's open signing requests are withdrawn (the login frame
+     * answers them 'Request was aborted'), so a request sent again is the only one left to approve.
+     */
+    withdrawFrameRequests: enqueueActions(({ context, enqueue }) => {
+      if (context.frame) enqueue.sendTo(context.frame, { type: 'frame.rejectRpcRequests' })
+    }),
     cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
     /** A connection event, to the connection of its namespace (`eventNamespace`). */
     toConnection: forwardTo(({ context, event }) => connectionOf(context, eventNamespace(context, event))),

@@ -1,3 +1,4 @@
+import { isAddress } from 'viem'
 import type { KitNetwork } from '../../config'
 import { type PayError, PayNotConnectedError, PayRequestInvalidError } from '../../errors/pay'
 import { type ConnectionAccount, namespaceOf } from '../connection'
@@ -58,6 +59,9 @@ export function payRefusal(context: PayContext, request: PayRequest): PayError |
   const address = network.chainNamespace === 'solana' ? BASE58_KEY : EVM_ADDRESS
   if (typeof request.recipient !== 'string' || !address.test(request.recipient))
     return invalid(`recipient: not an address on ${network.name}`)
+  // EIP-55: a mixed-case address carries its checksum, and a wrong one is refused, never fixed.
+  if (network.chainNamespace !== 'solana' && !checksumHolds(request.recipient))
+    return invalid('recipient: its EIP-55 checksum does not match')
   const decimals = request.asset ? request.asset.decimals : network.nativeCurrency.decimals
   if (request.asset) {
     const { symbol, address: token } = request.asset
@@ -72,6 +76,12 @@ export function payRefusal(context: PayContext, request: PayRequest): PayError |
   if (!DECIMAL.test(amount) || !/[1-9]/.test(amount) || (amount.split('.')[1] ?? '').length > decimals)
     return invalid(`amount: must be a positive decimal with at most ${decimals} decimals`)
   return undefined
+}
+
+/** All-lowercase or all-uppercase hex carries no checksum; mixed case must match its EIP-55 checksum. */
+function checksumHolds(address: string): boolean {
+  const hex = address.slice(2)
+  return hex === hex.toLowerCase() || hex === hex.toUpperCase() || isAddress(address, { strict: true })
 }
 
 /**

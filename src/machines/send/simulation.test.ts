@@ -4,6 +4,7 @@ import { createActor, fromPromise, SimulatedClock } from 'xstate'
 import { NATIVE_TOKEN_ADDRESS, SIMULATION_TIMEOUT_MS } from '../../constants'
 import {
   type FeeEstimate,
+  type NonceReading,
   type SendRequest,
   type SendSimulation,
   type SendSimulationRequest,
@@ -11,6 +12,7 @@ import {
   selectSendStatus,
   sendMachine,
   type TokenBalance,
+  type TokenOnChain,
 } from '../send'
 import { expectedOfSend } from './simulation'
 
@@ -58,6 +60,15 @@ function harness() {
   const machine = sendMachine.provide({
     actors: {
       estimateFee: fromPromise<FeeEstimate, SendRequest>(async () => FEE),
+      // The token's contract states what the listing says (the on-chain check passes).
+      readTokenMetadata: fromPromise<TokenOnChain, { chainId: number; address: Address }>(
+        async ({ input }) => ({ ...input, decimals: 6, symbol: 'USDC' }),
+      ),
+      readNonce: fromPromise<NonceReading, { chainId: number }>(async () => ({
+        from: ALICE,
+        nonce: 0,
+        fromBlock: '1',
+      })),
       simulate: fromPromise<SendSimulation, SendSimulationRequest>(
         ({ input }) => new Promise((resolve, reject) => simulations.push({ input, resolve, reject })),
       ),

@@ -67,7 +67,50 @@ export interface SendRequest {
 /** A send request with the fee the visitor was shown, so the wallet is asked for the same. */
 export interface SendTransactionRequest extends SendRequest {
   fee?: FeeEstimate | undefined
+  /**
+   * The account's transaction slot, read before the first request of this payment: a request sent again after
+   * the wallet's time limit asks for the same one, so at most one of the two can be mined.
+   */
+  nonce?: number | undefined
 }
+
+/** An ERC-20's `decimals()` and `symbol()` read on chain (`readTokenMetadata`). */
+export interface TokenOnChain {
+  /** eip155 reference. */
+  chainId: number
+  /** The contract. */
+  address: string
+  decimals: number
+  /** Absent when the contract answers no readable one. */
+  symbol?: string | undefined
+}
+
+/** What `readNonce` answers: the account's next nonce (pending transactions counted) and the block it was read at. */
+export interface NonceReading {
+  from: Address
+  nonce: number
+  /** Decimal string: transactions of this payment are mined in this block or later. */
+  fromBlock: string
+}
+
+/** The nonce a payment holds from its first wallet request until a transaction of it is known. */
+export interface HeldNonce extends NonceReading {
+  chainId: number
+  /** A request with this nonce was left to the wallet at the time limit: it may still be signed and sent. */
+  abandoned: boolean
+}
+
+/** What `checkNonce` and `watchNonce` look at: the held nonce and the payment that should take it. */
+export interface NonceCheck extends NonceReading {
+  chainId: number
+  request: SendRequest
+}
+
+/**
+ * What the chain says of a held nonce: no transaction of the account has it yet (`open`), this payment's took
+ * it (`mined`, with its hash), or another transaction of the account did (`taken`).
+ */
+export type NonceStatus = { status: 'open' } | { status: 'mined'; hash: Hex } | { status: 'taken' }
 
 /**
  * A Solana send (SOL, or an SPL token by its mint), from the connected Solana account. What `estimateSolanaFee`
@@ -136,6 +179,10 @@ export interface SendContext {
    * on Solana, and when the node could not answer (then the preview shows no balance-change line).
    */
   simulation: SendSimulation | undefined
+  /** The selected ERC-20 as its contract states it (checked before the preview); amounts are scaled by it. */
+  tokenOnChain: TokenOnChain | undefined
+  /** The nonce the payment's wallet requests use (eip155), from the first request until its transaction is known. */
+  nonce: HeldNonce | undefined
 }
 
 export interface SendInput {
@@ -158,7 +205,10 @@ export type SendEvent =
   | { type: 'send.confirm' }
   /** Back to the form, values kept (from the preview, a name lookup or a failed send). */
   | { type: 'send.edit' }
-  /** Failed: send again; preview unavailable: estimate again; unconfirmed: look for the receipt again. */
+  /**
+   * Failed: send again; preview unavailable: estimate again; unconfirmed: look for the receipt again; past the
+   * wallet's time limit (`overdue`): send again with the same nonce.
+   */
   | { type: 'send.retry' }
   /** The send state reset (SPEC §4): also while the wallet is asked (abandoned); not while confirming. */
   | { type: 'send.reset' }

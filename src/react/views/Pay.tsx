@@ -24,7 +24,7 @@ function PayReview({ send }: { send: SendActorRef }) {
   const stage = useSelector(send, selectSendStatus)
   const formError = useSelector(send, selectFormError)
   const t = useT()
-  if (stage === 'editing' || stage === 'resolving') {
+  if (stage === 'editing' || stage === 'resolving' || stage === 'checkingToken') {
     // The send flow refused the payment's form (e.g. more than the balance): said, and Pay can only be left.
     if (!formError) return <ViewLoading label={t('pay.preparing')} />
     return (

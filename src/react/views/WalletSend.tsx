@@ -37,6 +37,7 @@ function SendForm({ send }: { send: SendActorRef }) {
   const problem = useSelector(send, (s) => validateSend(s.context)?.shortMessage)
   const editing = useSelector(send, (s) => selectSendStatus(s) === 'editing')
   const resolving = useSelector(send, (s) => selectSendStatus(s) === 'resolving')
+  const checkingToken = useSelector(send, (s) => selectSendStatus(s) === 'checkingToken')
   const inFlight = useSelector(send, selectInFlight)
   const amountId = useId()
   const receiverId = useId()
@@ -155,7 +156,13 @@ function SendForm({ send }: { send: SendActorRef }) {
         </p>
       ) : null}
       <button type="submit" className="ws-primary" disabled={locked || problem !== undefined}>
-        {resolving ? t('send.resolving') : problem ? localizeText(t, problem) : t('send.preview')}
+        {resolving
+          ? t('send.resolving')
+          : checkingToken
+            ? t('send.checkingToken')
+            : problem
+              ? localizeText(t, problem)
+              : t('send.preview')}
       </button>
     </form>
   )

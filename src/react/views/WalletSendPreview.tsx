@@ -55,6 +55,11 @@ export function SendPreview({
   // See before you sign: the simulated changes, only when the node could simulate (never a guessed line).
   const simulation = useSelector(send, (s) => s.context.simulation)
   const changes = useMemo(() => simulatedChanges(simulation), [simulation])
+  // Past the wallet's time limit, "Send again" only once the chain was looked at (the machine says when).
+  const canSendAgain = useSelector(
+    send,
+    (s) => selectSendStatus(s) === 'overdue' && s.can({ type: 'send.retry' }),
+  )
   const usd = !network?.testnet
   const { t, locale } = useI18n()
 
@@ -65,7 +70,7 @@ export function SendPreview({
       </p>
     )
   }
-  if (stage === 'editing' || stage === 'resolving' || !token || !amount || !to) {
+  if (stage === 'editing' || stage === 'resolving' || stage === 'checkingToken' || !token || !amount || !to) {
     return (
       <div className="ws-stack">
         <p className="ws-muted">{t('preview.nothing')}</p>
@@ -115,12 +120,13 @@ export function SendPreview({
         </div>
         <BalanceChanges changes={changes} simulating={stage === 'simulating'} />
       </dl>
-      <Progress stage={stage} hash={hash} />
+      <Progress stage={stage} hash={hash} looking={stage === 'overdue' && !canSendAgain} />
       {error &&
       (stage === 'unavailable' ||
         stage === 'retryable' ||
         stage === 'unconfirmed' ||
-        stage === 'disagrees') ? (
+        stage === 'disagrees' ||
+        stage === 'overdue') ? (
         <p className="ws-error-text" role="alert">
           {errorText(t, error)}
         </p>
@@ -152,6 +158,11 @@ export function SendPreview({
           primary={{ label: t('common.tryAgain'), onClick: () => kit.send({ type: 'send.retry' }) }}
         />
       ) : null}
+      {canSendAgain ? (
+        <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
+          {t('send.sendAgain')}
+        </button>
+      ) : null}
       {stage === 'unconfirmed' ? (
         <button type="button" className="ws-primary" onClick={() => kit.send({ type: 'send.retry' })}>
           {t('common.checkAgain')}
@@ -161,10 +172,25 @@ export function SendPreview({
   )
 }
 
-function Progress({ stage, hash }: { stage: SendStatus; hash: string | undefined }) {
+function Progress({
+  stage,
+  hash,
+  looking,
+}: {
+  stage: SendStatus
+  hash: string | undefined
+  /** Past the wallet's time limit, while the chain is asked whether the transaction went out. */
+  looking: boolean
+}) {
   const t = useT()
   const label =
-    stage === 'sending' ? t('send.approve') : stage === 'confirming' ? t('send.waitConfirm') : undefined
+    stage === 'sending'
+      ? t('send.approve')
+      : stage === 'confirming'
+        ? t('send.waitConfirm')
+        : looking
+          ? t('send.overdueChecking')
+          : undefined
   if (!label) return null
   return (
     <div className="ws-stack">
