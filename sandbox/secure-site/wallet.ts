@@ -100,7 +100,13 @@ export type PreparedSigning = {
   | { method: 'eth_signTypedData_v4'; typedData: TypedDataDefinition }
   | {
       method: 'eth_sendTransaction'
-      tx: { to: Address | undefined; value: bigint; data: Hex; gas: bigint | undefined }
+      tx: {
+        to: Address | undefined
+        value: bigint
+        data: Hex
+        gas: bigint | undefined
+        nonce: bigint | undefined
+      }
     }
 )
 
@@ -133,6 +139,7 @@ const TransactionSchema = v.object({
   data: v.optional(HexData),
   input: v.optional(HexData),
   gas: v.optional(Quantity),
+  nonce: v.optional(Quantity),
   chainId: v.optional(Quantity),
 })
 const TypedDataSchema = v.object({
@@ -311,7 +318,9 @@ export class ChainWallet {
       method,
       from,
       accountType: own(from),
-      tx: { to, value, data, gas: tx.gas },
+      // The nonce the kit asks for is kept: a payment sent again after a time limit reuses its nonce, so at most
+      // one of the two can be mined.
+      tx: { to, value, data, gas: tx.gas, nonce: tx.nonce },
       summary: summary('Send transaction', from, details),
     }
   }
@@ -355,7 +364,13 @@ export class ChainWallet {
     const { tx } = prepared
     return this.#queued(account.eoa, async () => {
       if (prepared.accountType === 'eoa') {
-        return wallet.sendTransaction({ to: tx.to ?? null, value: tx.value, data: tx.data, gas: tx.gas })
+        return wallet.sendTransaction({
+          to: tx.to ?? null,
+          value: tx.value,
+          data: tx.data,
+          gas: tx.gas,
+          ...(tx.nonce === undefined ? {} : { nonce: Number(tx.nonce) }),
+        })
       }
       if (tx.to === undefined) {
         throw new RpcFailure('The smart account cannot create contracts: send from the EOA instead', -32602)
