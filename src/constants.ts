@@ -247,7 +247,7 @@ export const ONRAMP_PURCHASE_TIMEOUT_MS = 15 * 60 * 1000
 export const ONRAMP_PROCESSING_TIMEOUT_MS = 10 * 60 * 1000
 /**
  * The origins each provider's partner page may be on: a partner URL elsewhere is refused, and no window goes
- * there (issue 33). A host adds or replaces a provider's list with the config's `onrampPartnerOrigins`.
+ * there. A host adds or replaces a provider's list with the config's `onrampPartnerOrigins`.
  */
 export const ONRAMP_PARTNER_ORIGINS: Readonly<Record<string, readonly string[]>> = {
   coinbase: ['https://pay.coinbase.com'],

@@ -122,7 +122,7 @@ async function pageOf(siwx: SiwxConfig): Promise<SignInPage> {
 const ECDSA_SIZES = new Set([64, 65])
 
 /**
- * Whether `signature` signs `message` for its account (issue 33). An ECDSA signature is checked here first, by
+ * Whether `signature` signs `message` for its account. An ECDSA signature is checked here first, by
  * recovering its signer: an EOA's signature is never taken on a node's word, so a wrong one cannot pass because
  * an RPC says so. The chain is asked (viem's `verifyMessage` on the message's chain: ERC-1271, ERC-6492) only for
  * a contract account (code at the address, whose owner's signature does not recover to it) or an ERC-6492

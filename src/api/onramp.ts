@@ -162,7 +162,7 @@ export function safePartnerUrl(value: unknown): string | undefined {
 }
 
 /**
- * Why the partner link may not be opened for `provider`: its origin is not one of the provider's (issue 33: the
+ * Why the partner link may not be opened for `provider`: its origin is not one of the provider's (the
  * Data API's answer alone does not decide where the visitor is sent), or `undefined` when it may.
  *
  * @example

@@ -3,7 +3,7 @@ import { formatBalanceChange } from '../utils/simulation'
 import { BaseError, type BaseErrorParameters } from './base'
 
 /**
- * Issue 33 "See before you sign": the transaction, simulated on the network before the wallet is asked, does not
+ * "See before you sign": the transaction, simulated on the network before the wallet is asked, does not
  * do what the preview shows. Confirm is blocked; nothing was sent. `reason` says how it disagrees.
  */
 export class SimulationDisagreementError extends BaseError {

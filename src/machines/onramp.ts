@@ -206,7 +206,7 @@ export const onrampMachine = setup({
     /** A new order of the provider failed. */
     purchaseFailed: ({ context }, orders: OnrampOrder[]) => orderFailed(context, orders),
     /**
-     * A new order of the provider is still pending (issue 33): the visitor paid, the partner settles it later, so
+     * A new order of the provider is still pending: the visitor paid, the partner settles it later, so
      * the window closing is not the purchase abandoned.
      */
     purchasePending: ({ context }, orders: OnrampOrder[]) => orderPending(context, orders),
@@ -439,7 +439,7 @@ export const onrampMachine = setup({
     },
     opening: {
       tags: 'busy',
-      // The window opens in this transition: still in the visitor's click (issue 33).
+      // The window opens in this transition: still in the visitor's click.
       entry: ['startPurchase', 'emitOpening', 'openPartner'],
       on: {
         'onramp.cancel': '#onramp.form',
@@ -520,7 +520,7 @@ export const onrampMachine = setup({
             input: ({ context }) => purchasesRequestOf(context),
             onDone: [
               ...ORDERS_DECIDE,
-              // Paid, not settled yet: the partner confirms it later (issue 33), so it is watched on.
+              // Paid, not settled yet: the partner confirms it later, so it is watched on.
               {
                 guard: {
                   type: 'purchasePending',

@@ -13,7 +13,7 @@ import type { SiwxMessage, SiwxSession } from '../siwx/types'
  * `signIn.declined` (the kit disconnects); otherwise the visitor stays connected without a session. A
  * disconnect or `signIn.signOut` revokes the session.
  *
- * A session lasts as long as its message says (issue 33): `signedIn` ends at its `expirationTime` (the
+ * A session lasts as long as its message says: `signedIn` ends at its `expirationTime` (the
  * `sessionExpiry` delay, re-armed past the longest timer a browser keeps) and when the page, visible again,
  * finds it expired; then the session is revoked and the visitor is asked again (required) or goes on without.
  * A kept session is trusted only when its signature checks out (the slot) and, here, when it has an expiry, is
@@ -275,7 +275,7 @@ export const signInMachine = setup({
         id: 'findSession',
         src: 'findSession',
         input: ({ context }) => context.account!,
-        // The kept session found is judged by the chart, each rule a guard (issue 33): without an expiry, for
+        // The kept session found is judged by the chart, each rule a guard: without an expiry, for
         // another domain or origin, expired or not valid yet, it is dropped; otherwise the visitor is signed in.
         onDone: [
           { guard: { type: 'noSessionFound', params: ({ event }) => event.output }, target: 'asking' },

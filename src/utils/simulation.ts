@@ -37,7 +37,7 @@ function compareValues(a: bigint, aDecimals: number, b: bigint, bDecimals: numbe
 }
 
 /**
- * Issue 33 "See before you sign": the first way the simulation disagrees with the preview, or undefined when it
+ * "See before you sign": the first way the simulation disagrees with the preview, or undefined when it
  * agrees (or when the node could not simulate: the preview then shows no line and nothing is blocked). Exact
  * outflows, minimum inflows, no other token moving; amounts compared by value, each in its own decimals.
  *

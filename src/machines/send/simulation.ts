@@ -9,7 +9,7 @@ import {
 import type { SendSimulation, SendSimulationRequest } from './types'
 
 /**
- * Issue 33 "See before you sign", the send flow's part: what its preview says will move, and whether the
+ * "See before you sign", the send flow's part: what its preview says will move, and whether the
  * simulation of the transaction agrees.
  */
 

@@ -4,7 +4,7 @@ import type { Translate } from '../i18n'
 import { useI18n } from '../i18nViews'
 
 /**
- * Issue 33 "See before you sign": the account's balance changes found by simulating the transaction(s) before
+ * "See before you sign": the account's balance changes found by simulating the transaction(s) before
  * the wallet is asked, as signed amounts with their symbols ("−5 USDC", "+0.0331 ETH"). A row of a preview's
  * summary list (`<dl>`): the caller renders it only when the node could simulate (never a guessed line), and
  * `simulating` while the simulation runs. Screen readers hear the heading, then one item per token.

@@ -7,7 +7,7 @@ import { errorText, useI18n } from '../i18nViews'
 /**
  * Issue 19's purchase in progress: the partner page opening, then open in its own window while the kit waits for
  * the purchase to land (Cancel goes back to the form), then the amount received, or why it did not happen with
- * Try again (every choice of the form kept). Issue 33: the window closed with the order still pending, the
+ * Try again (every choice of the form kept). The window closed with the order still pending, the
  * purchase is processing (the kit keeps reading it); past the time limit, a text says it may still complete and
  * where to look, with the way back to the account (its Activity) and to Buy.
  */
