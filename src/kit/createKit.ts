@@ -336,7 +336,7 @@ export function createKitMachine(config: KitConfig): BoundKitMachine {
         const { swapLogic, refreshAfterSwap } = await import('./load/swap')
         afterSwap = (address) =>
           refreshAfterSwap({ config: resolved, queryClient: services.queryClient, address })
-        return swapLogic(resolved, wagmi)
+        return swapLogic(resolved, services.queryClient, wagmi)
       }),
       /** The swap's notices as kit events; a success also has the account's history and native balance read again. */
       followSwap: fromCallback<KitEvent>(({ sendBack, system }) => {
