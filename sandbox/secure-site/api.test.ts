@@ -449,6 +449,34 @@ describe('embedded wallet', () => {
     expect(otherChain.json).toMatchObject({ code: -32602 })
   })
 
+  // Guards the nonce kept in wallet.ts's prepared transaction: a payment the kit sends again after its time limit
+  // names the first request's nonce, so at most one of the two can be mined. Without it the wallet took the next
+  // nonce and both were mined.
+  it('keeps the nonce a request names: a second send with the same nonce is refused, one is mined', async () => {
+    const { token, account } = await signIn('nonce@example.com')
+    const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    const to = chain.accounts[3]?.address as Address
+    const nonce = await client.getTransactionCount({ address: account.eoa, blockTag: 'pending' })
+    const before = await client.getBalance({ address: to })
+    const send = () =>
+      call(
+        '/api/sign',
+        {
+          method: 'eth_sendTransaction',
+          params: [{ from: account.eoa, to, value: toHex(parseEther('0.01')), nonce: toHex(nonce) }],
+          chainId: chain.chainId,
+        },
+        token,
+      )
+    const first = await send()
+    expect(first.status).toBe(200)
+    await client.waitForTransactionReceipt({ hash: first.json.result as Hex })
+    const second = await send()
+    expect(second.json.result).toBeUndefined()
+    expect(await client.getTransactionCount({ address: account.eoa })).toBe(nonce + 1)
+    expect(await client.getBalance({ address: to })).toBe(before + parseEther('0.01'))
+  })
+
   it('sends transactions that land on anvil, from the EOA and through the smart account', async () => {
     const { token, account } = await signIn('sender@example.com')
     const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
