@@ -35,9 +35,11 @@ let balanceRequests = 0
 beforeAll(async () => {
   proxy = createServer((req, res) => {
     if (/^\/v1\/account\/[^/]+\/balance/.test(req.url ?? '') && req.method === 'GET') balanceRequests++
+    const target = new URL(req.url ?? '/', sandbox.services().apiOrigin)
+    // Host names the upstream, as a proxy sends it: the sandbox refuses another host (DNS rebinding).
     const upstream = httpRequest(
-      new URL(req.url ?? '/', sandbox.services().apiOrigin),
-      { method: req.method, headers: req.headers },
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(res)

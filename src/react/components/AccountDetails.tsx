@@ -149,15 +149,19 @@ export default function AccountDetails() {
   const config = useKitConfig()
   // A send that lands while this view shows (the visitor left its preview) refreshes what is shown here too.
   useRefreshAfterSend(useSendActor())
-  const { namespace } = useKitAccount()
+  const { namespace, chainId } = useKitAccount()
   // On Solana: receive and send; swap and buy are eip155's for now (issue 17).
   // Buy, also not in the SPEC's restricted time zones (the kit's rule).
   const buyOffered = useSelector(kit, selectOnrampOffered)
+  // Swap only where the host names the chain's router (`swapRouters`, validated with the config): the build check
+  // refuses every build elsewhere, so the flow would end in a refusal.
+  const swapOffered = config.swapRouters[`eip155:${chainId}`] !== undefined
   const shown = config.features.walletFeaturesOrder.filter(
     (feature) =>
       config.features[feature] &&
       (namespace === 'eip155' || SOLANA_FEATURES.has(feature)) &&
-      (feature !== 'onramp' || buyOffered),
+      (feature !== 'onramp' || buyOffered) &&
+      (feature !== 'swaps' || swapOffered),
   )
   const t = useT()
   return (
