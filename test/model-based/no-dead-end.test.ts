@@ -55,6 +55,11 @@ const EXCEPTIONS: Record<string, string> = {
   // (src/api/convert.ts, requestJson) and the slot rejects; the form's own edits also leave quoting.
   'swap.loadingTokens': 'fetchTokens: bounded by DATA_API_TIMEOUT_MS in the convert client',
   'swap.form.quoting': 'fetchQuote: bounded by DATA_API_TIMEOUT_MS in the convert client; any edit leaves it',
+  // One payment, one transaction: the swap the wallet holds is never walked away from (a second swap could go live
+  // beside it). Its children bound it: asking → overdue after sendRequestTimeout, overdue → failed after
+  // swapExpiry, once the held swap is past its deadline and can no longer pay.
+  'swap.swapping.sending':
+    'sendTransaction: bounded by its children (sendRequestTimeout, then swapExpiry past the swap deadline)',
   // Names (issue 20): the Data API calls abort after DATA_API_TIMEOUT_MS in the names client (src/api/names.ts)
   // and the slot rejects; the wallet's signature has its own time limit in the chart.
   'names.editing.checking':
