@@ -43,7 +43,7 @@ import type {
   TokenOnChain,
 } from '../machines/send'
 import { evmAddressOf } from '../utils/caip'
-import { pollReceipt, waitForReceipt } from './receipts'
+import { pollReceipt, sleep, waitForReceipt } from './receipts'
 import type { SolanaSender } from './solanaSend'
 
 /**
@@ -396,16 +396,4 @@ function isPayment(tx: { to: Address | null; value: bigint; input: Hex }, reques
     tx.value === (call.value ?? 0n) &&
     (tx.input === '0x' ? undefined : tx.input.toLowerCase()) === call.data?.toLowerCase()
   )
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-  })
 }
