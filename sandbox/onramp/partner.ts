@@ -290,6 +290,20 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
     return (await getOrder(db, id)) ?? errorJson(404, 'Order not found')
   }
   const isOrder = (value: OnrampOrder | SandboxResponse): value is OnrampOrder => 'provider' in value
+  /**
+   * The order paid with the method it was opened for, and claimed for delivery (no second completion); else the
+   * answer that says why not.
+   */
+  const claimPaid = async (id: string, body: string): Promise<OnrampOrder | SandboxResponse> => {
+    const order = await orderOf(id)
+    if (!isOrder(order)) return order
+    const parsed = parseBody(body, CompleteBodySchema, 'payment')
+    if ('error' in parsed) return parsed.error
+    if (parsed.value.paymentMethod !== order.paymentMethod) {
+      return errorJson(400, `This order is paid by ${order.paymentMethod}, not ${parsed.value.paymentMethod}`)
+    }
+    return (await claimForDelivery(db, id)) ?? notPending((await getOrder(db, id)) ?? order)
+  }
 
   let origin = ''
   const routes: Route[] = [
@@ -360,19 +374,8 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
       pattern: /^\/api\/orders\/([^/]*)\/complete$/,
       sdkParams: false,
       handle: async ({ req, params: [id = ''] }) => {
-        const order = await orderOf(id)
-        if (!isOrder(order)) return order
-        const parsed = parseBody(req.body, CompleteBodySchema, 'payment')
-        if ('error' in parsed) return parsed.error
-        if (parsed.value.paymentMethod !== order.paymentMethod) {
-          return errorJson(
-            400,
-            `This order is paid by ${order.paymentMethod}, not ${parsed.value.paymentMethod}`,
-          )
-        }
-        const claimed = await claimForDelivery(db, id)
-        if (!claimed) return notPending((await getOrder(db, id)) ?? order)
-        return deliver(claimed)
+        const claimed = await claimPaid(id, req.body)
+        return isOrder(claimed) ? deliver(claimed) : claimed
       },
     },
     {
@@ -380,19 +383,9 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
       pattern: /^\/api\/orders\/([^/]*)\/later$/,
       sdkParams: false,
       handle: async ({ req, params: [id = ''] }) => {
-        const order = await orderOf(id)
-        if (!isOrder(order)) return order
-        const parsed = parseBody(req.body, CompleteBodySchema, 'payment')
-        if ('error' in parsed) return parsed.error
-        if (parsed.value.paymentMethod !== order.paymentMethod) {
-          return errorJson(
-            400,
-            `This order is paid by ${order.paymentMethod}, not ${parsed.value.paymentMethod}`,
-          )
-        }
         // Paid now, settled later: the order is claimed (no second completion) and stays pending meanwhile.
-        const claimed = await claimForDelivery(db, id)
-        if (!claimed) return notPending((await getOrder(db, id)) ?? order)
+        const claimed = await claimPaid(id, req.body)
+        if (!isOrder(claimed)) return claimed
         deliverLater(claimed)
         return { status: 202, json: view(claimed) }
       },

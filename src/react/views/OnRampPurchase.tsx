@@ -30,6 +30,11 @@ function Purchase({ onramp }: { onramp: OnrampActorRef }) {
   const error = useSelector(onramp, (s) => s.context.error)
   const { t } = useI18n()
   const backToForm = () => kit.send({ type: 'router.back' })
+  /** Back to the form with every choice kept, fresh quotes asked for. */
+  const retry = () => {
+    kit.send({ type: 'onramp.retry' })
+    backToForm()
+  }
 
   if (status === 'done' && purchase) {
     return (
@@ -53,14 +58,7 @@ function Purchase({ onramp }: { onramp: OnrampActorRef }) {
         <p className="ws-error-text" role="alert">
           {error ? errorText(t, error) : t('onramp.notCompleted')}
         </p>
-        <button
-          type="button"
-          className="ws-primary"
-          onClick={() => {
-            kit.send({ type: 'onramp.retry' })
-            backToForm()
-          }}
-        >
+        <button type="button" className="ws-primary" onClick={retry}>
           {t('common.tryAgain')}
         </button>
       </div>
@@ -78,14 +76,7 @@ function Purchase({ onramp }: { onramp: OnrampActorRef }) {
         >
           {t('onramp.backToAccount')}
         </button>
-        <button
-          type="button"
-          className="ws-secondary"
-          onClick={() => {
-            kit.send({ type: 'onramp.retry' })
-            backToForm()
-          }}
-        >
+        <button type="button" className="ws-secondary" onClick={retry}>
           {t('onramp.backToForm')}
         </button>
       </div>
