@@ -3,6 +3,7 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveInFrame,
+  declineInFrame,
   dialog,
   type E2eContext,
   frame,
@@ -154,13 +155,7 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     const page = await e2e.newPage()
     await logInByEmail(e2e, page, freshEmail('decliner'))
     await page.getByRole('button', { name: 'Sign message' }).click()
-    await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
-    // The visitor declines what they see: the frame in place and fully visible (Approve usable). Chromium drops
-    // clicks into a frame that tracks its visibility while the frame has just been moved into place.
-    await expect
-      .poll(() => frame(page).getByRole('button', { name: 'Approve' }).isEnabled(), { timeout: 10_000 })
-      .toBe(true)
-    await frame(page).getByRole('button', { name: 'Decline' }).click()
+    await declineInFrame(page)
     await expect
       .poll(() => page.getByTestId('demo-result').textContent(), { timeout: 20_000 })
       .toMatch(/Signature declined/)

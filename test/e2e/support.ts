@@ -157,6 +157,31 @@ export async function approveInFrame(page: Page) {
   await approve.click()
 }
 
+/**
+ * Declines the approval the frame shows, as a visitor does: once it is usable (Approve enabled means the frame has
+ * seen itself fully visible and in place), and again if Chromium dropped the click because the frame had just
+ * moved (it drops input to a frame that tracks its visibility for a moment after each move; on a loaded machine
+ * the frame's own report of a move can come after that moment).
+ */
+export async function declineInFrame(page: Page) {
+  await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
+  const approval = frame(page).locator('#approval')
+  await expect
+    .poll(() => frame(page).getByRole('button', { name: 'Approve' }).isEnabled(), { timeout: 10_000 })
+    .toBe(true)
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    if (await approval.isHidden()) return
+    await frame(page).getByRole('button', { name: 'Decline' }).click({ timeout: 5_000 })
+    try {
+      await approval.waitFor({ state: 'hidden', timeout: 2_000 })
+      return
+    } catch {
+      // The click did not reach the frame: the approval is still open, so the visitor clicks again.
+    }
+  }
+  throw new Error('the frame never took the Decline click')
+}
+
 /** The sandbox's Wallet Standard Solana wallet, and its approve/decline prompt. */
 export const SOLANA_WALLET = 'Walletstate Solana Dev Wallet'
 export const solanaPrompt = (page: Page) => page.getByRole('dialog', { name: SOLANA_WALLET })
