@@ -1,10 +1,61 @@
 import { approvalRequestOf, receiptRequestOf } from './rules'
 import { errorOf, swapSetup } from './setup'
+import type { SwapReceipt } from './types'
 
 /**
  * The swap's transactions (src/machines/swap.ts): the checked approvals, one at a time, then the checked swap,
  * each sent to the wallet and its receipt awaited (SPEC §9: `waiting`, then `polling`).
  */
+
+/** The receipt's answer: reverted (the step's own error, retryable) or mined (on to the next step). */
+const minedOr = (reverted: 'setApproveReverted' | 'setSwapReverted', mined: string) => [
+  {
+    guard: {
+      type: 'reverted' as const,
+      params: ({ event }: { event: { output: SwapReceipt } }) => event.output,
+    },
+    target: '#swap.failed.retryable',
+    actions: reverted,
+  },
+  { target: mined },
+]
+
+/**
+ * A sent transaction's receipt, approval or swap alike (SPEC §9): `waiting` up to `receiptTimeout`, then
+ * `polling` up to `pendingPolling`; mined leads to `mined`, reverted fails retryable, none seen in time to `unseen`.
+ */
+function receiptOf(step: {
+  transaction: 'Approval' | 'Swap'
+  reverted: 'setApproveReverted' | 'setSwapReverted'
+  mined: '#swap.approving.approved' | '#swap.done'
+  unseen: '#swap.failed.retryable' | '#swap.failed.unconfirmed'
+}) {
+  return swapSetup.createStateConfig({
+    tags: 'loading',
+    initial: 'waiting',
+    states: {
+      waiting: {
+        invoke: {
+          id: `waitFor${step.transaction}`,
+          src: 'waitForReceipt',
+          input: ({ context }) => receiptRequestOf(context),
+          onDone: minedOr(step.reverted, step.mined),
+          onError: 'polling',
+        },
+        after: { receiptTimeout: 'polling' },
+      },
+      polling: {
+        invoke: {
+          id: `poll${step.transaction}`,
+          src: 'pollReceipt',
+          input: ({ context }) => ({ hash: context.hash!, chainId: context.chainId }),
+          onDone: minedOr(step.reverted, step.mined),
+        },
+        after: { pendingPolling: { target: step.unseen, actions: 'setPending' } },
+      },
+    },
+  })
+}
 
 /** The checked approvals the allowance needs, each sent and mined before the next (zero first, USDT-style). */
 export const swapApproving = swapSetup.createStateConfig({
@@ -49,46 +100,13 @@ export const swapApproving = swapSetup.createStateConfig({
         },
       },
     },
-    confirming: {
-      tags: 'loading',
-      initial: 'waiting',
-      states: {
-        waiting: {
-          invoke: {
-            id: 'waitForApproval',
-            src: 'waitForReceipt',
-            input: ({ context }) => receiptRequestOf(context),
-            onDone: [
-              {
-                guard: { type: 'reverted', params: ({ event }) => event.output },
-                target: '#swap.failed.retryable',
-                actions: 'setApproveReverted',
-              },
-              { target: '#swap.approving.approved' },
-            ],
-            onError: 'polling',
-          },
-          after: { receiptTimeout: 'polling' },
-        },
-        polling: {
-          invoke: {
-            id: 'pollApproval',
-            src: 'pollReceipt',
-            input: ({ context }) => ({ hash: context.hash!, chainId: context.chainId }),
-            onDone: [
-              {
-                guard: { type: 'reverted', params: ({ event }) => event.output },
-                target: '#swap.failed.retryable',
-                actions: 'setApproveReverted',
-              },
-              { target: '#swap.approving.approved' },
-            ],
-          },
-          // An approval is harmless to look for again from the preview: the allowance is checked afresh.
-          after: { pendingPolling: { target: '#swap.failed.retryable', actions: 'setPending' } },
-        },
-      },
-    },
+    confirming: receiptOf({
+      transaction: 'Approval',
+      reverted: 'setApproveReverted',
+      mined: '#swap.approving.approved',
+      // An approval is harmless to look for again from the preview: the allowance is checked afresh.
+      unseen: '#swap.failed.retryable',
+    }),
     /** Mined: a zero approval is followed by the amount's; the amount's by the swap. */
     approved: {
       entry: 'applyApproval',
@@ -145,44 +163,11 @@ export const swapSwapping = swapSetup.createStateConfig({
       },
     },
     /** The swap is out there: not cancellable (the receipt is what the visitor waits for). */
-    confirming: {
-      tags: 'loading',
-      initial: 'waiting',
-      states: {
-        waiting: {
-          invoke: {
-            id: 'waitForSwap',
-            src: 'waitForReceipt',
-            input: ({ context }) => receiptRequestOf(context),
-            onDone: [
-              {
-                guard: { type: 'reverted', params: ({ event }) => event.output },
-                target: '#swap.failed.retryable',
-                actions: 'setSwapReverted',
-              },
-              { target: '#swap.done' },
-            ],
-            onError: 'polling',
-          },
-          after: { receiptTimeout: 'polling' },
-        },
-        polling: {
-          invoke: {
-            id: 'pollSwap',
-            src: 'pollReceipt',
-            input: ({ context }) => ({ hash: context.hash!, chainId: context.chainId }),
-            onDone: [
-              {
-                guard: { type: 'reverted', params: ({ event }) => event.output },
-                target: '#swap.failed.retryable',
-                actions: 'setSwapReverted',
-              },
-              { target: '#swap.done' },
-            ],
-          },
-          after: { pendingPolling: { target: '#swap.failed.unconfirmed', actions: 'setPending' } },
-        },
-      },
-    },
+    confirming: receiptOf({
+      transaction: 'Swap',
+      reverted: 'setSwapReverted',
+      mined: '#swap.done',
+      unseen: '#swap.failed.unconfirmed',
+    }),
   },
 })
