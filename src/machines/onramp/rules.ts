@@ -1,7 +1,7 @@
 /**
  * The Buy flow's rules as pure functions of its context (src/machines/onramp.ts names them as guards and
  * actions): the amount against the payment method's limits (SPEC §9), the network of the purchase currency,
- * which provider is quoted next, and which order is the purchase.
+ * which provider is quoted next, which order is the purchase, and what each slot is asked for.
  */
 import { parseUnits } from 'viem'
 import { ONRAMP_LIMITS } from '../../constants'
@@ -15,6 +15,9 @@ import type {
   OnrampPaymentMethod,
   OnrampProvider,
   OnrampPurchaseCurrency,
+  OnrampPurchasesRequest,
+  OnrampQuoteRequest,
+  OnrampUrlRequest,
 } from './types'
 
 /** The payment methods the kit offers. */
@@ -172,4 +175,32 @@ export function orderFailed(
 ): boolean {
   const fresh = newOrders(context, orders)
   return !fresh.some((o) => o.status === 'confirmed') && fresh.some((o) => o.status === 'failed')
+}
+
+/** The quote request for the next provider to be quoted. Only called where one is. */
+export function quoteRequestOf(context: OnrampContext): OnrampQuoteRequest {
+  return {
+    purchaseCurrency: context.purchaseCurrency,
+    paymentCurrency: context.paymentCurrency,
+    amount: normaliseFiatAmount(context.amount) ?? context.amount.trim(),
+    network: networkOf(context)?.name ?? '',
+    provider: unquotedProviders(context)[0]?.id ?? '',
+    paymentMethod: context.paymentMethod,
+  }
+}
+
+export function urlRequestOf(context: OnrampContext): OnrampUrlRequest {
+  return {
+    address: context.address,
+    network: networkOf(context)?.name ?? '',
+    purchaseCurrency: context.purchaseCurrency,
+    paymentCurrency: context.paymentCurrency,
+    paymentMethod: context.paymentMethod,
+    amount: normaliseFiatAmount(context.amount) ?? context.amount.trim(),
+    provider: context.provider!,
+  }
+}
+
+export function purchasesRequestOf(context: OnrampContext): OnrampPurchasesRequest {
+  return { address: context.address, chainId: context.chainId, provider: context.provider! }
 }

@@ -1,0 +1,270 @@
+import { formatUnits, type Hex } from 'viem'
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
+import {
+  PENDING_TX_POLLING_MS,
+  SEND_REQUEST_TIMEOUT_MS,
+  SIMULATION_TIMEOUT_MS,
+  SWAP_EXPIRY_MARGIN_MS,
+  SWAP_QUOTE_DEBOUNCE_MS,
+  SWAP_QUOTE_REFRESH_MS,
+  SWAP_SLIPPAGE_MAX,
+  TX_RECEIPT_TIMEOUT_MS,
+} from '../../constants'
+import type { BaseError, ErrorInfo } from '../../errors/base'
+import { SimulationDisagreementError } from '../../errors/simulation'
+import {
+  ApproveRevertedError,
+  SwapBuildMismatchError,
+  SwapPendingError,
+  SwapRequestExpiredError,
+  SwapRevertedError,
+  type SwapStage,
+  SwapTimeoutError,
+  swapErrorInfo,
+} from '../../errors/swap'
+import { formatQuantity } from '../../utils/format'
+import {
+  amountOf,
+  approveAmountOf,
+  checkedApproval,
+  expectedOf,
+  isNative,
+  maxAmount,
+  needsApproval,
+  pairOf,
+  sameToken,
+  validateSwap,
+} from './rules'
+import { swapSimulationDisagreement } from './simulation'
+import type {
+  SwapAllowanceRequest,
+  SwapApproval,
+  SwapApproveRequest,
+  SwapBuildRequest,
+  SwapCheckRequest,
+  SwapContext,
+  SwapEvent,
+  SwapInput,
+  SwapNotice,
+  SwapPrepared,
+  SwapQuote,
+  SwapQuoteRequest,
+  SwapReceipt,
+  SwapReceiptRequest,
+  SwapSendRequest,
+  SwapSimulation,
+  SwapSimulationRequest,
+  SwapToken,
+  SwapTokensRequest,
+  SwapTransaction,
+} from './types'
+
+/**
+ * The swap machine's `setup`: its types, slots, delays, guards and actions. The chart (`../swap.ts`) builds the
+ * machine from it, and the preview and the transactions in this folder their state configs
+ * (`swapSetup.createStateConfig`), so every part shares the chart's types.
+ */
+
+const notProvided = (slot: string) => () => {
+  throw new Error(`swapMachine: the "${slot}" actor slot was not provided`)
+}
+
+/** An error event's payload, for `params`. */
+export const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
+function infoOf(error: BaseError): ErrorInfo {
+  return swapErrorInfo(error, 'send')
+}
+
+export const swapSetup = setup({
+  types: {
+    context: {} as SwapContext,
+    events: {} as SwapEvent,
+    input: {} as SwapInput,
+    emitted: {} as SwapNotice,
+    tags: {} as 'loading' | 'busy' | 'failed',
+  },
+  actors: {
+    fetchTokens: fromPromise<SwapToken[], SwapTokensRequest>(notProvided('fetchTokens')),
+    fetchQuote: fromPromise<SwapQuote, SwapQuoteRequest>(notProvided('fetchQuote')),
+    fetchAllowance: fromPromise<string, SwapAllowanceRequest>(notProvided('fetchAllowance')),
+    buildApprove: fromPromise<SwapTransaction, SwapApproveRequest>(notProvided('buildApprove')),
+    buildSwap: fromPromise<SwapTransaction, SwapBuildRequest>(notProvided('buildSwap')),
+    checkBuild: fromPromise<SwapPrepared, SwapCheckRequest>(notProvided('checkBuild')),
+    simulate: fromPromise<SwapSimulation, SwapSimulationRequest>(notProvided('simulate')),
+    sendTransaction: fromPromise<Hex, SwapSendRequest>(notProvided('sendTransaction')),
+    waitForReceipt: fromPromise<SwapReceipt, SwapReceiptRequest>(notProvided('waitForReceipt')),
+    pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
+  },
+  delays: {
+    /** Ours (src/constants.ts): typing coalesces into one quote. */
+    quoteDebounce: SWAP_QUOTE_DEBOUNCE_MS,
+    /** Ours (src/constants.ts): the preview's quote is asked for again this often. */
+    quoteRefresh: SWAP_QUOTE_REFRESH_MS,
+    /** SPEC §9. */
+    receiptTimeout: TX_RECEIPT_TIMEOUT_MS,
+    /** SPEC §9. */
+    pendingPolling: PENDING_TX_POLLING_MS,
+    /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
+    sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
+    /** Ours (src/constants.ts): a simulation not answered by then is left out, never guessed. */
+    simulationTimeout: SIMULATION_TIMEOUT_MS,
+    /** Until the swap the wallet holds is past its deadline (as checked), and a margin for block times. */
+    swapExpiry: ({ context }) => (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS,
+  },
+  guards: {
+    quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
+    reviewBlocked: ({ context }) => validateSwap(context) !== undefined,
+    quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
+    fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
+    needsApproval: ({ context }) => needsApproval(context),
+    approvalChecked: ({ context }) => checkedApproval(context) !== undefined,
+    /** A smaller non-zero allowance is in the way: it is set to zero first (USDT-style). */
+    needsReset: ({ context }) => needsApproval(context) && BigInt(context.allowance ?? '0') > 0n,
+    validSlippage: ({ event }) => {
+      assertEvent(event, 'swap.setSlippage')
+      return Number.isFinite(event.slippage) && event.slippage > 0 && event.slippage <= SWAP_SLIPPAGE_MAX
+    },
+    reverted: (_, receipt: SwapReceipt) => receipt.status === 'reverted',
+    /** See before you sign: the simulation moves something other than what the preview shows. */
+    simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
+      swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,
+  },
+  actions: {
+    setTokens: assign((_, tokens: SwapToken[]) => ({ tokens, error: undefined })),
+    setAmount: assign(({ event }) => {
+      assertEvent(event, 'swap.setAmount')
+      return { amount: event.amount, quote: undefined, error: undefined }
+    }),
+    selectFrom: assign(({ context, event }) => {
+      assertEvent(event, 'swap.selectFrom')
+      const swapped = context.to !== undefined && sameToken(context.to, event.token)
+      return {
+        from: event.token,
+        to: swapped ? context.from : context.to,
+        quote: undefined,
+        error: undefined,
+      }
+    }),
+    selectTo: assign(({ context, event }) => {
+      assertEvent(event, 'swap.selectTo')
+      const swapped = context.from !== undefined && sameToken(context.from, event.token)
+      return {
+        to: event.token,
+        from: swapped ? context.to : context.from,
+        quote: undefined,
+        error: undefined,
+      }
+    }),
+    flip: assign(({ context }) => ({
+      from: context.to,
+      to: context.from,
+      quote: undefined,
+      error: undefined,
+    })),
+    setMax: assign(({ context }) => {
+      const max = maxAmount(context)
+      return max === undefined || max === context.amount
+        ? {}
+        : { amount: max, quote: undefined, error: undefined }
+    }),
+    setSlippage: assign(({ event }) => {
+      assertEvent(event, 'swap.setSlippage')
+      return { slippage: event.slippage }
+    }),
+    setBalances: assign(({ event }) => {
+      assertEvent(event, 'swap.setBalances')
+      return { balances: event.balances.filter((t) => t.quantity.decimals !== '0') }
+    }),
+    setQuote: assign((_, quote: SwapQuote) => ({ quote, error: undefined })),
+    clearQuote: assign({ quote: undefined }),
+    /** Nothing built or checked is kept once the swap it was for may have changed. */
+    clearBuild: assign({ built: undefined, prepared: undefined, simulation: undefined }),
+    setSimulation: assign((_, simulation: SwapSimulation) => ({ simulation })),
+    clearSimulation: assign({ simulation: undefined }),
+    /** The simulation disagrees with the preview: said, the checked build dropped, confirm not offered. */
+    showDisagreement: assign(({ context }, simulation: SwapSimulation) => ({
+      simulation,
+      prepared: undefined,
+      error: infoOf(
+        new SimulationDisagreementError(swapSimulationDisagreement(expectedOf(context), simulation)!),
+      ),
+    })),
+    addApproval: assign(({ context }, approval: SwapApproval) => ({
+      built: { approvals: [...(context.built?.approvals ?? []), approval] },
+    })),
+    setBuiltSwap: assign(({ context }, swap: SwapTransaction) => ({
+      built: { approvals: context.built?.approvals ?? [], swap },
+    })),
+    setPrepared: assign((_, prepared: SwapPrepared) => ({ prepared })),
+    setAllowance: assign((_, allowance: string) => ({ allowance })),
+    clearAllowance: assign({ allowance: undefined }),
+    /** An approval was mined: the allowance is what it set (zero first, USDT-style, then the amount). */
+    applyApproval: assign(({ context }) => ({ allowance: approveAmountOf(context) })),
+    showReviewError: assign(({ context }) => ({ error: infoOf(validateSwap(context)!) })),
+    setError: assign((_, params: { error: unknown; stage: SwapStage }) => ({
+      error: swapErrorInfo(params.error, params.stage),
+    })),
+    setApproveReverted: assign(({ context }) => ({
+      error: infoOf(new ApproveRevertedError({ details: `Transaction ${context.hash}` })),
+    })),
+    setSwapReverted: assign(({ context }) => ({
+      error: infoOf(new SwapRevertedError({ details: `Transaction ${context.hash}` })),
+    })),
+    setTimedOut: assign({ error: infoOf(new SwapTimeoutError({ timeoutMs: SEND_REQUEST_TIMEOUT_MS })) }),
+    setPending: assign(({ context }) => ({ error: infoOf(new SwapPendingError({ hash: context.hash })) })),
+    setExpired: assign({ error: infoOf(new SwapRequestExpiredError()) }),
+    setApprovalNotChecked: assign(({ context }) => ({
+      prepared: undefined,
+      error: infoOf(
+        new SwapBuildMismatchError({
+          mismatch: 'approval.amount',
+          details: `No checked approval of ${approveAmountOf(context)}`,
+        }),
+      ),
+    })),
+    clearError: assign({ error: undefined }),
+    clearHash: assign({ hash: undefined, hashKind: undefined }),
+    setHash: assign((_, params: { hash: Hex; kind: 'approve' | 'swap' }) => ({
+      hash: params.hash,
+      hashKind: params.kind,
+    })),
+    /** After a swap: the pair and slippage stay, the amount and quote go. */
+    resetAmount: assign({
+      amount: '',
+      quote: undefined,
+      allowance: undefined,
+      built: undefined,
+      prepared: undefined,
+    }),
+    emitSubmitted: emit(({ context }) => ({
+      type: 'swap.submitted' as const,
+      hash: context.hash!,
+      chainId: context.chainId,
+      kind: context.hashKind!,
+    })),
+    emitSucceeded: emit(({ context }) => {
+      const [from, to] = [context.from!.symbol, context.to!.symbol]
+      const fromAmount = context.amount.trim()
+      const toAmount = formatUnits(BigInt(context.quote!.toAmount), context.to!.decimals)
+      const message = `Swapped ${fromAmount} ${from} for ${formatQuantity(toAmount, 6)} ${to}`
+      return {
+        type: 'swap.succeeded' as const,
+        hash: context.hash!,
+        chainId: context.chainId,
+        from,
+        to,
+        fromAmount,
+        toAmount,
+        message,
+      }
+    }),
+    emitPreviewing: emit({ type: 'swap.previewing' as const }),
+    emitTimedOut: emit({ type: 'request.timedOut' as const, request: 'swap' as const }),
+    emitFailed: emit(({ context }) => ({
+      type: 'swap.failed' as const,
+      error: context.error!,
+      hash: context.hash,
+    })),
+  },
+})
