@@ -17,6 +17,7 @@ describe('exports', () => {
         "DEFAULT_FEATURES",
         "KIT_LOCALES",
         "VIEW_NAMES",
+        "capabilityHostMachine",
         "constants",
         "createKitMachine",
         "defineEvmNetwork",

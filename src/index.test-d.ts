@@ -13,6 +13,7 @@ import {
   type KitEvent,
   type KitMachine,
   type KitNetwork,
+  type KitOptions,
   type KitSnapshot,
   type ModalActorRef,
   type modalMachine,
@@ -73,7 +74,8 @@ describe('KitConfig', () => {
 
 describe('createKitMachine', () => {
   test('takes the KitConfig and returns the KitMachine, a state machine', () => {
-    expectTypeOf(createKitMachine).parameters.toEqualTypeOf<[KitConfig]>()
+    expectTypeOf(createKitMachine).parameter(0).toEqualTypeOf<KitConfig>()
+    expectTypeOf(createKitMachine).parameter(1).toEqualTypeOf<KitOptions | undefined>()
     expectTypeOf(createKitMachine).returns.toEqualTypeOf<KitMachine>()
     expectTypeOf<KitMachine>().toExtend<AnyStateMachine>()
   })

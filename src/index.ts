@@ -34,7 +34,7 @@ export {
   ConfigError,
   type KitAlert,
 } from './errors/base'
-export { createKitMachine } from './kit/createKit'
+export { createKitMachine, type KitOptions } from './kit/createKit'
 export type {
   AccountActorRef,
   AccountContext,
@@ -43,6 +43,17 @@ export type {
   AccountTab,
   BalancesOwner,
 } from './machines/account'
+export {
+  type Capability,
+  type CapabilityEvents,
+  type CapabilityKit,
+  type CapabilityKitEvent,
+  type CapabilityScope,
+  type CapabilityServices,
+  type CapabilityStatus,
+  capabilityHostMachine,
+  type LoadedCapability,
+} from './machines/capability'
 export {
   type KitActorRef,
   type KitContext,

@@ -17,21 +17,15 @@ import {
 } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
+import type { Capability, CapabilityServices, RegisteredCapability } from '../machines/capability'
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
-import type {
-  AccountRef,
-  NamesRef,
-  OnrampRef,
-  SendRef,
-  SessionClientRef,
-  SignInRef,
-  SwapRef,
-} from '../machines/kit/types'
+import type { AccountRef, SendRef, SessionClientRef, SignInRef } from '../machines/kit/types'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
+import { builtInCapabilities } from './capabilities'
 import { verifyDomainLogic } from './verifyDomain'
 
 /**
@@ -123,7 +117,17 @@ export type BoundKitMachine =
       >
     : never
 
-export function createKitMachine(config: KitConfig): BoundKitMachine {
+/** What a host (or a test) adds to the kit beside its config. */
+export interface KitOptions {
+  /**
+   * Capabilities of its own, beside the kit's (the capability contract, `Capability`): each loads when one of
+   * its views shows, runs its statechart with its id as systemId, and takes the events its id prefixes. One with
+   * the id of one of the kit's (`swap`, `onramp`, `names`) takes its place.
+   */
+  capabilities?: readonly Capability[]
+}
+
+export function createKitMachine(config: KitConfig, options: KitOptions = {}): BoundKitMachine {
   const resolved = resolveConfig(config)
   // Sign-in as SIWX: the host's `siwx`, or its AppKit `siweConfig` mapped on demand (src/siwx/fromSiweConfig.ts).
   const { siwx: hostSiwx, siweConfig } = resolved
@@ -151,10 +155,12 @@ export function createKitMachine(config: KitConfig): BoundKitMachine {
   // The kit's QueryClient, or the host's once KitRoot finds one above it (`adoptQueryClient`): read when used.
   const services: KitHandle = { wagmi, queryClient: createKitQueryClient() }
   let embedded: EmbeddedWallet | undefined
-  /** Set once the swap's code has loaded: refreshes the account's data after a swap. */
-  let afterSwap: ((address: string) => void) | undefined
-  /** Set once the Buy flow's code has loaded: refreshes the account's data after a purchase. */
-  let afterPurchase: ((address: string) => void) | undefined
+  /** What a capability's loader gets: the resolved config, wagmi, the kit's QueryClient (read when used). */
+  const capabilityServices: CapabilityServices = {
+    config: resolved,
+    wagmi,
+    queryClient: () => services.queryClient,
+  }
   const lastUsed = store.read('lastUsedChain')
   const input: KitInput = {
     config: resolved,
@@ -172,6 +178,17 @@ export function createKitMachine(config: KitConfig): BoundKitMachine {
       embedded: EMBEDDED_CONNECTOR_ID,
       solanaEmbedded: EMBEDDED_SOLANA_CONNECTOR_ID,
     },
+    // The kit's own capabilities, then the host's (`capabilities`), their loaders bound to the kit's services.
+    // One of the host's with a kit capability's id takes its place.
+    capabilities: [
+      ...builtInCapabilities.filter((own) => !options.capabilities?.some((c) => c.id === own.id)),
+      ...(options.capabilities ?? []),
+    ].map(
+      (capability): RegisteredCapability => ({
+        ...capability,
+        load: () => capability.load(capabilityServices),
+      }),
+    ),
     sdkVersion: SDK_VERSION,
     // The namespace used last, if configured; else the default network's.
     activeNamespace: resolved.networks.some((n) => n.chainNamespace === lastUsed)
@@ -330,62 +347,6 @@ export function createKitMachine(config: KitConfig): BoundKitMachine {
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()
         }
-      }),
-      /** Loads the swap flow with its slots: the convert endpoints of the Data API, wagmi for the wallet. */
-      loadSwap: fromPromise(async () => {
-        const { swapLogic, refreshAfterSwap } = await import('./load/swap')
-        afterSwap = (address) =>
-          refreshAfterSwap({ config: resolved, queryClient: services.queryClient, address })
-        return swapLogic(resolved, services.queryClient, wagmi)
-      }),
-      /** The swap's notices as kit events; a success also has the account's history and native balance read again. */
-      followSwap: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const swap = system.get('swap') as SwapRef | undefined
-        const subscriptions = [
-          swap?.on('swap.succeeded', (notice) => {
-            sendBack(notice)
-            afterSwap?.(swap.getSnapshot().context.userAddress)
-          }),
-          swap?.on('swap.previewing', sendBack),
-          swap?.on('request.timedOut', sendBack),
-        ]
-        return () => {
-          for (const subscription of subscriptions) subscription?.unsubscribe()
-        }
-      }),
-      /** Loads the Buy flow with its slots: the Data API's onramp calls and history, a window for the partner. */
-      loadOnramp: fromPromise(async () => {
-        const { onrampLogic, refreshAccountData } = await import('./load/onramp')
-        afterPurchase = (address) =>
-          refreshAccountData({ config: resolved, queryClient: services.queryClient, address })
-        return onrampLogic(resolved, services.queryClient)
-      }),
-      /** The Buy flow's notices as kit events; a purchase landed also has the account's data read again. */
-      followOnramp: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const onramp = system.get('onramp') as OnrampRef | undefined
-        const subscriptions = [
-          onramp?.on('onramp.succeeded', (notice) => {
-            sendBack(notice)
-            afterPurchase?.(onramp.getSnapshot().context.address)
-          }),
-          onramp?.on('onramp.opening', sendBack),
-          onramp?.on('onramp.opened', sendBack),
-        ]
-        return () => {
-          for (const subscription of subscriptions) subscription?.unsubscribe()
-        }
-      }),
-      /** Loads the names flow with its slots: the Data API's name calls, wagmi for the wallet's signature. */
-      loadNames: fromPromise(async () =>
-        (await import('./load/names')).namesLogic(resolved, wagmi, services.queryClient),
-      ),
-      /**
-       * The names flow's notices (`names.signing`, `names.registered`, `names.failed`: all it emits) as kit events;
-       * its registration reads the account's profile again itself.
-       */
-      followNames: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const subscription = (system.get('names') as NamesRef | undefined)?.on('*', sendBack)
-        return () => subscription?.unsubscribe()
       }),
       /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
       loadSignIn: fromPromise(async () => {

@@ -1,13 +1,15 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
+import type { CapabilityStatus } from './capability'
 import { connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
-import { legalAccepted, onrampOffered } from './kit/rules'
+import { capabilityOffered, legalAccepted } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
 import type { modalMachine } from './modal'
 import type { toastMachine } from './toast'
 
+export type { CapabilityStatus } from './capability'
 export type { PayAsset, PayRequest, PayState, PayStatus } from './kit/payTypes'
 export { matchConnector, routeAfterSend } from './kit/rules'
 export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from './kit/types'
@@ -39,7 +41,12 @@ export function defineKitMachine() {
     },
     // Sign-in, when the host configured it, and Solana's connection, with a Solana network, load at start (their
     // regions' guards decide).
-    entry: [raise({ type: 'signIn.load' }), raise({ type: 'solana.load' })],
+    entry: [
+      'spawnCapabilities',
+      'loadCapabilitiesAtStart',
+      raise({ type: 'signIn.load' }),
+      raise({ type: 'solana.load' }),
+    ],
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'followModal', src: 'followModal' },
@@ -61,7 +68,11 @@ export function defineKitMachine() {
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
-      'modal.shown': { actions: ['mirrorModal', 'loadForView', 'followPayView'] },
+      'modal.shown': { actions: ['mirrorModal', 'loadForView', 'tellCapabilitiesView', 'followPayView'] },
+      // Another account, chain or namespace (or none): capabilities for one account end; a view of one still shown
+      // starts it again, for the account shown now.
+      'capabilities.accountChanged': { actions: 'endAccountCapabilities' },
+      'capabilities.load': { actions: 'loadCapability' },
       // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
       // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
       // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
@@ -254,28 +265,10 @@ export function defineKitMachine() {
         })),
       },
       'account.balancesUpdated': { actions: 'shareBalances' },
+      // A capability's own event (its id is the prefix): to its host, which hands it to its statechart once it runs.
+      // The most general descriptor: every event the root takes itself is matched before.
+      '*': { guard: 'forCapability', actions: 'toCapability' },
       'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
-      // The swap flow (issue 16): the views' events go to it once it runs; its success is the kit's to show.
-      'swap.succeeded': { actions: 'afterSwap' },
-      // The review passed on the form: the preview shows next.
-      'swap.previewing': {
-        guard: 'showsSwapForm',
-        actions: sendTo('modal', { type: 'router.push', view: 'SwapPreview' }),
-      },
-      'swap.*': { guard: 'swapRuns', actions: forwardTo(({ context }) => context.swapFlow!) },
-      // Buy (issue 19): a provider chosen shows the purchase; a purchase landed is the kit's to show.
-      'onramp.opening': {
-        guard: 'showsOnrampForm',
-        actions: sendTo('modal', { type: 'router.push', view: 'OnRampPurchase' }),
-      },
-      'onramp.succeeded': { actions: 'afterOnramp' },
-      'onramp.*': { guard: 'onrampRuns', actions: forwardTo(({ context }) => context.onrampFlow!) },
-      // Names (issue 20): a name registered on the form shows its success (a failure stays on the form).
-      'names.registered': {
-        guard: 'showsNamesForm',
-        actions: sendTo('modal', { type: 'router.push', view: 'RegisterAccountNameSuccess' }),
-      },
-      'names.*': { guard: 'namesRuns', actions: forwardTo(({ context }) => context.namesFlow!) },
       // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
       'signIn.asked': { actions: 'showSignIn' },
       'signIn.signedIn': { actions: 'leaveSignIn' },
@@ -338,33 +331,6 @@ export function defineKitMachine() {
         failed: 'dropPendingPay',
         follow: 'followSend',
       }),
-      /** The swap flow (issue 16), for the account connected when Swap opened; `swap.reset` ends it. */
-      swapFlow: onDemand({
-        load: 'swap.load',
-        guard: 'swapsOn',
-        loader: 'loadSwap',
-        started: 'spawnSwap',
-        follow: 'followSwap',
-        reset: { event: 'swap.reset', action: 'stopSwap' },
-      }),
-      /** The Buy flow (issue 19), for the account connected when Buy opened; `onramp.reset` ends it. */
-      onrampFlow: onDemand({
-        load: 'onramp.load',
-        guard: 'onrampOn',
-        loader: 'loadOnramp',
-        started: 'spawnOnramp',
-        follow: 'followOnramp',
-        reset: { event: 'onramp.reset', action: 'stopOnramp' },
-      }),
-      /** The names flow (issue 20), for the account connected when a names view opened; `names.reset` ends it. */
-      namesFlow: onDemand({
-        load: 'names.load',
-        guard: 'namesOn',
-        loader: 'loadNames',
-        started: 'spawnNames',
-        follow: 'followNames',
-        reset: { event: 'names.reset', action: 'stopNames' },
-      }),
       /**
        * Sign-in with the wallet (SPEC §1 `siwx`): loaded at start when the host configured it (the kit's entry
        * asks), so a reconnect finds its session; ConnectingSiwe asks again after a failed load.
@@ -421,9 +387,7 @@ export function initialKitContext(input: KitInput): KitContext {
     frame: undefined,
     account: undefined,
     sendFlow: undefined,
-    swapFlow: undefined,
-    onrampFlow: undefined,
-    namesFlow: undefined,
+    capabilities: {},
     wallets: undefined,
     walletsPending: [],
     signIn: undefined,
@@ -441,14 +405,9 @@ export type KitCapability =
   | 'remoteSessions'
   | 'account'
   | 'sendFlow'
-  | 'swapFlow'
-  | 'onrampFlow'
-  | 'namesFlow'
   | 'wallets'
   | 'signIn'
   | 'solana'
-/** Where a capability loaded on demand is: not asked for, its code loading, running, or its code failed. */
-export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 
 /** The status of a capability loaded on demand, e.g. `selectCapability(snapshot, 'sendFlow') === 'failed'`. */
 export function selectCapability(snapshot: { value: unknown }, capability: KitCapability): CapabilityStatus {
@@ -459,10 +418,17 @@ export function selectCapability(snapshot: { value: unknown }, capability: KitCa
 
 /** The language the views are asked to show (its catalog may still be loading). */
 export const selectLocale = (snapshot: { context: Pick<KitContext, 'locale'> }) => snapshot.context.locale
-/** Whether Account offers Buy (SPEC §1 `onramp`, an eip155 account, not a restricted time zone; issue 19). */
-export const selectOnrampOffered = (snapshot: {
-  context: Pick<KitContext, 'config' | 'connected' | 'input'>
-}) => onrampOffered(snapshot.context)
+/**
+ * Whether the kit offers a capability now (its `offered`, in the kit's scope), e.g.
+ * `selectCapabilityOffered(snapshot, 'onramp')`; false for one not registered.
+ */
+export const selectCapabilityOffered = (
+  snapshot: { context: Pick<KitContext, 'config' | 'connected' | 'input' | 'balances'> },
+  id: string,
+) => capabilityOffered(snapshot.context, id)
+/** A capability's host (its status, its running statechart as `context.actor`), once the kit started. */
+export const selectCapabilityHost = (snapshot: { context: Pick<KitContext, 'capabilities'> }, id: string) =>
+  snapshot.context.capabilities[id]
 /** Whether a connect may start (SPEC §1 `legalCheckbox`: off, or the visitor ticked it). */
 export const selectLegalAccepted = (snapshot: { context: Pick<KitContext, 'config' | 'legalAccepted'> }) =>
   legalAccepted(snapshot.context)

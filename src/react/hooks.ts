@@ -1,5 +1,5 @@
 import { useCallback } from 'react'
-import type { ActorRefFrom } from 'xstate'
+import type { ActorRefFrom, AnyActorRef } from 'xstate'
 import {
   type KitLocale,
   type KitThemeVariables,
@@ -10,6 +10,7 @@ import {
 } from '../config'
 import type { KitAlert } from '../errors/base'
 import type { AccountActorRef } from '../machines/account'
+import { type CapabilityStatus, capabilityStatus } from '../machines/capability'
 import {
   type ChainId,
   type ChainNamespace,
@@ -17,7 +18,12 @@ import {
   selectStatus,
 } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
-import type { ConnectionActorRef, ModalActorRef, ToastActorRef } from '../machines/kit'
+import {
+  type ConnectionActorRef,
+  type ModalActorRef,
+  selectCapabilityHost,
+  type ToastActorRef,
+} from '../machines/kit'
 import { selectIsOpen, selectView } from '../machines/modal'
 import type { NamesActorRef } from '../machines/names'
 import type { OnrampActorRef } from '../machines/onramp'
@@ -198,19 +204,34 @@ export function useSendActor(): SendActorRef | undefined {
   return useSelector(useKitActor(), (s) => s.context.sendFlow) as SendActorRef | undefined
 }
 
+/**
+ * A capability's running statechart (the capability contract; its systemId is its id) and where its code is:
+ * `idle` (not asked for), `loading`, `running`, `failed` (did not load: `retry` asks again). A view of the
+ * capability asks for it by showing; `actor` is `undefined` until it runs.
+ */
+export function useCapability<TActor extends AnyActorRef = AnyActorRef>(
+  id: string,
+): { actor: TActor | undefined; status: CapabilityStatus; retry: () => void } {
+  const kit = useKitActor()
+  const host = useSelector(kit, (s) => selectCapabilityHost(s, id))
+  const actor = useSelector(host, (s) => s?.context.actor) as TActor | undefined
+  const status = useSelector(host, (s) => (s ? capabilityStatus(s) : 'idle'))
+  return { actor, status, retry: () => kit.send({ type: 'capabilities.load', id }) }
+}
+
 /** The swap flow's actor (`src/machines/swap.ts`, systemId `swap`), once a swap view opened it. */
 export function useSwapActor(): SwapActorRef | undefined {
-  return useSelector(useKitActor(), (s) => s.context.swapFlow) as SwapActorRef | undefined
+  return useCapability<SwapActorRef>('swap').actor
 }
 
 /** The Buy flow's actor (`src/machines/onramp.ts`, systemId `onramp`), once a Buy view loaded it. */
 export function useOnrampActor(): OnrampActorRef | undefined {
-  return useSelector(useKitActor(), (s) => s.context.onrampFlow) as OnrampActorRef | undefined
+  return useCapability<OnrampActorRef>('onramp').actor
 }
 
 /** The names flow's actor (`src/machines/names.ts`, systemId `names`), once Account's "Choose a name" loaded it. */
 export function useNamesActor(): NamesActorRef | undefined {
-  return useSelector(useKitActor(), (s) => s.context.namesFlow) as NamesActorRef | undefined
+  return useCapability<NamesActorRef>('names').actor
 }
 
 /** Sign-in's actor (`src/machines/signIn.ts`, systemId `signIn`), once loaded (the host configured `siwx`). */

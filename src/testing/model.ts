@@ -93,12 +93,16 @@ export function createModel<TMachine extends AnyStateMachine>(
     // A state's `onDone` listens for `xstate.done.state.<id>`, which XState raises itself in the same
     // macrostep that reaches the final state, so the graph already follows it. Sending it would fake a
     // completion that never happened.
-    return [...own]
-      .filter((type) => !isDoneStateEvent(type))
+    const events = [...own]
+      .filter((type) => type !== '*' && !isDoneStateEvent(type))
       .flatMap((type) => {
         const matching = listed.filter((event) => event.type === type)
         return matching.length > 0 ? matching : [{ type }]
       })
+    // The wildcard (`'*'`) takes whatever no other transition does: the listed events no descriptor names.
+    if (own.has('*'))
+      events.push(...listed.filter((event) => ![...own].some((type) => matchesDescriptor(event.type, type))))
+    return events
   }
   const anyMachine: AnyStateMachine = machine
   const adjacency = getAdjacencyMap(anyMachine, {
@@ -310,4 +314,11 @@ export function describeEvent(event: AnyEventObject): string {
     typeof value === 'string' ? value : JSON.stringify(value),
   )
   return values.length > 0 ? `${type}(${values.join(', ')})` : type
+}
+
+/** Whether an event type matches a transition's descriptor (`a.b`, `a.*`; the bare `*` is left to the caller). */
+function matchesDescriptor(type: string, descriptor: string): boolean {
+  if (descriptor === '*') return false
+  if (descriptor.endsWith('.*')) return type.startsWith(descriptor.slice(0, -1))
+  return type === descriptor
 }

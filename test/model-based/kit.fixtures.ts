@@ -30,6 +30,7 @@ export function kitTestInput(projectId: string, overrides: Partial<KitInput> = {
     },
     remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
     sdkVersion: 'test',
+    capabilities: [],
     ...overrides,
   }
 }

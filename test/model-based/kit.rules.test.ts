@@ -1,12 +1,29 @@
+import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import { type AnyEventObject, assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
+import {
+  type AnyEventObject,
+  assign,
+  createActor,
+  createMachine,
+  emit,
+  fromCallback,
+  fromPromise,
+} from 'xstate'
+import { namesCapability } from '../../src/kit/capabilities/names'
+import { onrampCapability } from '../../src/kit/capabilities/onramp'
+import { swapCapability } from '../../src/kit/capabilities/swap'
+import { namesGlue } from '../../src/kit/load/names'
+import { onrampGlue } from '../../src/kit/load/onramp'
+import { swapGlue } from '../../src/kit/load/swap'
+import { type Capability, capabilityStatus } from '../../src/machines/capability'
 import {
   type KitEvent,
   type KitInput,
+  type KitSnapshot,
   kitMachine,
   selectCapability,
+  selectCapabilityOffered,
   selectLegalAccepted,
-  selectOnrampOffered,
 } from '../../src/machines/kit'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
@@ -31,33 +48,39 @@ function kitWithRecorders(
     ).start() as never
   const quiet = fromCallback<KitEvent>(() => {})
   const standIn = createMachine({})
-  /** The swap flow is spawned by the kit's own action: each one records its input, events and its stop. */
+  /**
+   * The kit's own capabilities (src/kit/capabilities) with their real glue, each running a recorder: it records
+   * its input and every event, and emits what it is sent, so a test sends a capability's notice through the kit
+   * as the flow would emit it.
+   */
   const swapInputs: unknown[] = []
-  const swapLogic = createMachine({
-    context: ({ input }) => {
-      swapInputs.push(input)
-      return {}
-    },
-    on: { '*': { actions: ({ event }) => void log.push(['swap', event]) } },
-  })
-  /** The Buy flow likewise (issue 19). */
   const onrampInputs: unknown[] = []
-  const onrampLogic = createMachine({
-    context: ({ input }) => {
-      onrampInputs.push(input)
-      return {}
-    },
-    on: { '*': { actions: ({ event }) => void log.push(['onramp', event]) } },
-  })
-  /** The names flow likewise (issue 20). */
   const namesInputs: unknown[] = []
-  const namesLogic = createMachine({
-    context: ({ input }) => {
-      namesInputs.push(input)
-      return {}
+  const recorder = (name: string, inputs: unknown[]) =>
+    createMachine({
+      context: ({ input }) => {
+        inputs.push(input)
+        return { ...(input as object) }
+      },
+      on: {
+        '*': {
+          actions: [({ event }) => void log.push([name, event]), emit(({ event }) => event as never)],
+        },
+      },
+    })
+  const input = kitTestInput('kit-rules', overrides)
+  const services = { config: input.config, queryClient: () => new QueryClient() }
+  const capabilities: Capability[] = [
+    {
+      ...swapCapability,
+      load: async () => ({ logic: recorder('swap', swapInputs), glue: swapGlue(services) }),
     },
-    on: { '*': { actions: ({ event }) => void log.push(['names', event]) } },
-  })
+    {
+      ...onrampCapability,
+      load: async () => ({ logic: recorder('onramp', onrampInputs), glue: onrampGlue(services) }),
+    },
+    { ...namesCapability, load: async () => ({ logic: recorder('names', namesInputs), glue: namesGlue }) },
+  ]
   const machine = kitMachine.provide({
     actions: {
       spawnFrame: assign({ frame: () => spawned('frame') }),
@@ -82,12 +105,6 @@ function kitWithRecorders(
       followRemoteSessions: quiet,
       followAccount: quiet,
       followSend: quiet,
-      followSwap: quiet,
-      loadSwap: fromPromise(async () => swapLogic) as never,
-      followOnramp: quiet,
-      loadOnramp: fromPromise(async () => onrampLogic) as never,
-      followNames: quiet,
-      loadNames: fromPromise(async () => namesLogic) as never,
       loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
@@ -95,8 +112,12 @@ function kitWithRecorders(
       loadWallets: fromPromise(loadWallets) as never,
     },
   })
-  const input = kitTestInput('kit-rules', overrides)
-  const kit = createActor(machine, { input }).start()
+  const kit = createActor(machine, {
+    input: {
+      ...input,
+      capabilities: capabilities.map((c) => ({ ...c, load: c.load as never })),
+    },
+  }).start()
   const send = (event: unknown) => kit.send(event as KitEvent)
   /** What `name` was told since the last call. */
   const told = (name: string) => {
@@ -106,6 +127,13 @@ function kitWithRecorders(
   }
   return { kit, send, told, log, swapInputs, onrampInputs, namesInputs }
 }
+
+/** Where a capability is (its host's state). */
+const statusOf = (kit: { getSnapshot(): KitSnapshot }, id: string) =>
+  capabilityStatus(kit.getSnapshot().context.capabilities[id]!.getSnapshot())
+/** A capability's running statechart, if any (its host's). */
+const flowOf = (kit: { getSnapshot(): KitSnapshot }, id: string) =>
+  kit.getSnapshot().context.capabilities[id]!.getSnapshot().context.actor
 
 const account = testAccount
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
@@ -227,11 +255,11 @@ describe('kit rules', () => {
     send(shown('Account', 'Swap'))
     await tick()
     // No account, no swap flow.
-    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('idle')
+    expect(statusOf(kit, 'swap')).toBe('idle')
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
     send(shown('Account', 'Swap'))
     await tick()
-    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('running')
+    expect(statusOf(kit, 'swap')).toBe('running')
     expect(swapInputs).toEqual([{ chainId: 31337, userAddress: account('injected').address, balances: [] }])
     // The views' events reach it, through the kit.
     send({ type: 'swap.setAmount', amount: '100' })
@@ -244,21 +272,21 @@ describe('kit rules', () => {
     })
     expect(told('swap')).toContainEqual({ type: 'swap.setBalances', balances: [] })
     // Another chain while Swap shows: the old flow stops, a fresh one starts for the new chain.
-    const first = kit.getSnapshot().context.swapFlow!
+    const first = flowOf(kit, 'swap')!
     send({ type: 'account.chainChanged', chainId: 1, supported: true })
     await tick()
     expect(first.getSnapshot().status).toBe('stopped')
-    const second = kit.getSnapshot().context.swapFlow!
+    const second = flowOf(kit, 'swap')!
     expect(second).not.toBe(first)
     expect(swapInputs.at(-1)).toMatchObject({ chainId: 1 })
-    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('running')
+    expect(statusOf(kit, 'swap')).toBe('running')
     // Disconnected: stopped, and none starts again.
     log.length = 0
     send({ type: 'account.disconnected' })
     await tick()
     expect(second.getSnapshot().status).toBe('stopped')
-    expect(kit.getSnapshot().context.swapFlow).toBeUndefined()
-    expect(selectCapability(kit.getSnapshot(), 'swapFlow')).toBe('idle')
+    expect(flowOf(kit, 'swap')).toBeUndefined()
+    expect(statusOf(kit, 'swap')).toBe('idle')
     expect(swapInputs).toHaveLength(2)
   })
 
@@ -277,7 +305,7 @@ describe('kit rules', () => {
     })
     off.send(shown('Account', 'Swap'))
     await tick()
-    expect(selectCapability(off.kit.getSnapshot(), 'swapFlow')).toBe('idle')
+    expect(statusOf(off.kit, 'swap')).toBe('idle')
     // The host's slippage reaches the flow.
     const tolerant = kitWithRecorders({ config: { ...kitTestInput('kit-rules').config, swapSlippage: 2.5 } })
     tolerant.send({
@@ -324,6 +352,7 @@ describe('kit rules', () => {
 
   it('swap: the preview opens when the swap flow starts previewing on the form, and only there', async () => {
     const { send, told } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
     send(shown('Account', 'Swap'))
     await tick()
     told('modal')
@@ -339,13 +368,13 @@ describe('kit rules', () => {
     send(shown('Account', 'OnRampProviders'))
     await tick()
     // No account, no Buy flow, and Buy not offered.
-    expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('idle')
-    expect(selectOnrampOffered(kit.getSnapshot())).toBe(false)
+    expect(statusOf(kit, 'onramp')).toBe('idle')
+    expect(selectCapabilityOffered(kit.getSnapshot(), 'onramp')).toBe(false)
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
-    expect(selectOnrampOffered(kit.getSnapshot())).toBe(true)
+    expect(selectCapabilityOffered(kit.getSnapshot(), 'onramp')).toBe(true)
     send(shown('Account', 'OnRampProviders'))
     await tick()
-    expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('running')
+    expect(statusOf(kit, 'onramp')).toBe('running')
     expect(onrampInputs).toEqual([{ address: account('injected').address, chainId: 31337 }])
     send({ type: 'onramp.setAmount', amount: '50' })
     expect(told('onramp')).toContainEqual({ type: 'onramp.setAmount', amount: '50' })
@@ -357,20 +386,23 @@ describe('kit rules', () => {
     send({ type: 'onramp.opening', provider: 'coinbase' })
     expect(told('modal')).toEqual([])
     // Another chain: the old flow stops (its window no longer watched), a fresh one starts for the chain.
-    const first = kit.getSnapshot().context.onrampFlow!
+    const first = flowOf(kit, 'onramp')!
     send({ type: 'account.chainChanged', chainId: 1, supported: true })
     await tick()
     expect(first.getSnapshot().status).toBe('stopped')
     expect(onrampInputs.at(-1)).toEqual({ address: account('injected').address, chainId: 1 })
     send({ type: 'account.disconnected' })
     await tick()
-    expect(kit.getSnapshot().context.onrampFlow).toBeUndefined()
-    expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('idle')
+    expect(flowOf(kit, 'onramp')).toBeUndefined()
+    expect(statusOf(kit, 'onramp')).toBe('idle')
   })
 
   it('Buy: a purchase landed toasts "Purchase complete" and reads the balances again', async () => {
     const { send, told, log } = kitWithRecorders()
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    // The Buy flow started on its view; the purchase lands after the visitor went back to Account.
+    send(shown('Account', 'OnRampProviders'))
+    await tick()
     send(shown('Account'))
     await tick()
     log.length = 0
@@ -393,12 +425,12 @@ describe('kit rules', () => {
     // No account: the form shown loads nothing.
     send(shown('Account', 'RegisterAccountName'))
     await tick()
-    expect(selectCapability(kit.getSnapshot(), 'namesFlow')).toBe('idle')
+    expect(statusOf(kit, 'names')).toBe('idle')
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
     // Account's "Choose a name" pushes the form; the kit loads the names flow for the view shown.
     send(shown('Account', 'RegisterAccountName'))
     await tick()
-    expect(selectCapability(kit.getSnapshot(), 'namesFlow')).toBe('running')
+    expect(statusOf(kit, 'names')).toBe('running')
     expect(namesInputs).toEqual([{ address: account('injected').address, chainId: 31337 }])
     told('modal')
     send({ type: 'names.type', value: 'alice' })
@@ -416,15 +448,15 @@ describe('kit rules', () => {
     expect(told('modal')).toEqual([])
     // Another chain: the old flow stops; the form shown gets a fresh one for the account on that chain.
     send(shown('Account', 'RegisterAccountName'))
-    const first = kit.getSnapshot().context.namesFlow!
+    const first = flowOf(kit, 'names')!
     send({ type: 'account.chainChanged', chainId: 1, supported: true })
     await tick()
     expect(first.getSnapshot().status).toBe('stopped')
     expect(namesInputs.at(-1)).toEqual({ address: account('injected').address, chainId: 1 })
     send({ type: 'account.disconnected' })
     await tick()
-    expect(kit.getSnapshot().context.namesFlow).toBeUndefined()
-    expect(selectCapability(kit.getSnapshot(), 'namesFlow')).toBe('idle')
+    expect(flowOf(kit, 'names')).toBeUndefined()
+    expect(statusOf(kit, 'names')).toBe('idle')
     log.length = 0
   })
 
@@ -439,10 +471,10 @@ describe('kit rules', () => {
     })
     off.send(shown('Account'))
     off.told('modal')
-    off.send({ type: 'names.load' })
+    off.send({ type: 'capabilities.load', id: 'names' })
     await tick()
     expect(off.told('modal')).toEqual([])
-    expect(selectCapability(off.kit.getSnapshot(), 'namesFlow')).toBe('idle')
+    expect(statusOf(off.kit, 'names')).toBe('idle')
 
     const solana = kitWithRecorders(kitTestInputWithSolana('kit-names'))
     await tick()
@@ -461,10 +493,10 @@ describe('kit rules', () => {
     expect(solana.kit.getSnapshot().context.activeNamespace).toBe('solana')
     solana.send(shown('Account'))
     solana.told('modal')
-    solana.send({ type: 'names.load' })
+    solana.send({ type: 'capabilities.load', id: 'names' })
     await tick()
     expect(solana.told('modal')).toEqual([])
-    expect(selectCapability(solana.kit.getSnapshot(), 'namesFlow')).toBe('idle')
+    expect(statusOf(solana.kit, 'names')).toBe('idle')
   })
 
   it('Buy: not offered with features.onramp off, nor in a restricted time zone (SPEC §9); its flow never loads', async () => {
@@ -476,11 +508,11 @@ describe('kit rules', () => {
     ]) {
       const { kit, send } = kitWithRecorders(overrides)
       send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
-      expect(selectOnrampOffered(kit.getSnapshot())).toBe(false)
+      expect(selectCapabilityOffered(kit.getSnapshot(), 'onramp')).toBe(false)
       send(shown('Account', 'OnRampProviders'))
-      send({ type: 'onramp.load' })
+      send({ type: 'capabilities.load', id: 'onramp' })
       await tick()
-      expect(selectCapability(kit.getSnapshot(), 'onrampFlow')).toBe('idle')
+      expect(statusOf(kit, 'onramp')).toBe('idle')
     }
     const paris = kitWithRecorders({ timeZone: 'Europe/Paris' })
     paris.send({
@@ -489,7 +521,7 @@ describe('kit rules', () => {
       method: 'browser',
       reconnected: true,
     })
-    expect(selectOnrampOffered(paris.kit.getSnapshot())).toBe(true)
+    expect(selectCapabilityOffered(paris.kit.getSnapshot(), 'onramp')).toBe(true)
   })
 
   it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {

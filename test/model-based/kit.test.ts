@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
+import type { RegisteredCapability } from '../../src/machines/capability'
 import { type KitEvent, kitMachine, selectLegalAccepted } from '../../src/machines/kit'
 import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
@@ -20,12 +21,11 @@ const machine = kitMachine.provide({
     spawnRemoteSessions: assign({ remoteSessions: () => ref('remoteSessions') }),
     spawnAccount: assign({ account: () => ref('account') }),
     spawnSend: assign({ sendFlow: () => ref('send') }),
-    spawnSwap: assign({ swapFlow: ({ spawn }) => spawn(standIn) as never }),
-    spawnOnramp: assign({ onrampFlow: ({ spawn }) => spawn(standIn) as never }),
-    spawnNames: assign({ namesFlow: ({ spawn }) => spawn(standIn) as never }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
     spawnSignIn: assign({ signIn: () => ref('signIn') }),
     spawnSolana: assign({ solana: () => ref('solana') }),
+    // The capabilities' hosts are actors of their own (test/model-based/capability.test.ts): a stand-in here.
+    spawnCapabilities: assign({ capabilities: () => ({ [STAND_IN]: ref('capability') }) }),
   },
   actors: {
     modal: standIn as never,
@@ -39,9 +39,6 @@ const machine = kitMachine.provide({
     followRemoteSessions: quiet,
     followAccount: quiet,
     followSend: quiet,
-    followSwap: quiet,
-    followOnramp: quiet,
-    followNames: quiet,
     followSignIn: quiet,
     followSolana: quiet,
     namespaceStore: quiet as never,
@@ -49,16 +46,26 @@ const machine = kitMachine.provide({
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
     loadSend: fromPromise(async () => standIn) as never,
-    loadSwap: fromPromise(async () => standIn) as never,
-    loadOnramp: fromPromise(async () => standIn) as never,
-    loadNames: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
     loadSignIn: fromPromise(async () => standIn) as never,
     loadSolana: fromPromise(async () => standIn) as never,
   },
 })
 
-const input = kitTestInput('kit-model')
+/**
+ * A capability from the contract alone (no name the kit knows): the root routes its events, tells it the view and
+ * the account changes; what it does with them is its host's (capability.test.ts).
+ */
+const STAND_IN = 'standIn'
+const standInCapability: RegisteredCapability = {
+  id: STAND_IN,
+  views: ['Swap'],
+  offered: ({ connected }) => connected !== undefined,
+  perAccount: true,
+  load: async () => ({ logic: standIn }),
+  input: () => ({}),
+}
+const input = kitTestInput('kit-model', { capabilities: [standInCapability] })
 const { config } = input
 const account = testAccount
 const SOLANA = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx' as const
@@ -82,8 +89,8 @@ const events = [
   shown('UnsupportedChain'),
   shown('WalletSend'),
   shown('Swap'),
-  shown('SwapPreview'),
-  { type: 'swap.previewing' },
+  { type: 'standIn.ping' },
+  { type: 'capabilities.load', id: STAND_IN },
   { type: 'send.previewing' },
   shown(),
   { type: 'account.connected', account: account('walletConnect'), method: 'qrcode', reconnected: false },
@@ -111,33 +118,6 @@ const events = [
     amount: '1',
     to: '0x2',
   },
-  {
-    type: 'swap.succeeded',
-    hash: '0x3',
-    chainId: 31337,
-    from: 'USDC',
-    to: 'ETH',
-    fromAmount: '100',
-    toAmount: '0.0329',
-    message: 'Swapped 100 USDC for 0.0329 ETH',
-  },
-  shown('OnRampProviders'),
-  { type: 'onramp.opening', provider: 'coinbase' },
-  {
-    type: 'onramp.succeeded',
-    provider: 'coinbase',
-    amount: '49.5',
-    symbol: 'USDC',
-    hash: '0x4',
-    message: 'Purchase complete: received 49.5 USDC',
-  },
-  shown('RegisterAccountName'),
-  { type: 'names.load' },
-  {
-    type: 'names.registered',
-    name: 'alice.reown.id',
-    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-  },
   { type: 'account.disconnected' },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
@@ -151,17 +131,9 @@ const events = [
   { type: 'signIn.skipped' },
   { type: 'signIn.declined', message: 'Sign in required' },
   shown('ConnectingSiwe'),
-  ...[
-    'loadEmbedded',
-    'loadRemoteSessions',
-    'loadAccount',
-    'loadSend',
-    'loadSwap',
-    'loadOnramp',
-    'loadNames',
-    'loadWallets',
-    'loadSignIn',
-  ].flatMap((id) => [done(id), failed(id)]),
+  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets', 'loadSignIn'].flatMap(
+    (id) => [done(id), failed(id)],
+  ),
 ] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
 
 /**
@@ -238,7 +210,6 @@ const modelWith = (
     events: [...events, ...more],
     serializeState,
     stopWhen: stop,
-    // The Buy flow's region (issue 19) took the default model past 150,000 steps.
     limit: 400_000,
   })
 
@@ -274,18 +245,6 @@ function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
   if (s.matches({ account: 'running' }) !== !!s.context.account) throw new Error('account ref out of step')
   if (s.matches({ sendFlow: 'running' }) !== !!s.context.sendFlow) throw new Error('send ref out of step')
-  if (s.matches({ swapFlow: 'running' }) !== !!s.context.swapFlow) throw new Error('swap ref out of step')
-  // A swap flow is for an account: none runs, or loads, without one.
-  if (!s.context.connected && !s.matches({ swapFlow: 'idle' }) && !s.matches({ swapFlow: 'failed' }))
-    throw new Error('swap flow without an account')
-  if (s.matches({ onrampFlow: 'running' }) !== !!s.context.onrampFlow) throw new Error('Buy ref out of step')
-  // A Buy flow is for an eip155 account: none runs, or loads, without one.
-  if (!s.context.connected && !s.matches({ onrampFlow: 'idle' }) && !s.matches({ onrampFlow: 'failed' }))
-    throw new Error('Buy flow without an account')
-  if (s.matches({ namesFlow: 'running' }) !== !!s.context.namesFlow) throw new Error('names ref out of step')
-  // A names flow is for an eip155 account: none runs, or loads, without one.
-  if (!s.context.connected && !s.matches({ namesFlow: 'idle' }) && !s.matches({ namesFlow: 'failed' }))
-    throw new Error('names flow without an account')
   if (s.matches({ embedded: 'running' }) !== !!s.context.frame) throw new Error('frame ref out of step')
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')

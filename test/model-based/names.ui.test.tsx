@@ -6,6 +6,8 @@ import { fromPromise, SimulatedClock } from 'xstate'
 import { createKitMachine, type KitActorRef, type KitFeatures } from '../../src'
 import { NAME_CHECK_DEBOUNCE_MS } from '../../src/constants'
 import { NameSuggestionsError } from '../../src/errors/names'
+import { namesCapability } from '../../src/kit/capabilities/names'
+import { namesGlue } from '../../src/kit/load/names'
 import {
   type ConnectionAccount,
   connectionMachine,
@@ -172,7 +174,8 @@ function renderKit(answers: Partial<Answers> = {}, features: Partial<KitFeatures
       { allWallets: false, email: false, socials: false, ...features },
       { chainId: 31337 },
     ),
-  ).provide({ actors: { connection, loadNames: fromPromise(async () => logic) } })
+    { capabilities: [{ ...namesCapability, load: async () => ({ logic, glue: namesGlue }) }] },
+  ).provide({ actors: { connection } })
   let kit: KitActorRef | undefined
   render(
     <QueryClientProvider client={queryClient}>

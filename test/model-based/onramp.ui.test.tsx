@@ -9,6 +9,8 @@ import {
   ONRAMP_QUOTE_DEBOUNCE_MS,
 } from '../../src/constants'
 import { OnrampOptionsError, OnrampQuoteError } from '../../src/errors/onramp'
+import { onrampCapability } from '../../src/kit/capabilities/onramp'
+import { onrampGlue } from '../../src/kit/load/onramp'
 import type { AccountLogic } from '../../src/machines/kit/types'
 import {
   type OnrampEvent,
@@ -91,9 +93,12 @@ function renderBuy(answers: Answers) {
   })
   const machine = createKitMachine(
     offlineKitConfig('onramp-ui', { allWallets: false, email: false, socials: false }, { chainId: 31337 }),
-  ).provide({
-    actors: { loadOnramp: fromPromise(async () => logic), loadAccount: fromPromise(never<AccountLogic>) },
-  })
+    {
+      capabilities: [
+        { ...onrampCapability, load: async (services) => ({ logic, glue: onrampGlue(services) }) },
+      ],
+    },
+  ).provide({ actors: { loadAccount: fromPromise(never<AccountLogic>) } })
   let kit: KitActorRef | undefined
   render(
     <KitRoot machine={machine} options={{ clock }}>

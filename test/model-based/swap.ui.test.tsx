@@ -3,6 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it } from 'vitest'
 import { type AnyEventObject, fromPromise, SimulatedClock } from 'xstate'
 import { createKitMachine, type KitActorRef } from '../../src'
+import { swapCapability } from '../../src/kit/capabilities/swap'
+import { swapGlue } from '../../src/kit/load/swap'
 import type { AccountLogic } from '../../src/machines/kit/types'
 import {
   type SwapActorRef,
@@ -55,12 +57,10 @@ function renderKit() {
       { allWallets: false, email: false, socials: false, swaps: true },
       { chainId: 1 },
     ),
-  ).provide({
-    actors: {
-      loadSwap: fromPromise(async () => logic),
-      loadAccount: fromPromise(never<AccountLogic>),
+    {
+      capabilities: [{ ...swapCapability, load: async (services) => ({ logic, glue: swapGlue(services) }) }],
     },
-  })
+  ).provide({ actors: { loadAccount: fromPromise(never<AccountLogic>) } })
   let kit: KitActorRef | undefined
   render(
     <KitRoot machine={machine} options={{ clock }}>

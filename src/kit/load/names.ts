@@ -3,7 +3,8 @@ import type { Config } from 'wagmi'
 import { createNamesActors } from '../../actors/names'
 import { createNamesClient } from '../../api/names'
 import type { ResolvedKitConfig } from '../../config'
-import { namesMachine } from '../../machines/names'
+import type { CapabilityKit, CapabilityServices, LoadedCapability } from '../../machines/capability'
+import { type NamesActorRef, namesMachine } from '../../machines/names'
 
 /**
  * The account names flow with its slots: the Data API's name calls (suggestions cached in the kit's QueryClient),
@@ -13,4 +14,23 @@ import { namesMachine } from '../../machines/names'
 export function namesLogic(config: ResolvedKitConfig, wagmi: Config, queryClient: QueryClient) {
   const client = createNamesClient({ api: config.endpoints.api, projectId: config.projectId })
   return namesMachine.provide({ actors: createNamesActors({ wagmi, client, queryClient }) })
+}
+
+/** The names capability's code: its flow, and its glue beside the kit. */
+export function namesCapabilityCode(
+  services: CapabilityServices,
+): LoadedCapability<ReturnType<typeof namesLogic>> {
+  return { logic: namesLogic(services.config, services.wagmi, services.queryClient()), glue: namesGlue }
+}
+
+/**
+ * The names flow's glue: a name registered on the form shows its success (a failure stays on the form); the
+ * registration reads the account's profile again itself.
+ */
+export function namesGlue(names: NamesActorRef, kit: CapabilityKit) {
+  const subscription = names.on('names.registered', () => {
+    if (kit.view() === 'RegisterAccountName')
+      kit.send({ type: 'router.push', view: 'RegisterAccountNameSuccess' })
+  })
+  return () => subscription.unsubscribe()
 }

@@ -1,11 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
-import { createSwapActors } from '../../actors/swap'
+import { createSwapActors, refreshAfterSwap } from '../../actors/swap'
 import { createConvertClient } from '../../api/convert'
 import type { ResolvedKitConfig } from '../../config'
-import { swapMachine } from '../../machines/swap'
-
-export { refreshAfterSwap } from '../../actors/swap'
+import type { CapabilityKit, CapabilityServices, LoadedCapability } from '../../machines/capability'
+import { type SwapActorRef, swapMachine } from '../../machines/swap'
 
 /**
  * The swap flow with its slots: the convert endpoints of the Data API, the build check against the configured
@@ -17,4 +16,43 @@ export function swapLogic(config: ResolvedKitConfig, queryClient: QueryClient, w
   return swapMachine.provide({
     actors: createSwapActors({ wagmi, convert, routers: config.swapRouters, queryClient }),
   })
+}
+
+/** The swap capability's code: its flow, and its glue beside the kit. */
+export function swapCapabilityCode(
+  services: CapabilityServices,
+): LoadedCapability<ReturnType<typeof swapLogic>> {
+  return {
+    logic: swapLogic(services.config, services.queryClient(), services.wagmi),
+    glue: swapGlue(services),
+  }
+}
+
+/**
+ * The swap's glue (SPEC §2 Swap): a success shows a toast, has the balances and the account's history read
+ * again, and goes back to Account from the preview; the review passed on the form shows the preview; a wallet
+ * that does not answer in time raises the kit's alert.
+ */
+export function swapGlue({ config, queryClient }: Pick<CapabilityServices, 'config' | 'queryClient'>) {
+  return (swap: SwapActorRef, kit: CapabilityKit) => {
+    const subscriptions = [
+      swap.on('swap.succeeded', (notice) => {
+        if (kit.view() === 'SwapPreview') kit.send({ type: 'router.reset', view: 'Account' })
+        kit.send({ type: 'account.refreshBalances' })
+        kit.send({ type: 'toast.show', variant: 'success', message: notice.message })
+        refreshAfterSwap({
+          config,
+          queryClient: queryClient(),
+          address: swap.getSnapshot().context.userAddress,
+        })
+      }),
+      swap.on('swap.previewing', () => {
+        if (kit.view() === 'Swap') kit.send({ type: 'router.push', view: 'SwapPreview' })
+      }),
+      swap.on('request.timedOut', (notice) => kit.send(notice)),
+    ]
+    return () => {
+      for (const subscription of subscriptions) subscription.unsubscribe()
+    }
+  }
 }

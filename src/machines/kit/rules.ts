@@ -1,8 +1,8 @@
 import { assertEvent } from 'xstate'
 import { type ResolvedKitConfig, themeVariablesProblems } from '../../config'
-import { isOnrampRestricted } from '../../utils/onrampRegion'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
+import { type CapabilityScope, isEventFor } from '../capability/contract'
 import type {
   ChainId,
   ChainNamespace,
@@ -55,29 +55,6 @@ export const SEND_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'WalletSendPreview',
 ])
 
-/** The swap views (issue 16): showing one loads the swap flow. */
-export const SWAP_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Swap', 'SwapSelectToken', 'SwapPreview'])
-
-/** The Buy views (issue 19): showing one loads the Buy flow. */
-export const ONRAMP_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
-  'OnRampProviders',
-  'OnRampFiatSelect',
-  'OnRampTokenSelect',
-  'OnRampPurchase',
-])
-
-/**
- * SPEC §1, §9: Buy is offered when `features.onramp` is on, an eip155 account is connected (the partners
- * deliver on eip155 networks) and the visitor's time zone is not one of the restricted ones (China region).
- */
-export function onrampOffered(context: Pick<KitContext, 'config' | 'connected' | 'input'>): boolean {
-  return (
-    context.config.features.onramp &&
-    !!evmAccount(context.connected) &&
-    !isOnrampRestricted(context.input.timeZone)
-  )
-}
-
 /** A listing wallet matches an installed connector by rdns, else by id (an EIP-6963 connector's id is its rdns). */
 export function matchConnector(
   connectors: readonly ConnectorInfo[],
@@ -95,8 +72,6 @@ const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'Account',
   'WalletSend',
   'WalletSendSelectToken',
-  'Swap',
-  'SwapSelectToken',
 ])
 /** The CAIP-2 id of a chain id (a Solana one is already CAIP-2). */
 export const caip2 = (chainId: ChainId): string =>
@@ -202,23 +177,8 @@ export const is = {
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,
   sendRuns: ({ context }) => !!context.sendFlow,
-  /**
-   * Swaps are on (`features.swaps`) and an eip155 account is connected: a swap flow is for one account (Solana
-   * has no pool in the sandbox yet, issue 17).
-   */
-  swapsOn: ({ context }) => context.config.features.swaps && !!evmAccount(context.connected),
   /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
   solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
-  swapRuns: ({ context }) => !!context.swapFlow,
-  /** Buy is offered ({@link onrampOffered}): only then does the Buy flow load. */
-  onrampOn: ({ context }) => onrampOffered(context),
-  onrampRuns: ({ context }) => !!context.onrampFlow,
-  showsOnrampForm: ({ context }) => shownView(context) === 'OnRampProviders',
-  /** Names (issue 20): on with `features.names`, for an eip155 account (SPEC §1: names on eip155 only). */
-  namesOn: ({ context }) => context.config.features.names && !!evmAccount(context.connected),
-  namesRuns: ({ context }) => !!context.namesFlow,
-  showsSwapPreview: ({ context }) => shownView(context) === 'SwapPreview',
-  showsSwapForm: ({ context }) => shownView(context) === 'Swap',
   walletsRun: ({ context }) => !!context.wallets,
   /** The host configured sign-in with the wallet (`siwx` or `siweConfig`). */
   signInOn: ({ context }) => !!signInConfig(context.config),
@@ -232,29 +192,40 @@ export const is = {
     event.type === 'modal.shown' &&
     context.config.features.allWallets &&
     (event.history.at(-1) === 'Connect' || event.history.at(-1) === 'AllWallets'),
-  /** The modal now shows the account's balances while connected. */
-  showsBalances: ({ context, event }) =>
-    event.type === 'modal.shown' &&
-    event.open &&
-    !!context.connected &&
-    BALANCE_VIEWS.has(event.history.at(-1)!),
+  /** The modal now shows the account's balances while connected (a capability's too: its `balanceViews`). */
+  showsBalances: ({ context, event }) => {
+    if (event.type !== 'modal.shown' || !event.open || !context.connected) return false
+    const view = event.history.at(-1)!
+    return BALANCE_VIEWS.has(view) || context.input.capabilities.some((c) => c.balanceViews?.includes(view))
+  },
   showsSendView: ({ event }) =>
     event.type === 'modal.shown' && event.open && SEND_VIEWS.has(event.history.at(-1)!),
-  /** The modal shows a swap view (the swap flow loads, or starts again for a new account). */
-  showsSwapView: ({ context, event }) => {
-    const view = event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)
-    return !!view && SWAP_VIEWS.has(view)
-  },
-  /** The modal shows a Buy view (the Buy flow loads, or starts again for a new account). */
-  showsOnrampView: ({ context, event }) => {
-    const view = event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)
-    return !!view && ONRAMP_VIEWS.has(view)
-  },
-  /** The modal shows the names form (the names flow loads, or starts again for a new account). */
-  showsNamesForm: ({ context, event }) =>
-    (event.type === 'modal.shown' ? event.open && event.history.at(-1) : shownView(context)) ===
-    'RegisterAccountName',
+  /** An event of a registered capability's (its id is the prefix): for its host. */
+  forCapability: ({ context, event }) => capabilityFor(context, event.type) !== undefined,
 } satisfies Record<string, Rule>
+
+/** The scope a capability reads (the capability contract): the config, the account shown, its balances. */
+export const capabilityScope = (
+  context: Pick<KitContext, 'config' | 'connected' | 'balances' | 'input'>,
+): CapabilityScope => ({
+  config: context.config,
+  connected: context.connected,
+  balances: context.balances,
+  timeZone: context.input.timeZone,
+})
+
+/** The registered capability an event is for (its id is the event's prefix), if any. */
+export const capabilityFor = (context: Pick<KitContext, 'input'>, type: string) =>
+  context.input.capabilities.find((capability) => isEventFor(capability.id, type))
+
+/** Whether the kit offers a capability now, in its scope (false for one not registered). */
+export function capabilityOffered(
+  context: Pick<KitContext, 'config' | 'connected' | 'balances' | 'input'>,
+  id: string,
+): boolean {
+  const capability = context.input.capabilities.find((c) => c.id === id)
+  return capability?.offered(capabilityScope(context)) ?? false
+}
 
 /**
  * Asks the running account machine for an account's balances (address, CAIP-2 chain): the one connected, or

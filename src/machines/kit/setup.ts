@@ -19,6 +19,7 @@ import {
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
 import { PayBusyError, PayCancelledError, PayDisabledError, payErrorInfo } from '../../errors/pay'
+import { capabilityHostMachine, hostId } from '../capability'
 import {
   type ChainNamespace,
   type ConnectionAccount,
@@ -30,6 +31,8 @@ import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
 import type { PayState } from './payTypes'
 import {
+  capabilityFor,
+  capabilityScope,
   connectionOf,
   eventNamespace,
   evmAccount,
@@ -38,6 +41,7 @@ import {
   matchConnector,
   networkOf,
   routeAfterSend,
+  shownView,
   signInAccount,
   signInConfig,
   signInRequired,
@@ -49,13 +53,10 @@ import type {
   KitEvent,
   KitInput,
   KitTheme,
-  NamesLogic,
-  OnrampLogic,
   SendLogic,
   SessionClientLogic,
   SignInLogic,
   SolanaConnectionLogic,
-  SwapLogic,
   WalletsLogic,
   WalletsRef,
 } from './types'
@@ -75,6 +76,8 @@ export const kitSetup = setup({
   actors: {
     modal: modalMachine,
     toast: toastMachine,
+    /** A capability's host (src/machines/capability.ts), one per registered capability, spawned at start. */
+    capabilityHost: capabilityHostMachine,
     /**
      * The connection machine (src/machines/connection.ts): `createKit` provides the one it builds with its
      * slots filled, `kitMachine` the unprovided one. Not built here, so a page holds one tree of it (issue 14).
@@ -108,9 +111,6 @@ export const kitSetup = setup({
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
     loadSend: pending<SendLogic>(),
-    loadSwap: pending<SwapLogic>(),
-    loadOnramp: pending<OnrampLogic>(),
-    loadNames: pending<NamesLogic>(),
     loadWallets: pending<WalletsLogic>(),
     loadSignIn: pending<SignInLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
@@ -118,9 +118,6 @@ export const kitSetup = setup({
     followRemoteSessions: quiet(),
     followAccount: quiet(),
     followSend: quiet(),
-    followSwap: quiet(),
-    followOnramp: quiet(),
-    followNames: quiet(),
     followSignIn: quiet(),
   },
   guards: is,
@@ -179,46 +176,23 @@ export const kitSetup = setup({
             }),
           },
     ),
-    /** A swap flow for the connected account and chain, starting from the balances the account has. */
-    spawnSwap: assign(({ context, spawn }, logic: SwapLogic) => {
-      const account = evmAccount(context.connected)
-      return context.swapFlow || !account
-        ? {}
-        : {
-            swapFlow: spawn(logic, {
-              systemId: 'swap',
-              input: {
-                chainId: account.chainId,
-                userAddress: account.address,
-                balances: [...context.balances],
-                ...(context.config.swapSlippage ? { slippage: context.config.swapSlippage } : {}),
-              },
-            }),
-          }
-    }),
-    /** A Buy flow for the connected eip155 account, delivering on its chain. */
-    spawnOnramp: assign(({ context, spawn }, logic: OnrampLogic) => {
-      const account = evmAccount(context.connected)
-      return context.onrampFlow || !account
-        ? {}
-        : {
-            onrampFlow: spawn(logic, {
-              systemId: 'onramp',
-              input: { address: account.address, chainId: account.chainId },
-            }),
-          }
-    }),
-    /** A names flow for the connected eip155 account, signing on its chain. */
-    spawnNames: assign(({ context, spawn }, logic: NamesLogic) => {
-      const account = evmAccount(context.connected)
-      return context.namesFlow || !account
-        ? {}
-        : {
-            namesFlow: spawn(logic, {
-              systemId: 'names',
-              input: { address: account.address, chainId: account.chainId },
-            }),
-          }
+    /** A host for each registered capability (systemId `capability.<id>`), spawned at the kit's start. */
+    spawnCapabilities: assign(({ context, spawn }) => ({
+      capabilities: Object.fromEntries(
+        context.input.capabilities.map((capability) => [
+          capability.id,
+          context.capabilities[capability.id] ??
+            spawn('capabilityHost', { systemId: hostId(capability.id), input: { capability } }),
+        ]),
+      ),
+    })),
+    /** A capability that loads at the start (a session to restore, its `atStart`) is asked at once. */
+    loadCapabilitiesAtStart: enqueueActions(({ context, enqueue }) => {
+      const scope = capabilityScope(context)
+      for (const capability of context.input.capabilities) {
+        const host = context.capabilities[capability.id]
+        if (host && capability.atStart?.(scope)) enqueue.sendTo(host, { type: 'capability.load', scope })
+      }
     }),
     /** Solana's connection, on the configured Solana networks (the one chosen last first). */
     spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
@@ -236,31 +210,32 @@ export const kitSetup = setup({
       }
     }),
     /**
-     * The account, its chain or the connection changed: the swap flow of the old one ends. A swap view still
-     * shown gets a fresh one, for the account connected now.
+     * Another account, chain or namespace (or none) is shown now: capabilities for one account end, and one whose
+     * view still shows starts again for the account shown now.
      */
-    stopSwap: enqueueActions((args) => {
-      const { context, enqueue } = args
-      if (context.swapFlow) enqueue.stopChild(context.swapFlow)
-      enqueue.assign({ swapFlow: undefined })
-      if (is.swapsOn(args) && is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
+    endAccountCapabilities: enqueueActions(({ context, enqueue }) => {
+      const view = shownView(context)
+      const scope = capabilityScope(context)
+      for (const host of Object.values(context.capabilities))
+        enqueue.sendTo(host, { type: 'capability.accountChanged', view, scope })
     }),
-    /**
-     * The account, its chain or the connection changed: the Buy flow of the old one ends (its partner window is
-     * no longer watched). A Buy view still shown gets a fresh one, for the account connected now.
-     */
-    stopOnramp: enqueueActions((args) => {
-      const { context, enqueue } = args
-      if (context.onrampFlow) enqueue.stopChild(context.onrampFlow)
-      enqueue.assign({ onrampFlow: undefined })
-      if (is.onrampOn(args) && is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
+    /** The modal shows a view (or closed): every capability hears it; one that owns the view loads. */
+    tellCapabilitiesView: enqueueActions(({ context, enqueue }) => {
+      const view = shownView(context)
+      const scope = capabilityScope(context)
+      for (const host of Object.values(context.capabilities))
+        enqueue.sendTo(host, { type: 'capability.view', view, scope })
     }),
-    /** The account changed: its names flow ends; a names view still shown gets a fresh one for the account now. */
-    stopNames: enqueueActions((args) => {
-      const { context, enqueue } = args
-      if (context.namesFlow) enqueue.stopChild(context.namesFlow)
-      enqueue.assign({ namesFlow: undefined })
-      if (is.namesOn(args) && is.showsNamesForm(args)) enqueue.raise({ type: 'names.load' })
+    /** A capability asked for by its id (a view's "Try again"): loaded, if offered in the kit's scope now. */
+    loadCapability: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'capabilities.load')
+      const host = context.capabilities[event.id]
+      if (host) enqueue.sendTo(host, { type: 'capability.load', scope: capabilityScope(context) })
+    }),
+    /** A capability's own event: to its host, which hands it to its statechart once it runs. */
+    toCapability: enqueueActions(({ context, event, enqueue }) => {
+      const host = context.capabilities[capabilityFor(context, event.type)?.id ?? '']
+      if (host) enqueue.sendTo(host, { type: 'capability.forward', event })
     }),
     /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
     spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
@@ -292,14 +267,14 @@ export const kitSetup = setup({
         enqueue.sendTo(({ context }) => context.wallets!, event satisfies WalletsEvent)
       enqueue.assign({ walletsPending: [] })
     }),
-    /** The account's latest balances: kept, and handed to the send and swap flows that run. */
+    /** The account's latest balances: kept, and handed to the send flow and the capabilities that take them. */
     shareBalances: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.balancesUpdated')
       enqueue.assign({ balances: event.balances })
       if (context.sendFlow)
         enqueue.sendTo(context.sendFlow, { type: 'send.setTokenBalances', tokenBalances: event.balances })
-      if (context.swapFlow)
-        enqueue.sendTo(context.swapFlow, { type: 'swap.setBalances', balances: event.balances })
+      for (const host of Object.values(context.capabilities))
+        enqueue.sendTo(host, { type: 'capability.balances', balances: event.balances })
     }),
     /** Asks the account machine for the connected account's balances; the machine decides what that costs. */
     fetchBalances: enqueueActions(({ context, enqueue }) => fetchBalances(context, enqueue)),
@@ -661,30 +636,6 @@ export const kitSetup = setup({
       })
       if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
     }),
-    /** SPEC §2 Swap: a success toast, the balances read again, and back to Account from the preview. */
-    afterSwap: enqueueActions((args) => {
-      const { context, enqueue, event } = args
-      assertEvent(event, 'swap.succeeded')
-      if (is.showsSwapPreview(args)) enqueue.sendTo('modal', { type: 'router.reset', view: 'Account' })
-      if (context.account)
-        enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
-      enqueue.sendTo('toast', {
-        type: 'toast.show',
-        variant: 'success',
-        message: event.message,
-      })
-    }),
-    /** Issue 19: the purchase landed: a success toast ("Purchase complete: …"), the balances and history read again. */
-    afterOnramp: enqueueActions(({ context, enqueue, event }) => {
-      assertEvent(event, 'onramp.succeeded')
-      if (context.account)
-        enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
-      enqueue.sendTo('toast', {
-        type: 'toast.show',
-        variant: 'success',
-        message: event.message,
-      })
-    }),
     /** An e-mail update ended: back on Account, and said when it worked. */
     endEmailUpdate: enqueueActions((args) => {
       const { enqueue } = args
@@ -702,9 +653,6 @@ export const kitSetup = setup({
         fetchBalances(context, enqueue)
       }
       if (is.showsSendView(args)) enqueue.raise({ type: 'send.load' })
-      if (is.showsSwapView(args)) enqueue.raise({ type: 'swap.load' })
-      if (is.showsOnrampView(args)) enqueue.raise({ type: 'onramp.load' })
-      if (is.showsNamesForm(args)) enqueue.raise({ type: 'names.load' })
     }),
   },
 })
@@ -726,11 +674,9 @@ function frameTheme({ themeMode, themeVariables }: KitTheme) {
 /** An event the wallet listing's machine takes. */
 const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
 
-/** What is for one account (its swap, purchase, name) ends: another account, chain, or none is connected now. */
+/** What is for one account (a capability's flow) ends: another account, chain, or none is connected now. */
 function endAccountFlows(enqueue: KitEnqueue) {
-  enqueue.raise({ type: 'swap.reset' })
-  enqueue.raise({ type: 'onramp.reset' })
-  enqueue.raise({ type: 'names.reset' })
+  enqueue.raise({ type: 'capabilities.accountChanged' })
 }
 
 /**

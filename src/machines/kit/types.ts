@@ -4,6 +4,7 @@ import type { EmbeddedWallet } from '../../embedded/load'
 import type { ErrorInfo, KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
 import type { AccountEvent, AccountNotice, accountMachine } from '../account'
+import type { CapabilityHostRef, CapabilityKitEvent, RegisteredCapability } from '../capability'
 import type {
   ChainNamespace,
   ChosenWallet,
@@ -15,12 +16,9 @@ import type {
 } from '../connection'
 import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
-import type { NamesEvent, NamesNotice, namesMachine } from '../names'
-import type { OnrampEvent, OnrampNotice, onrampMachine } from '../onramp'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
 import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
-import type { SwapEvent, SwapNotice, swapMachine } from '../swap'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
 import type { PayEvent, PayRequest, PayState } from './payTypes'
@@ -50,6 +48,11 @@ export interface KitInput {
   connectorIds: { walletConnect: string; embedded: string; solanaEmbedded: string }
   /** The session client's input once it runs. */
   remoteSessionsInput: SessionClientInput
+  /**
+   * The capabilities beside the root (the capability contract, src/machines/capability/contract.ts): the kit's
+   * own and the host's, their loaders bound to the kit's services.
+   */
+  capabilities: readonly RegisteredCapability[]
   /** The SDK version the login frame is told about. */
   sdkVersion: string
   /**
@@ -64,12 +67,6 @@ export type FrameLogic = typeof frameMachine
 export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
 export type SendLogic = typeof sendMachine
-/** The swap flow, provided with its slots (`createSwapActors`); one is spawned per connected account. */
-export type SwapLogic = typeof swapMachine
-/** The Buy flow, provided with its slots (`createOnrampActors`); one is spawned per connected account. */
-export type OnrampLogic = typeof onrampMachine
-/** The names flow, provided with its slots (`createNamesActors`); one is spawned per connected account. */
-export type NamesLogic = typeof namesMachine
 /** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
 export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
@@ -85,9 +82,6 @@ export type FrameRef = ActorRefFrom<FrameLogic>
 export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
-export type SwapRef = ActorRefFrom<SwapLogic>
-export type OnrampRef = ActorRefFrom<OnrampLogic>
-export type NamesRef = ActorRefFrom<NamesLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
 export type SignInRef = ActorRefFrom<SignInLogic>
 export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
@@ -132,12 +126,6 @@ export interface KitContext {
   account: AccountRef | undefined
   /** The send flow (systemId `send`), once Send opened. */
   sendFlow: SendRef | undefined
-  /** The swap flow (systemId `swap`), once Swap opened; for the account connected then (a new one starts anew). */
-  swapFlow: SwapRef | undefined
-  /** The Buy flow (systemId `onramp`), once Buy opened; for the account connected then (a new one starts anew). */
-  onrampFlow: OnrampRef | undefined
-  /** The names flow (systemId `names`), once a names view opened; for the account connected then. */
-  namesFlow: NamesRef | undefined
   /** The wallet listing's machine (systemId `wallets`), once the modal opened (or a view asked the listing). */
   wallets: WalletsRef | undefined
   /**
@@ -145,6 +133,8 @@ export interface KitContext {
    * in order, once it runs. One of each kind, the latest.
    */
   walletsPending: readonly WalletsEvent[]
+  /** The capabilities' hosts, by capability id (each runs its capability's statechart, systemId its id). */
+  capabilities: Readonly<Record<string, CapabilityHostRef>>
   /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
   signIn: SignInRef | undefined
   /**
@@ -266,24 +256,12 @@ export type KitEvent =
   | PayEvent
   /** Internal: the send flow runs and its follower listens, so a waiting payment is asked now. */
   | { type: 'pay.ask' }
-  /** The swap views need the swap flow (`swap`); `swap.reset` ends it (another account, chain, or none). */
-  | { type: 'swap.load' }
-  | { type: 'swap.reset' }
-  | SwapEvent
-  /** From the swap flow, through its follower. */
-  | Extract<SwapNotice, { type: 'swap.succeeded' | 'swap.previewing' | 'request.timedOut' }>
-  /** The Buy views need the Buy flow (`onramp`); `onramp.reset` ends it (another account, chain, or none). */
-  | { type: 'onramp.load' }
-  | { type: 'onramp.reset' }
-  | OnrampEvent
-  /** From the Buy flow, through its follower. */
-  | OnrampNotice
-  /** Account's "Choose a name" (issue 20) needs the names flow (`names`); `names.reset` ends it. */
-  | { type: 'names.load' }
-  | { type: 'names.reset' }
-  | NamesEvent
-  /** From the names flow, through its follower. */
-  | NamesNotice
+  /** A capability's own event (its id is the prefix, to its statechart once it runs), or its glue's. */
+  | CapabilityKitEvent
+  /** A capability is asked for again (its view's "Try again" after its code did not load). */
+  | { type: 'capabilities.load'; id: string }
+  /** The account, its chain or the namespace shown changed: capabilities for one account end (raised). */
+  | { type: 'capabilities.accountChanged' }
   /** Solana's code is needed (at start, when a Solana network is configured). */
   | { type: 'solana.load' }
   /**

@@ -6,7 +6,7 @@ import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
-import { selectOnrampOffered } from '../../machines/kit'
+import { selectCapabilityOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
 import { truncateAddress } from '../../utils/format'
 import type { ViewName } from '../../views'
@@ -152,7 +152,7 @@ export default function AccountDetails() {
   const { namespace, chainId } = useKitAccount()
   // On Solana: receive and send; swap and buy are eip155's for now (issue 17).
   // Buy, also not in the SPEC's restricted time zones (the kit's rule).
-  const buyOffered = useSelector(kit, selectOnrampOffered)
+  const buyOffered = useSelector(kit, (s) => selectCapabilityOffered(s, 'onramp'))
   // Swap only where the host names the chain's router (`swapRouters`, validated with the config): the build check
   // refuses every build elsewhere, so the flow would end in a refusal.
   const swapOffered = config.swapRouters[`eip155:${chainId}`] !== undefined

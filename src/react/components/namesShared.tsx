@@ -1,8 +1,5 @@
-import { selectCapability } from '../../machines/kit'
 import type { NamesActorRef } from '../../machines/names'
-import { useSelector } from '../actor'
-import { useKitActor } from '../context'
-import { useNamesActor } from '../hooks'
+import { useCapability } from '../hooks'
 import { useT } from '../i18nViews'
 import { ViewLoading } from './ViewLoading'
 
@@ -37,10 +34,8 @@ export function NamesStyle() {
  * The names flow's machine; `failed` says that its code did not load; `retry` asks the kit again (`names.load`).
  */
 export function useNamesFlow(): { names: NamesActorRef | undefined; failed: boolean; retry: () => void } {
-  const kit = useKitActor()
-  const names = useNamesActor()
-  const failed = useSelector(kit, (s) => selectCapability(s, 'namesFlow') === 'failed')
-  return { names, failed, retry: () => kit.send({ type: 'names.load' }) }
+  const { actor, status, retry } = useCapability<NamesActorRef>('names')
+  return { names: actor, failed: status === 'failed', retry }
 }
 
 /** What a name view shows while the flow's code loads, or when it did not. */

@@ -1,8 +1,5 @@
-import { selectCapability } from '../../machines/kit'
 import type { OnrampActorRef, OnrampPaymentMethod } from '../../machines/onramp'
-import { useSelector } from '../actor'
-import { useKitActor } from '../context'
-import { useOnrampActor } from '../hooks'
+import { useCapability } from '../hooks'
 import { type MessageKey, useT } from '../i18nViews'
 import { ViewLoading } from './ViewLoading'
 
@@ -35,10 +32,8 @@ export function OnrampStyle() {
  * not load; `retry` asks again.
  */
 export function useOnrampFlow(): { onramp: OnrampActorRef | undefined; failed: boolean; retry: () => void } {
-  const kit = useKitActor()
-  const onramp = useOnrampActor()
-  const failed = useSelector(kit, (s) => selectCapability(s, 'onrampFlow') === 'failed')
-  return { onramp, failed, retry: () => kit.send({ type: 'onramp.load' }) }
+  const { actor, status, retry } = useCapability<OnrampActorRef>('onramp')
+  return { onramp: actor, failed: status === 'failed', retry }
 }
 
 /** What a Buy view shows while the flow's code loads, or when it did not. */

@@ -1,10 +1,7 @@
 import { formatUnits } from 'viem'
-import { selectCapability } from '../../machines/kit'
 import { isNative, type SwapActorRef, type SwapToken, type TokenBalance } from '../../machines/swap'
 import { safeHttpUrl } from '../../utils/httpUrl'
-import { useSelector } from '../actor'
-import { useKitActor } from '../context'
-import { useSwapActor } from '../hooks'
+import { useCapability } from '../hooks'
 import { localizeText, useT } from '../i18nViews'
 import { AccountStyle, formatQuantity } from './accountShared'
 import { ViewLoading } from './ViewLoading'
@@ -43,10 +40,8 @@ export function SwapStyle() {
  * says that its code did not load; `retry` asks again.
  */
 export function useSwapFlow(): { swap: SwapActorRef | undefined; failed: boolean; retry: () => void } {
-  const kit = useKitActor()
-  const swap = useSwapActor()
-  const failed = useSelector(kit, (s) => selectCapability(s, 'swapFlow') === 'failed')
-  return { swap, failed, retry: () => kit.send({ type: 'swap.load' }) }
+  const { actor, status, retry } = useCapability<SwapActorRef>('swap')
+  return { swap: actor, failed: status === 'failed', retry }
 }
 
 /** What a swap view shows while the swap flow's code loads, or when it did not. */

@@ -1,0 +1,135 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { Config as WagmiConfig } from 'wagmi'
+import type { ActorRefFrom, AnyActorLogic, EventFromLogic, InputFrom } from 'xstate'
+import type { ResolvedKitConfig } from '../../config'
+import type { AccountEvent, AccountNotice } from '../account'
+import type { ConnectionAccount } from '../connection'
+import type { ModalEvent } from '../modal'
+import type { ToastEvent } from '../toast'
+
+/**
+ * The capability contract: what a feature of the kit (send, swap, Buy, names, sign-in, or a host's own) declares
+ * to run beside the kit's root without the root naming it. The root keeps the modal, toasts, alerts, theme,
+ * locale, the wallet listing, the login frame and the connections; a capability plugs in with:
+ *
+ * - `id`: its name, the `systemId` of its running actor, and the prefix of the events it takes (`swap.*`);
+ * - `offered`: when it is offered (a feature flag, a namespace, an account), read from the kit's scope;
+ * - `views`: the modal views it owns: showing one loads it (and `components`, the code that draws them);
+ * - `load`: how its code loads (an `import()`): its statechart with its slots filled, and its glue;
+ * - `input`: what its statechart starts from, for the account shown when it loads;
+ * - `perAccount`: it is for one account: another account, chain or namespace (or none) ends it;
+ * - `balances`: the event that hands its running statechart the account's latest balances, if it wants them;
+ * - the glue (returned by `load`, so it loads with the capability's code): what its notices do to the kit
+ *   (toasts, refreshes, navigation), through {@link CapabilityKit}.
+ *
+ * @example
+ * const swap: Capability<SwapLogic> = {
+ *   id: 'swap',
+ *   views: ['Swap', 'SwapSelectToken', 'SwapPreview'],
+ *   offered: ({ config, connected }) => config.features.swaps && connected?.namespace === 'eip155',
+ *   perAccount: true,
+ *   load: async (services) => (await import('./load/swap')).swapCapability(services),
+ *   input: ({ connected, balances }) => ({ chainId: connected.chainId, userAddress: connected.address, balances }),
+ * }
+ */
+export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
+  /** Its name: its running actor's `systemId`, and the prefix of the events the kit forwards to it. */
+  readonly id: string
+  /** Whether the kit offers it now: only then does it load (a view of it shows "unavailable" otherwise). */
+  readonly offered: (scope: CapabilityScope) => boolean
+  /** The modal views it owns: showing one loads it, for the account shown. */
+  readonly views: readonly string[]
+  /**
+   * The code that draws its views, by view name, loaded when the view first shows (a React component as the
+   * module's default export). The kit's own capabilities' views are in the kit's view registry instead.
+   */
+  readonly components?: Readonly<Record<string, () => Promise<{ default: unknown }>>>
+  /** Its views that show the account's balances: showing one has the kit read them (fresh when due). */
+  readonly balanceViews?: readonly string[]
+  /** Loads its code: its statechart, with its slots filled from the kit's services, and its glue. */
+  readonly load: (services: CapabilityServices) => Promise<LoadedCapability<Logic>>
+  /** What its statechart starts from; `undefined`: not for this scope (the view shows it unavailable). */
+  readonly input: (scope: CapabilityScope) => InputFrom<Logic> | undefined
+  /** It is for one account: when the account, its chain or the namespace shown changes, it ends. */
+  readonly perAccount?: boolean
+  /** The event that hands it the account's latest balances (none: it reads its own). */
+  readonly balances?: (balances: KitBalances) => EventFromLogic<Logic>
+  /** Loads at the kit's start when this holds (e.g. a stored session to restore), not on its views. */
+  readonly atStart?: (scope: CapabilityScope) => boolean
+}
+
+/** A capability as the kit holds it: its loader bound to the kit's services by the composition root. */
+export interface RegisteredCapability<Logic extends AnyActorLogic = AnyActorLogic>
+  extends Omit<Capability<Logic>, 'load'> {
+  readonly load: () => Promise<LoadedCapability<Logic>>
+}
+
+/** What a capability's code gives the kit once loaded. */
+export interface LoadedCapability<Logic extends AnyActorLogic = AnyActorLogic> {
+  /** Its statechart, its slots filled. */
+  logic: Logic
+  /**
+   * Its glue, run while its statechart runs: it follows the actor's notices and tells the kit what they mean.
+   * Returns its stop.
+   */
+  glue?: (actor: ActorRefFrom<Logic>, kit: CapabilityKit) => () => void
+}
+
+/** The account's latest balances, as the kit shares them. */
+export type KitBalances = Extract<AccountNotice, { type: 'account.balancesUpdated' }>['balances']
+
+/** What a capability reads of the kit to decide whether it is offered and what it starts from. */
+export interface CapabilityScope {
+  readonly config: ResolvedKitConfig
+  /** The account the views and the host act on (the namespace shown's), if any. */
+  readonly connected: ConnectionAccount | undefined
+  /** That account's latest balances. */
+  readonly balances: KitBalances
+  /** The visitor's time zone (IANA), read once at the edge. */
+  readonly timeZone: string | undefined
+}
+
+/** What the composition root hands a capability's loader. */
+export interface CapabilityServices {
+  readonly config: ResolvedKitConfig
+  readonly wagmi: WagmiConfig
+  /** The kit's one QueryClient (the host's, once KitRoot adopted it): read it when used. */
+  readonly queryClient: () => QueryClient
+}
+
+/** What a capability's glue may ask of the kit. */
+export interface CapabilityKit {
+  /** Tells the kit: a toast, a move of the modal, a refresh of the account, an alert, or its own event. */
+  send(event: CapabilityKitEvent): void
+  /** The view the modal shows now (undefined while it is closed). */
+  view(): string | undefined
+}
+
+/**
+ * The kit's events a capability's glue may send: toasts, the modal's moves, the account's refresh, the
+ * request-timed-out alert (SPEC §8), and any capability's own events (by their prefix).
+ */
+export type CapabilityKitEvent =
+  | ToastEvent
+  | ModalEvent
+  | Extract<AccountEvent, { type: 'account.refreshBalances' }>
+  | { type: 'request.timedOut'; request: string }
+  | CapabilityEvent
+
+/**
+ * The events the capabilities take, by capability: each capability's module adds its own, so the kit's
+ * `send` is typed for them without the root naming any.
+ *
+ * @example
+ * declare module '../../machines/capability/contract' {
+ *   interface CapabilityEvents { swap: SwapEvent }
+ * }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one entry per capability
+export interface CapabilityEvents {}
+
+/** Any capability's own event. */
+export type CapabilityEvent = CapabilityEvents[keyof CapabilityEvents]
+
+/** Whether an event is for the capability `id` (its prefix). */
+export const isEventFor = (id: string, type: string): boolean => type.startsWith(`${id}.`)
