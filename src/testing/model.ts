@@ -16,9 +16,9 @@ import {
 import { getStateNodes } from 'xstate/graph'
 
 /**
- * Model-based testing over `xstate/graph`: enumerate a machine's paths, replay each in a fresh actor, check
- * invariants in every state, and prove that every state node and every transition of the machine is reached
- * by some path.
+ * Model-based testing over the machine's own pure transitions: enumerate its paths, replay each in a fresh
+ * actor, check invariants in every state, and prove that every state node and every transition of the machine
+ * is reached by some path.
  *
  * The path set is a transition cover: the graph is explored breadth first (so each path is a shortest one),
  * and a path is kept when its last step takes a transition or enters a state node that no kept path has.
