@@ -1,4 +1,5 @@
 import {
+  type AnyActorScope,
   type AnyEventObject,
   type AnyMachineSnapshot,
   type AnyStateMachine,
@@ -6,17 +7,18 @@ import {
   type AnyTransitionDefinition,
   createActor,
   type EventFromLogic,
+  fromTransition,
   type InputFrom,
   type InspectionEvent,
   SimulatedClock,
   type SnapshotFrom,
 } from 'xstate'
-import { getAdjacencyMap, getStateNodes } from 'xstate/graph'
+import { getStateNodes } from 'xstate/graph'
 
 /**
- * Model-based testing over `xstate/graph`: enumerate a machine's paths, replay each in a fresh actor, check
- * invariants in every state, and prove that every state node and every transition of the machine is reached
- * by some path.
+ * Model-based testing over the machine's own pure transitions: enumerate its paths, replay each in a fresh
+ * actor, check invariants in every state, and prove that every state node and every transition of the machine
+ * is reached by some path.
  *
  * The path set is a transition cover: the graph is explored breadth first (so each path is a shortest one),
  * and a path is kept when its last step takes a transition or enters a state node that no kept path has.
@@ -37,6 +39,8 @@ export interface ModelOptions<TMachine extends AnyStateMachine> {
   stopWhen?: (snapshot: SnapshotFrom<TMachine>) => boolean
   /** Fails the traversal when more than this many states would be explored. Default 50 000. */
   limit?: number
+  /** Keep every state reached in `Model.reachable` (off by default: a big graph's snapshots take memory). */
+  keepReachable?: boolean
 }
 
 export interface ModelStep {
@@ -66,6 +70,11 @@ export interface Model<TMachine extends AnyStateMachine> {
   transitions: TransitionInfo[]
   serialize: (snapshot: SnapshotFrom<TMachine>) => string
   input: InputFrom<TMachine> | undefined
+  /**
+   * With `keepReachable`: every state the traversal reached, as the first snapshot found for each
+   * serialization, in breadth-first order, for checking an invariant beyond the covering paths.
+   */
+  reachable?: SnapshotFrom<TMachine>[]
 }
 
 /** What one replayed path reached: the state nodes it entered and the transitions it took. */
@@ -104,17 +113,6 @@ export function createModel<TMachine extends AnyStateMachine>(
       events.push(...listed.filter((event) => ![...own].some((type) => matchesDescriptor(event.type, type))))
     return events
   }
-  const anyMachine: AnyStateMachine = machine
-  const adjacency = getAdjacencyMap(anyMachine, {
-    ...(options.input === undefined ? {} : { input: options.input }),
-    events: eventsFor,
-    serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot as SnapshotFrom<TMachine>),
-    ...(options.stopWhen
-      ? { stopWhen: (snapshot: AnyMachineSnapshot) => options.stopWhen!(snapshot as SnapshotFrom<TMachine>) }
-      : {}),
-    limit: options.limit ?? 50_000,
-  })
-
   const stateNodes = getStateNodes(machine.root)
   const transitions = collectTransitions(machine.root, stateNodes)
   const model: Model<TMachine> = {
@@ -124,33 +122,50 @@ export function createModel<TMachine extends AnyStateMachine>(
     transitions,
     serialize,
     input: options.input,
+    ...(options.keepReachable ? { reachable: [] } : {}),
   }
 
-  // Breadth-first over the adjacency map: shortest path to each state, then each outgoing edge.
-  const initial = Object.keys(adjacency)[0]
-  if (initial === undefined) return model
-  const shortest = new Map<string, ModelStep[]>([[initial, []]])
-  const queue = [initial]
+  // Breadth first from the initial state, each state explored once (the first snapshot found for its
+  // serialization), so the path kept to each state is a shortest one. Each step is computed by the machine's
+  // own pure transition; the microsteps it takes (reported to the traversal's inspector) are what the step
+  // covers. An edge's path is the path to its source plus the edge, and the path to every source is already
+  // covered when the source is explored (it was kept, or added nothing), so a path adds coverage exactly when
+  // its last step does: nothing is replayed to choose the paths.
+  const scope = createTraversalScope()
+  const anyMachine: AnyStateMachine = machine
+  const initial = anyMachine.getInitialSnapshot(scope.actorScope, options.input) as AnyMachineSnapshot
   const coveredStates = new Set<string>()
   const coveredTransitions = new Set<AnyTransitionDefinition>()
   const record = (result: ReplayResult) => {
     for (const id of result.stateIds) coveredStates.add(id)
     for (const t of result.transitions) coveredTransitions.add(t)
   }
+  // The start is replayed as a visitor would see it (an actor started with the input).
   record(runSteps(model, []).result)
-  while (queue.length > 0) {
-    const key = queue.shift()!
-    const entry = adjacency[key as keyof typeof adjacency]
-    if (!entry) continue
+
+  const limit = options.limit ?? 50_000
+  const initialKey = serialize(initial as SnapshotFrom<TMachine>)
+  const shortest = new Map<string, ModelStep[]>([[initialKey, []]])
+  const queue: ({ key: string; snapshot: AnyMachineSnapshot } | undefined)[] = [
+    { key: initialKey, snapshot: initial },
+  ]
+  for (let head = 0; head < queue.length; head++) {
+    if (head >= limit)
+      throw new Error(`Traversal limit exceeded: more than ${limit} states of "${machine.id}"`)
+    const { key, snapshot } = queue[head]!
+    // Explored states are let go (the queue would otherwise hold every snapshot to the end).
+    queue[head] = undefined
+    model.reachable?.push(snapshot as SnapshotFrom<TMachine>)
+    if (options.stopWhen?.(snapshot as SnapshotFrom<TMachine>)) continue
     const prefix = shortest.get(key)!
-    for (const { event, state } of Object.values(entry.transitions)) {
-      const next = serialize(state as SnapshotFrom<TMachine>)
-      const steps = [...prefix, { event: event as AnyEventObject, expected: next }]
-      if (!shortest.has(next)) {
-        shortest.set(next, steps)
-        queue.push(next)
+    for (const event of distinctEvents(eventsFor(snapshot))) {
+      const { next, result } = scope.step(anyMachine, snapshot, event)
+      const nextKey = serialize(next as SnapshotFrom<TMachine>)
+      const steps = [...prefix, { event, expected: nextKey }]
+      if (!shortest.has(nextKey)) {
+        shortest.set(nextKey, steps)
+        queue.push({ key: nextKey, snapshot: next })
       }
-      const { result } = runSteps(model, steps)
       const addsCoverage =
         [...result.stateIds].some((id) => !coveredStates.has(id)) ||
         [...result.transitions].some((t) => !coveredTransitions.has(t))
@@ -161,6 +176,56 @@ export function createModel<TMachine extends AnyStateMachine>(
     }
   }
   return model
+}
+
+/**
+ * An actor scope for pure transitions (nothing runs: actions are not executed, children not started) whose
+ * inspector collects the microsteps of one step: the state nodes each passes through and the transitions
+ * taken, as a replay's inspector sees them.
+ */
+function createTraversalScope() {
+  const self = createActor(fromTransition((state: undefined) => state, undefined))
+  let current: ReplayResult | undefined
+  self.system.inspect((event: InspectionEvent) => {
+    if (current === undefined || event.type !== '@xstate.microstep' || event.actorRef !== self) return
+    for (const t of event._transitions) current.transitions.add(t)
+    for (const node of (event.snapshot as AnyMachineSnapshot)._nodes ?? [])
+      if (node.parent !== undefined) current.stateIds.add(node.id)
+  })
+  const actorScope = {
+    self,
+    id: '',
+    sessionId: self.sessionId,
+    logger: () => {},
+    defer: () => {},
+    system: self.system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  } as unknown as AnyActorScope
+  return {
+    actorScope,
+    step(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: AnyEventObject) {
+      const result: ReplayResult = { stateIds: new Set(), transitions: new Set() }
+      current = result
+      try {
+        const next = machine.transition(snapshot, event, actorScope) as AnyMachineSnapshot
+        return { next, result }
+      } finally {
+        current = undefined
+      }
+    },
+  }
+}
+
+/** The events in order, each once (an event listed twice is one edge). */
+function distinctEvents(events: AnyEventObject[]): AnyEventObject[] {
+  const seen = new Map<string, AnyEventObject>()
+  for (const event of events) {
+    const key = JSON.stringify(event)
+    if (!seen.has(key)) seen.set(key, event)
+  }
+  return [...seen.values()]
 }
 
 export interface ReplayOptions<TMachine extends AnyStateMachine> {

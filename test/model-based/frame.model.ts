@@ -1,13 +1,5 @@
-import type {
-  AnyActorRef,
-  AnyMachineSnapshot,
-  AnyStateMachine,
-  EventFromLogic,
-  InputFrom,
-  SnapshotFrom,
-} from 'xstate'
+import type { AnyActorRef, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate'
 import { createActor, fromCallback } from 'xstate'
-import { getAdjacencyMap } from 'xstate/graph'
 import { ALERTS } from '../../src/errors/base'
 import type { FrameUser } from '../../src/frame/protocol'
 import {
@@ -163,42 +155,19 @@ export const frameInputs = {
 
 /**
  * A first visit explores the whole machine. A stored login (with a cooldown left) differs only until the
- * stored login is checked, so its exploration stops there.
+ * stored login is checked, so its exploration stops there. Every state of the model's abstraction is kept
+ * (`reachable`, with the snapshot first found for it) for checking the invariant beyond the covering paths.
  */
 export const frameModel = (name: keyof typeof frameInputs) =>
   createModel(frameModelMachine, {
     events: frameEvents,
     input: frameInputs[name],
     serializeState: serializeFrame,
+    keepReachable: true,
     ...(name === 'restored'
       ? { stopWhen: (snapshot: FrameModelSnapshot) => !snapshot.context.restoring }
       : {}),
   })
-
-/**
- * Every state of the model's abstraction with the snapshot first found for it, the way the model explores
- * (each listed event a state takes, the others bare), for checking the invariant beyond the covering paths.
- */
-export function frameReachable(name: keyof typeof frameInputs): FrameModelSnapshot[] {
-  const events = (snapshot: AnyMachineSnapshot) => {
-    const own = new Set<string>()
-    for (const node of snapshot._nodes) for (const type of node.ownEvents) own.add(type)
-    return [...own]
-      .filter((type) => !type.startsWith('xstate.done.state.'))
-      .flatMap((type) => {
-        const listed = frameEvents.filter((event) => event.type === type)
-        return listed.length > 0 ? listed : [{ type } as Event]
-      })
-  }
-  const machine: AnyStateMachine = frameModelMachine
-  const adjacency = getAdjacencyMap(machine, {
-    input: frameInputs[name],
-    events,
-    serializeState: (snapshot: AnyMachineSnapshot) => serializeFrame(snapshot as FrameModelSnapshot),
-    limit: 20_000,
-  })
-  return Object.values(adjacency).map((entry) => entry.state as FrameModelSnapshot)
-}
 
 const READY = (auth: unknown) => ({ lifecycle: { active: { ready: { auth } } } })
 
