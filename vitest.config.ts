@@ -55,8 +55,6 @@ export default defineConfig({
         test: {
           name: 'model',
           include: ['test/model-based/**/*.test.{ts,tsx}'],
-          // The kit's model (test/model-based/kit.test.ts) keeps six graphs of full snapshots while it replays.
-          execArgv: ['--max-old-space-size=8192'],
         },
       },
       {

@@ -68,6 +68,7 @@ export {
   type PayRequest,
   type PayState,
   type PayStatus,
+  selectCapabilityOffered,
   type ToastActorRef,
 } from './machines/kit'
 export {

@@ -18,6 +18,7 @@ export {
   type UseKitSessionReturnType,
   type UseKitSolanaReturnType,
   type UseKitThemeReturnType,
+  useCapability,
   useConnectionActor,
   useKit,
   useKitAccount,

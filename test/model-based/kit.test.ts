@@ -210,7 +210,6 @@ const modelWith = (
     events: [...events, ...more],
     serializeState,
     stopWhen: stop,
-    limit: 400_000,
   })
 
 const model = modelWith({}, hostEvents)
@@ -234,12 +233,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 120
-const RESTORING_PATHS = 73
-const TOUCH_PATHS = 118
-const SIGN_IN_PATHS = 70
-const SOLANA_PATHS = 65
-const LEGAL_PATHS = 63
+const PATHS = 94
+const RESTORING_PATHS = 68
+const TOUCH_PATHS = 92
+const SIGN_IN_PATHS = 65
+const SOLANA_PATHS = 60
+const LEGAL_PATHS = 58
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

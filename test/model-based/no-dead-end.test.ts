@@ -37,6 +37,9 @@ const EXCEPTIONS: Record<string, string> = {
     'fetchWallets: bounded by WALLETS_API_TIMEOUT_MS in its slot (see above)',
   'wallets.ready.search.searching': 'fetchWallets: bounded by WALLETS_API_TIMEOUT_MS in its slot (see above)',
   // The kit's capabilities loaded on demand (src/machines/kit/onDemand.ts).
+  // A capability's host (src/machines/capability.ts): its glue follows its statechart while it runs.
+  'capability.running':
+    "the capability's glue lives as long as its statechart runs (one for one account leaves on an account change)",
   'kit.embedded.running': 'followFrame lives as long as the frame runs (running is never left)',
   'kit.remoteSessions.running': 'followRemoteSessions lives as long as the session client runs',
   'kit.account.running': 'followAccount lives as long as the account machine runs',
@@ -162,6 +165,7 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
       [
         'account',
         'auth',
+        'capability',
         'connection',
         'frame',
         'frameRequest',

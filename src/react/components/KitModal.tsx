@@ -83,7 +83,8 @@ function Dialog() {
   const dialogRef = useRef<HTMLDivElement>(null)
   const bodyRef = useRef<HTMLDivElement>(null)
   const contentRef = useRef<HTMLDivElement>(null)
-  const View = viewComponent(view)
+  const capabilities = useSelector(kit, (s) => s.context.input.capabilities)
+  const View = viewComponent(view, capabilities)
   const t = useT()
   // The view the dialog opened on shows at once: only a change of view within an open dialog animates its
   // content and title in (SPEC §2 durations); opening moves the dialog but never hides what it shows.

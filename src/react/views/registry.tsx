@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react'
+import type { RegisteredCapability } from '../../machines/capability'
 import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
@@ -75,11 +76,30 @@ function PayGate() {
 
 const Unavailable = lazy(() => import('./Unavailable'))
 
-export function viewComponent(view: ViewName): ComponentType {
+/** The components of capabilities' own views, made lazy once per loader (a capability's `components`). */
+const capabilityViews = new Map<() => Promise<{ default: unknown }>, ComponentType>()
+
+/**
+ * The component that draws a view: the kit's own, or the one a registered capability brings for it (its
+ * `components`, loaded when first shown); "Unavailable" for a view nothing draws.
+ */
+export function viewComponent(
+  view: ViewName,
+  capabilities: readonly RegisteredCapability[] = [],
+): ComponentType {
   if (view === 'Connect') return ConnectView
   if (view === 'Account') return account.component
   if (view === 'Pay') return PayGate
-  return lazyViews[view] ?? Unavailable
+  const own = lazyViews[view]
+  if (own) return own
+  const load = capabilities.find((c) => c.views.includes(view))?.components?.[view]
+  if (!load) return Unavailable
+  let component = capabilityViews.get(load)
+  if (!component) {
+    component = lazy(load as () => Promise<{ default: ComponentType }>)
+    capabilityViews.set(load, component)
+  }
+  return component
 }
 
 /** The header text of a view; views without their own title show their name split into words. */
