@@ -171,12 +171,14 @@ export function defineKitMachine() {
       'request.timedOut': { actions: ['showTimedOutAlert', 'withdrawFrameRequests'] },
       // SPEC §3 Verify context: wallets will flag this page's domain for the pairing shown (SPEC §8 alert).
       'connection.domainUnverified': { actions: 'showUnverifiedDomainAlert' },
-      // The modal follows the frame's flow: its view is pushed, and left when the flow moves on.
+      // The modal follows the frame's flow: its view is pushed, and left when the flow moves on. The view expected
+      // is mirrored at once (the modal's notice confirms it), and the capabilities hear it as soon.
       'embedded.view': [
         {
           guard: 'frameAsksToSign',
           actions: [
             'expectFrameView',
+            'tellCapabilitiesView',
             sendTo('modal', ({ event }) => ({ type: 'modal.open', view: event.view })),
           ],
         },
@@ -184,13 +186,17 @@ export function defineKitMachine() {
           guard: 'frameShowsAnotherView',
           actions: [
             'expectFrameView',
+            'tellCapabilitiesView',
             sendTo('modal', ({ event }) => ({ type: 'router.push', view: event.view! })),
           ],
         },
         { guard: 'frameShowsView' },
         { guard: 'frameEndsEmailUpdate', actions: 'endEmailUpdate' },
         { guard: 'frameLoggedIn' },
-        { guard: 'frameViewShown', actions: ['expectBack', sendTo('modal', { type: 'router.back' })] },
+        {
+          guard: 'frameViewShown',
+          actions: ['expectBack', 'tellCapabilitiesView', sendTo('modal', { type: 'router.back' })],
+        },
       ],
       'toast.*': { actions: forwardTo('toast') },
       // SPEC §8 alert NETWORK_NOT_FOUND: a switch to a chain the app did not configure never reaches the wallet.

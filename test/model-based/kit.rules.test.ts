@@ -9,9 +9,9 @@ import {
   fromCallback,
   fromPromise,
 } from 'xstate'
-import { namesCapability } from '../../src/kit/capabilities/names'
-import { onrampCapability } from '../../src/kit/capabilities/onramp'
-import { swapCapability } from '../../src/kit/capabilities/swap'
+import { namesCapability } from '../../src/kit/capabilities/namesCapability'
+import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
+import { swapCapability } from '../../src/kit/capabilities/swapCapability'
 import { namesGlue } from '../../src/kit/load/names'
 import { onrampGlue } from '../../src/kit/load/onramp'
 import { swapGlue } from '../../src/kit/load/swap'

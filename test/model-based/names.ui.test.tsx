@@ -6,7 +6,7 @@ import { fromPromise, SimulatedClock } from 'xstate'
 import { createKitMachine, type KitActorRef, type KitFeatures } from '../../src'
 import { NAME_CHECK_DEBOUNCE_MS } from '../../src/constants'
 import { NameSuggestionsError } from '../../src/errors/names'
-import { namesCapability } from '../../src/kit/capabilities/names'
+import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { namesGlue } from '../../src/kit/load/names'
 import {
   type ConnectionAccount,

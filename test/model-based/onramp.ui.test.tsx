@@ -9,7 +9,7 @@ import {
   ONRAMP_QUOTE_DEBOUNCE_MS,
 } from '../../src/constants'
 import { OnrampOptionsError, OnrampQuoteError } from '../../src/errors/onramp'
-import { onrampCapability } from '../../src/kit/capabilities/onramp'
+import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { onrampGlue } from '../../src/kit/load/onramp'
 import type { AccountLogic } from '../../src/machines/kit/types'
 import {

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it } from 'vitest'
 import { type AnyEventObject, fromPromise, SimulatedClock } from 'xstate'
 import { createKitMachine, type KitActorRef } from '../../src'
-import { swapCapability } from '../../src/kit/capabilities/swap'
+import { swapCapability } from '../../src/kit/capabilities/swapCapability'
 import { swapGlue } from '../../src/kit/load/swap'
 import type { AccountLogic } from '../../src/machines/kit/types'
 import {

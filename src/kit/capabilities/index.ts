@@ -1,7 +1,7 @@
 import type { Capability } from '../../machines/capability'
-import { namesCapability } from './names'
-import { onrampCapability } from './onramp'
-import { swapCapability } from './swap'
+import { namesCapability } from './namesCapability'
+import { onrampCapability } from './onrampCapability'
+import { swapCapability } from './swapCapability'
 
 /** The kit's own capabilities (the capability contract, src/machines/capability/contract.ts), in its entry. */
 export const builtInCapabilities: readonly Capability[] = [swapCapability, onrampCapability, namesCapability]

@@ -9,7 +9,7 @@ import { type SwapActorRef, swapMachine } from '../../machines/swap'
 /**
  * The swap flow with its slots: the convert endpoints of the Data API, the build check against the configured
  * routers, the pair's on-chain decimals cached in the kit's QueryClient, wagmi for the wallet. What the kit's
- * `loadSwap` loads, in one `import()` (see ./account.ts).
+ * swap capability loads, in one `import()` (see ./account.ts).
  */
 export function swapLogic(config: ResolvedKitConfig, queryClient: QueryClient, wagmi: Config) {
   const convert = createConvertClient({ api: config.endpoints.api, projectId: config.projectId })
