@@ -49,8 +49,6 @@ export default defineConfig({
             'test/readme/**/*.test.{ts,tsx}',
             'test/replays/**/*.test.ts',
           ],
-          // Two at a time even on 2 cores, where vitest's default (one worker per core but one) is one.
-          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       {
