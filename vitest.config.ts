@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
@@ -11,7 +12,7 @@ import { defineConfig } from 'vitest/config'
 //   integration  test/integration/** and sandbox/**: tests that start sandbox services (anvil, the APIs, the
 //                relay); the sandbox's wallet and frame suites also launch Chromium; scripts/** tests the
 //                `npm test` harness itself (no process left behind)
-//   e2e          test/e2e/**: the demo in real Chromium, one file at a time (vitest.e2e.config.ts)
+//   e2e          test/e2e/**: the demo in real Chromium, two files at a time (vitest.e2e.config.ts)
 // `npx vitest run --project unit` runs one tier; `npx vitest run <path>` the files under a path, whatever tier.
 export default defineConfig({
   plugins: [react()],
@@ -72,6 +73,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.{ts,tsx}', 'sandbox/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // Its files mostly wait on their own services (port 0, in-memory databases): two at a time even
+          // where vitest's default (one worker per core but one) would run them one by one, as on 2 cores.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       'vitest.e2e.config.ts',

@@ -3,13 +3,18 @@ import { defineConfig } from 'vitest/config'
 // The `e2e` project of vitest.config.ts, usable on its own too:
 //   npx vitest run --config vitest.e2e.config.ts test/e2e/modal.test.ts
 // Real Chromium (Debian's, at CHROMIUM_PATH or /usr/bin/chromium, through playwright-core) against the demo and
-// the sandbox, one file at a time.
+// the sandbox. Two files at a time, each with its own sandbox and browser (test/e2e/support.ts startE2e), so
+// nothing one file does (a fault switched on, a balance spent, a login cooling down) reaches another; most of
+// a file's time is spent waiting on the sandbox, the browser or the SPEC's timers, which the other file uses.
+// Vite's dependency caches are filled once before the files start (test/e2e/warm-up.ts).
 export default defineConfig({
   test: {
     name: 'e2e',
     include: ['test/e2e/**/*.test.ts'],
     environment: 'node',
-    fileParallelism: false,
+    globalSetup: ['test/e2e/warm-up.ts'],
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 180_000,
     expect: { poll: { timeout: 10_000 } },

@@ -21,3 +21,17 @@ export declare function runStages(options: {
   /** The value of WALLETSTATE_TEST_RUN given to every stage (default: random). */
   runId?: string
 }): Promise<number>
+
+/** How many of a tier's slowest files the closing lines name. */
+export declare const SLOWEST_FILES: number
+/** No test file should take longer than this (seconds); the closing lines flag one that does. */
+export declare const FILE_SECONDS_LIMIT: number
+export interface FileTimes {
+  /** The times are whole files' (the file-times report), not their tests' only (the JSON report). */
+  whole: boolean
+  files: Array<{ file: string; seconds: number }>
+}
+/** Each file of a tier with its time: from the file-times report at `filesPath`, else from the JSON `report`. */
+export declare function fileTimes(filesPath: string, report: unknown): FileTimes
+/** The closing lines under a tier: its five slowest files. */
+export declare function slowestLines(times: FileTimes): string[]

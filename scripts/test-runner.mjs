@@ -2,6 +2,8 @@
 // totals, and ends by checking that no process the run started is still alive (scripts/leftovers.mjs):
 // every stage gets WALLETSTATE_TEST_RUN=<run id>, and a marked process still running after the last stage
 // fails the run (it is listed, then stopped, so nothing outlives the run either way).
+// Each tier's closing line gives its wall time, and under it its five slowest files with their times (from the
+// tier's `${tier}.files.json`, scripts/file-times-reporter.mjs; without it, from the JSON report).
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -35,6 +37,9 @@ export async function runStages({
   let chromium
   const failedStages = []
   const ran = []
+  /** The stages without a report (types, lint), with their wall time. */
+  const plain = []
+  const runStarted = Date.now()
   const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`
 
   for (const stage of stages) {
@@ -62,12 +67,13 @@ export async function runStages({
     // Without types or lint the tests still run, so one run shows every problem.
     if (result.status !== 0) failedStages.push(stage.name)
     if (stage.tier) ran.push({ stage, took: seconds(started) })
+    else plain.push(`  ${stage.name}: ${result.status === 0 ? 'ok' : 'failed'} (wall ${seconds(started)})`)
   }
 
   let passed = 0
   let failed = 0
   let skipped = 0
-  const lines = []
+  const lines = [...plain]
   /** Each failed test (or file that failed to run), named, so the closing lines say what to look at. */
   const failures = []
   for (const { stage, took } of ran) {
@@ -85,12 +91,13 @@ export async function runStages({
     failures.push(...failuresOf(stage.name, report))
     skipped += tierSkipped
     lines.push(
-      `  ${stage.name}: ${tierPassed} passed, ${tierFailed} failed, ${tierSkipped} skipped (${took})`,
+      `  ${stage.name}: ${tierPassed} passed, ${tierFailed} failed, ${tierSkipped} skipped (wall ${took})`,
     )
     if (tierPassed + tierFailed === 0 && !failedStages.includes(stage.name)) {
       lines[lines.length - 1] += ' — no tests ran'
       failedStages.push(stage.name)
     }
+    lines.push(...slowestLines(fileTimes(`${out}/${stage.tier}.files.json`, report)))
   }
 
   // The end check: nothing this run started may still be alive.
@@ -103,10 +110,10 @@ export async function runStages({
     failedStages.push('leftover processes')
   }
 
-  if (lines.length > 0) log(`\nTiers:\n${lines.join('\n')}`)
+  if (lines.length > 0) log(`\nStages:\n${lines.join('\n')}`)
   if (failures.length > 0) log(`\nFailed:\n${failures.join('\n')}`)
   if (failedStages.length > 0) log(`\nFailed stages: ${failedStages.join(', ')}`)
-  log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+  log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped (wall ${seconds(runStarted)} in all)`)
   // Zero tests is a failure too (a glob gone wrong), unless only stages without tests were asked for.
   return failedStages.length > 0 || failed > 0 || (ran.length > 0 && passed === 0) ? 1 : 0
 }
@@ -134,3 +141,54 @@ function failuresOf(tier, report) {
   }
   return lines
 }
+
+/** How many of a tier's slowest files the closing lines name. */
+export const SLOWEST_FILES = 5
+/** No test file should take longer than this (seconds); the closing lines flag one that does. */
+export const FILE_SECONDS_LIMIT = 120
+
+/**
+ * Each file of a tier with its time in seconds, slowest first: from `filesPath` (scripts/file-times-reporter.mjs,
+ * everything vitest counts for the file) when it is there, else from the JSON report, where a file's
+ * startTime/endTime span its tests only: the longer of that span and the sum of its tests' durations, which
+ * leaves out the file's import and its beforeAll hooks (so it says "tests only").
+ */
+export function fileTimes(filesPath, report) {
+  if (existsSync(filesPath)) {
+    const { files } = JSON.parse(readFileSync(filesPath, 'utf8'))
+    return {
+      whole: true,
+      files: (files ?? []).map((f) => ({ file: f.file, seconds: Number(f.seconds) || 0 })),
+    }
+  }
+  const files = (report.testResults ?? []).map((file) => {
+    const span = Number(file.endTime) - Number(file.startTime)
+    const sum = (file.assertionResults ?? []).reduce((total, test) => total + (Number(test.duration) || 0), 0)
+    return {
+      file: relative(process.cwd(), String(file.name ?? '')),
+      seconds: Math.max(Number.isFinite(span) ? span : 0, sum) / 1000,
+    }
+  })
+  return { whole: false, files }
+}
+
+/** The closing lines under a tier: its slowest files, the time first, one over the limit flagged. */
+export function slowestLines({ whole, files }) {
+  const slowest = files
+    .filter((f) => f.seconds > 0)
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, SLOWEST_FILES)
+  if (slowest.length === 0) return []
+  const width = Math.max(...slowest.map((f) => formatSeconds(f.seconds).length))
+  return [
+    `    slowest files${whole ? '' : ' (tests only: no file-times report)'}:`,
+    ...slowest.map(
+      (f) =>
+        `      ${formatSeconds(f.seconds).padStart(width)}  ${f.file}${
+          f.seconds > FILE_SECONDS_LIMIT ? `  — over ${FILE_SECONDS_LIMIT} s` : ''
+        }`,
+    ),
+  ]
+}
+
+const formatSeconds = (seconds) => `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`

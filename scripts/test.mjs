@@ -1,7 +1,9 @@
 // `npm test`: every check in order, tier by tier, and one closing line with the totals:
 //   walletconnect bundle (when missing) → types (tsc) → lint → type tests → unit → model → Chromium (installed
 //   when missing) → consumer (the packed package in a host app) → integration → e2e
-// Each test tier is a vitest project (vitest.config.ts) with its own JSON report in .tmp/test-results/<tier>.json.
+// Each test tier is a vitest project (vitest.config.ts) with its own JSON report in .tmp/test-results/<tier>.json,
+// and each file's whole time in <tier>.files.json (scripts/file-times-reporter.mjs): the closing lines give every
+// stage's wall time and each tier's five slowest files.
 // Every process the run starts carries WALLETSTATE_TEST_RUN=<run id>; one still alive at the end fails the run
 // (scripts/test-runner.mjs, scripts/leftovers.mjs).
 // Chromium is ensured just before the first tier that launches it, and the path it settled on is handed to the
@@ -9,6 +11,7 @@
 //
 //   npm test                      everything
 //   npm test -- unit model        only the stages named (the bundle, and Chromium where needed, still first)
+import { FILE_TIMES_KEY } from './file-times-reporter.mjs'
 import { runStages } from './test-runner.mjs'
 
 const out = '.tmp/test-results'
@@ -23,6 +26,8 @@ const tier = (project) => [
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${out}/${project}.json`,
+  '--reporter=./scripts/file-times-reporter.mjs',
+  `--outputFile.${FILE_TIMES_KEY}=${out}/${project}.files.json`,
 ]
 
 const stages = [

@@ -150,11 +150,30 @@ export async function logInByEmail(e2e: E2eContext, page: Page, email: string): 
   return address as `0x${string}`
 }
 
+/**
+ * Approves the request the frame shows, as a visitor does, and again if Chromium dropped the click because the
+ * frame had just moved (as declineInFrame below). The click counts as taken once this request's screen is gone:
+ * hidden, or showing the next request's details; only a screen still showing this request is clicked again.
+ */
 export async function approveInFrame(page: Page) {
   await view(page, 'ApproveTransaction').waitFor({ timeout: 30_000 })
   const approve = frame(page).getByRole('button', { name: 'Approve' })
   await approve.waitFor({ timeout: 30_000 })
-  await approve.click()
+  const approval = frame(page).locator('#approval')
+  const details = frame(page).locator('#approval-details')
+  const request = await details.textContent()
+  const taken = async () => (await approval.isHidden()) || (await details.textContent()) !== request
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    if (attempt > 0 && (await taken())) return
+    await approve.click()
+    try {
+      await expect.poll(taken, { timeout: 5_000 }).toBe(true)
+      return
+    } catch {
+      // The click did not reach the frame: this request is still on screen, so the visitor clicks again.
+    }
+  }
+  throw new Error('the frame never took the Approve click')
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { createInterface } from 'node:readline'
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { type Address, createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { SimulatedClock } from 'xstate'
@@ -17,6 +17,11 @@ import { Capture } from '../model-based/ui-kit'
  * The wallet is a small EIP-1193 provider announced by EIP-6963 that hands every call to anvil (whose dev
  * accounts are unlocked), so it approves what it is asked: a wallet's own prompt is the end-to-end tests' business.
  */
+
+// The views wait on real I/O here (anvil, the Data API): a findBy/waitFor gets the 10 s that expect.poll gets
+// (vitest.config.ts), not testing-library's 1 s, which a loaded machine running two files at a time can exceed.
+// A condition that never holds still fails, after 10 s.
+configure({ asyncUtilTimeout: 10_000 })
 
 export interface Services {
   rpcUrl: string
