@@ -18,7 +18,6 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
-import { PayBusyError, PayCancelledError, PayDisabledError, payErrorInfo } from '../../errors/pay'
 import { capabilityHostMachine, hostId } from '../capability'
 import {
   type ChainNamespace,
@@ -29,10 +28,19 @@ import {
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
-import type { PayState } from './payTypes'
+import { forwardToCapability, loadAtStart, loadById, tellAccountChanged, tellView } from './capabilities'
 import {
-  capabilityFor,
-  capabilityScope,
+  activate,
+  addAlert,
+  askPay,
+  endAccountFlows,
+  frameTheme,
+  isWalletsEvent,
+  remoteConnector,
+  tellSender,
+} from './helpers'
+import { afterSend, followPayView, openPay, showPay } from './pay'
+import {
   connectionOf,
   eventNamespace,
   evmAccount,
@@ -40,8 +48,6 @@ import {
   is,
   matchConnector,
   networkOf,
-  routeAfterSend,
-  shownView,
   signInAccount,
   signInConfig,
   signInRequired,
@@ -186,14 +192,6 @@ export const kitSetup = setup({
         ]),
       ),
     })),
-    /** A capability that loads at the start (a session to restore, its `atStart`) is asked at once. */
-    loadCapabilitiesAtStart: enqueueActions(({ context, enqueue }) => {
-      const scope = capabilityScope(context)
-      for (const capability of context.input.capabilities) {
-        const host = context.capabilities[capability.id]
-        if (host && capability.atStart?.(scope)) enqueue.sendTo(host, { type: 'capability.load', scope })
-      }
-    }),
     /** Solana's connection, on the configured Solana networks (the one chosen last first). */
     spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
       if (context.solana) return {}
@@ -209,34 +207,14 @@ export const kitSetup = setup({
         }),
       }
     }),
-    /**
-     * Another account, chain or namespace (or none) is shown now: capabilities for one account end, and one whose
-     * view still shows starts again for the account shown now.
-     */
-    endAccountCapabilities: enqueueActions(({ context, enqueue }) => {
-      const view = shownView(context)
-      const scope = capabilityScope(context)
-      for (const host of Object.values(context.capabilities))
-        enqueue.sendTo(host, { type: 'capability.accountChanged', view, scope })
-    }),
-    /** The modal shows a view (or closed): every capability hears it; one that owns the view loads. */
-    tellCapabilitiesView: enqueueActions(({ context, enqueue }) => {
-      const view = shownView(context)
-      const scope = capabilityScope(context)
-      for (const host of Object.values(context.capabilities))
-        enqueue.sendTo(host, { type: 'capability.view', view, scope })
-    }),
-    /** A capability asked for by its id (a view's "Try again"): loaded, if offered in the kit's scope now. */
-    loadCapability: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'capabilities.load')
-      const host = context.capabilities[event.id]
-      if (host) enqueue.sendTo(host, { type: 'capability.load', scope: capabilityScope(context) })
-    }),
-    /** A capability's own event: to its host, which hands it to its statechart once it runs. */
-    toCapability: enqueueActions(({ context, event, enqueue }) => {
-      const host = context.capabilities[capabilityFor(context, event.type)?.id ?? '']
-      if (host) enqueue.sendTo(host, { type: 'capability.forward', event })
-    }),
+    /** The capabilities' hosts hear what they act on (./capabilities.ts). */
+    loadCapabilitiesAtStart: enqueueActions(({ context, enqueue }) => loadAtStart(context, enqueue)),
+    endAccountCapabilities: enqueueActions(({ context, enqueue }) => tellAccountChanged(context, enqueue)),
+    tellCapabilitiesView: enqueueActions(({ context, enqueue }) => tellView(context, enqueue)),
+    loadCapability: enqueueActions(({ context, enqueue, event }) => loadById(context, enqueue, event)),
+    toCapability: enqueueActions(({ context, enqueue, event }) =>
+      forwardToCapability(context, enqueue, event),
+    ),
     /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
     spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
       context.wallets
@@ -548,46 +526,10 @@ export const kitSetup = setup({
         method: event.social ? 'social' : 'email',
       })
     }),
-    afterSend: enqueueActions((args) => {
-      const { context, enqueue, event } = args
-      assertEvent(event, 'send.succeeded')
-      const paid = is.paying(args)
-      // A payment: its hash is the host's, and Pay closes (the record first, so the close does not cancel it).
-      if (paid) {
-        enqueue.assign({
-          pay: { ...context.pay!, status: 'succeeded', hash: event.hash, lastError: undefined },
-        })
-        enqueue.sendTo('modal', { type: 'modal.close' })
-      } else if (is.showsSendPreview(args)) enqueue.sendTo('modal', routeAfterSend(event))
-      if (context.account)
-        enqueue.sendTo(({ context }) => context.account!, { type: 'account.refreshBalances' })
-      enqueue.sendTo('toast', {
-        type: 'toast.show',
-        variant: 'success',
-        message: `${paid ? 'Paid' : 'Sent'} ${event.amount} ${event.symbol}`,
-      })
-    }),
-    /**
-     * The host's payment (`pay.open`): refused at once while Pay is off (SPEC §1, its default) or another payment
-     * is open or being checked; else it waits for the send flow (loaded now if it is not yet), which checks the
-     * rest (`askPendingPay`: `send.pay`, then `send.payAccepted` or `send.payRefused`).
-     */
-    openPay: enqueueActions(({ context, enqueue, event }) => {
-      assertEvent(event, 'pay.open')
-      const refusal = !context.config.features.pay
-        ? new PayDisabledError()
-        : context.pay?.status === 'paying' || context.payPending
-          ? new PayBusyError()
-          : undefined
-      if (refusal) {
-        enqueue.assign({ payRefused: { id: event.id, error: payErrorInfo(refusal) } })
-        return
-      }
-      const payPending = { id: event.id, request: event.request }
-      enqueue.assign({ payPending })
-      if (context.sendFlow) askPay(context, enqueue, payPending)
-      else enqueue.raise({ type: 'send.load' })
-    }),
+    /** A send landed: the payment's, or the visitor's (./pay.ts). */
+    afterSend: enqueueActions((args) => afterSend(args)),
+    /** The host's payment (`pay.open`): refused at once, or waiting for the send flow (./pay.ts). */
+    openPay: enqueueActions(({ context, enqueue, event }) => openPay(context, enqueue, event)),
     /**
      * The send flow runs (its code arrived): a waiting payment is asked next (`pay.ask`), once the flow's
      * follower listens for its answer (entry actions run before the state's invoked follower starts).
@@ -597,14 +539,8 @@ export const kitSetup = setup({
     askPendingPay: enqueueActions(({ context, enqueue }) => {
       if (context.payPending && context.sendFlow) askPay(context, enqueue, context.payPending)
     }),
-    /** The send flow took the payment (its form filled and previewed): recorded, and Pay shown. */
-    showPay: enqueueActions(({ context, enqueue }) => {
-      const pending = context.payPending
-      if (!pending) return
-      const pay: PayState = { id: pending.id, request: pending.request, status: 'paying', shown: false }
-      enqueue.assign({ pay, payPending: undefined })
-      enqueue.sendTo('modal', { type: 'modal.open', view: 'Pay' })
-    }),
+    /** The send flow took the payment: recorded, and Pay shown (./pay.ts). */
+    showPay: enqueueActions(({ context, enqueue }) => showPay(context, enqueue)),
     /** The send flow refused the payment (`payRefusal`'s reason): the host hears why; nothing was shown. */
     refusePendingPay: assign(({ context, event }) => {
       assertEvent(event, 'send.payRefused')
@@ -620,22 +556,8 @@ export const kitSetup = setup({
       assertEvent(event, 'send.failed')
       return context.pay?.status === 'paying' ? { pay: { ...context.pay, lastError: event.error } } : {}
     }),
-    /**
-     * Pay shown marks the payment shown; leaving it after that (close, back, Escape, a disconnect) ends the
-     * payment with the transfer's last failure, or as cancelled; the send flow's form is reset.
-     */
-    followPayView: enqueueActions(({ context, enqueue, event }) => {
-      assertEvent(event, 'modal.shown')
-      const pay = context.pay
-      if (pay?.status !== 'paying') return
-      const onPay = event.open && event.history.at(-1) === 'Pay'
-      if (onPay && !pay.shown) enqueue.assign({ pay: { ...pay, shown: true } })
-      if (onPay || !pay.shown) return
-      enqueue.assign({
-        pay: { ...pay, status: 'failed', error: pay.lastError ?? payErrorInfo(new PayCancelledError()) },
-      })
-      if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
-    }),
+    /** Pay shown, then left: the payment ends (./pay.ts). */
+    followPayView: enqueueActions(({ context, enqueue, event }) => followPayView(context, enqueue, event)),
     /** An e-mail update ended: back on Account, and said when it worked. */
     endEmailUpdate: enqueueActions((args) => {
       const { enqueue } = args
@@ -657,74 +579,4 @@ export const kitSetup = setup({
   },
 })
 
-const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
-  'wallets.load',
-  'wallets.loadMore',
-  'wallets.search',
-  'wallets.retry',
-  'wallets.filter',
-])
-/** The theme as the login frame's `syncTheme` carries it: the mode and the variables set. */
-function frameTheme({ themeMode, themeVariables }: KitTheme) {
-  const variables: Record<string, string> = {}
-  for (const [name, value] of Object.entries(themeVariables)) if (value !== undefined) variables[name] = value
-  return { themeMode, themeVariables: variables }
-}
-
-/** An event the wallet listing's machine takes. */
-const isWalletsEvent = (event: KitEvent): event is WalletsEvent => WALLETS_EVENTS.has(event.type)
-
-/** What is for one account (a capability's flow) ends: another account, chain, or none is connected now. */
-function endAccountFlows(enqueue: KitEnqueue) {
-  enqueue.raise({ type: 'capabilities.accountChanged' })
-}
-
-/**
- * Makes `namespace` the active one: its account (if any) is the one the views and the host see, its balances
- * are read, and what was for the other one's account (a swap, a send form) ends.
- */
-function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainNamespace) {
-  const connected = context.accounts[namespace]
-  enqueue.assign({ activeNamespace: namespace, connected })
-  enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
-  enqueue.sendTo('modal', { type: 'modal.connected', connected: connected !== undefined })
-  if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
-  tellSender(context, enqueue, connected)
-  endAccountFlows(enqueue)
-  if (connected) fetchBalances(context, enqueue, connected)
-  else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
-}
-
-/** The send flow is asked to take the payment (as the active account): its form, reset, becomes the payment. */
-function askPay(context: KitContext, enqueue: KitEnqueue, pending: NonNullable<KitContext['payPending']>) {
-  const send = context.sendFlow
-  if (!send) return
-  enqueue.sendTo(send, { type: 'send.reset' })
-  enqueue.sendTo(send, { type: 'send.setSender', sender: context.connected })
-  enqueue.sendTo(send, { type: 'send.pay', request: pending.request, networks: context.config.networks })
-}
-
-/** The send flow sends as the active account: it hears each change (a Solana send signs with its connector). */
-function tellSender(context: KitContext, enqueue: KitEnqueue, sender: ConnectionAccount | undefined) {
-  if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.setSender', sender })
-}
-
-/** Solana's WalletConnect connector when Solana is the active namespace; eip155's WalletConnect otherwise. */
-function remoteConnector(context: KitContext) {
-  if (context.activeNamespace !== 'solana' || !context.solana) return undefined
-  return context.connectors.find((c) => c.chain === 'solana' && c.type === 'walletconnect')
-}
-
-function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
-  return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }
-}
-
 type ModalActorRef = ActorRefFrom<typeof modalMachine>
-
-/** What the kit's rules enqueue, structurally (xstate's enqueuer is generic over the whole setup). */
-interface KitEnqueue {
-  assign: (values: Partial<KitContext>) => void
-  // biome-ignore lint/suspicious/noExplicitAny: any child or the modal by its id; the events are checked where built
-  sendTo: (to: any, event: any) => void
-  raise: (event: KitEvent) => void
-}
