@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { AnyActorLogic, AnyStateMachine } from 'xstate'
+import { type AnyActorLogic, type AnyStateMachine, not } from 'xstate'
 import { TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import { askOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
 import type { NonceReading, NonceStatus, TransactionReceipt } from './transaction/types'
@@ -85,11 +85,7 @@ export const transactionMachine = transactionSetup.createMachine({
             actions: ['markNonceAbandoned', { type: 'notify', params: { type: 'transaction.timedOut' } }],
           },
           {
-            guard: 'awaitsDeadline',
-            target: '.asking.late',
-            actions: { type: 'notify', params: { type: 'transaction.timedOut' } },
-          },
-          {
+            guard: not('awaitsDeadline'),
             target: 'ended',
             actions: [
               { type: 'notify', params: { type: 'transaction.timedOut' } },
@@ -174,7 +170,16 @@ export const transactionMachine = transactionSetup.createMachine({
           },
           initial: 'open',
           states: {
-            open: {},
+            // With a deadline, the time limit leaves the request open in the wallet (the invoke runs on).
+            open: {
+              after: {
+                timeLimit: {
+                  guard: 'awaitsDeadline',
+                  target: 'late',
+                  actions: { type: 'notify', params: { type: 'transaction.timedOut' } },
+                },
+              },
+            },
             /** Past the time limit, the request still live in the wallet: awaited, never asked twice. */
             late: {
               entry: { type: 'notify', params: { type: 'transaction.overdue', stage: 'late' } },
