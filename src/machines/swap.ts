@@ -5,7 +5,8 @@ import type { BaseError } from '../errors/base'
 import { swapPreview } from './swap/preview'
 import { needsApproval, quoteRequestOf, validateSwap } from './swap/rules'
 import { errorOf, swapSetup } from './swap/setup'
-import { swapApproving, swapSwapping } from './swap/transactions'
+import { swapApproving, swapNextStep, swapSwapping } from './swap/transactions'
+import { linkTransaction } from './transaction'
 
 /**
  * The swap flow (SPEC §7 convert endpoints, §8, §9; issue 16).
@@ -27,11 +28,12 @@ import { swapApproving, swapSwapping } from './swap/transactions'
  * (some tokens refuse to change one non-zero allowance into another). Each approval is its own transaction; the
  * context's `allowance` follows what was mined, so the next step follows from it.
  *
- * Receipts as send's (SPEC §9): `waiting` up to TX_RECEIPT_TIMEOUT_MS, then `polling` PENDING_TX_POLLING_MS. A
- * wallet that never answers an approval fails after `sendRequestTimeout` (SEND_REQUEST_TIMEOUT_MS). One payment,
- * one transaction: a wallet that does not answer the swap in time is `overdue`, its request still awaited (it is
- * live in the wallet), and a new swap is offered only once the one asked for is past its deadline (`swapExpiry`)
- * and can no longer pay.
+ * Each approval and the swap is a transaction machine invoked as a child (src/machines/transaction.ts, its slots
+ * this machine's `sendTransaction`, `waitForReceipt`, `pollReceipt`): receipts as SPEC §9, a wallet that never
+ * answers an approval fails at its time limit (SEND_REQUEST_TIMEOUT_MS). One payment, one transaction: a wallet
+ * that does not answer the swap in time is `overdue`, its request still awaited (it is live in the wallet), and a
+ * new swap is offered only once the one asked for is past its deadline (the rules' `deadlineMs`) and can no
+ * longer pay. `approving` and `swapping` keep only where the views read it, from the child's notices.
  *
  * `swap.cancel` stops any step before the wallet holds the swap and returns to the preview (approval steps) or
  * the form, the pair and amount kept (a cancelled approval may still be mined: the preview checks the allowance
@@ -60,142 +62,156 @@ export {
 export { swapSimulatedChanges } from './swap/simulation'
 export type * from './swap/types'
 
-export const swapMachine = swapSetup.createMachine({
-  id: 'swap',
-  context: ({ input }) => ({
-    chainId: input.chainId,
-    userAddress: input.userAddress,
-    tokens: [],
-    from: input.from,
-    to: input.to,
-    amount: '',
-    slippage: input.slippage ?? DEFAULT_SLIPPAGE,
-    balances: (input.balances ?? []).filter((t) => t.quantity.decimals !== '0'),
-    quote: undefined,
-    allowance: undefined,
-    built: undefined,
-    prepared: undefined,
-    simulation: undefined,
-    hash: undefined,
-    hashKind: undefined,
-    error: undefined,
-  }),
-  on: {
-    'swap.setBalances': { actions: 'setBalances' },
-  },
-  initial: 'loadingTokens',
-  states: {
-    loadingTokens: {
-      tags: 'busy',
-      invoke: {
-        id: 'fetchTokens',
-        src: 'fetchTokens',
-        input: ({ context }) => ({ chainId: context.chainId }),
-        onDone: { target: 'form', actions: { type: 'setTokens', params: ({ event }) => event.output } },
-        onError: {
-          target: 'tokensFailed',
-          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'tokens' }) },
+export const swapMachine = linkTransaction(
+  swapSetup.createMachine({
+    id: 'swap',
+    context: ({ input }) => ({
+      chainId: input.chainId,
+      userAddress: input.userAddress,
+      tokens: [],
+      from: input.from,
+      to: input.to,
+      amount: '',
+      slippage: input.slippage ?? DEFAULT_SLIPPAGE,
+      balances: (input.balances ?? []).filter((t) => t.quantity.decimals !== '0'),
+      quote: undefined,
+      allowance: undefined,
+      built: undefined,
+      prepared: undefined,
+      simulation: undefined,
+      hash: undefined,
+      hashKind: undefined,
+      error: undefined,
+    }),
+    on: {
+      'swap.setBalances': { actions: 'setBalances' },
+    },
+    initial: 'loadingTokens',
+    states: {
+      loadingTokens: {
+        tags: 'busy',
+        invoke: {
+          id: 'fetchTokens',
+          src: 'fetchTokens',
+          input: ({ context }) => ({ chainId: context.chainId }),
+          onDone: { target: 'form', actions: { type: 'setTokens', params: ({ event }) => event.output } },
+          onError: {
+            target: 'tokensFailed',
+            actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'tokens' }) },
+          },
         },
       },
-    },
-    tokensFailed: {
-      tags: 'failed',
-      on: { 'swap.retry': { target: 'loadingTokens', actions: 'clearError' } },
-    },
-    form: {
-      // The allowance is checked afresh by each preview (an approval may have been mined meanwhile), and every
-      // transaction built and checked again: the form keeps none.
-      entry: ['clearAllowance', 'clearBuild'],
-      initial: 'choosing',
-      on: {
-        'swap.setAmount': { actions: 'setAmount', target: '.choosing' },
-        'swap.selectFrom': { actions: 'selectFrom', target: '.choosing' },
-        'swap.selectTo': { actions: 'selectTo', target: '.choosing' },
-        'swap.flip': { actions: 'flip', target: '.choosing' },
-        'swap.max': { actions: 'setMax', target: '.choosing' },
-        'swap.setSlippage': { guard: 'validSlippage', actions: 'setSlippage' },
+      tokensFailed: {
+        tags: 'failed',
+        on: { 'swap.retry': { target: 'loadingTokens', actions: 'clearError' } },
       },
-      states: {
-        /** Where the form stands after a change: a quote is due (after the debounce), or the form is incomplete. */
-        choosing: {
-          always: [{ guard: 'quotable', target: 'debouncing' }, { target: 'idle' }],
+      form: {
+        // The allowance is checked afresh by each preview (an approval may have been mined meanwhile), and every
+        // transaction built and checked again: the form keeps none.
+        entry: ['clearAllowance', 'clearBuild'],
+        initial: 'choosing',
+        on: {
+          'swap.setAmount': { actions: 'setAmount', target: '.choosing' },
+          'swap.selectFrom': { actions: 'selectFrom', target: '.choosing' },
+          'swap.selectTo': { actions: 'selectTo', target: '.choosing' },
+          'swap.flip': { actions: 'flip', target: '.choosing' },
+          'swap.max': { actions: 'setMax', target: '.choosing' },
+          'swap.setSlippage': { guard: 'validSlippage', actions: 'setSlippage' },
         },
-        idle: {
-          entry: 'clearQuote',
+        states: {
+          /** Where the form stands after a change: a quote is due (after the debounce), or the form is incomplete. */
+          choosing: {
+            always: [{ guard: 'quotable', target: 'debouncing' }, { target: 'idle' }],
+          },
+          idle: {
+            entry: 'clearQuote',
+          },
+          debouncing: {
+            entry: 'clearQuote',
+            after: { quoteDebounce: 'quoting' },
+          },
+          quoting: {
+            tags: 'busy',
+            invoke: {
+              id: 'fetchQuote',
+              src: 'fetchQuote',
+              input: ({ context }) => quoteRequestOf(context),
+              onDone: {
+                target: 'quoted',
+                actions: { type: 'setQuote', params: ({ event }) => event.output },
+              },
+              onError: {
+                target: 'quoteFailed',
+                actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'quote' }) },
+              },
+            },
+          },
+          quoted: {
+            on: {
+              'swap.review': [
+                { guard: 'reviewBlocked', actions: 'showReviewError' },
+                { target: '#swap.preview', actions: ['clearError', 'emitPreviewing'] },
+              ],
+            },
+          },
+          quoteFailed: {
+            tags: 'failed',
+            on: { 'swap.retry': { target: 'quoting', actions: 'clearError' } },
+          },
         },
-        debouncing: {
-          entry: 'clearQuote',
-          after: { quoteDebounce: 'quoting' },
-        },
-        quoting: {
-          tags: 'busy',
-          invoke: {
-            id: 'fetchQuote',
-            src: 'fetchQuote',
-            input: ({ context }) => quoteRequestOf(context),
-            onDone: { target: 'quoted', actions: { type: 'setQuote', params: ({ event }) => event.output } },
-            onError: {
-              target: 'quoteFailed',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'quote' }) },
+      },
+      preview: swapPreview,
+      nextStep: swapNextStep,
+      approving: swapApproving,
+      swapping: swapSwapping,
+      done: {
+        // The notice first: it reads the amount the reset clears.
+        entry: ['emitSucceeded', 'resetAmount'],
+        on: { 'swap.back': '#swap.form' },
+      },
+      failed: {
+        tags: 'failed',
+        entry: 'emitFailed',
+        initial: 'retryable',
+        states: {
+          retryable: {
+            on: {
+              // Prices moved (or the wallet said no): a fresh quote, then the visitor reviews again.
+              'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
+              'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
+              'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
+            },
+          },
+          /** A build that does not match the swap reviewed: nothing was sent. A retry quotes and builds afresh. */
+          refused: {
+            on: {
+              'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
+              'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
+              'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
+            },
+          },
+          unconfirmed: {
+            on: {
+              // Never a second swap: only the receipt of the one sent is looked for again.
+              'swap.retry': '#swap.swapping.confirming',
+              // The form, with the error kept until the next change (the activity list shows the swap).
+              'swap.back': '#swap.form.quoted',
+              'swap.cancel': '#swap.form.quoted',
             },
           },
         },
-        quoted: {
-          on: {
-            'swap.review': [
-              { guard: 'reviewBlocked', actions: 'showReviewError' },
-              { target: '#swap.preview', actions: ['clearError', 'emitPreviewing'] },
-            ],
-          },
-        },
-        quoteFailed: {
-          tags: 'failed',
-          on: { 'swap.retry': { target: 'quoting', actions: 'clearError' } },
-        },
       },
     },
-    preview: swapPreview,
-    approving: swapApproving,
-    swapping: swapSwapping,
-    done: {
-      // The notice first: it reads the amount the reset clears.
-      entry: ['emitSucceeded', 'resetAmount'],
-      on: { 'swap.back': '#swap.form' },
-    },
-    failed: {
-      tags: 'failed',
-      entry: 'emitFailed',
-      initial: 'retryable',
-      states: {
-        retryable: {
-          on: {
-            // Prices moved (or the wallet said no): a fresh quote, then the visitor reviews again.
-            'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
-            'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
-            'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
-          },
-        },
-        /** A build that does not match the swap reviewed: nothing was sent. A retry quotes and builds afresh. */
-        refused: {
-          on: {
-            'swap.retry': { target: '#swap.form.quoting', actions: 'clearError' },
-            'swap.back': { target: '#swap.form.quoted', actions: 'clearError' },
-            'swap.cancel': { target: '#swap.form.quoted', actions: 'clearError' },
-          },
-        },
-        unconfirmed: {
-          on: {
-            // Never a second swap: only the receipt of the one sent is looked for again.
-            'swap.retry': '#swap.swapping.confirming.polling',
-            // The form, with the error kept until the next change (the activity list shows the swap).
-            'swap.back': '#swap.form.quoted',
-            'swap.cancel': '#swap.form.quoted',
-          },
-        },
-      },
-    },
+  }),
+  {
+    // Approvals and the swap alike: the wallet asked through `sendTransaction`, the receipts as SPEC §9.
+    transaction: (actors) => ({
+      ask: actors.sendTransaction!,
+      waitForReceipt: actors.waitForReceipt!,
+      pollReceipt: actors.pollReceipt!,
+    }),
   },
-})
+)
 
 export type SwapMachine = typeof swapMachine
 export type SwapActorRef = ActorRefFrom<typeof swapMachine>

@@ -59,10 +59,17 @@ const EXCEPTIONS: Record<string, string> = {
   'swap.loadingTokens': 'fetchTokens: bounded by DATA_API_TIMEOUT_MS in the convert client',
   'swap.form.quoting': 'fetchQuote: bounded by DATA_API_TIMEOUT_MS in the convert client; any edit leaves it',
   // One payment, one transaction: the swap the wallet holds is never walked away from (a second swap could go live
-  // beside it). Its children bound it: asking → overdue after sendRequestTimeout, overdue → failed after
-  // swapExpiry, once the held swap is past its deadline and can no longer pay.
-  'swap.swapping.sending':
-    'sendTransaction: bounded by its children (sendRequestTimeout, then swapExpiry past the swap deadline)',
+  // beside it). Its transaction (src/machines/transaction.ts) bounds it: the time limit, then the swap's deadline
+  // (its rules), then the receipt windows; `confirming` is only where the view reads it.
+  'swap.swapping':
+    'transaction: bounded by its time limit, the swap deadline past it, then the receipt windows',
+  'swap.swapping.confirming': "the swap's transaction's receipt windows (receiptTimeout, pendingPolling)",
+  // A transaction's nonce checks past the time limit: the chain is watched until it tells; the parent leaves them
+  // (send's reset on disconnect), which stops the child.
+  'transaction.overdue.checking':
+    "checkNonce: one RPC read; the parent's way out (send.reset) stops the child",
+  'transaction.overdue.open':
+    "watchNonce: watched until the chain tells; the parent's way out stops the child",
   // Names (issue 20): the Data API calls abort after DATA_API_TIMEOUT_MS in the names client (src/api/names.ts)
   // and the slot rejects; the wallet's signature has its own time limit in the chart.
   'names.editing.checking':
@@ -182,6 +189,7 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
         'swap',
         'sessionClient',
         'toast',
+        'transaction',
         'wallets',
       ].sort(),
     )

@@ -25,9 +25,10 @@ import { createModel, describeEvent, type ModelPath } from '../../src/testing'
 /**
  * The swap machine's model. Slots never settle on their own: each answer is an event of the path
  * (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error; the machine names its
- * invokes, so the approval's and the swap's transactions and receipts are told apart), and the debounce, the
- * preview's refresh, the receipt timeout, the polling window, the wallet's time limit and the held swap's expiry
- * are explored as delayed events, so every order of answers, timers and visitor actions is a path. The build
+ * invokes, so the approval's and the swap's transactions are told apart), and the debounce and the preview's
+ * refresh are explored as delayed events. The approval's and the swap's transactions are child machines
+ * (src/machines/transaction.ts, modelled in transaction.test.ts): here their notices and how they end are events
+ * of the path, so every order of answers, timers and visitor actions is a path. The build
  * check (`checkBuild`) passes or refuses; what it decides is unit-tested in src/chains/eip155/swapBuildCheck.
  *
  * The notices (`emit`) are replaced by checks that throw when a notice would go out without its facts.
@@ -140,8 +141,6 @@ export const UNSIMULATED: SwapSimulation = {
 export const INPUT = { chainId: 1, userAddress: ALICE, from: USDT, to: ETH, balances: BALANCES } as const
 
 // The done and error events of invoked actors are machine-internal types, so they are cast as events.
-const ok = { status: 'success', blockNumber: '1' }
-const bad = { status: 'reverted', blockNumber: '1' }
 const answers = [
   { type: 'xstate.done.actor.fetchTokens', output: [USDT, ETH] },
   { type: 'xstate.error.actor.fetchTokens', error: new Error('Network not supported for Swaps') },
@@ -158,13 +157,24 @@ const answers = [
   { type: 'xstate.error.actor.buildResetApproval', error: new Error('HTTP 500') },
   { type: 'xstate.done.actor.buildApprove', output: TX },
   { type: 'xstate.error.actor.buildApprove', error: new Error('Network not supported for Swaps') },
-  { type: 'xstate.done.actor.sendApprove', output: HASH },
-  { type: 'xstate.error.actor.sendApprove', error: new SwapRejectedError() },
-  { type: 'xstate.done.actor.waitForApproval', output: ok },
-  { type: 'xstate.done.actor.waitForApproval', output: bad },
-  { type: 'xstate.error.actor.waitForApproval', error: new Error('Timed out') },
-  { type: 'xstate.done.actor.pollApproval', output: ok },
-  { type: 'xstate.done.actor.pollApproval', output: bad },
+  // The approval's transaction (src/machines/transaction.ts, its own model in transaction.test.ts): its notices
+  // and how it ended.
+  { type: 'transaction.submitted', hash: HASH },
+  { type: 'transaction.timedOut' },
+  { type: 'xstate.done.actor.approveTransaction', output: { status: 'mined', hash: HASH } },
+  {
+    type: 'xstate.done.actor.approveTransaction',
+    output: { status: 'failed', reason: 'declined', error: new SwapRejectedError() },
+  },
+  { type: 'xstate.done.actor.approveTransaction', output: { status: 'failed', reason: 'timedOut' } },
+  {
+    type: 'xstate.done.actor.approveTransaction',
+    output: { status: 'failed', reason: 'reverted', hash: HASH },
+  },
+  {
+    type: 'xstate.done.actor.approveTransaction',
+    output: { status: 'failed', reason: 'unseen', hash: HASH },
+  },
   { type: 'xstate.done.actor.buildSwap', output: TX },
   { type: 'xstate.error.actor.buildSwap', error: new Error('HTTP 500') },
   { type: 'xstate.done.actor.checkBuild', output: PREPARED },
@@ -173,13 +183,16 @@ const answers = [
   { type: 'xstate.done.actor.simulate', output: DISAGREES },
   { type: 'xstate.done.actor.simulate', output: UNSIMULATED },
   { type: 'xstate.error.actor.simulate', error: new Error('HTTP 500') },
-  { type: 'xstate.done.actor.sendSwap', output: HASH },
-  { type: 'xstate.error.actor.sendSwap', error: new SwapRejectedError() },
-  { type: 'xstate.done.actor.waitForSwap', output: ok },
-  { type: 'xstate.done.actor.waitForSwap', output: bad },
-  { type: 'xstate.error.actor.waitForSwap', error: new Error('Timed out') },
-  { type: 'xstate.done.actor.pollSwap', output: ok },
-  { type: 'xstate.done.actor.pollSwap', output: bad },
+  // The swap's transaction: left open in the wallet past the time limit, then mined or not.
+  { type: 'transaction.overdue', stage: 'late' },
+  { type: 'xstate.done.actor.swapTransaction', output: { status: 'mined', hash: HASH } },
+  {
+    type: 'xstate.done.actor.swapTransaction',
+    output: { status: 'failed', reason: 'declined', error: new SwapRejectedError() },
+  },
+  { type: 'xstate.done.actor.swapTransaction', output: { status: 'failed', reason: 'expired' } },
+  { type: 'xstate.done.actor.swapTransaction', output: { status: 'failed', reason: 'reverted', hash: HASH } },
+  { type: 'xstate.done.actor.swapTransaction', output: { status: 'failed', reason: 'unseen', hash: HASH } },
 ] as unknown as Event[]
 
 export const events: Event[] = [
@@ -308,7 +321,7 @@ export function invariant(snapshot: Snapshot): void {
     if (c.error?.name !== 'SwapPendingError' || c.hashKind !== 'swap') fail('unconfirmed without its swap')
     // "Check again" looks for the receipt of the swap sent; it never builds or sends another.
     const next = getNextSnapshot(modelMachine, snapshot, { type: 'swap.retry' })
-    if (!next.matches({ swapping: { confirming: 'polling' } })) fail('retry does not look for the sent swap')
+    if (!next.matches({ swapping: 'confirming' })) fail('retry does not look for the sent swap')
   }
   if (c.error?.name === 'SwapRevertedError' && (!c.from || !c.to || !c.amount))
     fail('a reverted swap lost the form')

@@ -231,7 +231,8 @@ async function perform(rendered: Rendered, event: AnyEventObject): Promise<Way> 
     })
     return 'time'
   }
-  if (/^xstate\.(done|error)\.actor\./.test(event.type)) {
+  // A slot's answer, or a notice of the flow's transaction (its child machine): to the flow itself.
+  if (/^xstate\.(done|error)\.actor\./.test(event.type) || event.type.startsWith('transaction.')) {
     await act(async () => {
       swap().send(event as never)
       await flush()

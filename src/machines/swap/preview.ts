@@ -171,7 +171,7 @@ export const swapPreview = swapSetup.createStateConfig({
     ready: {
       after: { quoteRefresh: 'refreshing' },
       on: {
-        'swap.confirm': [{ guard: 'needsApproval', target: '#swap.approving' }, { target: '#swap.swapping' }],
+        'swap.confirm': '#swap.nextStep',
       },
     },
     /** The quote asked for again; the old one stays shown meanwhile. A fresh quote is built and checked. */

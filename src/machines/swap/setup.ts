@@ -1,14 +1,11 @@
 import { formatUnits, type Hex } from 'viem'
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
 import {
-  PENDING_TX_POLLING_MS,
   SEND_REQUEST_TIMEOUT_MS,
   SIMULATION_TIMEOUT_MS,
-  SWAP_EXPIRY_MARGIN_MS,
   SWAP_QUOTE_DEBOUNCE_MS,
   SWAP_QUOTE_REFRESH_MS,
   SWAP_SLIPPAGE_MAX,
-  TX_RECEIPT_TIMEOUT_MS,
 } from '../../constants'
 import type { BaseError, ErrorInfo } from '../../errors/base'
 import { SimulationDisagreementError } from '../../errors/simulation'
@@ -23,6 +20,7 @@ import {
   swapErrorInfo,
 } from '../../errors/swap'
 import { formatQuantity } from '../../utils/format'
+import { type TransactionOutput, transactionMachine } from '../transaction'
 import {
   amountOf,
   approveAmountOf,
@@ -95,22 +93,16 @@ export const swapSetup = setup({
     sendTransaction: fromPromise<Hex, SwapSendRequest>(notProvided('sendTransaction')),
     waitForReceipt: fromPromise<SwapReceipt, SwapReceiptRequest>(notProvided('waitForReceipt')),
     pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
+    /** An approval's or the swap's life: its slots are this machine's (`linkTransaction`, ../swap.ts). */
+    transaction: transactionMachine,
   },
   delays: {
     /** Ours (src/constants.ts): typing coalesces into one quote. */
     quoteDebounce: SWAP_QUOTE_DEBOUNCE_MS,
     /** Ours (src/constants.ts): the preview's quote is asked for again this often. */
     quoteRefresh: SWAP_QUOTE_REFRESH_MS,
-    /** SPEC §9. */
-    receiptTimeout: TX_RECEIPT_TIMEOUT_MS,
-    /** SPEC §9. */
-    pendingPolling: PENDING_TX_POLLING_MS,
-    /** Ours (src/constants.ts): a wallet that never answers the transaction request. */
-    sendRequestTimeout: SEND_REQUEST_TIMEOUT_MS,
     /** Ours (src/constants.ts): a simulation not answered by then is left out, never guessed. */
     simulationTimeout: SIMULATION_TIMEOUT_MS,
-    /** Until the swap the wallet holds is past its deadline (as checked), and a margin for block times. */
-    swapExpiry: ({ context }) => (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS,
   },
   guards: {
     quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
@@ -118,14 +110,23 @@ export const swapSetup = setup({
     quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
     fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
     needsApproval: ({ context }) => needsApproval(context),
-    approvalChecked: ({ context }) => checkedApproval(context) !== undefined,
+    /** An approval is due, and it was checked: only then is it sent (one that was not is refused). */
+    nextApprovalChecked: ({ context }) => needsApproval(context) && checkedApproval(context) !== undefined,
     /** A smaller non-zero allowance is in the way: it is set to zero first (USDT-style). */
     needsReset: ({ context }) => needsApproval(context) && BigInt(context.allowance ?? '0') > 0n,
     validSlippage: ({ event }) => {
       assertEvent(event, 'swap.setSlippage')
       return Number.isFinite(event.slippage) && event.slippage > 0 && event.slippage <= SWAP_SLIPPAGE_MAX
     },
-    reverted: (_, receipt: SwapReceipt) => receipt.status === 'reverted',
+    transactionMined: (_, output: TransactionOutput) => output.status === 'mined',
+    transactionDeclined: (_, output: TransactionOutput) =>
+      output.status === 'failed' && output.reason === 'declined',
+    transactionTimedOut: (_, output: TransactionOutput) =>
+      output.status === 'failed' && output.reason === 'timedOut',
+    transactionExpired: (_, output: TransactionOutput) =>
+      output.status === 'failed' && output.reason === 'expired',
+    transactionReverted: (_, output: TransactionOutput) =>
+      output.status === 'failed' && output.reason === 'reverted',
     /** See before you sign: the simulation moves something other than what the preview shows. */
     simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
       swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,
@@ -204,6 +205,13 @@ export const swapSetup = setup({
     showReviewError: assign(({ context }) => ({ error: infoOf(validateSwap(context)!) })),
     setError: assign((_, params: { error: unknown; stage: SwapStage }) => ({
       error: swapErrorInfo(params.error, params.stage),
+    })),
+    /** The wallet's answer (declined, refused), as the swap's error. */
+    setTransactionError: assign((_, output: TransactionOutput) => ({
+      error: swapErrorInfo(
+        output.status === 'failed' && output.reason === 'declined' ? output.error : output,
+        'send',
+      ),
     })),
     setApproveReverted: assign(({ context }) => ({
       error: infoOf(new ApproveRevertedError({ details: `Transaction ${context.hash}` })),

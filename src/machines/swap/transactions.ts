@@ -1,116 +1,110 @@
-import { approvalRequestOf, receiptRequestOf } from './rules'
-import { errorOf, swapSetup } from './setup'
-import type { SwapReceipt } from './types'
+import type { Hex } from 'viem'
+import { SWAP_EXPIRY_MARGIN_MS } from '../../constants'
+import type { TransactionInput, TransactionOutput } from '../transaction'
+import { approvalRequestOf } from './rules'
+import { swapSetup } from './setup'
+import type { SwapContext, SwapSendRequest } from './types'
 
 /**
  * The swap's transactions (src/machines/swap.ts): the checked approvals, one at a time, then the checked swap,
- * each sent to the wallet and its receipt awaited (SPEC §9: `waiting`, then `polling`).
+ * each a transaction machine (src/machines/transaction.ts) invoked as a child, its slots the swap's own
+ * (`sendTransaction`, `waitForReceipt`, `pollReceipt`). The states here are only where the views read it: the
+ * wallet asked (`sending`), the receipt awaited (`confirming`), from the child's notices.
  */
 
-/** The receipt's answer: reverted (the step's own error, retryable) or mined (on to the next step). */
-const minedOr = (reverted: 'setApproveReverted' | 'setSwapReverted', mined: string) => [
+type Ended = { event: { output: TransactionOutput } }
+const outputOf = ({ event }: Ended) => event.output
+
+/** Where the child's end leads that is not the step's own: the wallet's answer. */
+const FAILED = [
   {
-    guard: {
-      type: 'reverted' as const,
-      params: ({ event }: { event: { output: SwapReceipt } }) => event.output,
-    },
+    guard: { type: 'transactionDeclined', params: outputOf },
     target: '#swap.failed.retryable',
-    actions: reverted,
+    actions: { type: 'setTransactionError', params: outputOf },
   },
-  { target: mined },
-]
+] as const
 
-/**
- * A sent transaction's receipt, approval or swap alike (SPEC §9): `waiting` up to `receiptTimeout`, then
- * `polling` up to `pendingPolling`; mined leads to `mined`, reverted fails retryable, none seen in time to `unseen`.
- */
-function receiptOf(step: {
-  transaction: 'Approval' | 'Swap'
-  reverted: 'setApproveReverted' | 'setSwapReverted'
-  mined: '#swap.approving.approved' | '#swap.done'
-  unseen: '#swap.failed.retryable' | '#swap.failed.unconfirmed'
-}) {
-  return swapSetup.createStateConfig({
-    tags: 'loading',
-    initial: 'waiting',
-    states: {
-      waiting: {
-        invoke: {
-          id: `waitFor${step.transaction}`,
-          src: 'waitForReceipt',
-          input: ({ context }) => receiptRequestOf(context),
-          onDone: minedOr(step.reverted, step.mined),
-          onError: 'polling',
+/** While the wallet is asked, the child's notices: its hash known (the receipt awaited), its time limit passed. */
+const asked = (kind: 'approve' | 'swap') =>
+  ({
+    'transaction.submitted': {
+      target: 'confirming',
+      actions: [
+        {
+          type: 'setHash',
+          params: ({ event }: { event: { hash: string } }) => ({ hash: event.hash as Hex, kind }),
         },
-        after: { receiptTimeout: 'polling' },
-      },
-      polling: {
-        invoke: {
-          id: `poll${step.transaction}`,
-          src: 'pollReceipt',
-          input: ({ context }) => ({ hash: context.hash!, chainId: context.chainId }),
-          onDone: minedOr(step.reverted, step.mined),
-        },
-        after: { pendingPolling: { target: step.unseen, actions: 'setPending' } },
-      },
+        'emitSubmitted',
+      ],
     },
-  })
+    'transaction.timedOut': { actions: ['setTimedOut', 'emitTimedOut'] },
+  }) as const
+
+/** The transaction sent (mined, reverted or unseen): its hash, from the child's output. */
+const sentAs = (kind: 'approve' | 'swap') =>
+  ({
+    type: 'setHash',
+    params: ({ event }: Ended) => ({
+      hash: ('hash' in event.output ? event.output.hash : undefined) as Hex,
+      kind,
+    }),
+  }) as const
+
+/** The checked swap, as the wallet is asked for it. */
+function swapRequestOf(context: SwapContext): SwapSendRequest {
+  return { ...context.prepared!.swap, chainId: context.chainId, kind: 'swap' }
 }
+
+/** What the preview's confirm (or a mined approval) leads to: the approval due, sent only as it was checked (one
+ * that was not is refused, never built anew), or the swap. */
+export const swapNextStep = swapSetup.createStateConfig({
+  always: [
+    { guard: 'nextApprovalChecked', target: '#swap.approving' },
+    { guard: 'needsApproval', target: '#swap.failed.refused', actions: 'setApprovalNotChecked' },
+    { target: '#swap.swapping' },
+  ],
+})
 
 /** The checked approvals the allowance needs, each sent and mined before the next (zero first, USDT-style). */
 export const swapApproving = swapSetup.createStateConfig({
   tags: 'busy',
   entry: 'clearError',
   on: { 'swap.cancel': '#swap.preview' },
-  initial: 'next',
-  states: {
-    /** The approval due is sent only as it was checked; one that was not is refused, never built anew. */
-    next: {
-      always: [
-        { guard: 'approvalChecked', target: 'sending' },
-        { target: '#swap.failed.refused', actions: 'setApprovalNotChecked' },
-      ],
-    },
-    sending: {
-      tags: 'loading',
-      entry: 'clearHash',
-      after: {
-        sendRequestTimeout: {
-          target: '#swap.failed.retryable',
-          actions: ['setTimedOut', 'emitTimedOut'],
-        },
-      },
-      invoke: {
-        id: 'sendApprove',
-        src: 'sendTransaction',
-        input: ({ context }) => approvalRequestOf(context),
-        onDone: {
-          target: 'confirming',
-          actions: [
-            {
-              type: 'setHash',
-              params: ({ event }) => ({ hash: event.output, kind: 'approve' as const }),
-            },
-            'emitSubmitted',
-          ],
-        },
-        onError: {
-          target: '#swap.failed.retryable',
-          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
-        },
-      },
-    },
-    confirming: receiptOf({
-      transaction: 'Approval',
-      reverted: 'setApproveReverted',
-      mined: '#swap.approving.approved',
-      // An approval is harmless to look for again from the preview: the allowance is checked afresh.
-      unseen: '#swap.failed.retryable',
+  invoke: {
+    id: 'approveTransaction',
+    src: 'transaction',
+    // An approval the wallet does not answer in time fails: it is harmless to ask for again from the preview.
+    input: ({ context }): TransactionInput => ({
+      chainId: context.chainId,
+      request: approvalRequestOf(context),
+      rules: { holdsNonce: false },
     }),
-    /** Mined: a zero approval is followed by the amount's; the amount's by the swap. */
+    onDone: [
+      {
+        guard: { type: 'transactionMined', params: outputOf },
+        target: '.approved',
+        actions: sentAs('approve'),
+      },
+      ...FAILED,
+      // The time limit: its notice said so (`setTimedOut`, `request.timedOut`).
+      { guard: { type: 'transactionTimedOut', params: outputOf }, target: '#swap.failed.retryable' },
+      {
+        guard: { type: 'transactionReverted', params: outputOf },
+        target: '#swap.failed.retryable',
+        actions: [sentAs('approve'), 'setApproveReverted'],
+      },
+      // An approval is harmless to look for again from the preview: the allowance is checked afresh.
+      { target: '#swap.failed.retryable', actions: [sentAs('approve'), 'setPending'] },
+    ],
+  },
+  initial: 'sending',
+  states: {
+    sending: { tags: 'loading', entry: 'clearHash', on: asked('approve') },
+    confirming: { tags: 'loading' },
+    /** Mined: a zero approval is followed by the amount's (sent only as it was checked); the amount's by the swap. */
     approved: {
       entry: 'applyApproval',
-      always: [{ guard: 'needsApproval', target: 'next' }, { target: '#swap.swapping' }],
+      always: '#swap.nextStep',
     },
   },
 })
@@ -119,55 +113,56 @@ export const swapApproving = swapSetup.createStateConfig({
 export const swapSwapping = swapSetup.createStateConfig({
   tags: 'busy',
   entry: 'clearError',
+  invoke: {
+    id: 'swapTransaction',
+    src: 'transaction',
+    input: ({ context, event }): TransactionInput => ({
+      chainId: context.chainId,
+      request: swapRequestOf(context),
+      // One payment, one transaction: past the time limit the swap the wallet holds is awaited until it is past
+      // its deadline (as checked), and a margin for block times, when it can no longer pay.
+      rules: { holdsNonce: false, deadlineMs: (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS },
+      // "Check again" (from `failed.unconfirmed`): only the receipt of the swap sent is looked for.
+      ...(event.type === 'swap.retry' ? { hash: context.hash } : {}),
+    }),
+    onDone: [
+      {
+        guard: { type: 'transactionMined', params: outputOf },
+        target: '#swap.done',
+        actions: sentAs('swap'),
+      },
+      ...FAILED,
+      {
+        guard: { type: 'transactionExpired', params: outputOf },
+        target: '#swap.failed.retryable',
+        actions: 'setExpired',
+      },
+      {
+        guard: { type: 'transactionReverted', params: outputOf },
+        target: '#swap.failed.retryable',
+        actions: [sentAs('swap'), 'setSwapReverted'],
+      },
+      { target: '#swap.failed.unconfirmed', actions: [sentAs('swap'), 'setPending'] },
+    ],
+  },
   initial: 'sending',
   states: {
     /**
      * The wallet holds the swap: no cancel (a second swap could then be asked for while this one is live).
-     * Its answer is awaited however long it takes; past the time limit the flow says so (`overdue`).
+     * Past the time limit the flow says so (`overdue`).
      */
     sending: {
       tags: 'loading',
       entry: 'clearHash',
-      invoke: {
-        id: 'sendSwap',
-        src: 'sendTransaction',
-        input: ({ context }) => ({
-          ...context.prepared!.swap,
-          chainId: context.chainId,
-          kind: 'swap' as const,
-        }),
-        onDone: {
-          target: 'confirming',
-          actions: [
-            { type: 'setHash', params: ({ event }) => ({ hash: event.output, kind: 'swap' as const }) },
-            'emitSubmitted',
-          ],
-        },
-        onError: {
-          target: '#swap.failed.retryable',
-          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
-        },
-      },
+      on: asked('swap'),
       initial: 'asking',
       states: {
-        asking: {
-          after: { sendRequestTimeout: { target: 'overdue', actions: ['setTimedOut', 'emitTimedOut'] } },
-        },
-        /**
-         * No answer in time, the request still live in the wallet: still awaited, never asked twice. Once the
-         * swap it holds is past its deadline it can no longer pay, and a new swap may be asked for.
-         */
-        overdue: {
-          after: { swapExpiry: { target: '#swap.failed.retryable', actions: 'setExpired' } },
-        },
+        asking: { on: { 'transaction.overdue': 'overdue' } },
+        /** No answer in time, the request still live in the wallet: still awaited, never asked twice. */
+        overdue: {},
       },
     },
     /** The swap is out there: not cancellable (the receipt is what the visitor waits for). */
-    confirming: receiptOf({
-      transaction: 'Swap',
-      reverted: 'setSwapReverted',
-      mined: '#swap.done',
-      unseen: '#swap.failed.unconfirmed',
-    }),
+    confirming: { tags: 'loading' },
   },
 })

@@ -2,6 +2,7 @@
 import type { Address, Hex } from 'viem'
 import type { ErrorInfo } from '../../errors/base'
 import type { SendSimulation, TokenBalance } from '../send/types'
+import type { TransactionNotice } from '../transaction/types'
 
 export type { TokenBalance } from '../send/types'
 
@@ -219,6 +220,8 @@ export type SwapEvent =
   | { type: 'swap.cancel' }
   /** Back to the form, values kept. */
   | { type: 'swap.back' }
+  /** From the approval's or the swap's transaction (src/machines/transaction.ts): where it stands. */
+  | TransactionNotice
 
 /** What the swap machine tells the kit (`actor.on(type, …)`). */
 export type SwapNotice =
