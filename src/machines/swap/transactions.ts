@@ -86,8 +86,13 @@ export const swapApproving = swapSetup.createStateConfig({
         actions: sentAs('approve'),
       },
       ...FAILED,
-      // The time limit: its notice said so (`setTimedOut`, `request.timedOut`).
-      { guard: { type: 'transactionTimedOut', params: outputOf }, target: '#swap.failed.retryable' },
+      // The time limit: its notice said so (`request.timedOut`); the error is set here too, so the failure holds its
+      // error whatever the order the child's notice and its end arrive in.
+      {
+        guard: { type: 'transactionTimedOut', params: outputOf },
+        target: '#swap.failed.retryable',
+        actions: 'setTimedOut',
+      },
       {
         guard: { type: 'transactionReverted', params: outputOf },
         target: '#swap.failed.retryable',
