@@ -1,7 +1,7 @@
 import type { Capability } from '../../machines/capability'
+import { evmAccount } from '../../machines/kit/rules'
 import type { OnrampEvent } from '../../machines/onramp/types'
 import { isOnrampRestricted } from '../../utils/onrampRegion'
-import { evmAccount } from './scope'
 
 declare module '../../machines/capability/contract' {
   interface CapabilityEvents {

@@ -1,6 +1,6 @@
 import type { Capability } from '../../machines/capability'
+import { evmAccount } from '../../machines/kit/rules'
 import type { SwapEvent } from '../../machines/swap/types'
-import { evmAccount } from './scope'
 
 declare module '../../machines/capability/contract' {
   interface CapabilityEvents {
