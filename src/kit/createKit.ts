@@ -8,20 +8,15 @@ import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
 import { EMBEDDED_SOLANA_CONNECTOR_ID } from '../chains/solana/connectorIds'
-import {
-  type KitConfig,
-  networkRpcUrl,
-  type ResolvedKitConfig,
-  resolveConfig,
-  type SiwxConfig,
-} from '../config'
+import { type KitConfig, networkRpcUrl, type ResolvedKitConfig, resolveConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
 import type { Capability, CapabilityServices, RegisteredCapability } from '../machines/capability'
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
-import type { AccountRef, SendRef, SessionClientRef, SignInRef } from '../machines/kit/types'
+import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
+import { signInConfig, siwxOf } from '../siwx/adapter'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
@@ -129,23 +124,18 @@ export interface KitOptions {
 
 export function createKitMachine(config: KitConfig, options: KitOptions = {}): BoundKitMachine {
   const resolved = resolveConfig(config)
-  // Sign-in as SIWX: the host's `siwx`, or its AppKit `siweConfig` mapped on demand (src/siwx/fromSiweConfig.ts).
-  const { siwx: hostSiwx, siweConfig } = resolved
-  let siwxLoading: Promise<SiwxConfig> | undefined
-  const siwx = (): Promise<SiwxConfig> =>
-    (siwxLoading ??= hostSiwx
-      ? Promise.resolve(hostSiwx)
-      : import('../siwx/fromSiweConfig').then(({ siwxFromSiweConfig }) =>
-          siwxFromSiweConfig(siweConfig!, resolved.storage ?? browserStorage()),
-        ))
-  // With sign-in, WalletConnect pairs by one-click auth (issue 15): the sign-in code loads then, if not before.
+  // With sign-in (the host's SIWX, or its SIWE config mapped: one adapter, src/siwx/adapter.ts), WalletConnect
+  // pairs by one-click auth (issue 15): the sign-in code loads then, if not before.
   const wagmi: Config = getWagmiConfig(resolved, {
     host: config.wagmiConfig,
-    ...(hostSiwx || siweConfig
+    ...(signInConfig(resolved)
       ? {
           authenticate: async (provider, chainIds) => {
-            const { oneClickSignIn } = await import('../actors/signIn')
-            await oneClickSignIn({ wagmi, siwx: await siwx(), provider, chainIds })
+            const [{ oneClickSignIn }, siwx] = await Promise.all([
+              import('../actors/signIn'),
+              siwxOf(resolved),
+            ])
+            await oneClickSignIn({ wagmi, siwx: siwx!, provider, chainIds })
           },
         }
       : {}),
@@ -343,24 +333,6 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
           send?.on('request.timedOut', sendBack),
           send?.on('send.payAccepted', sendBack),
           send?.on('send.payRefused', sendBack),
-        ]
-        return () => {
-          for (const subscription of subscriptions) subscription?.unsubscribe()
-        }
-      }),
-      /** Sign-in with the wallet and its slots over the host's SIWX config (only when the host configured it). */
-      loadSignIn: fromPromise(async () => {
-        if (!hostSiwx && !siweConfig) throw new Error('Sign-in is not configured')
-        const [{ signInLogic }, config] = await Promise.all([import('./load/signIn'), siwx()])
-        return signInLogic(wagmi, config)
-      }),
-      followSignIn: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const signIn = system.get('signIn') as SignInRef | undefined
-        const subscriptions = [
-          signIn?.on('signIn.asked', sendBack),
-          signIn?.on('signIn.signedIn', sendBack),
-          signIn?.on('signIn.skipped', sendBack),
-          signIn?.on('signIn.declined', sendBack),
         ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()

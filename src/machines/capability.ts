@@ -14,15 +14,18 @@ import {
 } from 'xstate'
 import { ON_DEMAND_LOAD_TIMEOUT_MS } from '../constants'
 import type {
+  AccountsChange,
   CapabilityKit,
   CapabilityKitEvent,
   CapabilityScope,
+  KitAccounts,
   KitBalances,
   LoadedCapability,
   RegisteredCapability,
 } from './capability/contract'
 
 export type {
+  AccountsChange,
   Capability,
   CapabilityEvent,
   CapabilityEvents,
@@ -30,6 +33,7 @@ export type {
   CapabilityKitEvent,
   CapabilityScope,
   CapabilityServices,
+  KitAccounts,
   KitBalances,
   LoadedCapability,
   RegisteredCapability,
@@ -46,6 +50,8 @@ export interface CapabilityHostContext {
   actor: AnyActorRef | undefined
   /** The view the modal shows (undefined while closed), as the kit told it: its glue reads it. */
   view: string | undefined
+  /** The kit's connected accounts, as last told: its statechart hears them when it starts (`accounts`). */
+  accounts: KitAccounts
 }
 
 export type CapabilityHostEvent =
@@ -62,11 +68,15 @@ export type CapabilityHostEvent =
   | { type: 'capability.forward'; event: AnyEventObject }
   /** The account's latest balances (to a capability that takes them). */
   | { type: 'capability.balances'; balances: KitBalances }
+  /** A connect, chain change or disconnect, any namespace's (to a capability that follows the accounts). */
+  | { type: 'capability.accounts'; change: AccountsChange }
+  /** The visitor leaves the view shown (back, close, Escape): one of its own tells its statechart (`leave`). */
+  | { type: 'capability.leave'; view: string }
   /** From its glue: an event for the kit. */
   | { type: 'capability.tell'; event: CapabilityKitEvent }
 
-/** What the host tells the kit: its glue's events, as they are. */
-export type CapabilityHostNotice = CapabilityKitEvent
+/** What the host tells the kit: its glue's events (`capabilities.tell`: the kit moves the modal, or takes them). */
+export type CapabilityHostNotice = { type: 'capabilities.tell'; event: CapabilityKitEvent }
 
 /**
  * One capability beside the kit's root (the capability contract, src/machines/capability/contract.ts): its code
@@ -123,6 +133,11 @@ const capabilityHostSetup = setup({
     started: ({ context }) => context.actor !== undefined,
     /** It is for one account: a change of account ends it. */
     perAccount: ({ context }) => context.capability.perAccount === true,
+    /** The view left is one of its own, and its statechart has something to do on leaving it. */
+    leavesItsView: ({ context, event }) => {
+      assertEvent(event, 'capability.leave')
+      return context.capability.leave?.(event.view) !== undefined
+    },
   },
   delays: {
     /** A chunk that never arrives counts as failed (ON_DEMAND_LOAD_TIMEOUT_MS): retryable. */
@@ -131,7 +146,11 @@ const capabilityHostSetup = setup({
   actions: {
     keepScope: assign(({ event }) => {
       assertEvent(event, ['capability.load', 'capability.view'])
-      return { scope: event.scope }
+      return { scope: event.scope, accounts: event.scope.accounts }
+    }),
+    keepAccounts: assign(({ event }) => {
+      assertEvent(event, 'capability.accounts')
+      return { accounts: event.change.accounts }
     }),
     keepView: assign(({ event }) => {
       assertEvent(event, ['capability.view', 'capability.accountChanged'])
@@ -152,6 +171,23 @@ const capabilityHostSetup = setup({
         actor: spawn(context.loaded.logic, { systemId: context.capability.id, input }) as AnyActorRef,
       }
     }),
+    /** Its statechart, just started, hears the accounts connected now (a capability that follows them). */
+    tellAccountsAtStart: enqueueActions(({ context, enqueue }) => {
+      const event = context.capability.accounts?.({ change: 'started', accounts: context.accounts })
+      if (context.actor && event) enqueue.sendTo(context.actor, event)
+    }),
+    /** A change of the accounts, to its running statechart (a capability that follows them). */
+    tellAccounts: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'capability.accounts')
+      const told = context.capability.accounts?.(event.change)
+      if (context.actor && told) enqueue.sendTo(context.actor, told)
+    }),
+    /** The visitor left one of its views: its statechart hears it (`leave`). */
+    tellLeave: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'capability.leave')
+      const told = context.capability.leave?.(event.view)
+      if (context.actor && told) enqueue.sendTo(context.actor, told)
+    }),
     stop: enqueueActions(({ context, enqueue }) => {
       if (context.actor) enqueue.stopChild(context.actor)
       enqueue.assign({ actor: undefined })
@@ -170,7 +206,7 @@ const capabilityHostSetup = setup({
     }),
     tellKit: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'capability.tell')
-      enqueue.sendParent(event.event)
+      enqueue.sendParent({ type: 'capabilities.tell', event: event.event } satisfies CapabilityHostNotice)
     }),
   },
 })
@@ -201,12 +237,14 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
     loaded: undefined,
     actor: undefined,
     view: undefined,
+    accounts: {},
   }),
   initial: 'idle',
   on: {
     'capability.tell': { actions: 'tellKit' },
     'capability.view': { actions: 'keepView' },
     'capability.accountChanged': { actions: 'keepView' },
+    'capability.accounts': { actions: 'keepAccounts' },
   },
   states: {
     idle: {
@@ -234,7 +272,7 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
       },
     },
     running: {
-      entry: 'start',
+      entry: ['start', 'tellAccountsAtStart'],
       invoke: {
         id: 'glue',
         src: 'glue',
@@ -247,6 +285,8 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
       on: {
         'capability.forward': { guard: 'started', actions: 'forward' },
         'capability.balances': { actions: 'shareBalances' },
+        'capability.accounts': { actions: ['keepAccounts', 'tellAccounts'] },
+        'capability.leave': { guard: and(['started', 'leavesItsView']), actions: 'tellLeave' },
         'capability.accountChanged': [
           { guard: 'perAccount', target: 'idle', actions: ['stop', 'keepView', 'askAgain'] },
           { actions: 'keepView' },

@@ -39,14 +39,9 @@ export function defineKitMachine() {
       if (!input) throw new Error('The kit machine starts with its input: use createKitMachine(config)')
       return initialKitContext(input)
     },
-    // Sign-in, when the host configured it, and Solana's connection, with a Solana network, load at start (their
-    // regions' guards decide).
-    entry: [
-      'spawnCapabilities',
-      'loadCapabilitiesAtStart',
-      raise({ type: 'signIn.load' }),
-      raise({ type: 'solana.load' }),
-    ],
+    // The capabilities that load at start (their `atStart`), and Solana's connection, with a Solana network (its
+    // region's guard decides).
+    entry: ['spawnCapabilities', 'loadCapabilitiesAtStart', raise({ type: 'solana.load' })],
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'followModal', src: 'followModal' },
@@ -73,6 +68,8 @@ export function defineKitMachine() {
       // starts it again, for the account shown now.
       'capabilities.accountChanged': { actions: 'endAccountCapabilities' },
       'capabilities.load': { actions: 'loadCapability' },
+      // A capability's glue: it moves the modal (as the kit, not as the visitor), or tells the kit any other event.
+      'capabilities.tell': { actions: 'fromCapability' },
       // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
       // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
       // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
@@ -105,11 +102,8 @@ export function defineKitMachine() {
           actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
         },
         { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
-        // Closing ConnectingSiwe while sign-in asks is "Cancel" (required: disconnected).
-        {
-          guard: 'leavesSignIn',
-          actions: [forwardTo('modal'), sendTo(({ context }) => context.signIn!, { type: 'signIn.cancel' })],
-        },
+        // Leaving a capability's view its statechart hears being left (its `leave`): told, as it said.
+        { guard: 'leavesCapabilityView', actions: [forwardTo('modal'), 'leaveCapabilityView'] },
         { actions: [forwardTo('modal'), 'cancelConnecting'] },
       ],
       'router.back': [
@@ -118,11 +112,7 @@ export function defineKitMachine() {
           actions: [forwardTo('modal'), 'rejectFrameRequests', 'cancelConnecting'],
         },
         { guard: 'leavesFrameFlow', actions: [forwardTo('modal'), 'cancelFrameFlow', 'cancelConnecting'] },
-        // Closing ConnectingSiwe while sign-in asks is "Cancel" (required: disconnected).
-        {
-          guard: 'leavesSignIn',
-          actions: [forwardTo('modal'), sendTo(({ context }) => context.signIn!, { type: 'signIn.cancel' })],
-        },
+        { guard: 'leavesCapabilityView', actions: [forwardTo('modal'), 'leaveCapabilityView'] },
         { actions: [forwardTo('modal'), 'cancelConnecting'] },
       ],
       'router.*': { actions: forwardTo('modal') },
@@ -275,14 +265,6 @@ export function defineKitMachine() {
       // The most general descriptor: every event the root takes itself is matched before.
       '*': { guard: 'forCapability', actions: 'toCapability' },
       'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
-      // Sign-in (issue 15): its notices move the modal; the visitor's answers go to it once it runs.
-      'signIn.asked': { actions: 'showSignIn' },
-      'signIn.signedIn': { actions: 'leaveSignIn' },
-      'signIn.skipped': { actions: 'leaveSignIn' },
-      'signIn.declined': { actions: ['leaveSignIn', 'disconnectUnsigned'] },
-      'signIn.sign': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
-      'signIn.cancel': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
-      'signIn.signOut': { guard: 'signInRuns', actions: forwardTo(({ context }) => context.signIn!) },
       'send.succeeded': { actions: 'afterSend' },
       // Pay (SPEC §1 `pay`): refused at once while Pay is off or a payment is open; else the send flow checks it
       // (`send.pay`, its rules in src/machines/send/pay.ts) and fills its form, and Pay shows. A refusal reaches
@@ -338,18 +320,6 @@ export function defineKitMachine() {
         follow: 'followSend',
       }),
       /**
-       * Sign-in with the wallet (SPEC §1 `siwx`): loaded at start when the host configured it (the kit's entry
-       * asks), so a reconnect finds its session; ConnectingSiwe asks again after a failed load.
-       */
-      signIn: onDemand({
-        load: 'signIn.load',
-        guard: 'signInOn',
-        loader: 'loadSignIn',
-        started: 'spawnSignIn',
-        running: 'tellSignInAccount',
-        follow: 'followSignIn',
-      }),
-      /**
        * Solana's connection (issue 17): loaded at start when a Solana network is configured, so a reconnect finds
        * its wallet; never for a host with only EVM networks.
        */
@@ -396,7 +366,6 @@ export function initialKitContext(input: KitInput): KitContext {
     capabilities: {},
     wallets: undefined,
     walletsPending: [],
-    signIn: undefined,
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
     pay: undefined,
     payRefused: undefined,
@@ -406,14 +375,7 @@ export function initialKitContext(input: KitInput): KitContext {
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability =
-  | 'embedded'
-  | 'remoteSessions'
-  | 'account'
-  | 'sendFlow'
-  | 'wallets'
-  | 'signIn'
-  | 'solana'
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets' | 'solana'
 
 /** The status of a capability loaded on demand, e.g. `selectCapability(snapshot, 'sendFlow') === 'failed'`. */
 export function selectCapability(snapshot: { value: unknown }, capability: KitCapability): CapabilityStatus {
@@ -429,7 +391,7 @@ export const selectLocale = (snapshot: { context: Pick<KitContext, 'locale'> }) 
  * `selectCapabilityOffered(snapshot, 'onramp')`; false for one not registered.
  */
 export const selectCapabilityOffered = (
-  snapshot: { context: Pick<KitContext, 'config' | 'connected' | 'input' | 'balances'> },
+  snapshot: { context: Pick<KitContext, 'config' | 'connected' | 'input' | 'balances' | 'accounts'> },
   id: string,
 ) => capabilityOffered(snapshot.context, id)
 /** A capability's host (its status, its running statechart as `context.actor`), once the kit started. */

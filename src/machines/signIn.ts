@@ -1,4 +1,4 @@
-import { assign, emit, fromCallback, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import { type ActorRefFrom, assign, emit, fromCallback, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import { SIGN_IN_SIGNATURE_TIMEOUT_MS } from '../constants'
 import { SignInRequiredError, SignInTimeoutError } from '../errors/signIn'
 import type { SiwxMessage, SiwxSession } from '../siwx/types'
@@ -458,6 +458,7 @@ export const signInMachine = setup({
 
 export type SignInMachine = typeof signInMachine
 export type SignInSnapshot = SnapshotFrom<SignInMachine>
+export type SignInActorRef = ActorRefFrom<SignInMachine>
 
 /** Where sign-in stands, for the views and `useKitSession`. */
 export function selectSignInStatus(snapshot: SignInSnapshot | undefined): SignInStatus {

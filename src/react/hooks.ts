@@ -236,7 +236,7 @@ export function useNamesActor(): NamesActorRef | undefined {
 
 /** Sign-in's actor (`src/machines/signIn.ts`, systemId `signIn`), once loaded (the host configured `siwx`). */
 export function useSignInActor(): SignInActorRef | undefined {
-  return useSelector(useKitActor(), (s) => s.context.signIn) as SignInActorRef | undefined
+  return useCapability<SignInActorRef>('signIn').actor
 }
 
 export interface UseKitSessionReturnType {

@@ -20,6 +20,7 @@ const connected: CapabilityScope = {
   config,
   connected: testAccount('injected'),
   balances: [],
+  accounts: {},
   timeZone: undefined,
 }
 const anonymous: CapabilityScope = { ...connected, connected: undefined }
@@ -33,6 +34,8 @@ const capability = (perAccount: boolean): RegisteredCapability => ({
   load: async () => ({ logic: standIn }),
   input: () => ({}),
   balances: (balances) => ({ type: 'standIn.balances', balances }) as never,
+  accounts: (change) => ({ type: 'standIn.accounts', change }) as never,
+  leave: (view) => (view === 'Own' ? ({ type: 'standIn.left' } as never) : undefined),
 })
 
 /** Graph traversal reuses one actor system, so the statechart (spawned with its systemId) is a stand-in ref. */
@@ -56,6 +59,9 @@ const events = [
   { type: 'capability.accountChanged', view: 'Other', scope: connected },
   { type: 'capability.forward', event: { type: 'standIn.ping' } },
   { type: 'capability.balances', balances: [] },
+  { type: 'capability.accounts', change: { change: 'connected', chain: 'eip155', accounts: {} } },
+  { type: 'capability.leave', view: 'Own' },
+  { type: 'capability.leave', view: 'Other' },
   { type: 'capability.tell', event: { type: 'toast.show', variant: 'success', message: 'Done' } },
   { type: 'xstate.done.actor.load', output: { logic: standIn } },
   { type: 'xstate.error.actor.load', error: new Error('offline') },
@@ -75,8 +81,8 @@ const modelFor = (perAccount: boolean) =>
   createModel(machine, { input: { capability: capability(perAccount) }, events, serializeState })
 const perAccount = modelFor(true)
 const lasting = modelFor(false)
-const PATHS = 17
-const LASTING_PATHS = 16
+const PATHS = 20
+const LASTING_PATHS = 19
 
 function invariant(s: HostSnapshot) {
   // Its statechart runs only while the host is running, from code that loaded, for a scope it is offered in.

@@ -11,9 +11,11 @@ import {
 } from 'xstate'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
+import { signInCapability } from '../../src/kit/capabilities/signInCapability'
 import { swapCapability } from '../../src/kit/capabilities/swapCapability'
 import { namesGlue } from '../../src/kit/load/names'
 import { onrampGlue } from '../../src/kit/load/onramp'
+import { signInGlue } from '../../src/kit/load/signIn'
 import { swapGlue } from '../../src/kit/load/swap'
 import { type Capability, capabilityStatus } from '../../src/machines/capability'
 import {
@@ -25,6 +27,7 @@ import {
   selectCapabilityOffered,
   selectLegalAccepted,
 } from '../../src/machines/kit'
+import { createSiwe } from '../../src/siwx/siwe'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
 /**
@@ -56,6 +59,7 @@ function kitWithRecorders(
   const swapInputs: unknown[] = []
   const onrampInputs: unknown[] = []
   const namesInputs: unknown[] = []
+  const signInInputs: unknown[] = []
   const recorder = (name: string, inputs: unknown[]) =>
     createMachine({
       context: ({ input }) => {
@@ -80,6 +84,10 @@ function kitWithRecorders(
       load: async () => ({ logic: recorder('onramp', onrampInputs), glue: onrampGlue(services) }),
     },
     { ...namesCapability, load: async () => ({ logic: recorder('names', namesInputs), glue: namesGlue }) },
+    {
+      ...signInCapability,
+      load: async () => ({ logic: recorder('signIn', signInInputs), glue: signInGlue as never }),
+    },
   ]
   const machine = kitMachine.provide({
     actions: {
@@ -125,9 +133,11 @@ function kitWithRecorders(
     log.length = 0
     return events
   }
-  return { kit, send, told, log, swapInputs, onrampInputs, namesInputs }
+  return { kit, send, told, log, swapInputs, onrampInputs, namesInputs, signInInputs }
 }
 
+/** What `name` was told in a copy of the log (`told` empties the log). */
+const sentTo = (entries: Log, name: string) => entries.filter(([to]) => to === name).map(([, event]) => event)
 /** Where a capability is (its host's state). */
 const statusOf = (kit: { getSnapshot(): KitSnapshot }, id: string) =>
   capabilityStatus(kit.getSnapshot().context.capabilities[id]!.getSnapshot())
@@ -633,6 +643,89 @@ describe('kit rules', () => {
     expect(told('modal')).toEqual([])
     send({ type: 'embedded.view', view: 'ApproveTransaction', previous: undefined, connected: true })
     expect(told('modal')).toEqual([{ type: 'modal.open', view: 'ApproveTransaction' }])
+  })
+
+  it('sign-in: loads at start with siwx, hears every eip155 account, and a fresh connect goes on to ConnectingSiwe', async () => {
+    const { kit, send, told, log, signInInputs } = kitWithRecorders({
+      config: { ...kitTestInput('kit-sign-in').config, siwx: createSiwe({ required: true }) },
+    })
+    await tick()
+    expect(statusOf(kit, 'signIn')).toBe('running')
+    expect(signInInputs).toEqual([{ required: true }])
+    const signedAs = (chainId: number) => ({
+      type: 'signIn.account',
+      account: { address: account('injected').address, chainId: `eip155:${chainId}` },
+    })
+    told('modal')
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: false })
+    const step = [...log]
+    expect(told('signIn')).toEqual([signedAs(31337)])
+    // The modal stays open on ConnectingSiwe while sign-in looks for a session, instead of closing.
+    expect(sentTo(step, 'modal')).toEqual([
+      { type: 'modal.connected', connected: true },
+      { type: 'router.replace', view: 'ConnectingSiwe' },
+    ])
+    // A session is for one account on one chain: another chain asks again.
+    send({ type: 'account.chainChanged', chainId: 1, supported: true })
+    expect(told('signIn')).toEqual([signedAs(1)])
+    send({ type: 'account.disconnected' })
+    expect(told('signIn')).toEqual([{ type: 'signIn.disconnected' }])
+  })
+
+  it('sign-in: asked opens ConnectingSiwe; signed in closes it; leaving it is "Cancel"; declined disconnects and says why', async () => {
+    const { kit, send, told, log } = kitWithRecorders({
+      config: { ...kitTestInput('kit-sign-in').config, siwx: createSiwe() },
+    })
+    await tick()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    told('modal')
+    told('signIn')
+    // Asked while the modal is closed: it opens on ConnectingSiwe; over another view, ConnectingSiwe replaces it.
+    send({ type: 'signIn.asked' })
+    expect(told('modal')).toEqual([{ type: 'modal.open', view: 'ConnectingSiwe' }])
+    send(shown('Account'))
+    send({ type: 'signIn.asked' })
+    expect(told('modal')).toEqual([{ type: 'router.replace', view: 'ConnectingSiwe' }])
+    send(shown('ConnectingSiwe'))
+    send({ type: 'signIn.asked' })
+    expect(told('modal')).toEqual([])
+    // The visitor's answers reach sign-in; signed in, ConnectingSiwe has done its job.
+    send({ type: 'signIn.sign' })
+    expect(told('signIn')).toContainEqual({ type: 'signIn.sign' })
+    send({ type: 'signIn.signedIn', session: {} })
+    expect(told('modal')).toEqual([{ type: 'modal.close' }])
+    // Closing ConnectingSiwe is "Cancel" for sign-in, not the end of a connect.
+    send(shown('ConnectingSiwe'))
+    told('connection')
+    told('signIn')
+    send({ type: 'modal.close' })
+    const left = [...log]
+    expect(told('signIn')).toEqual([{ type: 'signIn.cancel' }])
+    expect(sentTo(left, 'connection')).toEqual([])
+    expect(sentTo(left, 'modal')).toEqual([{ type: 'modal.close' }])
+    // Declined while required: ConnectingSiwe closes, the eip155 account is disconnected, the toast says why.
+    send(shown('ConnectingSiwe'))
+    told('modal')
+    send({ type: 'signIn.declined', message: 'Sign in required' })
+    const declined = [...log]
+    expect(sentTo(declined, 'modal')).toEqual([{ type: 'modal.close' }])
+    expect(sentTo(declined, 'connection')).toEqual([{ type: 'connection.disconnect', chain: 'eip155' }])
+    expect(sentTo(declined, 'toast')).toEqual([
+      { type: 'toast.show', variant: 'error', message: 'Sign in required' },
+    ])
+    expect(statusOf(kit, 'signIn')).toBe('running')
+  })
+
+  it('sign-in: without siwx it never loads, and a fresh connect closes the modal', async () => {
+    const { kit, send, told, signInInputs } = kitWithRecorders()
+    await tick()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: false })
+    send(shown('ConnectingSiwe'))
+    send({ type: 'capabilities.load', id: 'signIn' })
+    await tick()
+    expect(statusOf(kit, 'signIn')).toBe('idle')
+    expect(signInInputs).toEqual([])
+    expect(told('modal')).toContainEqual({ type: 'modal.close' })
   })
 
   it('a fresh connection closes the modal and is tracked; a silent reconnect is not', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
 import type { RegisteredCapability } from '../../src/machines/capability'
 import { type KitEvent, kitMachine, selectLegalAccepted } from '../../src/machines/kit'
-import { createSiwe } from '../../src/siwx/siwe'
 import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
 import { kitTestInput, kitTestInputWithSolana, shown, testAccount } from './kit.fixtures'
 
@@ -22,10 +21,12 @@ const machine = kitMachine.provide({
     spawnAccount: assign({ account: () => ref('account') }),
     spawnSend: assign({ sendFlow: () => ref('send') }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
-    spawnSignIn: assign({ signIn: () => ref('signIn') }),
     spawnSolana: assign({ solana: () => ref('solana') }),
     // The capabilities' hosts are actors of their own (test/model-based/capability.test.ts): a stand-in here.
-    spawnCapabilities: assign({ capabilities: () => ({ [STAND_IN]: ref('capability') }) }),
+    spawnCapabilities: assign({
+      capabilities: ({ context }) =>
+        Object.fromEntries(context.input.capabilities.map((c) => [c.id, ref('capability')])),
+    }),
   },
   actors: {
     modal: standIn as never,
@@ -39,7 +40,6 @@ const machine = kitMachine.provide({
     followRemoteSessions: quiet,
     followAccount: quiet,
     followSend: quiet,
-    followSignIn: quiet,
     followSolana: quiet,
     namespaceStore: quiet as never,
     loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
@@ -47,7 +47,6 @@ const machine = kitMachine.provide({
     loadAccount: fromPromise(async () => standIn) as never,
     loadSend: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
-    loadSignIn: fromPromise(async () => standIn) as never,
     loadSolana: fromPromise(async () => standIn) as never,
   },
 })
@@ -91,6 +90,9 @@ const events = [
   shown('Swap'),
   { type: 'standIn.ping' },
   { type: 'capabilities.load', id: STAND_IN },
+  // A capability's glue: the modal moved as the kit, any other event taken as the kit takes it.
+  { type: 'capabilities.tell', event: { type: 'router.push', view: 'Account' } },
+  { type: 'capabilities.tell', event: { type: 'toast.show', variant: 'success', message: 'Done' } },
   { type: 'send.previewing' },
   shown(),
   { type: 'account.connected', account: account('walletConnect'), method: 'qrcode', reconnected: false },
@@ -126,14 +128,10 @@ const events = [
   { type: 'frame.updateEmail', email: 'new@example.com' },
   { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
-  { type: 'signIn.asked' },
-  { type: 'signIn.signedIn', session: {} },
-  { type: 'signIn.skipped' },
-  { type: 'signIn.declined', message: 'Sign in required' },
-  shown('ConnectingSiwe'),
-  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets', 'loadSignIn'].flatMap(
-    (id) => [done(id), failed(id)],
-  ),
+  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets'].flatMap((id) => [
+    done(id),
+    failed(id),
+  ]),
 ] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
 
 /**
@@ -217,8 +215,27 @@ const model = modelWith({}, hostEvents)
 const restoring = modelWith({ storedLogin: true })
 /** A device without hover: the login frame loads when the modal opens (`loadsFrameOnOpen`), not on intent. */
 const touch = modelWith({ frameOnOpen: true })
-/** Sign-in configured (issue 15): its machine loads at start; connecting goes on to ConnectingSiwe. */
-const signingIn = modelWith({ config: { ...config, siwx: createSiwe() } })
+/**
+ * A capability that loads at start, follows the accounts, goes on from a fresh connect in a view of its own and
+ * hears that view being left (the contract's `atStart`, `accounts`, `afterConnect`, `leave`; sign-in is one):
+ * connecting goes on to its view instead of closing, and leaving that view is told to it, not a cancelled connect.
+ */
+const FOLLOWER = 'follower'
+const followerCapability: RegisteredCapability = {
+  id: FOLLOWER,
+  views: ['follower.Ask'],
+  offered: () => true,
+  atStart: () => true,
+  load: async () => ({ logic: standIn }),
+  input: () => ({}),
+  accounts: (change) => ({ type: 'follower.accounts', change }),
+  afterConnect: ({ connected }) => (connected?.namespace === 'eip155' ? 'follower.Ask' : undefined),
+  leave: () => ({ type: 'follower.left' }),
+}
+const following = modelWith({ capabilities: [standInCapability, followerCapability] }, [
+  shown('follower.Ask'),
+  { type: 'follower.ping' },
+] as unknown as typeof events)
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
 const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
 /**
@@ -233,12 +250,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 94
-const RESTORING_PATHS = 68
-const TOUCH_PATHS = 92
-const SIGN_IN_PATHS = 65
-const SOLANA_PATHS = 60
-const LEGAL_PATHS = 58
+const PATHS = 91
+const RESTORING_PATHS = 65
+const TOUCH_PATHS = 89
+const FOLLOWER_PATHS = 91
+const SOLANA_PATHS = 57
+const LEGAL_PATHS = 55
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -248,8 +265,6 @@ function invariant(s: KitSnapshot) {
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')
   if (s.matches({ wallets: 'running' }) !== !!s.context.wallets) throw new Error('wallets ref out of step')
-  if (s.matches({ signIn: 'running' }) !== !!s.context.signIn) throw new Error('sign-in ref out of step')
-  if (!s.context.config.siwx && !s.matches({ signIn: 'idle' })) throw new Error('sign-in without siwx')
   if (s.matches({ solana: 'running' }) !== !!s.context.solana) throw new Error('Solana ref out of step')
   if (!s.context.config.networks.some((n) => n.chainNamespace === 'solana') && !s.matches({ solana: 'idle' }))
     throw new Error("Solana's code without a Solana network")
@@ -271,10 +286,10 @@ describe('kit machine, model-based', () => {
       model.paths.length,
       restoring.paths.length,
       touch.paths.length,
-      signingIn.paths.length,
+      following.paths.length,
       withSolana.paths.length,
       legal.paths.length,
-    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, SIGN_IN_PATHS, SOLANA_PATHS, LEGAL_PATHS])
+    ]).toEqual([PATHS, RESTORING_PATHS, TOUCH_PATHS, FOLLOWER_PATHS, SOLANA_PATHS, LEGAL_PATHS])
   })
 
   for (const path of model.paths) {
@@ -294,9 +309,9 @@ describe('kit machine, model-based', () => {
     })
   }
 
-  for (const path of signingIn.paths) {
-    it(`replays, with sign-in, ${path.description}`, () => {
-      replayPath(signingIn, path, { invariant })
+  for (const path of following.paths) {
+    it(`replays, with a capability that follows the accounts, ${path.description}`, () => {
+      replayPath(following, path, { invariant })
     })
   }
 
@@ -317,7 +332,7 @@ describe('kit machine, model-based', () => {
       ...model.paths.map((path) => replayPath(model, path, { invariant })),
       ...restoring.paths.map((path) => replayPath(restoring, path, { invariant })),
       ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
-      ...signingIn.paths.map((path) => replayPath(signingIn, path, { invariant })),
+      ...following.paths.map((path) => replayPath(following, path, { invariant })),
       ...withSolana.paths.map((path) => replayPath(withSolana, path, { invariant })),
       ...legal.paths.map((path) => replayPath(legal, path, { invariant })),
     ]

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AnyEventObject, fromPromise } from 'xstate'
+import type { AnyEventObject } from 'xstate'
 import { createKitMachine, type KitActorRef } from '../../src'
-import type { SignInRef as SignInActorRef } from '../../src/machines/kit/types'
-import { selectSignInStatus } from '../../src/machines/signIn'
+import { signInCapability } from '../../src/kit/capabilities/signInCapability'
+import { type SignInActorRef, selectSignInStatus } from '../../src/machines/signIn'
 import { KitRoot } from '../../src/react'
 import type { SiwxConfig } from '../../src/siwx/types'
 import type { ModelPath } from '../../src/testing'
@@ -33,10 +33,14 @@ const siwx = (required: boolean): SiwxConfig => ({
 })
 
 function renderKit(required: boolean) {
-  const machine = createKitMachine({
-    ...offlineKitConfig('siwe-ui', { allWallets: false, email: false, socials: false }),
-    siwx: siwx(required),
-  }).provide({ actors: { loadSignIn: fromPromise(async () => modelMachine) } })
+  // The kit's sign-in capability with the model's machine as its code (its glue aside: the notices are checks).
+  const machine = createKitMachine(
+    {
+      ...offlineKitConfig('siwe-ui', { allWallets: false, email: false, socials: false }),
+      siwx: siwx(required),
+    },
+    { capabilities: [{ ...signInCapability, load: async () => ({ logic: modelMachine }) }] },
+  )
   let kit: KitActorRef | undefined
   render(
     <KitRoot machine={machine}>

@@ -1,7 +1,13 @@
 import type { Capability } from '../../machines/capability'
 import { namesCapability } from './namesCapability'
 import { onrampCapability } from './onrampCapability'
+import { signInCapability } from './signInCapability'
 import { swapCapability } from './swapCapability'
 
 /** The kit's own capabilities (the capability contract, src/machines/capability/contract.ts), in its entry. */
-export const builtInCapabilities: readonly Capability[] = [swapCapability, onrampCapability, namesCapability]
+export const builtInCapabilities: readonly Capability[] = [
+  swapCapability,
+  onrampCapability,
+  namesCapability,
+  signInCapability,
+]

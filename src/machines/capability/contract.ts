@@ -3,7 +3,7 @@ import type { Config as WagmiConfig } from 'wagmi'
 import type { ActorRefFrom, AnyActorLogic, EventFromLogic, InputFrom } from 'xstate'
 import type { ResolvedKitConfig } from '../../config'
 import type { AccountEvent, AccountNotice } from '../account'
-import type { ConnectionAccount } from '../connection'
+import type { ChainNamespace, ConnectionAccount } from '../connection'
 import type { ModalEvent } from '../modal'
 import type { ToastEvent } from '../toast'
 
@@ -19,6 +19,10 @@ import type { ToastEvent } from '../toast'
  * - `input`: what its statechart starts from, for the account shown when it loads;
  * - `perAccount`: it is for one account: another account, chain or namespace (or none) ends it;
  * - `balances`: the event that hands its running statechart the account's latest balances, if it wants them;
+ * - `accounts`: the event that tells its running statechart of a connect, a chain change or a disconnect (any
+ *   namespace's), and of the accounts connected when it starts, if it follows them itself;
+ * - `afterConnect`: the view the modal turns to after a fresh connect instead of closing, if it has one;
+ * - `leave`: the event its statechart takes when the visitor leaves one of its views (back, close, Escape);
  * - the glue (returned by `load`, so it loads with the capability's code): what its notices do to the kit
  *   (toasts, refreshes, navigation), through {@link CapabilityKit}.
  *
@@ -56,7 +60,34 @@ export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
   readonly balances?: (balances: KitBalances) => EventFromLogic<Logic>
   /** Loads at the kit's start when this holds (e.g. a stored session to restore), not on its views. */
   readonly atStart?: (scope: CapabilityScope) => boolean
+  /**
+   * The event that tells its running statechart what changed in the kit's accounts (every namespace's, not
+   * only the one shown), and which accounts are connected when it starts; `undefined`: nothing for it.
+   */
+  readonly accounts?: (change: AccountsChange) => EventFromLogic<Logic> | undefined
+  /**
+   * While offered: the view the modal turns to after a fresh connect (the account just connected is in the
+   * scope), instead of closing; `undefined`: the modal closes as usual.
+   */
+  readonly afterConnect?: (scope: CapabilityScope) => string | undefined
+  /** The event its statechart takes when the visitor leaves one of its views (back, close, Escape), if any. */
+  readonly leave?: (view: string) => EventFromLogic<Logic> | undefined
 }
+
+/** The kit's connected accounts, by namespace. */
+export type KitAccounts = Readonly<Partial<Record<ChainNamespace, ConnectionAccount>>>
+
+/**
+ * A change of the kit's accounts as a capability hears it: `started` when its statechart starts (the accounts
+ * connected then), else a namespace's (`chain`) connect, chain change or disconnect, with the accounts after it.
+ */
+export type AccountsChange =
+  | { readonly change: 'started'; readonly accounts: KitAccounts }
+  | {
+      readonly change: 'connected' | 'chainChanged' | 'disconnected'
+      readonly chain: ChainNamespace
+      readonly accounts: KitAccounts
+    }
 
 /** A capability as the kit holds it: its loader bound to the kit's services by the composition root. */
 export interface RegisteredCapability<Logic extends AnyActorLogic = AnyActorLogic>
@@ -85,6 +116,8 @@ export interface CapabilityScope {
   readonly connected: ConnectionAccount | undefined
   /** That account's latest balances. */
   readonly balances: KitBalances
+  /** Every namespace's connected account. */
+  readonly accounts: KitAccounts
   /** The visitor's time zone (IANA), read once at the edge. */
   readonly timeZone: string | undefined
 }
@@ -106,13 +139,15 @@ export interface CapabilityKit {
 }
 
 /**
- * The kit's events a capability's glue may send: toasts, the modal's moves, the account's refresh, the
- * request-timed-out alert (SPEC §8), and any capability's own events (by their prefix).
+ * The kit's events a capability's glue may send: toasts, the modal's moves, the account's refresh, a disconnect
+ * (of `chain`'s account; the one shown without it), the request-timed-out alert (SPEC §8), and any capability's
+ * own events (by their prefix).
  */
 export type CapabilityKitEvent =
   | ToastEvent
   | ModalEvent
   | Extract<AccountEvent, { type: 'account.refreshBalances' }>
+  | { type: 'connection.disconnect'; chain?: ChainNamespace }
   | { type: 'request.timedOut'; request: string }
   | CapabilityEvent
 

@@ -1,4 +1,6 @@
 import { assertEvent } from 'xstate'
+import type { AccountsChange } from '../capability/contract'
+import type { ConnectionAccount } from '../connection'
 import type { KitEnqueue } from './helpers'
 import { capabilityFor, capabilityScope, shownView } from './rules'
 import type { KitContext, KitEvent } from './types'
@@ -47,4 +49,36 @@ export function loadById(context: KitContext, enqueue: KitEnqueue, event: KitEve
 export function forwardToCapability(context: KitContext, enqueue: KitEnqueue, event: KitEvent) {
   const host = context.capabilities[capabilityFor(context, event.type)?.id ?? '']
   if (host) enqueue.sendTo(host, { type: 'capability.forward', event })
+}
+
+/** A connect, a chain change or a disconnect (any namespace's): the capabilities that follow the accounts hear it. */
+export function tellAccounts(enqueue: KitEnqueue, context: KitContext, change: AccountsChange) {
+  for (const capability of context.input.capabilities) {
+    const host = context.capabilities[capability.id]
+    if (host && capability.accounts) enqueue.sendTo(host, { type: 'capability.accounts', change })
+  }
+}
+
+/** The visitor leaves the view shown: the capability that owns it hears it (its `leave`). */
+export function tellLeave(context: KitContext, enqueue: KitEnqueue) {
+  const view = shownView(context)
+  if (view === undefined) return
+  for (const capability of context.input.capabilities) {
+    const host = context.capabilities[capability.id]
+    if (host && capability.views.includes(view)) enqueue.sendTo(host, { type: 'capability.leave', view })
+  }
+}
+
+/**
+ * The view the modal turns to after a fresh connect of `account`: the first offered capability's that has one
+ * (`afterConnect`); undefined: the modal closes.
+ */
+export function viewAfterConnect(context: KitContext, account: ConnectionAccount): string | undefined {
+  const scope = { ...capabilityScope(context), connected: account }
+  for (const capability of context.input.capabilities) {
+    if (!capability.afterConnect || !capability.offered(scope)) continue
+    const view = capability.afterConnect(scope)
+    if (view !== undefined) return view
+  }
+  return undefined
 }

@@ -1,5 +1,5 @@
 import { assertEvent } from 'xstate'
-import { type ResolvedKitConfig, themeVariablesProblems } from '../../config'
+import { themeVariablesProblems } from '../../config'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
 import { type CapabilityScope, isEventFor } from '../capability/contract'
@@ -13,7 +13,6 @@ import type {
 } from '../connection'
 import type { ModalEvent } from '../modal'
 import type { SendNotice } from '../send'
-import type { SignInAccount } from '../signIn'
 import type { AccountRef, KitContext, KitEvent, SolanaConnectionRef } from './types'
 
 /*
@@ -180,11 +179,8 @@ export const is = {
   /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
   solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
   walletsRun: ({ context }) => !!context.wallets,
-  /** The host configured sign-in with the wallet (`siwx` or `siweConfig`). */
-  signInOn: ({ context }) => !!signInConfig(context.config),
-  signInRuns: ({ context }) => !!context.signIn,
-  /** The visitor leaves ConnectingSiwe (close, Escape) while sign-in asks: as "Cancel". */
-  leavesSignIn: ({ context }) => !!context.signIn && context.modal.history.at(-1) === 'ConnectingSiwe',
+  /** The visitor leaves a capability's view whose statechart hears it being left (its `leave`). */
+  leavesCapabilityView: ({ context }) => leavesCapabilityView(context),
   /** The wallet listing is on (`features.allWallets`): only then is its code worth loading. */
   listingOn: ({ context }) => context.config.features.allWallets,
   /** The modal now shows a wallet list (Connect, All Wallets) and the full listing is on. */
@@ -206,11 +202,12 @@ export const is = {
 
 /** The scope a capability reads (the capability contract): the config, the account shown, its balances. */
 export const capabilityScope = (
-  context: Pick<KitContext, 'config' | 'connected' | 'balances' | 'input'>,
+  context: Pick<KitContext, 'config' | 'connected' | 'balances' | 'input' | 'accounts'>,
 ): CapabilityScope => ({
   config: context.config,
   connected: context.connected,
   balances: context.balances,
+  accounts: context.accounts,
   timeZone: context.input.timeZone,
 })
 
@@ -220,7 +217,7 @@ export const capabilityFor = (context: Pick<KitContext, 'input'>, type: string) 
 
 /** Whether the kit offers a capability now, in its scope (false for one not registered). */
 export function capabilityOffered(
-  context: Pick<KitContext, 'config' | 'connected' | 'balances' | 'input'>,
+  context: Pick<KitContext, 'config' | 'connected' | 'balances' | 'input' | 'accounts'>,
   id: string,
 ): boolean {
   const capability = context.input.capabilities.find((c) => c.id === id)
@@ -264,6 +261,8 @@ export function eventNamespace(context: Pick<KitContext, 'connectors' | 'activeN
   if (event.type === 'connection.connect')
     return context.connectors.find((c) => c.id === event.connectorId)?.chain ?? 'eip155'
   if (event.type === 'connection.switchChain') return typeof event.chainId === 'number' ? 'eip155' : 'solana'
+  // A capability's disconnect of one namespace's account (sign-in's, eip155's).
+  if (event.type === 'connection.disconnect' && 'chain' in event && event.chain) return event.chain
   return context.activeNamespace
 }
 
@@ -285,15 +284,11 @@ export function isConfiguredChain(context: Pick<KitContext, 'config'>, chainId: 
   )
 }
 
-/** The host's sign-in (`siwx`, or AppKit's `siweConfig`), if any. */
-export const signInConfig = (config: ResolvedKitConfig) => config.siwx ?? config.siweConfig
-
-/** Whether declining to sign disconnects: SIWX `getRequired()`, or the SIWE config's `required`. */
-export const signInRequired = ({ siwx, siweConfig }: ResolvedKitConfig): boolean =>
-  (siwx ? siwx.getRequired?.() : siweConfig?.required) ?? false
-
-/** The account and chain sign-in is about: the connected address on its CAIP-2 chain. */
-export const signInAccount = (account: Pick<Eip155Account, 'address' | 'chainId'>): SignInAccount => ({
-  address: account.address,
-  chainId: `eip155:${account.chainId}`,
-})
+/** The view shown is a capability's own that its statechart hears being left (its `leave`). */
+export function leavesCapabilityView(context: Pick<KitContext, 'modal' | 'input'>): boolean {
+  const view = shownView(context)
+  return (
+    view !== undefined &&
+    context.input.capabilities.some((c) => c.views.includes(view) && c.leave?.(view) !== undefined)
+  )
+}

@@ -18,6 +18,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
+import type { ViewName } from '../../views'
 import { capabilityHostMachine, hostId } from '../capability'
 import {
   type ChainNamespace,
@@ -28,7 +29,16 @@ import {
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
-import { forwardToCapability, loadAtStart, loadById, tellAccountChanged, tellView } from './capabilities'
+import {
+  forwardToCapability,
+  loadAtStart,
+  loadById,
+  tellAccountChanged,
+  tellAccounts,
+  tellLeave,
+  tellView,
+  viewAfterConnect,
+} from './capabilities'
 import {
   activate,
   addAlert,
@@ -40,18 +50,7 @@ import {
   tellSender,
 } from './helpers'
 import { afterSend, followPayView, openPay, showPay } from './pay'
-import {
-  connectionOf,
-  eventNamespace,
-  evmAccount,
-  fetchBalances,
-  is,
-  matchConnector,
-  networkOf,
-  signInAccount,
-  signInConfig,
-  signInRequired,
-} from './rules'
+import { connectionOf, eventNamespace, fetchBalances, is, matchConnector, networkOf } from './rules'
 import type {
   AccountLogic,
   EmbeddedLoad,
@@ -61,7 +60,6 @@ import type {
   KitTheme,
   SendLogic,
   SessionClientLogic,
-  SignInLogic,
   SolanaConnectionLogic,
   WalletsLogic,
   WalletsRef,
@@ -118,13 +116,11 @@ export const kitSetup = setup({
     loadAccount: pending<AccountLogic>(),
     loadSend: pending<SendLogic>(),
     loadWallets: pending<WalletsLogic>(),
-    loadSignIn: pending<SignInLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
     followFrame: quiet(),
     followRemoteSessions: quiet(),
     followAccount: quiet(),
     followSend: quiet(),
-    followSignIn: quiet(),
   },
   guards: is,
   delays: {
@@ -215,6 +211,13 @@ export const kitSetup = setup({
     toCapability: enqueueActions(({ context, enqueue, event }) =>
       forwardToCapability(context, enqueue, event),
     ),
+    leaveCapabilityView: enqueueActions(({ context, enqueue }) => tellLeave(context, enqueue)),
+    fromCapability: enqueueActions(({ enqueue, event }) => {
+      assertEvent(event, 'capabilities.tell')
+      const told = event.event
+      if (told.type.startsWith('modal.') || told.type.startsWith('router.')) enqueue.sendTo('modal', told)
+      else enqueue.raise(told)
+    }),
     /** The wallet listing's machine, over the kit's networks and the host's wallet lists. */
     spawnWallets: assign(({ context, spawn }, logic: WalletsLogic) =>
       context.wallets
@@ -378,6 +381,7 @@ export const kitSetup = setup({
       assertEvent(event, 'account.connected')
       const namespace = namespaceOf(event.account)
       const accounts = { ...context.accounts, [namespace]: event.account }
+      tellAccounts(enqueue, context, { change: 'connected', chain: namespace, accounts })
       // The other namespace reconnected at start: kept for when the visitor turns to it, not shown.
       if (event.reconnected && namespace !== context.activeNamespace) {
         enqueue.assign({ accounts })
@@ -397,14 +401,11 @@ export const kitSetup = setup({
       if (event.account.connectorId === context.input.connectorIds.walletConnect)
         enqueue.raise({ type: 'remoteSessions.load' })
       fetchBalances(context, enqueue, event.account)
-      // Sign-in (issue 15, eip155) hears every connect; the modal stays open on ConnectingSiwe while it looks for
-      // a session, and closes once the visitor is signed in (or goes on without).
-      const evm = evmAccount(event.account)
-      if (context.signIn && evm)
-        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(evm) })
       if (event.reconnected) return
-      if (signInConfig(context.config) && evm)
-        enqueue.sendTo('modal', { type: 'router.replace', view: 'ConnectingSiwe' })
+      // A capability may go on from a fresh connect in a view of its own (sign-in: ConnectingSiwe, open while it
+      // looks for a session); else the modal closes.
+      const next = viewAfterConnect({ ...context, accounts }, event.account)
+      if (next !== undefined) enqueue.sendTo('modal', { type: 'router.replace', view: next as ViewName })
       else enqueue.sendTo('modal', { type: 'modal.close' })
       enqueue.sendTo('telemetry', {
         type: 'telemetry.send',
@@ -421,8 +422,7 @@ export const kitSetup = setup({
       const namespace = event.namespace ?? 'eip155'
       const accounts: KitContext['accounts'] = { ...context.accounts }
       delete accounts[namespace]
-      if (context.signIn && namespace === 'eip155')
-        enqueue.sendTo(context.signIn, { type: 'signIn.disconnected' })
+      tellAccounts(enqueue, context, { change: 'disconnected', chain: namespace, accounts })
       // The other namespace's account is untouched (SPEC §4: disconnect is per chain).
       if (namespace !== context.activeNamespace) {
         enqueue.assign({ accounts })
@@ -450,50 +450,15 @@ export const kitSetup = setup({
       const account = context.accounts[namespace]
       if (!account) return
       const moved = { ...account, chainId: event.chainId } as ConnectionAccount
-      enqueue.assign({ accounts: { ...context.accounts, [namespace]: moved } })
+      const accounts = { ...context.accounts, [namespace]: moved }
+      enqueue.assign({ accounts })
+      tellAccounts(enqueue, context, { change: 'chainChanged', chain: namespace, accounts })
       if (namespace !== context.activeNamespace) return
       enqueue.assign({ connected: moved })
       tellSender(context, enqueue, moved)
       fetchBalances(context, enqueue, moved)
       endAccountFlows(enqueue)
-      // A session is for one account on one chain: another chain asks sign-in again.
-      const evm = evmAccount(moved)
-      if (context.signIn && evm)
-        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(evm) })
     }),
-    /** Sign-in, once spawned, hears the account already connected (a reconnect that came first). */
-    tellSignInAccount: enqueueActions(({ context, enqueue }) => {
-      const evm = evmAccount(context.accounts.eip155)
-      if (context.signIn && evm)
-        enqueue.sendTo(context.signIn, { type: 'signIn.account', account: signInAccount(evm) })
-    }),
-    spawnSignIn: assign(({ context, spawn }, logic: SignInLogic) =>
-      context.signIn
-        ? {}
-        : {
-            signIn: spawn(logic, {
-              systemId: 'signIn',
-              input: { required: signInRequired(context.config) },
-            }),
-          },
-    ),
-    /** Sign-in asks the visitor: ConnectingSiwe, over the view shown or in the modal opened for it. */
-    showSignIn: enqueueActions(({ context, enqueue }) => {
-      if (context.modal.history.at(-1) === 'ConnectingSiwe') return
-      if (context.modal.open) enqueue.sendTo('modal', { type: 'router.replace', view: 'ConnectingSiwe' })
-      else enqueue.sendTo('modal', { type: 'modal.open', view: 'ConnectingSiwe' })
-    }),
-    /** Signed in, or going on without: ConnectingSiwe has done its job. */
-    leaveSignIn: enqueueActions(({ context, enqueue }) => {
-      if (context.modal.history.at(-1) === 'ConnectingSiwe') enqueue.sendTo('modal', { type: 'modal.close' })
-    }),
-    /** Declined while sign-in is required: disconnected, and told why. */
-    disconnectUnsigned: enqueueActions(({ enqueue, event }) => {
-      assertEvent(event, 'signIn.declined')
-      enqueue.sendTo('connection', { type: 'connection.disconnect' })
-      enqueue.sendTo('toast', { type: 'toast.show', variant: 'error', message: event.message })
-    }),
-
     selectWallet: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'wallet.select')
       const local = matchConnector(context.connectors, event.wallet)

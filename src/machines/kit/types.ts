@@ -4,7 +4,12 @@ import type { EmbeddedWallet } from '../../embedded/load'
 import type { ErrorInfo, KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
 import type { AccountEvent, AccountNotice, accountMachine } from '../account'
-import type { CapabilityHostRef, CapabilityKitEvent, RegisteredCapability } from '../capability'
+import type {
+  CapabilityHostNotice,
+  CapabilityHostRef,
+  CapabilityKitEvent,
+  RegisteredCapability,
+} from '../capability'
 import type {
   ChainNamespace,
   ChosenWallet,
@@ -18,7 +23,6 @@ import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
 import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
-import type { SignInEvent, SignInNotice, signInMachine } from '../signIn'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
 import type { PayEvent, PayRequest, PayState } from './payTypes'
@@ -67,8 +71,6 @@ export type FrameLogic = typeof frameMachine
 export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
 export type SendLogic = typeof sendMachine
-/** Sign-in with the wallet (SIWX), provided with its slots (`createSignInActors`). */
-export type SignInLogic = typeof signInMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
 export type WalletsLogic = typeof walletsMachine
 /** Solana's connection: the connection machine provided with the Solana adapter's slots (issue 17). */
@@ -83,7 +85,6 @@ export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type SendRef = ActorRefFrom<SendLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
-export type SignInRef = ActorRefFrom<SignInLogic>
 export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
 
 export type Loader<Output> = PromiseActorLogic<Output>
@@ -135,8 +136,6 @@ export interface KitContext {
   walletsPending: readonly WalletsEvent[]
   /** The capabilities' hosts, by capability id (each runs its capability's statechart, systemId its id). */
   capabilities: Readonly<Record<string, CapabilityHostRef>>
-  /** Sign-in with the wallet (systemId `signIn`), from the start when the host configured `siwx`. */
-  signIn: SignInRef | undefined
   /**
    * The visitor ticked Connect's legal checkbox (`features.legalCheckbox`): kept for the page's life, not
    * stored (consent is the visitor's act on this visit, to the terms the host links now).
@@ -258,6 +257,8 @@ export type KitEvent =
   | { type: 'pay.ask' }
   /** A capability's own event (its id is the prefix, to its statechart once it runs), or its glue's. */
   | CapabilityKitEvent
+  /** A capability's glue tells the kit something (through its host). */
+  | CapabilityHostNotice
   /** A capability is asked for again (its view's "Try again" after its code did not load). */
   | { type: 'capabilities.load'; id: string }
   /** The account, its chain or the namespace shown changed: capabilities for one account end (raised). */
@@ -269,9 +270,3 @@ export type KitEvent =
    * one, that namespace becomes the active one (its account, or Connect when none).
    */
   | { type: 'network.select'; caipNetworkId: string }
-  /** Sign-in's code is needed (at start, with `siwx` configured; ConnectingSiwe retries it). */
-  | { type: 'signIn.load' }
-  /** What ConnectingSiwe and `useKitSession().signOut` send sign-in (forwarded once it runs). */
-  | Extract<SignInEvent, { type: 'signIn.sign' | 'signIn.cancel' | 'signIn.signOut' }>
-  /** From sign-in, through `followSignIn`. */
-  | SignInNotice

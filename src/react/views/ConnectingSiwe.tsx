@@ -1,9 +1,8 @@
-import { selectCapability } from '../../machines/kit'
-import { selectSignInStatus } from '../../machines/signIn'
+import { type SignInActorRef, selectSignInStatus } from '../../machines/signIn'
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
-import { useKitConfig, useSignInActor } from '../hooks'
+import { useCapability, useKitConfig } from '../hooks'
 import { localizeText, rich, useT } from '../i18nViews'
 
 /**
@@ -15,8 +14,8 @@ import { localizeText, rich, useT } from '../i18nViews'
 export default function ConnectingSiwe() {
   const kit = useKitActor()
   const config = useKitConfig()
-  const signIn = useSignInActor()
-  const loadFailed = useSelector(kit, (s) => selectCapability(s, 'signIn') === 'failed')
+  const { actor: signIn, status: code, retry } = useCapability<SignInActorRef>('signIn')
+  const loadFailed = code === 'failed'
   const status = useSelector(signIn, selectSignInStatus)
   const account = useSelector(signIn, (s) => s?.context.account)
   const error = useSelector(signIn, (s) => s?.context.error)
@@ -24,7 +23,7 @@ export default function ConnectingSiwe() {
   const busy = !loadFailed && (status === 'checking' || status === 'signing' || !signIn)
   const t = useT()
   const appName = config.metadata?.name ?? t('siwe.thisApp')
-  const sign = () => kit.send(loadFailed ? { type: 'signIn.load' } : { type: 'signIn.sign' })
+  const sign = () => (loadFailed ? retry() : kit.send({ type: 'signIn.sign' }))
   return (
     <div className="ws-center ws-stack" data-view-status={status}>
       <p>
