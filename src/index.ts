@@ -64,10 +64,6 @@ export {
   type KitTheme,
   kitMachine,
   type ModalActorRef,
-  type PayAsset,
-  type PayRequest,
-  type PayState,
-  type PayStatus,
   selectCapabilityOffered,
   type ToastActorRef,
 } from './machines/kit'
@@ -79,6 +75,7 @@ export {
   modalMachine,
   selectView,
 } from './machines/modal'
+export type { PayAsset, PayRequest, PayState, PayStatus } from './machines/pay'
 export {
   type Toast,
   type ToastContext,

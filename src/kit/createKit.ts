@@ -15,7 +15,7 @@ import type { Capability, CapabilityServices, RegisteredCapability } from '../ma
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
 import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
-import type { AccountRef, SendRef, SessionClientRef } from '../machines/kit/types'
+import type { AccountRef, SessionClientRef } from '../machines/kit/types'
 import { signInConfig, siwxOf } from '../siwx/adapter'
 import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
@@ -315,24 +315,6 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
         const subscriptions = [
           account?.on('account.balancesUnavailable', sendBack),
           account?.on('account.balancesUpdated', sendBack),
-        ]
-        return () => {
-          for (const subscription of subscriptions) subscription?.unsubscribe()
-        }
-      }),
-      /** Loads the send machine with its wagmi actors; a receiver's name resolves through the Data API. */
-      loadSend: fromPromise(async () =>
-        (await import('./load/send')).sendLogic(resolved, services.queryClient, wagmi),
-      ),
-      followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const send = system.get('send') as SendRef | undefined
-        const subscriptions = [
-          send?.on('send.succeeded', sendBack),
-          send?.on('send.failed', sendBack),
-          send?.on('send.previewing', sendBack),
-          send?.on('request.timedOut', sendBack),
-          send?.on('send.payAccepted', sendBack),
-          send?.on('send.payRefused', sendBack),
         ]
         return () => {
           for (const subscription of subscriptions) subscription?.unsubscribe()

@@ -52,6 +52,8 @@ export interface CapabilityHostContext {
   view: string | undefined
   /** The kit's connected accounts, as last told: its statechart hears them when it starts (`accounts`). */
   accounts: KitAccounts
+  /** Its events sent before its statechart ran: they loaded it, and reach it, in order, once it runs. */
+  held: AnyEventObject[]
 }
 
 export type CapabilityHostEvent =
@@ -65,13 +67,15 @@ export type CapabilityHostEvent =
    */
   | { type: 'capability.accountChanged'; view: string | undefined; scope: CapabilityScope }
   /** An event of the capability's (its prefix), from the views or the host page: to its statechart. */
-  | { type: 'capability.forward'; event: AnyEventObject }
+  | { type: 'capability.forward'; event: AnyEventObject; scope: CapabilityScope }
   /** The account's latest balances (to a capability that takes them). */
   | { type: 'capability.balances'; balances: KitBalances }
   /** A connect, chain change or disconnect, any namespace's (to a capability that follows the accounts). */
   | { type: 'capability.accounts'; change: AccountsChange }
   /** The visitor leaves the view shown (back, close, Escape): one of its own tells its statechart (`leave`). */
   | { type: 'capability.leave'; view: string }
+  /** Internal: its statechart started and its glue listens (raised on entering `running`). */
+  | { type: 'capability.started' }
   /** From its glue: an event for the kit. */
   | { type: 'capability.tell'; event: CapabilityKitEvent }
 
@@ -119,7 +123,7 @@ const capabilityHostSetup = setup({
   guards: {
     /** The capability is offered in the kit's scope now (its feature on, the right account). */
     offered: ({ context, event }) => {
-      assertEvent(event, ['capability.load', 'capability.view'])
+      assertEvent(event, ['capability.load', 'capability.view', 'capability.forward'])
       return context.capability.offered(event.scope)
     },
     /** The modal shows one of its views. */
@@ -145,12 +149,13 @@ const capabilityHostSetup = setup({
   },
   actions: {
     keepScope: assign(({ event }) => {
-      assertEvent(event, ['capability.load', 'capability.view'])
+      assertEvent(event, ['capability.load', 'capability.view', 'capability.forward'])
       return { scope: event.scope, accounts: event.scope.accounts }
     }),
-    keepAccounts: assign(({ event }) => {
+    keepAccounts: assign(({ context, event }) => {
       assertEvent(event, 'capability.accounts')
-      return { accounts: event.change.accounts }
+      const { accounts, shown } = event.change
+      return { accounts, scope: context.scope && { ...context.scope, accounts, connected: shown } }
     }),
     keepView: assign(({ event }) => {
       assertEvent(event, ['capability.view', 'capability.accountChanged'])
@@ -173,14 +178,19 @@ const capabilityHostSetup = setup({
     }),
     /** Its statechart, just started, hears the accounts connected now (a capability that follows them). */
     tellAccountsAtStart: enqueueActions(({ context, enqueue }) => {
-      const event = context.capability.accounts?.({ change: 'started', accounts: context.accounts })
-      if (context.actor && event) enqueue.sendTo(context.actor, event)
+      const told = context.capability.accounts?.({
+        change: 'started',
+        accounts: context.accounts,
+        shown: context.scope?.connected,
+        shownChanged: true,
+      })
+      if (context.actor) for (const event of eventsOf(told)) enqueue.sendTo(context.actor, event)
     }),
     /** A change of the accounts, to its running statechart (a capability that follows them). */
     tellAccounts: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'capability.accounts')
       const told = context.capability.accounts?.(event.change)
-      if (context.actor && told) enqueue.sendTo(context.actor, told)
+      if (context.actor) for (const each of eventsOf(told)) enqueue.sendTo(context.actor, each)
     }),
     /** The visitor left one of its views: its statechart hears it (`leave`). */
     tellLeave: enqueueActions(({ context, event, enqueue }) => {
@@ -191,6 +201,27 @@ const capabilityHostSetup = setup({
     stop: enqueueActions(({ context, enqueue }) => {
       if (context.actor) enqueue.stopChild(context.actor)
       enqueue.assign({ actor: undefined })
+    }),
+    /** An event of its own before it runs: kept for its statechart. */
+    hold: assign(({ context, event }) => {
+      assertEvent(event, 'capability.forward')
+      return { held: [...context.held, event.event] }
+    }),
+    /** Its statechart runs: the events that came before reach it, in order. */
+    deliverHeld: enqueueActions(({ context, enqueue }) => {
+      if (context.actor) for (const held of context.held) enqueue.sendTo(context.actor, held)
+      enqueue.assign({ held: [] })
+    }),
+    /** Its code did not load: the events that waited for it are answered as it says (`unavailable`), and dropped. */
+    reportUnavailable: enqueueActions(({ context, enqueue }) => {
+      for (const event of context.capability.unavailable?.(context.held as never) ?? [])
+        enqueue.sendParent({ type: 'capabilities.tell', event } satisfies CapabilityHostNotice)
+      enqueue.assign({ held: [] })
+    }),
+    /** Its statechart hears the view the modal shows now (a capability that follows the views). */
+    tellView: enqueueActions(({ context, enqueue }) => {
+      const told = context.capability.view?.(context.view)
+      if (context.actor && told) enqueue.sendTo(context.actor, told)
     }),
     forward: sendTo(
       ({ context }) => context.actor!,
@@ -219,6 +250,11 @@ const startOrLoad = [
   { guard: and(['offered', 'loaded']), actions: 'keepScope', target: 'running' },
   { guard: 'offered', actions: 'keepScope', target: 'loading' },
 ] as const
+/** An event of its own before it runs: it loads (if offered), and the event waits for its statechart. */
+const onItsEvent = [
+  { guard: and(['offered', 'loaded']), actions: ['keepScope', 'hold'], target: 'running' },
+  { guard: 'offered', actions: ['keepScope', 'hold'], target: 'loading' },
+] as const
 /** A view of its own shows: as asked for. */
 const onItsView = [
   {
@@ -238,6 +274,7 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
     actor: undefined,
     view: undefined,
     accounts: {},
+    held: [],
   }),
   initial: 'idle',
   on: {
@@ -252,6 +289,7 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
       on: {
         'capability.load': [...startOrLoad],
         'capability.view': [...onItsView, { actions: 'keepView' }],
+        'capability.forward': [...onItsEvent],
       },
     },
     loading: {
@@ -260,10 +298,11 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
         src: 'load',
         input: ({ context }) => ({ capability: context.capability }),
         onDone: { target: 'running', actions: 'keepCode' },
-        onError: { target: 'failed' },
+        onError: { target: 'failed', actions: 'reportUnavailable' },
       },
-      after: { onDemandLoad: { target: 'failed' } },
+      after: { onDemandLoad: { target: 'failed', actions: 'reportUnavailable' } },
       on: {
+        'capability.forward': { actions: 'hold' },
         /** The account changed while its code loads: what loads was for the account before, and is not started. */
         'capability.accountChanged': [
           { guard: 'perAccount', target: 'idle', actions: ['keepView', 'askAgain'] },
@@ -272,7 +311,9 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
       },
     },
     running: {
-      entry: ['start', 'tellAccountsAtStart'],
+      // What its statechart hears first is told once its glue listens (entry actions run before the invoked
+      // glue starts; the raised event is taken after).
+      entry: ['start', raise({ type: 'capability.started' })],
       invoke: {
         id: 'glue',
         src: 'glue',
@@ -283,7 +324,9 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
         }),
       },
       on: {
+        'capability.started': { actions: ['tellAccountsAtStart', 'deliverHeld'] },
         'capability.forward': { guard: 'started', actions: 'forward' },
+        'capability.view': { actions: ['keepView', 'tellView'] },
         'capability.balances': { actions: 'shareBalances' },
         'capability.accounts': { actions: ['keepAccounts', 'tellAccounts'] },
         'capability.leave': { guard: and(['started', 'leavesItsView']), actions: 'tellLeave' },
@@ -298,12 +341,18 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
       on: {
         'capability.load': startOrLoad[1],
         'capability.view': [onItsView[1], { actions: 'keepView' }],
+        'capability.forward': onItsEvent[1],
       },
     },
   },
 })
 
 export type CapabilityHostRef = ActorRefFrom<typeof capabilityHostMachine>
+
+/** What a mapping of the contract returned, as a list (none, one event, or several in order). */
+function eventsOf(told: AnyEventObject | readonly AnyEventObject[] | undefined): readonly AnyEventObject[] {
+  return told === undefined ? [] : Array.isArray(told) ? told : [told as AnyEventObject]
+}
 
 /** A capability's host's systemId. */
 export const hostId = (id: string) => `capability.${id}`

@@ -10,8 +10,7 @@ import type { modalMachine } from './modal'
 import type { toastMachine } from './toast'
 
 export type { CapabilityStatus } from './capability'
-export type { PayAsset, PayRequest, PayState, PayStatus } from './kit/payTypes'
-export { matchConnector, routeAfterSend } from './kit/rules'
+export { matchConnector } from './kit/rules'
 export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from './kit/types'
 
 /**
@@ -63,7 +62,7 @@ export function defineKitMachine() {
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
-      'modal.shown': { actions: ['mirrorModal', 'loadForView', 'tellCapabilitiesView', 'followPayView'] },
+      'modal.shown': { actions: ['mirrorModal', 'loadForView', 'tellCapabilitiesView'] },
       // Another account, chain or namespace (or none): capabilities for one account end; a view of one still shown
       // starts it again, for the account shown now.
       'capabilities.accountChanged': { actions: 'endAccountCapabilities' },
@@ -157,7 +156,7 @@ export function defineKitMachine() {
       'telemetry.configRefused': { actions: 'showInvalidAppConfigurationAlert' },
       // SPEC §8: the provider's services refuse the project id.
       'wallets.projectRefused': { actions: 'showInvalidProjectIdAlert' },
-      // The connection's or the send flow's wallet request timed out (SPEC §8 alert).
+      // A wallet request timed out: the connection's, or a capability's (SPEC §8 alert).
       'request.timedOut': { actions: ['showTimedOutAlert', 'withdrawFrameRequests'] },
       // SPEC §3 Verify context: wallets will flag this page's domain for the pairing shown (SPEC §8 alert).
       'connection.domainUnverified': { actions: 'showUnverifiedDomainAlert' },
@@ -251,7 +250,7 @@ export function defineKitMachine() {
           actions: sendTo('connection', { type: 'connection.lost' }),
         },
       ],
-      // The account machine's and send flow's own events (the connection's `account.*` notices match exactly).
+      // The account machine's own events (the connection's `account.*` notices match exactly).
       'account.*': { guard: 'accountRuns', actions: forwardTo(({ context }) => context.account!) },
       'account.balancesUnavailable': {
         actions: sendTo('toast', ({ event }) => ({
@@ -264,22 +263,6 @@ export function defineKitMachine() {
       // A capability's own event (its id is the prefix): to its host, which hands it to its statechart once it runs.
       // The most general descriptor: every event the root takes itself is matched before.
       '*': { guard: 'forCapability', actions: 'toCapability' },
-      'send.*': { guard: 'sendRuns', actions: forwardTo(({ context }) => context.sendFlow!) },
-      'send.succeeded': { actions: 'afterSend' },
-      // Pay (SPEC §1 `pay`): refused at once while Pay is off or a payment is open; else the send flow checks it
-      // (`send.pay`, its rules in src/machines/send/pay.ts) and fills its form, and Pay shows. A refusal reaches
-      // the host through `payRefused`.
-      'pay.open': { actions: 'openPay' },
-      'pay.ask': { actions: 'askPendingPay' },
-      'send.payAccepted': { actions: 'showPay' },
-      'send.payRefused': { actions: 'refusePendingPay' },
-      // A failed transfer while Pay is open: kept, so the host hears it if the visitor leaves without paying.
-      'send.failed': { actions: 'notePayFailure' },
-      // The form was accepted (a name resolved, if it was one): the preview shows next.
-      'send.previewing': {
-        guard: 'showsSendForm',
-        actions: sendTo('modal', { type: 'router.push', view: 'WalletSendPreview' }),
-      },
     },
     type: 'parallel',
     states: {
@@ -309,15 +292,6 @@ export function defineKitMachine() {
         started: 'spawnAccount',
         running: 'fetchBalances',
         follow: 'followAccount',
-      }),
-      /** The send flow (SPEC §4 "Sending a token"). */
-      sendFlow: onDemand({
-        load: 'send.load',
-        loader: 'loadSend',
-        started: 'spawnSend',
-        running: 'askPayNext',
-        failed: 'dropPendingPay',
-        follow: 'followSend',
       }),
       /**
        * Solana's connection (issue 17): loaded at start when a Solana network is configured, so a reconnect finds
@@ -362,22 +336,18 @@ export function initialKitContext(input: KitInput): KitContext {
     remoteSessions: undefined,
     frame: undefined,
     account: undefined,
-    sendFlow: undefined,
     capabilities: {},
     wallets: undefined,
     walletsPending: [],
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
-    pay: undefined,
-    payRefused: undefined,
-    payPending: undefined,
     legalAccepted: false,
   }
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'sendFlow' | 'wallets' | 'solana'
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'wallets' | 'solana'
 
-/** The status of a capability loaded on demand, e.g. `selectCapability(snapshot, 'sendFlow') === 'failed'`. */
+/** The status of a region loaded on demand, e.g. `selectCapability(snapshot, 'wallets') === 'failed'`. */
 export function selectCapability(snapshot: { value: unknown }, capability: KitCapability): CapabilityStatus {
   const value = (snapshot.value as Record<KitCapability, string | object>)[capability]
   const state = typeof value === 'string' ? value : Object.keys(value)[0]

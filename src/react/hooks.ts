@@ -201,7 +201,7 @@ export function useAccountActor(): AccountActorRef | undefined {
  * kit (`kit.send({ type: 'send.setAmount', amount: '1.5' })`).
  */
 export function useSendActor(): SendActorRef | undefined {
-  return useSelector(useKitActor(), (s) => s.context.sendFlow) as SendActorRef | undefined
+  return useCapability<SendActorRef>('send').actor
 }
 
 /**

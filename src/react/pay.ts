@@ -1,8 +1,11 @@
 import { useCallback, useMemo, useState } from 'react'
-import { type PayError, payErrorOf } from '../errors/pay'
-import type { KitSnapshot, PayRequest, PayStatus } from '../machines/kit'
+import { PayDisabledError, type PayError, PayFailedError, payErrorOf } from '../errors/pay'
+import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
+import { selectCapabilityHost } from '../machines/kit'
+import type { PayActorRef, PayContext, PayRequest, PayStatus } from '../machines/pay'
 import { useSelector } from './actor'
 import { useKitActor } from './context'
+import { useCapability } from './hooks'
 
 /** A payment made: the transaction hash (a Solana transaction's base58 signature). */
 export interface PayResult {
@@ -23,13 +26,16 @@ export interface UseKitPayReturnType {
   result: { hash: string; error?: undefined } | { hash?: undefined; error: PayError } | undefined
 }
 
+/** Pay's own code did not load: the payment cannot be asked (the next one loads it again). */
+const PAY_UNAVAILABLE = { name: 'PayFailedError', message: 'Pay could not load. Try again.' }
+
 /** The ids of `pay.open`: each call's own, so its outcome is told apart from another's. */
 let lastPayId = 0
 
-/** Where the payment `id` stands in the kit's snapshot. */
-function outcomeOf(snapshot: KitSnapshot, id: number | undefined) {
-  const { pay, payRefused } = snapshot.context
-  if (id === undefined) return undefined
+/** Where the payment `id` stands in Pay's records (src/machines/pay.ts). */
+function outcomeOf(context: PayContext | undefined, id: number | undefined) {
+  if (!context || id === undefined) return undefined
+  const { pay, payRefused } = context
   if (payRefused?.id === id) return { status: 'failed' as const, error: payRefused.error }
   if (pay?.id === id) return { status: pay.status, hash: pay.hash, error: pay.error }
   return undefined
@@ -47,20 +53,57 @@ function outcomeOf(snapshot: KitSnapshot, id: number | undefined) {
 export function useKitPay(): UseKitPayReturnType {
   const kit = useKitActor()
   const [id, setId] = useState<number>()
-  const outcome = useSelector(kit, (s) => outcomeOf(s as KitSnapshot, id), sameOutcome)
+  const [failed, setFailed] = useState<{ id: number; error: PayError }>()
+  const payActor = useCapability<PayActorRef>('pay').actor
+  const recorded = useSelector(payActor, (s) => outcomeOf(s?.context, id), sameOutcome)
+  const outcome = failed && failed.id === id ? { status: 'failed' as const, error: failed.error } : recorded
   const pay = useCallback(
     (request: PayRequest) => {
       const payId = ++lastPayId
       setId(payId)
+      // Pay off (SPEC §1, its default): refused here, nothing fetched.
+      if (!kit.getSnapshot().context.config.features.pay) {
+        const error = new PayDisabledError()
+        setFailed({ id: payId, error })
+        return Promise.reject(error)
+      }
       return new Promise<PayResult>((resolve, reject) => {
-        const subscription = kit.subscribe((snapshot) => {
-          const settled = outcomeOf(snapshot as KitSnapshot, payId)
+        const stops: Array<() => void> = []
+        const stop = () => {
+          for (const each of stops.splice(0)) each()
+        }
+        const settle = (context: PayContext | undefined) => {
+          const settled = outcomeOf(context, payId)
           if (!settled || settled.status === 'paying') return
-          subscription.unsubscribe()
+          stop()
           if (settled.status === 'succeeded') resolve({ hash: settled.hash! })
           else reject(payErrorOf(settled.error!))
-        })
+        }
+        // Pay's records are its capability's (loaded with this payment): followed once it runs; its code failing
+        // to load refuses the payment (the next one loads it again).
+        const host = selectCapabilityHost(kit.getSnapshot(), 'pay') as CapabilityHostRef | undefined
+        let followed: PayActorRef | undefined
+        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
+          if (capabilityStatus(snapshot) === 'failed') {
+            stop()
+            const unavailable = new PayFailedError(PAY_UNAVAILABLE)
+            setFailed({ id: payId, error: unavailable })
+            reject(unavailable)
+            return
+          }
+          const actor = snapshot.context.actor as PayActorRef | undefined
+          if (!actor || actor === followed) return
+          followed = actor
+          const subscription = actor.subscribe((s) => settle(s.context))
+          stops.push(() => subscription.unsubscribe())
+          settle(actor.getSnapshot().context)
+        }
+        if (host) {
+          const subscription = host.subscribe(onHost)
+          stops.push(() => subscription.unsubscribe())
+        }
         kit.send({ type: 'pay.open', id: payId, request })
+        if (host) onHost(host.getSnapshot())
       })
     },
     [kit],

@@ -57,9 +57,20 @@ const events = [
   { type: 'capability.load', scope: anonymous },
   { type: 'capability.accountChanged', view: 'Own', scope: connected },
   { type: 'capability.accountChanged', view: 'Other', scope: connected },
-  { type: 'capability.forward', event: { type: 'standIn.ping' } },
+  { type: 'capability.forward', event: { type: 'standIn.ping' }, scope: connected },
+  { type: 'capability.forward', event: { type: 'standIn.ping' }, scope: anonymous },
+  { type: 'capability.view', view: undefined, scope: connected },
   { type: 'capability.balances', balances: [] },
-  { type: 'capability.accounts', change: { change: 'connected', chain: 'eip155', accounts: {} } },
+  {
+    type: 'capability.accounts',
+    change: {
+      change: 'chainChanged',
+      chain: 'eip155',
+      accounts: { eip155: connected.connected },
+      shown: connected.connected,
+      shownChanged: true,
+    },
+  },
   { type: 'capability.leave', view: 'Own' },
   { type: 'capability.leave', view: 'Other' },
   { type: 'capability.tell', event: { type: 'toast.show', variant: 'success', message: 'Done' } },
@@ -81,8 +92,8 @@ const modelFor = (perAccount: boolean) =>
   createModel(machine, { input: { capability: capability(perAccount) }, events, serializeState })
 const perAccount = modelFor(true)
 const lasting = modelFor(false)
-const PATHS = 20
-const LASTING_PATHS = 19
+const PATHS = 25
+const LASTING_PATHS = 23
 
 function invariant(s: HostSnapshot) {
   // Its statechart runs only while the host is running, from code that loaded, for a scope it is offered in.

@@ -44,21 +44,21 @@ describe('kit alerts and on-demand loads', () => {
     let loads = 0
     const machine = kitMachine.provide({
       actors: {
-        loadSend: fromPromise(() => {
+        loadWallets: fromPromise(() => {
           loads += 1
           return new Promise<never>(() => {})
         }) as never, // a chunk that never arrives: its output type does not matter
       },
     })
     const kit = createActor(machine, { input: kitTestInput('loads'), clock }).start()
-    kit.send({ type: 'send.load' })
-    expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
+    kit.send({ type: 'listing.load' })
+    expect(kit.getSnapshot().matches({ wallets: 'loading' })).toBe(true)
     clock.increment(ON_DEMAND_LOAD_TIMEOUT_MS - 1)
-    expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
+    expect(kit.getSnapshot().matches({ wallets: 'loading' })).toBe(true)
     clock.increment(1)
-    expect(kit.getSnapshot().matches({ sendFlow: 'failed' })).toBe(true)
-    kit.send({ type: 'send.load' })
-    expect(kit.getSnapshot().matches({ sendFlow: 'loading' })).toBe(true)
+    expect(kit.getSnapshot().matches({ wallets: 'failed' })).toBe(true)
+    kit.send({ type: 'listing.load' })
+    expect(kit.getSnapshot().matches({ wallets: 'loading' })).toBe(true)
     expect(loads).toBe(2)
     kit.stop()
   })

@@ -1,13 +1,21 @@
+import { QueryClient } from '@tanstack/react-query'
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { type AnyActorRef, createActor, createMachine, fromCallback, fromPromise } from 'xstate'
+import { createActor, createMachine, fromCallback, fromPromise } from 'xstate'
 import { resolveConfig } from '../../src/config'
 import { UserRejectedError } from '../../src/errors/connection'
 import { PayCancelledError, PayFailedError, payErrorOf } from '../../src/errors/pay'
-import { type KitEvent, type KitInput, kitMachine, type PayRequest } from '../../src/machines/kit'
+import { payCapability } from '../../src/kit/capabilities/payCapability'
+import { sendCapability } from '../../src/kit/capabilities/sendCapability'
+import { payGlue } from '../../src/kit/load/pay'
+import { sendGlue } from '../../src/kit/load/send'
+import { capabilityStatus } from '../../src/machines/capability'
+import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
+import { type PayActorRef, type PayContext, type PayRequest, payMachine } from '../../src/machines/pay'
 import {
   type FeeEstimate,
   type ReceiptRequest,
+  type SendActorRef,
   type SendReceipt,
   type SendTransactionRequest,
   sendMachine,
@@ -16,10 +24,10 @@ import { payRefusal, payToken } from '../../src/machines/send/pay'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, testAccount } from './kit.fixtures'
 
 /**
- * Pay (issue 18, SPEC §1 `pay`): the kit's rules for the host's payment, then the kit machine with its real modal
- * and the real send flow, whose wallet and chain slots are scripted (the e2e test pays through the sandbox):
- * the payment fills the send flow's form, the transfer's hash or its failure reaches the kit's `pay` record,
- * leaving Pay ends the payment.
+ * Pay (issue 18, SPEC §1 `pay`): the send flow's rules for the host's payment, then the kit machine with its real
+ * modal, its Pay and send capabilities with their real glue, and the real send flow, whose wallet and chain slots
+ * are scripted (the e2e test pays through the sandbox): the payment fills the send flow's form, the transfer's
+ * hash or its failure reaches Pay's record, leaving Pay ends the payment.
  */
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -131,28 +139,22 @@ function kitWithSendFlow(
       namespaceStore: quiet as never,
       loadWallets: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
-      loadSend: fromPromise(async () => {
-        if (sendCode === 'fails') throw new Error('the send flow’s chunk did not load')
-        return send
-      }) as never,
-      // As createKit's: the send flow's notices become kit events.
-      followSend: fromCallback<KitEvent>(({ sendBack, system }) => {
-        const flow = system.get('send') as AnyActorRef | undefined
-        const notices = [
-          'send.succeeded',
-          'send.failed',
-          'send.previewing',
-          'send.payAccepted',
-          'send.payRefused',
-        ]
-        const subscriptions = notices.map((type) => flow?.on(type, (notice: KitEvent) => sendBack(notice)))
-        return () => {
-          for (const subscription of subscriptions) subscription?.unsubscribe()
-        }
-      }),
     },
   })
-  const kit = createActor(machine, { input: payInput(pay) }).start()
+  const input = payInput(pay)
+  const services = { config: input.config, wagmi: undefined as never, queryClient: () => new QueryClient() }
+  // The kit's send and Pay capabilities with their real glue; the send flow's code is the scripted one.
+  const capabilities = [
+    {
+      ...sendCapability,
+      load: async () => {
+        if (sendCode === 'fails') throw new Error('the send flow’s chunk did not load')
+        return { logic: send, glue: sendGlue as never }
+      },
+    },
+    { ...payCapability, load: async () => ({ logic: payMachine, glue: payGlue(services) as never }) },
+  ]
+  const kit = createActor(machine, { input: { ...input, capabilities } }).start()
   kit.send({ type: 'account.connected', account: connected, method: 'browser', reconnected: false })
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
   /** Lets the loaders and the scripted slots answer. */
@@ -163,37 +165,54 @@ function kitWithSendFlow(
     const { open, history } = kit.getSnapshot().context.modal
     return open ? history.at(-1) : undefined
   }
-  const sendStatus = () => {
-    const flow = kit.getSnapshot().context.sendFlow
-    return flow?.getSnapshot().value
+  const host = (id: string) => kit.getSnapshot().context.capabilities[id]!
+  const flow = () => host('send').getSnapshot().context.actor as SendActorRef | undefined
+  const sendStatus = () => flow()?.getSnapshot().value
+  /** Pay's records (its capability's statechart), once it runs. */
+  const records = (): PayContext | undefined =>
+    (host('pay').getSnapshot().context.actor as PayActorRef | undefined)?.getSnapshot().context
+  /** Every refusal Pay recorded, in order (a later one replaces the record). */
+  const refusals: PayContext['payRefused'][] = []
+  const note = (context: PayContext) => {
+    if (context.payRefused && refusals.at(-1) !== context.payRefused) refusals.push(context.payRefused)
   }
-  return { kit, sent, settled, view, sendStatus }
+  let watched: PayActorRef | undefined
+  host('pay').subscribe((snapshot) => {
+    const actor = snapshot.context.actor as PayActorRef | undefined
+    if (!actor || actor === watched) return
+    watched = actor
+    note(actor.getSnapshot().context)
+    actor.subscribe((s) => note(s.context))
+  })
+  return { kit, sent, settled, view, sendStatus, flow, records, refusals, host }
 }
 
 describe('the kit’s Pay, with the real send flow', () => {
   const request: PayRequest = { recipient: RECIPIENT, amount: '0.25' }
 
-  it('with pay off: refused at once, nothing shown, the send flow never loaded', async () => {
-    const { kit, settled, view } = kitWithSendFlow(false, { answer: 'approve' })
+  it('with pay off: refused by Pay, nothing shown, the send flow never loaded', async () => {
+    const { kit, settled, view, records, host } = kitWithSendFlow(false, { answer: 'approve' })
     kit.send({ type: 'pay.open', id: 7, request })
     await settled()
-    expect(kit.getSnapshot().context.payRefused).toEqual({
+    expect(records()?.payRefused).toEqual({
       id: 7,
       error: { name: 'PayDisabledError', message: 'Pay is not enabled (features.pay is off)' },
     })
-    expect(kit.getSnapshot().context.pay).toBeUndefined()
+    expect(records()?.pay).toBeUndefined()
     expect(view()).toBeUndefined()
-    expect(kit.getSnapshot().context.sendFlow).toBeUndefined()
+    expect(capabilityStatus(host('send').getSnapshot())).toBe('idle')
   })
 
   it('with pay on, a malformed request: the send flow refuses it, nothing shown, its form untouched', async () => {
-    const { kit, settled, view, sendStatus } = kitWithSendFlow(true, { answer: 'approve' })
+    const { kit, settled, view, sendStatus, flow, records, refusals } = kitWithSendFlow(true, {
+      answer: 'approve',
+    })
     kit.send({ type: 'pay.open', id: 5, request: { recipient: 'vitalik.eth', amount: '0.25' } })
     // Waiting for the send flow's code: a second payment meanwhile is refused as busy.
     kit.send({ type: 'pay.open', id: 6, request })
-    expect(kit.getSnapshot().context.payRefused).toMatchObject({ id: 6, error: { name: 'PayBusyError' } })
     await settled()
-    expect(kit.getSnapshot().context.payRefused).toEqual({
+    expect(refusals[0]).toMatchObject({ id: 6, error: { name: 'PayBusyError' } })
+    expect(records()?.payRefused).toEqual({
       id: 5,
       error: {
         name: 'PayRequestInvalidError',
@@ -201,32 +220,42 @@ describe('the kit’s Pay, with the real send flow', () => {
         details: 'recipient: not an address on Sandbox',
       },
     })
-    expect(kit.getSnapshot().context.pay).toBeUndefined()
-    expect(kit.getSnapshot().context.payPending).toBeUndefined()
+    expect(records()?.pay).toBeUndefined()
+    expect(records()?.payPending).toBeUndefined()
     expect(view()).toBeUndefined()
     expect(sendStatus()).toBe('editing')
-    expect(kit.getSnapshot().context.sendFlow!.getSnapshot().context.receiverAddress).toBeUndefined()
+    expect(flow()!.getSnapshot().context.receiverAddress).toBeUndefined()
   })
 
   it('with pay on, the send flow’s code failing to load: the payment is refused, and can be asked again', async () => {
-    const { kit, settled, view } = kitWithSendFlow(true, { answer: 'approve' }, 'fails')
+    const { kit, settled, view, records, host } = kitWithSendFlow(true, { answer: 'approve' }, 'fails')
     kit.send({ type: 'pay.open', id: 8, request })
     await settled()
-    const refused = kit.getSnapshot().context.payRefused!
+    const refused = records()!.payRefused!
     expect(refused.id).toBe(8)
     expect(payErrorOf(refused.error)).toBeInstanceOf(PayFailedError)
     expect(refused.error.message).toBe('Pay could not load. Try again.')
-    expect(kit.getSnapshot().context.payPending).toBeUndefined()
+    expect(records()!.payPending).toBeUndefined()
     expect(view()).toBeUndefined()
+    // Asked again: the send flow's code is asked for again (it fails again here: refused the same way).
+    kit.send({ type: 'pay.open', id: 9, request })
+    await settled()
+    expect(records()!.payRefused).toMatchObject({
+      id: 9,
+      error: { message: 'Pay could not load. Try again.' },
+    })
+    expect(capabilityStatus(host('send').getSnapshot())).toBe('failed')
   })
 
   it('with pay on: Pay shows the filled form’s preview; approved, the hash is the payment’s and Pay closes', async () => {
-    const { kit, sent, settled, view, sendStatus } = kitWithSendFlow(true, { answer: 'approve' })
+    const { kit, sent, settled, view, sendStatus, flow, records, refusals } = kitWithSendFlow(true, {
+      answer: 'approve',
+    })
     kit.send({ type: 'pay.open', id: 1, request })
     await settled()
     expect(view()).toBe('Pay')
     expect(sendStatus()).toEqual({ previewing: 'ready' })
-    const form = kit.getSnapshot().context.sendFlow!.getSnapshot().context
+    const form = flow()!.getSnapshot().context
     expect([form.token?.symbol, form.sendTokenAmount, form.resolvedAddress]).toEqual([
       'ETH',
       '0.25',
@@ -234,29 +263,30 @@ describe('the kit’s Pay, with the real send flow', () => {
     ])
     // A second payment while this one is open is refused; this one is untouched.
     kit.send({ type: 'pay.open', id: 2, request })
-    expect(kit.getSnapshot().context.payRefused?.error.name).toBe('PayBusyError')
-    expect(kit.getSnapshot().context.pay).toMatchObject({ id: 1, status: 'paying' })
+    expect(refusals.at(-1)?.error.name).toBe('PayBusyError')
+    expect(records()?.pay).toMatchObject({ id: 1, status: 'paying' })
 
     kit.send({ type: 'send.confirm' })
     await settled()
     expect(sent).toEqual([
       { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything(), nonce: 3 },
     ])
-    expect(kit.getSnapshot().context.pay).toMatchObject({ id: 1, status: 'succeeded', hash: '0xabc' })
+    expect(records()?.pay).toMatchObject({ id: 1, status: 'succeeded', hash: '0xabc' })
     expect(view()).toBeUndefined()
   })
 
   it('declined in the wallet, then left: the host hears the wallet’s refusal; left at once: cancelled', async () => {
-    const { kit, settled, view } = kitWithSendFlow(true, { answer: 'decline' })
+    const { kit, settled, view, flow, records } = kitWithSendFlow(true, { answer: 'decline' })
     kit.send({ type: 'pay.open', id: 3, request })
     await settled()
     kit.send({ type: 'send.confirm' })
     await settled()
     // The failure is shown in Pay (Try again stays possible); the payment is still open.
     expect(view()).toBe('Pay')
-    expect(kit.getSnapshot().context.pay?.status).toBe('paying')
+    expect(records()?.pay?.status).toBe('paying')
     kit.send({ type: 'modal.close' })
-    const failed = kit.getSnapshot().context.pay!
+    await settled()
+    const failed = records()!.pay!
     expect(failed.status).toBe('failed')
     expect(payErrorOf(failed.error!)).toBeInstanceOf(PayFailedError)
     expect(failed.error?.code).toBe(4001)
@@ -265,10 +295,10 @@ describe('the kit’s Pay, with the real send flow', () => {
     await settled()
     expect(view()).toBe('Pay')
     kit.send({ type: 'router.back' })
-    expect(kit.getSnapshot().context.pay).toMatchObject({ id: 4, status: 'failed' })
-    expect(payErrorOf(kit.getSnapshot().context.pay!.error!)).toBeInstanceOf(PayCancelledError)
-    // The send form the payment filled is reset: the visitor's own Send starts empty.
     await settled()
-    expect(kit.getSnapshot().context.sendFlow!.getSnapshot().context.sendTokenAmount).toBeUndefined()
+    expect(records()?.pay).toMatchObject({ id: 4, status: 'failed' })
+    expect(payErrorOf(records()!.pay!.error!)).toBeInstanceOf(PayCancelledError)
+    // The send form the payment filled is reset: the visitor's own Send starts empty.
+    expect(flow()!.getSnapshot().context.sendTokenAmount).toBeUndefined()
   })
 })

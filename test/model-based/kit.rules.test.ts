@@ -11,10 +11,12 @@ import {
 } from 'xstate'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
+import { sendCapability } from '../../src/kit/capabilities/sendCapability'
 import { signInCapability } from '../../src/kit/capabilities/signInCapability'
 import { swapCapability } from '../../src/kit/capabilities/swapCapability'
 import { namesGlue } from '../../src/kit/load/names'
 import { onrampGlue } from '../../src/kit/load/onramp'
+import { sendGlue } from '../../src/kit/load/send'
 import { signInGlue } from '../../src/kit/load/signIn'
 import { swapGlue } from '../../src/kit/load/swap'
 import { type Capability, capabilityStatus } from '../../src/machines/capability'
@@ -84,6 +86,7 @@ function kitWithRecorders(
       load: async () => ({ logic: recorder('onramp', onrampInputs), glue: onrampGlue(services) }),
     },
     { ...namesCapability, load: async () => ({ logic: recorder('names', namesInputs), glue: namesGlue }) },
+    { ...sendCapability, load: async () => ({ logic: recorder('send', []), glue: sendGlue as never }) },
     {
       ...signInCapability,
       load: async () => ({ logic: recorder('signIn', signInInputs), glue: signInGlue as never }),
@@ -94,7 +97,6 @@ function kitWithRecorders(
       spawnFrame: assign({ frame: () => spawned('frame') }),
       spawnRemoteSessions: assign({ remoteSessions: () => spawned('remoteSessions') }),
       spawnAccount: assign({ account: () => spawned('account') }),
-      spawnSend: assign({ sendFlow: () => spawned('send') }),
       spawnWallets: assign({ wallets: () => spawned('wallets') }),
       spawnSolana: assign({ solana: () => spawned('solana') }),
     },
@@ -112,11 +114,9 @@ function kitWithRecorders(
       followFrame: quiet,
       followRemoteSessions: quiet,
       followAccount: quiet,
-      followSend: quiet,
       loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
-      loadSend: fromPromise(async () => standIn) as never,
       loadWallets: fromPromise(loadWallets) as never,
     },
   })

@@ -19,7 +19,6 @@ const machine = kitMachine.provide({
     spawnFrame: assign({ frame: () => ref('frame') }),
     spawnRemoteSessions: assign({ remoteSessions: () => ref('remoteSessions') }),
     spawnAccount: assign({ account: () => ref('account') }),
-    spawnSend: assign({ sendFlow: () => ref('send') }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
     spawnSolana: assign({ solana: () => ref('solana') }),
     // The capabilities' hosts are actors of their own (test/model-based/capability.test.ts): a stand-in here.
@@ -39,13 +38,11 @@ const machine = kitMachine.provide({
     followFrame: quiet,
     followRemoteSessions: quiet,
     followAccount: quiet,
-    followSend: quiet,
     followSolana: quiet,
     namespaceStore: quiet as never,
     loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
-    loadSend: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
     loadSolana: fromPromise(async () => standIn) as never,
   },
@@ -93,7 +90,6 @@ const events = [
   // A capability's glue: the modal moved as the kit, any other event taken as the kit takes it.
   { type: 'capabilities.tell', event: { type: 'router.push', view: 'Account' } },
   { type: 'capabilities.tell', event: { type: 'toast.show', variant: 'success', message: 'Done' } },
-  { type: 'send.previewing' },
   shown(),
   { type: 'account.connected', account: account('walletConnect'), method: 'qrcode', reconnected: false },
   { type: 'account.connected', account: account('walletstateEmbedded'), method: 'email', reconnected: true },
@@ -110,16 +106,6 @@ const events = [
   { type: 'kit.dismissAlert', code: 'FRAME_FAILED' },
   { type: 'account.balancesUpdated', owner: { address: '0x0', chainId: 'eip155:31337' }, balances: [] },
   { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'failed' },
-  {
-    type: 'send.succeeded',
-    hash: '0x1',
-    chainId: 31337,
-    namespace: 'eip155',
-    native: true,
-    symbol: 'ETH',
-    amount: '1',
-    to: '0x2',
-  },
   { type: 'account.disconnected' },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
@@ -128,29 +114,21 @@ const events = [
   { type: 'frame.updateEmail', email: 'new@example.com' },
   { type: 'frame.setAccountType', accountType: 'eoa' },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'peerDisconnected' },
-  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadSend', 'loadWallets'].flatMap((id) => [
+  ...['loadEmbedded', 'loadRemoteSessions', 'loadAccount', 'loadWallets'].flatMap((id) => [
     done(id),
     failed(id),
   ]),
 ] as unknown as Parameters<typeof createModel<typeof machine>>[1]['events']
 
 /**
- * The host's run-time settings and payment (issue 18): the theme and the language at run time, the host's payment
- * (refused here: `pay` is off in the test config) and a failed transfer (kept only while a payment is open). They
- * change only context that no region reads, so they are explored in the default model alone: in every model they
- * would only multiply its edges (the six together ran out of memory). kit.theme.test.ts and kit.pay.test.ts test
- * them in depth.
+ * The host's run-time settings (issue 18): the theme and the language at run time. They change only context that
+ * no region reads, so they are explored in the default model alone: in every model they would only multiply its
+ * edges. kit.theme.test.ts tests them in depth (the host's payment is Pay's capability: kit.pay.test.ts).
  */
 const hostEvents = [
   { type: 'kit.setThemeMode', themeMode: 'light' },
   { type: 'kit.setThemeVariables', themeVariables: { '--ws-accent': '#ff3366' } },
   { type: 'kit.setLocale', locale: 'de' },
-  {
-    type: 'pay.open',
-    id: 1,
-    request: { recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '1' },
-  },
-  { type: 'send.failed', error: { name: 'UserRejectedError', message: 'Declined' } },
 ] as unknown as typeof events
 
 /** Two namespaces (issue 17): Solana's connection, its account, Networks across namespaces. */
@@ -250,17 +228,16 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 91
-const RESTORING_PATHS = 65
-const TOUCH_PATHS = 89
-const FOLLOWER_PATHS = 91
-const SOLANA_PATHS = 57
-const LEGAL_PATHS = 55
+const PATHS = 78
+const RESTORING_PATHS = 58
+const TOUCH_PATHS = 76
+const FOLLOWER_PATHS = 78
+const SOLANA_PATHS = 50
+const LEGAL_PATHS = 48
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
   if (s.matches({ account: 'running' }) !== !!s.context.account) throw new Error('account ref out of step')
-  if (s.matches({ sendFlow: 'running' }) !== !!s.context.sendFlow) throw new Error('send ref out of step')
   if (s.matches({ embedded: 'running' }) !== !!s.context.frame) throw new Error('frame ref out of step')
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')

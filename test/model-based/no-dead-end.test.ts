@@ -43,7 +43,6 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.embedded.running': 'followFrame lives as long as the frame runs (running is never left)',
   'kit.remoteSessions.running': 'followRemoteSessions lives as long as the session client runs',
   'kit.account.running': 'followAccount lives as long as the account machine runs',
-  'kit.sendFlow.running': 'followSend lives as long as the send flow runs',
   'kit.wallets.running': 'followWallets lives as long as the wallet listing runs',
   'kit.solana.running': "followSolana lives as long as Solana's connection runs",
   // Sign-in (issue 15): its slots call the host's SIWX config; the kit's own (createSiwe, the Data API sessions)

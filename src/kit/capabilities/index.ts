@@ -1,6 +1,8 @@
 import type { Capability } from '../../machines/capability'
 import { namesCapability } from './namesCapability'
 import { onrampCapability } from './onrampCapability'
+import { payCapability } from './payCapability'
+import { sendCapability } from './sendCapability'
 import { signInCapability } from './signInCapability'
 import { swapCapability } from './swapCapability'
 
@@ -10,4 +12,6 @@ export const builtInCapabilities: readonly Capability[] = [
   onrampCapability,
   namesCapability,
   signInCapability,
+  sendCapability,
+  payCapability,
 ]

@@ -3,11 +3,12 @@ import type { Config } from 'wagmi'
 import { createSendActors } from '../../actors/send'
 import { getDataApiClient } from '../../api/dataApi'
 import type { ResolvedKitConfig } from '../../config'
-import { sendMachine } from '../../machines/send'
+import type { CapabilityKit, CapabilityServices, LoadedCapability } from '../../machines/capability'
+import { routeAfterSend, type SendActorRef, sendMachine } from '../../machines/send'
 
 /**
- * The send machine with its wagmi actors; a receiver's name resolves through the Data API. What the kit's
- * `loadSend` loads, in one `import()` (see ./account.ts). Solana's send (over @solana/web3.js, beside Solana's
+ * The send machine with its wagmi actors; a receiver's name resolves through the Data API. What the send
+ * capability loads, in one `import()` (see ./account.ts). Solana's send (over @solana/web3.js, beside Solana's
  * connection) is a further `import()`, made on the first Solana send only.
  */
 export function sendLogic(config: ResolvedKitConfig, queryClient: QueryClient, wagmi: Config) {
@@ -18,4 +19,45 @@ export function sendLogic(config: ResolvedKitConfig, queryClient: QueryClient, w
   return sendMachine.provide({
     actors: createSendActors({ wagmi, names: { api, queryClient }, ...(hasSolana ? { solana } : {}) }),
   })
+}
+
+/** The send capability's code: its flow, and its glue beside the kit. */
+export function sendCapabilityCode(
+  services: CapabilityServices,
+): LoadedCapability<ReturnType<typeof sendLogic>> {
+  return { logic: sendLogic(services.config, services.queryClient(), services.wagmi), glue: sendGlue }
+}
+
+/**
+ * The send flow's glue. A transfer landed: while Pay shows it is the host's payment (Pay closes), else the
+ * preview moves on (SPEC §2, `routeAfterSend`); either way the balances are read again and a toast says so. A
+ * transfer failing while Pay shows is kept for the payment; the form accepted shows the preview; the send
+ * flow's answer to a payment goes to Pay; a wallet request that ran out of time raises the kit's alert.
+ */
+export function sendGlue(send: SendActorRef, kit: CapabilityKit) {
+  const subscriptions = [
+    send.on('send.succeeded', (notice) => {
+      const paid = kit.view() === 'Pay'
+      if (paid) kit.send({ type: 'pay.sent', hash: notice.hash })
+      else if (kit.view() === 'WalletSendPreview') kit.send(routeAfterSend(notice))
+      kit.send({ type: 'account.refreshBalances' })
+      kit.send({
+        type: 'toast.show',
+        variant: 'success',
+        message: `${paid ? 'Paid' : 'Sent'} ${notice.amount} ${notice.symbol}`,
+      })
+    }),
+    send.on('send.failed', ({ error }) => {
+      if (kit.view() === 'Pay') kit.send({ type: 'pay.transferFailed', error })
+    }),
+    send.on('send.previewing', () => {
+      if (kit.view() === 'WalletSend') kit.send({ type: 'router.push', view: 'WalletSendPreview' })
+    }),
+    send.on('send.payAccepted', () => kit.send({ type: 'pay.accepted' })),
+    send.on('send.payRefused', ({ error }) => kit.send({ type: 'pay.refused', error })),
+    send.on('request.timedOut', (notice) => kit.send(notice)),
+  ]
+  return () => {
+    for (const subscription of subscriptions) subscription.unsubscribe()
+  }
 }

@@ -39,6 +39,11 @@ import type { ToastEvent } from '../toast'
 export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
   /** Its name: its running actor's `systemId`, and the prefix of the events the kit forwards to it. */
   readonly id: string
+  /**
+   * Other prefixes of the events it takes (a host's `pay.*` for a payment capability). An event of its own sent
+   * before it runs loads it (when offered) and reaches its statechart once it does.
+   */
+  readonly takes?: readonly string[]
   /** Whether the kit offers it now: only then does it load (a view of it shows "unavailable" otherwise). */
   readonly offered: (scope: CapabilityScope) => boolean
   /** The modal views it owns: showing one loads it, for the account shown. */
@@ -64,12 +69,21 @@ export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
    * The event that tells its running statechart what changed in the kit's accounts (every namespace's, not
    * only the one shown), and which accounts are connected when it starts; `undefined`: nothing for it.
    */
-  readonly accounts?: (change: AccountsChange) => EventFromLogic<Logic> | undefined
+  readonly accounts?: (
+    change: AccountsChange,
+  ) => EventFromLogic<Logic> | readonly EventFromLogic<Logic>[] | undefined
+  /** The event that tells its running statechart the view the modal shows now (undefined: closed), if it follows them. */
+  readonly view?: (view: string | undefined) => EventFromLogic<Logic> | undefined
   /**
    * While offered: the view the modal turns to after a fresh connect (the account just connected is in the
    * scope), instead of closing; `undefined`: the modal closes as usual.
    */
   readonly afterConnect?: (scope: CapabilityScope) => string | undefined
+  /**
+   * Its code did not load while events of its own waited for it (`held`, in order): what the kit is told
+   * instead (e.g. a refusal for whoever waits on an answer). The next event or view loads it again.
+   */
+  readonly unavailable?: (held: readonly EventFromLogic<Logic>[]) => readonly CapabilityKitEvent[]
   /** The event its statechart takes when the visitor leaves one of its views (back, close, Escape), if any. */
   readonly leave?: (view: string) => EventFromLogic<Logic> | undefined
 }
@@ -79,14 +93,23 @@ export type KitAccounts = Readonly<Partial<Record<ChainNamespace, ConnectionAcco
 
 /**
  * A change of the kit's accounts as a capability hears it: `started` when its statechart starts (the accounts
- * connected then), else a namespace's (`chain`) connect, chain change or disconnect, with the accounts after it.
+ * connected then), else a namespace's (`chain`) connect, chain change or disconnect, or the namespace shown
+ * turned to (`activated`), with the accounts after it. `shown` is the account the views show after it;
+ * `shownChanged`, whether that is another account (or chain, or none) than before.
  */
 export type AccountsChange =
-  | { readonly change: 'started'; readonly accounts: KitAccounts }
   | {
-      readonly change: 'connected' | 'chainChanged' | 'disconnected'
+      readonly change: 'started'
+      readonly accounts: KitAccounts
+      readonly shown: ConnectionAccount | undefined
+      readonly shownChanged: true
+    }
+  | {
+      readonly change: 'connected' | 'chainChanged' | 'disconnected' | 'activated'
       readonly chain: ChainNamespace
       readonly accounts: KitAccounts
+      readonly shown: ConnectionAccount | undefined
+      readonly shownChanged: boolean
     }
 
 /** A capability as the kit holds it: its loader bound to the kit's services by the composition root. */

@@ -1,9 +1,8 @@
 import { assertEvent } from 'xstate'
 import type { AccountsChange } from '../capability/contract'
 import type { ConnectionAccount } from '../connection'
-import type { KitEnqueue } from './helpers'
 import { capabilityFor, capabilityScope, shownView } from './rules'
-import type { KitContext, KitEvent } from './types'
+import type { KitContext, KitEnqueue, KitEvent } from './types'
 
 /*
  * What the root tells the capabilities' hosts (the capability contract, src/machines/capability.ts): the kit's
@@ -48,7 +47,7 @@ export function loadById(context: KitContext, enqueue: KitEnqueue, event: KitEve
 /** A capability's own event: to its host, which hands it to its statechart once it runs. */
 export function forwardToCapability(context: KitContext, enqueue: KitEnqueue, event: KitEvent) {
   const host = context.capabilities[capabilityFor(context, event.type)?.id ?? '']
-  if (host) enqueue.sendTo(host, { type: 'capability.forward', event })
+  if (host) enqueue.sendTo(host, { type: 'capability.forward', event, scope: capabilityScope(context) })
 }
 
 /** A connect, a chain change or a disconnect (any namespace's): the capabilities that follow the accounts hear it. */

@@ -1,7 +1,8 @@
-import type { ChainNamespace, ConnectionAccount } from '../connection'
+import type { ChainNamespace } from '../connection'
 import type { WalletsEvent } from '../wallets'
+import { tellAccounts } from './capabilities'
 import { fetchBalances } from './rules'
-import type { KitContext, KitEvent, KitTheme } from './types'
+import type { KitContext, KitEnqueue, KitEvent, KitTheme } from './types'
 
 /*
  * The steps the kit's actions share (src/machines/kit/setup.ts): plain functions of its context that enqueue
@@ -32,36 +33,30 @@ export function endAccountFlows(enqueue: KitEnqueue) {
 
 /**
  * Makes `namespace` the active one: its account (if any) is the one the views and the host see, its balances
- * are read, and what was for the other one's account (a swap, a send form) ends.
+ * are read, and what was for the other one's account (a swap, a send form) ends. The capabilities that follow
+ * the accounts hear it (`activated`), unless the change that led here told them already (`told`).
  */
-export function activate(context: KitContext, enqueue: KitEnqueue, namespace: ChainNamespace) {
+export function activate(
+  context: KitContext,
+  enqueue: KitEnqueue,
+  namespace: ChainNamespace,
+  { told = false }: { told?: boolean } = {},
+) {
   const connected = context.accounts[namespace]
   enqueue.assign({ activeNamespace: namespace, connected })
   enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
   enqueue.sendTo('modal', { type: 'modal.connected', connected: connected !== undefined })
-  if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.reset' })
-  tellSender(context, enqueue, connected)
+  if (!told)
+    tellAccounts(enqueue, context, {
+      change: 'activated',
+      chain: namespace,
+      accounts: context.accounts,
+      shown: connected,
+      shownChanged: connected !== context.connected,
+    })
   endAccountFlows(enqueue)
   if (connected) fetchBalances(context, enqueue, connected)
   else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
-}
-
-/** The send flow is asked to take the payment (as the active account): its form, reset, becomes the payment. */
-export function askPay(
-  context: KitContext,
-  enqueue: KitEnqueue,
-  pending: NonNullable<KitContext['payPending']>,
-) {
-  const send = context.sendFlow
-  if (!send) return
-  enqueue.sendTo(send, { type: 'send.reset' })
-  enqueue.sendTo(send, { type: 'send.setSender', sender: context.connected })
-  enqueue.sendTo(send, { type: 'send.pay', request: pending.request, networks: context.config.networks })
-}
-
-/** The send flow sends as the active account: it hears each change (a Solana send signs with its connector). */
-export function tellSender(context: KitContext, enqueue: KitEnqueue, sender: ConnectionAccount | undefined) {
-  if (context.sendFlow) enqueue.sendTo(context.sendFlow, { type: 'send.setSender', sender })
 }
 
 /** Solana's WalletConnect connector when Solana is the active namespace; eip155's WalletConnect otherwise. */
@@ -72,12 +67,4 @@ export function remoteConnector(context: KitContext) {
 
 export function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
   return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }
-}
-
-/** What the kit's rules enqueue, structurally (xstate's enqueuer is generic over the whole setup). */
-export interface KitEnqueue {
-  assign: (values: Partial<KitContext>) => void
-  // biome-ignore lint/suspicious/noExplicitAny: any child or the modal by its id; the events are checked where built
-  sendTo: (to: any, event: any) => void
-  raise: (event: KitEvent) => void
 }

@@ -11,8 +11,6 @@ import type {
   ConnectorInfo,
   Eip155Account,
 } from '../connection'
-import type { ModalEvent } from '../modal'
-import type { SendNotice } from '../send'
 import type { AccountRef, KitContext, KitEvent, SolanaConnectionRef } from './types'
 
 /*
@@ -24,18 +22,6 @@ import type { AccountRef, KitContext, KitEvent, SolanaConnectionRef } from './ty
 export const shownView = (context: Pick<KitContext, 'modal'>): ViewName | undefined =>
   context.modal.open ? context.modal.history.at(-1) : undefined
 
-/**
- * SPEC §2: after a send, an ERC-20 send and any Solana send (SOL too) return to Account; a native eip155 send
- * goes back without naming a view.
- */
-export function routeAfterSend(
-  notice: Pick<Extract<SendNotice, { type: 'send.succeeded' }>, 'native' | 'namespace'>,
-): ModalEvent {
-  return notice.native && notice.namespace !== 'solana'
-    ? { type: 'router.back' }
-    : { type: 'router.replace', view: 'Account' }
-}
-
 /** Views of the frame's login flows: leaving one cancels the flow. */
 export const FRAME_FLOW_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'EmailVerifyOtp',
@@ -45,13 +31,6 @@ export const FRAME_FLOW_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'UpdateEmailWallet',
   'UpdateEmailPrimaryOtp',
   'UpdateEmailSecondaryOtp',
-])
-
-/** Views whose machine loads on demand: showing one sends its load event. */
-export const SEND_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
-  'WalletSend',
-  'WalletSendSelectToken',
-  'WalletSendPreview',
 ])
 
 /** A listing wallet matches an installed connector by rdns, else by id (an EIP-6963 connector's id is its rdns). */
@@ -66,12 +45,8 @@ export function matchConnector(
   )
 }
 
-/** The views that show the account's balances (the Account view's details, the send form and token picker). */
-const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
-  'Account',
-  'WalletSend',
-  'WalletSendSelectToken',
-])
+/** The views that show the account's balances: the Account view's details (a capability's: its `balanceViews`). */
+const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Account'])
 /** The CAIP-2 id of a chain id (a Solana one is already CAIP-2). */
 export const caip2 = (chainId: ChainId): string =>
   typeof chainId === 'number' ? `eip155:${chainId}` : chainId
@@ -169,13 +144,8 @@ export const is = {
   /** A login that connected closes the modal through the connection: its view is not left by hand. */
   frameLoggedIn: ({ event }) =>
     event.type === 'embedded.view' && event.connected && event.previous !== 'ApproveTransaction',
-  showsSendPreview: ({ context }) => shownView(context) === 'WalletSendPreview',
-  /** The host's payment is open (Pay): the send flow's outcome is the payment's. */
-  paying: ({ context }) => context.pay?.status === 'paying',
-  showsSendForm: ({ context }) => shownView(context) === 'WalletSend',
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,
-  sendRuns: ({ context }) => !!context.sendFlow,
   /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
   solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
   walletsRun: ({ context }) => !!context.wallets,
@@ -194,8 +164,6 @@ export const is = {
     const view = event.history.at(-1)!
     return BALANCE_VIEWS.has(view) || context.input.capabilities.some((c) => c.balanceViews?.includes(view))
   },
-  showsSendView: ({ event }) =>
-    event.type === 'modal.shown' && event.open && SEND_VIEWS.has(event.history.at(-1)!),
   /** An event of a registered capability's (its id is the prefix): for its host. */
   forCapability: ({ context, event }) => capabilityFor(context, event.type) !== undefined,
 } satisfies Record<string, Rule>
@@ -213,7 +181,10 @@ export const capabilityScope = (
 
 /** The registered capability an event is for (its id is the event's prefix), if any. */
 export const capabilityFor = (context: Pick<KitContext, 'input'>, type: string) =>
-  context.input.capabilities.find((capability) => isEventFor(capability.id, type))
+  context.input.capabilities.find(
+    (capability) =>
+      isEventFor(capability.id, type) || (capability.takes ?? []).some((prefix) => isEventFor(prefix, type)),
+  )
 
 /** Whether the kit offers a capability now, in its scope (false for one not registered). */
 export function capabilityOffered(

@@ -5,7 +5,7 @@ const value = {
   embedded: 'running',
   remoteSessions: 'idle',
   account: { loading: {} },
-  sendFlow: 'failed',
+  wallets: 'failed',
 }
 
 describe('kit selectors', () => {
@@ -13,7 +13,7 @@ describe('kit selectors', () => {
     expect(selectCapability({ value }, 'embedded')).toBe('running')
     expect(selectCapability({ value }, 'remoteSessions')).toBe('idle')
     expect(selectCapability({ value }, 'account')).toBe('loading')
-    expect(selectCapability({ value }, 'sendFlow')).toBe('failed')
+    expect(selectCapability({ value }, 'wallets')).toBe('failed')
   })
 
   it('selectAlerts gives the alerts as they are', () => {

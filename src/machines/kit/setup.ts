@@ -39,17 +39,7 @@ import {
   tellView,
   viewAfterConnect,
 } from './capabilities'
-import {
-  activate,
-  addAlert,
-  askPay,
-  endAccountFlows,
-  frameTheme,
-  isWalletsEvent,
-  remoteConnector,
-  tellSender,
-} from './helpers'
-import { afterSend, followPayView, openPay, showPay } from './pay'
+import { activate, addAlert, endAccountFlows, frameTheme, isWalletsEvent, remoteConnector } from './helpers'
 import { connectionOf, eventNamespace, fetchBalances, is, matchConnector, networkOf } from './rules'
 import type {
   AccountLogic,
@@ -58,7 +48,6 @@ import type {
   KitEvent,
   KitInput,
   KitTheme,
-  SendLogic,
   SessionClientLogic,
   SolanaConnectionLogic,
   WalletsLogic,
@@ -114,13 +103,11 @@ export const kitSetup = setup({
     loadEmbedded: pending<EmbeddedLoad>(),
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
-    loadSend: pending<SendLogic>(),
     loadWallets: pending<WalletsLogic>(),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
     followFrame: quiet(),
     followRemoteSessions: quiet(),
     followAccount: quiet(),
-    followSend: quiet(),
   },
   guards: is,
   delays: {
@@ -166,17 +153,6 @@ export const kitSetup = setup({
     ),
     spawnAccount: assign(({ context, spawn }, logic: AccountLogic) =>
       context.account ? {} : { account: spawn(logic, { systemId: 'account' }) },
-    ),
-    /** The token picker starts from the balances the account already has; the sender is the active account. */
-    spawnSend: assign(({ context, spawn }, logic: SendLogic) =>
-      context.sendFlow
-        ? {}
-        : {
-            sendFlow: spawn(logic, {
-              systemId: 'send',
-              input: { tokenBalances: [...context.balances], sender: context.connected },
-            }),
-          },
     ),
     /** A host for each registered capability (systemId `capability.<id>`), spawned at the kit's start. */
     spawnCapabilities: assign(({ context, spawn }) => ({
@@ -248,12 +224,10 @@ export const kitSetup = setup({
         enqueue.sendTo(({ context }) => context.wallets!, event satisfies WalletsEvent)
       enqueue.assign({ walletsPending: [] })
     }),
-    /** The account's latest balances: kept, and handed to the send flow and the capabilities that take them. */
+    /** The account's latest balances: kept, and handed to the capabilities that take them. */
     shareBalances: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.balancesUpdated')
       enqueue.assign({ balances: event.balances })
-      if (context.sendFlow)
-        enqueue.sendTo(context.sendFlow, { type: 'send.setTokenBalances', tokenBalances: event.balances })
       for (const host of Object.values(context.capabilities))
         enqueue.sendTo(host, { type: 'capability.balances', balances: event.balances })
     }),
@@ -381,9 +355,17 @@ export const kitSetup = setup({
       assertEvent(event, 'account.connected')
       const namespace = namespaceOf(event.account)
       const accounts = { ...context.accounts, [namespace]: event.account }
-      tellAccounts(enqueue, context, { change: 'connected', chain: namespace, accounts })
+      const kept = event.reconnected && namespace !== context.activeNamespace
+      const shown = kept ? context.connected : event.account
+      tellAccounts(enqueue, context, {
+        change: 'connected',
+        chain: namespace,
+        accounts,
+        shown,
+        shownChanged: shown !== context.connected,
+      })
       // The other namespace reconnected at start: kept for when the visitor turns to it, not shown.
-      if (event.reconnected && namespace !== context.activeNamespace) {
+      if (kept) {
         enqueue.assign({ accounts })
         return
       }
@@ -394,7 +376,6 @@ export const kitSetup = setup({
         activeNamespace: namespace,
         connecting: undefined,
       })
-      tellSender(context, enqueue, event.account)
       // A swap flow is for one account: the one connected now gets its own.
       endAccountFlows(enqueue)
       enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
@@ -422,26 +403,32 @@ export const kitSetup = setup({
       const namespace = event.namespace ?? 'eip155'
       const accounts: KitContext['accounts'] = { ...context.accounts }
       delete accounts[namespace]
-      tellAccounts(enqueue, context, { change: 'disconnected', chain: namespace, accounts })
-      // The other namespace's account is untouched (SPEC §4: disconnect is per chain).
+      const other: ChainNamespace = namespace === 'eip155' ? 'solana' : 'eip155'
+      // The other namespace's account is untouched (SPEC §4: disconnect is per chain); when the one shown goes,
+      // the other's is shown, if connected.
+      const shown = namespace !== context.activeNamespace ? context.connected : accounts[other]
+      tellAccounts(enqueue, context, {
+        change: 'disconnected',
+        chain: namespace,
+        accounts,
+        shown,
+        shownChanged: shown !== context.connected,
+      })
       if (namespace !== context.activeNamespace) {
         enqueue.assign({ accounts })
         return
       }
-      const other: ChainNamespace = namespace === 'eip155' ? 'solana' : 'eip155'
       if (accounts[other]) {
-        // Still connected on the other namespace: it becomes the active one.
+        // Still connected on the other namespace: it becomes the active one (the capabilities heard it above).
         enqueue.assign({ accounts, connecting: undefined })
         enqueue.sendTo('modal', { type: 'modal.close' })
-        activate({ ...context, accounts }, enqueue, other)
+        activate({ ...context, accounts }, enqueue, other, { told: true })
         return
       }
       enqueue.assign({ connected: undefined, accounts, connecting: undefined })
-      tellSender(context, enqueue, undefined)
       enqueue.sendTo('modal', { type: 'modal.connected', connected: false })
       enqueue.sendTo('modal', { type: 'modal.close' })
       if (context.account) enqueue.sendTo(({ context }) => context.account!, { type: 'account.clear' })
-      if (context.sendFlow) enqueue.sendTo(({ context }) => context.sendFlow!, { type: 'send.reset' })
       endAccountFlows(enqueue)
     }),
     followChain: enqueueActions(({ context, enqueue, event }) => {
@@ -451,11 +438,17 @@ export const kitSetup = setup({
       if (!account) return
       const moved = { ...account, chainId: event.chainId } as ConnectionAccount
       const accounts = { ...context.accounts, [namespace]: moved }
+      const active = namespace === context.activeNamespace
       enqueue.assign({ accounts })
-      tellAccounts(enqueue, context, { change: 'chainChanged', chain: namespace, accounts })
-      if (namespace !== context.activeNamespace) return
+      tellAccounts(enqueue, context, {
+        change: 'chainChanged',
+        chain: namespace,
+        accounts,
+        shown: active ? moved : context.connected,
+        shownChanged: active,
+      })
+      if (!active) return
       enqueue.assign({ connected: moved })
-      tellSender(context, enqueue, moved)
       fetchBalances(context, enqueue, moved)
       endAccountFlows(enqueue)
     }),
@@ -491,38 +484,6 @@ export const kitSetup = setup({
         method: event.social ? 'social' : 'email',
       })
     }),
-    /** A send landed: the payment's, or the visitor's (./pay.ts). */
-    afterSend: enqueueActions((args) => afterSend(args)),
-    /** The host's payment (`pay.open`): refused at once, or waiting for the send flow (./pay.ts). */
-    openPay: enqueueActions(({ context, enqueue, event }) => openPay(context, enqueue, event)),
-    /**
-     * The send flow runs (its code arrived): a waiting payment is asked next (`pay.ask`), once the flow's
-     * follower listens for its answer (entry actions run before the state's invoked follower starts).
-     */
-    askPayNext: raise({ type: 'pay.ask' }),
-    /** A waiting payment: the send flow is asked to take it. */
-    askPendingPay: enqueueActions(({ context, enqueue }) => {
-      if (context.payPending && context.sendFlow) askPay(context, enqueue, context.payPending)
-    }),
-    /** The send flow took the payment: recorded, and Pay shown (./pay.ts). */
-    showPay: enqueueActions(({ context, enqueue }) => showPay(context, enqueue)),
-    /** The send flow refused the payment (`payRefusal`'s reason): the host hears why; nothing was shown. */
-    refusePendingPay: assign(({ context, event }) => {
-      assertEvent(event, 'send.payRefused')
-      const pending = context.payPending
-      return pending ? { payRefused: { id: pending.id, error: event.error }, payPending: undefined } : {}
-    }),
-    /** The send flow's code did not load: a waiting payment is refused with that (`refusePendingPay`), and can be asked again. */
-    dropPendingPay: raise({
-      type: 'send.payRefused',
-      error: { name: 'PayFailedError', message: 'Pay could not load. Try again.' },
-    }),
-    notePayFailure: assign(({ context, event }) => {
-      assertEvent(event, 'send.failed')
-      return context.pay?.status === 'paying' ? { pay: { ...context.pay, lastError: event.error } } : {}
-    }),
-    /** Pay shown, then left: the payment ends (./pay.ts). */
-    followPayView: enqueueActions(({ context, enqueue, event }) => followPayView(context, enqueue, event)),
     /** An e-mail update ended: back on Account, and said when it worked. */
     endEmailUpdate: enqueueActions((args) => {
       const { enqueue } = args
@@ -539,7 +500,6 @@ export const kitSetup = setup({
         enqueue.raise({ type: 'account.load' })
         fetchBalances(context, enqueue)
       }
-      if (is.showsSendView(args)) enqueue.raise({ type: 'send.load' })
     }),
   },
 })

@@ -1,7 +1,7 @@
 import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
 import type { KitLocale, KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
 import type { EmbeddedWallet } from '../../embedded/load'
-import type { ErrorInfo, KitAlert } from '../../errors/base'
+import type { KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
 import type { AccountEvent, AccountNotice, accountMachine } from '../account'
 import type {
@@ -21,11 +21,9 @@ import type {
 } from '../connection'
 import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
-import type { SendEvent, SendNotice, sendMachine } from '../send'
 import type { SessionClientInput, sessionClientMachine } from '../session'
 import type { ToastEvent } from '../toast'
 import type { WalletsEvent, walletsMachine } from '../wallets'
-import type { PayEvent, PayRequest, PayState } from './payTypes'
 
 /** What `createKit` hands the kit machine: the resolved config and what it read of the page and storage. */
 export interface KitInput {
@@ -70,7 +68,6 @@ export interface KitInput {
 export type FrameLogic = typeof frameMachine
 export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
-export type SendLogic = typeof sendMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
 export type WalletsLogic = typeof walletsMachine
 /** Solana's connection: the connection machine provided with the Solana adapter's slots (issue 17). */
@@ -83,7 +80,6 @@ export type EmbeddedLoad = Pick<EmbeddedWallet, 'logic'> & {
 export type FrameRef = ActorRefFrom<FrameLogic>
 export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
-export type SendRef = ActorRefFrom<SendLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
 export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
 
@@ -125,8 +121,6 @@ export interface KitContext {
   frame: FrameRef | undefined
   /** The Account view's machine (systemId `account`), once its details showed. */
   account: AccountRef | undefined
-  /** The send flow (systemId `send`), once Send opened. */
-  sendFlow: SendRef | undefined
   /** The wallet listing's machine (systemId `wallets`), once the modal opened (or a view asked the listing). */
   wallets: WalletsRef | undefined
   /**
@@ -141,12 +135,6 @@ export interface KitContext {
    * stored (consent is the visitor's act on this visit, to the terms the host links now).
    */
   legalAccepted: boolean
-  /** The host's last payment opened (Pay, SPEC §1 `pay`): paying, or how it ended. */
-  pay: PayState | undefined
-  /** The host's last payment refused before it opened (Pay off, busy, not connected, a malformed request). */
-  payRefused: { id: number; error: ErrorInfo } | undefined
-  /** A payment asked for while Pay is on, waiting for the send flow (its code, then its `send.pay` check). */
-  payPending: { id: number; request: PayRequest } | undefined
   /** The theme shown, from the config's; `kit.setThemeMode` and `kit.setThemeVariables` change it at run time. */
   theme: KitTheme
 }
@@ -232,29 +220,11 @@ export type KitEvent =
       /** How it ended (the session client's notice); `expired` raises the SESSION_EXPIRED alert. */
       outcome?: 'deleted' | 'expired' | 'peerDisconnected' | 'settlementFailed'
     }
-  /** The Account view's details need their machine (`account`); the send views need theirs (`send`). */
+  /** The Account view's details need their machine (`account`). */
   | { type: 'account.load' }
-  | { type: 'send.load' }
   | AccountEvent
-  | SendEvent
-  /** From the account and send machines, through their followers. */
+  /** From the account machine, through its follower. */
   | AccountNotice
-  | Extract<
-      SendNotice,
-      {
-        type:
-          | 'send.succeeded'
-          | 'send.failed'
-          | 'send.previewing'
-          | 'request.timedOut'
-          | 'send.payAccepted'
-          | 'send.payRefused'
-      }
-    >
-  /** The host asks for a payment (`useKitPay().pay`): Pay, the send flow with its form fixed. */
-  | PayEvent
-  /** Internal: the send flow runs and its follower listens, so a waiting payment is asked now. */
-  | { type: 'pay.ask' }
   /** A capability's own event (its id is the prefix, to its statechart once it runs), or its glue's. */
   | CapabilityKitEvent
   /** A capability's glue tells the kit something (through its host). */
@@ -270,3 +240,11 @@ export type KitEvent =
    * one, that namespace becomes the active one (its account, or Connect when none).
    */
   | { type: 'network.select'; caipNetworkId: string }
+
+/** What the kit's rules enqueue, structurally (xstate's enqueuer is generic over the whole setup). */
+export interface KitEnqueue {
+  assign: (values: Partial<KitContext>) => void
+  // biome-ignore lint/suspicious/noExplicitAny: any child or the modal by its id; the events are checked where built
+  sendTo: (to: any, event: any) => void
+  raise: (event: KitEvent) => void
+}

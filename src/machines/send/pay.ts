@@ -2,7 +2,7 @@ import { isAddress } from 'viem'
 import type { KitNetwork } from '../../config'
 import { type PayError, PayNotConnectedError, PayRequestInvalidError } from '../../errors/pay'
 import { type ConnectionAccount, namespaceOf } from '../connection'
-import type { PayRequest } from '../kit/payTypes'
+import type { PayRequest } from '../pay/types'
 import type { TokenBalance } from './types'
 
 /*

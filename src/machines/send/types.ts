@@ -4,7 +4,7 @@ import type { BalanceChange, BalanceSimulation } from '../../chains/eip155/simul
 import type { KitNetwork } from '../../config'
 import type { ErrorInfo } from '../../errors/base'
 import type { ChainId, ChainNamespace, ConnectionAccount } from '../connection'
-import type { PayRequest } from '../kit/payTypes'
+import type { PayRequest } from '../pay/types'
 
 /** SPEC §3 token balance, as the Data API reports it. */
 export interface TokenBalance {

@@ -1,11 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { dataApiKeys } from '../../api/queries'
-import { selectCapability } from '../../machines/kit'
 import type { SendActorRef } from '../../machines/send'
-import { useSelector } from '../actor'
-import { useKitActor } from '../context'
-import { useKitAccount, useSendActor } from '../hooks'
+import { useCapability, useKitAccount } from '../hooks'
 import { useT } from '../i18nViews'
 import { useDataApi } from './accountShared'
 import { ViewLoading } from './ViewLoading'
@@ -19,10 +16,8 @@ import { ViewLoading } from './ViewLoading'
  * `failed` says that its code did not load.
  */
 export function useSendFlow(): { send: SendActorRef | undefined; failed: boolean; retry: () => void } {
-  const kit = useKitActor()
-  const send = useSendActor()
-  const failed = useSelector(kit, (s) => selectCapability(s, 'sendFlow') === 'failed')
-  return { send, failed, retry: () => kit.send({ type: 'send.load' }) }
+  const { actor: send, status, retry } = useCapability<SendActorRef>('send')
+  return { send, failed: status === 'failed', retry }
 }
 
 /** What a send view shows while the send flow's code loads, or when it did not. */

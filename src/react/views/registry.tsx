@@ -1,8 +1,10 @@
 import { type ComponentType, lazy } from 'react'
 import type { RegisteredCapability } from '../../machines/capability'
+import type { PayActorRef } from '../../machines/pay'
 import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
+import { useCapability } from '../hooks'
 import { type MessageKey, type Translate, useT } from '../i18n'
 import en from '../locales/en.json'
 import { ConnectView } from './Connect'
@@ -63,7 +65,8 @@ const PayView = lazy(() => import('./Pay'))
 /** Pay by its name alone (`open('Pay')`) shows why nothing is there, and fetches no Pay code. */
 function PayGate() {
   const kit = useKitActor()
-  const paying = useSelector(kit, (s) => s.context.pay?.status === 'paying')
+  const pay = useCapability<PayActorRef>('pay').actor
+  const paying = useSelector(pay, (s) => s?.context.pay?.status === 'paying')
   const on = useSelector(kit, (s) => s.context.config.features.pay)
   const t = useT()
   if (paying) return <PayView />

@@ -43,3 +43,28 @@ export interface PayState {
 
 /** The events the host (and the Pay view) send the kit. */
 export type PayEvent = { type: 'pay.open'; id: number; request: PayRequest }
+
+/** What the pay machine takes: the host's payment, and what the send flow and the modal made of it. */
+export type PayMachineEvent =
+  | PayEvent
+  /** The send flow took the payment: its form is filled and previewed (`send.payAccepted`). */
+  | { type: 'pay.accepted' }
+  /** The send flow refused the payment, or its code did not load: the host hears why. */
+  | { type: 'pay.refused'; error: ErrorInfo }
+  /** A transfer landed while Pay showed: the payment's hash (a Solana signature). */
+  | { type: 'pay.sent'; hash: string }
+  /** A transfer failed (the visitor may try again from Pay): kept, in case the visitor leaves. */
+  | { type: 'pay.transferFailed'; error: ErrorInfo }
+  /** The view the modal shows now (undefined: closed). */
+  | { type: 'pay.view'; view: string | undefined }
+
+/** What the pay machine asks of the kit (its glue). */
+export type PayNotice =
+  /** The send flow is asked to take the payment: its form, reset, becomes the payment. */
+  | { type: 'pay.ask'; request: PayRequest }
+  /** The send flow took it: Pay shows. */
+  | { type: 'pay.show' }
+  /** Paid: Pay closes (the record is kept first, so the close does not cancel it). */
+  | { type: 'pay.done' }
+  /** Left before paying: the send form the payment filled is reset. */
+  | { type: 'pay.ended' }
