@@ -19,7 +19,8 @@ const WALLETS_EVENTS: ReadonlySet<string> = new Set<WalletsEvent['type']>([
 /** The theme as the login frame's `syncTheme` carries it: the mode and the variables set. */
 export function frameTheme({ themeMode, themeVariables }: KitTheme) {
   const variables: Record<string, string> = {}
-  for (const [name, value] of Object.entries(themeVariables)) if (value !== undefined) variables[name] = value
+  for (const [variable, value] of Object.entries(themeVariables))
+    if (value !== undefined) variables[variable] = value
   return { themeMode, themeVariables: variables }
 }
 

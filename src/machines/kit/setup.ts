@@ -276,9 +276,9 @@ export const kitSetup = setup({
       if (event.type === 'kit.setThemeMode') next = { ...theme, themeMode: event.themeMode }
       else if (event.type === 'kit.setThemeVariables') {
         const themeVariables: Record<string, string | undefined> = { ...theme.themeVariables }
-        for (const [name, value] of Object.entries(event.themeVariables))
-          if (value === undefined) delete themeVariables[name]
-          else themeVariables[name] = value
+        for (const [variable, value] of Object.entries(event.themeVariables))
+          if (value === undefined) delete themeVariables[variable]
+          else themeVariables[variable] = value
         next = { ...theme, themeVariables }
       } else return
       enqueue.assign({ theme: next })
