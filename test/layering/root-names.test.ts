@@ -18,7 +18,7 @@ const PATTERN = /\b(swap|onramp|buy|names?|signIn|siwx|solana|pay|sendFlow)\w*/g
 /** Words the pattern matches that wait for the namespaces' contract (the root's connections, not a capability). */
 const PENDING = /^(namespace\w*|solana\w*)$/i
 /** How many pending words the root holds at most (lower it as the namespaces' contract lands). */
-const PENDING_MAX = 110
+const PENDING_MAX = 102
 
 /** The code of a TypeScript source without its comments (parsed, then printed without them). */
 export function codeOf(source: string): string {
