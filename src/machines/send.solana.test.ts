@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SEND_REQUEST_TIMEOUT_MS } from '../constants'
 import {
   SolanaInsufficientFundsError,
   SolanaRpcUnavailableError,
@@ -90,7 +91,8 @@ describe('send machine: Solana', () => {
     expect(t.context().fee).toEqual(SOL_FEE)
 
     t.send({ type: 'send.confirm' })
-    expect(t.snapshot().value).toEqual({ sending: 'solana' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('solana')
     expect(t.snapshot().hasTag('loading')).toBe(true)
     expect(t.calls.sendSolana[0]!.input).toEqual({ ...request, fee: SOL_FEE })
     t.calls.sendSolana[0]!.resolve(SIGNATURE)
@@ -168,6 +170,36 @@ describe('send machine: Solana', () => {
     expect(t.calls.resolveName).toHaveLength(0)
   })
 
+  it('a wallet that never answers: past the time limit the send fails (no nonce to watch), the alert raised', async () => {
+    const t = solanaHarness()
+    t.send(
+      { type: 'send.setToken', token: SOL },
+      { type: 'send.setAmount', amount: '0.5' },
+      { type: 'send.setReceiver', receiverAddress: BOB_SOL },
+      { type: 'send.preview' },
+    )
+    t.calls.estimateSolanaFee[0]!.resolve(SOL_FEE)
+    await flush()
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    t.clock.increment(1)
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    expect(t.calls.sendSolana[0]!.signal.aborted).toBe(true)
+    expect(t.context()).toMatchObject({
+      error: { name: 'SendTimeoutError' },
+      hash: undefined,
+      loading: false,
+    })
+    expect(t.notices.slice(-2)).toEqual([
+      { type: 'request.timedOut', request: 'send' },
+      { type: 'send.failed', error: expect.objectContaining({ name: 'SendTimeoutError' }), hash: undefined },
+    ])
+    // Nothing is read from the chain for a Solana send.
+    expect(t.reads.readNonce).toEqual([])
+    expect(t.calls.checkNonce).toEqual([])
+  })
+
   it('a declined prompt fails as a declined EVM send does, the form kept for another try or an edit', async () => {
     const t = solanaHarness()
     t.send(
@@ -193,7 +225,8 @@ describe('send machine: Solana', () => {
     })
     expect(t.context()).toMatchObject({ sendTokenAmount: '0.5', receiverAddress: BOB_SOL, token: SOL })
     t.send({ type: 'send.retry' })
-    expect(t.snapshot().value).toEqual({ sending: 'solana' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('solana')
     t.calls.sendSolana[1]!.reject(new SolanaUserRejectedError())
     await flush()
     t.send({ type: 'send.edit' })
