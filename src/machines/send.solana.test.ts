@@ -60,6 +60,19 @@ const SPL_FEE: FeeEstimate = {
   decimals: 9,
 }
 const solanaHarness = () => harness({ tokenBalances: [SOL, USDC_SPL], sender: SOLANA_SENDER })
+/** 0.5 SOL to Bob, previewed with its fee. */
+async function solReady() {
+  const t = solanaHarness()
+  t.send(
+    { type: 'send.setToken', token: SOL },
+    { type: 'send.setAmount', amount: '0.5' },
+    { type: 'send.setReceiver', receiverAddress: BOB_SOL },
+    { type: 'send.preview' },
+  )
+  t.calls.estimateSolanaFee[0]!.resolve(SOL_FEE)
+  await flush()
+  return t
+}
 const noEip155Calls = (t: ReturnType<typeof harness>) => {
   for (const slot of ['resolveName', 'estimateFee', 'sendNative', 'sendErc20', 'waitForReceipt'] as const)
     expect(t.calls[slot], slot).toHaveLength(0)
@@ -171,15 +184,7 @@ describe('send machine: Solana', () => {
   })
 
   it('a wallet that never answers: past the time limit the send fails (no nonce to watch), the alert raised', async () => {
-    const t = solanaHarness()
-    t.send(
-      { type: 'send.setToken', token: SOL },
-      { type: 'send.setAmount', amount: '0.5' },
-      { type: 'send.setReceiver', receiverAddress: BOB_SOL },
-      { type: 'send.preview' },
-    )
-    t.calls.estimateSolanaFee[0]!.resolve(SOL_FEE)
-    await flush()
+    const t = await solReady()
     t.send({ type: 'send.confirm' })
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
     expect(t.snapshot().value).toEqual({ transaction: 'sending' })
@@ -201,15 +206,7 @@ describe('send machine: Solana', () => {
   })
 
   it('a declined prompt fails as a declined EVM send does, the form kept for another try or an edit', async () => {
-    const t = solanaHarness()
-    t.send(
-      { type: 'send.setToken', token: SOL },
-      { type: 'send.setAmount', amount: '0.5' },
-      { type: 'send.setReceiver', receiverAddress: BOB_SOL },
-      { type: 'send.preview' },
-    )
-    t.calls.estimateSolanaFee[0]!.resolve(SOL_FEE)
-    await flush()
+    const t = await solReady()
     t.send({ type: 'send.confirm' })
     t.calls.sendSolana[0]!.reject(new SolanaUserRejectedError())
     await flush()

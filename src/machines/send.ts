@@ -9,6 +9,7 @@ import {
   tokenContract,
 } from './send/rules'
 import { EMPTY_FORM, errorOf, feeOf, outputOf, sendSetup } from './send/setup'
+import { simulatingState } from './send/simulation'
 import { sendTransaction } from './send/transactions'
 import type { SendContext, SendNotice, TokenOnChain } from './send/types'
 import { sendWalletMachine } from './send/wallet'
@@ -242,26 +243,11 @@ export const sendMachine = linkTransaction(
               },
             },
           },
-          // See before you sign (eip155): the send simulated before confirm is offered. A node that cannot simulate
-          // (an unavailable answer, an error, no answer in time) leads to the preview without the line.
-          simulating: {
-            tags: 'busy',
-            after: { simulationTimeout: { target: 'ready', actions: 'clearSimulation' } },
-            invoke: {
-              id: 'simulate',
-              src: 'simulate',
-              input: ({ context }) => simulationRequestOf(context),
-              onDone: [
-                {
-                  guard: { type: 'simulationDisagrees', params: ({ event }) => event.output },
-                  target: 'disagrees',
-                  actions: { type: 'showDisagreement', params: ({ event }) => event.output },
-                },
-                { target: 'ready', actions: { type: 'setSimulation', params: ({ event }) => event.output } },
-              ],
-              onError: { target: 'ready', actions: 'clearSimulation' },
-            },
-          },
+          // See before you sign (eip155): the send simulated before confirm is offered. A node that cannot
+          // simulate (an unavailable answer, an error, no answer in time) leads to the preview without the line.
+          simulating: simulatingState(({ context }: { context: SendContext }) =>
+            simulationRequestOf(context),
+          ),
           ready: {
             on: { 'send.confirm': { target: '#send.transaction', actions: 'clearHash' } },
           },

@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import { type AnyActorLogic, type AnyStateMachine, not } from 'xstate'
 import { TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import { askOf, chainOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
-import type { NonceReading, NonceStatus, TransactionReceipt } from './transaction/types'
+import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt } from './transaction/types'
 
 /**
  * A transaction's life (SPEC §4, §8, §9), one child machine for every flow that sends one (send, the swap's
@@ -275,6 +275,26 @@ export const transactionMachine = transactionSetup.createMachine({
 })
 
 export type TransactionMachine = typeof transactionMachine
+
+/**
+ * How a transaction ended, as its parent's guards (for its `onDone`, with the child's output as `params`): mined,
+ * or failed as the wallet answered (`declined`), at the time limit (`timedOut`), past its deadline (`expired`),
+ * or reverted.
+ *
+ * @example
+ * setup({ guards: { ...transactionEnds, …the parent's own } })
+ */
+export const transactionEnds = {
+  transactionMined: (_: unknown, output: TransactionOutput) => output.status === 'mined',
+  transactionDeclined: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'declined',
+  transactionTimedOut: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'timedOut',
+  transactionExpired: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'expired',
+  transactionReverted: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'reverted',
+}
 
 /** The transaction's time limits, by name, as a parent may set them from its own delays. */
 export type TransactionDelays = Partial<

@@ -21,7 +21,7 @@ import {
   TransactionRevertedError,
 } from '../../errors/send'
 import { SimulationDisagreementError } from '../../errors/simulation'
-import { type TransactionNotice, type TransactionOutput, transactionMachine } from '../transaction'
+import { type TransactionNotice, transactionEnds, transactionMachine } from '../transaction'
 import { payRefusal, payToken } from './pay'
 import {
   canPayFee,
@@ -155,13 +155,8 @@ export const sendSetup = setup({
       context.token !== undefined && !isSolanaToken(context.token) && !isNativeToken(context.token),
     /** The contract states other decimals (or another symbol) than the balances: the token is refused. */
     tokenMismatch: ({ context }, onChain: TokenOnChain) => tokenMismatchOf(context, onChain) !== undefined,
-    transactionMined: (_, output: TransactionOutput) => output.status === 'mined',
-    transactionDeclined: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'declined',
-    transactionTimedOut: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'timedOut',
-    transactionReverted: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'reverted',
+    /** How its transaction ended (src/machines/transaction.ts). */
+    ...transactionEnds,
     /** Where the transaction stands past the time limit (its notice): the chain looked at, the nonce open or taken. */
     overdueAt: ({ event }, stage: Extract<TransactionNotice, { type: 'transaction.overdue' }>['stage']) =>
       event.type === 'transaction.overdue' && event.stage === stage,

@@ -14,11 +14,25 @@ const notProvided = (slot: string) => () => {
   throw new Error(`sendMachine: the "${slot}" actor slot was not provided`)
 }
 
-/** The request as the named slot takes it. */
+/** The request as the named slot takes it (each slot's own shape: the name says which). */
 const withoutName = ({ context }: { context: { request: SendWalletRequest } }) => {
   const { wallet: _, ...request } = context.request
-  return request
+  return request as never
 }
+
+/** The wallet asked through `slot`: its answer is the machine's. */
+const askedThrough = <const TSlot extends 'sendNative' | 'sendErc20' | 'sendSolana'>(slot: TSlot) =>
+  ({
+    invoke: {
+      id: slot,
+      src: slot,
+      input: withoutName,
+      onDone: {
+        target: 'answered',
+        actions: { type: 'answered', params: ({ event }: { event: { output: string } }) => event.output },
+      },
+    },
+  }) as const
 
 export const sendWalletMachine = setup({
   types: {
@@ -53,30 +67,9 @@ export const sendWalletMachine = setup({
         { target: 'erc20' },
       ],
     },
-    native: {
-      invoke: {
-        id: 'sendNative',
-        src: 'sendNative',
-        input: (args) => withoutName(args) as SendTransactionRequest,
-        onDone: { target: 'answered', actions: { type: 'answered', params: ({ event }) => event.output } },
-      },
-    },
-    erc20: {
-      invoke: {
-        id: 'sendErc20',
-        src: 'sendErc20',
-        input: (args) => withoutName(args) as SendTransactionRequest & { token: Address },
-        onDone: { target: 'answered', actions: { type: 'answered', params: ({ event }) => event.output } },
-      },
-    },
-    solana: {
-      invoke: {
-        id: 'sendSolana',
-        src: 'sendSolana',
-        input: (args) => withoutName(args) as SolanaSendRequest,
-        onDone: { target: 'answered', actions: { type: 'answered', params: ({ event }) => event.output } },
-      },
-    },
+    native: askedThrough('sendNative'),
+    erc20: askedThrough('sendErc20'),
+    solana: askedThrough('sendSolana'),
     answered: { type: 'final' },
   },
 })
