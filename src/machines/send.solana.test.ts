@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SEND_REQUEST_TIMEOUT_MS } from '../constants'
 import {
   SolanaInsufficientFundsError,
   SolanaRpcUnavailableError,
@@ -59,6 +60,19 @@ const SPL_FEE: FeeEstimate = {
   decimals: 9,
 }
 const solanaHarness = () => harness({ tokenBalances: [SOL, USDC_SPL], sender: SOLANA_SENDER })
+/** 0.5 SOL to Bob, previewed with its fee. */
+async function solReady() {
+  const t = solanaHarness()
+  t.send(
+    { type: 'send.setToken', token: SOL },
+    { type: 'send.setAmount', amount: '0.5' },
+    { type: 'send.setReceiver', receiverAddress: BOB_SOL },
+    { type: 'send.preview' },
+  )
+  t.calls.estimateSolanaFee[0]!.resolve(SOL_FEE)
+  await flush()
+  return t
+}
 const noEip155Calls = (t: ReturnType<typeof harness>) => {
   for (const slot of ['resolveName', 'estimateFee', 'sendNative', 'sendErc20', 'waitForReceipt'] as const)
     expect(t.calls[slot], slot).toHaveLength(0)
@@ -90,7 +104,8 @@ describe('send machine: Solana', () => {
     expect(t.context().fee).toEqual(SOL_FEE)
 
     t.send({ type: 'send.confirm' })
-    expect(t.snapshot().value).toEqual({ sending: 'solana' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('solana')
     expect(t.snapshot().hasTag('loading')).toBe(true)
     expect(t.calls.sendSolana[0]!.input).toEqual({ ...request, fee: SOL_FEE })
     t.calls.sendSolana[0]!.resolve(SIGNATURE)
@@ -168,16 +183,30 @@ describe('send machine: Solana', () => {
     expect(t.calls.resolveName).toHaveLength(0)
   })
 
+  it('a wallet that never answers: past the time limit the send fails (no nonce to watch), the alert raised', async () => {
+    const t = await solReady()
+    t.send({ type: 'send.confirm' })
+    t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    t.clock.increment(1)
+    expect(t.snapshot().value).toEqual({ failed: 'retryable' })
+    expect(t.calls.sendSolana[0]!.signal.aborted).toBe(true)
+    expect(t.context()).toMatchObject({
+      error: { name: 'SendTimeoutError' },
+      hash: undefined,
+      loading: false,
+    })
+    expect(t.notices.slice(-2)).toEqual([
+      { type: 'request.timedOut', request: 'send' },
+      { type: 'send.failed', error: expect.objectContaining({ name: 'SendTimeoutError' }), hash: undefined },
+    ])
+    // Nothing is read from the chain for a Solana send.
+    expect(t.reads.readNonce).toEqual([])
+    expect(t.calls.checkNonce).toEqual([])
+  })
+
   it('a declined prompt fails as a declined EVM send does, the form kept for another try or an edit', async () => {
-    const t = solanaHarness()
-    t.send(
-      { type: 'send.setToken', token: SOL },
-      { type: 'send.setAmount', amount: '0.5' },
-      { type: 'send.setReceiver', receiverAddress: BOB_SOL },
-      { type: 'send.preview' },
-    )
-    t.calls.estimateSolanaFee[0]!.resolve(SOL_FEE)
-    await flush()
+    const t = await solReady()
     t.send({ type: 'send.confirm' })
     t.calls.sendSolana[0]!.reject(new SolanaUserRejectedError())
     await flush()
@@ -193,7 +222,8 @@ describe('send machine: Solana', () => {
     })
     expect(t.context()).toMatchObject({ sendTokenAmount: '0.5', receiverAddress: BOB_SOL, token: SOL })
     t.send({ type: 'send.retry' })
-    expect(t.snapshot().value).toEqual({ sending: 'solana' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('solana')
     t.calls.sendSolana[1]!.reject(new SolanaUserRejectedError())
     await flush()
     t.send({ type: 'send.edit' })

@@ -26,7 +26,8 @@ describe('send machine: sending and confirming', () => {
     const t = harness()
     await toReady(t, ETH, '0.01')
     t.send({ type: 'send.confirm' })
-    expect(t.snapshot().value).toEqual({ sending: 'native' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('native')
     expect(t.context().loading).toBe(true)
     expect(t.snapshot().hasTag('loading')).toBe(true)
     // A reset (the kit's, on disconnect) abandons the request: issue 13 item 2.
@@ -43,7 +44,8 @@ describe('send machine: sending and confirming', () => {
     expect(t.reads.readNonce).toEqual([{ chainId: 31337 }])
     t.calls.sendNative[0]!.resolve(HASH)
     await flush()
-    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'waiting' })
     expect(t.context()).toMatchObject({ loading: true, hash: HASH })
     expect(t.notices).toEqual([
       { type: 'send.previewing' },
@@ -135,7 +137,8 @@ describe('send machine: sending and confirming', () => {
       },
     ])
     t.send({ type: 'send.retry' })
-    expect(t.snapshot().value).toEqual({ sending: 'erc20' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('erc20')
     expect(t.context().error).toBeUndefined()
     expect(t.calls.sendErc20).toHaveLength(2)
     expect(t.calls.sendErc20[1]!.input).toEqual(t.calls.sendErc20[0]!.input)
@@ -170,9 +173,11 @@ describe('send machine: sending and confirming', () => {
     const t = harness()
     await toWaiting(t, ETH, '0.01')
     t.clock.increment(TX_RECEIPT_TIMEOUT_MS - 1)
-    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'waiting' })
     t.clock.increment(1)
-    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'polling' })
     expect(t.calls.waitForReceipt[0]!.signal.aborted).toBe(true)
     expect(t.calls.pollReceipt[0]!.input).toEqual({ hash: HASH, chainId: 31337 })
     expect(t.context().loading).toBe(true)
@@ -187,7 +192,8 @@ describe('send machine: sending and confirming', () => {
     await toWaiting(t, ETH, '0.01')
     t.calls.waitForReceipt[0]!.reject(new Error('Timed out while waiting for transaction'))
     await flush()
-    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'polling' })
     expect(t.calls.sendNative).toHaveLength(1)
     t.calls.pollReceipt[0]!.resolve({ status: 'reverted', blockNumber: '12' })
     await flush()
@@ -199,7 +205,8 @@ describe('send machine: sending and confirming', () => {
     await toWaiting(t, ETH, '0.01')
     t.clock.increment(TX_RECEIPT_TIMEOUT_MS)
     t.clock.increment(PENDING_TX_POLLING_MS - 1)
-    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'polling' })
     t.clock.increment(1)
     expect(t.snapshot().value).toEqual({ failed: 'unconfirmed' })
     expect(t.calls.pollReceipt[0]!.signal.aborted).toBe(true)
@@ -213,7 +220,8 @@ describe('send machine: sending and confirming', () => {
     // Editing and sending again could pay twice: not offered.
     expect(t.snapshot().can({ type: 'send.edit' })).toBe(false)
     t.send({ type: 'send.retry' })
-    expect(t.snapshot().value).toEqual({ confirming: 'polling' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'polling' })
     expect(t.calls.sendNative).toHaveLength(1)
     expect(t.calls.pollReceipt).toHaveLength(2)
     t.clock.increment(PENDING_TX_POLLING_MS)
@@ -257,11 +265,13 @@ describe('send machine: sending and confirming', () => {
     const t = harness()
     await toReady(t, STK, '1.5')
     t.send({ type: 'send.confirm' })
-    expect(t.snapshot().value).toEqual({ sending: 'erc20' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('erc20')
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
-    expect(t.snapshot().value).toEqual({ sending: 'erc20' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('erc20')
     t.clock.increment(1)
-    expect(t.snapshot().value).toEqual({ overdue: 'checking' })
+    expect(t.snapshot().value).toEqual({ transaction: { overdue: 'checking' } })
     // The wallet's request is left: its actor stopped, its signal aborted.
     expect(t.calls.sendErc20[0]!.signal.aborted).toBe(true)
     expect(t.context()).toMatchObject({
@@ -274,7 +284,11 @@ describe('send machine: sending and confirming', () => {
       resolvedAddress: BOB_CHECKSUMMED,
       loading: false,
       hash: undefined,
-      nonce: { chainId: 31337, from: SENDER, nonce: NONCE, fromBlock: '100', abandoned: true },
+    })
+    // The payment's transaction holds the nonce of the request left to the wallet.
+    expect(t.transaction()?.context).toMatchObject({
+      chainId: 31337,
+      nonce: { from: SENDER, nonce: NONCE, fromBlock: '100', abandoned: true },
     })
     // Not offered before the chain was looked at.
     expect(t.snapshot().can({ type: 'send.retry' })).toBe(false)
@@ -291,7 +305,7 @@ describe('send machine: sending and confirming', () => {
     // A hash the wallet sends after the time limit is not taken from it: only the chain's word counts.
     t.calls.sendErc20[0]!.resolve(HASH)
     await flush()
-    expect(t.snapshot().value).toEqual({ overdue: 'checking' })
+    expect(t.snapshot().value).toEqual({ transaction: { overdue: 'checking' } })
     expect(t.notices.map((n) => n.type)).not.toContain('send.submitted')
   })
 
@@ -302,12 +316,13 @@ describe('send machine: sending and confirming', () => {
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
     t.calls.checkNonce[0]!.resolve({ status: 'open' })
     await flush()
-    expect(t.snapshot().value).toEqual({ overdue: 'open' })
+    expect(t.snapshot().value).toEqual({ transaction: { overdue: 'open' } })
     expect(t.context().error?.name).toBe('SendStillOpenError')
     expect(t.calls.watchNonce).toHaveLength(1)
     expect(t.snapshot().can({ type: 'send.retry' })).toBe(true)
     t.send({ type: 'send.retry' })
-    expect(t.snapshot().value).toEqual({ sending: 'native' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('native')
     expect(t.calls.watchNonce[0]!.signal.aborted).toBe(true)
     // The same transaction slot as the first request: at most one of the two can be mined.
     expect(t.calls.sendNative.map((c) => c.input.nonce)).toEqual([NONCE, NONCE])
@@ -316,9 +331,10 @@ describe('send machine: sending and confirming', () => {
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS - 1)
     t.calls.sendNative[1]!.resolve(HASH)
     await flush()
-    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'waiting' })
     // Its transaction is known: the nonce is let go, the next payment reads its own.
-    expect(t.context().nonce).toBeUndefined()
+    expect(t.transaction()?.context.nonce).toBeUndefined()
   })
 
   it('the first request mined while overdue: its hash is the payment, its receipt awaited, nothing sent again', async () => {
@@ -330,8 +346,10 @@ describe('send machine: sending and confirming', () => {
     await flush()
     t.calls.watchNonce[0]!.resolve({ status: 'mined', hash: HASH })
     await flush()
-    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
-    expect(t.context()).toMatchObject({ hash: HASH, nonce: undefined })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'waiting' })
+    expect(t.context()).toMatchObject({ hash: HASH })
+    expect(t.transaction()?.context.nonce).toBeUndefined()
     expect(t.notices.at(-1)).toEqual({ type: 'send.submitted', hash: HASH, chainId: 31337 })
     t.calls.waitForReceipt[0]!.resolve({ status: 'success', blockNumber: '9' })
     await flush()
@@ -350,10 +368,11 @@ describe('send machine: sending and confirming', () => {
     t.calls.sendNative[1]!.reject(new Error('nonce too low'))
     await flush()
     // Not "failed, try again": the earlier request may be the one that was mined.
-    expect(t.snapshot().value).toEqual({ overdue: 'checking' })
+    expect(t.snapshot().value).toEqual({ transaction: { overdue: 'checking' } })
     t.calls.checkNonce[1]!.resolve({ status: 'mined', hash: HASH })
     await flush()
-    expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.transaction()?.value).toEqual({ confirming: 'waiting' })
     expect(t.context().hash).toBe(HASH)
   })
 
@@ -364,11 +383,13 @@ describe('send machine: sending and confirming', () => {
     t.clock.increment(SEND_REQUEST_TIMEOUT_MS)
     t.calls.checkNonce[0]!.resolve({ status: 'taken' })
     await flush()
-    expect(t.snapshot().value).toEqual({ overdue: 'taken' })
-    expect(t.context()).toMatchObject({ nonce: undefined, error: { name: 'SendNonceTakenError' } })
+    expect(t.snapshot().value).toEqual({ transaction: { overdue: 'taken' } })
+    expect(t.context()).toMatchObject({ error: { name: 'SendNonceTakenError' } })
+    expect(t.transaction()?.context.nonce).toBeUndefined()
     t.send({ type: 'send.retry' })
     expect(t.reads.readNonce).toHaveLength(2)
-    expect(t.snapshot().value).toEqual({ sending: 'native' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('native')
   })
 
   it('another account connected meanwhile: "Send again" reads that account’s nonce', async () => {
@@ -385,7 +406,8 @@ describe('send machine: sending and confirming', () => {
     })
     t.send({ type: 'send.retry' })
     expect(t.reads.readNonce).toHaveLength(2)
-    expect(t.snapshot().value).toEqual({ sending: 'native' })
+    expect(t.snapshot().value).toEqual({ transaction: 'sending' })
+    expect(t.wallet()).toBe('native')
   })
 
   it('a declined request leaves nothing open: the nonce is let go, a retry reads it again', async () => {
@@ -395,7 +417,7 @@ describe('send machine: sending and confirming', () => {
     t.calls.sendNative[0]!.reject(new UserRejectedRequestError(new Error('User rejected the request.')))
     await flush()
     expect(t.snapshot().value).toEqual({ failed: 'retryable' })
-    expect(t.context().nonce).toBeUndefined()
+    expect(t.transaction()?.context.nonce).toBeUndefined()
     t.send({ type: 'send.retry' })
     expect(t.reads.readNonce).toHaveLength(2)
   })

@@ -1,8 +1,8 @@
 import type { Hex } from 'viem'
 import { type AnyActorLogic, type AnyStateMachine, not } from 'xstate'
 import { TX_RECEIPT_TIMEOUT_MS } from '../constants'
-import { askOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
-import type { NonceReading, NonceStatus, TransactionReceipt } from './transaction/types'
+import { askOf, chainOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
+import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt } from './transaction/types'
 
 /**
  * A transaction's life (SPEC §4, §8, §9), one child machine for every flow that sends one (send, the swap's
@@ -18,7 +18,7 @@ import type { NonceReading, NonceStatus, TransactionReceipt } from './transactio
  * - a held nonce: `overdue` — nothing is offered until the chain says whether a transaction took the nonce
  *   (`checkNonce`, then `watchNonce`). Mined as this request → its receipt; taken by another transaction → a
  *   new nonce next time (`taken`); still open (`open`) → `transaction.retry` asks again with the same nonce (at
- *   most one of the two requests can be mined). A request sent again that fails while the earlier one is open
+ *   most one of the two requests can be mined; asked by another account, that account's nonce is read). A request sent again that fails while the earlier one is open
  *   comes back here too.
  * - a deadline: the request stays open in the wallet, awaited (`asking.late`), never asked twice; past the
  *   deadline what it holds can no longer pay (`expired`).
@@ -67,6 +67,15 @@ const NONCE_LOOKED_UP = [
   },
 ] as const
 
+/**
+ * Asking again with the held nonce (at most one of the two requests can be mined); asked by another account than
+ * the nonce's, that account's own nonce is read instead.
+ */
+const RETRY = [
+  { guard: 'heldForAnotherAccount', target: '#transaction.sending', actions: 'releaseNonce' },
+  { target: '#transaction.sending' },
+] as const
+
 export const transactionMachine = transactionSetup.createMachine({
   id: 'transaction',
   context: ({ input }) => ({ ...input, nonce: undefined, result: undefined }),
@@ -108,7 +117,7 @@ export const transactionMachine = transactionSetup.createMachine({
           invoke: {
             id: 'readNonce',
             src: 'readNonce',
-            input: ({ context }) => ({ chainId: context.chainId }),
+            input: ({ context }) => ({ chainId: chainOf(context) }),
             onDone: { target: 'asking', actions: { type: 'setNonce', params: outputOf<NonceReading> } },
             onError: {
               target: '#transaction.ended',
@@ -204,7 +213,7 @@ export const transactionMachine = transactionSetup.createMachine({
             src: 'waitForReceipt',
             input: ({ context }) => ({
               hash: context.hash! as Hex,
-              chainId: context.chainId,
+              chainId: chainOf(context),
               timeoutMs: TX_RECEIPT_TIMEOUT_MS,
             }),
             onDone: RECEIPT,
@@ -217,7 +226,7 @@ export const transactionMachine = transactionSetup.createMachine({
           invoke: {
             id: 'pollReceipt',
             src: 'pollReceipt',
-            input: ({ context }) => ({ hash: context.hash! as Hex, chainId: context.chainId }),
+            input: ({ context }) => ({ hash: context.hash! as Hex, chainId: chainOf(context) }),
             onDone: RECEIPT,
           },
           after: {
@@ -252,7 +261,7 @@ export const transactionMachine = transactionSetup.createMachine({
             onDone: [...NONCE_LOOKED_UP, { target: 'checking' }],
             onError: { target: 'checking' },
           },
-          on: { 'transaction.retry': '#transaction.sending' },
+          on: { 'transaction.retry': RETRY },
         },
         // Another transaction took the nonce: the left request cannot be mined any more. Asking again reads a new one.
         taken: {
@@ -267,7 +276,32 @@ export const transactionMachine = transactionSetup.createMachine({
 
 export type TransactionMachine = typeof transactionMachine
 
-/** The transaction's slots, as a parent fills them from its own. */
+/**
+ * How a transaction ended, as its parent's guards (for its `onDone`, with the child's output as `params`): mined,
+ * or failed as the wallet answered (`declined`), at the time limit (`timedOut`), past its deadline (`expired`),
+ * or reverted.
+ *
+ * @example
+ * setup({ guards: { ...transactionEnds, …the parent's own } })
+ */
+export const transactionEnds = {
+  transactionMined: (_: unknown, output: TransactionOutput) => output.status === 'mined',
+  transactionDeclined: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'declined',
+  transactionTimedOut: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'timedOut',
+  transactionExpired: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'expired',
+  transactionReverted: (_: unknown, output: TransactionOutput) =>
+    output.status === 'failed' && output.reason === 'reverted',
+}
+
+/** The transaction's time limits, by name, as a parent may set them from its own delays. */
+export type TransactionDelays = Partial<
+  Record<'timeLimit' | 'receiptTimeout' | 'pendingPolling', number | undefined>
+>
+
+/** The transaction's slots (and, optionally, its time limits), as a parent fills them from its own. */
 export interface TransactionSlots {
   ask: AnyActorLogic
   waitForReceipt: AnyActorLogic
@@ -275,27 +309,41 @@ export interface TransactionSlots {
   readNonce?: AnyActorLogic | undefined
   checkNonce?: AnyActorLogic | undefined
   watchNonce?: AnyActorLogic | undefined
+  /** The parent's delays the transaction's follow (a parent's `.provide({ delays })` then reaches it). */
+  delays?: TransactionDelays | undefined
 }
 
 /**
  * Makes `machine`'s transaction slots follow its own: each `slot` of the parent (`transaction`,
- * `approvalTransaction`…) is the transaction machine with its I/O taken from the parent's slots by `link`, and
- * stays so through every `.provide()` (a parent's fakes or real actors reach its transactions), unless the
- * slot itself is provided.
+ * `approvalTransaction`…) is the transaction machine with its I/O (and any time limits `link` names) taken from
+ * the parent's slots and delays by `link`, and stays so through every `.provide()` (a parent's fakes, real actors
+ * or shortened delays reach its transactions), unless the slot itself is provided.
  *
  * @example
  * export const swapMachine = linkTransaction(chart, { transaction: (a) => ({ ask: a.sendTransaction, … }) })
  */
 export function linkTransaction<TMachine extends AnyStateMachine>(
   machine: TMachine,
-  slots: Record<string, (actors: Record<string, AnyActorLogic>) => TransactionSlots>,
+  slots: Record<
+    string,
+    (actors: Record<string, AnyActorLogic>, delays: Record<string, number | undefined>) => TransactionSlots
+  >,
 ): TMachine {
   const fill = (linked: TMachine, pinned: ReadonlySet<string>): TMachine => {
     const actors = linked.implementations.actors as Record<string, AnyActorLogic>
+    // The parent's delays in milliseconds (one that is a function reads the parent's context: not given).
+    const delays = Object.fromEntries(
+      Object.entries(linked.implementations.delays).filter(([, delay]) => typeof delay === 'number'),
+    ) as Record<string, number>
     for (const [slot, link] of Object.entries(slots)) {
       if (pinned.has(slot)) continue
-      const io = Object.fromEntries(Object.entries(link(actors)).filter(([, logic]) => logic !== undefined))
-      actors[slot] = transactionMachine.provide({ actors: io as never })
+      const { delays: timeLimits, ...logic } = link(actors, delays)
+      const io = Object.fromEntries(Object.entries(logic).filter(([, given]) => given !== undefined))
+      const defined = Object.entries(timeLimits ?? {}).filter(([, given]) => given !== undefined)
+      actors[slot] = transactionMachine.provide({
+        actors: io as never,
+        ...(defined.length > 0 ? { delays: Object.fromEntries(defined) as never } : {}),
+      })
     }
     const provide = linked.provide.bind(linked)
     return Object.assign(linked, {

@@ -139,7 +139,10 @@ describe('recording a real session', () => {
       'kit',
       'modal',
       'send',
+      // The send's transaction (src/machines/transaction.ts) and its wallet request, children of the send flow.
+      'sendWallet',
       'toast',
+      'transaction',
       'wallets',
     ])
     // The events the visitor caused, as the kit received them.
@@ -179,15 +182,16 @@ describe('recording a real session', () => {
   })
 
   it('a changed guard in the send machine reports the first divergence: the event and both state values', () => {
-    // A fixture: the send machine as if its `isNative` guard said ETH were a token.
-    const changed = sendMachine.provide({ guards: { isNative: () => false } })
+    // A fixture: the send machine as if its `isSolana` guard said ETH were on Solana (which of the send's slots
+    // asks the wallet, native or ERC-20, is decided by its transaction's wallet request now: send/wallet.ts).
+    const changed = sendMachine.provide({ guards: { isSolana: () => true } })
     const result = replayRecording(session!, { machine: changed })
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.reason).toBe('divergence')
     expect(result.event).toMatchObject({ type: expect.any(String) })
-    expect(JSON.stringify(result.expected)).toContain('native')
-    expect(JSON.stringify(result.actual)).not.toContain('native')
+    expect(JSON.stringify(result.expected)).toContain('eip155')
+    expect(JSON.stringify(result.actual)).not.toContain('eip155')
     expect(formatReplayResult(result)).toMatch(
       /After step \d+ \(.+\)[\s\S]*event: [\s\S]*expected: [\s\S]*actual: /,
     )

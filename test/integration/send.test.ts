@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Config, createConfig, createConnector } from 'wagmi'
 import { connect } from 'wagmi/actions'
 import { mock } from 'wagmi/connectors'
-import { type Actor, createActor, waitFor } from 'xstate'
+import { type Actor, type ActorRefFrom, createActor, type SnapshotFrom, waitFor } from 'xstate'
 import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
 import { createSendActors, type NameResolver } from '../../src/actors/send'
 import {
@@ -27,6 +27,7 @@ import {
   sendMachine,
   type TokenBalance,
 } from '../../src/machines/send'
+import type { TransactionMachine } from '../../src/machines/transaction'
 
 /**
  * The send machine with its real actors (src/actors/send.ts) over wagmi, against the sandbox chain: anvil with
@@ -170,6 +171,10 @@ interface Run {
   notices: SendNotice[]
   send: (...events: SendEvent[]) => void
   until: (predicate: (s: SendSnapshot) => boolean, timeout?: number) => Promise<SendSnapshot>
+  /** The send's transaction (src/machines/transaction.ts) while it runs. */
+  transaction: () => TransactionSnapshot | undefined
+  /** Waits for the send's transaction (running now) to reach a state. */
+  untilTransaction: (predicate: (s: TransactionSnapshot) => boolean) => Promise<TransactionSnapshot>
 }
 
 function run(
@@ -192,6 +197,8 @@ function run(
       for (const event of events) actor.send(event)
     },
     until: (predicate, timeout = 15_000) => waitFor(actor, predicate, { timeout }),
+    transaction: () => transactionOf(actor)?.getSnapshot(),
+    untilTransaction: (predicate) => waitFor(transactionOf(actor)!, predicate, { timeout: 15_000 }),
   }
 }
 
@@ -205,6 +212,12 @@ async function preview(r: Run, tokenBalance: TokenBalance, amount: string, recei
   )
   return r.until((s) => !s.hasTag('busy'))
 }
+
+type TransactionSnapshot = SnapshotFrom<TransactionMachine>
+
+/** The send's transaction, a child of the send actor, while it runs. */
+const transactionOf = (actor: Actor<typeof sendMachine>) =>
+  (actor.getSnapshot().children as { transaction?: ActorRefFrom<TransactionMachine> }).transaction
 
 const pick = (balances: TokenBalance[], symbol: string) => balances.find((b) => b.symbol === symbol)!
 
@@ -359,10 +372,12 @@ describe('send, against the sandbox chain', () => {
     await tester.setAutomine(false)
     try {
       r.send({ type: 'send.confirm' })
-      const waiting = await r.until((s) => s.matches({ confirming: 'waiting' }))
+      const waiting = await r.until((s) => s.matches({ transaction: 'confirming' }))
       expect(waiting.context.loading).toBe(true)
+      expect(r.transaction()?.value).toEqual({ confirming: 'waiting' })
       await new Promise((resolve) => setTimeout(resolve, 500))
-      expect(r.actor.getSnapshot().value).toEqual({ confirming: 'waiting' })
+      expect(r.actor.getSnapshot().value).toEqual({ transaction: 'confirming' })
+      expect(r.transaction()?.value).toEqual({ confirming: 'waiting' })
       await tester.mine({ blocks: 1 })
       const done = await r.until((s) => s.matches('done'))
       expect((await reader.getTransactionReceipt({ hash: done.context.hash! as Hex })).status).toBe('success')
@@ -385,7 +400,7 @@ describe('send, against the sandbox chain', () => {
     await tester.setAutomine(false)
     try {
       r.send({ type: 'send.confirm' })
-      await r.until((s) => s.matches({ confirming: 'polling' }))
+      await r.untilTransaction((s) => s.matches({ confirming: 'polling' }))
       const unconfirmed = await r.until((s) => s.matches('failed'))
       expect(unconfirmed.value).toEqual({ failed: 'unconfirmed' })
       expect(unconfirmed.context.error?.message).toBe('The transaction is still pending.')
@@ -494,17 +509,20 @@ describe('send, against the sandbox chain', () => {
     await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
     const started = Date.now()
     r.send({ type: 'send.confirm' })
-    const open = await r.until((s) => s.matches({ overdue: 'open' }) || s.matches('failed'), 3_000)
+    const open = await r.until(
+      (s) => s.matches({ transaction: { overdue: 'open' } }) || s.matches('failed'),
+      3_000,
+    )
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
-    expect(open.value).toEqual({ overdue: 'open' })
+    expect(open.value).toEqual({ transaction: { overdue: 'open' } })
     expect(open.context.error?.name).toBe('SendStillOpenError')
     expect(open.context).toMatchObject({
       sendTokenAmount: '0.01',
       receiverAddress: account(2),
       loading: false,
       hash: undefined,
-      nonce: { nonce, from, abandoned: true },
     })
+    expect(r.transaction()?.context.nonce).toMatchObject({ nonce, from, abandoned: true })
     expect(open.can({ type: 'send.retry' })).toBe(true)
     expect(r.notices).toContainEqual({ type: 'request.timedOut', request: 'send' })
     expect(await reader.getTransactionCount({ address: from })).toBe(nonce)
@@ -517,7 +535,7 @@ describe('send, against the sandbox chain', () => {
     const nonce = await reader.getTransactionCount({ address: from })
     await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
     r.send({ type: 'send.confirm' })
-    await r.until((s) => s.matches('overdue'), 3_000)
+    await r.until((s) => s.matches({ transaction: 'overdue' }), 3_000)
     const done = await r.until((s) => s.matches('done') || s.matches('failed'), 5_000)
     expect(done.value).toBe('done')
     // The hash is the chain's transaction with the payment's nonce, not one the wallet reported late.
@@ -534,14 +552,14 @@ describe('send, against the sandbox chain', () => {
     const nonce = await reader.getTransactionCount({ address: from })
     await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', account(2))
     r.send({ type: 'send.confirm' })
-    await r.until((s) => s.matches({ overdue: 'open' }), 3_000)
+    await r.until((s) => s.matches({ transaction: { overdue: 'open' } }), 3_000)
     // The visitor sends something else from the wallet itself, with the same nonce.
     await forward('eth_sendTransaction', [
       { from, to: account(4), value: '0x1', nonce: `0x${nonce.toString(16)}` },
     ])
-    const taken = await r.until((s) => s.matches({ overdue: 'taken' }), 5_000)
+    const taken = await r.until((s) => s.matches({ transaction: { overdue: 'taken' } }), 5_000)
     expect(taken.context.error?.name).toBe('SendNonceTakenError')
-    expect(taken.context.nonce).toBeUndefined()
+    expect(r.transaction()?.context.nonce).toBeUndefined()
     r.actor.stop()
   })
 
@@ -563,7 +581,7 @@ describe('send, against the sandbox chain', () => {
     const before = await reader.getBalance({ address: to })
     await preview(r, pick(r.actor.getSnapshot().context.tokenBalances, 'ETH'), '0.01', to)
     r.send({ type: 'send.confirm' })
-    await r.until((s) => s.matches({ overdue: 'open' }), 3_000)
+    await r.until((s) => s.matches({ transaction: { overdue: 'open' } }), 3_000)
     r.send({ type: 'send.retry' })
     await waitUntil(async () => held.length === 2)
     // Both requests ask for the same transaction slot.

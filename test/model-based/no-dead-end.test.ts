@@ -62,6 +62,15 @@ const EXCEPTIONS: Record<string, string> = {
   'swap.swapping':
     'transaction: bounded by its time limit, the swap deadline past it, then the receipt windows',
   'swap.swapping.confirming': "the swap's transaction's receipt windows (receiptTimeout, pendingPolling)",
+  // The send's transaction (src/machines/transaction.ts) bounds itself the same way: the time limit, then (the
+  // payment's nonce held) the chain's word on it, then the receipt windows; `confirming` is where the view reads it.
+  'send.transaction':
+    'transaction: bounded by its time limit, the nonce checks past it (send.reset leaves them), then the receipt windows',
+  'send.transaction.confirming': "the send's transaction's receipt windows (receiptTimeout, pendingPolling)",
+  // The send's wallet request: the transaction that asks it leaves it at its time limit (which stops it).
+  'sendWallet.native': "sendNative: the transaction's time limit (timeLimit) stops it",
+  'sendWallet.erc20': "sendErc20: the transaction's time limit (timeLimit) stops it",
+  'sendWallet.solana': "sendSolana: the transaction's time limit (timeLimit) stops it",
   // A transaction's nonce checks past the time limit: the chain is watched until it tells; the parent leaves them
   // (send's reset on disconnect), which stops the child.
   'transaction.overdue.checking':
@@ -188,6 +197,10 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
         'sessionClient',
         'toast',
         'transaction',
+        // The transaction machine twice: the send's and the swap's, each with its parent's slots.
+        'transaction#2',
+        // The send's wallet request, its transaction's `ask` (src/machines/send/wallet.ts).
+        'sendWallet',
         'wallets',
       ].sort(),
     )

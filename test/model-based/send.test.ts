@@ -4,8 +4,8 @@ import { type EventFromLogic, fromPromise, type SnapshotFrom } from 'xstate'
 import { defineEvmNetwork } from '../../src/config'
 import { NATIVE_TOKEN_ADDRESS } from '../../src/constants'
 import { TransactionRejectedError } from '../../src/errors/send'
-import { SolanaUserRejectedError } from '../../src/errors/solana'
 import {
+  chainReference,
   type FeeEstimate,
   hasWrongChecksum,
   isSolanaAddress,
@@ -25,6 +25,7 @@ import {
   type TokenOnChain,
   validateSend,
 } from '../../src/machines/send'
+import { transactionOf } from '../../src/machines/send/rules'
 import {
   assertCoverage,
   createModel,
@@ -37,9 +38,10 @@ import {
 /**
  * The send machine's model. Slots never settle on their own: each answer is an event of the path
  * (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error; the machine names its
- * invokes), and the receipt timeout, the polling window and the wallet's time limit to answer
- * (`sendRequestTimeout`) are explored as delayed events, so every order of
- * answers, timers and visitor actions is a path.
+ * invokes), and the simulation's time limit is explored as a delayed event, so every order of answers, timers
+ * and visitor actions is a path. The send's transaction is a child machine (src/machines/transaction.ts,
+ * modelled in transaction.test.ts with its nonce, receipt windows and time limit): here its notices and how it
+ * ends are events of the path, and the rules the send gives it are checked in every state it runs in.
  *
  * The notices (`emit`) are checked for what they announce: the emit actions are replaced by checks that throw
  * when a notice would go out without its facts. The unit tests check what a listener receives.
@@ -127,7 +129,6 @@ const BOB_MISTYPED = '0x70997970c51812dc3A010C7d01b50e0d17dc79C8'
 // Solana (issue 17): SOL only (an SPL token takes the same states); the receiver a base58 public key.
 const SOLANA_CHAIN = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 const BOB_SOL = 'GsbwXfJraMomNxBcjYLcG3mxkBUiyWXAB32fGbSMQRdW'
-const SIGNATURE = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW'
 const SOL: TokenBalance = {
   name: 'Solana',
   symbol: 'SOL',
@@ -145,19 +146,8 @@ const answers = [
   { type: 'xstate.error.actor.resolveName', error: new Error('not found') },
   { type: 'xstate.done.actor.estimateFee', output: FEE },
   { type: 'xstate.error.actor.estimateFee', error: new Error('RPC down') },
-  { type: 'xstate.done.actor.sendNative', output: HASH },
-  { type: 'xstate.error.actor.sendNative', error: new TransactionRejectedError() },
-  { type: 'xstate.done.actor.sendErc20', output: HASH },
-  { type: 'xstate.error.actor.sendErc20', error: new Error('execution reverted') },
-  { type: 'xstate.done.actor.waitForReceipt', output: { status: 'success', blockNumber: '1' } },
-  { type: 'xstate.done.actor.waitForReceipt', output: { status: 'reverted', blockNumber: '1' } },
-  { type: 'xstate.error.actor.waitForReceipt', error: new Error('Timed out while waiting for transaction') },
-  { type: 'xstate.done.actor.pollReceipt', output: { status: 'success', blockNumber: '2' } },
-  { type: 'xstate.done.actor.pollReceipt', output: { status: 'reverted', blockNumber: '2' } },
   { type: 'xstate.done.actor.estimateSolanaFee', output: SOL_FEE },
   { type: 'xstate.error.actor.estimateSolanaFee', error: new Error('fetch failed') },
-  { type: 'xstate.done.actor.sendSolana', output: SIGNATURE },
-  { type: 'xstate.error.actor.sendSolana', error: new SolanaUserRejectedError() },
   // See before you sign: the simulation agrees with "send 0.5 ETH" (and disagrees with a STK send: ETH moving
   // that its preview does not show), would revert, or the node cannot simulate.
   {
@@ -186,16 +176,21 @@ const answers = [
   { type: 'xstate.done.actor.readTokenMetadata', output: STK_ON_CHAIN },
   { type: 'xstate.done.actor.readTokenMetadata', output: { ...STK_ON_CHAIN, decimals: 6 } },
   { type: 'xstate.error.actor.readTokenMetadata', error: new Error('execution reverted') },
-  { type: 'xstate.done.actor.readNonce', output: { from: PAYER_ADDRESS, nonce: 5, fromBlock: '100' } },
-  { type: 'xstate.error.actor.readNonce', error: new Error('RPC down') },
-  { type: 'xstate.done.actor.checkNonce', output: { status: 'open' } },
-  { type: 'xstate.done.actor.checkNonce', output: { status: 'mined', hash: HASH } },
-  { type: 'xstate.done.actor.checkNonce', output: { status: 'taken' } },
-  { type: 'xstate.error.actor.checkNonce', error: new Error('RPC down') },
-  { type: 'xstate.done.actor.watchNonce', output: { status: 'mined', hash: HASH } },
-  { type: 'xstate.done.actor.watchNonce', output: { status: 'taken' } },
-  // (The watch answers only once the nonce is taken; should it answer 'open', the chain is looked at again.)
-  { type: 'xstate.done.actor.watchNonce', output: { status: 'open' } },
+  // The send's transaction (src/machines/transaction.ts): its notices (a transaction known; past the time limit,
+  // where the chain says the nonce stands; a request sent again that failed) and how it ended.
+  { type: 'transaction.submitted', hash: HASH },
+  { type: 'transaction.overdue', stage: 'checking' },
+  { type: 'transaction.overdue', stage: 'open' },
+  { type: 'transaction.overdue', stage: 'taken' },
+  { type: 'transaction.failedAgain', error: new Error('nonce too low') },
+  { type: 'xstate.done.actor.transaction', output: { status: 'mined', hash: HASH } },
+  {
+    type: 'xstate.done.actor.transaction',
+    output: { status: 'failed', reason: 'declined', error: new TransactionRejectedError() },
+  },
+  { type: 'xstate.done.actor.transaction', output: { status: 'failed', reason: 'timedOut' } },
+  { type: 'xstate.done.actor.transaction', output: { status: 'failed', reason: 'reverted', hash: HASH } },
+  { type: 'xstate.done.actor.transaction', output: { status: 'failed', reason: 'unseen', hash: HASH } },
 ] as unknown as Event[]
 
 /** The host's payment (Pay) on the sandbox chain: the kit sends it with its networks, the sender set before. */
@@ -245,7 +240,6 @@ function serialize(snapshot: Snapshot): string {
     hash: c.hash !== undefined,
     simulation: c.simulation?.result.status ?? null,
     checked: c.tokenOnChain !== undefined,
-    nonce: c.nonce ? (c.nonce.abandoned ? 'abandoned' : 'held') : null,
   })
 }
 
@@ -262,14 +256,15 @@ function invariant(snapshot: Snapshot): void {
     throw new Error(`${message} in ${JSON.stringify(snapshot.value)}`)
   }
   if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
-  const inFlight = snapshot.matches('sending') || snapshot.matches('confirming')
+  const inFlight =
+    snapshot.matches({ transaction: 'sending' }) || snapshot.matches({ transaction: 'confirming' })
   if (c.loading !== inFlight) fail('loading out of step with sending/confirming')
   if (snapshot.hasTag('loading') !== inFlight) fail('loading tag out of step')
   const busy =
     inFlight ||
     snapshot.matches('resolving') ||
     snapshot.matches('checkingToken') ||
-    snapshot.matches({ overdue: 'checking' }) ||
+    snapshot.matches({ transaction: { overdue: 'checking' } }) ||
     snapshot.matches({ previewing: 'estimating' }) ||
     snapshot.matches({ previewing: 'simulating' })
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
@@ -280,54 +275,49 @@ function invariant(snapshot: Snapshot): void {
   if (snapshot.hasTag('failed') !== failed) fail('failed tag out of step')
   if (failed && !c.error) fail('failed without an error')
   // A sent transaction is never abandoned by a reset; a request the wallet has not answered is (a disconnect).
-  if (snapshot.can({ type: 'send.reset' }) === snapshot.matches('confirming'))
+  if (snapshot.can({ type: 'send.reset' }) === snapshot.matches({ transaction: 'confirming' }))
     fail('reset offered while confirming, or refused elsewhere')
   // A timed-out request keeps no hash (a late one is ignored) and the form as typed; on eip155 the chain is asked
   // about its nonce first (overdue), on Solana the send fails as before.
   if (
     c.error?.name === 'SendTimeoutError' &&
-    (!(snapshot.matches({ failed: 'retryable' }) || snapshot.matches({ overdue: 'checking' })) || c.hash)
+    (!(
+      snapshot.matches({ failed: 'retryable' }) || snapshot.matches({ transaction: { overdue: 'checking' } })
+    ) ||
+      c.hash)
   )
     fail('a timed-out send outside failed.retryable or overdue.checking, or with a hash')
-  // One payment, one transaction: a request left to the wallet holds the nonce every later request asks for,
-  // and "Send again" waits for the chain's first word on it.
-  const overdue = snapshot.matches('overdue')
-  if (overdue && !snapshot.matches({ overdue: 'taken' }) && !c.nonce?.abandoned)
-    fail('overdue without the nonce of the request left to the wallet')
-  if (snapshot.matches({ overdue: 'taken' }) && c.nonce) fail('a taken nonce still held')
-  if (snapshot.matches({ overdue: 'checking' }) && snapshot.can({ type: 'send.retry' }))
+  // One payment, one transaction: "Send again" waits for the chain's first word on the nonce of the request left
+  // to the wallet. (The nonce itself is the transaction's: its model, transaction.test.ts, holds where it is kept.)
+  const overdue = snapshot.matches({ transaction: 'overdue' })
+  if (snapshot.matches({ transaction: { overdue: 'checking' } }) && snapshot.can({ type: 'send.retry' }))
     fail('"Send again" offered before the chain was looked at')
   if (overdue && (c.hash || c.loading)) fail('overdue with a hash, or loading')
-  const asking = snapshot.matches({ sending: 'native' }) || snapshot.matches({ sending: 'erc20' })
-  if (asking && !c.nonce) fail('a wallet request without the payment nonce')
-  if (c.nonce && c.token && !isSolanaToken(c.token) && c.nonce.chainId !== 31337)
-    fail('a nonce of another chain')
-  if ((snapshot.matches('confirming') || snapshot.matches('done')) && c.nonce)
-    fail('the nonce held after its transaction is known')
+  // The rules the send gives its transaction: on eip155 the payment holds its nonce (past the time limit the chain
+  // is asked about it); Solana's wallet confirms its own send (no nonce, no receipt awaited: the transaction's
+  // model holds that such a transaction never confirms, polls or is overdue).
+  const solana = c.token !== undefined && isSolanaToken(c.token)
+  if (snapshot.matches('transaction')) {
+    const { rules, chainId } = transactionOf(c)
+    const expected = solana
+      ? { holdsNonce: false, confirmedByWallet: true }
+      : { holdsNonce: true, chainId: chainReference(c.token!) }
+    if (JSON.stringify({ ...rules, ...(solana ? {} : { chainId }) }) !== JSON.stringify(expected))
+      fail('a transaction without its namespace’s rules')
+  }
   // An ERC-20 is read from its contract before its preview, and the contract's decimals are the listing's.
   const erc20 = c.token !== undefined && !isSolanaToken(c.token) && c.token.address !== undefined
   if (snapshot.matches('checkingToken') && !erc20) fail('a contract read for a token without one')
-  const previewedOn =
-    snapshot.matches('previewing') ||
-    snapshot.matches('sending') ||
-    snapshot.matches('confirming') ||
-    snapshot.matches('overdue')
+  const previewedOn = snapshot.matches('previewing') || snapshot.matches('transaction')
   if (previewedOn && erc20 && c.tokenOnChain?.decimals !== Number(c.token!.quantity.decimals))
     fail('an ERC-20 previewed without its contract agreeing on its decimals')
 
   if (snapshot.matches('editing') && c.hash !== undefined) fail('a hash while editing')
-  // Solana's branches are a Solana token's, and the only ones it takes: no receipt polling, no name lookup.
-  const solana = c.token !== undefined && isSolanaToken(c.token)
-  const solanaState =
-    snapshot.matches({ sending: 'solana' }) || snapshot.matches({ previewing: { estimating: 'solana' } })
+  // Solana's branches are a Solana token's, and the only ones it takes: no name lookup (no receipt polling: the
+  // rules of its transaction above).
+  const solanaState = snapshot.matches({ previewing: { estimating: 'solana' } })
   if (solanaState && !solana) fail('a Solana slot for another token')
-  if (
-    solana &&
-    (snapshot.matches('confirming') ||
-      snapshot.matches('resolving') ||
-      snapshot.matches({ failed: 'unconfirmed' }))
-  )
-    fail('a Solana token in an eip155-only state')
+  if (solana && snapshot.matches('resolving')) fail('a Solana token in an eip155-only state')
   if (solana && c.resolvedAddress !== undefined && !isSolanaAddress(c.resolvedAddress))
     fail('a Solana send to something other than a public key')
   // Past the form, the form is valid, and stays so (the form keeps its values through failures).
@@ -341,8 +331,11 @@ function invariant(snapshot: Snapshot): void {
     fail('a profile for an address')
   if ((snapshot.matches({ previewing: 'ready' }) || inFlight) && !c.fee) fail('no fee shown before sending')
   if ((snapshot.matches({ previewing: 'ready' }) || inFlight) && c.error) fail('an old error shown')
-  if (snapshot.matches('sending') && c.hash) fail('an old hash while sending')
-  if ((snapshot.matches('confirming') || snapshot.matches({ failed: 'unconfirmed' })) && !c.hash)
+  if (snapshot.matches({ transaction: 'sending' }) && c.hash) fail('an old hash while sending')
+  if (
+    (snapshot.matches({ transaction: 'confirming' }) || snapshot.matches({ failed: 'unconfirmed' })) &&
+    !c.hash
+  )
     fail('confirming without a hash')
   if (snapshot.matches({ failed: 'unconfirmed' }) && c.error?.name !== 'TransactionPendingError')
     fail('unconfirmed without the pending error')
@@ -354,14 +347,14 @@ function invariant(snapshot: Snapshot): void {
     ['editing', snapshot.matches('editing')],
     ['resolving', snapshot.matches('resolving')],
     ['checkingToken', snapshot.matches('checkingToken')],
-    ['overdue', snapshot.matches('overdue')],
+    ['overdue', overdue],
     ['estimating', snapshot.matches({ previewing: 'estimating' })],
     ['ready', snapshot.matches({ previewing: 'ready' })],
     ['unavailable', snapshot.matches({ previewing: 'unavailable' })],
     ['simulating', snapshot.matches({ previewing: 'simulating' })],
     ['disagrees', snapshot.matches({ previewing: 'disagrees' })],
-    ['sending', snapshot.matches('sending')],
-    ['confirming', snapshot.matches('confirming')],
+    ['sending', snapshot.matches({ transaction: 'sending' })],
+    ['confirming', snapshot.matches({ transaction: 'confirming' })],
     ['retryable', snapshot.matches({ failed: 'retryable' })],
     ['unconfirmed', snapshot.matches({ failed: 'unconfirmed' })],
     ['done', snapshot.matches('done')],
@@ -410,7 +403,7 @@ function short(path: ModelPath): string {
 
 describe('send machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(81)
+    expect(model.paths.length).toBe(63)
   })
 
   for (const path of model.paths) {
@@ -421,7 +414,7 @@ describe('send machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(81)
+    expect(results).toHaveLength(63)
     assertCoverage(model, results)
   })
 })

@@ -32,6 +32,7 @@ import {
 const never = <T>() => new Promise<T>(() => {})
 const HASH = `0x${'ab'.repeat(32)}` as Hex
 const PAYER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
 const modelMachine = transactionMachine.provide({
   actors: {
@@ -75,6 +76,9 @@ const events = [
   { type: 'xstate.done.actor.watchNonce', output: { status: 'taken' } },
   { type: 'xstate.done.actor.watchNonce', output: { status: 'open' } },
   { type: 'transaction.retry' },
+  // Asked again by the account the nonce is held for, and by another one (connected meanwhile).
+  { type: 'transaction.retry', from: PAYER.toLowerCase() },
+  { type: 'transaction.retry', from: OTHER },
 ] as unknown as Event[]
 
 const REQUEST = { to: PAYER, value: '1' }
@@ -82,7 +86,12 @@ const RULES: Record<string, TransactionInput> = {
   nonce: { chainId: 31337, request: REQUEST, rules: { holdsNonce: true }, payment: REQUEST },
   deadline: { chainId: 31337, request: REQUEST, rules: { holdsNonce: false, deadlineMs: 60_000 } },
   plain: { chainId: 31337, request: REQUEST, rules: { holdsNonce: false } },
-  wallet: { chainId: 31337, request: REQUEST, rules: { holdsNonce: false, confirmedByWallet: true } },
+  // Solana's send: nothing is read from its chain.
+  wallet: {
+    chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    request: REQUEST,
+    rules: { holdsNonce: false, confirmedByWallet: true },
+  },
   sent: { chainId: 31337, request: REQUEST, rules: { holdsNonce: false }, hash: HASH },
 }
 
@@ -161,7 +170,7 @@ function short(path: ModelPath): string {
     .join(' → ')
 }
 
-const PATHS: Record<string, number> = { nonce: 24, deadline: 11, plain: 10, wallet: 3, sent: 3 }
+const PATHS: Record<string, number> = { nonce: 25, deadline: 11, plain: 10, wallet: 3, sent: 3 }
 
 describe('transaction machine, model-based', () => {
   for (const [name, model] of models) {

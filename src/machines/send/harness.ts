@@ -1,6 +1,14 @@
 import type { Address, Hex } from 'viem'
 import { expect } from 'vitest'
-import { type AnyActorLogic, createActor, createMachine, fromPromise, SimulatedClock } from 'xstate'
+import {
+  type AnyActorLogic,
+  type AnyActorRef,
+  type AnyMachineSnapshot,
+  createActor,
+  createMachine,
+  fromPromise,
+  SimulatedClock,
+} from 'xstate'
 import {
   type FeeEstimate,
   isNativeToken,
@@ -184,6 +192,12 @@ export function harness(
   const send = (...events: SendEvent[]) => {
     for (const event of events) actor.send(event)
   }
+  const child = (parent: { children: unknown } | undefined, id: string) =>
+    (parent?.children as Record<string, AnyActorRef | undefined> | undefined)?.[id]?.getSnapshot() as
+      | AnyMachineSnapshot
+      | undefined
+  /** The send's transaction (src/machines/transaction.ts) while it runs: where it stands, the nonce it holds. */
+  const transaction = () => child(actor.getSnapshot(), 'transaction')
   return {
     actor,
     calls,
@@ -193,6 +207,9 @@ export function harness(
     send,
     snapshot: () => actor.getSnapshot(),
     context: () => actor.getSnapshot().context,
+    transaction,
+    /** Which of the send's slots the wallet is asked through ('native', 'erc20', 'solana'), while it is. */
+    wallet: () => child(transaction(), 'ask')?.value,
   }
 }
 
@@ -219,5 +236,6 @@ export async function toWaiting(t: ReturnType<typeof harness>, token: TokenBalan
   const calls = isNativeToken(token) ? t.calls.sendNative : t.calls.sendErc20
   calls.at(-1)!.resolve(HASH)
   await flush()
-  expect(t.snapshot().value).toEqual({ confirming: 'waiting' })
+  expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+  expect(t.transaction()?.value).toEqual({ confirming: 'waiting' })
 }

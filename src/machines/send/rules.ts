@@ -1,7 +1,7 @@
 /**
  * The send flow's rules as pure functions of its context (src/machines/send.ts names them as guards and
  * actions): what a token is (native, ERC-20, Solana, its chain), the form's checks (SPEC §5: amount, receiver,
- * EIP-55 checksum, balance and fee), the held nonce of a payment, and what each slot is asked for.
+ * EIP-55 checksum, balance and fee), and what each slot (and the send's transaction) is asked for.
  */
 import { type Address, formatUnits, getAddress, isAddress, parseUnits } from 'viem'
 import { NATIVE_TOKEN_ADDRESS } from '../../constants'
@@ -19,13 +19,14 @@ import {
 } from '../../errors/send'
 import { eip155Reference, formatChainId, isCaip2, parseAccountId } from '../../utils/caip'
 import type { ChainNamespace } from '../connection'
+import type { TransactionInput } from '../transaction/types'
 import type { PayContext } from './pay'
 import type {
   FeeEstimate,
-  NonceCheck,
   SendContext,
   SendRequest,
   SendSimulationRequest,
+  SendWalletRequest,
   SolanaSendRequest,
   TokenBalance,
   TokenOnChain,
@@ -196,20 +197,6 @@ function sendDecimalsOf(context: Pick<SendContext, 'token' | 'tokenOnChain'>): n
   return decimalsOf(token)!
 }
 
-/** A nonce is held for the token's chain and the account that sends (when the kit named one). */
-export function holdsNonce(context: Pick<SendContext, 'nonce' | 'token' | 'sender'>): boolean {
-  const nonce = context.nonce
-  if (!nonce || !context.token || nonce.chainId !== chainReference(context.token)) return false
-  const sender = context.sender
-  return !sender || sender.address.toLowerCase() === nonce.from.toLowerCase()
-}
-
-/** The held nonce and the payment that should take it, for `checkNonce` and `watchNonce`. */
-export function nonceCheckOf(context: SendContext): NonceCheck {
-  const { abandoned: _, ...nonce } = context.nonce!
-  return { ...nonce, request: sendRequestOf(context) }
-}
-
 /** SPEC §5 on Solana: the same checks, an SPL token named by its mint, a base58 public key as receiver. */
 function validateSolanaSend(token: TokenBalance, amount: string, receiver: string): BaseError | undefined {
   const decimals = decimalsOf(token)
@@ -244,12 +231,12 @@ export function solanaRequestOf(context: SendContext): SolanaSendRequest {
   }
 }
 
-/** The form as a request. Only called where the form is known to be valid. */
 /** The send as the `simulate` slot takes it: the request, with the token as the preview names and scales it. */
 export function simulationRequestOf(context: SendContext): SendSimulationRequest {
   return { ...sendRequestOf(context), symbol: context.token!.symbol, decimals: sendDecimalsOf(context) }
 }
 
+/** The form as a request. Only called where the form is known to be valid. */
 export function sendRequestOf(context: SendContext): SendRequest {
   const token = context.token!
   const contract = tokenContract(token)
@@ -320,4 +307,30 @@ export function feeInUsd(context: Pick<SendContext, 'fee' | 'token' | 'tokenBala
   const price = native?.price ?? (isNativeToken(token) ? token.price : undefined)
   if (price === undefined) return undefined
   return Number(fee.formatted) * price
+}
+
+/**
+ * The send's transaction (src/machines/transaction.ts) as the form states it, with its namespace's rules. On
+ * eip155 one payment is one transaction: the request holds the account's nonce (`holdsNonce`), and past the time
+ * limit the chain is asked whether a transaction took it before the wallet is asked again; Solana's slot signs,
+ * sends and confirms (`confirmedByWallet`), its time limit fails the send. A hash already sent (a send not seen
+ * mined, checked again) is only looked for, never sent again.
+ */
+export function transactionOf(context: SendContext): TransactionInput {
+  const sent = context.hash === undefined ? {} : { hash: context.hash }
+  if (isSolanaContext(context)) {
+    const transfer = solanaRequestOf(context)
+    const request: SendWalletRequest = { wallet: 'solana', ...transfer, fee: context.fee }
+    return {
+      chainId: transfer.chainId,
+      request,
+      rules: { holdsNonce: false, confirmedByWallet: true },
+      ...sent,
+    }
+  }
+  const payment = sendRequestOf(context)
+  const request: SendWalletRequest = payment.token
+    ? { wallet: 'erc20', ...payment, token: payment.token, fee: context.fee }
+    : { wallet: 'native', ...payment, fee: context.fee }
+  return { chainId: payment.chainId, request, rules: { holdsNonce: true }, payment, ...sent }
 }

@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex, isAddress } from 'viem'
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
+import { assertEvent, assign, emit, fromPromise, sendTo, setup } from 'xstate'
 import {
   PENDING_TX_POLLING_MS,
   SEND_REQUEST_TIMEOUT_MS,
@@ -21,12 +21,12 @@ import {
   TransactionRevertedError,
 } from '../../errors/send'
 import { SimulationDisagreementError } from '../../errors/simulation'
+import { type TransactionNotice, transactionEnds, transactionMachine } from '../transaction'
 import { payRefusal, payToken } from './pay'
 import {
   canPayFee,
   chainReference,
   hasWrongChecksum,
-  holdsNonce,
   isNativeToken,
   isSolanaContext,
   isSolanaToken,
@@ -78,7 +78,6 @@ export const EMPTY_FORM = {
   loading: false,
   simulation: undefined,
   tokenOnChain: undefined,
-  nonce: undefined,
 } satisfies Partial<SendContext>
 
 /** A Solana send's fee and what it sends, as the slot takes them. */
@@ -128,8 +127,15 @@ export const sendSetup = setup({
     checkNonce: fromPromise<NonceStatus, NonceCheck>(notProvided('checkNonce')),
     /** Looks again and again until a transaction takes the held nonce; answers what took it. */
     watchNonce: fromPromise<NonceStatus, NonceCheck>(notProvided('watchNonce')),
+    /**
+     * The send's transaction, a child machine: its slots and time limits are this machine's (`linkTransaction`,
+     * ../send.ts), its wallet request asked through `sendNative`, `sendErc20` or `sendSolana`.
+     */
+    transaction: transactionMachine,
   },
   delays: {
+    // The send's transaction's time limits (its own delays, linked in ../send.ts): a `.provide({ delays })` of
+    // the send machine reaches its transaction.
     /** SPEC §9. */
     receiptTimeout: TX_RECEIPT_TIMEOUT_MS,
     /** SPEC §9. */
@@ -149,14 +155,11 @@ export const sendSetup = setup({
       context.token !== undefined && !isSolanaToken(context.token) && !isNativeToken(context.token),
     /** The contract states other decimals (or another symbol) than the balances: the token is refused. */
     tokenMismatch: ({ context }, onChain: TokenOnChain) => tokenMismatchOf(context, onChain) !== undefined,
-    /** No nonce is held for this chain and account yet: it is read before the wallet is asked. */
-    needsNonce: ({ context }) => !holdsNonce(context),
-    /** A wallet request is out with the held nonce: at the time limit it may still be signed. */
-    walletMayHoldRequest: ({ context }) => !isSolanaContext(context) && holdsNonce(context),
-    /** A request with the held nonce was left to the wallet at the time limit, and may still be signed. */
-    earlierRequestOpen: ({ context }) => holdsNonce(context) && context.nonce!.abandoned,
-    paymentMined: (_, status: NonceStatus) => status.status === 'mined',
-    nonceTaken: (_, status: NonceStatus) => status.status === 'taken',
+    /** How its transaction ended (src/machines/transaction.ts). */
+    ...transactionEnds,
+    /** Where the transaction stands past the time limit (its notice): the chain looked at, the nonce open or taken. */
+    overdueAt: ({ event }, stage: Extract<TransactionNotice, { type: 'transaction.overdue' }>['stage']) =>
+      event.type === 'transaction.overdue' && event.stage === stage,
     /** The host's payment breaks one of Pay's rules (`payRefusal`, src/machines/send/pay.ts). */
     paymentRefused: ({ context, event }) => {
       assertEvent(event, 'send.pay')
@@ -168,8 +171,6 @@ export const sendSetup = setup({
     hasToken: ({ context }) => context.token !== undefined,
     /** The token is on a Solana chain (SOL, or an SPL token by its mint): Solana's slots send it. */
     isSolana: ({ context }) => isSolanaContext(context),
-    isNative: ({ context }) => context.token !== undefined && isNativeToken(context.token),
-    reverted: (_, receipt: SendReceipt) => receipt.status === 'reverted',
     cannotPayFee: ({ context }, fee: FeeEstimate) => !canPayFee(context, fee),
     /** See before you sign: the simulation moves something other than exactly what the preview shows. */
     simulationDisagrees: ({ context }, simulation: SendSimulation) =>
@@ -242,18 +243,6 @@ export const sendSetup = setup({
       tokenOnChain: undefined,
       error: infoOf(new TokenDecimalsMismatchError({ details: tokenMismatchOf(context, onChain) })),
     })),
-    setNonce: assign(({ context }, reading: NonceReading) => ({
-      nonce: { ...reading, chainId: chainReference(context.token!)!, abandoned: false },
-    })),
-    /** The time limit left a request with the held nonce to the wallet. */
-    markNonceAbandoned: assign(({ context }) => ({
-      nonce: context.nonce ? { ...context.nonce, abandoned: true } : undefined,
-    })),
-    /** A transaction of the payment is known (or another took the nonce): the next payment reads a new nonce. */
-    releaseNonce: assign({ nonce: undefined }),
-    setMinedHash: assign((_, status: NonceStatus) => ({
-      hash: status.status === 'mined' ? status.hash : undefined,
-    })),
     showStillOpen: assign({ error: infoOf(new SendStillOpenError()) }),
     showNonceTaken: assign({ error: infoOf(new SendNonceTakenError()) }),
     /** The fee estimate came back, but the native balance cannot pay it (with the amount, for native sends). */
@@ -286,7 +275,12 @@ export const sendSetup = setup({
       ),
     })),
     clearHash: assign({ hash: undefined }),
-    setHash: assign((_, hash: string) => ({ hash })),
+    /** "Send again" past the time limit, told to the transaction: with the account that sends now. */
+    retryTransaction: sendTo('transaction', ({ context }) => ({
+      type: 'transaction.retry' as const,
+      from: context.sender?.address,
+    })),
+    setHash: assign((_, hash: string | undefined) => ({ hash })),
     loadingOn: assign({ loading: true }),
     loadingOff: assign({ loading: false }),
     /** SPEC §4: the send state reset. The balances stay: they are the account's, not the form's. */

@@ -54,3 +54,35 @@ export function simulatedChanges(simulation: SendSimulation | undefined): Balanc
   const result = simulationResultOf(simulation)
   return result.status === 'simulated' ? result.changes : undefined
 }
+
+/**
+ * The preview's `simulating` state, the send's and the swap's alike (see before you sign): what the preview
+ * shows is simulated on the chain (`simulate`, given `input`) before confirm is offered. Agreeing → `ready`, the
+ * balance changes kept (`setSimulation`); moving something other than the preview shows (`simulationDisagrees`)
+ * → `disagrees`, and said (`showDisagreement`); a node that cannot simulate (an error, no answer within
+ * `simulationTimeout`) → `ready` without the line (`clearSimulation`). The parent's setup names these.
+ *
+ * @example
+ * simulating: simulatingState(({ context }: { context: SendContext }) => simulationRequestOf(context)),
+ */
+export function simulatingState<TContext, TRequest>(input: (args: { context: TContext }) => TRequest) {
+  const simulated = ({ event }: { event: { output: SendSimulation } }) => event.output
+  return {
+    tags: 'busy',
+    after: { simulationTimeout: { target: 'ready', actions: 'clearSimulation' } },
+    invoke: {
+      id: 'simulate',
+      src: 'simulate',
+      input,
+      onDone: [
+        {
+          guard: { type: 'simulationDisagrees', params: simulated },
+          target: 'disagrees',
+          actions: { type: 'showDisagreement', params: simulated },
+        },
+        { target: 'ready', actions: { type: 'setSimulation', params: simulated } },
+      ],
+      onError: { target: 'ready', actions: 'clearSimulation' },
+    },
+  } as const
+}

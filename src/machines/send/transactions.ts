@@ -1,231 +1,132 @@
-import type { Hex } from 'viem'
-import { TX_RECEIPT_TIMEOUT_MS } from '../../constants'
-import { chainReference, nonceCheckOf, sendRequestOf, solanaRequestOf } from './rules'
-import { errorOf, outputOf, sendSetup } from './setup'
-import type { NonceReading, NonceStatus } from './types'
+import type { TransactionOutput } from '../transaction'
+import { transactionOf } from './rules'
+import { sendSetup } from './setup'
 
 /**
- * The send's transaction (src/machines/send.ts): the wallet asked (Solana's slot, or eip155's with the payment's
- * nonce), the receipt awaited (SPEC §9: `waiting`, then `polling`), and, past the wallet's time limit, the chain
- * asked whether a transaction took the nonce (`overdue`).
+ * The send's transaction (src/machines/send.ts): a transaction machine (src/machines/transaction.ts) invoked as a
+ * child, its slots and time limits the send's own (`linkTransaction`). On eip155 the payment holds the account's
+ * nonce (read before the wallet is asked, every request of it asks for it) and its receipt is awaited (SPEC §9);
+ * past the wallet's time limit the chain is asked whether a transaction took the nonce (`overdue`) before "Send
+ * again" asks the wallet again, with the same nonce. Solana's slot signs, sends and confirms: its answer is the
+ * end. The states here are where the views read it, from the child's notices: the wallet asked (`sending`), the
+ * receipt awaited (`confirming`), past the time limit (`overdue`: the chain `checking`, the nonce still `open` or
+ * `taken`); how the child ends leads on (done, failed).
  */
 
-/** Where the chain's word on a held nonce leads (after the time limit, or a request sent again that failed). */
-const NONCE_LOOKED_UP = [
-  {
-    guard: { type: 'paymentMined', params: outputOf<NonceStatus> },
-    target: '#send.confirming',
-    actions: [{ type: 'setMinedHash', params: outputOf<NonceStatus> }, 'releaseNonce', 'emitSubmitted'],
-  },
-  {
-    guard: { type: 'nonceTaken', params: outputOf<NonceStatus> },
-    target: '#send.overdue.taken',
-    actions: ['releaseNonce', 'showNonceTaken'],
-  },
-] as const
+type Ended = { event: { output: TransactionOutput } }
+const outputOf = ({ event }: Ended) => event.output
+/** The transaction sent (mined, reverted or unseen): its hash, or Solana's signature, from the child's output. */
+const sentHash = ({ event }: Ended) => ('hash' in event.output ? event.output.hash : undefined)
+/** A hash the child announces (`transaction.submitted`). */
+const announcedHash = ({ event }: { event: { hash: string } }) => event.hash
 
-/** Where a wallet's answer to an eip155 request leads: the receipt awaited, or why not. */
-const WALLET_ANSWERED = {
-  onDone: {
-    target: '#send.confirming',
-    actions: [{ type: 'setHash', params: outputOf<string> }, 'releaseNonce', 'emitSubmitted'],
-  },
-  onError: [
-    // The request sent again failed: the one left earlier may have gone through. The chain tells.
-    {
-      guard: 'earlierRequestOpen',
-      target: '#send.overdue',
-      actions: {
-        type: 'setError',
-        params: (args: { event: { error: unknown } }) => ({ error: errorOf(args), stage: 'send' as const }),
-      },
-    },
-    {
-      target: '#send.failed.retryable',
-      actions: [
-        {
-          type: 'setError',
-          params: (args: { event: { error: unknown } }) => ({ error: errorOf(args), stage: 'send' as const }),
-        },
-        // Answered (declined, failed) with no earlier request left open: nothing holds the nonce any more.
-        'releaseNonce',
-      ],
-    },
-  ],
+/** A transaction is known (the wallet's answer, or the chain's for the held nonce): its receipt is awaited. */
+const SUBMITTED = {
+  target: '#send.transaction.confirming',
+  actions: [{ type: 'setHash', params: announcedHash }, 'emitSubmitted'],
 } as const
 
-export const sendSending = sendSetup.createStateConfig({
-  tags: ['loading', 'busy'],
-  entry: ['loadingOn', 'clearError', 'clearHash'],
-  exit: 'loadingOff',
-  // A wallet that never answers: its request is left (its actor stopped, so a hash it sends later is ignored).
-  // On eip155 the request holds the payment's nonce: `overdue` watches the chain for it before offering to
-  // send again (with the same nonce). Solana's send has no such slot: the form is kept for a deliberate retry.
-  after: {
-    sendRequestTimeout: [
+/** "Send again" past the time limit: the transaction asks the wallet again (with the nonce it holds). */
+const SEND_AGAIN = { target: '#send.transaction.sending', actions: 'retryTransaction' } as const
+
+/** SPEC §4 reset (the kit sends it on disconnect): the wallet is gone, so is its request. */
+const RESET = { target: '#send.editing', actions: 'resetForm' } as const
+
+export const sendTransaction = sendSetup.createStateConfig({
+  invoke: {
+    id: 'transaction',
+    src: 'transaction',
+    // A send not seen mined, checked again (`failed.unconfirmed`): its hash is kept, only its receipt looked for.
+    input: ({ context }) => transactionOf(context),
+    onDone: [
       {
-        guard: 'walletMayHoldRequest',
-        target: '#send.overdue',
-        actions: ['setTimedOut', 'markNonceAbandoned', 'emitTimedOut'],
+        guard: { type: 'transactionMined', params: outputOf },
+        target: '#send.done',
+        actions: { type: 'setHash', params: sentHash },
       },
-      { target: '#send.failed.retryable', actions: ['setTimedOut', 'emitTimedOut'] },
+      {
+        guard: { type: 'transactionDeclined', params: outputOf },
+        target: '#send.failed.retryable',
+        actions: {
+          type: 'setError',
+          params: ({ event }: Ended) => ({
+            error: 'error' in event.output ? event.output.error : event.output,
+            stage: 'send' as const,
+          }),
+        },
+      },
+      // The wallet did not answer in time and holds no request of the payment (Solana; or the nonce not read yet).
+      {
+        guard: { type: 'transactionTimedOut', params: outputOf },
+        target: '#send.failed.retryable',
+        actions: ['setTimedOut', 'emitTimedOut'],
+      },
+      {
+        guard: { type: 'transactionReverted', params: outputOf },
+        target: '#send.failed.retryable',
+        actions: [{ type: 'setHash', params: sentHash }, 'setReverted'],
+      },
+      // Sent, but no receipt within the polling window (SPEC §9).
+      { target: '#send.failed.unconfirmed', actions: [{ type: 'setHash', params: sentHash }, 'setPending'] },
     ],
   },
-  // SPEC §4 reset (the kit sends it on disconnect): the wallet is gone, so is its request.
-  on: { 'send.reset': { target: 'editing', actions: 'resetForm' } },
-  initial: 'choosing',
+  initial: 'sending',
   states: {
-    choosing: {
-      always: [
-        { guard: 'isSolana', target: 'solana' },
-        { guard: 'needsNonce', target: 'nonce' },
-        { guard: 'isNative', target: 'native' },
-        { target: 'erc20' },
-      ],
-    },
-    asking: {
-      always: [{ guard: 'isNative', target: 'native' }, { target: 'erc20' }],
-    },
-    // The payment's nonce, read once: every wallet request of this payment asks for it.
-    nonce: {
-      invoke: {
-        id: 'readNonce',
-        src: 'readNonce',
-        input: ({ context }) => ({ chainId: chainReference(context.token!)! }),
-        // Straight to the request: the nonce just read is the one to use, whatever the kit's sender says.
-        onDone: { target: 'asking', actions: { type: 'setNonce', params: outputOf<NonceReading> } },
-        onError: {
-          target: '#send.failed.retryable',
-          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
-        },
-      },
-    },
-    // One slot signs, sends and confirms ('confirmed', SPEC §5): no receipt to wait for afterwards.
-    solana: {
-      invoke: {
-        id: 'sendSolana',
-        src: 'sendSolana',
-        input: ({ context }) => ({ ...solanaRequestOf(context), fee: context.fee }),
-        onDone: {
-          target: '#send.done',
-          actions: { type: 'setHash', params: ({ event }) => event.output },
-        },
-        onError: {
-          target: '#send.failed.retryable',
-          actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'send' }) },
-        },
-      },
-    },
-    native: {
-      invoke: {
-        id: 'sendNative',
-        src: 'sendNative',
-        input: ({ context }) => ({
-          ...sendRequestOf(context),
-          fee: context.fee,
-          nonce: context.nonce?.nonce,
-        }),
-        ...WALLET_ANSWERED,
-      },
-    },
-    erc20: {
-      invoke: {
-        id: 'sendErc20',
-        src: 'sendErc20',
-        input: ({ context }) => {
-          const request = sendRequestOf(context)
-          return { ...request, token: request.token!, fee: context.fee, nonce: context.nonce?.nonce }
-        },
-        ...WALLET_ANSWERED,
-      },
-    },
-  },
-})
-
-export const sendConfirming = sendSetup.createStateConfig({
-  tags: ['loading', 'busy'],
-  entry: ['loadingOn', 'clearError'],
-  exit: 'loadingOff',
-  initial: 'waiting',
-  states: {
-    waiting: {
-      invoke: {
-        id: 'waitForReceipt',
-        src: 'waitForReceipt',
-        input: ({ context }) => ({
-          hash: context.hash! as Hex,
-          chainId: chainReference(context.token!)!,
-          timeoutMs: TX_RECEIPT_TIMEOUT_MS,
-        }),
-        onDone: [
-          {
-            guard: { type: 'reverted', params: ({ event }) => event.output },
-            target: '#send.failed.retryable',
-            actions: 'setReverted',
+    /** The wallet asked (the payment's nonce read first on eip155). */
+    sending: {
+      tags: ['loading', 'busy'],
+      entry: ['loadingOn', 'clearError', 'clearHash'],
+      exit: 'loadingOff',
+      on: {
+        'transaction.submitted': SUBMITTED,
+        // The request sent again failed while the one left earlier may have gone through: the chain tells.
+        'transaction.failedAgain': {
+          target: 'overdue',
+          actions: {
+            type: 'setError',
+            params: ({ event }: { event: { error: unknown } }) => ({
+              error: event.error,
+              stage: 'send' as const,
+            }),
           },
-          { target: '#send.done' },
+        },
+        // The time limit left the request (with the payment's nonce) to the wallet: its late hash is never taken,
+        // the chain is asked about the nonce first. The kit raises SPEC §8's REQUEST_TIMED_OUT alert.
+        'transaction.overdue': {
+          guard: { type: 'overdueAt', params: 'checking' },
+          target: 'overdue',
+          actions: ['setTimedOut', 'emitTimedOut'],
+        },
+        'send.reset': RESET,
+      },
+    },
+    /** The receipt awaited (SPEC §9: waited for, then polled): never cancelled, the transaction is out there. */
+    confirming: {
+      tags: ['loading', 'busy'],
+      entry: ['loadingOn', 'clearError'],
+      exit: 'loadingOff',
+    },
+    // Past the wallet's time limit (or a request sent again that failed while an earlier one was left open):
+    // nothing is offered until the chain says whether a transaction took the payment's nonce. Mined as this
+    // payment → its receipt; taken by another transaction → a new nonce next time; still open → "Send again",
+    // which asks for the same nonce (so at most one request can be mined), while the chain is watched on.
+    overdue: {
+      on: {
+        'transaction.overdue': [
+          { guard: { type: 'overdueAt', params: 'open' }, target: '.open', actions: 'showStillOpen' },
+          { guard: { type: 'overdueAt', params: 'taken' }, target: '.taken', actions: 'showNonceTaken' },
+          { guard: { type: 'overdueAt', params: 'checking' }, target: '.checking' },
         ],
-        // A timed-out (or interrupted) wait is not a failed send: the transaction is out there. Look again.
-        onError: 'polling',
+        'transaction.submitted': SUBMITTED,
+        'send.reset': RESET,
       },
-      after: { receiptTimeout: 'polling' },
-    },
-    polling: {
-      invoke: {
-        id: 'pollReceipt',
-        src: 'pollReceipt',
-        input: ({ context }) => ({
-          hash: context.hash! as Hex,
-          chainId: chainReference(context.token!)!,
-        }),
-        onDone: [
-          {
-            guard: { type: 'reverted', params: ({ event }) => event.output },
-            target: '#send.failed.retryable',
-            actions: 'setReverted',
-          },
-          { target: '#send.done' },
-        ],
+      initial: 'checking',
+      states: {
+        checking: { tags: 'busy' },
+        open: { on: { 'send.retry': SEND_AGAIN } },
+        // Another transaction took the nonce: the left request cannot be mined any more. A new send reads a new one.
+        taken: { on: { 'send.retry': SEND_AGAIN } },
       },
-      after: { pendingPolling: { target: '#send.failed.unconfirmed', actions: 'setPending' } },
-    },
-  },
-})
-
-// Past the wallet's time limit (or a request sent again that failed while an earlier one was left open):
-// nothing is offered until the chain says whether a transaction took the payment's nonce. Mined as this
-// payment → its receipt; taken by another transaction → a new nonce next time; still open → "Send again",
-// which asks for the same nonce (so at most one request can be mined), while the chain is watched on.
-export const sendOverdue = sendSetup.createStateConfig({
-  initial: 'checking',
-  on: {
-    'send.reset': { target: 'editing', actions: 'resetForm' },
-  },
-  states: {
-    checking: {
-      tags: 'busy',
-      invoke: {
-        id: 'checkNonce',
-        src: 'checkNonce',
-        input: ({ context }) => nonceCheckOf(context),
-        onDone: [...NONCE_LOOKED_UP, { target: 'open', actions: 'showStillOpen' }],
-        // The chain cannot tell now: sending again is still safe (same nonce); the watch goes on.
-        onError: { target: 'open', actions: 'showStillOpen' },
-      },
-    },
-    open: {
-      invoke: {
-        id: 'watchNonce',
-        src: 'watchNonce',
-        input: ({ context }) => nonceCheckOf(context),
-        onDone: [...NONCE_LOOKED_UP, { target: 'checking' }],
-        onError: { target: 'checking' },
-      },
-      on: { 'send.retry': '#send.sending' },
-    },
-    // Another transaction took the nonce: the left request cannot be mined any more. A new send reads a new one.
-    taken: {
-      on: { 'send.retry': '#send.sending' },
     },
   },
 })

@@ -5,6 +5,13 @@ import type { KitNetwork } from '../../config'
 import type { ErrorInfo } from '../../errors/base'
 import type { ChainId, ChainNamespace, ConnectionAccount } from '../connection'
 import type { PayRequest } from '../pay/types'
+import type {
+  NonceCheck as TransactionNonceCheck,
+  TransactionNotice,
+  TransactionReceipt,
+} from '../transaction/types'
+
+export type { NonceReading, NonceStatus, ReceiptRequest } from '../transaction/types'
 
 /** SPEC §3 token balance, as the Data API reports it. */
 export interface TokenBalance {
@@ -85,32 +92,8 @@ export interface TokenOnChain {
   symbol?: string | undefined
 }
 
-/** What `readNonce` answers: the account's next nonce (pending transactions counted) and the block it was read at. */
-export interface NonceReading {
-  from: Address
-  nonce: number
-  /** Decimal string: transactions of this payment are mined in this block or later. */
-  fromBlock: string
-}
-
-/** The nonce a payment holds from its first wallet request until a transaction of it is known. */
-export interface HeldNonce extends NonceReading {
-  chainId: number
-  /** A request with this nonce was left to the wallet at the time limit: it may still be signed and sent. */
-  abandoned: boolean
-}
-
 /** What `checkNonce` and `watchNonce` look at: the held nonce and the payment that should take it. */
-export interface NonceCheck extends NonceReading {
-  chainId: number
-  request: SendRequest
-}
-
-/**
- * What the chain says of a held nonce: no transaction of the account has it yet (`open`), this payment's took
- * it (`mined`, with its hash), or another transaction of the account did (`taken`).
- */
-export type NonceStatus = { status: 'open' } | { status: 'mined'; hash: Hex } | { status: 'taken' }
+export type NonceCheck = TransactionNonceCheck<SendRequest>
 
 /**
  * A Solana send (SOL, or an SPL token by its mint), from the connected Solana account. What `estimateSolanaFee`
@@ -132,18 +115,17 @@ export interface SolanaSendRequest {
   decimals: number
 }
 
-export interface ReceiptRequest {
-  hash: Hex
-  chainId: number
-  /** How long the slot may wait (SPEC §9: 25 s); the machine also stops waiting then. */
-  timeoutMs: number
-}
+export type SendReceipt = TransactionReceipt
 
-export interface SendReceipt {
-  status: 'success' | 'reverted'
-  /** Decimal string. */
-  blockNumber: string
-}
+/**
+ * What the transaction's `ask` slot is given (src/machines/transaction.ts): the wallet request, and which of the
+ * send's slots asks it (`wallet`, left out of what the slot receives): the native currency's, an ERC-20's
+ * transfer, or Solana's (it signs, sends and confirms). The transaction adds the payment's nonce on eip155.
+ */
+export type SendWalletRequest =
+  | ({ wallet: 'native' } & SendTransactionRequest)
+  | ({ wallet: 'erc20' } & SendTransactionRequest & { token: Address })
+  | ({ wallet: 'solana' } & SolanaSendRequest & { fee?: FeeEstimate | undefined })
 
 /** SPEC §3 Send state, plus the fee preview, the last error and the transaction hash. */
 export interface SendContext {
@@ -181,8 +163,6 @@ export interface SendContext {
   simulation: SendSimulation | undefined
   /** The selected ERC-20 as its contract states it (checked before the preview); amounts are scaled by it. */
   tokenOnChain: TokenOnChain | undefined
-  /** The nonce the payment's wallet requests use (eip155), from the first request until its transaction is known. */
-  nonce: HeldNonce | undefined
 }
 
 export interface SendInput {
@@ -214,6 +194,8 @@ export type SendEvent =
   | { type: 'send.reset' }
   /** The host's payment (Pay): checked (`paymentRefused`), then the form filled with it and previewed. */
   | { type: 'send.pay'; request: PayRequest; networks: readonly KitNetwork[] }
+  /** From the send's transaction (src/machines/transaction.ts): where it stands. */
+  | TransactionNotice
 
 /** What the send machine tells the kit (`actor.on(type, …)`). */
 export type SendNotice =

@@ -1,5 +1,7 @@
+import { simulatingState } from '../send/simulation'
 import { checkRequestOf, needsApproval, quoteRequestOf, simulationRequestOf, withoutGas } from './rules'
 import { errorOf, swapSetup } from './setup'
+import type { SwapContext } from './types'
 
 /**
  * The swap's preview (src/machines/swap.ts): the allowance checked (skipped for the native currency), every
@@ -145,24 +147,7 @@ export const swapPreview = swapSetup.createStateConfig({
      * See before you sign: the checked approvals and swap simulated in order on the chain. A node that cannot
      * simulate (unavailable, an error, no answer in time) leads to the preview without the line.
      */
-    simulating: {
-      tags: 'busy',
-      after: { simulationTimeout: { target: 'ready', actions: 'clearSimulation' } },
-      invoke: {
-        id: 'simulate',
-        src: 'simulate',
-        input: ({ context }) => simulationRequestOf(context),
-        onDone: [
-          {
-            guard: { type: 'simulationDisagrees', params: ({ event }) => event.output },
-            target: 'disagrees',
-            actions: { type: 'showDisagreement', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'setSimulation', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'ready', actions: 'clearSimulation' },
-      },
-    },
+    simulating: simulatingState(({ context }: { context: SwapContext }) => simulationRequestOf(context)),
     /** The simulation disagrees with the preview: no confirm; back to the form, or build and check again. */
     disagrees: {
       tags: 'failed',

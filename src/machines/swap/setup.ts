@@ -20,7 +20,7 @@ import {
   swapErrorInfo,
 } from '../../errors/swap'
 import { formatQuantity } from '../../utils/format'
-import { type TransactionOutput, transactionMachine } from '../transaction'
+import { type TransactionOutput, transactionEnds, transactionMachine } from '../transaction'
 import {
   amountOf,
   approveAmountOf,
@@ -118,15 +118,8 @@ export const swapSetup = setup({
       assertEvent(event, 'swap.setSlippage')
       return Number.isFinite(event.slippage) && event.slippage > 0 && event.slippage <= SWAP_SLIPPAGE_MAX
     },
-    transactionMined: (_, output: TransactionOutput) => output.status === 'mined',
-    transactionDeclined: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'declined',
-    transactionTimedOut: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'timedOut',
-    transactionExpired: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'expired',
-    transactionReverted: (_, output: TransactionOutput) =>
-      output.status === 'failed' && output.reason === 'reverted',
+    /** How its transaction ended (src/machines/transaction.ts). */
+    ...transactionEnds,
     /** See before you sign: the simulation moves something other than what the preview shows. */
     simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
       swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,

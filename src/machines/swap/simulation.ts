@@ -6,7 +6,7 @@ import {
   type SimulationDisagreement,
   simulationDisagreement,
 } from '../../utils/simulation'
-import { simulationResultOf } from '../send/simulation'
+import { simulatedChanges, simulationResultOf } from '../send/simulation'
 import type { SwapSimulation, SwapToken } from './types'
 
 /**
@@ -46,11 +46,8 @@ export function swapSimulationDisagreement(
 }
 
 /** The balance changes the preview shows: the simulated ones, or undefined (none to show: never a guess). */
-export function swapSimulatedChanges(simulation: SwapSimulation | undefined): BalanceChange[] | undefined {
-  if (simulation?.result.status !== 'simulated') return undefined
-  const result = simulationResultOf(simulation)
-  return result.status === 'simulated' ? result.changes : undefined
-}
+export const swapSimulatedChanges: (simulation: SwapSimulation | undefined) => BalanceChange[] | undefined =
+  simulatedChanges
 
 /** The two tokens of the pair, as the simulation reads their balances. */
 export function simulationTokensOf(from: SwapToken, to: SwapToken) {

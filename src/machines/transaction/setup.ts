@@ -31,10 +31,20 @@ export const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 export const askOf = (context: TransactionContext): TransactionRequest =>
   context.rules.holdsNonce ? { ...context.request, nonce: context.nonce?.nonce } : context.request
 
+/**
+ * The eip155 chain receipts and nonces are read on. A transaction on another namespace is one its wallet
+ * confirms (`confirmedByWallet`): its rules read nothing from the chain, so this is never asked of it.
+ */
+export function chainOf(context: TransactionContext): number {
+  if (typeof context.chainId !== 'number')
+    throw new Error(`transactionMachine: receipts and nonces are read on eip155 only, not ${context.chainId}`)
+  return context.chainId
+}
+
 /** The held nonce and the payment that should take it, for `checkNonce` and `watchNonce`. */
 export function nonceCheckOf(context: TransactionContext): NonceCheck {
   const { abandoned: _, ...nonce } = context.nonce!
-  return { ...nonce, chainId: context.chainId, request: context.payment }
+  return { ...nonce, chainId: chainOf(context), request: context.payment }
 }
 
 export const transactionSetup = setup({
@@ -78,6 +88,15 @@ export const transactionSetup = setup({
     awaitsDeadline: ({ context }) => context.rules.deadlineMs !== undefined,
     /** A request with the held nonce was left to the wallet at the time limit, and may still be signed. */
     earlierRequestOpen: ({ context }) => context.nonce?.abandoned === true,
+    /**
+     * Asked again by another account than the one the nonce is held for (another account connected meanwhile):
+     * that nonce is not this account's, so it is let go and the new account's read.
+     */
+    heldForAnotherAccount: ({ context, event }) =>
+      event.type === 'transaction.retry' &&
+      event.from !== undefined &&
+      context.nonce !== undefined &&
+      event.from.toLowerCase() !== context.nonce.from.toLowerCase(),
     /** The wallet's answer is the end (it signed, sent and confirmed): no receipt is awaited. */
     confirmedByWallet: ({ context }) => context.rules.confirmedByWallet === true,
     paymentMined: (_, status: NonceStatus) => status.status === 'mined',

@@ -21,8 +21,11 @@ export interface TransactionRules {
 export type TransactionRequest = object & { nonce?: number | undefined }
 
 export interface TransactionInput {
-  /** The chain the transaction goes to (eip155 reference): where receipts and nonces are read. */
-  chainId: number
+  /**
+   * The chain the transaction goes to: its eip155 reference, where receipts and nonces are read; for a transaction
+   * its wallet confirms (`confirmedByWallet`: nothing is read from the chain), another namespace's CAIP-2 id.
+   */
+  chainId: number | `${string}:${string}`
   /** The checked request, passed to the `ask` slot as is (the held nonce added). */
   request: TransactionRequest
   rules: TransactionRules
@@ -110,5 +113,8 @@ export interface TransactionContext extends TransactionInput {
 }
 
 export type TransactionEvent =
-  /** Past the time limit, once the chain was looked at: ask the wallet again (the held nonce, if any). */
-  { type: 'transaction.retry' }
+  /**
+   * Past the time limit, once the chain was looked at: ask the wallet again (the held nonce, if any). `from`, the
+   * account that asks now: a nonce held for another account is let go and the new account's read.
+   */
+  { type: 'transaction.retry'; from?: string | undefined }
