@@ -10,7 +10,7 @@ const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Entry-level modules a lazy chunk imports too (see `manualChunks` below). */
 const SHARED_WITH_LAZY_CHUNKS =
-  /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds)\.ts$/
+  /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds|api\/queryClient)\.ts$/
 
 // The kit as a library, what `npm run build` (and so `npm pack`) puts in dist/: five ES entry points
 // (dist/index.js, dist/machines.js, dist/react.js, dist/testing.js, dist/siwx.js), every package left to the host's bundler, and the lazy views

@@ -348,10 +348,22 @@ async function sampleKit(browser, kit, url, notes, profiled) {
         })),
       )
     })
+    // Scripts the page asks its own origin for between the click and the visible frame: what the open waited for
+    // (issue 14: none; the modal's shell and Connect are in the first-click code).
+    let openPending = false
+    const openScripts = []
+    page.on('request', (request) => {
+      if (!openPending || new URL(request.url()).origin !== origin || request.resourceType() !== 'script')
+        return
+      openScripts.push(new URL(request.url()).pathname)
+    })
     // The probe calls this binding in the visible frame.
     let visibleSignal = () => {}
     const atVisible = new Promise((resolveAt) => {
-      visibleSignal = () => resolveAt(metric(cdp, 'ScriptDuration'))
+      visibleSignal = () => {
+        openPending = false
+        resolveAt(metric(cdp, 'ScriptDuration'))
+      }
     })
     const consoleProfile = new Promise((resolveProfile) => {
       cdp.on('Profiler.consoleProfileFinished', (e) => resolveProfile(e.profile))
@@ -386,6 +398,7 @@ async function sampleKit(browser, kit, url, notes, profiled) {
     })
     const scriptBefore = await metric(cdp, 'ScriptDuration')
     phase = 'after'
+    openPending = true
     // A real mouse click (CDP Input.dispatchMouseEvent press and release), as a user's.
     await page.mouse.down()
     await page.mouse.up()
@@ -429,6 +442,10 @@ async function sampleKit(browser, kit, url, notes, profiled) {
     await cdp.send('HeapProfiler.collectGarbage')
     const heapCycled = await metric(cdp, 'JSHeapUsedSize')
     for (const e of pageErrors) notes.add(`${kit.label}: page error: ${e.slice(0, 200)}`)
+    if (openScripts.length)
+      notes.add(
+        `${kit.label}: scripts fetched between the click and Connect visible: ${openScripts.join(', ')}`,
+      )
 
     return {
       jsGzip: js.reduce((n, f) => n + f.gzip, 0),
@@ -445,6 +462,7 @@ async function sampleKit(browser, kit, url, notes, profiled) {
       foreign: outsideBefore.filter((r) => r.foreign).length,
       outsideBefore,
       outsideAfter: [...outside.after],
+      scriptsBeforeVisible: openScripts,
     }
   } finally {
     await context.close()

@@ -2,7 +2,20 @@ import { createElement, Fragment, type ReactNode, useSyncExternalStore } from 'r
 import type { KitLocale } from '../config'
 import type { KitActorRef } from '../machines/kit'
 import { useKitActor } from './context'
-import en from './locales/en.json'
+import EN_JSON from './locales/en.json?raw'
+
+type EnglishCatalog = typeof import('./locales/en.json')
+/**
+ * The English catalog is on the host's first-click path with the modal: read from the file's text (its non-ASCII
+ * characters written as `\u` escapes stay so in the host's bundle), parsed at first use. Imported as JSON its
+ * text would be printed with the characters themselves, and Chromium keeps a script holding one non-ASCII
+ * character as UTF-16, twice its size (the consumer test checks the first-click scripts stay ASCII).
+ */
+let english: EnglishCatalog | undefined
+export const en = (): EnglishCatalog => {
+  english ??= JSON.parse(EN_JSON) as EnglishCatalog
+  return english
+}
 
 /*
  * The kit's translations (issue 18). The catalogs are flat JSON, one per locale (src/react/locales/); English is
@@ -23,7 +36,7 @@ import en from './locales/en.json'
 
 type MachineCatalog = typeof import('./locales/en.machine.json')
 type ViewsCatalog = typeof import('./locales/en.views.json')
-export type MessageKey = keyof typeof en | keyof ViewsCatalog | keyof MachineCatalog
+export type MessageKey = keyof EnglishCatalog | keyof ViewsCatalog | keyof MachineCatalog
 export type Catalog = Record<MessageKey, string>
 export type MessageValues = Record<string, string | number>
 /** Looks a text up in the catalog shown, filling in its `{placeholders}`. */
@@ -71,7 +84,7 @@ export const createTranslate =
   (messages: Partial<Catalog>): Translate =>
   (key, values) =>
     fill(
-      messages[key] ?? (en as Partial<Catalog>)[key] ?? lateEnglish[key] ?? machineEnglish?.[key] ?? key,
+      messages[key] ?? (en() as Partial<Catalog>)[key] ?? lateEnglish[key] ?? machineEnglish?.[key] ?? key,
       values,
     )
 

@@ -21,7 +21,7 @@ const PENDING = /^(namespace\w*|solana\w*)$/i
 const PENDING_MAX = 102
 
 /** The code of a TypeScript source without its comments (parsed, then printed without them). */
-export function codeOf(source: string): string {
+function codeOf(source: string): string {
   const file = ts.createSourceFile('root.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
   return ts.createPrinter({ removeComments: true }).printFile(file)
 }

@@ -1,10 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { SimulatedClock } from 'xstate'
 import type { KitActorRef, ToastActorRef } from '../../src'
 import { KitRoot } from '../../src/react'
-import { modalChunk } from '../../src/react/modalChunk'
 import { isDelayEvent } from '../../src/testing'
 import { toastModel } from './toast.model'
 import { Capture, testKitMachine } from './ui-kit'
@@ -17,10 +16,6 @@ const kitMachine = testKitMachine
 afterEach(cleanup)
 
 describe('toast paths through the rendered UI', () => {
-  // The toast host is the modal chunk's (fetched when first needed): fetched here first, each step's toast shows
-  // in the step's own render, as on a page where the chunk has come.
-  beforeAll(() => modalChunk.preload())
-
   for (const path of model.paths) {
     it(`shows ${path.description}`, async () => {
       let kit: KitActorRef | undefined

@@ -5,7 +5,6 @@ import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitAccount, useModalActor } from '../hooks'
 import LABELS_JSON from '../locales/connectButton.json?raw'
-import { preloadKitModal } from '../modalChunk'
 
 /**
  * The button's label in each locale, read from the file's text at run time. The file writes its non-ASCII
@@ -59,9 +58,6 @@ export function ConnectButton({ label, className }: ConnectButtonProps) {
       aria-expanded={isOpen}
       aria-busy={status === 'connecting' || status === 'reconnecting'}
       data-status={status}
-      onPointerEnter={preloadKitModal}
-      onFocus={preloadKitModal}
-      onTouchStart={preloadKitModal}
       onClick={() => kit.send({ type: 'modal.open' })}
     >
       {text}

@@ -14,6 +14,7 @@ import { selectIsOpen, selectView } from '../../machines/modal'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { FOCUSABLE, focusForView } from '../controls'
+import { GLYPH_BACK, GLYPH_CLOSE } from '../glyphs'
 import { useConnectionActor, useKitAlerts, useModalActor, useToastActor } from '../hooks'
 import { alertText, localizeText, useI18n, useT } from '../i18n'
 import KIT_CSS from '../kit.css?inline'
@@ -188,7 +189,7 @@ function Dialog() {
               onClick={() => kit.send({ type: 'router.back' })}
             >
               <span aria-hidden="true" className="ws-flip">
-                ←
+                {GLYPH_BACK}
               </span>
             </button>
           ) : (
@@ -203,7 +204,7 @@ function Dialog() {
             aria-label={t('modal.close')}
             onClick={() => kit.send({ type: 'modal.close' })}
           >
-            <span aria-hidden="true">✕</span>
+            <span aria-hidden="true">{GLYPH_CLOSE}</span>
           </button>
         </div>
         <Alerts />
@@ -242,7 +243,7 @@ function Alerts() {
               aria-label={t('modal.dismissAlert', { alert: text.short })}
               onClick={() => kit.send({ type: 'kit.dismissAlert', code: alert.code })}
             >
-              <span aria-hidden="true">✕</span>
+              <span aria-hidden="true">{GLYPH_CLOSE}</span>
             </button>
           </div>
         )

@@ -13,6 +13,7 @@ import {
 } from '../components/ListedWallets'
 import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
+import { GLYPH_MORE } from '../glyphs'
 import { useConnectionActor, useKitConfig } from '../hooks'
 import { type MessageKey, useT } from '../i18n'
 
@@ -99,7 +100,7 @@ function CollapsedWallets({ blockedBy }: { blockedBy: string | undefined }) {
   return (
     <button type="button" className="ws-item" aria-expanded={false} onClick={() => setOpen(true)}>
       <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
-        ⋯
+        {GLYPH_MORE}
       </span>
       <span>{t('connect.continueWithWallet')}</span>
     </button>
@@ -168,7 +169,7 @@ function WalletList({
             onClick={() => kit.send({ type: 'router.push', view: 'AllWallets' })}
           >
             <span className="ws-wallet-fallback" aria-hidden="true" style={{ width: 32, height: 32 }}>
-              ⋯
+              {GLYPH_MORE}
             </span>
             <span>{t('connect.allWallets')}</span>
           </button>

@@ -5,8 +5,7 @@ import type { ViewName } from '../../views'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useCapability } from '../hooks'
-import { type MessageKey, type Translate, useT } from '../i18n'
-import en from '../locales/en.json'
+import { en, type MessageKey, type Translate, useT } from '../i18n'
 import { ConnectView } from './Connect'
 import { preloadable } from './preloadable'
 
@@ -108,5 +107,5 @@ export function viewComponent(
 /** The header text of a view; views without their own title show their name split into words. */
 export function viewTitle(view: ViewName, t: Translate): string {
   const key = `title.${view}` as MessageKey
-  return key in en ? t(key) : view.replace(/([a-z])([A-Z])/g, '$1 $2')
+  return key in en() ? t(key) : view.replace(/([a-z])([A-Z])/g, '$1 $2')
 }
