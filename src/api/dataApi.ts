@@ -11,7 +11,7 @@ import {
   SUPPORTED_CHAINS_CACHE_MS,
 } from '../constants'
 import { type DataApiCall, DataApiError } from '../errors/api'
-import { isCaip2, isCaip10, namespaceOf } from '../utils/caip'
+import { chainNamespaceOf, isCaip2, isCaip10 } from '../utils/caip'
 import { safeHttpUrl, safeText } from '../utils/links'
 import { apiUrl, type QueryValues, requestJson, waitUnlessAborted } from './http'
 
@@ -550,7 +550,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
 
   /** Look-ups that exist on eip155 only, on a network the API serves. */
   async function evmSupported(which: DataApiCall, chainId: string, signal: AbortSignal | undefined) {
-    return namespaceOf(chainId) === 'eip155' && supportedFor(which, chainId, signal)
+    return chainNamespaceOf(chainId) === 'eip155' && supportedFor(which, chainId, signal)
   }
 
   const evmAddress = (address: string, which: DataApiCall) => {

@@ -10,7 +10,7 @@ import {
 } from '../constants'
 import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
-import { formatChainId, isCaip2, namespaceOf } from '../utils/caip'
+import { chainNamespaceOf, formatChainId, isCaip2 } from '../utils/caip'
 import { safeDeepLink, safeHttpUrl, safeText } from '../utils/links'
 import { apiUrl, BodyRejected, requestBody } from './http'
 
@@ -125,7 +125,7 @@ const InjectedSchema = v.object({
   namespace: v.pipe(
     v.string(),
     v.check(
-      (namespace: string) => namespaceOf(formatChainId(namespace, '0')) === namespace,
+      (namespace: string) => chainNamespaceOf(formatChainId(namespace, '0')) === namespace,
       'is not a namespace',
     ),
   ),

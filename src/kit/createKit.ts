@@ -7,7 +7,6 @@ import { createKitQueryClient } from '../api/queryClient'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { getEmbeddedBridge, getWagmiConfig } from '../chains/eip155/wagmi'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
-import { EMBEDDED_SOLANA_CONNECTOR_ID } from '../chains/solana/connectorIds'
 import { type KitConfig, networkRpcUrl, type ResolvedKitConfig, resolveConfig } from '../config'
 import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
@@ -21,6 +20,7 @@ import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { builtInCapabilities } from './capabilities'
+import { solanaConnectionCapability } from './capabilities/solanaConnection'
 import { verifyDomainLogic } from './verifyDomain'
 
 /**
@@ -166,12 +166,13 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
     connectorIds: {
       walletConnect: WALLETCONNECT_CONNECTOR_ID,
       embedded: EMBEDDED_CONNECTOR_ID,
-      solanaEmbedded: EMBEDDED_SOLANA_CONNECTOR_ID,
     },
     // The kit's own capabilities, then the host's (`capabilities`), their loaders bound to the kit's services.
     // One of the host's with a kit capability's id takes its place.
     capabilities: [
-      ...builtInCapabilities.filter((own) => !options.capabilities?.some((c) => c.id === own.id)),
+      ...[...builtInCapabilities, solanaConnectionCapability(store, bridge)].filter(
+        (own) => !options.capabilities?.some((c) => c.id === own.id),
+      ),
       ...(options.capabilities ?? []),
     ].map(
       (capability): RegisteredCapability => ({
@@ -226,19 +227,9 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
         ),
       ),
       /** Keeps the namespace the visitor chose last (SPEC §3 last-used chain). */
-      namespaceStore: fromCallback<{ type: 'namespace.active'; namespace: ChainNamespace }>(({ receive }) => {
-        receive((event) => store.write('lastUsedChain', event.namespace))
+      chainStore: fromCallback<{ type: 'chain.active'; chain: ChainNamespace }>(({ receive }) => {
+        receive((event) => store.write('lastUsedChain', event.chain))
       }),
-      /** Solana's connection with the Solana adapter's slots: its chunk loads only with a Solana network. */
-      loadSolana: fromPromise(async () =>
-        (await import('./load/solana')).solanaConnectionLogic(resolved, store, bridge),
-      ),
-      /** Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */
-      followSolana: fromCallback<KitEvent>(({ sendBack, system }) =>
-        followConnectorsOf(system.get('solanaConnection'), (connectors) =>
-          sendBack({ type: 'kit.connectors', connectors, namespace: 'solana' }),
-        ),
-      ),
       /** Loads the embedded wallet's code (the frame machine, transport and popup). */
       loadEmbedded: fromPromise(async () => {
         if (!embedded) {

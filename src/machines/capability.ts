@@ -79,8 +79,13 @@ export type CapabilityHostEvent =
   /** From its glue: an event for the kit. */
   | { type: 'capability.tell'; event: CapabilityKitEvent }
 
-/** What the host tells the kit: its glue's events (`capabilities.tell`: the kit moves the modal, or takes them). */
-export type CapabilityHostNotice = { type: 'capabilities.tell'; event: CapabilityKitEvent }
+/**
+ * What the host tells the kit: its glue's events (`capabilities.tell`: the kit moves the modal, or takes them),
+ * and whether its statechart runs (`capabilities.running`).
+ */
+export type CapabilityHostNotice =
+  | { type: 'capabilities.tell'; event: CapabilityKitEvent }
+  | { type: 'capabilities.running'; id: string; running: boolean }
 
 /**
  * One capability beside the kit's root (the capability contract, src/machines/capability/contract.ts): its code
@@ -137,6 +142,9 @@ const capabilityHostSetup = setup({
     started: ({ context }) => context.actor !== undefined,
     /** It is for one account: a change of account ends it. */
     perAccount: ({ context }) => context.capability.perAccount === true,
+    /** Not the host's own event (nor XState's): its statechart's notice to its parent. */
+    fromItsStatechart: ({ event }) =>
+      !event.type.startsWith('capability.') && !event.type.startsWith('xstate.'),
     /** The view left is one of its own, and its statechart has something to do on leaving it. */
     leavesItsView: ({ context, event }) => {
       assertEvent(event, 'capability.leave')
@@ -212,6 +220,29 @@ const capabilityHostSetup = setup({
       if (context.actor) for (const held of context.held) enqueue.sendTo(context.actor, held)
       enqueue.assign({ held: [] })
     }),
+    /** Its statechart's notice, to the kit as its glue's would be. */
+    relay: enqueueActions(({ event, enqueue }) => {
+      enqueue.sendParent({
+        type: 'capabilities.tell',
+        event: event as unknown as CapabilityKitEvent,
+      } satisfies CapabilityHostNotice)
+    }),
+    /** The kit hears whether its statechart runs (a scope it has nothing for starts none). */
+    tellRunning: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendParent({
+        type: 'capabilities.running',
+        id: context.capability.id,
+        running: context.actor !== undefined,
+      } satisfies CapabilityHostNotice)
+    }),
+    /** Its statechart ended (another account): the kit hears it no longer runs. */
+    tellStopped: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendParent({
+        type: 'capabilities.running',
+        id: context.capability.id,
+        running: false,
+      } satisfies CapabilityHostNotice)
+    }),
     /** Its code did not load: the events that waited for it are answered as it says (`unavailable`), and dropped. */
     reportUnavailable: enqueueActions(({ context, enqueue }) => {
       for (const event of context.capability.unavailable?.(context.held as never) ?? [])
@@ -279,6 +310,8 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
   initial: 'idle',
   on: {
     'capability.tell': { actions: 'tellKit' },
+    // Its statechart's own notices to its parent (a namespace's connection: `account.connected`, …): the kit's.
+    '*': { guard: 'fromItsStatechart', actions: 'relay' },
     'capability.view': { actions: 'keepView' },
     'capability.accountChanged': { actions: 'keepView' },
     'capability.accounts': { actions: 'keepAccounts' },
@@ -314,6 +347,7 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
       // What its statechart hears first is told once its glue listens (entry actions run before the invoked
       // glue starts; the raised event is taken after).
       entry: ['start', raise({ type: 'capability.started' })],
+      exit: 'tellStopped',
       invoke: {
         id: 'glue',
         src: 'glue',
@@ -324,7 +358,7 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
         }),
       },
       on: {
-        'capability.started': { actions: ['tellAccountsAtStart', 'deliverHeld'] },
+        'capability.started': { actions: ['tellRunning', 'tellAccountsAtStart', 'deliverHeld'] },
         'capability.forward': { guard: 'started', actions: 'forward' },
         'capability.view': { actions: ['keepView', 'tellView'] },
         'capability.balances': { actions: 'shareBalances' },

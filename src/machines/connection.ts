@@ -38,8 +38,12 @@ import type {
 export type * from './connection/types'
 
 /** The namespace an account is on. */
-export const namespaceOf = (account: Pick<ConnectionAccount, 'namespace'>): ChainNamespace =>
+export const chainNamespaceOf = (account: Pick<ConnectionAccount, 'namespace'>): ChainNamespace =>
   account.namespace ?? 'eip155'
+
+/** The namespace a connection's notice (a disconnect, a chain change, its connectors) is about: eip155 unless it says. */
+export const chainOfNotice = (notice: { namespace?: ChainNamespace }): ChainNamespace =>
+  notice.namespace ?? 'eip155'
 
 /**
  * The connection's statechart (SPEC §3). `createKit` builds the one a page runs from `defineConnectionMachine`,

@@ -1,7 +1,7 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import type { CapabilityStatus } from './capability'
-import { connectionMachine } from './connection'
+import { chainOfNotice, connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
 import { capabilityOffered, legalAccepted } from './kit/rules'
 import { kitSetup } from './kit/setup'
@@ -40,7 +40,7 @@ export function defineKitMachine() {
     },
     // The capabilities that load at start (their `atStart`), and Solana's connection, with a Solana network (its
     // region's guard decides).
-    entry: ['spawnCapabilities', 'loadCapabilitiesAtStart', raise({ type: 'solana.load' })],
+    entry: ['spawnCapabilities', 'loadCapabilitiesAtStart'],
     invoke: [
       { id: 'modal', systemId: 'modal', src: 'modal', input: { connected: false } },
       { id: 'followModal', src: 'followModal' },
@@ -58,7 +58,7 @@ export function defineKitMachine() {
         }),
       },
       { id: 'followConnectors', src: 'followConnectors' },
-      { id: 'namespaceStore', src: 'namespaceStore' },
+      { id: 'chainStore', src: 'chainStore' },
     ],
     on: {
       'modal.*': { actions: forwardTo('modal') },
@@ -67,6 +67,7 @@ export function defineKitMachine() {
       // starts it again, for the account shown now.
       'capabilities.accountChanged': { actions: 'endAccountCapabilities' },
       'capabilities.load': { actions: 'loadCapability' },
+      'capabilities.running': { actions: 'noteRunning' },
       // A capability's glue: it moves the modal (as the kit, not as the visitor), or tells the kit any other event.
       'capabilities.tell': { actions: 'fromCapability' },
       // The login frame loads on the visitor's intent: the Connect view's e-mail and social logins send
@@ -201,7 +202,7 @@ export function defineKitMachine() {
       'kit.connectors': {
         actions: assign({
           connectors: ({ context, event }) => [
-            ...context.connectors.filter((c) => c.chain !== (event.namespace ?? 'eip155')),
+            ...context.connectors.filter((c) => c.chain !== chainOfNotice(event)),
             ...event.connectors,
           ],
         }),
@@ -293,17 +294,6 @@ export function defineKitMachine() {
         running: 'fetchBalances',
         follow: 'followAccount',
       }),
-      /**
-       * Solana's connection (issue 17): loaded at start when a Solana network is configured, so a reconnect finds
-       * its wallet; never for a host with only EVM networks.
-       */
-      solana: onDemand({
-        load: 'solana.load',
-        guard: 'solanaOn',
-        loader: 'loadSolana',
-        started: 'spawnSolana',
-        follow: 'followSolana',
-      }),
       /** The wallet listing (SPEC §9): Connect's featured and recommended wallets, All Wallets. */
       wallets: onDemand({
         load: 'listing.load',
@@ -329,7 +319,6 @@ export function initialKitContext(input: KitInput): KitContext {
     connected: undefined,
     accounts: {},
     activeNamespace: rest.activeNamespace,
-    solana: undefined,
     connecting: undefined,
     connectors: [],
     balances: [],
@@ -337,6 +326,7 @@ export function initialKitContext(input: KitInput): KitContext {
     frame: undefined,
     account: undefined,
     capabilities: {},
+    capabilitiesRunning: [],
     wallets: undefined,
     walletsPending: [],
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
@@ -345,7 +335,7 @@ export function initialKitContext(input: KitInput): KitContext {
 }
 
 /** A capability loaded on demand (a region built by `onDemand`). */
-export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'wallets' | 'solana'
+export type KitCapability = 'embedded' | 'remoteSessions' | 'account' | 'wallets'
 
 /** The status of a region loaded on demand, e.g. `selectCapability(snapshot, 'wallets') === 'failed'`. */
 export function selectCapability(snapshot: { value: unknown }, capability: KitCapability): CapabilityStatus {

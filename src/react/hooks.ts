@@ -143,14 +143,20 @@ export function useToast(): { show: (toast: Toast) => void; hide: () => void; cu
 }
 
 /**
- * The connection actor of the active namespace (the network the visitor chose last): eip155's, or Solana's
- * once its code runs. Views show and act on this one.
+ * The connection actor of the active namespace (the network the visitor chose last): eip155's, or another
+ * namespace's (Solana's: its connection capability's statechart) once its code runs. Views show and act on this one.
  */
 export function useConnectionActor(): ConnectionActorRef {
   const kit = useKitActor()
-  return useSelector(kit, (s) =>
-    s.context.activeNamespace === 'solana' && s.context.solana ? s.context.solana : s.children.connection,
-  ) as ConnectionActorRef
+  const host = useSelector(kit, (s) => {
+    const capability = s.context.input.capabilities.find(
+      (c) => c.connection?.chain === s.context.activeNamespace,
+    )
+    return capability ? s.context.capabilities[capability.id] : undefined
+  })
+  const own = useSelector(host, (s) => s?.context.actor) as ConnectionActorRef | undefined
+  const fallback = useSelector(kit, (s) => s.children.connection) as ConnectionActorRef
+  return own ?? fallback
 }
 
 export interface UseKitAccountReturnType {

@@ -1,4 +1,4 @@
-import { namespaceOf as caipNamespaceOf, isCaip2, isCaip10, parseAccountId } from '../utils/caip'
+import { chainNamespaceOf as caipNamespaceOf, isCaip2, isCaip10, parseAccountId } from '../utils/caip'
 import type { Namespaces, ProposalNamespace, ProposalNamespaces } from './types'
 
 /**
@@ -18,7 +18,7 @@ export function isAccountId(value: unknown): value is string {
 }
 
 /** The namespace of a chain id (`eip155:1`), an account id, or a namespace key that is one already (`eip155`). */
-export function namespaceOf(key: string): string {
+export function chainNamespaceOf(key: string): string {
   return caipNamespaceOf(key) ?? key
 }
 
@@ -79,7 +79,7 @@ export function addressesOnChain(namespaces: Namespaces, chainId: string): strin
 
 /** The namespace keys, with inline chains (`eip155:1`) reduced to their namespace. */
 export function namespaceKeys(namespaces: Record<string, unknown>): string[] {
-  return unique(Object.keys(namespaces).map(namespaceOf))
+  return unique(Object.keys(namespaces).map(chainNamespaceOf))
 }
 
 export function unique<T>(items: readonly T[]): T[] {

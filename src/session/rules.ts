@@ -35,7 +35,7 @@ import type {
   SessionCommand,
   SessionNotice,
 } from '../machines/session/types'
-import { eip155ChainId, formatChainId, namespaceOf, parseChainId } from '../utils/caip'
+import { chainNamespaceOf, eip155ChainId, formatChainId, parseChainId } from '../utils/caip'
 import { answerLocally } from './eip155'
 import { eventsForChain, methodsForChain, sessionChains, unique } from './namespaces'
 import { hasOwn, own } from './own'
@@ -119,7 +119,7 @@ export function chainReference(data: unknown): string | undefined {
 
 /** The chain a chainChanged event moved to, in the event's namespace (`eip155:10`). */
 export function changedChain(chainId: string, data: unknown): string | undefined {
-  const namespace = namespaceOf(chainId)
+  const namespace = chainNamespaceOf(chainId)
   const reference = chainReference(data)
   return namespace === undefined || reference === undefined ? undefined : formatChainId(namespace, reference)
 }
@@ -431,11 +431,11 @@ export const clientRules = {
     return bad === undefined ? undefined : new InvalidChainsError({ details: String(bad) })
   },
   multiNamespaceAuth: (_, event) => {
-    const namespaces = unique((authParams(event).chains as string[]).map((chain) => namespaceOf(chain)))
+    const namespaces = unique((authParams(event).chains as string[]).map((chain) => chainNamespaceOf(chain)))
     return namespaces.length > 1 ? new MultiNamespaceAuthError({ details: namespaces.join(', ') }) : undefined
   },
   nonEip155Auth: (_, event) => {
-    const namespace = namespaceOf((authParams(event).chains as string[])[0])
+    const namespace = chainNamespaceOf((authParams(event).chains as string[])[0])
     return namespace === 'eip155' ? undefined : new NonEip155AuthError({ details: namespace })
   },
 

@@ -6,7 +6,7 @@ import {
   NonEip155AuthError,
   type SessionError,
 } from '../errors/session'
-import { isChainId, namespaceOf, unique } from './namespaces'
+import { chainNamespaceOf, isChainId, unique } from './namespaces'
 import { own } from './own'
 import { isPlainObject } from './validateNamespaces'
 import { isNonEmptyString } from './validateTopic'
@@ -30,7 +30,7 @@ export function validateAuthenticate(params: unknown): SessionError | undefined 
   }
   const bad = chains.find((chain) => !isChainId(chain))
   if (bad !== undefined) return new InvalidChainsError({ details: String(bad) })
-  const namespaces = unique((chains as string[]).map(namespaceOf))
+  const namespaces = unique((chains as string[]).map(chainNamespaceOf))
   if (namespaces.length > 1) return new MultiNamespaceAuthError({ details: namespaces.join(', ') })
   if (namespaces[0] !== 'eip155') return new NonEip155AuthError({ details: namespaces[0] })
   return undefined

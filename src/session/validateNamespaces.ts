@@ -11,13 +11,13 @@ import {
 } from '../errors/session'
 import {
   allProposalChains,
+  chainNamespaceOf,
   chainOfAccount,
   eventsForChain,
   isAccountId,
   isChainId,
   methodsForChain,
   namespaceKeys,
-  namespaceOf,
   proposalChains,
   sessionChains,
 } from './namespaces'
@@ -94,7 +94,7 @@ export function validateScopedSubset(
 ): SessionError | undefined {
   if (!isPlainObject(scoped)) return undefined
   const allowed = new Set(namespaceKeys(namespaces))
-  const outside = Object.keys(scoped).find((key) => !allowed.has(namespaceOf(key)))
+  const outside = Object.keys(scoped).find((key) => !allowed.has(chainNamespaceOf(key)))
   return outside === undefined ? undefined : new ScopedPropertiesError({ details: outside })
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
+  chainNamespaceOf,
   eip155ChainId,
   eip155Reference,
   evmAddressOf,
   isCaip2,
   isCaip10,
-  namespaceOf,
   parseAccountId,
   parseChainId,
 } from './caip'
@@ -40,9 +40,9 @@ describe('caip', () => {
     })
     expect(parseAccountId('eip155:1')).toBeUndefined()
     expect(isCaip10(`eip155:1:${address}`)).toBe(true)
-    expect(namespaceOf(`eip155:1:${address}`)).toBe('eip155')
-    expect(namespaceOf('solana:abc')).toBe('solana')
-    expect(namespaceOf('nope')).toBeUndefined()
+    expect(chainNamespaceOf(`eip155:1:${address}`)).toBe('eip155')
+    expect(chainNamespaceOf('solana:abc')).toBe('solana')
+    expect(chainNamespaceOf('nope')).toBeUndefined()
   })
 
   it('maps eip155 references to numbers and back', () => {

@@ -60,7 +60,7 @@ export function parseAccountId(value: unknown): AccountIdParts | undefined {
 }
 
 /** The namespace of a CAIP-2 chain id or CAIP-10 account id (`eip155`), or undefined. */
-export function namespaceOf(value: unknown): string | undefined {
+export function chainNamespaceOf(value: unknown): string | undefined {
   return (parseAccountId(value) ?? parseChainId(value))?.namespace
 }
 

@@ -46,6 +46,9 @@ const machine = capabilityHostMachine.provide({
     ),
     // Alone, the host has no kit to tell: what the kit does with its glue's events is kit.rules.test.ts's.
     tellKit: () => {},
+    tellRunning: () => {},
+    tellStopped: () => {},
+    relay: () => {},
   },
 })
 
@@ -72,6 +75,8 @@ const events = [
     },
   },
   { type: 'capability.leave', view: 'Own' },
+  // Its statechart's notice to its parent (a namespace's connection): relayed to the kit.
+  { type: 'account.connected', account: testAccount('injected'), method: 'browser', reconnected: false },
   { type: 'capability.leave', view: 'Other' },
   { type: 'capability.tell', event: { type: 'toast.show', variant: 'success', message: 'Done' } },
   { type: 'xstate.done.actor.load', output: { logic: standIn } },
@@ -92,8 +97,8 @@ const modelFor = (perAccount: boolean) =>
   createModel(machine, { input: { capability: capability(perAccount) }, events, serializeState })
 const perAccount = modelFor(true)
 const lasting = modelFor(false)
-const PATHS = 25
-const LASTING_PATHS = 23
+const PATHS = 26
+const LASTING_PATHS = 24
 
 function invariant(s: HostSnapshot) {
   // Its statechart runs only while the host is running, from code that loaded, for a scope it is offered in.

@@ -26,7 +26,6 @@ export function kitTestInput(projectId: string, overrides: Partial<KitInput> = {
     connectorIds: {
       walletConnect: 'walletConnect',
       embedded: 'walletstateEmbedded',
-      solanaEmbedded: 'solana:embedded',
     },
     remoteSessionsInput: { role: 'app' } as KitInput['remoteSessionsInput'],
     sdkVersion: 'test',

@@ -136,7 +136,7 @@ function kitWithSendFlow(
       telemetry: quiet,
       embeddedLoader: quiet,
       followConnectors: quiet,
-      namespaceStore: quiet as never,
+      chainStore: quiet as never,
       loadWallets: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
     },

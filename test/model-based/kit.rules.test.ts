@@ -13,6 +13,7 @@ import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { sendCapability } from '../../src/kit/capabilities/sendCapability'
 import { signInCapability } from '../../src/kit/capabilities/signInCapability'
+import { solanaConnectionCapability } from '../../src/kit/capabilities/solanaConnection'
 import { swapCapability } from '../../src/kit/capabilities/swapCapability'
 import { namesGlue } from '../../src/kit/load/names'
 import { onrampGlue } from '../../src/kit/load/onramp'
@@ -87,6 +88,11 @@ function kitWithRecorders(
     },
     { ...namesCapability, load: async () => ({ logic: recorder('names', namesInputs), glue: namesGlue }) },
     { ...sendCapability, load: async () => ({ logic: recorder('send', []), glue: sendGlue as never }) },
+    // Solana's connection (a namespace plugged in as a capability): a recorder as its statechart.
+    {
+      ...solanaConnectionCapability(undefined as never, undefined),
+      load: async () => ({ logic: recorder('solana', []) }),
+    },
     {
       ...signInCapability,
       load: async () => ({ logic: recorder('signIn', signInInputs), glue: signInGlue as never }),
@@ -98,7 +104,6 @@ function kitWithRecorders(
       spawnRemoteSessions: assign({ remoteSessions: () => spawned('remoteSessions') }),
       spawnAccount: assign({ account: () => spawned('account') }),
       spawnWallets: assign({ wallets: () => spawned('wallets') }),
-      spawnSolana: assign({ solana: () => spawned('solana') }),
     },
     actors: {
       modal: invoked('modal') as never,
@@ -108,9 +113,7 @@ function kitWithRecorders(
       embeddedLoader: quiet,
       followModal: quiet,
       followConnectors: quiet,
-      followSolana: quiet,
-      namespaceStore: invoked('namespaceStore') as never,
-      loadSolana: fromPromise(async () => standIn) as never,
+      chainStore: invoked('chainStore') as never,
       followFrame: quiet,
       followRemoteSessions: quiet,
       followAccount: quiet,
@@ -772,10 +775,10 @@ describe('kit rules', () => {
     it("Solana's code loads at start with a Solana network, never without one", async () => {
       const evmOnly = kitWithRecorders()
       await tick()
-      expect(selectCapability(evmOnly.kit.getSnapshot(), 'solana')).toBe('idle')
+      expect(statusOf(evmOnly.kit, 'solanaConnection')).toBe('idle')
       const both = kitWithRecorders(withSolana())
       await tick()
-      expect(selectCapability(both.kit.getSnapshot(), 'solana')).toBe('running')
+      expect(statusOf(both.kit, 'solanaConnection')).toBe('running')
     })
 
     it('a Solana connect shows the Solana account beside the EVM one; a reconnect of the other namespace is kept, not shown', async () => {
@@ -786,7 +789,7 @@ describe('kit rules', () => {
       // At start the EVM namespace is the one shown: Solana's reconnect waits for the visitor to turn to it.
       expect(kit.getSnapshot().context.connected).toEqual(account('injected'))
       expect(kit.getSnapshot().context.accounts.solana).toEqual(solanaAccount)
-      told('namespaceStore')
+      told('chainStore')
       send({ type: 'account.disconnected', namespace: 'solana' })
       expect(kit.getSnapshot().context.accounts.solana).toBeUndefined()
       send(connected(solanaAccount))
@@ -794,7 +797,7 @@ describe('kit rules', () => {
       expect(kit.getSnapshot().context.connected).toEqual(solanaAccount)
       expect(kit.getSnapshot().context.accounts.eip155).toEqual(account('injected'))
       // The connection stores its namespace as the last used itself; the kit stores only a choice in Networks.
-      expect(told('namespaceStore')).toEqual([])
+      expect(told('chainStore')).toEqual([])
     })
 
     it("Networks: another namespace's network shows its account, or Connect for it; the active one's switches", async () => {
@@ -897,7 +900,7 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
     h.send({ type: 'embedded.load' })
     await tick()
     await tick()
-    expect(h.kit.getSnapshot().context.solana).toBeDefined()
+    expect(flowOf(h.kit, 'solanaConnection')).toBeDefined()
     expect(h.kit.getSnapshot().context.frame).toBeDefined()
     h.log.length = 0
     return h

@@ -20,7 +20,6 @@ const machine = kitMachine.provide({
     spawnRemoteSessions: assign({ remoteSessions: () => ref('remoteSessions') }),
     spawnAccount: assign({ account: () => ref('account') }),
     spawnWallets: assign({ wallets: () => ref('wallets') }),
-    spawnSolana: assign({ solana: () => ref('solana') }),
     // The capabilities' hosts are actors of their own (test/model-based/capability.test.ts): a stand-in here.
     spawnCapabilities: assign({
       capabilities: ({ context }) =>
@@ -38,13 +37,11 @@ const machine = kitMachine.provide({
     followFrame: quiet,
     followRemoteSessions: quiet,
     followAccount: quiet,
-    followSolana: quiet,
-    namespaceStore: quiet as never,
+    chainStore: quiet as never,
     loadEmbedded: fromPromise(async () => ({ logic: standIn, restored: undefined })) as never,
     loadRemoteSessions: fromPromise(async () => standIn) as never,
     loadAccount: fromPromise(async () => standIn) as never,
     loadWallets: fromPromise(async () => standIn) as never,
-    loadSolana: fromPromise(async () => standIn) as never,
   },
 })
 
@@ -131,16 +128,28 @@ const hostEvents = [
   { type: 'kit.setLocale', locale: 'de' },
 ] as unknown as typeof events
 
-/** Two namespaces (issue 17): Solana's connection, its account, Networks across namespaces. */
+/**
+ * Two namespaces (issue 17): Solana's connection (a capability whose statechart is a namespace's connection, the
+ * contract's `connection`: a stand-in here, its host telling when it runs), its account, Networks across them.
+ */
+const SOLANA_CONNECTION = 'solanaConnection'
+const solanaConnection: RegisteredCapability = {
+  id: SOLANA_CONNECTION,
+  views: [],
+  connection: { chain: 'solana', embeddedConnectorId: 'solana:embedded' },
+  offered: () => true,
+  atStart: () => true,
+  load: async () => ({ logic: standIn }),
+  input: () => ({}),
+}
 const solanaEvents = [
-  { type: 'solana.load' },
+  { type: 'capabilities.running', id: SOLANA_CONNECTION, running: true },
+  { type: 'capabilities.running', id: SOLANA_CONNECTION, running: false },
   { type: 'network.select', caipNetworkId: SOLANA },
   { type: 'network.select', caipNetworkId: 'eip155:31337' },
   { type: 'account.connected', account: solanaAccount, method: 'browser', reconnected: false },
   { type: 'account.disconnected', namespace: 'solana' },
   { type: 'kit.connectors', namespace: 'solana', connectors: [] },
-  done('loadSolana'),
-  failed('loadSolana'),
 ] as unknown as typeof events
 
 /** SPEC §1 legalCheckbox: every way to start a connect, before and after the visitor agrees (and disagrees). */
@@ -215,7 +224,13 @@ const following = modelWith({ capabilities: [standInCapability, followerCapabili
   { type: 'follower.ping' },
 ] as unknown as typeof events)
 /** A Solana network beside the EVM one (issue 17): Solana's connection loads at start. */
-const withSolana = modelWith({ config: kitTestInputWithSolana('kit-model').config }, solanaEvents)
+const withSolana = modelWith(
+  {
+    config: kitTestInputWithSolana('kit-model').config,
+    capabilities: [standInCapability, solanaConnection],
+  },
+  solanaEvents,
+)
 /**
  * The legal checkbox on (SPEC §1): no connect starts before `legal.accept` (the `legalAccepted` guard). The
  * refusals are the root's and read nothing else, so the graph stops once the box is ticked or a capability
@@ -228,12 +243,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 78
-const RESTORING_PATHS = 58
-const TOUCH_PATHS = 76
-const FOLLOWER_PATHS = 78
-const SOLANA_PATHS = 50
-const LEGAL_PATHS = 48
+const PATHS = 79
+const RESTORING_PATHS = 59
+const TOUCH_PATHS = 77
+const FOLLOWER_PATHS = 79
+const SOLANA_PATHS = 77
+const LEGAL_PATHS = 49
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
@@ -242,9 +257,6 @@ function invariant(s: KitSnapshot) {
   if (s.matches({ remoteSessions: 'running' }) !== !!s.context.remoteSessions)
     throw new Error('session ref out of step')
   if (s.matches({ wallets: 'running' }) !== !!s.context.wallets) throw new Error('wallets ref out of step')
-  if (s.matches({ solana: 'running' }) !== !!s.context.solana) throw new Error('Solana ref out of step')
-  if (!s.context.config.networks.some((n) => n.chainNamespace === 'solana') && !s.matches({ solana: 'idle' }))
-    throw new Error("Solana's code without a Solana network")
   // The account shown is the active namespace's.
   if (s.context.connected !== s.context.accounts[s.context.activeNamespace])
     throw new Error('the account shown is not the active namespace’s')

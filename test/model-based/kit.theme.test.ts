@@ -31,7 +31,7 @@ function kitWithFrame() {
       followModal: quiet,
       followConnectors: quiet,
       followFrame: quiet,
-      namespaceStore: quiet as never,
+      chainStore: quiet as never,
       loadEmbedded: fromPromise(async () => ({ logic: frameLogic, restored: undefined })) as never,
       loadWallets: fromPromise(async () => standIn) as never,
     },

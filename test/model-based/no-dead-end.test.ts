@@ -44,7 +44,6 @@ const EXCEPTIONS: Record<string, string> = {
   'kit.remoteSessions.running': 'followRemoteSessions lives as long as the session client runs',
   'kit.account.running': 'followAccount lives as long as the account machine runs',
   'kit.wallets.running': 'followWallets lives as long as the wallet listing runs',
-  'kit.solana.running': "followSolana lives as long as Solana's connection runs",
   // Sign-in (issue 15): its slots call the host's SIWX config; the kit's own (createSiwe, the Data API sessions)
   // bound every request by SIGN_IN_REQUEST_TIMEOUT_MS (src/siwx/siwe.ts). A host's own callbacks are the host's.
   'signIn.checking':

@@ -1,4 +1,5 @@
 import { Connection } from '@solana/web3.js'
+import type { ActorRefFrom } from 'xstate'
 import { createSolanaConnectionActors, solanaWalletClient } from '../../actors/solanaConnection'
 
 export { solanaWalletClient } from '../../actors/solanaConnection'
@@ -6,6 +7,8 @@ export { solanaWalletClient } from '../../actors/solanaConnection'
 import type { EmbeddedBridge } from '../../chains/eip155/embeddedBridge'
 import { walletConnectParameters } from '../../chains/walletConnectParameters'
 import type { ResolvedKitConfig } from '../../config'
+import type { CapabilityKit, LoadedCapability } from '../../machines/capability'
+import type { ConnectorInfo } from '../../machines/connection'
 import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
 import { verifyDomainLogic } from '../verifyDomain'
@@ -13,7 +16,7 @@ import { verifyDomainLogic } from '../verifyDomain'
 /**
  * Solana's connection: the connection machine with the Solana adapter's slots (issue 17): Wallet Standard
  * wallets, WalletConnect's solana namespace, and the embedded wallet (through the frame the bridge hands over).
- * What the kit's `loadSolana` loads, in one `import()` (see ./account.ts), only when a Solana network is
+ * What the kit's Solana connection capability loads, in one `import()` (see ./account.ts), only when a Solana network is
  * configured.
  */
 export function solanaConnectionLogic(
@@ -33,6 +36,30 @@ export function solanaConnectionLogic(
   })
   // WalletConnect's pairing on Solana is attested like eip155's (SPEC §3 Verify context).
   return defineConnectionMachine().provide({ actors: { ...actors, verifyDomain: verifyDomainLogic(config) } })
+}
+
+/** Solana's connection as the capability the kit holds it by: its machine, and its glue. */
+export function solanaConnectionCode(
+  config: ResolvedKitConfig,
+  store: KitStore,
+  embeddedBridge?: EmbeddedBridge,
+): LoadedCapability<ReturnType<typeof solanaConnectionLogic>> {
+  return { logic: solanaConnectionLogic(config, store, embeddedBridge), glue: solanaConnectionGlue }
+}
+
+/** Its glue: Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */
+export function solanaConnectionGlue(
+  connection: ActorRefFrom<ReturnType<typeof solanaConnectionLogic>>,
+  kit: CapabilityKit,
+) {
+  let last: readonly ConnectorInfo[] = connection.getSnapshot().context.connectors
+  if (last.length > 0) kit.send({ type: 'kit.connectors', connectors: last, namespace: 'solana' })
+  const subscription = connection.subscribe((snapshot) => {
+    if (snapshot.context.connectors === last) return
+    last = snapshot.context.connectors
+    kit.send({ type: 'kit.connectors', connectors: last, namespace: 'solana' })
+  })
+  return () => subscription.unsubscribe()
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Config as WagmiConfig } from 'wagmi'
 import type { ActorRefFrom, AnyActorLogic, EventFromLogic, InputFrom } from 'xstate'
 import type { ResolvedKitConfig } from '../../config'
 import type { AccountEvent, AccountNotice } from '../account'
-import type { ChainNamespace, ConnectionAccount } from '../connection'
+import type { ChainNamespace, ConnectionAccount, ConnectorInfo } from '../connection'
 import type { ModalEvent } from '../modal'
 import type { ToastEvent } from '../toast'
 
@@ -84,6 +84,13 @@ export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
    * instead (e.g. a refusal for whoever waits on an answer). The next event or view loads it again.
    */
   readonly unavailable?: (held: readonly EventFromLogic<Logic>[]) => readonly CapabilityKitEvent[]
+  /**
+   * Its statechart is a namespace's connection (a connection machine, src/machines/connection.ts): the kit sends
+   * it that namespace's connection events (connect, switch, disconnect, cancel) and hears its notices
+   * (`account.connected`, …, sent to its parent) as its own. `embeddedConnectorId`: the embedded wallet's
+   * connector there (a login in the frame carries over to it without Connect).
+   */
+  readonly connection?: { readonly chain: ChainNamespace; readonly embeddedConnectorId?: string }
   /** The event its statechart takes when the visitor leaves one of its views (back, close, Escape), if any. */
   readonly leave?: (view: string) => EventFromLogic<Logic> | undefined
 }
@@ -171,6 +178,8 @@ export type CapabilityKitEvent =
   | ModalEvent
   | Extract<AccountEvent, { type: 'account.refreshBalances' }>
   | { type: 'connection.disconnect'; chain?: ChainNamespace }
+  /** A connection's connectors changed (a namespace's connection capability's glue). */
+  | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   | { type: 'request.timedOut'; request: string }
   | CapabilityEvent
 

@@ -52,6 +52,15 @@ export interface FrameInput {
   now?: () => number
 }
 
+/** Where the frame starts: the network's chain id as the frame knows it, and its namespace. */
+export const frameNetwork = (network: {
+  id: string | number
+  chainNamespace: string
+}): Pick<FrameInput, 'chainId' | 'namespace'> => ({
+  chainId: network.chainNamespace === 'eip155' ? Number(network.id) : String(network.id),
+  namespace: network.chainNamespace as FrameInput['namespace'],
+})
+
 export interface FrameApproval {
   requestId: string
   method: string

@@ -1,7 +1,7 @@
 import type { ChainNamespace } from '../connection'
 import type { WalletsEvent } from '../wallets'
 import { tellAccounts } from './capabilities'
-import { fetchBalances } from './rules'
+import { connectionRuns, DEFAULT_CHAIN, fetchBalances } from './rules'
 import type { KitContext, KitEnqueue, KitEvent, KitTheme } from './types'
 
 /*
@@ -40,17 +40,17 @@ export function endAccountFlows(enqueue: KitEnqueue) {
 export function activate(
   context: KitContext,
   enqueue: KitEnqueue,
-  namespace: ChainNamespace,
+  chain: ChainNamespace,
   { told = false }: { told?: boolean } = {},
 ) {
-  const connected = context.accounts[namespace]
-  enqueue.assign({ activeNamespace: namespace, connected })
-  enqueue.sendTo('namespaceStore', { type: 'namespace.active', namespace })
+  const connected = context.accounts[chain]
+  enqueue.assign({ activeNamespace: chain, connected })
+  enqueue.sendTo('chainStore', { type: 'chain.active', chain })
   enqueue.sendTo('modal', { type: 'modal.connected', connected: connected !== undefined })
   if (!told)
     tellAccounts(enqueue, context, {
       change: 'activated',
-      chain: namespace,
+      chain,
       accounts: context.accounts,
       shown: connected,
       shownChanged: connected !== context.connected,
@@ -60,10 +60,11 @@ export function activate(
   else if (context.account) enqueue.sendTo(context.account, { type: 'account.clear' })
 }
 
-/** Solana's WalletConnect connector when Solana is the active namespace; eip155's WalletConnect otherwise. */
+/** The active namespace's own WalletConnect connector when it is not the default one (Solana's); none otherwise. */
 export function remoteConnector(context: KitContext) {
-  if (context.activeNamespace !== 'solana' || !context.solana) return undefined
-  return context.connectors.find((c) => c.chain === 'solana' && c.type === 'walletconnect')
+  const chain = context.activeNamespace
+  if (chain === DEFAULT_CHAIN || !connectionRuns(context, chain)) return undefined
+  return context.connectors.find((c) => c.chain === chain && c.type === 'walletconnect')
 }
 
 export function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {

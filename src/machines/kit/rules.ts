@@ -3,15 +3,16 @@ import { themeVariablesProblems } from '../../config'
 import type { ViewName } from '../../views'
 import type { AccountEvent } from '../account'
 import { type CapabilityScope, isEventFor } from '../capability/contract'
-import type {
-  ChainId,
-  ChainNamespace,
-  ChosenWallet,
-  ConnectionAccount,
-  ConnectorInfo,
-  Eip155Account,
+import {
+  type ChainId,
+  type ChainNamespace,
+  type ChosenWallet,
+  type ConnectionAccount,
+  type ConnectorInfo,
+  chainNamespaceOf,
+  type Eip155Account,
 } from '../connection'
-import type { AccountRef, KitContext, KitEvent, SolanaConnectionRef } from './types'
+import type { AccountRef, KitContext, KitEvent } from './types'
 
 /*
  * The kit's cross-machine rules as plain functions of its context and an event: its guards call them, and
@@ -111,23 +112,27 @@ export const is = {
    * Issue 17: the visitor, connected through the embedded wallet on eip155, chooses a Solana network where
    * nothing is connected: the same login connects Solana's connection (the frame turns to Solana), no Connect.
    */
-  embeddedCarriesToSolana: ({ context, event }) =>
-    event.type === 'network.select' &&
-    networkOf(context, event.caipNetworkId)?.chainNamespace === 'solana' &&
-    !!context.frame &&
-    !!context.solana &&
-    !context.accounts.solana &&
-    context.accounts.eip155?.connectorId === context.input.connectorIds.embedded,
+  embeddedCarriesOver: ({ context, event }) => {
+    if (event.type !== 'network.select' || !context.frame) return false
+    const chain = networkOf(context, event.caipNetworkId)?.chainNamespace as ChainNamespace | undefined
+    return (
+      chain !== undefined &&
+      embeddedConnectorOf(context, chain) !== undefined &&
+      chain !== DEFAULT_CHAIN &&
+      connectionRuns(context, chain) &&
+      !context.accounts[chain] &&
+      context.accounts[DEFAULT_CHAIN]?.connectorId === context.input.connectorIds.embedded
+    )
+  },
   /**
    * Issue 17: the chosen network's account is the embedded wallet's (on either namespace): the frame's current
    * chain follows the visitor's choice, so it shows (and reads) that namespace's account.
    */
   frameFollowsNetwork: ({ context, event }) => {
     if (event.type !== 'network.select' || !context.frame) return false
-    const namespace = networkOf(context, event.caipNetworkId)?.chainNamespace
-    const account = namespace === 'eip155' || namespace === 'solana' ? context.accounts[namespace] : undefined
-    const { embedded, solanaEmbedded } = context.input.connectorIds
-    return account?.connectorId === embedded || account?.connectorId === solanaEmbedded
+    const chain = networkOf(context, event.caipNetworkId)?.chainNamespace as ChainNamespace | undefined
+    const account = chain === undefined ? undefined : context.accounts[chain]
+    return account !== undefined && account.connectorId === embeddedConnectorOf(context, chain!)
   },
   /** Only a signing request opens the closed modal by itself; a login view waits for the visitor. */
   frameAsksToSign: ({ context, event }) =>
@@ -146,8 +151,6 @@ export const is = {
     event.type === 'embedded.view' && event.connected && event.previous !== 'ApproveTransaction',
   frameRuns: ({ context }) => !!context.frame,
   accountRuns: ({ context }) => !!context.account,
-  /** A Solana network is configured: Solana's connection loads at start (its code, not before). */
-  solanaOn: ({ context }) => context.config.networks.some((n) => n.chainNamespace === 'solana'),
   walletsRun: ({ context }) => !!context.wallets,
   /** The visitor leaves a capability's view whose statechart hears it being left (its `leave`). */
   leavesCapabilityView: ({ context }) => leavesCapabilityView(context),
@@ -214,14 +217,56 @@ export function fetchBalances(
 
 /** The account if it is on eip155 (sign-in, swap and the wagmi-based send are eip155's). */
 export const evmAccount = (account: ConnectionAccount | undefined): Eip155Account | undefined =>
-  account && account.namespace !== 'solana' ? account : undefined
+  account && chainNamespaceOf(account) === 'eip155' ? (account as Eip155Account) : undefined
 
-/** The connection machine of a namespace: eip155's `connection` child, or Solana's once spawned. */
-export function connectionOf(
-  context: Pick<KitContext, 'solana'>,
-  namespace: ChainNamespace,
-): 'connection' | SolanaConnectionRef {
-  return namespace === 'solana' && context.solana ? context.solana : 'connection'
+/**
+ * The kit's default namespace: its connection is the kit's own (`connection`, invoked at start). Every other one
+ * plugs in as a capability whose statechart is its connection (the contract's `connection`).
+ */
+export const DEFAULT_CHAIN: ChainNamespace = 'eip155'
+
+/** The capability that is `chain`'s connection, if one is registered. */
+export const connectionCapabilityOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
+  context.input.capabilities.find((capability) => capability.connection?.chain === chain)
+
+/** `chain`'s connection runs: the default one always; another once its capability's statechart runs. */
+export function connectionRuns(
+  context: Pick<KitContext, 'input' | 'capabilitiesRunning'>,
+  chain: ChainNamespace,
+): boolean {
+  if (chain === DEFAULT_CHAIN) return true
+  const capability = connectionCapabilityOf(context, chain)
+  return capability !== undefined && context.capabilitiesRunning.includes(capability.id)
+}
+
+/** The embedded wallet's connector on `chain`: the kit's own on the default one, a connection capability's else. */
+export const embeddedConnectorOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
+  chain === DEFAULT_CHAIN
+    ? context.input.connectorIds.embedded
+    : connectionCapabilityOf(context, chain)?.connection?.embeddedConnectorId
+
+/**
+ * Sends a connection event to `chain`'s connection: the kit's own, or its connection capability's statechart
+ * (through its host, which holds it until the connection's code has loaded).
+ */
+export function toChainConnection(
+  context: Pick<KitContext, 'input' | 'capabilities' | 'config' | 'connected' | 'balances' | 'accounts'>,
+  enqueue: { sendTo: (to: never, event: never) => void },
+  chain: ChainNamespace,
+  event: KitEvent,
+) {
+  const capability = chain === DEFAULT_CHAIN ? undefined : connectionCapabilityOf(context, chain)
+  const host = capability && context.capabilities[capability.id]
+  if (host)
+    enqueue.sendTo(
+      host as never,
+      {
+        type: 'capability.forward',
+        event,
+        scope: capabilityScope(context),
+      } as never,
+    )
+  else enqueue.sendTo('connection' as never, event as never)
 }
 
 /**
@@ -231,7 +276,8 @@ export function connectionOf(
 export function eventNamespace(context: Pick<KitContext, 'connectors' | 'activeNamespace'>, event: KitEvent) {
   if (event.type === 'connection.connect')
     return context.connectors.find((c) => c.id === event.connectorId)?.chain ?? 'eip155'
-  if (event.type === 'connection.switchChain') return typeof event.chainId === 'number' ? 'eip155' : 'solana'
+  if (event.type === 'connection.switchChain')
+    return typeof event.chainId === 'number' ? DEFAULT_CHAIN : (event.chainId.split(':')[0] as ChainNamespace)
   // A capability's disconnect of one namespace's account (sign-in's, eip155's).
   if (event.type === 'connection.disconnect' && 'chain' in event && event.chain) return event.chain
   return context.activeNamespace

@@ -3,7 +3,6 @@ import {
   assertEvent,
   assign,
   enqueueActions,
-  forwardTo,
   fromCallback,
   fromPromise,
   raise,
@@ -21,11 +20,14 @@ import { AuthConnectorNotFoundError } from '../../errors/connection'
 import type { ViewName } from '../../views'
 import { capabilityHostMachine, hostId } from '../capability'
 import {
+  type ChainId,
   type ChainNamespace,
   type ConnectionAccount,
+  chainNamespaceOf,
+  chainOfNotice,
   type defineConnectionMachine,
-  namespaceOf,
 } from '../connection'
+import { frameNetwork } from '../frame/types'
 import { modalMachine } from '../modal'
 import { toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
@@ -40,7 +42,16 @@ import {
   viewAfterConnect,
 } from './capabilities'
 import { activate, addAlert, endAccountFlows, frameTheme, isWalletsEvent, remoteConnector } from './helpers'
-import { connectionOf, eventNamespace, fetchBalances, is, matchConnector, networkOf } from './rules'
+import {
+  DEFAULT_CHAIN,
+  embeddedConnectorOf,
+  eventNamespace,
+  fetchBalances,
+  is,
+  matchConnector,
+  networkOf,
+  toChainConnection,
+} from './rules'
 import type {
   AccountLogic,
   EmbeddedLoad,
@@ -49,7 +60,6 @@ import type {
   KitInput,
   KitTheme,
   SessionClientLogic,
-  SolanaConnectionLogic,
   WalletsLogic,
   WalletsRef,
 } from './types'
@@ -94,12 +104,10 @@ export const kitSetup = setup({
     }),
     /** Sends `kit.connectors` when the connection's connectors change. */
     followConnectors: quiet(),
-    /** Keeps the namespace the visitor chose (`namespace.active`), for the next visit. */
-    namespaceStore: fromCallback<{ type: 'namespace.active'; namespace: ChainNamespace }>(() => {}),
+    /** Keeps the namespace the visitor chose (`chain.active`), for the next visit. */
+    chainStore: fromCallback<{ type: 'chain.active'; chain: ChainNamespace }>(() => {}),
     /** Solana's connection machine with its slots (issue 17), loaded when a Solana network is configured. */
-    loadSolana: pending<SolanaConnectionLogic>(),
     /** Sends `kit.connectors` (namespace `solana`) when Solana's connectors change. */
-    followSolana: quiet(),
     loadEmbedded: pending<EmbeddedLoad>(),
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
@@ -128,8 +136,7 @@ export const kitSetup = setup({
           input: {
             endpoint: config.endpoints.frame,
             projectId: config.projectId,
-            chainId: network.chainNamespace === 'eip155' ? Number(network.id) : String(network.id),
-            namespace: network.chainNamespace,
+            ...frameNetwork(network),
             restored: embedded.restored,
             theme: frameTheme(context.theme),
             dappData: {
@@ -164,21 +171,6 @@ export const kitSetup = setup({
         ]),
       ),
     })),
-    /** Solana's connection, on the configured Solana networks (the one chosen last first). */
-    spawnSolana: assign(({ context, spawn }, logic: SolanaConnectionLogic) => {
-      if (context.solana) return {}
-      return {
-        solana: spawn(logic, {
-          systemId: 'solanaConnection',
-          input: {
-            namespace: 'solana',
-            supportedChainIds: context.config.networks
-              .filter((n) => n.chainNamespace === 'solana')
-              .map((n) => n.caipNetworkId as `solana:${string}`),
-          },
-        }),
-      }
-    }),
     /** The capabilities' hosts hear what they act on (./capabilities.ts). */
     loadCapabilitiesAtStart: enqueueActions(({ context, enqueue }) => loadAtStart(context, enqueue)),
     endAccountCapabilities: enqueueActions(({ context, enqueue }) => tellAccountChanged(context, enqueue)),
@@ -243,29 +235,29 @@ export const kitSetup = setup({
       assertEvent(event, 'network.select')
       const network = networkOf(context, event.caipNetworkId)
       if (!network) return
-      const namespace = network.chainNamespace as ChainNamespace
-      const chainId =
-        namespace === 'eip155' ? Number(network.id) : (network.caipNetworkId as `solana:${string}`)
-      const account = context.accounts[namespace]
-      const to = connectionOf(context, namespace)
-      if (namespace !== context.activeNamespace) {
-        activate(context, enqueue, namespace)
+      const chain = network.chainNamespace as ChainNamespace
+      // The default namespace's chain ids are numbers (eip155); another's are CAIP-2.
+      const chainId = chain === DEFAULT_CHAIN ? Number(network.id) : (network.caipNetworkId as ChainId)
+      const account = context.accounts[chain]
+      const toItsConnection = (event: KitEvent) => toChainConnection(context, enqueue, chain, event)
+      if (chain !== context.activeNamespace) {
+        activate(context, enqueue, chain)
         // The other namespace's account is the one shown now.
         if (account && context.modal.open) enqueue.sendTo('modal', { type: 'router.reset', view: 'Account' })
       }
-      if (account && account.chainId !== chainId)
-        enqueue.sendTo(to, { type: 'connection.switchChain', chainId })
-      // The embedded wallet's account: the frame turns to its chain (an eip155 switch goes through the connector).
-      if (is.frameFollowsNetwork(args) && (namespace === 'solana' || account?.chainId === chainId))
+      if (account && account.chainId !== chainId) toItsConnection({ type: 'connection.switchChain', chainId })
+      // The embedded wallet's account: the frame turns to its chain (the default namespace's switch goes through
+      // its connector).
+      if (is.frameFollowsNetwork(args) && (chain !== DEFAULT_CHAIN || account?.chainId === chainId))
         enqueue.sendTo(context.frame!, { type: 'frame.switchNetwork', chainId })
       if (!account) {
-        enqueue.sendTo(to, { type: 'connection.preferChain', chainId })
-        if (is.embeddedCarriesToSolana(args)) {
-          // Logged in already: Solana connects through the same login, without Connect.
-          const connectorId = context.input.connectorIds.solanaEmbedded
+        toItsConnection({ type: 'connection.preferChain', chainId })
+        if (is.embeddedCarriesOver(args)) {
+          // Logged in already: the chosen namespace connects through the same login, without Connect.
+          const connectorId = embeddedConnectorOf(context, chain)!
           enqueue.assign({ connecting: connectorId })
-          enqueue.sendTo(to, { type: 'connection.connect', connectorId, method: 'email' })
-        } else if (namespace !== context.activeNamespace)
+          toItsConnection({ type: 'connection.connect', connectorId, method: 'email' })
+        } else if (chain !== context.activeNamespace)
           enqueue.sendTo('modal', { type: 'router.push', view: 'Connect' })
       }
     }),
@@ -294,11 +286,21 @@ export const kitSetup = setup({
     }),
     cancelFrameFlow: sendTo(({ context }) => context.frame!, { type: 'frame.cancel' }),
     /** A connection event, to the connection of its namespace (`eventNamespace`). */
-    toConnection: forwardTo(({ context, event }) => connectionOf(context, eventNamespace(context, event))),
+    toConnection: enqueueActions(({ context, enqueue, event }) =>
+      toChainConnection(context, enqueue, eventNamespace(context, event), event),
+    ),
+    /** The kit hears which capabilities' statecharts run (a namespace's connection among them). */
+    noteRunning: assign(({ context, event }) => {
+      assertEvent(event, 'capabilities.running')
+      const others = context.capabilitiesRunning.filter((id) => id !== event.id)
+      return { capabilitiesRunning: event.running ? [...others, event.id] : others }
+    }),
     /** Leaving a connecting view ends the attempt, whichever namespace it was on. */
     cancelConnecting: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('connection', { type: 'connection.cancel' })
-      if (context.solana) enqueue.sendTo(context.solana, { type: 'connection.cancel' })
+      for (const capability of context.input.capabilities)
+        if (capability.connection && context.capabilitiesRunning.includes(capability.id))
+          toChainConnection(context, enqueue, capability.connection.chain, { type: 'connection.cancel' })
     }),
     showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
     /** A wallet request (connect, send) timed out: SPEC §8 alert REQUEST_TIMED_OUT. */
@@ -353,13 +355,13 @@ export const kitSetup = setup({
     /** A fresh connection closes the modal and is tracked (SPEC §4); a silent reconnect at start is not. */
     onConnected: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.connected')
-      const namespace = namespaceOf(event.account)
-      const accounts = { ...context.accounts, [namespace]: event.account }
-      const kept = event.reconnected && namespace !== context.activeNamespace
+      const chain = chainNamespaceOf(event.account)
+      const accounts = { ...context.accounts, [chain]: event.account }
+      const kept = event.reconnected && chain !== context.activeNamespace
       const shown = kept ? context.connected : event.account
       tellAccounts(enqueue, context, {
         change: 'connected',
-        chain: namespace,
+        chain,
         accounts,
         shown,
         shownChanged: shown !== context.connected,
@@ -373,7 +375,7 @@ export const kitSetup = setup({
       enqueue.assign({
         connected: event.account,
         accounts,
-        activeNamespace: namespace,
+        activeNamespace: chain,
         connecting: undefined,
       })
       // A swap flow is for one account: the one connected now gets its own.
@@ -400,25 +402,30 @@ export const kitSetup = setup({
     /** Disconnected: the modal closes, the account's balances and the send form go (SPEC §4). */
     onDisconnected: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.disconnected')
-      const namespace = event.namespace ?? 'eip155'
+      const chain = chainOfNotice(event)
       const accounts: KitContext['accounts'] = { ...context.accounts }
-      delete accounts[namespace]
-      const other: ChainNamespace = namespace === 'eip155' ? 'solana' : 'eip155'
-      // The other namespace's account is untouched (SPEC §4: disconnect is per chain); when the one shown goes,
-      // the other's is shown, if connected.
-      const shown = namespace !== context.activeNamespace ? context.connected : accounts[other]
+      delete accounts[chain]
+      // Another namespace still connected (its account is untouched: SPEC §4, disconnect is per chain).
+      const other = (Object.keys(accounts) as ChainNamespace[]).find((chain) => accounts[chain] !== undefined)
+      // When the one shown goes, the other's is shown, if connected.
+      const shown =
+        chain !== context.activeNamespace
+          ? context.connected
+          : other === undefined
+            ? undefined
+            : accounts[other]
       tellAccounts(enqueue, context, {
         change: 'disconnected',
-        chain: namespace,
+        chain,
         accounts,
         shown,
         shownChanged: shown !== context.connected,
       })
-      if (namespace !== context.activeNamespace) {
+      if (chain !== context.activeNamespace) {
         enqueue.assign({ accounts })
         return
       }
-      if (accounts[other]) {
+      if (other !== undefined) {
         // Still connected on the other namespace: it becomes the active one (the capabilities heard it above).
         enqueue.assign({ accounts, connecting: undefined })
         enqueue.sendTo('modal', { type: 'modal.close' })
@@ -433,16 +440,16 @@ export const kitSetup = setup({
     }),
     followChain: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'account.chainChanged')
-      const namespace = event.namespace ?? 'eip155'
-      const account = context.accounts[namespace]
+      const chain = chainOfNotice(event)
+      const account = context.accounts[chain]
       if (!account) return
       const moved = { ...account, chainId: event.chainId } as ConnectionAccount
-      const accounts = { ...context.accounts, [namespace]: moved }
-      const active = namespace === context.activeNamespace
+      const accounts = { ...context.accounts, [chain]: moved }
+      const active = chain === context.activeNamespace
       enqueue.assign({ accounts })
       tellAccounts(enqueue, context, {
         change: 'chainChanged',
-        chain: namespace,
+        chain,
         accounts,
         shown: active ? moved : context.connected,
         shownChanged: active,
@@ -458,10 +465,10 @@ export const kitSetup = setup({
       // No local connector: WalletConnect, Solana's own while Solana is the namespace shown (issue 17).
       const remote = local ? undefined : remoteConnector(context)
       const connectorId = local?.id ?? remote?.id ?? context.input.connectorIds.walletConnect
-      const namespace: ChainNamespace = local?.chain ?? remote?.chain ?? 'eip155'
-      if (namespace !== context.activeNamespace) activate(context, enqueue, namespace)
+      const chain: ChainNamespace = local?.chain ?? remote?.chain ?? DEFAULT_CHAIN
+      if (chain !== context.activeNamespace) activate(context, enqueue, chain)
       enqueue.assign({ connecting: connectorId })
-      enqueue.sendTo(connectionOf(context, namespace), {
+      toChainConnection(context, enqueue, chain, {
         type: 'connection.connect',
         connectorId,
         wallet: event.wallet,

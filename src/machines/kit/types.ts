@@ -17,7 +17,6 @@ import type {
   ConnectionEvent,
   ConnectionNotice,
   ConnectorInfo,
-  defineConnectionMachine,
 } from '../connection'
 import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
@@ -47,7 +46,7 @@ export interface KitInput {
    * The connectors the kit's rules tell apart (their ids live with the chains): `embedded` is the embedded
    * wallet on eip155, `solanaEmbedded` the same login on Solana (issue 17).
    */
-  connectorIds: { walletConnect: string; embedded: string; solanaEmbedded: string }
+  connectorIds: { walletConnect: string; embedded: string }
   /** The session client's input once it runs. */
   remoteSessionsInput: SessionClientInput
   /**
@@ -70,8 +69,6 @@ export type SessionClientLogic = typeof sessionClientMachine
 export type AccountLogic = typeof accountMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
 export type WalletsLogic = typeof walletsMachine
-/** Solana's connection: the connection machine provided with the Solana adapter's slots (issue 17). */
-export type SolanaConnectionLogic = ReturnType<typeof defineConnectionMachine>
 /** The login frame's loader returns the machine with its real slots and what the kit reads of it. */
 export type EmbeddedLoad = Pick<EmbeddedWallet, 'logic'> & {
   restored: ReturnType<EmbeddedWallet['restoredLogin']>
@@ -81,7 +78,6 @@ export type FrameRef = ActorRefFrom<FrameLogic>
 export type SessionClientRef = ActorRefFrom<SessionClientLogic>
 export type AccountRef = ActorRefFrom<AccountLogic>
 export type WalletsRef = ActorRefFrom<WalletsLogic>
-export type SolanaConnectionRef = ActorRefFrom<SolanaConnectionLogic>
 
 export type Loader<Output> = PromiseActorLogic<Output>
 
@@ -107,8 +103,6 @@ export interface KitContext {
   accounts: Partial<Record<ChainNamespace, ConnectionAccount>>
   /** The namespace of the network the visitor chose last (Networks, or the wallet they connected). */
   activeNamespace: ChainNamespace
-  /** Solana's connection (systemId `solanaConnection`), once a Solana network is configured and its code loaded. */
-  solana: SolanaConnectionRef | undefined
   /** The connector the kit last asked the connection to connect (cleared once connected or disconnected). */
   connecting: string | undefined
   /** The connection's connectors, as the connection lists them (`kit.connectors`). */
@@ -130,6 +124,8 @@ export interface KitContext {
   walletsPending: readonly WalletsEvent[]
   /** The capabilities' hosts, by capability id (each runs its capability's statechart, systemId its id). */
   capabilities: Readonly<Record<string, CapabilityHostRef>>
+  /** The capabilities whose statechart runs now (a namespace's connection among them), by id. */
+  capabilitiesRunning: readonly string[]
   /**
    * The visitor ticked Connect's legal checkbox (`features.legalCheckbox`): kept for the page's life, not
    * stored (consent is the visitor's act on this visit, to the terms the host links now).
@@ -183,8 +179,6 @@ export type KitEvent =
   | ThemeEvent
   /** The host (`useKitLocale().setLocale`) changes the views' language; the views load its catalog. */
   | { type: 'kit.setLocale'; locale: KitLocale }
-  /** A connection's connectors changed (`followConnectors`; Solana's, `namespace: 'solana'`, `followSolana`). */
-  | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   /** Connect's legal checkbox ticked (or unticked): with `features.legalCheckbox`, no connect starts before. */
   | { type: 'legal.accept'; accepted: boolean }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
@@ -234,7 +228,6 @@ export type KitEvent =
   /** The account, its chain or the namespace shown changed: capabilities for one account end (raised). */
   | { type: 'capabilities.accountChanged' }
   /** Solana's code is needed (at start, when a Solana network is configured). */
-  | { type: 'solana.load' }
   /**
    * The visitor chose a network (Networks): on the active namespace the wallet is asked to switch; on the other
    * one, that namespace becomes the active one (its account, or Connect when none).

@@ -1,7 +1,7 @@
 import { isAddress } from 'viem'
 import type { KitNetwork } from '../../config'
 import { type PayError, PayNotConnectedError, PayRequestInvalidError } from '../../errors/pay'
-import { type ConnectionAccount, namespaceOf } from '../connection'
+import { type ConnectionAccount, chainNamespaceOf } from '../connection'
 import type { PayRequest } from '../pay/types'
 import type { TokenBalance } from './types'
 
@@ -54,7 +54,7 @@ export function payRefusal(context: PayContext, request: PayRequest): PayError |
       ? invalid(`${request.network} is not a configured network`)
       : new PayNotConnectedError()
   const account = context.connected
-  if (!account || namespaceOf(account) !== network.chainNamespace)
+  if (!account || chainNamespaceOf(account) !== network.chainNamespace)
     return new PayNotConnectedError({ details: `No account is connected on ${network.name}` })
   const address = network.chainNamespace === 'solana' ? BASE58_KEY : EVM_ADDRESS
   if (typeof request.recipient !== 'string' || !address.test(request.recipient))
