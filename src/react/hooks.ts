@@ -202,8 +202,8 @@ export function useAccountActor(): AccountActorRef | undefined {
 }
 
 /**
- * The send flow's machine (`src/machines/send.ts`, systemId `send`), once the kit has loaded it
- * (`kit.send({ type: 'send.load' })`, which the send views do); `undefined` before. Send its events through the
+ * The send flow's machine (`src/machines/send.ts`, systemId `send`), once its capability has loaded it (a send
+ * view shown, or a payment); `undefined` before. Send its events through the
  * kit (`kit.send({ type: 'send.setAmount', amount: '1.5' })`).
  */
 export function useSendActor(): SendActorRef | undefined {

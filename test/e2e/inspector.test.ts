@@ -106,8 +106,10 @@ describe('live inspection (KitRoot inspect → createRecorder → local inspecto
 
     // One page is one recorder: the picker names the demo's (the first test's page is another).
     await viewer.getByLabel('Recorder').selectOption(rid)
+    // The eip155 connection (systemId `connection`; Solana's, under its capability's host, is `solanaConnection`).
     await viewer
-      .locator('#actors button', { hasText: /^connection/ })
+      .locator('#actors button')
+      .filter({ has: viewer.locator('.kind', { hasText: /#connection$/ }) })
       .first()
       .click()
     const diagram = viewer.getByRole('img', { name: /^Statechart of connection/ })

@@ -1,6 +1,7 @@
 /**
- * A capability loaded on demand (the login frame, the remote session client, the Account view's machine, the
- * send flow): its code costs nothing until a load event asks for it.
+ * A region of the root loaded on demand (the login frame, the remote session client, the Account view's machine,
+ * the wallet listing): its code costs nothing until a load event asks for it (a capability has its own host:
+ * src/machines/capability.ts).
  *
  * `idle` → (load event) → `loading` (the loader actor imports the code and returns the machine) → `running`
  * (the machine is spawned by `started`, given the loader's output as params; `follow` turns its notices into
@@ -8,7 +9,7 @@
  * tries again). One call of {@link onDemand} per region:
  *
  * @example
- * sendFlow: onDemand({ load: 'send.load', loader: 'loadSend', started: 'spawnSend', follow: 'followSend' }),
+ * wallets: onDemand({ load: 'listing.load', loader: 'loadWallets', started: 'spawnWallets', follow: 'followWallets' }),
  */
 export interface OnDemand<
   Load extends string,
@@ -18,7 +19,7 @@ export interface OnDemand<
   Follow extends string,
   Guard extends string,
 > {
-  /** The event asking for the capability (e.g. `send.load`); sent again after a failure, it retries. */
+  /** The event asking for the capability (e.g. `listing.load`); sent again after a failure, it retries. */
   load: Load
   /** The actor (in the kit's `setup`) that loads the code and returns the capability's machine. */
   loader: Loader
