@@ -7,7 +7,8 @@ import { useKitAccount, useKitConfig } from '../hooks'
  * The connected account's name (issue 20), for the host button's accessible name ("0xf3...b92266
  * (alice.reown.id)"): the button is labelled by its own text and this hidden element. The reverse look-up is the
  * one the Account view makes (one query, cached 5 min, SPEC §9). The modal renders it while a visitor is
- * connected, from a chunk of its own: neither it nor the Data API client is on the host page's first-click path.
+ * connected, from the Account view's chunk (views/accountChunk.ts): neither it nor the Data API client is on the host
+ * page's first-click path.
  */
 /** The id the host button's `aria-labelledby` names (components/ConnectButton.tsx: the same text there). */
 const ACCOUNT_NAME_ID = 'ws-account-name'

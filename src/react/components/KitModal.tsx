@@ -1,13 +1,4 @@
-import {
-  type KeyboardEvent,
-  lazy,
-  Suspense,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react'
+import { type KeyboardEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { selectStatus } from '../../machines/connection'
 import { selectIsOpen, selectView } from '../../machines/modal'
@@ -19,11 +10,8 @@ import { useConnectionActor, useKitAlerts, useModalActor, useToastActor } from '
 import { alertText, localizeText, useI18n, useT } from '../i18n'
 import KIT_CSS from '../kit.css?inline'
 import { themeStyle } from '../theme'
-import { preloadAccountView, viewComponent, viewTitle } from '../views/registry'
+import { AccountNameLabel, preloadAccountView, viewComponent, viewTitle } from '../views/registry'
 import { ViewLoading } from './ViewLoading'
-
-/** The connected account's name for the host button (issue 20): its own chunk, with the Data API client. */
-const AccountNameLabel = lazy(() => import('./AccountNameLabel'))
 
 /**
  * The kit's root element: theme variables, stylesheet, the modal while open, and the toast host. Rendered

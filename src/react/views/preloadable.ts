@@ -7,10 +7,10 @@ export type ViewModule = { default: ComponentType }
  * `lazy` factory then returns a thenable that calls back synchronously, which React reads without suspending
  * (a resolved promise would still suspend for a frame and show the fallback).
  */
-export function preloadable(load: () => Promise<ViewModule>) {
-  let loaded: ViewModule | undefined
-  let loading: Promise<ViewModule> | undefined
-  const preload = (): Promise<ViewModule> => {
+export function preloadable<M extends ViewModule>(load: () => Promise<M>) {
+  let loaded: M | undefined
+  let loading: Promise<M> | undefined
+  const preload = (): Promise<M> => {
     loading ??= load().then(
       (module) => {
         loaded = module
@@ -27,7 +27,7 @@ export function preloadable(load: () => Promise<ViewModule>) {
     const ready = loaded
     if (!ready) return preload()
     // biome-ignore lint/suspicious/noThenProperty: a thenable that calls back at once is the point (see above)
-    const now = { then: (resolve: (module: ViewModule) => void) => resolve(ready) }
+    const now = { then: (resolve: (module: M) => void) => resolve(ready) }
     return now as unknown as Promise<ViewModule>
   })
   /** The component, once fetched (render it directly: no suspending). */

@@ -13,7 +13,15 @@ import { preloadable } from './preloadable'
  * Account: the view a connected visitor's click opens. Its own chunk, fetched as soon as a visitor is connected
  * ({@link preloadAccountView}), so that click never waits for it.
  */
-const account = preloadable(() => import('./Account'))
+const account = preloadable(() => import('./accountChunk'))
+
+/**
+ * The connected account's name for the host button (issue 20): it comes with the Account view's code
+ * (views/accountChunk.ts), fetched once a visitor is connected, and the Data API client with it.
+ */
+export const AccountNameLabel = lazy(() =>
+  account.preload().then((module) => ({ default: module.AccountNameLabel })),
+)
 
 /** Starts fetching the Account view's code (once; again after a failed fetch). */
 export function preloadAccountView(): void {
