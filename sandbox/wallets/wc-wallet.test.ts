@@ -306,7 +306,9 @@ describe('WalletConnect wallet page driven by the session client machine', () =>
     expect(await machine(page).getAttribute('data-state')).toBe('sign-in')
     await signIn.getByRole('button', { name: 'Approve', exact: true }).click()
 
-    const { auths, session } = await within(response(), 10_000, 'auth response')
+    // The dapp verifies the signed message before it answers (a hang guard, not a speed check: on a busy
+    // machine the two clients' crypto and the relay's round trips have taken over 10 s).
+    const { auths, session } = await within(response(), 30_000, 'auth response')
     const cacao = auths?.[0]
     expect(cacao?.p.iss).toBe(`did:pkh:${caip()}:${wallets.wcAddress}`)
     const signed = dapp.formatAuthMessage({ request: cacao!.p, iss: cacao!.p.iss })
@@ -317,7 +319,7 @@ describe('WalletConnect wallet page driven by the session client machine', () =>
     await page.locator(`li[data-topic="${session!.topic}"]`).waitFor({ timeout: 10_000 })
     expect(await log(page).textContent()).toContain('Signed in to Sign-in Dapp')
     expect(pageErrors).toEqual([])
-  })
+  }, 90_000)
 
   it('shows a clear error for a malformed pairing URI or inspector URL, and still pairs afterwards', async () => {
     const { page, pageErrors } = await openWallet(
