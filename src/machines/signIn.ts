@@ -20,7 +20,7 @@ import type { SiwxMessage, SiwxSession } from '../siwx/types'
  * inside it, and was signed for this app's domain and this page's origin; one that is not is dropped (revoked
  * where it is kept), its reason in `dropped`.
  *
- * Pure: its I/O are the slots below, which `createKit` fills (src/actors/signIn.ts).
+ * Pure: its I/O are the slots below, which its capability's loader fills (src/kit/load/signIn.ts over src/actors/signIn.ts).
  */
 
 /** The account and chain a session is for (`chainId` is CAIP-2, `eip155:1`). */
@@ -86,7 +86,7 @@ export type SignInEvent =
   /** The page became visible again (the `watchVisibility` slot), at `at` (epoch ms). */
   | { type: 'signIn.visible'; at: number }
 
-/** What the kit hears (its `followSignIn`). */
+/** What its glue hears (src/kit/load/signIn.ts). */
 export type SignInNotice =
   | { type: 'signIn.asked' }
   | { type: 'signIn.signedIn'; session: SiwxSession }

@@ -8,7 +8,7 @@ import type { TokenBalance } from './types'
 /*
  * Pay (SPEC §1 `pay`, off by default; issue 18): the host asks the connected wallet to pay a fixed amount of a
  * token to a fixed recipient on a network. It is the send flow with its form filled by the host. The kit refuses
- * at once while Pay is off or another payment is open (src/machines/kit/setup.ts `openPay`); the rest of the
+ * at once while Pay is off or another payment is open (Pay's own records, src/machines/pay.ts); the rest of the
  * request is checked here, by the send flow (`send.pay`, the `paymentRefused` guard), which loads with the first
  * payment: these rules are not in the host's first-click code (issue 14's budget). Then the form is filled
  * (`payToken`), the preview shows and the visitor approves.
