@@ -201,6 +201,9 @@ export const AUTH_VERIFY_TIMEOUT_MS = 45_000
  * delays the dialog's first paint. Ours: the frame needs its own 500 ms ready wait (SPEC §4) anyway, so 50 ms
  * more is not felt. */
 export const EMBEDDED_LOAD_AFTER_OPEN_MS = 50
+/** Ours: what the open dialog does not wait for (the wallet listing's code, the analytics config) starts this long
+ * after the open, past its first paint, so nothing is fetched between the press and Connect on screen (issue 34). */
+export const AFTER_OPEN_PAINT_MS = 50
 
 // Sign-in with the wallet (issue 15)
 /** A sign-in request to the sessions API (create, read, revoke). §9: sign-in requests 30 s. */

@@ -74,23 +74,24 @@ export function defineKitMachine() {
       // `embedded.load` when the pointer enters them, a key is typed or a control is focused, so a visitor who
       // connects a wallet never pays for it (issue 14: a second document and its script context). Without hover
       // (touch) no pointer shows intent before a tap: the frame loads once the open dialog has painted.
-      // The wallet listing's code loads with the open; Connect paints without it (its listed wallets join).
-      // The analytics config is read once the visitor opens the modal (SPEC §8 alert on a 403).
+      // The wallet listing's code loads once the open has painted (`afterOpenPaint`): Connect paints without it
+      // (its listed wallets join), so nothing is fetched between the press and Connect on screen. The analytics
+      // config is read then too (SPEC §8 alert on a 403).
       'modal.open': [
         {
           guard: 'loadsFrameOnOpen',
           actions: [
             forwardTo('modal'),
             raise({ type: 'embedded.load' }, { delay: 'embeddedAfterOpen' }),
-            raise({ type: 'listing.load' }),
-            sendTo('telemetry', { type: 'telemetry.check' }),
+            raise({ type: 'listing.load' }, { delay: 'afterOpenPaint' }),
+            sendTo('telemetry', { type: 'telemetry.check' }, { delay: 'afterOpenPaint' }),
           ],
         },
         {
           actions: [
             forwardTo('modal'),
-            raise({ type: 'listing.load' }),
-            sendTo('telemetry', { type: 'telemetry.check' }),
+            raise({ type: 'listing.load' }, { delay: 'afterOpenPaint' }),
+            sendTo('telemetry', { type: 'telemetry.check' }, { delay: 'afterOpenPaint' }),
           ],
         },
       ],
@@ -210,7 +211,7 @@ export function defineKitMachine() {
       // The listing's machine gets what is asked of it; before its code has loaded, the request waits for it.
       'wallets.*': [
         { guard: 'walletsRun', actions: forwardTo(({ context }) => context.wallets!) },
-        { actions: ['holdForWallets', raise({ type: 'listing.load' })] },
+        { actions: ['holdForWallets', raise({ type: 'listing.load' }, { delay: 'afterOpenPaint' })] },
       ],
       // The theme at run time: shown at once, and synced to the login frame when it runs.
       'kit.setThemeMode': { guard: 'validTheme', actions: 'setTheme' },

@@ -23,15 +23,19 @@ const walletsLogic = walletsMachine.provide({ actors: { fetchWallets: fromPromis
 
 afterEach(cleanup)
 
-/** A kit whose listing code arrives when `arrive()` is called, or fails while `fails` says so. */
+/**
+ * A kit whose listing code arrives when `arrive()` is called, or fails while `fails` says so; `asked` once the
+ * kit asked for it (past the open's first paint).
+ */
 function renderKit() {
-  const gate = { fails: false, arrive: () => {}, open: true }
+  const gate = { fails: false, arrive: () => {}, open: true, asked: false }
   const base = createKitMachine(
     offlineKitConfig('wallets-ui', { email: false, socials: false }, { rpc: loopback }),
   )
   const machine = base.provide({
     actors: {
       loadWallets: fromPromise(async () => {
+        gate.asked = true
         if (gate.fails) throw new Error('the chunk did not load')
         if (!gate.open) await new Promise<void>((resolve) => (gate.arrive = resolve))
         return walletsLogic
@@ -67,6 +71,7 @@ describe('the wallet listing, loaded on demand', () => {
     act(() => kit.send({ type: 'modal.open' }))
     await screen.findByRole('list', { name: 'Wallets' })
     expect(walletButtons()).toEqual([has('WalletConnect'), has('All Wallets')])
+    await waitFor(() => expect(gate.asked).toBe(true))
     await act(async () => gate.arrive())
     await waitFor(() =>
       expect(walletButtons()).toEqual([

@@ -8,7 +8,9 @@ import {
   emit,
   fromCallback,
   fromPromise,
+  SimulatedClock,
 } from 'xstate'
+import { AFTER_OPEN_PAINT_MS } from '../../src/constants'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { sendCapability } from '../../src/kit/capabilities/sendCapability'
@@ -44,6 +46,8 @@ function kitWithRecorders(
   overrides: Partial<KitInput> = {},
   /** The listing's loader: its code loads at once unless a test says otherwise. */
   loadWallets: () => Promise<unknown> = async () => createMachine({}),
+  /** The kit's clock: a SimulatedClock for the tests that move time (the open's paint). */
+  clock?: SimulatedClock,
 ) {
   const log: Log = []
   const invoked = (name: string) =>
@@ -128,6 +132,7 @@ function kitWithRecorders(
       ...input,
       capabilities: capabilities.map((c) => ({ ...c, load: c.load as never })),
     },
+    ...(clock ? { clock } : {}),
   }).start()
   const send = (event: unknown) => kit.send(event as KitEvent)
   /** What `name` was told since the last call. */
@@ -538,8 +543,11 @@ describe('kit rules', () => {
   })
 
   it('the load events come from the kit when a view shows: the listing on Connect, balances on Account', async () => {
-    const { send, told, log } = kitWithRecorders()
+    const clock = new SimulatedClock()
+    const { send, told, log } = kitWithRecorders({}, undefined, clock)
     send(shown('Connect'))
+    // The listing's code waits past the open's paint (`afterOpenPaint`), then Connect's request reaches it.
+    clock.increment(AFTER_OPEN_PAINT_MS)
     await tick()
     expect(told('wallets')).toEqual([{ type: 'wallets.load' }])
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
@@ -553,11 +561,20 @@ describe('kit rules', () => {
     })
   })
 
-  it("the listing's code loads when the modal opens; Connect's load waits for it and then reaches it", async () => {
+  it("the listing's code loads once the open has painted; Connect's load waits for it and then reaches it", async () => {
     let arrive: (logic: unknown) => void = () => {}
-    const { kit, send, told } = kitWithRecorders({}, () => new Promise((resolve) => (arrive = resolve)))
+    const clock = new SimulatedClock()
+    const { kit, send, told } = kitWithRecorders(
+      {},
+      () => new Promise((resolve) => (arrive = resolve)),
+      clock,
+    )
     expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('idle')
     send({ type: 'modal.open' })
+    // Nothing is fetched between the press and Connect on screen: the code is asked for past the first paint.
+    clock.increment(AFTER_OPEN_PAINT_MS - 1)
+    expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('idle')
+    clock.increment(1)
     expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('loading')
     send(shown('Connect'))
     send({ type: 'wallets.search', query: 'me' })
@@ -573,8 +590,10 @@ describe('kit rules', () => {
   })
 
   it('a request of the listing loads its code by itself (the host, All Wallets opened first)', async () => {
-    const { kit, send, told } = kitWithRecorders()
+    const clock = new SimulatedClock()
+    const { kit, send, told } = kitWithRecorders({}, undefined, clock)
     send({ type: 'wallets.load' })
+    clock.increment(AFTER_OPEN_PAINT_MS)
     await tick()
     expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('running')
     expect(told('wallets')).toEqual([{ type: 'wallets.load' }])
@@ -587,9 +606,11 @@ describe('kit rules', () => {
       if (attempts === 1) throw new Error('offline')
       return createMachine({})
     }
-    const { kit, send, told } = kitWithRecorders({}, loader)
+    const clock = new SimulatedClock()
+    const { kit, send, told } = kitWithRecorders({}, loader, clock)
     send({ type: 'modal.open' })
     send(shown('AllWallets'))
+    clock.increment(AFTER_OPEN_PAINT_MS)
     await tick()
     expect(selectCapability(kit.getSnapshot(), 'wallets')).toBe('failed')
     send({ type: 'listing.load' })

@@ -243,12 +243,12 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 79
-const RESTORING_PATHS = 59
-const TOUCH_PATHS = 77
-const FOLLOWER_PATHS = 79
-const SOLANA_PATHS = 77
-const LEGAL_PATHS = 49
+const PATHS = 80
+const RESTORING_PATHS = 60
+const TOUCH_PATHS = 78
+const FOLLOWER_PATHS = 80
+const SOLANA_PATHS = 78
+const LEGAL_PATHS = 50
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

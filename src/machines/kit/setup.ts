@@ -11,6 +11,7 @@ import {
 } from 'xstate'
 import { isKitLocale, type KitLocale } from '../../config'
 import {
+  AFTER_OPEN_PAINT_MS,
   EMBEDDED_LOAD_AFTER_OPEN_MS,
   ON_DEMAND_LOAD_TIMEOUT_MS,
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
@@ -123,6 +124,8 @@ export const kitSetup = setup({
     onDemandLoad: ON_DEMAND_LOAD_TIMEOUT_MS,
     /** Ours (src/constants.ts): on a device without hover, the login frame loads once the open dialog has painted. */
     embeddedAfterOpen: EMBEDDED_LOAD_AFTER_OPEN_MS,
+    /** Ours (src/constants.ts): the listing's code and the analytics config wait past the open dialog's first paint. */
+    afterOpenPaint: AFTER_OPEN_PAINT_MS,
   },
   actions: {
     spawnFrame: assign(({ context, spawn }, embedded: EmbeddedLoad) => {
