@@ -1,5 +1,6 @@
-import { Fragment, useId, useState } from 'react'
+import { Fragment, useEffect, useId, useState } from 'react'
 import type { KitCustomWallet } from '../../config'
+import { AFTER_OPEN_PAINT_MS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectLegalAccepted } from '../../machines/kit'
 import { useSelector } from '../actor'
@@ -128,8 +129,14 @@ function WalletList({
   // The listing is asked once, when Connect is first shown; it answers from memory afterwards. Its wallets join
   // once its machine runs (the kit loads it when the modal opens); the others paint at once without them.
   const [listing, setListing] = useState(NO_LISTING)
-  // The kit is loading the listing's machine (modal.open): its selectors, the same module, load beside it (once).
-  if (config.features.allWallets) loadListingCode()
+  // The kit loads the listing's machine past the open's first paint (`afterOpenPaint`): its selectors, the same
+  // module, load beside it (once), so nothing is fetched between the press and Connect on screen.
+  const listingOn = config.features.allWallets
+  useEffect(() => {
+    if (!listingOn) return
+    const timer = setTimeout(() => void loadListingCode(), AFTER_OPEN_PAINT_MS)
+    return () => clearTimeout(timer)
+  }, [listingOn])
   const items = orderWallets(
     config.features.connectorsOrder,
     connectors,
