@@ -851,6 +851,26 @@ describe('kit rules', () => {
       ])
     })
 
+    it("a connect on Solana before its connection's code has loaded waits for it, then reaches it (nothing reaches eip155's)", async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      // At once, before the Solana connection capability's code (loading at start) has arrived.
+      expect(statusOf(kit, 'solanaConnection')).toBe('loading')
+      send({
+        type: 'kit.connectors',
+        namespace: 'solana',
+        connectors: [{ id: solanaAccount.connectorId, name: 'Sol', type: 'announced', chain: 'solana' }],
+      })
+      told('connection')
+      send({ type: 'connection.connect', connectorId: solanaAccount.connectorId })
+      expect(told('connection')).toEqual([])
+      await tick()
+      expect(statusOf(kit, 'solanaConnection')).toBe('running')
+      expect(told('solana')).toContainEqual({
+        type: 'connection.connect',
+        connectorId: solanaAccount.connectorId,
+      })
+    })
+
     it("the visitor's connection events go to the namespace shown; a connect to its connector's namespace", async () => {
       const { send, told } = kitWithRecorders(withSolana())
       await tick()
