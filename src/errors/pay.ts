@@ -77,6 +77,12 @@ const PAY_ERRORS = {
   PayCancelledError,
 } as const
 
+/** Pay, or the send flow it waits for, could not load its code: the payment is refused (it can be asked again). */
+export const PAY_UNAVAILABLE: ErrorInfo = {
+  name: 'PayFailedError',
+  message: 'Pay could not load. Try again.',
+}
+
 /** What a snapshot keeps of a pay error (plain data). */
 export function payErrorInfo(error: PayError): ErrorInfo {
   return {

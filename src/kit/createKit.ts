@@ -21,6 +21,7 @@ import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environme
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { builtInCapabilities } from './capabilities'
 import { solanaConnectionCapability } from './capabilities/solanaConnection'
+import { followConnectorsOf } from './followConnectors'
 import { verifyDomainLogic } from './verifyDomain'
 
 /**
@@ -323,26 +324,6 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
   }) as unknown as BoundKitMachine
   handles.set(bound, services)
   return bound
-}
-
-type KitInputConnectors = Extract<KitEvent, { type: 'kit.connectors' }>['connectors']
-
-/** Calls `onChange` with a connection's connectors now and whenever they change; returns the stop. */
-function followConnectorsOf(connection: unknown, onChange: (connectors: KitInputConnectors) => void) {
-  const actor = connection as
-    | {
-        subscribe: (fn: (s: { context: { connectors: KitInputConnectors } }) => void) => {
-          unsubscribe(): void
-        }
-      }
-    | undefined
-  let last: KitInputConnectors | undefined
-  const subscription = actor?.subscribe((snapshot) => {
-    if (snapshot.context.connectors === last) return
-    last = snapshot.context.connectors
-    onChange(last)
-  })
-  return () => subscription?.unsubscribe()
 }
 
 /** WalletConnect's SignClient, from the provider the lazy connector loads, and the session machine over it. */

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react'
-import { PayDisabledError, type PayError, PayFailedError, payErrorOf } from '../errors/pay'
+import { PAY_UNAVAILABLE, PayDisabledError, type PayError, PayFailedError, payErrorOf } from '../errors/pay'
 import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
 import { selectCapabilityHost } from '../machines/kit'
 import type { PayActorRef, PayContext, PayRequest, PayStatus } from '../machines/pay'
@@ -25,9 +25,6 @@ export interface UseKitPayReturnType {
   /** Its outcome: the hash, or the error. */
   result: { hash: string; error?: undefined } | { hash?: undefined; error: PayError } | undefined
 }
-
-/** Pay's own code did not load: the payment cannot be asked (the next one loads it again). */
-const PAY_UNAVAILABLE = { name: 'PayFailedError', message: 'Pay could not load. Try again.' }
 
 /** The ids of `pay.open`: each call's own, so its outcome is told apart from another's. */
 let lastPayId = 0

@@ -1,3 +1,4 @@
+import { PAY_UNAVAILABLE } from '../../errors/pay'
 import type { Capability } from '../../machines/capability'
 import type { SendEvent } from '../../machines/send/types'
 
@@ -6,9 +7,6 @@ declare module '../../machines/capability/contract' {
     send: SendEvent
   }
 }
-
-/** What a payment waiting for the send flow hears when the send flow's code did not load. */
-const PAY_UNAVAILABLE = { name: 'PayFailedError', message: 'Pay could not load. Try again.' }
 
 /**
  * Sending a token (SPEC §4 "Sending a token"): the send flow (src/machines/send.ts) for the account shown, eip155

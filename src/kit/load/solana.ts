@@ -11,6 +11,7 @@ import type { CapabilityKit, LoadedCapability } from '../../machines/capability'
 import type { ConnectorInfo } from '../../machines/connection'
 import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
+import { followConnectorsOf } from '../followConnectors'
 import { verifyDomainLogic } from '../verifyDomain'
 
 /**
@@ -52,14 +53,11 @@ export function solanaConnectionGlue(
   connection: ActorRefFrom<ReturnType<typeof solanaConnectionLogic>>,
   kit: CapabilityKit,
 ) {
-  let last: readonly ConnectorInfo[] = connection.getSnapshot().context.connectors
-  if (last.length > 0) kit.send({ type: 'kit.connectors', connectors: last, namespace: 'solana' })
-  const subscription = connection.subscribe((snapshot) => {
-    if (snapshot.context.connectors === last) return
-    last = snapshot.context.connectors
-    kit.send({ type: 'kit.connectors', connectors: last, namespace: 'solana' })
-  })
-  return () => subscription.unsubscribe()
+  const tell = (connectors: readonly ConnectorInfo[]) =>
+    kit.send({ type: 'kit.connectors', connectors, namespace: 'solana' })
+  const now = connection.getSnapshot().context.connectors
+  if (now.length > 0) tell(now)
+  return followConnectorsOf(connection, tell)
 }
 
 /**
