@@ -1,7 +1,7 @@
 /**
  * `walletstate/testing`: replay a machine's paths in your own tests (model-based testing over xstate/graph),
  * record a session (`createRecorder`) and replay it in Node (`replayRecording`, `npx walletstate-replay`).
- * The README's "Replaying paths in tests" and "Watching the machines live (QA)" sections show both in full.
+ * The README's "Replaying paths in tests" and "Recording a session and replaying it (QA)" sections show both in full.
  *
  * @example
  * const recorder = createRecorder()

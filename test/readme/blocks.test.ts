@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { entryMap, outDir, readBlocks, rewriteImports, root } from './blocks'
+import { docFiles, entryMap, outDir, readBlocks, rewriteImports, root } from './blocks'
 
 describe('README block extraction', () => {
   const text = [
@@ -65,5 +65,39 @@ describe('README block extraction', () => {
       "import '../../src/testing/index'",
       "import { nothing } from 'walletstate/nothing'",
     ])
+  })
+
+  it('reads the README, CONTRIBUTING.md and every docs/*.md', () => {
+    expect(docFiles()).toEqual(
+      expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/security.md', 'docs/errors.md']),
+    )
+    expect(docFiles()[0]).toBe('README.md')
+  })
+
+  it("names a block of another doc by its file, and writes it apart from the README's", () => {
+    const [block] = readBlocks(['## Check', '```ts', 'const a = 1', '```'].join('\n'), 'docs/security.md')
+    expect(block!.name).toBe('docs/security.md:2 (ts, Check)')
+    expect(block!.file).toBe(join(outDir, 'docs-security-line-2.ts'))
+  })
+
+  it("writes the blocks that name a file side by side, keeping their relative imports", () => {
+    const text = [
+      '## Quick start (Next.js App Router)', // 1
+      '```tsx', //                             2
+      '// app/providers.tsx', //               3
+      "'use client'", //                       4
+      '```', //                                5
+      '```tsx', //                             6
+      '// app/layout.tsx', //                  7
+      "import { Providers } from './providers'", // 8
+      '```', //                                9
+    ].join('\n')
+    const [providers, layout] = readBlocks(text)
+    const app = join(outDir, 'app-quick-start-next-js-app-router')
+    expect(providers!.file).toBe(join(app, 'app/providers.tsx'))
+    expect(layout!.file).toBe(join(app, 'app/layout.tsx'))
+    expect(layout!.named).toBe('app/layout.tsx')
+    expect(rewriteImports(layout!.code, layout!.file, entryMap(), true)).toContain("from './providers'")
+    expect(rewriteImports(layout!.code, layout!.file, entryMap(), false)).not.toContain("from './providers'")
   })
 })

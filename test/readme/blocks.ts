@@ -1,10 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /**
- * The README's code examples as files: every ```ts and ```tsx block of README.md (```sh, ```text and the others
- * are prose), written under `.tmp/readme/` inside the repo (git-ignored; inside, so Vite and tsc resolve
+ * The docs' code examples as files: every ```ts and ```tsx block of README.md, CONTRIBUTING.md and docs/*.md
+ * (```sh, ```text and the others are prose), written under `.tmp/readme/` inside the repo (git-ignored; inside, so Vite and tsc resolve
  * `react`, `viem`, … from the repo's node_modules), with the package's entry names (`walletstate`,
  * `walletstate/react`, …) pointed at their sources in `src/`. The map is read from package.json's "exports":
  * each entry's `types` (`./dist/types/react/index.d.ts`) names its source (`src/react/index.ts`), so a new
@@ -15,21 +15,53 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const readmePath = join(root, 'README.md')
 export const outDir = join(root, '.tmp/readme')
 
+/** The Markdown files whose blocks are run and type-checked, relative to the repo root. */
+export function docFiles(): string[] {
+  const docs = join(root, 'docs')
+  const inDocs = existsSync(docs)
+    ? readdirSync(docs)
+        .filter((name) => name.endsWith('.md'))
+        .sort()
+        .map((name) => `docs/${name}`)
+    : []
+  return ['README.md', 'CONTRIBUTING.md', ...inDocs].filter((doc) => existsSync(join(root, doc)))
+}
+
+/**
+ * A block whose first line is a comment naming a file (`// app/layout.tsx`) is that file of a small app: the
+ * blocks of one section that name files are written side by side, so they import each other (`./providers`).
+ */
+const NAMED_FILE = /^\/\/\s*((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.tsx?)\s*$/
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+
 export interface Block {
   lang: 'ts' | 'tsx'
+  /** The Markdown file it is in, relative to the repo root (`README.md`, `docs/security.md`). */
+  doc: string
   /** The README line of the opening fence. */
   line: number
   /** The heading the block sits under. */
   section: string
   code: string
-  /** `README.md:82 (tsx, Quick start for a host app)` */
+  /** `README.md:82 (tsx, Quick start for a host app)`, `docs/security.md:12 (ts, …)` */
   name: string
   /** Where the runnable copy is written. */
   file: string
+  /** The file the block names on its first line (`app/layout.tsx`), if it names one. */
+  named?: string
 }
 
-/** Every ts/tsx block of the README, in order. */
-export function readBlocks(text = readFileSync(readmePath, 'utf8')): Block[] {
+/** Every ts/tsx block of every doc file, in order. */
+export function readAllBlocks(): Block[] {
+  return docFiles().flatMap((doc) => readBlocks(readFileSync(join(root, doc), 'utf8'), doc))
+}
+
+/** Every ts/tsx block of one Markdown text (the README's by default), in order. */
+export function readBlocks(text = readFileSync(readmePath, 'utf8'), doc = 'README.md'): Block[] {
   const lines = text.split('\n')
   const blocks: Block[] = []
   let section = '(top)'
@@ -47,13 +79,19 @@ export function readBlocks(text = readFileSync(readmePath, 'utf8')): Block[] {
     }
     if (lang !== 'ts' && lang !== 'tsx') continue
     const line = start + 1
+    const prefix = doc === 'README.md' ? '' : `${slug(doc.replace(/\.md$/, ''))}-`
+    const named = NAMED_FILE.exec(body[0] ?? '')?.[1]
     blocks.push({
       lang,
+      doc,
       line,
       section,
       code: `${body.join('\n')}\n`,
-      name: `README.md:${line} (${lang}, ${section})`,
-      file: join(outDir, `line-${line}.${lang}`),
+      name: `${doc}:${line} (${lang}, ${section})`,
+      file: named
+        ? join(outDir, `${prefix}app-${slug(section)}`, named)
+        : join(outDir, `${prefix}line-${line}.${lang}`),
+      ...(named ? { named } : {}),
     })
   }
   return blocks
@@ -81,10 +119,12 @@ export function entryMap(): Map<string, string> {
  * read as relative to README.md, the repo root. Other specifiers (`react`, `viem/chains`) are left alone, so an
  * entry the package lacks fails to resolve.
  */
-export function rewriteImports(code: string, file: string, entries = entryMap()): string {
+export function rewriteImports(code: string, file: string, entries = entryMap(), named = false): string {
   return code.replace(
     /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g,
     (all, head, quote, spec) => {
+      // A named file's relative imports are its app's own files, written beside it.
+      if (named && /^\.\.?\//.test(spec)) return all
       const source = /^\.\.?\//.test(spec) ? join(root, spec) : entries.get(spec)
       if (!source) return all
       let path = relative(dirname(file), source).replace(/\.ts$/, '')
@@ -103,13 +143,14 @@ export function writeBlocks(blocks: Block[]): void {
   mkdirSync(outDir, { recursive: true })
   const entries = entryMap()
   for (const block of blocks) {
+    mkdirSync(dirname(block.file), { recursive: true })
     const temp = `${block.file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`
-    writeFileSync(temp, rewriteImports(block.code, block.file, entries))
+    writeFileSync(temp, rewriteImports(block.code, block.file, entries, block.named !== undefined))
     renameSync(temp, block.file)
   }
   const current = new Set(blocks.map((b) => b.file))
   for (const name of readdirSync(outDir)) {
     const file = join(outDir, name)
-    if (/^line-\d+\.tsx?$/.test(name) && !current.has(file)) rmSync(file, { force: true })
+    if (/^(?:[a-z0-9-]+-)?line-\d+\.tsx?$/.test(name) && !current.has(file)) rmSync(file, { force: true })
   }
 }

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 import { fireEvent, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, type MockInstance, vi } from 'vitest'
-import { type Block, readBlocks, writeBlocks } from './blocks'
+import { type Block, readAllBlocks, writeBlocks } from './blocks'
 import { runBlocks } from './run'
 
 // Every ```tsx block of README.md runs here, in happy-dom, on a page whose body is an empty `<div id="root">`
 // (type-checked with the ts blocks in readme.test.ts). A block that renders into #root must show something
 // there, and no block may log an error (React reports a failed render with console.error).
-const all = readBlocks()
+const all = readAllBlocks()
 writeBlocks(all)
 const blocks = all.filter((b) => b.lang === 'tsx')
 
@@ -16,10 +16,17 @@ const wait = { timeout: 5_000 }
 
 /** What a block of a given section must show once it ran, beyond rendering something. */
 const shows: Record<string, (root: HTMLElement) => Promise<void>> = {
-  'Quick start for a host app': async (root) => {
+  'Quick start (Vite, or any React app)': async (root) => {
     const button = await within(root).findByRole('button', { name: 'Connect Wallet' }, wait)
     expect(button.getAttribute('data-status')).toBe('disconnected')
     within(root).getByText('Your app')
+  },
+  'Using the kit in your components': async (root) => {
+    await within(root).findByText('The kit is closed', {}, wait)
+  },
+  'Your own wagmi config': async (root) => {
+    await within(root).findByRole('button', { name: 'Connect Wallet' }, wait)
+    within(root).getByText('Not connected')
   },
   Save: async (root) => {
     await within(root).findByRole('button', { name: 'Connect Wallet' }, wait)

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readBlocks, writeBlocks } from './blocks'
+import { readAllBlocks, writeBlocks } from './blocks'
 import { runBlocks } from './run'
 import { typecheckBlocks } from './typecheck'
 
 // Every ```ts block of README.md runs here, in Node (the ```tsx blocks run in readme.dom.test.tsx), and every
 // ts and tsx block is type-checked here. See blocks.ts for how the copies are made.
-const blocks = readBlocks()
+const blocks = readAllBlocks()
 writeBlocks(blocks)
 
 describe('README code blocks', () => {

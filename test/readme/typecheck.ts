@@ -34,7 +34,7 @@ export function typecheckBlocks(blocks: Block[]): Map<Block, string[]> {
       diagnostics.map((d) => {
         const { line } = d.start === undefined ? { line: 0 } : source.getLineAndCharacterOfPosition(d.start)
         // The block's first line is the one after the fence.
-        return `README.md:${block.line + 1 + line}: TS${d.code} ${readable(ts.flattenDiagnosticMessageText(d.messageText, '\n'))}`
+        return `${block.doc}:${block.line + 1 + line}: TS${d.code} ${readable(ts.flattenDiagnosticMessageText(d.messageText, '\n'))}`
       }),
     )
   }
