@@ -80,7 +80,7 @@ describe('README block extraction', () => {
     expect(block!.file).toBe(join(outDir, 'docs-security-line-2.ts'))
   })
 
-  it("writes the blocks that name a file side by side, keeping their relative imports", () => {
+  it('writes the blocks that name a file side by side, keeping their relative imports', () => {
     const text = [
       '## Quick start (Next.js App Router)', // 1
       '```tsx', //                             2
