@@ -12,9 +12,16 @@ export interface BaseErrorParameters {
  * Root of every error the kit throws or puts in a snapshot.
  *
  * @example
- * try { ... } catch (e) {
- *   if (e instanceof BaseError) toast(e.shortMessage)
+ * ```ts
+ * import { BaseError, createKitMachine } from 'walletstate'
+ *
+ * try {
+ *   createKitMachine({ projectId: '', networks: [] as never })
+ * } catch (error) {
+ *   // The short message is the one to show; `details` says what exactly was wrong.
+ *   if (error instanceof BaseError) console.error(error.shortMessage, error.details)
  * }
+ * ```
  */
 export class BaseError extends Error {
   override name = 'BaseError'
@@ -45,7 +52,12 @@ export class BaseError extends Error {
    * Walks the cause chain: the deepest error without `fn`, or the first one `fn` accepts (else `null`).
    *
    * @example
-   * const rpc = error.walk((e) => e instanceof RpcError)
+   * ```ts
+   * import { BaseError } from 'walletstate'
+   *
+   * const error = new BaseError('Transaction failed', { cause: new TypeError('fetch failed') })
+   * const network = error.walk((e) => e instanceof TypeError) // the TypeError
+   * ```
    */
   walk(fn?: (error: unknown) => boolean): unknown {
     return walkError(this, fn)

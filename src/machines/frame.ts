@@ -341,7 +341,19 @@ export type FrameSnapshot = SnapshotFrom<typeof frameMachine>
  * Whole seconds left of the e-mail login cooldown, for a "resend in n s" label; 0 when a login may go.
  *
  * @example
- * const seconds = useSelector(frame, (s) => selectCooldownSeconds(s, Date.now()))
+ * ```tsx
+ * import { useSelector } from '@xstate/react'
+ * import { type frameMachine, selectCooldownSeconds } from 'walletstate/machines'
+ * import { useKitActor } from 'walletstate/react'
+ * import type { ActorRefFrom } from 'xstate'
+ *
+ * export function ResendIn() {
+ *   // The login frame's machine runs once e-mail login is used (systemId 'frame').
+ *   const frame = useKitActor().system.get('frame') as ActorRefFrom<typeof frameMachine> | undefined
+ *   const seconds = useSelector(frame, (s) => (s ? selectCooldownSeconds(s, Date.now()) : 0))
+ *   return seconds > 0 ? <p>Resend in {seconds} s</p> : null
+ * }
+ * ```
  */
 export function selectCooldownSeconds(snapshot: { context: FrameContext }, now: number): number {
   const until = snapshot.context.cooldownUntil
@@ -380,7 +392,18 @@ export function selectUpdateEmailPhase(
  * shown for a signing request comes first; the kit pushes the view when it changes.
  *
  * @example
- * const view = useSelector(frame, selectFrameView) // 'EmailVerifyOtp'
+ * ```tsx
+ * import { useSelector } from '@xstate/react'
+ * import { type frameMachine, selectFrameView } from 'walletstate/machines'
+ * import { useKitActor } from 'walletstate/react'
+ * import type { ActorRefFrom } from 'xstate'
+ *
+ * export function FrameStep() {
+ *   const frame = useKitActor().system.get('frame') as ActorRefFrom<typeof frameMachine> | undefined
+ *   const view = useSelector(frame, (s) => (s ? selectFrameView(s) : undefined)) // 'EmailVerifyOtp'
+ *   return <p>{view ?? 'No login in progress'}</p>
+ * }
+ * ```
  */
 export function selectFrameView(snapshot: {
   getMeta: () => Record<string, FrameStateMeta | undefined>

@@ -44,8 +44,23 @@ function outcomeOf(context: PayContext | undefined, id: number | undefined) {
  * opens, never before.
  *
  * @example
- * const { pay, status } = useKitPay()
- * const { hash } = await pay({ recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '0.01' })
+ * ```tsx
+ * import { useKitPay } from 'walletstate/react'
+ *
+ * // With `features: { pay: true }` in the kit's config.
+ * export function Tip() {
+ *   const { pay, status } = useKitPay()
+ *   const tip = async () => {
+ *     const { hash } = await pay({ recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '0.01' })
+ *     console.log('paid in', hash)
+ *   }
+ *   return (
+ *     <button type="button" onClick={tip} disabled={status === 'paying'}>
+ *       Tip 0.01 ETH
+ *     </button>
+ *   )
+ * }
+ * ```
  */
 export function useKitPay(): UseKitPayReturnType {
   const kit = useKitActor()

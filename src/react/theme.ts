@@ -63,7 +63,12 @@ export { isSafeCssValue }
  * The inline style of the kit's root: the theme's variables, then the host's accepted overrides.
  *
  * @example
- * themeStyle('dark', { '--ws-accent': '#ff0' })
+ * ```tsx
+ * import { themeStyle } from 'walletstate/react'
+ *
+ * // The kit's look on a host element of your own (a page that matches the modal).
+ * export const Panel = () => <section style={themeStyle('dark', { '--ws-accent': '#e8590c' })}>…</section>
+ * ```
  */
 export function themeStyle(mode: ThemeMode, overrides: KitThemeVariables): Record<string, string> {
   const style: Record<string, string> = { ...DURATIONS, ...THEMES[mode] }

@@ -7,8 +7,13 @@ import type { Json, MachineDescription, StateDescription, TransitionDescription 
  * code behind the names is not, so `machine.provide(...)` keeps the hash and a changed statechart changes it.
  *
  * @example
+ * ```ts
+ * import { connectionMachine } from 'walletstate/machines'
+ * import { activeStatePaths, describeMachine } from 'walletstate/testing'
+ *
  * const description = describeMachine(connectionMachine)
- * activeStatePaths(description, { connected: 'idle' }) // [[], ['connected'], ['connected', 'idle']]
+ * const paths = activeStatePaths(description, { connected: 'idle' }) // [[], ['connected'], ['connected', 'idle']]
+ * ```
  */
 export function describeMachine(machine: AnyStateMachine): MachineDescription {
   const cached = descriptions.get(machine)

@@ -67,7 +67,12 @@ const RecordingSchema = v.object({
  * `RecordingFormatError` saying what is wrong (not a recording, another version, the first bad record).
  *
  * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises'
+ * import { parseRecording } from 'walletstate/testing'
+ *
  * const recording = parseRecording(await readFile('session.json', 'utf8'))
+ * ```
  */
 export function parseRecording(input: unknown): Recording {
   let value = input

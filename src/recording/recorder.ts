@@ -48,9 +48,25 @@ export interface Recorder {
  * `./format`), with secrets redacted by rule unless `redact: false`. Costs nothing until passed as `inspect`.
  *
  * @example
+ * ```tsx
+ * import { mainnet } from 'viem/chains'
+ * import { createKitMachine, defineEvmNetwork } from 'walletstate'
+ * import { ConnectButton, KitRoot } from 'walletstate/react'
+ * import { createRecorder } from 'walletstate/testing'
+ *
+ * const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [defineEvmNetwork(mainnet)] })
  * const recorder = createRecorder()
- * <KitRoot machine={kit} inspect={recorder.inspect}>…</KitRoot>
- * // later: JSON.stringify(recorder.recording()) → replayRecording(recording, { machine: sendMachine })
+ *
+ * // "Report a problem" gets the same JSON as the viewer's "Save recording".
+ * export const App = () => (
+ *   <KitRoot machine={kit} inspect={recorder.inspect}>
+ *     <ConnectButton />
+ *     <button type="button" onClick={() => console.log(JSON.stringify(recorder.recording()))}>
+ *       Report a problem
+ *     </button>
+ *   </KitRoot>
+ * )
+ * ```
  */
 export function createRecorder(options: RecorderOptions = {}): Recorder {
   const redact = options.redact !== false

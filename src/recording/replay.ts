@@ -22,8 +22,15 @@ import { type DecodeOptions, decode, encode } from './serialize'
  * event is sent when the recording has it.
  *
  * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs'
+ * import { sendMachine } from 'walletstate/machines'
+ * import { formatReplayResult, parseRecording, replayRecording } from 'walletstate/testing'
+ *
+ * const recording = parseRecording(readFileSync('session.json', 'utf8'))
  * const result = replayRecording(recording, { machine: sendMachine })
  * if (!result.ok) throw new Error(formatReplayResult(result))
+ * ```
  */
 export interface ReplayRecordingOptions {
   machine: AnyStateMachine
@@ -353,7 +360,14 @@ function comparable(json: Json): Json {
  * One line for a passing replay; for a failing one the message, the actor, the event and both values.
  *
  * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs'
+ * import { sendMachine } from 'walletstate/machines'
+ * import { formatReplayResult, parseRecording, replayRecording } from 'walletstate/testing'
+ *
+ * const recording = parseRecording(readFileSync('session.json', 'utf8'))
  * console.log(formatReplayResult(replayRecording(recording, { machine: sendMachine })))
+ * ```
  */
 export function formatReplayResult(result: ReplayRecordingResult): string {
   if (result.ok) {

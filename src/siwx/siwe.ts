@@ -46,7 +46,17 @@ const MESSAGE_MAX_LENGTH = 4_096
  * trusts it (`getSessions` returns what storage holds; nothing read back is trusted).
  *
  * @example
- * const kit = createKitMachine({ projectId, networks, siwx: createSiwe({ statement: 'Sign in to Acme' }) })
+ * ```ts
+ * import { mainnet } from 'viem/chains'
+ * import { createKitMachine, defineEvmNetwork } from 'walletstate'
+ * import { createSiwe } from 'walletstate/siwx'
+ *
+ * const kit = createKitMachine({
+ *   projectId: 'YOUR_PROJECT_ID',
+ *   networks: [defineEvmNetwork(mainnet)],
+ *   siwx: createSiwe({ statement: 'Sign in to Acme' }),
+ * })
+ * ```
  */
 export function createSiwe(options: SiweOptions = {}): SiwxConfig {
   const now = options.now ?? (() => new Date())

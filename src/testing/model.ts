@@ -87,8 +87,20 @@ export interface ReplayResult {
  * Builds the model: explores the machine and picks the covering paths.
  *
  * @example
+ * ```ts
+ * import { modalMachine } from 'walletstate/machines'
+ * import { assertCoverage, createModel, replayPath } from 'walletstate/testing'
+ *
  * const model = createModel(modalMachine, { events: [{ type: 'router.push', view: 'Networks' }] })
- * for (const path of model.paths) await replayPath(model, path, { invariant: (s) => ... })
+ * const results = model.paths.map((path) =>
+ *   replayPath(model, path, {
+ *     invariant: (s) => {
+ *       if (s.context.viewData.length !== s.context.history.length) throw new Error('view data out of step')
+ *     },
+ *   }),
+ * )
+ * assertCoverage(model, results)
+ * ```
  */
 export function createModel<TMachine extends AnyStateMachine>(
   machine: TMachine,

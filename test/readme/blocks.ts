@@ -121,7 +121,7 @@ export function entryMap(): Map<string, string> {
  */
 export function rewriteImports(code: string, file: string, entries = entryMap(), named = false): string {
   return code.replace(
-    /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g,
+    /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bdeclare\s+module\s+)(['"])([^'"]+)\2/g,
     (all, head, quote, spec) => {
       // A named file's relative imports are its app's own files, written beside it.
       if (named && /^\.\.?\//.test(spec)) return all

@@ -27,14 +27,21 @@ import type { ToastEvent } from '../toast'
  *   (toasts, refreshes, navigation), through {@link CapabilityKit}.
  *
  * @example
- * const swap: Capability<SwapLogic> = {
- *   id: 'swap',
- *   views: ['Swap', 'SwapSelectToken', 'SwapPreview'],
- *   offered: ({ config, connected }) => config.features.swaps && connected?.namespace === 'eip155',
+ * ```ts
+ * import type { Capability } from 'walletstate'
+ * import { setup } from 'xstate'
+ *
+ * const greeter = setup({ types: { input: {} as { address: string } } }).createMachine({ id: 'greeter' })
+ *
+ * export const greeterCapability: Capability<typeof greeter> = {
+ *   id: 'greeter',
+ *   views: ['greeter.Main'],
+ *   offered: ({ connected }) => connected !== undefined,
  *   perAccount: true,
- *   load: async (services) => (await import('./load/swap')).swapCapability(services),
- *   input: ({ connected, balances }) => ({ chainId: connected.chainId, userAddress: connected.address, balances }),
+ *   load: async () => ({ logic: greeter, glue: () => () => {} }),
+ *   input: ({ connected }) => (connected ? { address: connected.address } : undefined),
  * }
+ * ```
  */
 export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
   /** Its name: its running actor's `systemId`, and the prefix of the events the kit forwards to it. */
@@ -188,9 +195,17 @@ export type CapabilityKitEvent =
  * `send` is typed for them without the root naming any.
  *
  * @example
- * declare module '../../machines/capability/contract' {
- *   interface CapabilityEvents { swap: SwapEvent }
+ * ```ts
+ * import type { CapabilityEvents } from 'walletstate'
+ *
+ * // In your capability's module: its events join the kit's `send` types.
+ * declare module 'walletstate' {
+ *   interface CapabilityEvents {
+ *     greeter: { type: 'greeter.hello' }
+ *   }
  * }
+ * export type GreeterEvent = CapabilityEvents['greeter']
+ * ```
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one entry per capability
 export interface CapabilityEvents {}

@@ -94,8 +94,19 @@ function nativeOf(token: SwapToken): SwapToken {
  * shows it when `swap.review` comes anyway. A balance the list does not hold is not proof of zero.
  *
  * @example
- * const problem = validateSwap(snapshot.context)
- * <button disabled={problem !== undefined}>{problem?.shortMessage ?? 'Review swap'}</button>
+ * ```tsx
+ * import { useSelector } from '@xstate/react'
+ * import { type swapMachine, validateSwap } from 'walletstate/machines'
+ * import { useCapability } from 'walletstate/react'
+ * import type { ActorRefFrom } from 'xstate'
+ *
+ * export function ReviewButton() {
+ *   // The swap's actor while a swap view is open.
+ *   const { actor } = useCapability<ActorRefFrom<typeof swapMachine>>('swap')
+ *   const problem = useSelector(actor, (s) => (s ? validateSwap(s.context) : undefined))
+ *   return <button type="button" disabled={problem !== undefined}>{problem?.shortMessage ?? 'Review swap'}</button>
+ * }
+ * ```
  */
 export function validateSwap(
   context: Pick<SwapContext, 'from' | 'to' | 'amount' | 'quote' | 'balances'>,
