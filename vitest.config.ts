@@ -68,6 +68,8 @@ export default defineConfig({
           globalSetup: ['test/consumer/pack.ts'],
           // Packing, installing into a fresh host and building it take minutes on a loaded machine.
           testTimeout: 300_000,
+          // Its host apps (one file each) mostly wait on npm and their builds: side by side even on 2 cores.
+          maxWorkers: 2,
           hookTimeout: 600_000,
         },
       },

@@ -249,10 +249,10 @@ describe('the packed package in a Next.js App Router host', () => {
   })
 
   it('installs with no install script of ours to run or approve, and no EBADENGINE from what it brings', () => {
-    expect(ownInstallScripts(host)).toEqual([])
-    expect(installLog).not.toContain(`> ${own.name}@${own.version}`)
-    expect(ownScriptLines(installLog)).toEqual([])
-    expect(ownBadEngines(installLog, host)).toEqual([])
+    expect.soft(ownInstallScripts(host)).toEqual([])
+    expect.soft(installLog).not.toContain(`> ${own.name}@${own.version}`)
+    expect.soft(ownScriptLines(installLog)).toEqual([])
+    expect.soft(ownBadEngines(installLog, host)).toEqual([])
   })
 
   it('builds with no warning about the kit, the page prerendered', () => {
