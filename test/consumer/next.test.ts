@@ -169,6 +169,10 @@ function startNext(): Promise<string> {
     }
     child.stdout?.on('data', read)
     child.stderr?.on('data', read)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      fail(error)
+    })
     child.on('exit', (code) => {
       clearTimeout(timer)
       fail(new Error(`next start exited (${code}):\n${output}`))
