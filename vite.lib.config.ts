@@ -12,6 +12,16 @@ const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const SHARED_WITH_LAZY_CHUNKS =
   /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds|api\/queryClient)\.ts$/
 
+/**
+ * `'use client'` on every file that imports React (dist/react.js, its chunks of hooks and components, the lazy
+ * views), so a React Server Component (Next.js App Router) can import `walletstate/react` and render its
+ * components: the bundler drops the directives of src/, and a server component evaluating React client code
+ * fails (`createContext is not a function`). The other entries and the chunks they import do not import React
+ * and stay usable on the server (test/consumer/ checks both).
+ */
+const useClient = (chunk: { imports: string[] }) =>
+  chunk.imports.some((id) => /^react(-dom)?(\/|$)/.test(id)) ? "'use client'\n" : ''
+
 // The kit as a library, what `npm run build` (and so `npm pack`) puts in dist/: five ES entry points
 // (dist/index.js, dist/machines.js, dist/react.js, dist/testing.js, dist/siwx.js), every package left to the host's bundler, and the lazy views
 // and the self-contained WalletConnect bundle (src/chains/eip155/vendor/) as chunks beside them. The types come
@@ -46,6 +56,7 @@ export default defineConfig({
       // -0.9 KiB gzip of JS before the first click in bench/peers (issue 14's budget). Names that meet get a
       // number (`signIn2.js`).
       output: {
+        banner: useClient,
         chunkFileNames: 'chunks/[name].js',
         // Modules the entry's code and its lazy chunks both import get a chunk of their own, without `import()`s.
         // Left to the default they join createKit.js, which `import()`s those lazy chunks: a lazy chunk importing

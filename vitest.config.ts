@@ -7,8 +7,9 @@ import { defineConfig } from 'vitest/config'
 //   unit         src/**/*.test.ts(x), test/layering/** (the layering check) and test/readme/** (every ts/tsx
 //                block of README.md, run and type-checked): no server, no browser
 //   model        test/model-based/**: every machine's paths (xstate/graph), replayed and counted
-//   consumer     test/consumer/**: `npm pack`, the tarball installed into a throwaway host app outside the
-//                repo, built with Vite, type-checked under strict and opened in Chromium
+//   consumer     test/consumer/**: `npm pack` (once), the tarball installed into throwaway host apps outside the
+//                repo, one built with Vite and type-checked under strict, one with Next.js (App Router, against
+//                the sandbox), each opened in Chromium
 //   integration  test/integration/** and sandbox/**: tests that start sandbox services (anvil, the APIs, the
 //                relay); the sandbox's wallet and frame suites also launch Chromium; scripts/** tests the
 //                `npm test` harness itself (no process left behind)
@@ -63,8 +64,12 @@ export default defineConfig({
         test: {
           name: 'consumer',
           include: ['test/consumer/**/*.test.ts'],
+          // `npm pack` once for every host app of the tier (test/consumer/pack.ts).
+          globalSetup: ['test/consumer/pack.ts'],
           // Packing, installing into a fresh host and building it take minutes on a loaded machine.
           testTimeout: 300_000,
+          // Its host apps (one file each) mostly wait on npm and their builds: side by side even on 2 cores.
+          maxWorkers: 2,
           hookTimeout: 600_000,
         },
       },

@@ -1,27 +1,28 @@
-// The package as a host gets it: `npm pack` (which builds dist/ through `prepack`), then a throwaway host app
-// outside the repo with its own React 19, wagmi 3, viem, react-query, Vite and TypeScript installs the tarball
-// (from the local npm cache where it can), builds with Vite, type-checks under `strict`, and shows the Connect
-// view in Chromium. The `consumer` tier of `npm test` (vitest.config.ts); slow, so it runs after `model`.
-import { execFileSync } from 'node:child_process'
+// The package as a host gets it: the kit packed once for the tier (./pack.ts, which builds dist/ through
+// `prepack`), then a throwaway host app outside the repo with its own React 19, wagmi 3, viem, react-query, Vite and
+// TypeScript installs the tarball (from the local npm cache where it can), builds with Vite, type-checks under
+// `strict`, and shows the Connect view in Chromium. The `consumer` tier of `npm test` (vitest.config.ts); slow, so
+// it runs after `model`. ./next.test.ts does the same with a Next.js App Router host.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { extname, join, resolve, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs'
+import {
+  hostEnv,
+  installed,
+  installPacked,
+  own,
+  ownBadEngines,
+  ownInstallScripts,
+  ownScriptLines,
+  reportNodeModulesSize,
+  run,
+} from './host.ts'
+import type { ConsumerPack } from './pack.ts'
 
-const repo = fileURLToPath(new URL('../../', import.meta.url))
-const own = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
-  name: string
-  version: string
-  devDependencies: Record<string, string>
-}
-/** The host's own packages, at the versions this repo tests with (so the npm cache has them). */
-const installed = (name: string) =>
-  (JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
-    .version
 const HOST_DEPENDENCIES = ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']
 const HOST_DEV_DEPENDENCIES = [
   'vite',
@@ -31,27 +32,10 @@ const HOST_DEV_DEPENDENCIES = [
   '@types/react-dom',
 ]
 
-interface PackResult {
-  filename: string
-  size: number
-  unpackedSize: number
-  entryCount: number
-  files: { path: string }[]
-}
-
+const { tarball, result: pack }: ConsumerPack = inject('consumerPack')
 const work = mkdtempSync(join(tmpdir(), 'walletstate-consumer-'))
 const host = join(work, 'host')
-let pack: PackResult
 let installLog = ''
-
-const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
-  execFileSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...env, npm_config_update_notifier: 'false' },
-    maxBuffer: 64 * 1024 * 1024,
-  })
 
 function writeHost() {
   mkdirSync(join(host, 'src'), { recursive: true })
@@ -172,28 +156,10 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
 }
 
 describe('the packed package in a host app', () => {
-  beforeAll(() => {
-    mkdirSync(join(work, 'pack'))
-    // The build's own output (prepack, prepare) comes first on stdout; the JSON report is the last thing.
-    const output = run('npm', ['pack', '--json', '--pack-destination', join(work, 'pack')], repo)
-    const packed: unknown = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1))
-    pack = (packed as PackResult[])[0] as PackResult
-    console.log(
-      `${pack.filename}: ${(pack.size / 1024).toFixed(1)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${pack.entryCount} files`,
-    )
+  beforeAll(async () => {
     writeHost()
-    installLog = run(
-      'npm',
-      [
-        'install',
-        join(work, 'pack', pack.filename),
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        '--foreground-scripts',
-      ],
-      host,
-    )
+    installLog = await installPacked(host, tarball)
+    reportNodeModulesSize(host, 'Vite host')
   })
 
   afterAll(() => {
@@ -233,16 +199,23 @@ describe('the packed package in a host app', () => {
     ).toBe(true)
   })
 
-  it('installs with no install script of ours, and the host keeps one React and one wagmi', () => {
+  it('installs with no install script of ours to run or approve, and no EBADENGINE from what it brings', () => {
+    // npm runs preinstall, install and postinstall when a package is installed as a dependency (`prepare` only for
+    // git dependencies), and npm 11 lists each, `prepare` too, as an install script for the host to approve.
+    expect.soft(ownInstallScripts(host)).toEqual([])
+    // `--foreground-scripts` prints "> name@version script" for every script npm runs; npm 11 names the ones it
+    // did not run in its "install-scripts" warning.
+    expect.soft(installLog).not.toContain(`> ${own.name}@${own.version}`)
+    expect.soft(ownScriptLines(installLog)).toEqual([])
+    // The kit and every package it brings in support the Node versions its `engines` names (this one among them).
+    expect.soft(ownBadEngines(installLog, host)).toEqual([])
+  })
+
+  it('the host keeps one React and one wagmi', () => {
     const installedOwn = JSON.parse(
       readFileSync(join(host, 'node_modules', own.name, 'package.json'), 'utf8'),
-    ) as { version: string; scripts?: Record<string, string> }
+    ) as { version: string }
     expect(installedOwn.version).toBe(own.version)
-    // npm runs these when a package is installed as a dependency (`prepare` only for git dependencies).
-    const onInstall = ['preinstall', 'install', 'postinstall']
-    expect(Object.keys(installedOwn.scripts ?? {}).filter((s) => onInstall.includes(s))).toEqual([])
-    // `--foreground-scripts` prints "> name@version script" for every script npm runs.
-    expect(installLog).not.toContain(`> ${own.name}@${own.version}`)
     // One copy each: every path npm lists for them is the host's own.
     for (const name of ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']) {
       const listed = run('npm', ['ls', name, '--all', '--parseable'], host)
@@ -320,8 +293,7 @@ writeFileSync('session.json', JSON.stringify(recorder.recording()))
 
     beforeAll(() => {
       // A host's production build: without vitest's NODE_ENV=test, which would give it React's development code.
-      const { NODE_ENV: _test, ...env } = process.env
-      run(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], host, env)
+      run(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], host, hostEnv())
     })
 
     afterAll(async () => {
