@@ -25,7 +25,7 @@ import {
   reportNodeModulesSize,
   runAsync,
 } from './host.ts'
-import { NEXT_QUICK_START, QUICK_START_CHAIN_IMPORT, QUICK_START_KIT } from './nextQuickStart.ts'
+import { nextQuickStart, QUICK_START_CHAIN_IMPORT, QUICK_START_KIT } from './nextQuickStart.ts'
 import type { ConsumerPack } from './pack.ts'
 
 /** The Next.js the host installs (from the npm registry once, then from the npm cache). */
@@ -95,7 +95,9 @@ function writeHost() {
 
 /** The Quick start's files, the kit pointed at the sandbox; and a route that uses the server entries. */
 function writeApp(sandbox: Sandbox) {
-  const providers = NEXT_QUICK_START['app/providers.tsx']
+  const quickStart = nextQuickStart()
+  expect(Object.keys(quickStart).sort()).toEqual(['app/layout.tsx', 'app/providers.tsx'])
+  const providers = quickStart['app/providers.tsx']!
   expect(providers).toContain(QUICK_START_CHAIN_IMPORT)
   expect(providers).toContain(QUICK_START_KIT)
   const config = {
@@ -118,16 +120,24 @@ function writeApp(sandbox: Sandbox) {
     testnet: true,
   }
   const files: Record<string, string> = {
-    ...NEXT_QUICK_START,
+    ...quickStart,
     'app/providers.tsx': providers
       .replace(QUICK_START_CHAIN_IMPORT, '')
       .replace(
         QUICK_START_KIT,
         `const kit = createKitMachine({ ...${JSON.stringify(config)}, networks: [defineEvmNetwork(${JSON.stringify(chain)})] })`,
       ),
-    // Not in the Quick start: an icon, as `create-next-app` gives a host (else Chromium's request for /favicon.ico
+    // Not in the Quick start: the host's own page, an icon, as `create-next-app` gives a host (else Chromium's request for /favicon.ico
     // is a 404 in the console), and the kit's other entries in a route handler, which runs as a server component
     // does.
+    'app/page.tsx': `export default function Home() {
+  return (
+    <main>
+      <h1>My app</h1>
+    </main>
+  )
+}
+`,
     'app/icon.svg':
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="8"/></svg>\n',
     'app/server-entries/route.ts': `import { VIEW_NAMES } from 'walletstate'

@@ -1,48 +1,20 @@
 // The README's Next.js Quick start, as the consumer tier's Next.js host (next.test.ts) builds and runs it.
+import { readBlocks } from '../readme/blocks'
+
+/** The README section whose blocks are the Next.js host's files. */
+export const NEXT_QUICK_START_SECTION = 'Quick start (Next.js App Router)'
 
 /**
- * The README's Next.js Quick start, file by file. The server page renders the kit's button (`walletstate/react`
- * is a client module, 'use client' in dist/); the kit's machine is created once in a client module, since a
- * server component cannot hand a machine to a client one.
+ * The README's Next.js Quick start, file by file: each block of its section names its file on its first line
+ * (`// app/layout.tsx`), and is written as it stands, that comment included, as a reader copies it. The kit's
+ * machine is created once in a client module, since a server component cannot hand a machine to a client one.
  */
-export const NEXT_QUICK_START = {
-  'app/providers.tsx': `'use client'
-
-import type { ReactNode } from 'react'
-import { mainnet } from 'viem/chains'
-import { createKitMachine, defineEvmNetwork } from 'walletstate'
-import { KitRoot } from 'walletstate/react'
-
-const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [defineEvmNetwork(mainnet)] })
-
-export function Providers({ children }: { children: ReactNode }) {
-  return <KitRoot machine={kit}>{children}</KitRoot>
-}
-`,
-  'app/layout.tsx': `import type { ReactNode } from 'react'
-import { Providers } from './providers'
-
-export default function RootLayout({ children }: { children: ReactNode }) {
-  return (
-    <html lang="en">
-      <body>
-        <Providers>{children}</Providers>
-      </body>
-    </html>
-  )
-}
-`,
-  'app/page.tsx': `import { ConnectButton } from 'walletstate/react'
-
-export default function Home() {
-  return (
-    <main>
-      <h1>My app</h1>
-      <ConnectButton />
-    </main>
-  )
-}
-`,
+export function nextQuickStart(): Record<string, string> {
+  const files: Record<string, string> = {}
+  for (const block of readBlocks()) {
+    if (block.section === NEXT_QUICK_START_SECTION && block.named) files[block.named] = block.code
+  }
+  return files
 }
 
 /** The Quick start's kit, which next.test.ts points at the sandbox instead (its only difference). */
