@@ -166,7 +166,7 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
             const quoteId = `${hintId}-${provider.id}`
             const quote = provider.quote
             return (
-              <li key={provider.id} className="ws-line ws-onramp-provider ws-pick-row">
+              <li key={provider.id} className="ws-onramp-provider ws-pick-row">
                 {/* Named by the provider, all it shows; its quote, beside it, describes it. */}
                 <button
                   type="button"
