@@ -17,7 +17,7 @@ const ONRAMP_CSS = `
 [data-walletstate] .ws-onramp-methods { display: flex; gap: 8px; border: 0; margin: 0; padding: 0; }
 [data-walletstate] .ws-onramp-methods label { flex: 1; display: flex; align-items: center; gap: 8px; min-height: 44px; padding: 0 12px; border: 1px solid var(--ws-border); border-radius: 12px; cursor: pointer; }
 [data-walletstate] .ws-onramp-methods label:has(input:checked) { border-color: var(--ws-accent); }
-[data-walletstate] .ws-onramp-provider { display: grid; grid-template-columns: 1fr auto; gap: 2px 8px; text-align: start; }
+[data-walletstate] .ws-onramp-provider { display: grid; grid-template-columns: 1fr auto; gap: 2px 8px; align-items: baseline; padding: 10px 16px; border: 1px solid var(--ws-border); border-radius: 12px; background: var(--ws-surface); }
 [data-walletstate] .ws-onramp-provider .ws-muted { grid-column: 1 / -1; font-size: 13px; }
 [data-walletstate] .ws-onramp-note { font-size: 13px; }
 `

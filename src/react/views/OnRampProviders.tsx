@@ -15,6 +15,7 @@ import {
   PAYMENT_METHOD_LABELS,
   useOnrampFlow,
 } from '../components/onrampShared'
+import { PickRowStyle } from '../components/pickRow'
 import { ViewLoading } from '../components/ViewLoading'
 import { useKitActor } from '../context'
 import { errorText, useI18n } from '../i18nViews'
@@ -55,6 +56,8 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
   const amountId = useId()
   const hintId = useId()
   const problemId = useId()
+  const youBuyId = useId()
+  const tokenPickId = useId()
   const { t, locale } = useI18n()
 
   // Shown again after a purchase ended (done, failed) or was left: the form is what is edited now.
@@ -72,6 +75,7 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
   return (
     <form className="ws-stack" onSubmit={onSubmit} noValidate aria-busy={quoting || undefined}>
       <OnrampStyle />
+      <PickRowStyle />
       {estimates ? (
         <p className="ws-muted ws-onramp-note" role="note">
           {t('onramp.estimates')}
@@ -119,14 +123,15 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
         ) : null}
       </div>
       <div className="ws-onramp-row">
-        <span className="ws-label">{t('onramp.youBuy')}</span>
+        <span className="ws-label" id={youBuyId}>
+          {t('onramp.youBuy')}
+        </span>
+        {/* Named by its label and what it shows ("You buy USDC · Sandbox"), as a select would be. */}
         <button
           type="button"
+          id={tokenPickId}
           className="ws-onramp-pick"
-          aria-label={t('onramp.pickToken', {
-            token: asset.currency?.symbol ?? '',
-            network: asset.network?.display_name ?? '',
-          })}
+          aria-labelledby={`${youBuyId} ${tokenPickId}`}
           onClick={() => kit.send({ type: 'router.push', view: 'OnRampTokenSelect' })}
         >
           {asset.currency
@@ -161,31 +166,31 @@ function BuyForm({ onramp }: { onramp: OnrampActorRef }) {
             const quoteId = `${hintId}-${provider.id}`
             const quote = provider.quote
             return (
-              <li key={provider.id}>
+              <li key={provider.id} className="ws-onramp-provider ws-pick-row">
+                {/* Named by the provider, all it shows; its quote, beside it, describes it. */}
                 <button
                   type="button"
-                  className="ws-line ws-onramp-provider"
-                  aria-label={provider.name}
+                  className="ws-pick"
                   aria-describedby={quoteId}
                   disabled={!canChoose || !quote}
                   // The Buy flow opens the partner window while this click is handled (pop-up blockers allow
                   // a window opened in the click only): the send reaches it synchronously.
                   onClick={() => kit.send({ type: 'onramp.choose', provider: provider.id })}
                 >
-                  <span>{provider.name}</span>
-                  <span className="ws-end">
-                    {quote ? `${quote.purchaseAmount.amount} ${quote.purchaseAmount.currency}` : ''}
-                  </span>
-                  <span id={quoteId} className="ws-muted">
-                    {quote
-                      ? t(provider.estimate ? 'onramp.quoteEstimate' : 'onramp.quote', {
-                          amount: `${quote.purchaseAmount.amount} ${quote.purchaseAmount.currency}`,
-                          fee: formatFiat(quote.fee.amount, quote.fee.currency, locale),
-                          total: formatFiat(quote.paymentTotal.amount, quote.paymentTotal.currency, locale),
-                        })
-                      : t('onramp.feeRange', { fee: provider.feePercent.toLocaleString(locale) })}
-                  </span>
+                  {provider.name}
                 </button>
+                <span className="ws-end">
+                  {quote ? `${quote.purchaseAmount.amount} ${quote.purchaseAmount.currency}` : ''}
+                </span>
+                <span id={quoteId} className="ws-muted">
+                  {quote
+                    ? t(provider.estimate ? 'onramp.quoteEstimate' : 'onramp.quote', {
+                        amount: `${quote.purchaseAmount.amount} ${quote.purchaseAmount.currency}`,
+                        fee: formatFiat(quote.fee.amount, quote.fee.currency, locale),
+                        total: formatFiat(quote.paymentTotal.amount, quote.paymentTotal.currency, locale),
+                      })
+                    : t('onramp.feeRange', { fee: provider.feePercent.toLocaleString(locale) })}
+                </span>
               </li>
             )
           })}

@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import { isNative, type SwapActorRef, type SwapToken, selectSwapStatus } from '../../machines/swap'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
+import { PickRowStyle } from '../components/pickRow'
 import {
   SwapFlowLoading,
   SwapStyle,
@@ -71,6 +72,7 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
     <div className="ws-stack">
       <AccountStyle />
       <SwapStyle />
+      <PickRowStyle />
       <p className="ws-muted ws-small">{side === 'from' ? t('swap.choosePay') : t('swap.chooseReceive')}</p>
       <label className="ws-label" htmlFor={searchId}>
         {t('tokens.search')}
@@ -95,35 +97,35 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
             const balance = swapBalanceOf(balances, token)
             const detailId = `${listId}-${index}`
             return (
-              <li key={`${token.chainId}:${token.address.toLowerCase()}`}>
-                {/* Named by its symbol alone (issue 16's contract); its name and balance describe it. */}
-                <button
-                  type="button"
-                  className="ws-item"
-                  data-symbol={token.symbol}
-                  aria-label={token.symbol || token.name || token.address}
-                  aria-describedby={detailId}
-                  aria-current={selected && sameToken(selected, token) ? 'true' : undefined}
-                  onClick={() => choose(token)}
-                >
-                  <TokenLogo token={token} />
-                  <span className="ws-grow">
-                    <span className="ws-ellipsis">{token.symbol}</span>
-                    <span className="ws-muted ws-small ws-ellipsis" id={detailId}>
-                      {token.name}
-                      {balance !== undefined
-                        ? t('swap.tokenBalance', {
-                            amount: `${formatQuantity(balance, 4, locale)} ${token.symbol}`,
-                          })
-                        : ''}
-                    </span>
+              <li key={`${token.chainId}:${token.address.toLowerCase()}`} className="ws-item ws-pick-row">
+                <TokenLogo token={token} />
+                <span className="ws-grow">
+                  {/* Named by its symbol alone (issue 16's contract), all it shows; its name and balance,
+                      beside it, describe it. */}
+                  <button
+                    type="button"
+                    className="ws-pick ws-ellipsis"
+                    data-symbol={token.symbol}
+                    aria-describedby={detailId}
+                    aria-current={selected && sameToken(selected, token) ? 'true' : undefined}
+                    onClick={() => choose(token)}
+                  >
+                    {token.symbol || token.name || token.address}
+                  </button>
+                  <span className="ws-muted ws-small ws-ellipsis" id={detailId}>
+                    {token.name}
+                    {balance !== undefined
+                      ? t('swap.tokenBalance', {
+                          amount: `${formatQuantity(balance, 4, locale)} ${token.symbol}`,
+                        })
+                      : ''}
                   </span>
-                  {balance !== undefined ? (
-                    <span className="ws-end" aria-hidden="true">
-                      {formatQuantity(balance, 4, locale)}
-                    </span>
-                  ) : null}
-                </button>
+                </span>
+                {balance !== undefined ? (
+                  <span className="ws-end" aria-hidden="true">
+                    {formatQuantity(balance, 4, locale)}
+                  </span>
+                ) : null}
               </li>
             )
           })}

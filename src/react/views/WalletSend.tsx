@@ -10,6 +10,7 @@ import {
 } from '../../machines/send'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
+import { PickRowStyle } from '../components/pickRow'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
 import { useKitActor } from '../context'
 import { errorText, localizeText, useI18n } from '../i18nViews'
@@ -41,6 +42,7 @@ function SendForm({ send }: { send: SendActorRef }) {
   const inFlight = useSelector(send, selectInFlight)
   const amountId = useId()
   const receiverId = useId()
+  const balanceId = useId()
   const { t, locale } = useI18n()
 
   // Shown again (back from the preview, or reopened after a send): the form is what is edited now.
@@ -77,34 +79,35 @@ function SendForm({ send }: { send: SendActorRef }) {
   return (
     <form className="ws-stack" onSubmit={onSubmit} noValidate>
       <AccountStyle />
+      <PickRowStyle />
       <div className="ws-field">
         <span className="ws-label">{t('send.token')}</span>
-        <button
-          type="button"
-          className="ws-item"
-          aria-label={token ? t('send.tokenChosen', { symbol: token.symbol }) : t('common.selectToken')}
-          disabled={locked}
-          onClick={() => kit.send({ type: 'router.push', view: 'WalletSendSelectToken' })}
-        >
-          {token ? (
-            <>
-              {token.iconUrl ? <img className="ws-token-icon" src={token.iconUrl} alt="" /> : null}
-              <span className="ws-grow">
-                <span>{token.symbol}</span>
-                <span className="ws-muted ws-small">
-                  {t('common.balance', {
-                    amount: `${formatQuantity(token.quantity.numeric, 4, locale)} ${token.symbol}`,
-                  })}
-                </span>
+        {/* The picker shows the token's symbol, all of its visible name; the balance beside it describes it. */}
+        <div className="ws-item ws-pick-row">
+          {token?.iconUrl ? <img className="ws-token-icon" src={token.iconUrl} alt="" /> : null}
+          <span className="ws-grow">
+            <button
+              type="button"
+              className="ws-pick"
+              aria-label={token ? t('send.tokenChosen', { symbol: token.symbol }) : t('common.selectToken')}
+              aria-describedby={token ? balanceId : undefined}
+              disabled={locked}
+              onClick={() => kit.send({ type: 'router.push', view: 'WalletSendSelectToken' })}
+            >
+              {token ? token.symbol : t('common.selectToken')}
+            </button>
+            {token ? (
+              <span className="ws-muted ws-small" id={balanceId}>
+                {t('common.balance', {
+                  amount: `${formatQuantity(token.quantity.numeric, 4, locale)} ${token.symbol}`,
+                })}
               </span>
-            </>
-          ) : (
-            <span className="ws-grow">{t('common.selectToken')}</span>
-          )}
+            ) : null}
+          </span>
           <span aria-hidden="true" className="ws-flip">
             ›
           </span>
-        </button>
+        </div>
       </div>
       <div className="ws-field">
         <label className="ws-label" htmlFor={amountId}>
