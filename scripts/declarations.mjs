@@ -76,7 +76,7 @@ const declarationsUnder = (dir) =>
 /** Deletes the declaration files under `typesDir` that no entry reaches, then the folders left empty. */
 export function prune(dir) {
   const keep = reachable(entryDeclarations(dir))
-  const typesDir = dirname(entryDeclarations(dir).sort((a, b) => a.length - b.length)[0])
+  const typesDir = dirname([...entryDeclarations(dir)].sort((a, b) => a.length - b.length)[0])
   const removed = declarationsUnder(typesDir).filter((path) => !keep.has(path))
   for (const path of removed) rmSync(path)
   const folders = readdirSync(typesDir, { recursive: true, withFileTypes: true })
@@ -90,7 +90,7 @@ export function prune(dir) {
 /** Sizes of the declarations a host gets: every .d.ts under the entries' folder, and what each entry reaches. */
 export function measure(dir) {
   const entries = entryDeclarations(dir)
-  const typesDir = dirname(entries.sort((a, b) => a.length - b.length)[0])
+  const typesDir = dirname([...entries].sort((a, b) => a.length - b.length)[0])
   const files = declarationsUnder(typesDir).map((path) => ({
     path: relative(dir, path),
     bytes: statSync(path).size,

@@ -55,7 +55,20 @@ export async function ensureWalletConnectBundle({ force = false, log = console.l
         target: 'es2022',
         minify: true,
         lib: { entry: ENTRY, formats: ['es'], fileName: () => 'walletconnect.js' },
-        rollupOptions: { output: { chunkFileNames: 'wc-[hash].js' } },
+        rollupOptions: {
+          output: { chunkFileNames: 'wc-[hash].js' },
+          // viem's barrel reaches ox's Node-only worker pool (`import('node:worker_threads')`), which Vite
+          // externalizes with a warning; nothing in the bundle calls it, so it is dropped, and so is the warning.
+          onLog(level, log, handler) {
+            if (
+              level === 'warn' &&
+              /node:worker_threads/.test(log.message) &&
+              /virtualMasterPool/.test(log.message)
+            )
+              return
+            handler(level, log)
+          },
+        },
       },
     })
     writeFileSync(
