@@ -7,7 +7,7 @@
 // bundle, it hoists every shared module that the main bundle can reach through a package barrel into an eagerly
 // loaded chunk: ~90 KiB gzip the visitor would pay before ever choosing WalletConnect. A bundle with its own copies
 // shares nothing, so it costs nothing until it is used.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
@@ -33,6 +33,16 @@ const noAppKit = {
       : undefined,
 }
 
+/** Moves a folder into place (copies it across file systems); fails when the target is already there. */
+function moveInto(from, to) {
+  try {
+    renameSync(from, to)
+  } catch (error) {
+    if (error.code !== 'EXDEV') throw error
+    cpSync(from, to, { recursive: true, errorOnExist: true, force: false })
+  }
+}
+
 /**
  * Builds the bundle into a folder of its own, then moves it into place: a build that fails leaves nothing half
  * written, and two processes building at once (two vitest configs, a bench) each see a whole bundle or none.
@@ -42,7 +52,8 @@ export async function ensureWalletConnectBundle({ force = false, log = console.l
   if (!force && complete(VENDOR_DIR)) return false
   const { build } = await import('vite')
   const started = Date.now()
-  const staging = `${eip155}/.vendor-${process.pid}-${started}`
+  // Staged where neither git nor the linter looks, should the process be killed before it cleans up.
+  const staging = here(`../node_modules/.cache/walletstate-walletconnect-${process.pid}-${started}`)
   mkdirSync(staging, { recursive: true })
   try {
     await build({
@@ -77,7 +88,7 @@ export async function ensureWalletConnectBundle({ force = false, log = console.l
     )
     if (force) rmSync(VENDOR_DIR, { recursive: true, force: true })
     try {
-      renameSync(staging, VENDOR_DIR)
+      moveInto(staging, VENDOR_DIR)
     } catch (error) {
       // Another process put its bundle in place first: keep that one.
       if (!complete(VENDOR_DIR)) throw error
