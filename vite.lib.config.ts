@@ -8,6 +8,14 @@ process.env.NODE_ENV = 'production'
 
 const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+/**
+ * Packages built into the package's chunks instead of installed beside it: Solana's wallet adapter and Wallet Standard
+ * glue (loaded only with a Solana network), whose current releases declare `engines.node >=22` although they are
+ * browser code; installed, they made npm warn EBADENGINE on every Node 20 host (scripts/check-package.mjs).
+ */
+const BUILT_IN =
+  /^@solana\/(wallet-adapter-base|wallet-standard-(wallet-adapter-base|chains|features|util))(\/|$)/
+
 /** Entry-level modules a lazy chunk imports too (see `manualChunks` below). */
 const SHARED_WITH_LAZY_CHUNKS =
   /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds|api\/queryClient)\.ts$/
@@ -49,7 +57,8 @@ export default defineConfig({
       formats: ['es'],
     },
     rollupOptions: {
-      external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+      external: (id) =>
+        !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !BUILT_IN.test(id),
       // No hash in the chunks' names: the host's bundler hashes every file it emits, and a hash here would stay in
       // the name it gives the file (`Account-<ours>-<its>.js`). Each lazy chunk's name is written in the host's
       // first-click JS (its preload table and each `import()`), where a hash is ~9 bytes that do not compress:

@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
+import { ensureWalletConnectBundle } from './scripts/walletconnect-bundle.mjs'
+
+// The kit imports the WalletConnect bundle (src/chains/eip155/vendor/), which is built, not committed: built here
+// when missing, before any test file loads, so `npx vitest` works in a fresh clone (no install script builds it).
+await ensureWalletConnectBundle()
 
 // The test tiers, each a vitest project run on its own by `npm test` (scripts/test.mjs), in this order:
 //   typecheck    `.test-d.ts` type tests (expectTypeOf), checked by tsc, never run

@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config'
+import { ensureWalletConnectBundle } from './scripts/walletconnect-bundle.mjs'
+
+// The kit imports the WalletConnect bundle (src/chains/eip155/vendor/), which is built, not committed: built here
+// when missing, before any test file loads, so `npx vitest` works in a fresh clone (no install script builds it).
+await ensureWalletConnectBundle()
 
 // The `e2e` project of vitest.config.ts, usable on its own too:
 //   npx vitest run --config vitest.e2e.config.ts test/e2e/modal.test.ts

@@ -3,6 +3,7 @@ import { EMAIL_LOGIN_COOLDOWN_MS } from '../constants'
 import { createSocialPopup } from '../frame/popup'
 import { createFrameTransport } from '../frame/transport'
 import {
+  type FrameMachine,
   type FramePersistRequest,
   type FrameRestored,
   frameMachine,
@@ -18,7 +19,7 @@ import type { KitStore } from '../storage'
  */
 export function createEmbeddedWallet(store: KitStore) {
   const transport = createFrameTransport()
-  const logic = frameMachine.provide({
+  const logic: FrameMachine = frameMachine.provide({
     actors: {
       transport: transport.logic,
       socialPopup: createSocialPopup(),

@@ -262,7 +262,12 @@ export const accountMachine = setup({
   },
 })
 
-export type AccountMachine = typeof accountMachine
+/**
+ * `accountMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface AccountMachine extends AccountMachineType {}
+type AccountMachineType = typeof accountMachine
 export type AccountActorRef = ActorRefFrom<typeof accountMachine>
 export type AccountSnapshot = SnapshotFrom<typeof accountMachine>
 

@@ -397,3 +397,10 @@ export type CapabilityStatus = 'idle' | 'loading' | 'running' | 'failed'
 /** A host's status, from its snapshot. */
 export const capabilityStatus = (snapshot: { value: unknown }): CapabilityStatus =>
   snapshot.value as CapabilityStatus
+
+/**
+ * `capabilityHostMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface CapabilityHostMachine extends CapabilityHostMachineType {}
+type CapabilityHostMachineType = typeof capabilityHostMachine

@@ -50,7 +50,7 @@ export const chainOfNotice = (notice: { namespace?: ChainNamespace }): ChainName
  * with its slots filled; a host that never imports `connectionMachine` itself then holds one tree of it, not
  * two (issue 14), since the bundler drops the unused `connectionMachine`.
  */
-export const connectionMachine = /* @__PURE__ */ defineConnectionMachine()
+export const connectionMachine: ConnectionMachine = /* @__PURE__ */ defineConnectionMachine()
 
 export function defineConnectionMachine() {
   return connectionSetup.createMachine({
@@ -393,3 +393,10 @@ export function selectDomainWarning(snapshot: {
   if (verification.validation === 'INVALID') return { kind: 'unverified', origin: verification.origin }
   return undefined
 }
+
+/**
+ * `connectionMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface ConnectionMachine extends ConnectionMachineType {}
+type ConnectionMachineType = ReturnType<typeof defineConnectionMachine>

@@ -411,3 +411,10 @@ export function selectFrameView(snapshot: {
   const views = Object.values(snapshot.getMeta()).flatMap((meta) => (meta?.view ? [meta.view] : []))
   return views.includes('ApproveTransaction') ? 'ApproveTransaction' : views.at(-1)
 }
+
+/**
+ * `frameMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface FrameMachine extends FrameMachineType {}
+type FrameMachineType = typeof frameMachine

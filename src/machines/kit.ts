@@ -1,13 +1,13 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { and, assign, forwardTo, not, raise, sendTo } from 'xstate'
 import type { CapabilityStatus } from './capability'
-import { chainOfNotice, connectionMachine } from './connection'
+import { type ConnectionMachine, chainOfNotice, connectionMachine } from './connection'
 import { onDemand } from './kit/onDemand'
 import { capabilityOffered, legalAccepted } from './kit/rules'
 import { kitSetup } from './kit/setup'
 import type { KitContext, KitInput } from './kit/types'
-import type { modalMachine } from './modal'
-import type { toastMachine } from './toast'
+import type { ModalMachine } from './modal'
+import type { ToastMachine } from './toast'
 
 export type { CapabilityStatus } from './capability'
 export { matchConnector } from './kit/rules'
@@ -19,7 +19,7 @@ export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from '.
  * capabilities loaded on demand and their followers) are slots (src/machines/kit/setup.ts) that `createKit`
  * (src/kit/createKit.ts) provides. Children have a `systemId`: views reach them with `kit.system.get('modal')`.
  */
-export const kitMachine = /* @__PURE__ */ defineDefaultKitMachine()
+export const kitMachine: KitMachine = /* @__PURE__ */ defineDefaultKitMachine()
 
 /** `kitMachine`: the chart with the unprovided connection machine as its `connection` slot. */
 function defineDefaultKitMachine() {
@@ -365,9 +365,14 @@ export const selectLegalAccepted = (snapshot: { context: Pick<KitContext, 'confi
 /** The alerts shown at the top of the modal (SPEC §8). */
 export const selectAlerts = (snapshot: { context: Pick<KitContext, 'alerts'> }) => snapshot.context.alerts
 
-export type KitMachine = typeof kitMachine
-export type KitActorRef = ActorRefFrom<KitMachine>
+/**
+ * The kit's statechart type by name (`kitMachine`, `createKitMachine`'s machine is one too): declarations that use
+ * it, and the actor types below, name it instead of repeating it (what keeps the package's .d.ts files small).
+ */
+export interface KitMachine extends KitMachineType {}
+type KitMachineType = ReturnType<typeof defineKitMachine>
+export interface KitActorRef extends ActorRefFrom<KitMachine> {}
 export type KitSnapshot = SnapshotFrom<KitMachine>
-export type ModalActorRef = ActorRefFrom<typeof modalMachine>
-export type ToastActorRef = ActorRefFrom<typeof toastMachine>
-export type ConnectionActorRef = ActorRefFrom<typeof connectionMachine>
+export interface ModalActorRef extends ActorRefFrom<ModalMachine> {}
+export interface ToastActorRef extends ActorRefFrom<ToastMachine> {}
+export interface ConnectionActorRef extends ActorRefFrom<ConnectionMachine> {}

@@ -221,3 +221,10 @@ export const selectView = (snapshot: { context: ModalContext }): ViewName => cur
 /** Whether the modal is open. */
 export const selectIsOpen = (snapshot: { matches: (value: 'open') => boolean }): boolean =>
   snapshot.matches('open')
+
+/**
+ * `modalMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface ModalMachine extends ModalMachineType {}
+type ModalMachineType = typeof modalMachine

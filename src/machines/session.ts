@@ -294,3 +294,10 @@ export const sessionClientMachine = sessionClientSetup.createMachine({
     },
   },
 })
+
+/**
+ * `sessionClientMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface SessionClientMachine extends SessionClientMachineType {}
+type SessionClientMachineType = typeof sessionClientMachine

@@ -75,3 +75,10 @@ export const toastMachine = setup({
     },
   },
 })
+
+/**
+ * `toastMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface ToastMachine extends ToastMachineType {}
+type ToastMachineType = typeof toastMachine

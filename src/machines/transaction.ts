@@ -274,7 +274,12 @@ export const transactionMachine = transactionSetup.createMachine({
   },
 })
 
-export type TransactionMachine = typeof transactionMachine
+/**
+ * `transactionMachine`'s type by name: the declarations of what runs it (send, swap) name it instead of repeating
+ * its whole type (what keeps the package's .d.ts files small).
+ */
+export interface TransactionMachine extends TransactionMachineType {}
+type TransactionMachineType = typeof transactionMachine
 
 /**
  * How a transaction ended, as its parent's guards (for its `onDone`, with the child's output as `params`): mined,

@@ -476,7 +476,12 @@ function browsePage(context: Pick<WalletsContext, 'source' | 'certified'>, page:
   }
 }
 
-export type WalletsMachine = typeof walletsMachine
+/**
+ * `walletsMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface WalletsMachine extends WalletsMachineType {}
+type WalletsMachineType = typeof walletsMachine
 export type WalletsActorRef = ActorRefFrom<typeof walletsMachine>
 export type WalletsSnapshot = SnapshotFrom<typeof walletsMachine>
 

@@ -10,12 +10,18 @@ export interface ReplayCliHost {
   /** The package's machines module (`walletstate/machines`), tried for the ids `--machine` gives none of. */
   machines: Record<string, unknown>
   readFile(path: string): Promise<string>
+  /** Writes a file, creating its folder when it is missing (`--write-test dir/file.test.ts`). */
   writeFile(path: string, text: string): Promise<void>
   /** Imports a module given on the command line (`--machine ./kit.js#kit`), relative to the working folder. */
   importModule(path: string): Promise<Record<string, unknown>>
   /** `path` relative to the folder of `from` (for the written test's imports), with `./` when needed. */
   relative(from: string, path: string): string
   out(line: string): void
+  /**
+   * Where a bad command or file is told, in one line (stderr in `bin/`; `out` when not given). The command then
+   * returns 2, and a divergence 1.
+   */
+  err?(line: string): void
 }
 
 export const REPLAY_CLI_USAGE = `Usage: walletstate-replay <recording.json> [options]
@@ -31,7 +37,8 @@ Options:
   --package <name>             The package name the written test imports (default: walletstate).
   --help                       This text.
 
-Exit code: 0 when every machine replays with no divergence, 1 otherwise, 2 for a bad command or file.`
+Exit code: 0 when every machine replays with no divergence, 1 otherwise, 2 for a bad command or file (told in
+one line on stderr).`
 
 /**
  * `npx walletstate-replay recording.json`: replays every machine of the recording it can find and prints the
@@ -41,12 +48,14 @@ Exit code: 0 when every machine replays with no divergence, 1 otherwise, 2 for a
  * process.exitCode = await runReplayCli(process.argv.slice(2), host)
  */
 export async function runReplayCli(argv: readonly string[], host: ReplayCliHost): Promise<number> {
-  const args = parseArgs(argv)
-  if ('error' in args) {
-    host.out(args.error)
-    host.out(REPLAY_CLI_USAGE)
+  /** A bad command or file: one line where errors go, and exit code 2. */
+  const fail = (line: string) => {
+    if (host.err) host.err(oneLine(line))
+    else host.out(oneLine(line))
     return 2
   }
+  const args = parseArgs(argv)
+  if ('error' in args) return fail(`${args.error} (walletstate-replay --help for the options)`)
   if (args.help) {
     host.out(REPLAY_CLI_USAGE)
     return 0
@@ -55,12 +64,11 @@ export async function runReplayCli(argv: readonly string[], host: ReplayCliHost)
   try {
     recording = parseRecording(await host.readFile(args.file))
   } catch (error) {
-    host.out(
+    return fail(
       error instanceof RecordingFormatError
         ? `${args.file}: ${error.message}`
-        : `${args.file}: cannot read it (${error instanceof Error ? error.message : String(error)})`,
+        : `${args.file}: cannot read it (${messageOf(error)})`,
     )
-    return 2
   }
   const given: { machine: AnyStateMachine; module: string; name: string }[] = []
   for (const spec of args.machines) {
@@ -69,16 +77,10 @@ export async function runReplayCli(argv: readonly string[], host: ReplayCliHost)
     try {
       exports = await host.importModule(module)
     } catch (error) {
-      host.out(
-        `--machine ${spec}: cannot import it (${error instanceof Error ? error.message : String(error)})`,
-      )
-      return 2
+      return fail(`--machine ${spec}: cannot import it (${messageOf(error)})`)
     }
     const machine = exports[name]
-    if (!isStateMachine(machine)) {
-      host.out(`--machine ${spec}: "${name}" is not a state machine`)
-      return 2
-    }
+    if (!isStateMachine(machine)) return fail(`--machine ${spec}: "${name}" is not a state machine`)
     given.push({ machine, module, name })
   }
   const shipped = Object.entries(host.machines).flatMap(([exportName, value]) =>
@@ -120,12 +122,25 @@ export async function runReplayCli(argv: readonly string[], host: ReplayCliHost)
   const { writeTest } = args
   if (writeTest) {
     const jsonPath = `${writeTest.replace(/(\.test)?\.[cm]?[jt]sx?$/, '')}.recording.json`
-    await host.writeFile(jsonPath, `${JSON.stringify(recording)}\n`)
-    await host.writeFile(writeTest, testFile({ package: args.package, writeTest }, replayed, host, jsonPath))
+    for (const [path, text] of [
+      [jsonPath, `${JSON.stringify(recording)}\n`],
+      [writeTest, testFile({ package: args.package, writeTest }, replayed, host, jsonPath)],
+    ] as const) {
+      try {
+        await host.writeFile(path, text)
+      } catch (error) {
+        return fail(`--write-test ${writeTest}: cannot write ${path} (${messageOf(error)})`)
+      }
+    }
     host.out(`Wrote ${writeTest} (and ${jsonPath})`)
   }
   return results.length > 0 && results.every((r) => r.ok) ? 0 : 1
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** The first line of a message (Node's and the loader's errors can run on over several). */
+const oneLine = (text: string) => text.split('\n', 1)[0]!.trim()
 
 /**
  * The package's bare machine cannot start as the recorded one did: a root actor recorded without input (its

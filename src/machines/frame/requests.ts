@@ -169,3 +169,10 @@ export function askFrame(command: FrameCommand, payload: PayloadOf = () => ({}))
     },
   }
 }
+
+/**
+ * `frameRequestMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface FrameRequestMachine extends FrameRequestMachineType {}
+type FrameRequestMachineType = typeof frameRequestMachine

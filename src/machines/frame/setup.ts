@@ -39,7 +39,7 @@ import {
   SAFE_RPC_METHODS,
 } from '../../frame/protocol'
 import type { FrameInbound, FrameTransportCommand, FrameTransportInput } from '../../frame/transport'
-import { frameRequestMachine } from './requests'
+import { type FrameRequestMachine, frameRequestMachine } from './requests'
 import type {
   AccountType,
   FrameContext,
@@ -155,7 +155,7 @@ export const frameSetup = setup({
     transport: fromCallback<FrameTransportCommand, FrameTransportInput, FrameInbound>(() => () => {}),
     persistence: fromCallback<FramePersistRequest>(() => () => {}),
     socialPopup: fromCallback<SocialPopupCommand, SocialPopupInput, SocialPopupEvent>(() => () => {}),
-    frameRequest: frameRequestMachine,
+    frameRequest: frameRequestMachine as FrameRequestMachine,
   },
   delays: {
     loadTimeout: FRAME_LOAD_TIMEOUT_MS,

@@ -19,18 +19,18 @@ import {
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
 import type { ViewName } from '../../views'
-import { capabilityHostMachine, hostId } from '../capability'
+import { type CapabilityHostMachine, capabilityHostMachine, hostId } from '../capability'
 import {
   type ChainId,
   type ChainNamespace,
   type ConnectionAccount,
+  type ConnectionMachine,
   chainNamespaceOf,
   chainOfNotice,
-  type defineConnectionMachine,
 } from '../connection'
 import { frameNetwork } from '../frame/types'
-import { modalMachine } from '../modal'
-import { toastMachine } from '../toast'
+import { type ModalMachine, modalMachine } from '../modal'
+import { type ToastMachine, toastMachine } from '../toast'
 import type { WalletsEvent } from '../wallets'
 import {
   forwardToCapability,
@@ -78,15 +78,16 @@ const quiet = () => fromCallback<KitEvent>(() => {})
 export const kitSetup = setup({
   types: { context: {} as KitContext, events: {} as KitEvent, input: {} as KitInput | undefined },
   actors: {
-    modal: modalMachine,
-    toast: toastMachine,
+    // The child machines typed by their names, so the kit's declarations name them instead of repeating them.
+    modal: modalMachine as ModalMachine,
+    toast: toastMachine as ToastMachine,
     /** A capability's host (src/machines/capability.ts), one per registered capability, spawned at start. */
-    capabilityHost: capabilityHostMachine,
+    capabilityHost: capabilityHostMachine as CapabilityHostMachine,
     /**
      * The connection machine (src/machines/connection.ts): `createKit` provides the one it builds with its
      * slots filled, `kitMachine` the unprovided one. Not built here, so a page holds one tree of it (issue 14).
      */
-    connection: pending() as unknown as ReturnType<typeof defineConnectionMachine>,
+    connection: pending() as unknown as ConnectionMachine,
     /** Telemetry (SPEC §7): receives `telemetry.send` and posts it; tells `telemetry.configRefused` (403). */
     telemetry: quiet(),
     /** Lets the embedded wallet's wagmi connector ask for the frame (`embedded.load`). */

@@ -3,7 +3,7 @@ import type { KitLocale, KitThemeVariables, ResolvedKitConfig, ThemeEvent, Theme
 import type { EmbeddedWallet } from '../../embedded/load'
 import type { KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
-import type { AccountEvent, AccountNotice, accountMachine } from '../account'
+import type { AccountEvent, AccountMachine, AccountNotice } from '../account'
 import type {
   CapabilityHostNotice,
   CapabilityHostRef,
@@ -18,11 +18,11 @@ import type {
   ConnectionNotice,
   ConnectorInfo,
 } from '../connection'
-import type { FrameEmitted, FrameMachineEvent, frameMachine } from '../frame'
+import type { FrameEmitted, FrameMachine, FrameMachineEvent } from '../frame'
 import type { ModalEvent, ModalNotice } from '../modal'
-import type { SessionClientInput, sessionClientMachine } from '../session'
+import type { SessionClientInput, SessionClientMachine } from '../session'
 import type { ToastEvent } from '../toast'
-import type { WalletsEvent, walletsMachine } from '../wallets'
+import type { WalletsEvent, WalletsMachine } from '../wallets'
 
 /** What `createKit` hands the kit machine: the resolved config and what it read of the page and storage. */
 export interface KitInput {
@@ -64,11 +64,11 @@ export interface KitInput {
 }
 
 /** The machines loaded on demand, as their loaders return them (types only: their code loads later). */
-export type FrameLogic = typeof frameMachine
-export type SessionClientLogic = typeof sessionClientMachine
-export type AccountLogic = typeof accountMachine
+export type FrameLogic = FrameMachine
+export type SessionClientLogic = SessionClientMachine
+export type AccountLogic = AccountMachine
 /** The wallet listing's machine, provided with its request slot (`createWalletsActors`). */
-export type WalletsLogic = typeof walletsMachine
+export type WalletsLogic = WalletsMachine
 /** The login frame's loader returns the machine with its real slots and what the kit reads of it. */
 export type EmbeddedLoad = Pick<EmbeddedWallet, 'logic'> & {
   restored: ReturnType<EmbeddedWallet['restoredLogin']>

@@ -83,11 +83,18 @@ export type NamesEvent =
   /** From `suggestionsFailed`: checks the name again. */
   | { type: 'names.retry' }
 
+/** `names.registered` (named, so declarations name it instead of repeating it). */
+export interface NameRegistered {
+  type: 'names.registered'
+  name: string
+  address: Address
+}
+
 /** What the names machine tells the kit (`actor.on(type, …)`). */
 export type NamesNotice =
   /** The wallet is asked to sign the registration message. */
   | { type: 'names.signing' }
   /** The name is registered for the address (the kit shows the success view and reads the profile again). */
-  | { type: 'names.registered'; name: string; address: Address }
+  | NameRegistered
   /** The registration failed: back to the form with 'Error registering name {name}'. */
   | { type: 'names.failed'; name: string }

@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex, isAddress } from 'viem'
+import { getAddress, type Hex, isAddress } from 'viem'
 import { assertEvent, assign, emit, fromPromise, sendTo, setup } from 'xstate'
 import {
   PENDING_TX_POLLING_MS,
@@ -21,7 +21,12 @@ import {
   TransactionRevertedError,
 } from '../../errors/send'
 import { SimulationDisagreementError } from '../../errors/simulation'
-import { type TransactionNotice, transactionEnds, transactionMachine } from '../transaction'
+import {
+  type TransactionMachine,
+  type TransactionNotice,
+  transactionEnds,
+  transactionMachine,
+} from '../transaction'
 import { payRefusal, payToken } from './pay'
 import {
   canPayFee,
@@ -41,6 +46,7 @@ import {
 } from './rules'
 import { sendSimulationDisagreement } from './simulation'
 import type {
+  Erc20TransferRequest,
   FeeEstimate,
   NonceCheck,
   NonceReading,
@@ -57,6 +63,7 @@ import type {
   SendSimulationRequest,
   SendTransactionRequest,
   SolanaSendRequest,
+  TokenMetadataRequest,
   TokenOnChain,
 } from './types'
 
@@ -108,7 +115,7 @@ export const sendSetup = setup({
     resolveName: fromPromise<ResolvedName, { name: string }>(notProvided('resolveName')),
     estimateFee: fromPromise<FeeEstimate, SendRequest>(notProvided('estimateFee')),
     sendNative: fromPromise<Hex, SendTransactionRequest>(notProvided('sendNative')),
-    sendErc20: fromPromise<Hex, SendTransactionRequest & { token: Address }>(notProvided('sendErc20')),
+    sendErc20: fromPromise<Hex, Erc20TransferRequest>(notProvided('sendErc20')),
     waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(notProvided('waitForReceipt')),
     pollReceipt: fromPromise<SendReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
     /** Solana: the network fee of the transfer (and the rent of the recipient's token account to create). */
@@ -118,9 +125,7 @@ export const sendSetup = setup({
     /** eip155: the send simulated on the chain before the wallet is asked; the account's balance changes. */
     simulate: fromPromise<SendSimulation, SendSimulationRequest>(notProvided('simulate')),
     /** An ERC-20's `decimals()` and `symbol()` from its contract (cached per token). */
-    readTokenMetadata: fromPromise<TokenOnChain, { chainId: number; address: Address }>(
-      notProvided('readTokenMetadata'),
-    ),
+    readTokenMetadata: fromPromise<TokenOnChain, TokenMetadataRequest>(notProvided('readTokenMetadata')),
     /** The sending account's next nonce (pending counted), read before a payment's first wallet request. */
     readNonce: fromPromise<NonceReading, { chainId: number }>(notProvided('readNonce')),
     /** One look at the chain: has a transaction of the account taken the held nonce, and is it this payment? */
@@ -131,7 +136,7 @@ export const sendSetup = setup({
      * The send's transaction, a child machine: its slots and time limits are this machine's (`linkTransaction`,
      * ../send.ts), its wallet request asked through `sendNative`, `sendErc20` or `sendSolana`.
      */
-    transaction: transactionMachine,
+    transaction: transactionMachine as TransactionMachine,
   },
   delays: {
     // The send's transaction's time limits (its own delays, linked in ../send.ts): a `.provide({ delays })` of

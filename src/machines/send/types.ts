@@ -81,6 +81,17 @@ export interface SendTransactionRequest extends SendRequest {
   nonce?: number | undefined
 }
 
+/** `sendErc20`'s input: the request and the ERC-20 contract it transfers (named, so declarations name it). */
+export interface Erc20TransferRequest extends SendTransactionRequest {
+  token: Address
+}
+
+/** `readTokenMetadata`'s input: the token contract to read (named, so declarations name it). */
+export interface TokenMetadataRequest {
+  chainId: number
+  address: Address
+}
+
 /** An ERC-20's `decimals()` and `symbol()` read on chain (`readTokenMetadata`). */
 export interface TokenOnChain {
   /** eip155 reference. */

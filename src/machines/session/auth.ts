@@ -279,3 +279,10 @@ export const authMachine = setup({
     },
   },
 })
+
+/**
+ * `authMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface AuthMachine extends AuthMachineType {}
+type AuthMachineType = typeof authMachine

@@ -174,3 +174,10 @@ export const proposalMachine = setup({
     },
   },
 })
+
+/**
+ * `proposalMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface ProposalMachine extends ProposalMachineType {}
+type ProposalMachineType = typeof proposalMachine

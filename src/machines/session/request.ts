@@ -328,3 +328,17 @@ export const incomingRequestMachine = incomingRequestSetup.createMachine({
 function remoteInfo(error: ErrorReason): SessionErrorInfo {
   return { name: 'RemoteError', message: error.message, code: error.code }
 }
+
+/**
+ * `outgoingRequestMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface OutgoingRequestMachine extends OutgoingRequestMachineType {}
+type OutgoingRequestMachineType = typeof outgoingRequestMachine
+
+/**
+ * `incomingRequestMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface IncomingRequestMachine extends IncomingRequestMachineType {}
+type IncomingRequestMachineType = typeof incomingRequestMachine

@@ -283,3 +283,10 @@ const ended = (
   context: SessionContext,
   outcome: Extract<SessionNotice, { type: 'session.ended' }>['outcome'],
 ): SessionNotice => ({ type: 'session.ended', topic: context.topic, outcome })
+
+/**
+ * `sessionMachine`'s type by name: the declarations of what runs it name it instead of repeating its whole type
+ * (what keeps the package's .d.ts files small).
+ */
+export interface SessionMachine extends SessionMachineType {}
+type SessionMachineType = typeof sessionMachine

@@ -18,9 +18,9 @@ import {
   planRequest,
 } from '../../session/rules'
 import type { Namespaces, RequestInfo } from '../../session/types'
-import { authMachine } from './auth'
+import { type AuthMachine, authMachine } from './auth'
 import { planGuards, ruleGuards } from './guards'
-import { proposalMachine } from './proposal'
+import { type ProposalMachine, proposalMachine } from './proposal'
 import {
   addIncomingRequest,
   addProposal,
@@ -35,8 +35,13 @@ import {
   syncRecords,
   withoutRequest,
 } from './records'
-import { incomingRequestMachine, outgoingRequestMachine } from './request'
-import { sessionMachine } from './session'
+import {
+  type IncomingRequestMachine,
+  incomingRequestMachine,
+  type OutgoingRequestMachine,
+  outgoingRequestMachine,
+} from './request'
+import { type SessionMachine, sessionMachine } from './session'
 import { info, notProvided } from './shared'
 import type {
   ConnectOutput,
@@ -68,11 +73,12 @@ export const sessionClientSetup = setup({
     signClient: fromCallback<SignClientCommand, { role: Role }>(() => () => {}),
     connect: fromPromise<ConnectOutput, { params: unknown }>(notProvided('sessionClientMachine', 'connect')),
     pair: fromPromise<void, { uri: string }>(notProvided('sessionClientMachine', 'pair')),
-    proposal: proposalMachine,
-    session: sessionMachine,
-    outgoingRequest: outgoingRequestMachine,
-    incomingRequest: incomingRequestMachine,
-    auth: authMachine,
+    // Typed by their names, so the declarations of the machines over this setup name them.
+    proposal: proposalMachine as ProposalMachine,
+    session: sessionMachine as SessionMachine,
+    outgoingRequest: outgoingRequestMachine as OutgoingRequestMachine,
+    incomingRequest: incomingRequestMachine as IncomingRequestMachine,
+    auth: authMachine as AuthMachine,
   },
   /**
    * connect() and pair() wait on the relay at most this long (issue 13, no dead end); beyond the sign client's

@@ -20,7 +20,12 @@ import {
   swapErrorInfo,
 } from '../../errors/swap'
 import { formatQuantity } from '../../utils/format'
-import { type TransactionOutput, transactionEnds, transactionMachine } from '../transaction'
+import {
+  type TransactionMachine,
+  type TransactionOutput,
+  transactionEnds,
+  transactionMachine,
+} from '../transaction'
 import {
   amountOf,
   approveAmountOf,
@@ -94,7 +99,7 @@ export const swapSetup = setup({
     waitForReceipt: fromPromise<SwapReceipt, SwapReceiptRequest>(notProvided('waitForReceipt')),
     pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
     /** An approval's or the swap's life: its slots are this machine's (`linkTransaction`, ../swap.ts). */
-    transaction: transactionMachine,
+    transaction: transactionMachine as TransactionMachine,
   },
   delays: {
     /** Ours (src/constants.ts): typing coalesces into one quote. */
