@@ -3,6 +3,7 @@
 // TypeScript installs the tarball (from the local npm cache where it can), builds with Vite, type-checks under
 // `strict`, and shows the Connect view in Chromium. The `consumer` tier of `npm test` (vitest.config.ts); slow, so
 // it runs after `model`. ./next.test.ts does the same with a Next.js App Router host.
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -18,6 +19,7 @@ import {
   ownBadEngines,
   ownInstallScripts,
   ownScriptLines,
+  repo,
   reportNodeModulesSize,
   run,
 } from './host.ts'
@@ -211,6 +213,27 @@ describe('the packed package in a host app', () => {
     expect.soft(ownBadEngines(installLog, host)).toEqual([])
   })
 
+  it("the installed package's manifest: dependencies as dist/ imports them, no install script, engines true", () => {
+    const report = JSON.parse(
+      run(
+        'node',
+        [join(repo, 'scripts/check-package.mjs'), join(host, 'node_modules', own.name), '--json'],
+        host,
+      ),
+    ) as Record<string, unknown[]>
+    expect({
+      installScripts: report.installScripts,
+      undeclared: report.undeclared,
+      unused: report.unused,
+      enginesConflicts: report.enginesConflicts,
+    }).toEqual({ installScripts: [], undeclared: [], unused: [], enginesConflicts: [] })
+  })
+
+  it('declarations a host editor loads fast: none over 150 KB, all under 600 KB', () => {
+    // Exits 1 with the sizes over budget.
+    run('node', [join(repo, 'scripts/declarations.mjs'), join(host, 'node_modules', own.name)], host)
+  })
+
   it('the host keeps one React and one wagmi', () => {
     const installedOwn = JSON.parse(
       readFileSync(join(host, 'node_modules', own.name, 'package.json'), 'utf8'),
@@ -275,25 +298,49 @@ writeFileSync('session.json', JSON.stringify(recorder.recording()))
     expect(output).toMatch(/^✓ modal: 1 actor, 3 events replayed, no divergence$/m)
     expect(output).toContain('Wrote replay.test.mjs (and replay.recording.json)')
     expect(readFileSync(join(host, 'replay.test.mjs'), 'utf8')).toContain(`from '${own.name}/testing'`)
-    // A file that is not a recording: a clear word and exit code 2.
+    // Into a folder that does not exist yet: made.
+    run(
+      'npx',
+      ['--no-install', 'walletstate-replay', 'session.json', '--write-test', 'sub/dir/replay.test.mjs'],
+      host,
+    )
+    expect(readFileSync(join(host, 'sub/dir/replay.test.mjs'), 'utf8')).toContain(
+      `from '${own.name}/testing'`,
+    )
+    // A file that is not a recording: one line on stderr, no stack trace, and exit code 2.
     writeFileSync(join(host, 'not-a-recording.json'), '{"hello":1}')
-    let failure: { status?: number; stdout?: string } = {}
+    let failure: { status?: number; stdout?: string; stderr?: string } = {}
     try {
       run('npx', ['--no-install', 'walletstate-replay', 'not-a-recording.json'], host)
     } catch (error) {
       failure = error as typeof failure
     }
     expect(failure.status).toBe(2)
-    expect(failure.stdout).toContain('Not a walletstate recording')
+    expect(failure.stderr?.trim()).toBe(
+      'walletstate-replay: not-a-recording.json: Not a walletstate recording (no "format": "walletstate-recording")',
+    )
   })
 
   describe('built with Vite and opened in Chromium', () => {
+    let buildLog = ''
     let browser: Browser | undefined
     let server: Server | undefined
 
     beforeAll(() => {
       // A host's production build: without vitest's NODE_ENV=test, which would give it React's development code.
-      run(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], host, hostEnv())
+      const build = spawnSync(join(host, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
+        cwd: host,
+        env: hostEnv(),
+        encoding: 'utf8',
+      })
+      buildLog = `${build.stdout}\n${build.stderr}`
+      if (build.status !== 0) throw new Error(`vite build failed:\n${buildLog}`)
+    })
+
+    it("prints no warning of the kit's making (a module of ours, a chunk over 500 kB)", () => {
+      const lines = buildLog.split('\n')
+      expect(lines.filter((line) => line.includes(`node_modules/${own.name}/`))).toEqual([])
+      expect(lines.filter((line) => /larger than 500 kB/.test(line))).toEqual([])
     })
 
     afterAll(async () => {
