@@ -27,8 +27,17 @@ export interface KitRootProps {
  * `QueryClientProvider` above it are used as they are (the kit then caches in the host's QueryClient).
  *
  * @example
- * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
- * createRoot(el).render(<KitRoot machine={kit}><App /></KitRoot>)
+ * import { createRoot } from 'react-dom/client'
+ * import { mainnet, sepolia } from 'viem/chains'
+ * import { createKitMachine } from 'walletstate'
+ * import { ConnectButton, KitRoot } from 'walletstate/react'
+ *
+ * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet, sepolia] })
+ * createRoot(document.getElementById('root')!).render(
+ *   <KitRoot machine={kit}>
+ *     <ConnectButton />
+ *   </KitRoot>,
+ * )
  */
 export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   // createKitMachine binds the kit's input; a bare `kitMachine` gets it through `options.input`.
