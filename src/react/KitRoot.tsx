@@ -7,6 +7,7 @@ import type { KitMachine } from '../machines/kit'
 import { useRootActor } from './actor'
 import { KitModalLoader } from './components/KitModalLoader'
 import { KitActorContext } from './context'
+import { preloadLegalCheckbox } from './views/Connect'
 
 export interface KitRootProps {
   /** The kit from `createKitMachine(config)`, created once at module level. */
@@ -62,6 +63,11 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   useEffect(() => {
     if (foreignWagmi) warnForeignWagmi()
   }, [foreignWagmi])
+  // The legal checkbox's code, only when the host turned it on: fetched now, Connect shows it at once.
+  const legalCheckbox = actor.getSnapshot().context.config.features.legalCheckbox
+  useEffect(() => {
+    if (legalCheckbox) preloadLegalCheckbox().catch(() => undefined)
+  }, [legalCheckbox])
   const modal = <KitModalLoader />
   return (
     <KitActorContext.Provider value={actor}>

@@ -1,4 +1,4 @@
-import { createElement, Fragment, type ReactNode, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import type { KitLocale } from '../config'
 import type { KitActorRef } from '../machines/kit'
 import { useKitActor } from './context'
@@ -74,7 +74,7 @@ export interface KitI18n {
   t: Translate
 }
 
-const PLACEHOLDER = /\{(\w+)\}/g
+export const PLACEHOLDER = /\{(\w+)\}/g
 
 const fill = (text: string, values?: MessageValues) =>
   values ? text.replace(PLACEHOLDER, (whole, name: string) => String(values[name] ?? whole)) : text
@@ -217,13 +217,4 @@ export function alertText(
     short: machineEnglish?.[short] === alert.shortMessage ? t(short) : alert.shortMessage,
     long: machineEnglish?.[long] === alert.longMessage ? t(long) : alert.longMessage,
   }
-}
-
-/** A translated text with React nodes in its placeholders (`{email}` as a <strong>). */
-export function rich(text: string, values: Record<string, ReactNode>): ReactNode[] {
-  return text
-    .split(PLACEHOLDER)
-    .map((part, index) =>
-      createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)),
-    )
 }
