@@ -61,7 +61,12 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   )
   const foreignWagmi = hostWagmi !== undefined && hostWagmi !== wagmiConfig
   useEffect(() => {
-    if (foreignWagmi) warnForeignWagmi()
+    // The warning's text loads only for a page that needs it.
+    if (foreignWagmi)
+      import('./foreignWagmi').then(
+        ({ warnForeignWagmi }) => warnForeignWagmi(),
+        () => undefined,
+      )
   }, [foreignWagmi])
   // The legal checkbox's code, only when the host turned it on: fetched now, Connect shows it at once.
   const legalCheckbox = actor.getSnapshot().context.config.features.legalCheckbox
@@ -95,16 +100,5 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
         )
       )}
     </KitActorContext.Provider>
-  )
-}
-
-let warnedForeignWagmi = false
-
-/** Once a page: the host's wagmi hooks cannot see a connection made in another wagmi config than theirs. */
-function warnForeignWagmi() {
-  if (warnedForeignWagmi) return
-  warnedForeignWagmi = true
-  console.warn(
-    "[walletstate] <KitRoot> is inside a WagmiProvider whose config is not the kit's: your wagmi hooks will not see the kit's connection. Pass your config to the kit: createKitMachine({ ..., wagmiConfig }).",
   )
 }
