@@ -438,7 +438,7 @@ function checkNetwork(network: unknown, path: string, report: Report): void {
   }
   const { id, name, chainNamespace, caipNetworkId, nativeCurrency, rpcUrls } = network
   const written = isKitNetwork(network)
-  if (!written && !(isWholeNumber(id, 1) && Number.isSafeInteger(id)))
+  if (!written && !(Number.isSafeInteger(id) && (id as number) > 0))
     report(`${path}.id`, 'must be a whole-number chain id above 0 (Solana: defineSolanaNetwork)')
   else if (written && !isWholeNumber(id) && !(typeof id === 'string' && id.length > 0))
     report(`${path}.id`, 'must be a non-negative integer or a non-empty string')
