@@ -5,6 +5,26 @@ import type { SiweConfig, SiwxConfig } from './siwx/types'
 import { checkHttp, normaliseLink } from './utils/httpUrl'
 import { safeDeepLink, safeHttpUrl, safeText } from './utils/links'
 
+/**
+ * A chain as viem defines it (`viem/chains`, viem's `defineChain`, wagmi's chains): the fields the kit reads of
+ * one. `networks` takes such a chain as it is, on eip155; the kit derives its CAIP-2 id (`eip155:<id>`) and keeps
+ * the rest of it (contracts such as Multicall3, formatters) for the wagmi config it builds.
+ */
+export interface EvmChain {
+  id: number
+  name: string
+  nativeCurrency: { name: string; symbol: string; decimals: number }
+  rpcUrls: { default: { http: readonly string[] } }
+  blockExplorers?: { default: { name: string; url: string } } | undefined
+  testnet?: boolean | undefined
+}
+
+/**
+ * A network as a host gives it: a viem chain (eip155) as it is, or a `KitNetwork` (`defineSolanaNetwork`, or
+ * `defineEvmNetwork` for an eip155 chain with fields of one's own).
+ */
+export type KitNetworkInput = KitNetwork | EvmChain
+
 /** SPEC §3 Network. `id` is the chain reference (a number on eip155). */
 export interface KitNetwork {
   id: number | string
@@ -150,6 +170,11 @@ export type ThemeEvent =
  * anything but `'dark'` or `'light'`, as the config does.
  *
  * @example
+ * import { mainnet } from 'viem/chains'
+ * import { createKitMachine, setThemeMode } from 'walletstate'
+ * import { createActor } from 'xstate'
+ *
+ * const kitActor = createActor(createKitMachine({ projectId: 'abc', networks: [mainnet] })).start()
  * setThemeMode(kitActor, 'light')
  */
 export function setThemeMode(kit: { send(event: ThemeEvent): void }, themeMode: ThemeMode): void {
@@ -164,6 +189,11 @@ export function setThemeMode(kit: { send(event: ThemeEvent): void }, themeMode: 
  * config would refuse (an unknown name, a value that could escape its declaration); then nothing is written.
  *
  * @example
+ * import { mainnet } from 'viem/chains'
+ * import { createKitMachine, setThemeVariables } from 'walletstate'
+ * import { createActor } from 'xstate'
+ *
+ * const kitActor = createActor(createKitMachine({ projectId: 'abc', networks: [mainnet] })).start()
  * setThemeVariables(kitActor, { '--ws-accent': '#e8590c' })
  */
 export function setThemeVariables(
@@ -192,12 +222,17 @@ export type { SiweConfig, SiwxConfig }
  * What a host passes to `createKitMachine`. Only `projectId` and `networks` are required.
  *
  * @example
- * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet] })
+ * import { mainnet, sepolia } from 'viem/chains'
+ * import { createKitMachine } from 'walletstate'
+ *
+ * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet, sepolia] })
  */
 export interface KitConfig {
   projectId: string
-  networks: readonly [KitNetwork, ...KitNetwork[]]
-  defaultNetwork?: KitNetwork
+  /** viem chains as they are (`viem/chains`), and Solana networks from `defineSolanaNetwork`; at least one. */
+  networks: readonly [KitNetworkInput, ...KitNetworkInput[]]
+  /** One of `networks`; the first when unset. */
+  defaultNetwork?: KitNetworkInput
   metadata?: KitMetadata
   features?: Partial<KitFeatures>
   themeMode?: ThemeMode
@@ -230,7 +265,14 @@ export interface KitConfig {
    * network's URL (Solana). https, or http on a loopback host; every key a configured network.
    *
    * @example
-   * rpcMap: { 'eip155:1': 'https://eth.example/rpc' }
+   * import { mainnet } from 'viem/chains'
+   * import { createKitMachine } from 'walletstate'
+   *
+   * const kit = createKitMachine({
+   *   projectId: 'abc',
+   *   networks: [mainnet],
+   *   rpcMap: { 'eip155:1': 'https://eth.example/rpc' },
+   * })
    */
   rpcMap?: Readonly<Record<`${string}:${string}`, string>>
   /** With `features.legalCheckbox`: the terms the visitor agrees to before connecting (https, or loopback http). */
@@ -245,7 +287,14 @@ export interface KitConfig {
    * origin (or http on the loopback host). A partner URL on another origin is refused.
    *
    * @example
-   * onrampPartnerOrigins: { coinbase: ['https://pay.coinbase.com'] }
+   * import { mainnet } from 'viem/chains'
+   * import { createKitMachine } from 'walletstate'
+   *
+   * const kit = createKitMachine({
+   *   projectId: 'abc',
+   *   networks: [mainnet],
+   *   onrampPartnerOrigins: { coinbase: ['https://pay.coinbase.com'] },
+   * })
    */
   onrampPartnerOrigins?: Readonly<Record<string, readonly string[]>>
   /**
@@ -254,7 +303,14 @@ export interface KitConfig {
    * without an entry cannot swap.
    *
    * @example
-   * swapRouters: { 'eip155:31337': '0x5FbDB2315678afecb367f032d93F642f64180aa3' }
+   * import { foundry } from 'viem/chains'
+   * import { createKitMachine } from 'walletstate'
+   *
+   * const kit = createKitMachine({
+   *   projectId: 'abc',
+   *   networks: [foundry],
+   *   swapRouters: { 'eip155:31337': '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
+   * })
    */
   swapRouters?: Readonly<Record<`eip155:${string}`, string>>
 }
@@ -371,23 +427,39 @@ type Report = (path: string, problem: string) => void
 
 const SOLANA_NETWORK_ID = /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/
 
+/**
+ * A host's network: a viem chain as it is (neither `chainNamespace` nor `caipNetworkId`: eip155, its id a chain
+ * id), or a kit network, whose CAIP-2 id must fit its namespace (on eip155: its id).
+ */
 function checkNetwork(network: unknown, path: string, report: Report): void {
   if (!isRecord(network)) {
     report(path, 'must be a network object')
     return
   }
   const { id, name, chainNamespace, caipNetworkId, nativeCurrency, rpcUrls } = network
-  if (!isWholeNumber(id) && !(typeof id === 'string' && id.length > 0))
+  const written = isKitNetwork(network)
+  if (!written && !(Number.isSafeInteger(id) && (id as number) > 0))
+    report(`${path}.id`, 'must be a whole-number chain id above 0 (Solana: defineSolanaNetwork)')
+  else if (written && !isWholeNumber(id) && !(typeof id === 'string' && id.length > 0))
     report(`${path}.id`, 'must be a non-negative integer or a non-empty string')
   if (typeof name !== 'string' || name.length === 0) report(`${path}.name`, 'must be a non-empty string')
-  if (chainNamespace !== 'eip155' && chainNamespace !== 'solana')
-    report(`${path}.chainNamespace`, "must be 'eip155' or 'solana'")
-  if (typeof caipNetworkId !== 'string' || !CAIP_NETWORK_ID.test(caipNetworkId))
-    report(`${path}.caipNetworkId`, 'must be namespace:reference')
-  // A Solana network is named by its genesis hash (CAIP-2's Solana profile): the wallet adapter's cluster names
-  // (`solana:mainnet`) are not network ids.
-  else if (chainNamespace === 'solana' && !SOLANA_NETWORK_ID.test(caipNetworkId))
-    report(`${path}.caipNetworkId`, 'must be solana:{genesis hash, 32 characters}')
+  if (written) {
+    if (chainNamespace !== 'eip155' && chainNamespace !== 'solana')
+      report(`${path}.chainNamespace`, "must be 'eip155' or 'solana'")
+    if (typeof caipNetworkId !== 'string' || !CAIP_NETWORK_ID.test(caipNetworkId))
+      report(`${path}.caipNetworkId`, 'must be namespace:reference')
+    // A Solana network is named by its genesis hash (CAIP-2's Solana profile): the wallet adapter's cluster names
+    // (`solana:mainnet`) are not network ids.
+    else if (chainNamespace === 'solana' && !SOLANA_NETWORK_ID.test(caipNetworkId))
+      report(`${path}.caipNetworkId`, 'must be solana:{genesis hash, 32 characters}')
+    // On eip155 the CAIP-2 id is derived from the chain id: the two never name different chains.
+    else if (
+      chainNamespace === 'eip155' &&
+      caipNetworkId.startsWith('eip155:') &&
+      caipNetworkId !== `eip155:${String(id)}`
+    )
+      report(`${path}.caipNetworkId`, `must be eip155:${String(id)} (its chain id)`)
+  }
   if (
     !isRecord(nativeCurrency) ||
     typeof nativeCurrency.name !== 'string' ||
@@ -399,6 +471,14 @@ function checkNetwork(network: unknown, path: string, report: Report): void {
   if (!Array.isArray(http) || !http.every((url) => typeof url === 'string'))
     report(`${path}.rpcUrls.default.http`, 'must be a list of URLs')
 }
+
+/** A kit network (`defineSolanaNetwork`'s, `defineEvmNetwork`'s, or one written out), not a bare viem chain. */
+const isKitNetwork = (network: object): network is KitNetwork =>
+  'chainNamespace' in network || 'caipNetworkId' in network
+
+/** A host's network as the kit keeps it: a viem chain becomes an eip155 network; a kit network stays as it is. */
+const kitNetworkOf = (network: KitNetworkInput): KitNetwork =>
+  isKitNetwork(network) ? network : defineEvmNetwork(network)
 
 /** What is wrong with a host's config, one "path: problem" each (empty when nothing is). */
 export function configProblems(config: unknown): string[] {
@@ -414,6 +494,11 @@ export function configProblems(config: unknown): string[] {
   else
     for (const [index, network] of config.networks.entries())
       checkNetwork(network, `networks.${index}`, report)
+  if (config.defaultNetwork !== undefined) checkNetwork(config.defaultNetwork, 'defaultNetwork', report)
+  // The networks as the kit keeps them (a viem chain's CAIP-2 id derived), for the checks that name them.
+  const networks = Array.isArray(config.networks)
+    ? config.networks.map((n) => (isRecord(n) ? kitNetworkOf(n as unknown as KitNetworkInput) : n))
+    : []
   if (config.themeMode !== undefined && config.themeMode !== 'dark' && config.themeMode !== 'light')
     report('themeMode', "must be 'dark' or 'light'")
   if (config.themeVariables !== undefined) problems.push(...themeVariablesProblems(config.themeVariables))
@@ -421,14 +506,14 @@ export function configProblems(config: unknown): string[] {
     report('locale', `must be one of ${KIT_LOCALES.map((l) => `'${l}'`).join(', ')}`)
   for (const option of ['siwx', 'siweConfig'] as const) checkSignIn(config[option], option, report)
   const { walletConnect, endpoints, swapSlippage, rpcMap } = config
-  if (rpcMap !== undefined) checkRpcMap(rpcMap, config.networks, report)
+  if (rpcMap !== undefined) checkRpcMap(rpcMap, networks, report)
   if (
     swapSlippage !== undefined &&
     !(typeof swapSlippage === 'number' && swapSlippage > 0 && swapSlippage <= SWAP_SLIPPAGE_MAX)
   )
     report('swapSlippage', `must be a number of percent above 0, at most ${SWAP_SLIPPAGE_MAX}`)
   if (config.swapRouters !== undefined) checkSwapRouters(config.swapRouters, report)
-  checkWagmiConfig(config.wagmiConfig, config.networks, report)
+  checkWagmiConfig(config.wagmiConfig, networks, report)
   for (const option of ['termsConditionsUrl', 'privacyPolicyUrl'] as const)
     if (config[option] !== undefined && safePageUrl(config[option]) === undefined)
       report(option, 'must be an https URL (or http on the loopback host)')
@@ -669,7 +754,11 @@ function hasChainAdapter(network: KitNetwork): boolean {
  * the project-id-not-configured alert, which the modal shows.
  *
  * @example
+ * import { mainnet } from 'viem/chains'
+ * import { resolveConfig } from 'walletstate'
+ *
  * const resolved = resolveConfig({ projectId: 'abc', networks: [mainnet] })
+ * resolved.defaultNetwork.caipNetworkId // 'eip155:1'
  */
 export function resolveConfig(config: KitConfig): ResolvedKitConfig {
   const problems = configProblems(config)
@@ -684,19 +773,20 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
   if (projectId === '') alerts.push(ALERTS.PROJECT_ID_NOT_CONFIGURED)
   // SPEC §8 'Adapter not found': a network is served by its namespace's chain adapter (eip155's, Solana's). A
   // network the kit cannot connect to is refused here, not shown and left dead.
-  const orphan = config.networks.find((n) => !hasChainAdapter(n))
+  // A viem chain becomes an eip155 network here (its CAIP-2 id derived); nothing after reads the host's objects.
+  const networks = config.networks.map(kitNetworkOf) as [KitNetwork, ...KitNetwork[]]
+  const orphan = networks.find((n) => !hasChainAdapter(n))
   if (orphan) {
     throw new ConfigError('Adapter not found', {
       details: `${orphan.caipNetworkId} (${orphan.name}): no chain adapter for namespace ${orphan.chainNamespace}; this kit has ${CHAIN_ADAPTER_NAMESPACES.join(', ')}`,
     })
   }
-  const defaultNetwork = config.defaultNetwork ?? config.networks[0]
-  if (!config.networks.some((n) => n.caipNetworkId === defaultNetwork.caipNetworkId)) {
-    throw new ConfigError('Network not found', { details: `defaultNetwork ${defaultNetwork.caipNetworkId}` })
-  }
+  const chosen = config.defaultNetwork && kitNetworkOf(config.defaultNetwork).caipNetworkId
+  const defaultNetwork = chosen ? networks.find((n) => n.caipNetworkId === chosen) : networks[0]
+  if (!defaultNetwork) throw new ConfigError('Network not found', { details: `defaultNetwork ${chosen}` })
   return {
     projectId,
-    networks: config.networks,
+    networks,
     defaultNetwork,
     metadata: config.metadata,
     features: { ...DEFAULT_FEATURES, ...config.features },
@@ -729,12 +819,16 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
  * genesis hash; SOL is its native currency.
  *
  * @example
+ * import { mainnet } from 'viem/chains'
+ * import { createKitMachine, defineSolanaNetwork } from 'walletstate'
+ *
  * const sandbox = defineSolanaNetwork({
  *   name: 'Solana Sandbox',
  *   genesisHash: 'Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx',
  *   rpcUrl: 'http://127.0.0.1:8899',
  *   testnet: true,
  * })
+ * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet, sandbox] })
  */
 export function defineSolanaNetwork(network: {
   name: string
@@ -757,22 +851,22 @@ export function defineSolanaNetwork(network: {
   }
 }
 
+/** The chain each eip155 network was made from, as the host gave it (see `evmChainOf`). */
+const sourceChains = new WeakMap<KitNetwork, EvmChain>()
+
 /**
- * Turns a viem chain (or any chain object of that shape) into a kit network on eip155.
+ * A viem chain (or any chain object of that shape) as a kit network on eip155, its CAIP-2 id `eip155:<id>`.
+ * `networks` takes viem chains as they are; this is for a chain with fields of one's own (a name, an RPC URL).
  *
  * @example
  * import { mainnet } from 'viem/chains'
- * const networks = [defineEvmNetwork(mainnet)] as const
+ * import { createKitMachine, defineEvmNetwork } from 'walletstate'
+ *
+ * const ethereum = defineEvmNetwork({ ...mainnet, name: 'Ethereum' })
+ * const kit = createKitMachine({ projectId: 'abc', networks: [ethereum] })
  */
-export function defineEvmNetwork(chain: {
-  id: number
-  name: string
-  nativeCurrency: { name: string; symbol: string; decimals: number }
-  rpcUrls: { default: { http: readonly string[] } }
-  blockExplorers?: { default: { name: string; url: string } }
-  testnet?: boolean
-}): KitNetwork {
-  return {
+export function defineEvmNetwork(chain: EvmChain): KitNetwork {
+  const network: KitNetwork = {
     id: chain.id,
     name: chain.name,
     chainNamespace: 'eip155',
@@ -782,4 +876,15 @@ export function defineEvmNetwork(chain: {
     ...(chain.blockExplorers ? { blockExplorers: chain.blockExplorers } : {}),
     ...(chain.testnet !== undefined ? { testnet: chain.testnet } : {}),
   }
+  sourceChains.set(network, chain)
+  return network
+}
+
+/**
+ * The chain an eip155 network was made from (a viem chain given to `networks` or to `defineEvmNetwork`), with
+ * what the kit network does not carry (its contracts, such as Multicall3, its formatters); `undefined` for a
+ * network written out by hand.
+ */
+export function evmChainOf(network: KitNetwork): EvmChain | undefined {
+  return sourceChains.get(network)
 }

@@ -26,7 +26,7 @@ import type {
   ConnectionEvent,
   ConnectOutput,
 } from '../machines/connection'
-import { walletLinkWithUri } from '../utils/links'
+import { walletLinkWithUri } from '../utils/walletLinks'
 
 /**
  * wagmi's connect, reconnect, disconnect and chain switch, and the watchers of a live connection: what the

@@ -7,6 +7,7 @@ import type { KitMachine } from '../machines/kit'
 import { useRootActor } from './actor'
 import { KitModalLoader } from './components/KitModalLoader'
 import { KitActorContext } from './context'
+import { preloadLegalCheckbox } from './views/Connect'
 
 export interface KitRootProps {
   /** The kit from `createKitMachine(config)`, created once at module level. */
@@ -27,8 +28,17 @@ export interface KitRootProps {
  * `QueryClientProvider` above it are used as they are (the kit then caches in the host's QueryClient).
  *
  * @example
- * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
- * createRoot(el).render(<KitRoot machine={kit}><App /></KitRoot>)
+ * import { createRoot } from 'react-dom/client'
+ * import { mainnet, sepolia } from 'viem/chains'
+ * import { createKitMachine } from 'walletstate'
+ * import { ConnectButton, KitRoot } from 'walletstate/react'
+ *
+ * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet, sepolia] })
+ * createRoot(document.getElementById('root')!).render(
+ *   <KitRoot machine={kit}>
+ *     <ConnectButton />
+ *   </KitRoot>,
+ * )
  */
 export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   // createKitMachine binds the kit's input; a bare `kitMachine` gets it through `options.input`.
@@ -51,8 +61,18 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
   )
   const foreignWagmi = hostWagmi !== undefined && hostWagmi !== wagmiConfig
   useEffect(() => {
-    if (foreignWagmi) warnForeignWagmi()
+    // The warning's text loads only for a page that needs it.
+    if (foreignWagmi)
+      import('./foreignWagmi').then(
+        ({ warnForeignWagmi }) => warnForeignWagmi(),
+        () => undefined,
+      )
   }, [foreignWagmi])
+  // The legal checkbox's code, only when the host turned it on: fetched now, Connect shows it at once.
+  const legalCheckbox = actor.getSnapshot().context.config.features.legalCheckbox
+  useEffect(() => {
+    if (legalCheckbox) preloadLegalCheckbox().catch(() => undefined)
+  }, [legalCheckbox])
   const modal = <KitModalLoader />
   return (
     <KitActorContext.Provider value={actor}>
@@ -80,16 +100,5 @@ export function KitRoot({ machine, inspect, options, children }: KitRootProps) {
         )
       )}
     </KitActorContext.Provider>
-  )
-}
-
-let warnedForeignWagmi = false
-
-/** Once a page: the host's wagmi hooks cannot see a connection made in another wagmi config than theirs. */
-function warnForeignWagmi() {
-  if (warnedForeignWagmi) return
-  warnedForeignWagmi = true
-  console.warn(
-    "[walletstate] <KitRoot> is inside a WagmiProvider whose config is not the kit's: your wagmi hooks will not see the kit's connection. Pass your config to the kit: createKitMachine({ ..., wagmiConfig }).",
   )
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import {
   type ActorOptions,
   type ActorRefFromLogic,
@@ -8,53 +8,13 @@ import {
 } from 'xstate'
 
 /*
- * The two React bindings the kit needs from XState, on React's own `useSyncExternalStore` (React 18+, which
- * the kit requires). @xstate/react's versions go through `use-sync-external-store`'s shim, kept for React 17:
- * with its hooks that is 0.8 KiB gzip more in the host's first bundle (issue 14's budget), for the same
- * behaviour.
+ * The kit's views read its actors with @xstate/react's `useSelector`, as a host that knows XState does (one copy
+ * of @xstate/react in the host's bundle, shared with the host's own). The root actor is started here, not with
+ * @xstate/react's `useActorRef`: under React's strict mode that one stops the kit and starts it over (every
+ * invoked actor is stopped and started again: the reconnect at start, a wallet request under way), and an
+ * inspector hears the root actor strict mode throws away as well as the one that runs.
  */
-
-interface Observable<TSnapshot> {
-  subscribe(listener: () => void): { unsubscribe(): void }
-  getSnapshot(): TSnapshot
-}
-
-type SnapshotOf<TActor> = TActor extends Observable<infer S> ? S : undefined
-
-/**
- * A slice of an actor's snapshot; the component renders again only when the slice changes (by `compare`,
- * `Object.is` by default). An `undefined` actor (a capability not loaded yet) selects from `undefined`.
- *
- * @example
- * const open = useSelector(kit, (s) => s.context.modal.open)
- */
-export function useSelector<TActor extends Observable<unknown> | undefined, T>(
-  actor: TActor,
-  selector: (snapshot: SnapshotOf<TActor>) => T,
-  compare: (a: T, b: T) => boolean = Object.is,
-): T {
-  const subscribe = useCallback(
-    (listener: () => void) => {
-      if (!actor) return () => {}
-      const subscription = actor.subscribe(listener)
-      return () => subscription.unsubscribe()
-    },
-    [actor],
-  )
-  // The last selection, kept while the snapshot and the selector are the same (React asks for it several
-  // times a render), and kept as the same value while `compare` finds a new one equal.
-  const last = useRef<{ snapshot: unknown; selector: unknown; value: T } | null>(null)
-  const select = (): T => {
-    const snapshot = actor?.getSnapshot()
-    const kept = last.current
-    if (kept && kept.snapshot === snapshot && kept.selector === selector) return kept.value
-    const next = selector(snapshot as SnapshotOf<TActor>)
-    const value = kept && compare(kept.value, next) ? kept.value : next
-    last.current = { snapshot, selector, value }
-    return value
-  }
-  return useSyncExternalStore(subscribe, select, select)
-}
+export { useSelector } from '@xstate/react'
 
 /**
  * An actor of `logic`, created once, started when the component mounts and stopped when it unmounts. React's

@@ -1,4 +1,4 @@
-import { createElement, Fragment, type ReactNode, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import type { KitLocale } from '../config'
 import type { KitActorRef } from '../machines/kit'
 import { useKitActor } from './context'
@@ -74,7 +74,7 @@ export interface KitI18n {
   t: Translate
 }
 
-const PLACEHOLDER = /\{(\w+)\}/g
+export const PLACEHOLDER = /\{(\w+)\}/g
 
 const fill = (text: string, values?: MessageValues) =>
   values ? text.replace(PLACEHOLDER, (whole, name: string) => String(values[name] ?? whole)) : text
@@ -88,11 +88,20 @@ export const createTranslate =
       values,
     )
 
-/** The catalog of the machines' English texts, loaded (once) beside a locale other than English. */
+/** Finds a machine's English text in the catalogs (`localizeText`), once the machines' English has come. */
+let localizeMachineText: ((t: Translate, text: string) => string) | undefined
+
+/**
+ * The catalog of the machines' English texts, loaded (once) beside a locale other than English, with the code
+ * that finds a text in it (./i18nMachine.ts: only a page in another language needs either).
+ */
 export function loadMachineEnglish(): Promise<unknown> {
-  return import('./locales/en.machine.json').then((catalog) => {
-    machineEnglish = catalog.default
-  })
+  return Promise.all([import('./locales/en.machine.json'), import('./i18nMachine')]).then(
+    ([catalog, { machineTextLocalizer }]) => {
+      machineEnglish = catalog.default
+      localizeMachineText = machineTextLocalizer(catalog.default)
+    },
+  )
 }
 
 function shownI18n(locale: KitLocale, messages: Partial<Catalog>): KitI18n {
@@ -164,36 +173,13 @@ export function useI18n(): KitI18n {
 /** The look-up alone. */
 export const useT = (): Translate => useI18n().t
 
-/** Machine texts (errors, toasts, progress) that the catalogs translate, found by their English text. */
-const MACHINE_TEXT = /^(error|toast|machine)\./
-let templates: [RegExp, MessageKey, string[]][] | undefined
-
 /**
  * A text a machine wrote in English (a toast, a progress line, an error's message) in the language shown, when
  * the catalogs have it (`Sent {amount} {symbol}` matches "Sent 1 ETH"); the English text as it is otherwise.
  */
 export function localizeText(t: Translate, text: string): string {
-  const english = machineEnglish
   // English: the machine's text is the one shown.
-  if (!english) return text
-  templates ??= (Object.keys(english) as MessageKey[])
-    .filter((key) => MACHINE_TEXT.test(key))
-    .map((key) => {
-      const names: string[] = []
-      const source = english[key]!.split(PLACEHOLDER)
-        .map((part, index) => {
-          if (index % 2 === 0) return part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
-          names.push(part)
-          return '(.+?)'
-        })
-        .join('')
-      return [new RegExp(`^${source}$`), key, names]
-    })
-  for (const [pattern, key, names] of templates) {
-    const match = pattern.exec(text)
-    if (match) return t(key, Object.fromEntries(names.map((name, index) => [name, match[index + 1]!])))
-  }
-  return text
+  return localizeMachineText ? localizeMachineText(t, text) : text
 }
 
 /**
@@ -217,13 +203,4 @@ export function alertText(
     short: machineEnglish?.[short] === alert.shortMessage ? t(short) : alert.shortMessage,
     long: machineEnglish?.[long] === alert.longMessage ? t(long) : alert.longMessage,
   }
-}
-
-/** A translated text with React nodes in its placeholders (`{email}` as a <strong>). */
-export function rich(text: string, values: Record<string, ReactNode>): ReactNode[] {
-  return text
-    .split(PLACEHOLDER)
-    .map((part, index) =>
-      createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)),
-    )
 }

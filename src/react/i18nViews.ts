@@ -1,4 +1,5 @@
-import { addEnglish, type KitI18n, type Translate, useI18n as useKitI18n } from './i18n'
+import { createElement, Fragment, type ReactNode } from 'react'
+import { addEnglish, type KitI18n, PLACEHOLDER, type Translate, useI18n as useKitI18n } from './i18n'
 import englishViews from './locales/en.views.json'
 
 /*
@@ -7,7 +8,16 @@ import englishViews from './locales/en.views.json'
  * (issue 14's budget). The first of these views to render hands its English to the catalogs.
  */
 
-export { errorText, localizeText, type MessageKey, rich } from './i18n'
+export { errorText, localizeText, type MessageKey } from './i18n'
+
+/** A translated text with React nodes in its placeholders (`{email}` as a <strong>). */
+export function rich(text: string, values: Record<string, ReactNode>): ReactNode[] {
+  return text
+    .split(PLACEHOLDER)
+    .map((part, index) =>
+      createElement(Fragment, { key: index }, index % 2 === 0 ? part : (values[part] ?? part)),
+    )
+}
 
 let added = false
 

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildCatalogue, HOSTILE_WALLET_IDS } from '../../sandbox/api/catalogue'
-import {
-  isOsHandlerScheme,
-  MAX_LINK_LENGTH,
-  safeDeepLink,
-  safeHttpUrl,
-  safeText,
-  walletLinkWithUri,
-} from './links'
+import { isOsHandlerScheme, MAX_LINK_LENGTH, safeDeepLink, safeHttpUrl, safeText } from './links'
+import { walletLinkWithUri } from './walletLinks'
 
 /** Every way we know to spell a script or document link; none may come out. */
 const SCRIPT_LINKS = [

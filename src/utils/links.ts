@@ -178,33 +178,6 @@ export function safeDeepLink(value: unknown): string | undefined {
   return `${scheme}${link.slice(scheme.length)}`
 }
 
-/**
- * The link that opens a wallet with a WalletConnect pairing URI (issue 18 item 5), from the wallet's listing link
- * in WalletConnect's format: a deep link `scheme://wc?uri=<encoded URI>` or a universal link
- * `https://host/path/wc?uri=<encoded URI>` (the wallet's link with `wc` as a last path segment). The listing link
- * must pass {@link safeDeepLink} and so must the result; otherwise `undefined`, and nothing is opened.
- *
- * @example
- * walletLinkWithUri('metamask://', 'wc:ab@2?x=1') // 'metamask://wc?uri=wc%3Aab%402%3Fx%3D1'
- * walletLinkWithUri('https://metamask.app.link', 'wc:ab@2') // 'https://metamask.app.link/wc?uri=wc%3Aab%402'
- * walletLinkWithUri('javascript:alert(1)//', 'wc:ab@2') // undefined
- */
-export function walletLinkWithUri(link: unknown, uri: string): string | undefined {
-  const safe = safeDeepLink(link)
-  if (!safe) return undefined
-  const param = `uri=${encodeURIComponent(uri)}`
-  const scheme = SCHEME.exec(safe)?.[1]?.toLowerCase()
-  if (scheme === 'http' || scheme === 'https') {
-    // The wallet's own query and fragment are dropped: the link is the wallet's path, plus `wc`.
-    const url = new URL(safe)
-    const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`
-    return safeDeepLink(`${url.origin}${path}wc?${param}`)
-  }
-  // `name://` or `name://path`: the path goes on, and `wc` follows it as WalletConnect's docs show.
-  const base = safe.split(/[?#]/, 1)[0]!
-  return safeDeepLink(`${base.endsWith('/') ? base : `${base}/`}wc?${param}`)
-}
-
 // Controls (C0, DEL, C1); bidirectional marks, embeddings, overrides and isolates (they can reverse how a name
 // reads: U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069); invisible characters that make two names look
 // alike (zero-width space, soft hyphen, word joiner and invisible operators, BOM, interlinear annotation); and,

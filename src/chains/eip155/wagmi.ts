@@ -1,5 +1,5 @@
 import { type Config, type Connector, type CreateConnectorFn, createConfig, createStorage } from 'wagmi'
-import type { ResolvedKitConfig } from '../../config'
+import { evmChainOf, type ResolvedKitConfig } from '../../config'
 import { browserStorage, createKitStore, guardStorage } from '../../storage'
 import { walletConnectParameters } from '../walletConnectParameters'
 import { EMBEDDED_CONNECTOR_ID, embeddedWallet } from './embedded'
@@ -34,8 +34,10 @@ export function getWagmiConfig(
     return options.host
   }
   const evm = config.networks.filter((n) => n.chainNamespace === 'eip155')
+  // A network made from a viem chain keeps the rest of it (its Multicall3 for `readContracts`, its formatters).
   const chains = evm.map(
     (n): WagmiChain => ({
+      ...evmChainOf(n),
       id: Number(n.id),
       name: n.name,
       nativeCurrency: n.nativeCurrency,

@@ -3,7 +3,23 @@ import { selectLegalAccepted } from '../../machines/kit'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useKitConfig } from '../hooks'
-import { rich, useT } from '../i18n'
+import { rich, useT } from '../i18nViews'
+
+/** Its styles ride with it (it is loaded only when the host turns it on), scoped to the kit's root like the rest. */
+const LEGAL_CSS = `
+[data-walletstate] .ws-legal {
+  display: grid; grid-template-columns: auto 1fr; gap: 4px 8px; align-items: start; margin-bottom: 16px;
+  font-size: 14px; line-height: 1.45;
+}
+[data-walletstate] .ws-legal input { margin: 3px 0 0; accent-color: var(--ws-accent); }
+[data-walletstate] .ws-legal a { color: var(--ws-accent); }
+[data-walletstate] .ws-legal-note { grid-column: 2; margin: 0; }
+@media (max-width: 430px) {
+  /* A checkbox is tapped by its label too: its row, label and box together, is the finger's target. */
+  [data-walletstate] .ws-legal label { display: inline-flex; align-items: center; min-height: 44px; }
+  [data-walletstate] .ws-legal { align-items: center; }
+}
+`
 
 /**
  * SPEC §1 `legalCheckbox`: "I agree to the Terms of Service and Privacy Policy", with the host's links (those
@@ -26,6 +42,7 @@ export function LegalCheckbox({ explanationId }: { explanationId: string }) {
   )
   return (
     <div className="ws-legal">
+      <style>{LEGAL_CSS}</style>
       <input
         id={id}
         type="checkbox"

@@ -13,19 +13,31 @@ import { useT } from '../i18nViews'
 export function QrCode({ uri, label }: { uri: string | undefined; label: string }) {
   const src = useQrCode(uri)
   const t = useT()
-  if (!src || !uri) {
-    return (
-      <div className="ws-qr ws-qr-placeholder" role="status" aria-label={t('qr.preparing')}>
-        <span className="ws-spinner" aria-hidden="true" />
-      </div>
-    )
-  }
   return (
-    <div className="ws-qr">
-      <img src={src} alt={label} data-uri={uri} />
-    </div>
+    <>
+      <style>{QR_CSS}</style>
+      {!src || !uri ? (
+        <div className="ws-qr ws-qr-placeholder" role="status" aria-label={t('qr.preparing')}>
+          <span className="ws-spinner" aria-hidden="true" />
+        </div>
+      ) : (
+        <div className="ws-qr">
+          <img src={src} alt={label} data-uri={uri} />
+        </div>
+      )}
+    </>
   )
 }
+
+/** The QR code's styles ride with it (the views that show one load on demand), scoped to the kit's root. */
+const QR_CSS = `
+[data-walletstate] .ws-qr {
+  width: 100%; max-width: 280px; aspect-ratio: 1; background: #fff; border: 1px solid var(--ws-border);
+  border-radius: 16px; padding: 12px;
+}
+[data-walletstate] .ws-qr img { width: 100%; height: 100%; display: block; }
+[data-walletstate] .ws-qr-placeholder { display: grid; place-items: center; background: var(--ws-surface); }
+`
 
 /** The QR code of `uri` as an SVG data URL; `undefined` while it is drawn, and for a previous `uri`. */
 function useQrCode(uri: string | undefined): string | undefined {

@@ -18,6 +18,12 @@ const AccountDetails = lazy(details)
 const AccountProfile = lazy(() => details().then((m) => ({ default: m.AccountProfile })))
 const AccountBalance = lazy(() => details().then((m) => ({ default: m.AccountBalance })))
 
+/** The address's and the balance's styles ride with this view (loaded on demand), scoped to the kit's root. */
+const ACCOUNT_VIEW_CSS = `
+[data-walletstate] .ws-address { font-size: 20px; font-weight: 600; margin: 0; }
+[data-walletstate] .ws-balance { font-size: 16px; color: var(--ws-muted); margin: 0; }
+`
+
 /**
  * SPEC §2 Account: the connected account, its profile, network and balance, the wallet features and the tabs
  * Tokens, NFTs and Activity, and Disconnect; for an embedded wallet also its login, "Update email" and the
@@ -38,6 +44,7 @@ export default function AccountView() {
   }
   return (
     <div className="ws-center">
+      <style>{ACCOUNT_VIEW_CSS}</style>
       <Suspense fallback={null}>
         <AccountProfile />
       </Suspense>

@@ -85,6 +85,10 @@ const CSS = `
 }
 [data-walletstate] .ws-all-wallets .ws-wallet-filter { display: flex; gap: 8px; align-items: center; font-size: 14px; }
 [data-walletstate] .ws-all-wallets .ws-wallet-filter input { margin: 0; accent-color: var(--ws-accent); }
+@media (max-width: 430px) {
+  /* The checkbox is tapped by its label too: the label is a finger's height (44 px, WCAG 2.5.5). */
+  [data-walletstate] .ws-all-wallets .ws-wallet-filter label { display: inline-flex; align-items: center; min-height: 44px; }
+}
 [data-walletstate] .ws-all-wallets .ws-wallet-head { display: flex; gap: 4px; align-items: center; max-width: 100%; }
 [data-walletstate] .ws-all-wallets .ws-certified { flex: none; color: var(--ws-accent); }
 [data-walletstate] .ws-all-wallets .ws-wallet[aria-disabled="true"] { cursor: default; opacity: 0.7; }

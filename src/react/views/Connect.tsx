@@ -1,11 +1,11 @@
-import { Fragment, useEffect, useId, useState } from 'react'
+import { Fragment, lazy, useEffect, useId, useState } from 'react'
 import type { KitCustomWallet } from '../../config'
 import { AFTER_OPEN_PAINT_MS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectLegalAccepted } from '../../machines/kit'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
-import { LegalCheckbox } from '../components/LegalCheckbox'
+import type { LegalCheckbox as LegalCheckboxComponent } from '../components/LegalCheckbox'
 import {
   ConnectListedWallets,
   type ConnectListing,
@@ -32,6 +32,24 @@ const BADGES: Record<string, MessageKey | undefined> = {
 }
 
 const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
+
+/*
+ * The legal checkbox (`features.legalCheckbox`, off by default) is a chunk of its own, with its texts and styles: a
+ * kit without it never fetches it. A kit with it fetches it as it starts (`preloadLegalCheckbox`, from KitRoot),
+ * so Connect shows it at once; should Connect come first, the view waits for it.
+ */
+let legalCheckbox: typeof LegalCheckboxComponent | undefined
+export function preloadLegalCheckbox(): Promise<typeof LegalCheckboxComponent> {
+  return import('../components/LegalCheckbox').then((module) => {
+    legalCheckbox = module.LegalCheckbox
+    return module.LegalCheckbox
+  })
+}
+const LazyLegalCheckbox = lazy(() => preloadLegalCheckbox().then((component) => ({ default: component })))
+function LegalCheckbox({ explanationId }: { explanationId: string }) {
+  const Loaded = legalCheckbox ?? LazyLegalCheckbox
+  return <Loaded explanationId={explanationId} />
+}
 
 /**
  * SPEC §2 Connect: the connect methods in the SPEC §1 order (`connectMethodsOrder`: e-mail, socials, wallets),

@@ -5,7 +5,8 @@ import {
   selectDomainWarning,
   selectIsConnected,
 } from '../../machines/connection'
-import { safeHttpUrl, walletLinkWithUri } from '../../utils/links'
+import { safeHttpUrl } from '../../utils/links'
+import { walletLinkWithUri } from '../../utils/walletLinks'
 import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'

@@ -1,6 +1,6 @@
+import { useSelector } from '@xstate/react'
 import { type CapabilityStatus, selectCapabilityOffered } from '../../../src'
 import { useCapability, useKitActor } from '../../../src/react'
-import { useSelector } from '../../../src/react/actor'
 import type { counterMachine } from './capability'
 
 type CounterRef = import('xstate').ActorRefFrom<typeof counterMachine>
