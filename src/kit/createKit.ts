@@ -68,13 +68,6 @@ export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitH
 }
 
 /**
- * Builds the kit's root machine from the host's config. Call it once, at module level.
- *
- * @example
- * const kit = createKitMachine({ projectId: 'abc', networks: [defineEvmNetwork(mainnet)] })
- * root.render(<KitRoot machine={kit}><App /></KitRoot>)
- */
-/**
  * The kit's machine as `createKitMachine` returns it: the kit's chart with its context bound, so starting it
  * takes no input (`createActor(kit)`, `<KitRoot machine={kit}>`).
  */
@@ -123,6 +116,24 @@ export interface KitOptions {
   capabilities?: readonly Capability[]
 }
 
+/**
+ * Builds the kit's root machine from the host's config. Call it once, at module level.
+ *
+ * @example
+ * ```tsx
+ * import { createRoot } from 'react-dom/client'
+ * import { mainnet } from 'viem/chains'
+ * import { createKitMachine } from 'walletstate'
+ * import { ConnectButton, KitRoot } from 'walletstate/react'
+ *
+ * const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [mainnet] })
+ * createRoot(document.getElementById('root')!).render(
+ *   <KitRoot machine={kit}>
+ *     <ConnectButton />
+ *   </KitRoot>,
+ * )
+ * ```
+ */
 export function createKitMachine(config: KitConfig, options: KitOptions = {}): BoundKitMachine {
   const resolved = resolveConfig(config)
   // With sign-in (the host's SIWX, or its SIWE config mapped: one adapter, src/siwx/adapter.ts), WalletConnect

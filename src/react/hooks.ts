@@ -83,8 +83,18 @@ export interface UseKitReturnType {
  * Opens and closes the modal.
  *
  * @example
- * const { open, isOpen } = useKit()
- * <button onClick={() => open()}>Connect Wallet</button>
+ * ```tsx
+ * import { useKit } from 'walletstate/react'
+ *
+ * export function OpenNetworks() {
+ *   const { open, isOpen } = useKit()
+ *   return (
+ *     <button type="button" onClick={() => open('Networks')} disabled={isOpen}>
+ *       Networks
+ *     </button>
+ *   )
+ * }
+ * ```
  */
 export function useKit(): UseKitReturnType {
   const kit = useKitActor()
@@ -117,8 +127,18 @@ export interface UseKitThemeReturnType {
  * The theme at run time: the modal and the login frame follow each change.
  *
  * @example
- * const { themeMode, setThemeMode } = useKitTheme()
- * <button onClick={() => setThemeMode(themeMode === 'dark' ? 'light' : 'dark')}>Theme</button>
+ * ```tsx
+ * import { useKitTheme } from 'walletstate/react'
+ *
+ * export function ThemeSwitch() {
+ *   const { themeMode, setThemeMode } = useKitTheme()
+ *   return (
+ *     <button type="button" onClick={() => setThemeMode(themeMode === 'dark' ? 'light' : 'dark')}>
+ *       Theme
+ *     </button>
+ *   )
+ * }
+ * ```
  */
 export function useKitTheme(): UseKitThemeReturnType {
   const kit = useKitActor()
@@ -175,7 +195,14 @@ export interface UseKitAccountReturnType {
  * The connected account and the connection status (SPEC §4).
  *
  * @example
- * const { status, address } = useKitAccount()
+ * ```tsx
+ * import { useKitAccount } from 'walletstate/react'
+ *
+ * export function Account() {
+ *   const { status, address } = useKitAccount()
+ *   return <p>{status === 'connected' ? address : status}</p>
+ * }
+ * ```
  */
 export function useKitAccount(): UseKitAccountReturnType {
   const connection = useConnectionActor()
@@ -275,7 +302,19 @@ const SIGN_IN_STATUS: Record<string, SignInStatus> = {
  * The visitor's sign-in session (SIWX, issue 15).
  *
  * @example
- * const { status, address, signOut } = useKitSession()
+ * ```tsx
+ * import { useKitSession } from 'walletstate/react'
+ *
+ * export function SignedIn() {
+ *   const { status, address, signOut } = useKitSession()
+ *   if (status !== 'signedIn') return null
+ *   return (
+ *     <button type="button" onClick={() => signOut()}>
+ *       Sign out {address}
+ *     </button>
+ *   )
+ * }
+ * ```
  */
 export function useKitSession(): UseKitSessionReturnType {
   const kit = useKitActor()
@@ -313,9 +352,22 @@ export interface UseKitSolanaReturnType {
  * not with the kit.
  *
  * @example
- * const { address, signMessage, sendSol } = useKitSolana()
- * const signature = await signMessage('Hello')
- * const sent = await sendSol(recipient, 10_000_000n) // 0.01 SOL
+ * ```tsx
+ * import { useKitSolana } from 'walletstate/react'
+ *
+ * export function Tip({ recipient }: { recipient: string }) {
+ *   const { address, signMessage, sendSol } = useKitSolana()
+ *   const tip = async () => {
+ *     await signMessage('Tipping from Acme')
+ *     await sendSol(recipient, 10_000_000n) // 0.01 SOL
+ *   }
+ *   return (
+ *     <button type="button" onClick={tip} disabled={!address}>
+ *       Tip 0.01 SOL
+ *     </button>
+ *   )
+ * }
+ * ```
  */
 export function useKitSolana(): UseKitSolanaReturnType {
   const kit = useKitActor()
@@ -356,8 +408,18 @@ export interface UseKitLocaleReturnType {
  * The kit's language, and a way to change it at run time.
  *
  * @example
- * const { locale, setLocale } = useKitLocale()
- * <button onClick={() => setLocale('de')}>Deutsch</button>
+ * ```tsx
+ * import { useKitLocale } from 'walletstate/react'
+ *
+ * export function German() {
+ *   const { locale, setLocale } = useKitLocale()
+ *   return (
+ *     <button type="button" onClick={() => setLocale('de')} aria-pressed={locale === 'de'}>
+ *       Deutsch
+ *     </button>
+ *   )
+ * }
+ * ```
  */
 export function useKitLocale(): UseKitLocaleReturnType {
   const kit = useKitActor()

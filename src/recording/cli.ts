@@ -45,7 +45,30 @@ one line on stderr).`
  * result; returns the exit code.
  *
  * @example
- * process.exitCode = await runReplayCli(process.argv.slice(2), host)
+ * ```ts
+ * import { mkdir, readFile, writeFile } from 'node:fs/promises'
+ * import { dirname, relative } from 'node:path'
+ * import { pathToFileURL } from 'node:url'
+ * import * as machines from 'walletstate/machines'
+ * import { runReplayCli } from 'walletstate/testing'
+ *
+ * // The command's own host is the package's bin/; this is the same over Node's files.
+ * process.exitCode = await runReplayCli(process.argv.slice(2), {
+ *   machines,
+ *   readFile: (path) => readFile(path, 'utf8'),
+ *   writeFile: async (path, text) => {
+ *     await mkdir(dirname(path), { recursive: true })
+ *     await writeFile(path, text)
+ *   },
+ *   importModule: (path) => import(pathToFileURL(path).href),
+ *   relative: (from, path) => {
+ *     const rel = relative(dirname(from), path)
+ *     return rel.startsWith('.') ? rel : `./${rel}`
+ *   },
+ *   out: (line) => console.log(line),
+ *   err: (line) => console.error(line),
+ * })
+ * ```
  */
 export async function runReplayCli(argv: readonly string[], host: ReplayCliHost): Promise<number> {
   /** A bad command or file: one line where errors go, and exit code 2. */

@@ -50,11 +50,11 @@ export interface Recorder {
  * @example
  * ```tsx
  * import { mainnet } from 'viem/chains'
- * import { createKitMachine, defineEvmNetwork } from 'walletstate'
+ * import { createKitMachine } from 'walletstate'
  * import { ConnectButton, KitRoot } from 'walletstate/react'
  * import { createRecorder } from 'walletstate/testing'
  *
- * const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [defineEvmNetwork(mainnet)] })
+ * const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [mainnet] })
  * const recorder = createRecorder()
  *
  * // "Report a problem" gets the same JSON as the viewer's "Save recording".

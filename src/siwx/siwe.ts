@@ -48,12 +48,12 @@ const MESSAGE_MAX_LENGTH = 4_096
  * @example
  * ```ts
  * import { mainnet } from 'viem/chains'
- * import { createKitMachine, defineEvmNetwork } from 'walletstate'
+ * import { createKitMachine } from 'walletstate'
  * import { createSiwe } from 'walletstate/siwx'
  *
  * const kit = createKitMachine({
  *   projectId: 'YOUR_PROJECT_ID',
- *   networks: [defineEvmNetwork(mainnet)],
+ *   networks: [mainnet],
  *   siwx: createSiwe({ statement: 'Sign in to Acme' }),
  * })
  * ```

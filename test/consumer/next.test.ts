@@ -125,7 +125,7 @@ function writeApp(sandbox: Sandbox) {
       .replace(QUICK_START_CHAIN_IMPORT, '')
       .replace(
         QUICK_START_KIT,
-        `const kit = createKitMachine({ ...${JSON.stringify(config)}, networks: [defineEvmNetwork(${JSON.stringify(chain)})] })`,
+        `const kit = createKitMachine({ ...${JSON.stringify(config)}, networks: [${JSON.stringify(chain)}] })`,
       ),
     // Not in the Quick start: the host's own page, an icon, as `create-next-app` gives a host (else Chromium's request for /favicon.ico
     // is a 404 in the console), and the kit's other entries in a route handler, which runs as a server component

@@ -20,4 +20,4 @@ export function nextQuickStart(): Record<string, string> {
 /** The Quick start's kit, which next.test.ts points at the sandbox instead (its only difference). */
 export const QUICK_START_CHAIN_IMPORT = "import { mainnet } from 'viem/chains'\n"
 export const QUICK_START_KIT =
-  "const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [defineEvmNetwork(mainnet)] })"
+  "const kit = createKitMachine({ projectId: 'YOUR_PROJECT_ID', networks: [mainnet] })"

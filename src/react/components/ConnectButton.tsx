@@ -36,7 +36,16 @@ export interface ConnectButtonProps {
  * modal on Connect or on Account.
  *
  * @example
- * <ConnectButton />
+ * ```tsx
+ * import { ConnectButton } from 'walletstate/react'
+ *
+ * // Inside KitRoot: the button's own text, or a label of yours while disconnected.
+ * export const Header = () => (
+ *   <header>
+ *     <ConnectButton label="Sign in with a wallet" />
+ *   </header>
+ * )
+ * ```
  */
 export function ConnectButton({ label, className }: ConnectButtonProps) {
   const locale = useSelector(useKitActor(), (s) => s.context.locale)
