@@ -381,7 +381,8 @@ export const capabilityHostMachine = capabilityHostSetup.createMachine({
   },
 })
 
-export type CapabilityHostRef = ActorRefFrom<typeof capabilityHostMachine>
+/** A capability's host as an actor, by name (declarations that hold one name it instead of repeating its type). */
+export interface CapabilityHostRef extends ActorRefFrom<CapabilityHostMachine> {}
 
 /** What a mapping of the contract returned, as a list (none, one event, or several in order). */
 function eventsOf(told: AnyEventObject | readonly AnyEventObject[] | undefined): readonly AnyEventObject[] {

@@ -24,7 +24,7 @@ export interface ReplayCliHost {
   err?(line: string): void
 }
 
-export const REPLAY_CLI_USAGE = `Usage: walletstate-replay <recording.json> [options]
+export const REPLAY_CLI_USAGE: string = `Usage: walletstate-replay <recording.json> [options]
 
 Replays a recording saved by the inspector's "Save recording" (or createRecorder().recording()) in Node:
 every recorded actor of each machine, its I/O slots answered from the recording, its state compared after

@@ -54,7 +54,7 @@ const ARTIFACTS = '.tmp/test-artifacts/recording'
 /** The records of the one recorder (page) that started after `before` (the recorders seen until then). */
 function newRecording(records: RecordEntry[], before: Set<string>): Recording {
   const header = records.find((r) => r.type === '@walletstate.recording' && !before.has(r.rid))
-  if (!header || header.type !== '@walletstate.recording') throw new Error('no recorder header was streamed')
+  if (header?.type !== '@walletstate.recording') throw new Error('no recorder header was streamed')
   return recordingOf(
     header,
     records.filter((r) => r.rid === header.rid),
@@ -123,6 +123,29 @@ describe('recording a real session', () => {
     await expect.poll(() => hostButton(page).textContent()).toBe('Connect Wallet')
     expect(truncated(me)).toMatch(/^0x/)
 
+    // The page streams its records to the inspector over a socket: the last of them (the disconnect's) can still
+    // be on the way when the button has changed. Wait for them before saving the session.
+    await expect
+      .poll(() => {
+        const { records } = newRecording(inspector.records() as RecordEntry[], before)
+        const connection = new Set(
+          records.flatMap((r) =>
+            r.type === '@xstate.actor' && r.machine?.id === 'connection' ? [r.sessionId] : [],
+          ),
+        )
+        const after = records.findIndex(
+          (r) => r.type === '@xstate.event' && r.event.type === 'connection.disconnect',
+        )
+        const last = records
+          .filter((r) => r.type === '@xstate.snapshot' && connection.has(r.sessionId))
+          .at(-1)
+        return (
+          after >= 0 &&
+          last?.type === '@xstate.snapshot' &&
+          JSON.stringify(last.value).includes('disconnected')
+        )
+      })
+      .toBe(true)
     const records = inspector.records() as RecordEntry[]
     const recording = newRecording(records, before)
     mkdirSync(ARTIFACTS, { recursive: true })

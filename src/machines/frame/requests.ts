@@ -158,7 +158,7 @@ export function askFrame(command: FrameCommand, payload: PayloadOf = () => ({}))
     invoke: {
       id: 'request',
       src: 'frameRequest' as const,
-      input: ({ context, event }: { context: FrameContext; event: EventObject }) =>
+      input: ({ context, event }: { context: FrameContext; event: EventObject }): FrameRequestInput =>
         ({
           transport: context.transport,
           id: `r${context.requestCount}`,

@@ -499,13 +499,13 @@ export const frameSetup = setup({
 })
 
 /** The reply answers `command`, whatever it carries. */
-export function answers(command: FrameCommand) {
-  return { type: 'answers' as const, params: { command } }
+export function answers(command: FrameCommand): { type: 'answers'; params: { command: FrameCommand } } {
+  return { type: 'answers', params: { command } }
 }
 
 /** The reply answers `command` with a result of the shape the kit reads. */
-export function result(command: FrameCommand) {
-  return { type: 'result' as const, params: { command } }
+export function result(command: FrameCommand): { type: 'result'; params: { command: FrameCommand } } {
+  return { type: 'result', params: { command } }
 }
 
 export function emailAction(action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT') {
