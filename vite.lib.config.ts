@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
@@ -15,6 +16,19 @@ const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url))
  */
 const BUILT_IN =
   /^@solana\/(wallet-adapter-base|wallet-standard-(wallet-adapter-base|chains|features|util))(\/|$)/
+
+/**
+ * What the package leaves to the host's install: its declared dependencies and peer dependencies. Every other
+ * package it imports is built into its chunks: @solana/web3.js and what it brings (its RPC socket client pulls in
+ * `bufferutil` and `utf-8-validate`, whose install scripts npm asks every host to approve), loaded only with a
+ * Solana network; Solana's wallet adapter (above).
+ */
+const manifest = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>
+  peerDependencies: Record<string, string>
+}
+const INSTALLED = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)])
+const packageOf = (id: string) => id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/')
 
 /** Entry-level modules a lazy chunk imports too (see `manualChunks` below). */
 const SHARED_WITH_LAZY_CHUNKS =
@@ -58,7 +72,11 @@ export default defineConfig({
     },
     rollupOptions: {
       external: (id) =>
-        !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !BUILT_IN.test(id),
+        !id.startsWith('.') &&
+        !id.startsWith('/') &&
+        !id.startsWith('\0') &&
+        !BUILT_IN.test(id) &&
+        (id.startsWith('node:') || INSTALLED.has(packageOf(id))),
       // No hash in the chunks' names: the host's bundler hashes every file it emits, and a hash here would stay in
       // the name it gives the file (`Account-<ours>-<its>.js`). Each lazy chunk's name is written in the host's
       // first-click JS (its preload table and each `import()`), where a hash is ~9 bytes that do not compress:

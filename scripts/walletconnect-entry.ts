@@ -8,6 +8,10 @@
 import type { LazyWalletConnectParameters } from '../src/chains/eip155/walletConnect'
 import { createInnerWalletConnect as createInner } from '../src/chains/eip155/walletConnectInner'
 
+// The sign client the provider runs on, for the Solana adapter's WalletConnect pairing (src/chains/solana/
+// walletConnect.ts): one WalletConnect client in the package, not a second copy installed beside it.
+export { SignClient } from '@walletconnect/sign-client'
+
 let fetched = false
 
 export function createInnerWalletConnect(

@@ -213,6 +213,16 @@ describe('the packed package in a host app', () => {
     expect.soft(ownBadEngines(installLog, host)).toEqual([])
   })
 
+  it('installed alone into an empty folder: npm lists no install script to approve and no EBADENGINE', async () => {
+    // The issue's own words: `npm install <tarball>` in an empty folder (the peers come with it, as npm installs
+    // peers). No script of any package the kit brings in, ours or not, is left for the host to approve.
+    const empty = join(work, 'empty')
+    mkdirSync(empty, { recursive: true })
+    writeFileSync(join(empty, 'package.json'), '{ "name": "empty-host", "private": true }\n')
+    const log = await installPacked(empty, tarball)
+    expect(log.split('\n').filter((line) => /install-scripts|EBADENGINE/.test(line))).toEqual([])
+  })
+
   it("the installed package's manifest: dependencies as dist/ imports them, no install script, engines true", () => {
     const report = JSON.parse(
       run(

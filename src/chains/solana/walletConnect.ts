@@ -87,7 +87,7 @@ export interface SolanaWalletConnectOptions extends WalletConnectParameters {
   chainIds: readonly `solana:${string}`[]
   /** The core's storage prefix; `SOLANA_WALLETCONNECT_STORAGE_PREFIX` unless set. */
   storagePrefix?: string
-  /** Makes the sign client; @walletconnect/sign-client's `SignClient.init`, fetched on first use, unless set. */
+  /** Makes the sign client; `SignClient.init` of the kit's WalletConnect bundle, fetched on first use, unless set. */
   init?: (options: SignClientOptions) => Promise<SignClientLike>
 }
 
@@ -200,7 +200,8 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 async function defaultInit(options: SignClientOptions): Promise<SignClientLike> {
-  const { SignClient } = await import('@walletconnect/sign-client')
+  // The sign client inside the kit's WalletConnect bundle (the one eip155's provider runs on).
+  const { SignClient } = await import('../eip155/vendor/walletconnect.js')
   return (await SignClient.init(options)) as unknown as SignClientLike
 }
 
