@@ -2,26 +2,13 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { mainnet, sepolia } from 'viem/chains'
 import { afterEach, describe, expect, it } from 'vitest'
+import { offlineConfig } from '../../test/support/offlineKit'
 import { createKitMachine } from '../kit/createKit'
 import { ConnectButton } from './components/ConnectButton'
 import { KitRoot } from './KitRoot'
 
 /** The views read the networks a host gave as viem chains (`networks: [mainnet, sepolia]`) as kit networks. */
-const loopback = 'http://127.0.0.1:9'
-const kit = createKitMachine({
-  projectId: 'viem-chains',
-  networks: [mainnet, sepolia],
-  features: { analytics: false, allWallets: false, email: false, socials: false },
-  endpoints: {
-    api: loopback,
-    walletsApi: loopback,
-    rpc: loopback,
-    relay: 'ws://127.0.0.1:9',
-    frame: loopback,
-    telemetry: loopback,
-    verify: loopback,
-  },
-})
+const kit = createKitMachine(offlineConfig({ projectId: 'viem-chains', networks: [mainnet, sepolia] }))
 
 afterEach(cleanup)
 

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useSelector } from '@xstate/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineEvmNetwork } from '../config'
+import { offlineConfig } from '../../test/support/offlineKit'
 import { createKitMachine } from '../kit/createKit'
 // What a host imports from `walletstate/machines`.
 import { selectIsOpen, selectStatus, selectView } from '../machines/index'
@@ -32,28 +32,7 @@ function KitStatus() {
   )
 }
 
-const loopback = 'http://127.0.0.1:9'
-const kitMachine = createKitMachine({
-  projectId: 'xstate-react',
-  networks: [
-    defineEvmNetwork({
-      id: 31_337,
-      name: 'Sandbox',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [loopback] } },
-    }),
-  ],
-  features: { analytics: false, allWallets: false, email: false, socials: false },
-  endpoints: {
-    api: loopback,
-    walletsApi: loopback,
-    rpc: loopback,
-    relay: 'ws://127.0.0.1:9',
-    frame: loopback,
-    telemetry: loopback,
-    verify: loopback,
-  },
-})
+const kitMachine = createKitMachine(offlineConfig({ projectId: 'xstate-react' }))
 
 /** Hands the running kit actor to the test. */
 function Capture({ onActor }: { onActor: (actor: KitActorRef) => void }) {

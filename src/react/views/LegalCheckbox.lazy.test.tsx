@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineEvmNetwork } from '../../config'
+import { offlineConfig } from '../../../test/support/offlineKit'
 import { createKitMachine } from '../../kit/createKit'
 import { ConnectButton } from '../components/ConnectButton'
 import { KitRoot } from '../KitRoot'
@@ -12,30 +12,14 @@ import { preloadLegalCheckbox } from './Connect'
  * it fetches it as KitRoot mounts, and Connect then shows it in its first render, its connect controls unavailable
  * and described by its note.
  */
-const loopback = 'http://127.0.0.1:9'
-const kit = createKitMachine({
-  projectId: 'legal',
-  networks: [
-    defineEvmNetwork({
-      id: 31_337,
-      name: 'Sandbox',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [loopback] } },
-    }),
-  ],
-  features: { analytics: false, allWallets: false, email: false, socials: false, legalCheckbox: true },
-  termsConditionsUrl: 'https://walletstate.example/terms',
-  privacyPolicyUrl: 'https://walletstate.example/privacy',
-  endpoints: {
-    api: loopback,
-    walletsApi: loopback,
-    rpc: loopback,
-    relay: 'ws://127.0.0.1:9',
-    frame: loopback,
-    telemetry: loopback,
-    verify: loopback,
-  },
-})
+const kit = createKitMachine(
+  offlineConfig({
+    projectId: 'legal',
+    features: { legalCheckbox: true },
+    termsConditionsUrl: 'https://walletstate.example/terms',
+    privacyPolicyUrl: 'https://walletstate.example/privacy',
+  }),
+)
 
 afterEach(cleanup)
 
