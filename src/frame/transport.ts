@@ -275,6 +275,8 @@ function frameTransportLogic(options: FrameTransportOptions, stats: FrameChannel
       iframe.title = 'Walletstate login'
       iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups')
       iframe.setAttribute('data-walletstate-frame', '')
+      // An id of its own, so the view that shows it can own it in the accessibility tree (`aria-owns`).
+      iframe.id = `walletstate-frame-${Math.random().toString(36).slice(2, 10)}`
       const hide = () => {
         Object.assign(iframe.style, HIDDEN_STYLE)
         iframe.setAttribute('aria-hidden', 'true')

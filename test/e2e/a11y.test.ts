@@ -83,6 +83,26 @@ async function settled(page: Page, name: string, ready?: Locator) {
  * axe on the modal showing `name` (once `ready` is visible): every violation as one line, rule, impact,
  * target(s) and help; none expected. A soft assertion, so one walk reports every view it reaches.
  */
+/** The roles above the node named `name` in Chromium's accessibility tree (what a screen reader walks). */
+async function ancestorRoles(page: Page, name: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page)
+  try {
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: Array<{ nodeId: string; parentId?: string; role?: { value: string }; name?: { value: string } }>
+    }
+    const byId = new Map(nodes.map((node) => [node.nodeId, node]))
+    let node = nodes.find((n) => n.name?.value === name && n.role?.value === 'Iframe')
+    const roles: string[] = []
+    while (node?.parentId) {
+      node = byId.get(node.parentId)
+      if (node?.role) roles.push(node.role.value)
+    }
+    return roles
+  } finally {
+    await cdp.detach()
+  }
+}
+
 async function audit(page: Page, name: string, ready?: Locator, state?: string) {
   await settled(page, name, ready)
   const { violations, passed } = await page.evaluate(async (modal) => {
@@ -185,6 +205,11 @@ describe('axe on every view of the modal, in Chromium against the sandbox', () =
         await view(mailer, 'ApproveTransaction').waitFor({ timeout: 30_000 })
         await frame(mailer).getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 })
         await audit(mailer, 'ApproveTransaction', mailer.getByTestId('approve-frame-slot'))
+        // The secure site's frame sits outside the modal in the page (moving it would reload it); for a screen
+        // reader it is inside: the slot owns it, so `aria-modal` does not hide the approval.
+        expect(await ancestorRoles(mailer, 'Walletstate login')).toEqual(
+          expect.arrayContaining(['region', 'dialog']),
+        )
         await approveInFrame(mailer)
         await expect
           .poll(() => mailer.getByTestId('demo-session').textContent(), { timeout: 30_000 })

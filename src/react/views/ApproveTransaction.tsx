@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useSelector } from '../actor'
 import { FrameViewsStyle, Progress } from '../components/frameViews'
 import { ViewLoading } from '../components/ViewLoading'
@@ -29,12 +29,17 @@ export default function ApproveTransaction() {
   const slot = useRef<HTMLElement>(null)
   const descriptionId = useId()
   const t = useT()
+  // The frame's iframe stays where the transport put it, at the end of the page, outside the dialog (moving it
+  // would reload it): the slot it is laid over owns it in the accessibility tree, so a screen reader meets the
+  // approval inside the modal, where `aria-modal` keeps it.
+  const [frameId, setFrameId] = useState<string>()
 
   useEffect(() => {
     const container = slot.current
     if (!container || !shown) return
     const place = () => kit.send({ type: 'frame.showIn', container })
     place()
+    setFrameId(container.ownerDocument.querySelector('iframe[data-walletstate-frame]')?.id || undefined)
     container.focus()
     // The view slides in and the modal's height animates: the slot's box moves without being resized.
     const dialog = container.closest('[role="dialog"]')
@@ -60,6 +65,7 @@ export default function ApproveTransaction() {
         className="ws-frame-slot"
         aria-label={t('approve.slot')}
         aria-describedby={descriptionId}
+        aria-owns={shown ? frameId : undefined}
         tabIndex={-1}
         data-testid="approve-frame-slot"
       >
