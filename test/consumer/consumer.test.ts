@@ -25,7 +25,16 @@ import {
 } from './host.ts'
 import type { ConsumerPack } from './pack.ts'
 
-const HOST_DEPENDENCIES = ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']
+// The host's own @xstate/react and xstate (as a host that reads the kit's actors has them): one copy each with the kit's.
+const HOST_DEPENDENCIES = [
+  'react',
+  'react-dom',
+  'wagmi',
+  'viem',
+  '@tanstack/react-query',
+  '@xstate/react',
+  'xstate',
+]
 const HOST_DEV_DEPENDENCIES = [
   'vite',
   '@vitejs/plugin-react',
@@ -89,11 +98,12 @@ function writeHost() {
   // What a host developer writes: the three entry points, typed, with a dummy RPC (no request needs to succeed).
   writeFileSync(
     join(host, 'src/main.tsx'),
-    `import { StrictMode } from 'react'
+    `import { useSelector } from '@xstate/react'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createKitMachine, defineEvmNetwork, type KitNetwork } from 'walletstate'
-import { ConnectButton, KitRoot, useKitAccount } from 'walletstate/react'
-import { modalMachine, selectView } from 'walletstate/machines'
+import { ConnectButton, KitRoot, useKitAccount, useModalActor } from 'walletstate/react'
+import { modalMachine, selectIsOpen, selectView } from 'walletstate/machines'
 import type { createModel } from 'walletstate/testing'
 
 const network: KitNetwork = defineEvmNetwork({
@@ -116,6 +126,14 @@ function Status() {
   return <p id="status">{shown}</p>
 }
 
+/** The host's own @xstate/react on a kit actor (one copy of it in the host: the kit's). */
+function ModalState() {
+  const modal = useModalActor()
+  const open = useSelector(modal, selectIsOpen)
+  const view: string = useSelector(modal, selectView)
+  return <p id="modal">{open ? view : 'closed'}</p>
+}
+
 const root = document.getElementById('root')
 if (!root) throw new Error('no #root')
 createRoot(root).render(
@@ -123,6 +141,7 @@ createRoot(root).render(
     <KitRoot machine={kit}>
       <ConnectButton />
       <Status />
+      <ModalState />
     </KitRoot>
   </StrictMode>,
 )
@@ -244,13 +263,13 @@ describe('the packed package in a host app', () => {
     run('node', [join(repo, 'scripts/declarations.mjs'), join(host, 'node_modules', own.name)], host)
   })
 
-  it('the host keeps one React and one wagmi', () => {
+  it('the host keeps one copy of React, wagmi, viem, react-query, @xstate/react and xstate', () => {
     const installedOwn = JSON.parse(
       readFileSync(join(host, 'node_modules', own.name, 'package.json'), 'utf8'),
     ) as { version: string }
     expect(installedOwn.version).toBe(own.version)
     // One copy each: every path npm lists for them is the host's own.
-    for (const name of ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query']) {
+    for (const name of HOST_DEPENDENCIES) {
       const listed = run('npm', ['ls', name, '--all', '--parseable'], host)
         .split('\n')
         .filter((line) => line.endsWith(`${sep}node_modules${sep}${name.replace('/', sep)}`))
@@ -381,8 +400,11 @@ writeFileSync('session.json', JSON.stringify(recorder.recording()))
       page.on('pageerror', (error) => errors.push(error.message))
       await page.goto(served.url)
       await expect(page.locator('#status').textContent()).resolves.toBe('disconnected')
+      await expect(page.locator('#modal').textContent()).resolves.toBe('closed')
       await page.getByRole('button', { name: 'Connect Wallet' }).click()
       await page.locator('[data-view="Connect"]').waitFor({ timeout: 20_000 })
+      // The host's own useSelector follows the kit's modal.
+      await expect.poll(() => page.locator('#modal').textContent()).toBe('Connect')
       expect(errors).toEqual([])
     })
   })
