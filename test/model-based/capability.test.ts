@@ -5,8 +5,9 @@ import {
   capabilityHostMachine,
   type RegisteredCapability,
 } from '../../src/machines/capability'
-import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
+import { assertCoverage, createModel, replayPath } from '../../src/testing'
 import { kitTestInput, testAccount } from './kit.fixtures'
+import { replayAll } from './paths'
 
 /**
  * A capability's host (src/machines/capability.ts), over a capability from the contract alone: it loads when
@@ -121,10 +122,6 @@ describe('capability host, model-based', () => {
       })
 
   it('reaches every state and takes every transition of the machine', () => {
-    const results: ReplayResult[] = [
-      ...perAccount.paths.map((path) => replayPath(perAccount, path, { invariant })),
-      ...lasting.paths.map((path) => replayPath(lasting, path, { invariant })),
-    ]
-    assertCoverage(perAccount, results)
+    assertCoverage(perAccount, replayAll([perAccount, lasting], { invariant }))
   })
 })

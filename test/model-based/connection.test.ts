@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assign, createActor, type EventFromLogic, type InputFrom, setup } from 'xstate'
-import {
-  assertCoverage,
-  createModel,
-  describeEvent,
-  type ModelPath,
-  type ReplayResult,
-  replayPath,
-} from '../../src/testing'
+import { assertCoverage, createModel, describeEvent, type ModelPath, replayPath } from '../../src/testing'
 import {
   connectionEvents,
   connectionInvariant,
@@ -15,6 +8,7 @@ import {
   connectionModelMachine,
   serializeConnection,
 } from './connection.model'
+import { replayAll } from './paths'
 
 type Event = EventFromLogic<typeof connectionModelMachine>
 
@@ -127,10 +121,7 @@ describe('connection machine, model-based', () => {
   })
 
   it('reaches every state and takes every transition of the machine, over both models (replayed here)', () => {
-    const results: ReplayResult[] = [
-      ...reusing.paths.map((path) => replayPath(reusing, path, { invariant: connectionInvariant })),
-      ...plain.paths.map((path) => replayPath(plain, path, { invariant: connectionInvariant })),
-    ]
+    const results = replayAll([reusing, plain], { invariant: connectionInvariant })
     expect(results).toHaveLength(40 + 39)
     assertCoverage(reusing, results)
   })

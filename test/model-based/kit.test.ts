@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { assign, createActor, createMachine, fromCallback, fromPromise, type SnapshotFrom } from 'xstate'
 import type { RegisteredCapability } from '../../src/machines/capability'
 import { type KitEvent, kitMachine, selectLegalAccepted } from '../../src/machines/kit'
-import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
+import { assertCoverage, createModel, replayPath } from '../../src/testing'
 import { kitTestInput, kitTestInputWithSolana, shown, testAccount } from './kit.fixtures'
+import { replayAll } from './paths'
 
 /**
  * The kit machine alone: every child is a stand-in (a machine that does nothing), every loader settles at
@@ -317,14 +318,6 @@ describe('kit machine, model-based', () => {
   }
 
   it('reaches every state and takes every transition of the machine', () => {
-    const results: ReplayResult[] = [
-      ...model.paths.map((path) => replayPath(model, path, { invariant })),
-      ...restoring.paths.map((path) => replayPath(restoring, path, { invariant })),
-      ...touch.paths.map((path) => replayPath(touch, path, { invariant })),
-      ...following.paths.map((path) => replayPath(following, path, { invariant })),
-      ...withSolana.paths.map((path) => replayPath(withSolana, path, { invariant })),
-      ...legal.paths.map((path) => replayPath(legal, path, { invariant })),
-    ]
-    assertCoverage(model, results)
+    assertCoverage(model, replayAll([model, restoring, touch, following, withSolana, legal], { invariant }))
   })
 })

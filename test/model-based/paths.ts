@@ -1,4 +1,5 @@
-import type { ModelPath } from '../../src/testing'
+import type { AnyStateMachine } from 'xstate'
+import { type Model, type ModelPath, type ReplayResult, replayPath } from '../../src/testing'
 
 const stepKey = (step: ModelPath['steps'][number]) => `${JSON.stringify(step.event)} → ${step.expected}`
 
@@ -25,4 +26,15 @@ export function pathsToReplay(paths: readonly ModelPath[]): ModelPath[] {
           otherIndex !== index && other.steps.length > path.steps.length && startsWith(other, path),
       ),
   )
+}
+
+/**
+ * Every covering path of each model replayed, in order: the results a coverage check over several models of one
+ * machine takes (`assertCoverage(models[0], replayAll(models, { invariant }))`).
+ */
+export function replayAll<TMachine extends AnyStateMachine>(
+  models: readonly Model<TMachine>[],
+  options: Parameters<typeof replayPath<TMachine>>[2] = {},
+): ReplayResult[] {
+  return models.flatMap((model) => model.paths.map((path) => replayPath(model, path, options)))
 }

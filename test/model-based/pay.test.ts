@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, type EventFromLogic, type SnapshotFrom } from 'xstate'
 import { payMachine } from '../../src/machines/pay'
-import { assertCoverage, createModel, type ReplayResult, replayPath } from '../../src/testing'
+import { assertCoverage, createModel, replayPath } from '../../src/testing'
+import { replayAll } from './paths'
 
 /**
  * Pay's records (src/machines/pay.ts), alone: every order of the host's payments, the send flow's answers, a
@@ -67,11 +68,7 @@ describe('Pay’s records, model-based', () => {
       })
 
   it('reaches every state and takes every transition of the machine', () => {
-    const results: ReplayResult[] = [
-      ...on.paths.map((path) => replayPath(on, path, { invariant })),
-      ...off.paths.map((path) => replayPath(off, path, { invariant })),
-    ]
-    assertCoverage(on, results)
+    assertCoverage(on, replayAll([on, off], { invariant }))
   })
 
   it('left before it showed, the payment stays open; shown then left, it ends cancelled, or with the transfer’s failure', () => {

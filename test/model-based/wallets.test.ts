@@ -11,14 +11,8 @@ import {
   type WalletsInput,
   walletsMachine,
 } from '../../src/machines/wallets'
-import {
-  assertCoverage,
-  createModel,
-  describeEvent,
-  type ModelPath,
-  type ReplayResult,
-  replayPath,
-} from '../../src/testing'
+import { assertCoverage, createModel, describeEvent, type ModelPath, replayPath } from '../../src/testing'
+import { replayAll } from './paths'
 
 /**
  * The wallets machine's paths. Requests never settle on their own here: each answer is an event of the
@@ -207,10 +201,7 @@ describe('wallets machine, model-based', () => {
   })
 
   it('reaches every state and takes every transition of the machine, over both models (replayed here)', () => {
-    const results: ReplayResult[] = [
-      ...withFeatured.paths.map((path) => replayPath(withFeatured, path, { invariant })),
-      ...plain.paths.map((path) => replayPath(plain, path, { invariant })),
-    ]
+    const results = replayAll([withFeatured, plain], { invariant })
     expect(results).toHaveLength(28 + 25)
     assertCoverage(withFeatured, results)
   })
