@@ -1,3 +1,4 @@
+import type { KitEndpoints } from '../src/config.ts'
 import { DEV_WALLET_IDS } from './api/catalogue.ts'
 import { type DataApi, startDataApi } from './api/data.ts'
 import { openDatabase, type SandboxDb } from './api/db.ts'
@@ -81,6 +82,8 @@ export interface Sandbox {
    */
   onrampPartner: OnrampPartner
   inspector: InspectorServer
+  /** The kit's `endpoints` for this sandbox: every hosted service the kit calls, at its stand-in here. */
+  endpoints: KitEndpoints
   demo: DemoServer | undefined
   /** The page origins the services answer (configured ones, then the demo's and the wallets' own). */
   origins: AllowedOrigins
@@ -250,6 +253,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const rpcUrl = rpcEndpoint(rpc.origin, projectId)
     // Verify: a project's verified domains are its allowed origins on the listing API (one project here).
     relay.verify.setProjectDomains(() => walletsApi.config().allowedOrigins)
+    const endpoints: KitEndpoints = {
+      api: api.origin,
+      walletsApi: walletsApi.origin,
+      rpc: rpc.origin,
+      relay: relay.url,
+      telemetry: api.origin,
+      frame: secureSite.origin,
+      verify: relay.origin,
+    }
     const demo =
       options.demo === false
         ? undefined
@@ -260,15 +272,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
               headScripts: [wallets.injectedScriptUrl, wallets.solanaScriptUrl],
               sandbox: {
                 projectId,
-                endpoints: {
-                  api: api.origin,
-                  walletsApi: walletsApi.origin,
-                  rpc: rpc.origin,
-                  relay: relay.url,
-                  telemetry: api.origin,
-                  frame: secureSite.origin,
-                  verify: relay.origin,
-                },
+                endpoints,
                 chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
                 // The partner page stands in for every provider: the kit opens it only on this origin.
                 onrampPartnerOrigins: Object.fromEntries(
@@ -315,6 +319,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       secureSite,
       onrampPartner,
       inspector,
+      endpoints,
       demo,
       origins,
       urls,

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/reac
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { type Config, createConfig, http, useConfig, WagmiProvider } from 'wagmi'
+import { OFFLINE_CHAIN } from '../../test/support/offlineKit'
 import { defineEvmNetwork } from '../config'
 import { createKitMachine, kitHandleOf } from '../kit/createKit'
 import { KitRoot } from './KitRoot'
@@ -10,12 +11,8 @@ import { KitRoot } from './KitRoot'
  * Which wagmi config and QueryClient the host's components under `<KitRoot>` get (issue 18 item 1): the host's
  * providers above it are reused when the kit runs on the host's config; the kit's own otherwise.
  */
-const chain = {
-  id: 31_337,
-  name: 'Sandbox',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
-} as const
+/** A local chain nothing answers for. */
+const chain = OFFLINE_CHAIN
 const network = defineEvmNetwork(chain)
 const hostWagmi = () =>
   createConfig({ chains: [chain], transports: { [chain.id]: http('http://127.0.0.1:9') }, storage: null })

@@ -2,16 +2,13 @@
 import { cleanup, render } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createConfig, http, WagmiProvider } from 'wagmi'
+import { OFFLINE_CHAIN } from '../../test/support/offlineKit'
 import { defineEvmNetwork } from '../config'
 import { createKitMachine } from '../kit/createKit'
 import { KitRoot } from './KitRoot'
 
-const chain = {
-  id: 31_337,
-  name: 'Sandbox',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
-} as const
+/** A local chain nothing answers for. */
+const chain = OFFLINE_CHAIN
 
 afterEach(() => {
   cleanup()

@@ -102,15 +102,7 @@ function writeApp(sandbox: Sandbox) {
   expect(providers).toContain(QUICK_START_KIT)
   const config = {
     projectId: sandbox.projectId,
-    endpoints: {
-      api: sandbox.api.origin,
-      walletsApi: sandbox.walletsApi.origin,
-      rpc: sandbox.rpc.origin,
-      relay: sandbox.relay.url,
-      telemetry: sandbox.api.origin,
-      frame: sandbox.secureSite.origin,
-      verify: sandbox.relay.origin,
-    },
+    endpoints: sandbox.endpoints,
   }
   const chain = {
     id: SANDBOX_CHAIN_ID,

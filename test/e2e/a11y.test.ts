@@ -15,6 +15,7 @@ import {
   SHORT_ADDRESS,
   startE2e,
   startEmailLogin,
+  switchInWallet,
   truncated,
   view,
   walletPrompt,
@@ -496,20 +497,3 @@ describe('axe on every view of the modal, in Chromium against the sandbox', () =
     expect([...audited].filter(([, violations]) => violations.length > 0).map(([label]) => label)).toEqual([])
   })
 })
-
-/** The visitor switches network inside their wallet (asked through the wallet's own provider). */
-async function switchInWallet(page: Page, chainIdHex: string) {
-  const pending = page.evaluate(async (chainId) => {
-    const provider = await new Promise<{ request: (a: unknown) => Promise<unknown> }>((resolve) => {
-      window.addEventListener(
-        'eip6963:announceProvider',
-        (event) => resolve((event as CustomEvent).detail.provider),
-        { once: true },
-      )
-      window.dispatchEvent(new Event('eip6963:requestProvider'))
-    })
-    return provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })
-  }, chainIdHex)
-  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
-  await pending
-}

@@ -27,15 +27,7 @@ beforeAll(async () => {
     headScripts: [sandbox.wallets.injectedScriptUrl],
     sandbox: {
       projectId: sandbox.projectId,
-      endpoints: {
-        api: sandbox.api.origin,
-        walletsApi: sandbox.walletsApi.origin,
-        rpc: sandbox.rpc.origin,
-        relay: sandbox.relay.url,
-        telemetry: sandbox.api.origin,
-        frame: sandbox.secureSite.origin,
-        verify: sandbox.relay.origin,
-      },
+      endpoints: sandbox.endpoints,
       chain: {
         id: SANDBOX_CHAIN_ID,
         name: 'Walletstate Sandbox',

@@ -71,6 +71,23 @@ export const hostButton = (page: Page) => page.locator('button[aria-haspopup="di
 /** The injected dev wallet's approve/reject prompt. */
 export const walletPrompt = (page: Page) => page.getByRole('dialog', { name: 'Walletstate Dev Wallet' })
 
+/** The visitor switches network inside their wallet (asked through the wallet's own provider). */
+export async function switchInWallet(page: Page, chainIdHex: string) {
+  const pending = page.evaluate(async (chainId) => {
+    const provider = await new Promise<{ request: (a: unknown) => Promise<unknown> }>((resolve) => {
+      window.addEventListener(
+        'eip6963:announceProvider',
+        (event) => resolve((event as CustomEvent).detail.provider),
+        { once: true },
+      )
+      window.dispatchEvent(new Event('eip6963:requestProvider'))
+    })
+    return provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })
+  }, chainIdHex)
+  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+  await pending
+}
+
 /** An address as the kit shows it (SPEC §9: 4 + 6 characters), computed independently of the kit. */
 export const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
 

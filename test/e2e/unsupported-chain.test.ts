@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, walletPrompt } from './support.ts'
+import { type E2eContext, hostButton, startE2e, switchInWallet, walletPrompt } from './support.ts'
 
 let e2e: E2eContext
 let page: Page
@@ -12,23 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close()
 })
-
-/** The visitor switches network inside their wallet (here: asked through the wallet's own provider). */
-async function switchInWallet(p: Page, chainIdHex: string) {
-  const pending = p.evaluate(async (chainId) => {
-    const provider = await new Promise<{ request: (a: unknown) => Promise<unknown> }>((resolve) => {
-      window.addEventListener(
-        'eip6963:announceProvider',
-        (event) => resolve((event as CustomEvent).detail.provider),
-        { once: true },
-      )
-      window.dispatchEvent(new Event('eip6963:requestProvider'))
-    })
-    return provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })
-  }, chainIdHex)
-  await walletPrompt(p).getByRole('button', { name: 'Approve' }).click()
-  await pending
-}
 
 describe('a wallet on a network the app did not request, in Chromium', () => {
   it('opens UnsupportedChain when the wallet moves to chain 1, and closes it when the wallet comes back', async () => {

@@ -1,11 +1,10 @@
-import { Fragment, lazy, useEffect, useId, useState } from 'react'
+import { Fragment, useEffect, useId, useState } from 'react'
 import type { KitCustomWallet } from '../../config'
 import { AFTER_OPEN_PAINT_MS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectLegalAccepted } from '../../machines/kit'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
-import type { LegalCheckbox as LegalCheckboxComponent } from '../components/LegalCheckbox'
 import {
   ConnectListedWallets,
   type ConnectListing,
@@ -17,6 +16,7 @@ import { useKitActor } from '../context'
 import { GLYPH_MORE } from '../glyphs'
 import { useConnectionActor, useKitConfig } from '../hooks'
 import { type MessageKey, useT } from '../i18n'
+import { preloadable } from './preloadable'
 
 interface WalletItem {
   key: string
@@ -38,16 +38,12 @@ const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect'
  * kit without it never fetches it. A kit with it fetches it as it starts (`preloadLegalCheckbox`, from KitRoot),
  * so Connect shows it at once; should Connect come first, the view waits for it.
  */
-let legalCheckbox: typeof LegalCheckboxComponent | undefined
-export function preloadLegalCheckbox(): Promise<typeof LegalCheckboxComponent> {
-  return import('../components/LegalCheckbox').then((module) => {
-    legalCheckbox = module.LegalCheckbox
-    return module.LegalCheckbox
-  })
-}
-const LazyLegalCheckbox = lazy(() => preloadLegalCheckbox().then((component) => ({ default: component })))
+const legal = preloadable<{ explanationId: string }>(() =>
+  import('../components/LegalCheckbox').then((module) => ({ default: module.LegalCheckbox })),
+)
+export const preloadLegalCheckbox = legal.preload
 function LegalCheckbox({ explanationId }: { explanationId: string }) {
-  const Loaded = legalCheckbox ?? LazyLegalCheckbox
+  const Loaded = legal.ready() ?? legal.component
   return <Loaded explanationId={explanationId} />
 }
 
