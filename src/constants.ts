@@ -336,3 +336,8 @@ export const WALLET_NAME_MAX_LENGTH = 64
 // One payment, one transaction (the send flow past the wallet's time limit)
 /** How many blocks back the send flow looks for the transaction that took a payment's nonce. Ours. */
 export const SEND_NONCE_SCAN_BLOCKS = 256
+
+// ---------------------------------------------------------------------------------------------------------
+// Batched calls (EIP-5792)
+/** How often a sent batch's status is read (`wallet_getCallsStatus`) until it is final. Ours. */
+export const CALLS_STATUS_POLL_MS = 1_000

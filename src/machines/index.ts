@@ -12,6 +12,7 @@ export {
   selectCurrentTab,
   selectPortfolioValue,
 } from './account'
+export { batchedCallsRuleBroken, callsMachine } from './calls'
 export {
   connectionMachine,
   selectConnectFailed,
