@@ -40,6 +40,8 @@ describe('exports', () => {
       [
         "accountMachine",
         "authMachine",
+        "batchedCallsRuleBroken",
+        "callsMachine",
         "connectionMachine",
         "frameMachine",
         "frameRequestMachine",
@@ -115,7 +117,14 @@ describe('exports', () => {
   it('walletstate/react', () => {
     expect(Object.keys(react).sort()).toMatchInlineSnapshot(`
       [
+        "CallsBusyError",
+        "CallsError",
+        "CallsFailedError",
+        "CallsNotConnectedError",
         "ConnectButton",
+        "InvalidBatchedCallError",
+        "InvalidCallsStatusError",
+        "InvalidCapabilitiesError",
         "KitRoot",
         "PayBusyError",
         "PayCancelledError",
@@ -135,6 +144,7 @@ describe('exports', () => {
         "useKitConfig",
         "useKitLocale",
         "useKitPay",
+        "useKitSendCalls",
         "useKitSession",
         "useKitSolana",
         "useKitTheme",

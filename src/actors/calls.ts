@@ -1,7 +1,7 @@
 import type { Config } from 'wagmi'
 import { fromPromise } from 'xstate'
 import { type CallsClient, createCallsClient } from '../chains/eip155/calls'
-import type { AtomicStatus, BatchCall, CallsStatus } from '../machines/calls/types'
+import type { AtomicStatus, CallsStatus, KitBatchCall } from '../machines/calls/types'
 
 /**
  * The calls machine's slots (src/machines/calls.ts) over the wallet wagmi has connected: its capabilities, the
@@ -15,7 +15,7 @@ export function createCallsActors(client: CallsClient) {
     capabilities: fromPromise<AtomicStatus, { address: `0x${string}`; chainId: number }>(({ input }) =>
       client.capabilities(input),
     ),
-    sendCalls: fromPromise<string, { calls: readonly BatchCall[]; chainId: number }>(({ input }) =>
+    sendCalls: fromPromise<string, { calls: readonly KitBatchCall[]; chainId: number }>(({ input }) =>
       client.send(input),
     ),
     callsStatus: fromPromise<CallsStatus, { id: string; chainId: number }>(({ input }) =>

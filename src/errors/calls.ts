@@ -107,3 +107,11 @@ export function callsErrorOf(info: ErrorInfo): CallsError {
     ...(info.code === undefined ? {} : { code: info.code }),
   })
 }
+
+/** The wallet (or the chain) did not answer within its time (its details say which step). */
+export class CallsTimeoutError extends CallsError {
+  override name = 'CallsTimeoutError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The wallet did not answer in time', parameters)
+  }
+}

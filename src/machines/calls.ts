@@ -8,24 +8,31 @@ import {
   type SnapshotFrom,
   setup,
 } from 'xstate'
-import { CALLS_STATUS_POLL_MS } from '../constants'
+import {
+  CALLS_CAPABILITIES_TIMEOUT_MS,
+  CALLS_CONFIRM_TIMEOUT_MS,
+  CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS,
+  CALLS_STATUS_POLL_MS,
+  CALLS_STATUS_READ_TIMEOUT_MS,
+} from '../constants'
 import type { ErrorInfo } from '../errors/base'
 import {
   CallsBusyError,
   CallsFailedError,
   CallsNotConnectedError,
+  CallsTimeoutError,
   callsErrorInfo,
   InvalidBatchedCallError,
 } from '../errors/calls'
 import { atomicBatching, batchedCallsRuleBroken } from './calls/rules'
 import type {
   AtomicStatus,
-  BatchCall,
   CallsAccount,
   CallsEvent,
   CallsNotice,
   CallsRecord,
   CallsStatus,
+  KitBatchCall,
 } from './calls/types'
 
 export { atomicBatching, batchedCallsRuleBroken } from './calls/rules'
@@ -65,7 +72,7 @@ const callsMachineSetup = setup({
       throw new Error('capabilities: not provided')
     }),
     /** The batch, sent; its id (`wallet_sendCalls`, or one transaction per call). */
-    sendCalls: fromPromise<string, { calls: readonly BatchCall[]; chainId: number }>(async () => {
+    sendCalls: fromPromise<string, { calls: readonly KitBatchCall[]; chainId: number }>(async () => {
       throw new Error('sendCalls: not provided')
     }),
     /** The batch's status now (`wallet_getCallsStatus`). */
@@ -87,6 +94,13 @@ const callsMachineSetup = setup({
   },
   delays: {
     callsStatusPoll: CALLS_STATUS_POLL_MS,
+    callsCapabilities: CALLS_CAPABILITIES_TIMEOUT_MS,
+    /** One wallet prompt's time for an atomic batch; one per call for a batch asked for call by call. */
+    callsRequest: ({ context }) =>
+      CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS *
+      (context.calls?.sequential ? context.calls.request.calls.length : 1),
+    callsStatusRead: CALLS_STATUS_READ_TIMEOUT_MS,
+    callsConfirm: CALLS_CONFIRM_TIMEOUT_MS,
   },
   actions: {
     keepAccount: assign(({ event }) => {
@@ -165,6 +179,13 @@ const callsMachineSetup = setup({
         error: callsErrorInfo((event as unknown as { error: unknown }).error),
       },
     })),
+    timedOut: assign(({ context }, step: string) => ({
+      calls: {
+        ...context.calls!,
+        phase: 'failed' as const,
+        error: callsErrorInfo(new CallsTimeoutError({ details: step })),
+      },
+    })),
     tellSucceeded: emit(({ context }) => ({
       type: 'calls.succeeded' as const,
       count: context.calls!.request.calls.length,
@@ -205,6 +226,12 @@ export const callsMachine = callsMachineSetup.createMachine({
         ],
         onError: { target: 'failed', actions: ['fail', 'tellFailed'] },
       },
+      after: {
+        callsCapabilities: {
+          target: 'failed',
+          actions: [{ type: 'timedOut', params: 'wallet_getCapabilities' }, 'tellFailed'],
+        },
+      },
     },
     /** The wallet asks the visitor: once for an atomic batch, once per call otherwise. */
     asking: {
@@ -216,29 +243,47 @@ export const callsMachine = callsMachineSetup.createMachine({
           calls: context.calls!.request.calls,
           chainId: context.calls!.chainId!,
         }),
-        onDone: { target: 'pending', actions: 'keepBatchId' },
+        onDone: { target: 'following', actions: 'keepBatchId' },
         onError: { target: 'failed', actions: ['fail', 'tellFailed'] },
       },
-    },
-    /** The batch's status, read until it is final. */
-    pending: {
-      on: busy,
-      invoke: {
-        id: 'callsStatus',
-        src: 'callsStatus',
-        input: ({ context }) => ({ id: context.calls!.batchId!, chainId: context.calls!.chainId! }),
-        onDone: [
-          { guard: 'callsConfirmed', target: 'confirmed', actions: ['confirm', 'tellSucceeded'] },
-          { guard: 'callsFailed', target: 'failed', actions: ['failReverted', 'tellFailed'] },
-          { target: 'waiting' },
-        ],
-        onError: { target: 'failed', actions: ['fail', 'tellFailed'] },
+      after: {
+        callsRequest: {
+          target: 'failed',
+          actions: [{ type: 'timedOut', params: 'wallet_sendCalls' }, 'tellFailed'],
+        },
       },
     },
-    /** Not final yet: read again after a while. */
-    waiting: {
+    /** The batch is followed until it is final, for at most `callsConfirm`. */
+    following: {
+      initial: 'pending',
       on: busy,
-      after: { callsStatusPoll: 'pending' },
+      after: {
+        callsConfirm: {
+          target: 'failed',
+          actions: [{ type: 'timedOut', params: 'not mined' }, 'tellFailed'],
+        },
+      },
+      states: {
+        /** The batch's status, read (`wallet_getCallsStatus`); a read that takes too long is made again. */
+        pending: {
+          invoke: {
+            id: 'callsStatus',
+            src: 'callsStatus',
+            input: ({ context }) => ({ id: context.calls!.batchId!, chainId: context.calls!.chainId! }),
+            onDone: [
+              { guard: 'callsConfirmed', target: '#calls.confirmed', actions: ['confirm', 'tellSucceeded'] },
+              { guard: 'callsFailed', target: '#calls.failed', actions: ['failReverted', 'tellFailed'] },
+              { target: 'waiting' },
+            ],
+            onError: { target: '#calls.failed', actions: ['fail', 'tellFailed'] },
+          },
+          after: { callsStatusRead: 'waiting' },
+        },
+        /** Not final yet: read again after a while. */
+        waiting: {
+          after: { callsStatusPoll: 'pending' },
+        },
+      },
     },
     confirmed: { on: { 'calls.send': [...onSend] } },
     failed: { on: { 'calls.send': [...onSend] } },

@@ -1,6 +1,14 @@
 import { useCallback, useMemo, useState } from 'react'
+import { numberToHex } from 'viem'
 import { type CallsError, CallsFailedError, callsErrorOf } from '../errors/calls'
-import type { BatchCall, CallsActorRef, CallsContext, CallsPhase, CallsReceipt } from '../machines/calls'
+import type {
+  BatchCall,
+  CallsActorRef,
+  CallsContext,
+  CallsPhase,
+  CallsReceipt,
+  KitBatchCall,
+} from '../machines/calls'
 import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
 import { selectCapabilityHost } from '../machines/kit'
 import { useSelector } from './actor'
@@ -50,6 +58,17 @@ function outcomeOf(context: CallsContext | undefined, id: number | undefined) {
     receipts: calls.result?.receipts ?? [],
   }
   return { phase: calls.phase, result }
+}
+
+/** A call as the kit carries it: its value a hex quantity (anything else is left for SPEC §5's check to refuse). */
+const kitCall = (call: BatchCall): KitBatchCall => {
+  if (typeof call !== 'object' || call === null) return call
+  const { value, ...rest } = call
+  if (value === undefined) return rest
+  return {
+    ...rest,
+    value: (typeof value === 'bigint' && value >= 0n ? numberToHex(value) : value) as `0x${string}`,
+  }
 }
 
 type Outcome = ReturnType<typeof outcomeOf>
@@ -129,7 +148,10 @@ export function useKitSendCalls(): UseKitSendCallsReturnType {
         kit.send({
           type: 'calls.send',
           id: callsId,
-          request: { calls, ...(options.chainId === undefined ? {} : { chainId: options.chainId }) },
+          request: {
+            calls: calls.map(kitCall),
+            ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+          },
         })
         if (host) onHost(host.getSnapshot())
       })

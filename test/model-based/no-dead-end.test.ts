@@ -178,6 +178,7 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
       [
         'account',
         'auth',
+        'calls',
         'capability',
         'connection',
         'frame',

@@ -1,11 +1,11 @@
 import * as v from 'valibot'
-import { createClient, custom, type Hex, MethodNotSupportedRpcError, numberToHex } from 'viem'
+import { createClient, custom, type Hex, hexToBigInt, MethodNotSupportedRpcError, numberToHex } from 'viem'
 import { getCallsStatus as viemGetCallsStatus, sendCalls as viemSendCalls } from 'viem/actions'
 import type { Config } from 'wagmi'
 import { getConnectorClient, getPublicClient } from 'wagmi/actions'
 import { hasCode } from '../../errors/base'
 import { InvalidCallsStatusError, InvalidCapabilitiesError } from '../../errors/calls'
-import type { AtomicStatus, BatchCall, CallsReceipt, CallsStatus } from '../../machines/calls/types'
+import type { AtomicStatus, CallsReceipt, CallsStatus, KitBatchCall } from '../../machines/calls/types'
 
 /*
  * EIP-5792 against the connected wallet, through wagmi's connector client: its capabilities per chain, a batch
@@ -40,6 +40,8 @@ const CapabilitiesSchema = v.pipe(
  * atomicStatusOf({ '0x7a69': { atomic: { status: 'supported' } } }, 31337) // 'supported'
  */
 export function atomicStatusOf(answer: unknown, chainId: number): Exclude<AtomicStatus, 'unknown'> {
+  if (Array.isArray(answer))
+    throw new InvalidCapabilitiesError({ details: 'an array, not capabilities by chain' })
   const parsed = v.safeParse(CapabilitiesSchema, answer)
   if (!parsed.success) throw new InvalidCapabilitiesError({ details: v.summarize(parsed.issues) })
   const byChain = new Map(Object.entries(parsed.output).map(([key, value]) => [BigInt(key), value]))
@@ -105,7 +107,7 @@ export interface CallsClient {
   /** The wallet's atomic batching on `chainId` (`unknown`: it does not answer `wallet_getCapabilities`). */
   capabilities(input: { address: Hex; chainId: number }): Promise<AtomicStatus>
   /** Sends the batch; resolves with its id once the wallet took it. */
-  send(input: { calls: readonly BatchCall[]; chainId: number }): Promise<string>
+  send(input: { calls: readonly KitBatchCall[]; chainId: number }): Promise<string>
   /** The batch's status now. */
   status(input: { id: string; chainId: number }): Promise<CallsStatus>
 }
@@ -156,7 +158,11 @@ export function createCallsClient(wagmi: Config): CallsClient {
         ),
       })
       const answer = await viemSendCalls(client, {
-        calls: calls.map((call) => ({ to: call.to, data: call.data, value: call.value })),
+        calls: calls.map((call) => ({
+          to: call.to,
+          data: call.data,
+          value: call.value === undefined ? undefined : hexToBigInt(call.value),
+        })),
         experimental_fallback: true,
       })
       const parsed = v.safeParse(SendCallsAnswer, answer)

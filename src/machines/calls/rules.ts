@@ -19,8 +19,8 @@ export function batchedCallsRuleBroken(request: CallsRequest | undefined): strin
     if (typeof to !== 'string' || !to.startsWith('0x')) return `${at}: 'to' does not start with 0x`
     if (data !== undefined && (typeof data !== 'string' || !data.startsWith('0x')))
       return `${at}: 'data' does not start with 0x`
-    if (value !== undefined && (typeof value !== 'bigint' || value < 0n))
-      return `${at}: 'value' is not a non-negative bigint`
+    if (value !== undefined && (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)))
+      return `${at}: 'value' is not a quantity`
   }
   return undefined
 }

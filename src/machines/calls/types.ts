@@ -11,9 +11,17 @@ export interface BatchCall {
   value?: bigint | undefined
 }
 
+/** A call as the kit's events and snapshots carry it (plain data: its value a hex quantity). */
+export interface KitBatchCall {
+  to: `0x${string}`
+  data?: `0x${string}` | undefined
+  /** Wei, as a hex quantity. */
+  value?: `0x${string}` | undefined
+}
+
 /** A batch the host asks for (`useKitSendCalls().sendCalls(calls)`). */
 export interface CallsRequest {
-  calls: readonly BatchCall[]
+  calls: readonly KitBatchCall[]
   /** An eip155 chain id; the connected account's chain when absent. */
   chainId?: number | undefined
 }
