@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, type EventFromLogic, fromPromise, type SnapshotFrom, waitFor } from 'xstate'
 import { BATCHED_CALLS_RULE } from '../../src/errors/calls'
-import { type AtomicStatus, type CallsStatus, callsMachine } from '../../src/machines/calls'
+import {
+  type AtomicStatus,
+  type CallsRequest,
+  type CallsStatus,
+  callsMachine,
+} from '../../src/machines/calls'
 import { assertCoverage, createModel, replayPath } from '../../src/testing'
 import { replayAll } from './paths'
 
@@ -31,15 +36,15 @@ type Snapshot = SnapshotFrom<Machine>
 type Event = EventFromLogic<Machine>
 
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
-const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const
 const HASH = `0x${'ab'.repeat(32)}` as const
-const VALID = {
+const VALID: CallsRequest = {
   calls: [
     { to: BOB, value: '0x1' as const },
     { to: BOB, data: '0xa9059cbb' as const },
   ],
 }
-const INVALID = { calls: [{ to: BOB }, { to: 'bob.eth' as `0x${string}` }] }
+const INVALID: CallsRequest = { calls: [{ to: BOB }, { to: 'bob.eth' as `0x${string}` }] }
 const receipt = (status: 'success' | 'reverted') => ({ transactionHash: HASH, blockNumber: '16', status })
 
 // The done and error events of invoked actors are machine-internal types, so they are cast as events.
@@ -139,7 +144,7 @@ describe('Batched calls, with answering slots', () => {
             sent.push(input)
             return 'batch-1'
           }),
-          callsStatus: fromPromise(async () => {
+          callsStatus: fromPromise(async (): Promise<CallsStatus> => {
             const status = statuses.shift() ?? 'pending'
             return {
               status,
