@@ -338,17 +338,10 @@ export const WALLET_NAME_MAX_LENGTH = 64
 export const SEND_NONCE_SCAN_BLOCKS = 256
 
 // ---------------------------------------------------------------------------------------------------------
-// Batched calls (EIP-5792)
-/** How often a sent batch's status is read (`wallet_getCallsStatus`) until it is final. Ours. */
+// Batched calls (EIP-5792), ours: a status read's interval; the wallet's time for capabilities, for each prompt
+// (one per call when it asks call by call) and for a status read; how long a sent batch is followed.
 export const CALLS_STATUS_POLL_MS = 1_000
-/** How long the wallet may take to answer `wallet_getCapabilities` (a read, no prompt). Ours, as an RPC read. */
 export const CALLS_CAPABILITIES_TIMEOUT_MS = 10_000
-/**
- * How long a batch may wait for the wallet: the wallet request's time (SEND_REQUEST_TIMEOUT_MS) for an atomic
- * batch, and as much again per call for one the wallet asks for call by call. Ours.
- */
 export const CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS = 120_000
-/** One status read's time (`wallet_getCallsStatus`): past it, the status is read again. Ours, as an RPC read. */
 export const CALLS_STATUS_READ_TIMEOUT_MS = 10_000
-/** How long a sent batch is followed before it counts as failed (not mined). Ours: ten minutes. */
 export const CALLS_CONFIRM_TIMEOUT_MS = 10 * 60 * 1000

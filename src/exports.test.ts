@@ -40,8 +40,6 @@ describe('exports', () => {
       [
         "accountMachine",
         "authMachine",
-        "batchedCallsRuleBroken",
-        "callsMachine",
         "connectionMachine",
         "frameMachine",
         "frameRequestMachine",

@@ -35,9 +35,6 @@ import type {
   KitBatchCall,
 } from './calls/types'
 
-export { atomicBatching, batchedCallsRuleBroken } from './calls/rules'
-export type * from './calls/types'
-
 /**
  * Batched calls (EIP-5792), the host's `useKitSendCalls().sendCalls(calls)`: `calls.send` is refused at once
  * without a connected eip155 account (`notConnected`), when a call breaks SPEC §5 (the guard

@@ -12,7 +12,6 @@ export {
   selectCurrentTab,
   selectPortfolioValue,
 } from './account'
-export { batchedCallsRuleBroken, callsMachine } from './calls'
 export {
   connectionMachine,
   selectConnectFailed,

@@ -1,14 +1,8 @@
 import { useCallback, useMemo, useState } from 'react'
 import { numberToHex } from 'viem'
 import { type CallsError, CallsFailedError, callsErrorOf } from '../errors/calls'
-import type {
-  BatchCall,
-  CallsActorRef,
-  CallsContext,
-  CallsPhase,
-  CallsReceipt,
-  KitBatchCall,
-} from '../machines/calls'
+import type { CallsActorRef, CallsContext } from '../machines/calls'
+import type { BatchCall, CallsPhase, CallsReceipt, KitBatchCall } from '../machines/calls/types'
 import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
 import { selectCapabilityHost } from '../machines/kit'
 import { useSelector } from './actor'

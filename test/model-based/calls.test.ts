@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, type EventFromLogic, fromPromise, type SnapshotFrom, waitFor } from 'xstate'
 import { BATCHED_CALLS_RULE } from '../../src/errors/calls'
-import {
-  type AtomicStatus,
-  type CallsRequest,
-  type CallsStatus,
-  callsMachine,
-} from '../../src/machines/calls'
+import { callsMachine } from '../../src/machines/calls'
+import type { AtomicStatus, CallsRequest, CallsStatus } from '../../src/machines/calls/types'
 import { assertCoverage, createModel, replayPath } from '../../src/testing'
 import { replayAll } from './paths'
 
