@@ -1,7 +1,8 @@
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { parseEther } from 'viem'
-import { useSendTransaction, useSignMessage } from 'wagmi'
+import { encodeFunctionData, erc20Abi, parseEther, parseUnits } from 'viem'
+import { useConfig, useSendTransaction, useSignMessage } from 'wagmi'
+import { getCallsStatus } from 'wagmi/actions'
 import { KIT_LOCALES, type KitLocale } from '../src'
 import {
   ConnectButton,
@@ -10,6 +11,7 @@ import {
   useKitAccount,
   useKitLocale,
   useKitPay,
+  useKitSendCalls,
   useKitSession,
   useKitSolana,
   useKitTheme,
@@ -29,6 +31,69 @@ const SOLANA_RECIPIENT = 'F25s3DdjXdCxYBhh2z8FBusVEMT4b9bGNFVKJi3wFoF4'
 const PAY_AMOUNT = '0.01'
 /** 0.01 SOL in lamports. */
 const SOL_AMOUNT = 10_000_000n
+
+/**
+ * The sandbox's USDC on the chain, as its Data API lists it (a host app knows its tokens; the demo asks the
+ * sandbox, whose contract addresses are its own).
+ */
+async function sandboxUsdc(chainId: number): Promise<`0x${string}`> {
+  const api = sandboxConfig.endpoints.api
+  if (!api) throw new Error('No sandbox Data API to find USDC on')
+  const query = new URLSearchParams({
+    projectId: sandboxConfig.projectId,
+    st: 'walletstate-demo',
+    sv: '0.1.0',
+    chainId: `eip155:${chainId}`,
+  })
+  const response = await fetch(`${api.replace(/\/$/, '')}/v1/convert/tokens?${query}`)
+  const { tokens } = (await response.json()) as { tokens: Array<{ symbol: string; address: string }> }
+  const usdc = tokens.find((token) => token.symbol === 'USDC')?.address.split(':')[2]
+  if (!usdc?.startsWith('0x')) throw new Error('The sandbox lists no USDC')
+  return usdc as `0x${string}`
+}
+
+/**
+ * "Send batch": two transfers in one `wallet_sendCalls` through the kit (0.001 ETH and 1 USDC to the second dev
+ * account); the batch's final status, read with wagmi's own `getCallsStatus`, goes to `demo-calls-status`.
+ * `?badBatch=1` sends a call whose 'to' is not 0x instead (the kit refuses it before the wallet is asked).
+ */
+function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
+  const { isConnected, namespace, chainId } = useKitAccount()
+  const { sendCalls, status } = useKitSendCalls()
+  const wagmi = useConfig()
+  const [callsStatus, setCallsStatus] = useState('')
+  const bad = new URLSearchParams(window.location.search).get('badBatch') === '1'
+  const send = async () => {
+    setCallsStatus('')
+    const usdc = bad ? RECIPIENT : await sandboxUsdc(chainId as number)
+    const transfer = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [RECIPIENT, parseUnits('1', 6)],
+    })
+    const { id } = await sendCalls([
+      { to: (bad ? 'sandbox-recipient' : RECIPIENT) as `0x${string}`, value: parseEther('0.001') },
+      { to: usdc, data: transfer },
+    ])
+    const final = await getCallsStatus(wagmi, { id })
+    setCallsStatus(`${final.status} (${final.receipts?.length ?? 0} receipts)`)
+    return id
+  }
+  return (
+    <>
+      <button
+        type="button"
+        disabled={!isConnected || namespace === 'solana' || status === 'sending'}
+        onClick={() => show(send())}
+      >
+        Send batch
+      </button>
+      <output data-testid="demo-calls-status" aria-live="polite">
+        {callsStatus}
+      </output>
+    </>
+  )
+}
 
 /** The kit's language, changed at run time (`useKitLocale`). */
 function LocaleSelect() {
@@ -102,6 +167,7 @@ function App() {
         >
           Send SOL
         </button>
+        <SendBatch show={show} />
         {payMode === '1' || payMode === 'off' ? (
           <button
             type="button"

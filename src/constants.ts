@@ -336,3 +336,12 @@ export const WALLET_NAME_MAX_LENGTH = 64
 // One payment, one transaction (the send flow past the wallet's time limit)
 /** How many blocks back the send flow looks for the transaction that took a payment's nonce. Ours. */
 export const SEND_NONCE_SCAN_BLOCKS = 256
+
+// ---------------------------------------------------------------------------------------------------------
+// Batched calls (EIP-5792), ours: a status read's interval; the wallet's time for capabilities, for each prompt
+// (one per call when it asks call by call) and for a status read; how long a sent batch is followed.
+export const CALLS_STATUS_POLL_MS = 1_000
+export const CALLS_CAPABILITIES_TIMEOUT_MS = 10_000
+export const CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS = 120_000
+export const CALLS_STATUS_READ_TIMEOUT_MS = 10_000
+export const CALLS_CONFIRM_TIMEOUT_MS = 10 * 60 * 1000

@@ -115,7 +115,14 @@ describe('exports', () => {
   it('walletstate/react', () => {
     expect(Object.keys(react).sort()).toMatchInlineSnapshot(`
       [
+        "CallsBusyError",
+        "CallsError",
+        "CallsFailedError",
+        "CallsNotConnectedError",
         "ConnectButton",
+        "InvalidBatchedCallError",
+        "InvalidCallsStatusError",
+        "InvalidCapabilitiesError",
         "KitRoot",
         "PayBusyError",
         "PayCancelledError",
@@ -135,6 +142,7 @@ describe('exports', () => {
         "useKitConfig",
         "useKitLocale",
         "useKitPay",
+        "useKitSendCalls",
         "useKitSession",
         "useKitSolana",
         "useKitTheme",

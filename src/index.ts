@@ -45,6 +45,7 @@ export type {
   AccountTab,
   BalancesOwner,
 } from './machines/account'
+export type { AtomicStatus, BatchCall, CallsReceipt, CallsRequest } from './machines/calls/types'
 export {
   type Capability,
   type CapabilityEvents,

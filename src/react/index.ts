@@ -1,6 +1,15 @@
 /** `walletstate/react`: the React surface of the kit. */
 
 export {
+  CallsBusyError,
+  CallsError,
+  CallsFailedError,
+  CallsNotConnectedError,
+  InvalidBatchedCallError,
+  InvalidCallsStatusError,
+  InvalidCapabilitiesError,
+} from '../errors/calls'
+export {
   PayBusyError,
   PayCancelledError,
   PayDisabledError,
@@ -9,6 +18,7 @@ export {
   PayNotConnectedError,
   PayRequestInvalidError,
 } from '../errors/pay'
+export { type CallsResult, type UseKitSendCallsReturnType, useKitSendCalls } from './calls'
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton'
 export { useKitActor } from './context'
 export {

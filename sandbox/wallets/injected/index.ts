@@ -208,6 +208,13 @@ function install(config: InjectedWalletConfig): void {
           emit('accountsChanged', [])
         }
         return null
+      case 'wallet_getCapabilities':
+        // EIP-5792: this wallet has no atomic batching on any chain (and no wallet_sendCalls): a batch comes to it
+        // as one eth_sendTransaction per call, each asked for.
+        requireAuthorised()
+        return Object.fromEntries(
+          knownChains.map((chain) => [toHex(chain.id), { atomic: { status: 'unsupported' } }]),
+        )
       case 'personal_sign': {
         requireAuthorised()
         const request = parsePersonalSign(params, address)

@@ -156,6 +156,10 @@ export function createEmbeddedConnectorBody(
               return user ? [getAddress(user.address)] : []
             case 'eth_chainId':
               return numberToHex(chainIdOf(user, frame))
+            case 'wallet_getCapabilities':
+              // Answered here (SPEC §7, handled locally): the embedded smart account batches atomically (its
+              // calls go as one user operation through the login frame); its EOA does not.
+              return embeddedCapabilities(user, config.chains, params)
             case 'wallet_switchEthereumChain': {
               const [{ chainId }] = params as [{ chainId: `0x${string}` }]
               await body.switchChain({ chainId: Number(chainId) })
@@ -176,4 +180,29 @@ export function createEmbeddedConnectorBody(
     },
   }
   return body
+}
+
+/**
+ * The embedded wallet's EIP-5792 capabilities, by hex chain id: atomic batching where the account shown is the
+ * smart account, none for the EOA. The chains asked for (`params[1]`), else every configured one.
+ */
+export function embeddedCapabilities(
+  user: FrameUser | undefined,
+  chains: readonly { id: number }[],
+  params: unknown,
+): Record<`0x${string}`, { atomic: { status: 'supported' | 'unsupported' } }> {
+  const shown = user?.address.toLowerCase()
+  const type = user?.accounts.find((account) => account.address.toLowerCase() === shown)?.type
+  const smart = (type ?? user?.preferredAccountType) === 'smartAccount'
+  const asked = Array.isArray(params) && Array.isArray(params[1]) ? (params[1] as unknown[]) : undefined
+  const ids = chains
+    .map((chain) => chain.id)
+    .filter(
+      (id) =>
+        !asked ||
+        asked.some((hex) => typeof hex === 'string' && /^0x[0-9a-f]+$/i.test(hex) && Number(hex) === id),
+    )
+  return Object.fromEntries(
+    ids.map((id) => [numberToHex(id), { atomic: { status: smart ? 'supported' : 'unsupported' } }]),
+  ) as Record<`0x${string}`, { atomic: { status: 'supported' | 'unsupported' } }>
 }

@@ -1,4 +1,5 @@
 import type { Capability } from '../../machines/capability'
+import { callsCapability } from './callsCapability'
 import { namesCapability } from './namesCapability'
 import { onrampCapability } from './onrampCapability'
 import { payCapability } from './payCapability'
@@ -14,4 +15,5 @@ export const builtInCapabilities: readonly Capability[] = [
   signInCapability,
   sendCapability,
   payCapability,
+  callsCapability,
 ]

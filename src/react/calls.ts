@@ -1,0 +1,164 @@
+import { useCallback, useMemo, useState } from 'react'
+import { numberToHex } from 'viem'
+import { type CallsError, CallsFailedError, callsErrorOf } from '../errors/calls'
+import type { CallsActorRef, CallsContext } from '../machines/calls'
+import type { BatchCall, CallsPhase, CallsReceipt, KitBatchCall } from '../machines/calls/types'
+import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
+import { selectCapabilityHost } from '../machines/kit'
+import { useSelector } from './actor'
+import { useKitActor } from './context'
+import { useCapability } from './hooks'
+
+/** A batch that landed. */
+export interface CallsResult {
+  /** The batch's id: `wallet_getCallsStatus` (wagmi's `getCallsStatus`) takes it. */
+  id: string
+  /** Executed atomically by the wallet (one confirmation), or as separate transactions. */
+  atomic: boolean
+  /** Sent as separate transactions because the wallet cannot batch atomically (it asked for each call). */
+  sequential: boolean
+  /** One receipt per transaction mined. */
+  receipts: readonly CallsReceipt[]
+}
+
+export interface UseKitSendCallsReturnType {
+  /**
+   * Sends `calls` from the connected eip155 account (EIP-5792 `wallet_sendCalls`). A call that breaks SPEC §5
+   * ("Batched calls need a 'to' starting 0x; data, if present, starts 0x") is refused before any wallet is asked
+   * (`InvalidBatchedCallError`). A wallet with atomic batching on the chain confirms them once; one without asks
+   * for each call separately (the visitor is told so). Resolves once every call is mined; rejects with a
+   * `CallsError` otherwise (declined, reverted, not connected, another batch on its way).
+   */
+  sendCalls: (calls: readonly BatchCall[], options?: { chainId?: number }) => Promise<CallsResult>
+  /** This hook's last batch: none yet (`idle`), `sending`, `succeeded` or `failed`. */
+  status: 'idle' | CallsPhase
+  /** Its outcome. */
+  result: { calls: CallsResult; error?: undefined } | { calls?: undefined; error: CallsError } | undefined
+}
+
+/** The ids of `calls.send`: each call's own, so its outcome is told apart from another's. */
+let lastCallsId = 0
+
+function outcomeOf(context: CallsContext | undefined, id: number | undefined) {
+  if (!context || id === undefined) return undefined
+  const { calls, refused } = context
+  if (refused?.id === id) return { phase: 'failed' as const, error: refused.error }
+  if (calls?.id !== id) return undefined
+  if (calls.phase !== 'succeeded') return { phase: calls.phase, error: calls.error }
+  const result: CallsResult = {
+    id: calls.batchId!,
+    atomic: calls.result?.atomic ?? false,
+    sequential: calls.sequential === true,
+    receipts: calls.result?.receipts ?? [],
+  }
+  return { phase: calls.phase, result }
+}
+
+/** A call as the kit carries it: its value a hex quantity (anything else is left for SPEC §5's check to refuse). */
+const kitCall = (call: BatchCall): KitBatchCall => {
+  if (typeof call !== 'object' || call === null) return call
+  const { value, ...rest } = call
+  if (value === undefined) return rest
+  return {
+    ...rest,
+    value: (typeof value === 'bigint' && value >= 0n ? numberToHex(value) : value) as `0x${string}`,
+  }
+}
+
+type Outcome = ReturnType<typeof outcomeOf>
+const sameOutcome = (a: Outcome, b: Outcome) =>
+  a?.phase === b?.phase && a?.error === b?.error && a?.result?.id === b?.result?.id
+
+/**
+ * Batched calls (EIP-5792) through the kit: its code is fetched with the first batch, never before. The batch's
+ * id works with wagmi's own `getCallsStatus` / `useCallsStatus` as well.
+ *
+ * @example
+ * ```tsx
+ * import { useKitSendCalls } from 'walletstate/react'
+ *
+ * export function SendBoth() {
+ *   const { sendCalls, status } = useKitSendCalls()
+ *   const send = async () => {
+ *     const { receipts } = await sendCalls([
+ *       { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 1_000_000_000_000_000n },
+ *       { to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', value: 1_000_000_000_000_000n },
+ *     ])
+ *     console.log(receipts.length, 'transactions mined')
+ *   }
+ *   return (
+ *     <button type="button" onClick={send} disabled={status === 'sending'}>
+ *       Send both
+ *     </button>
+ *   )
+ * }
+ * ```
+ */
+export function useKitSendCalls(): UseKitSendCallsReturnType {
+  const kit = useKitActor()
+  const [id, setId] = useState<number>()
+  const [failed, setFailed] = useState<{ id: number; error: CallsError }>()
+  const callsActor = useCapability<CallsActorRef>('calls').actor
+  const recorded = useSelector(callsActor, (s) => outcomeOf(s?.context, id), sameOutcome)
+  const sendCalls = useCallback(
+    (calls: readonly BatchCall[], options: { chainId?: number } = {}) => {
+      const callsId = ++lastCallsId
+      setId(callsId)
+      return new Promise<CallsResult>((resolve, reject) => {
+        const stops: Array<() => void> = []
+        const stop = () => {
+          for (const each of stops.splice(0)) each()
+        }
+        const settle = (context: CallsContext | undefined) => {
+          const settled = outcomeOf(context, callsId)
+          if (!settled || settled.phase === 'sending') return
+          stop()
+          if (settled.result) resolve(settled.result)
+          else reject(callsErrorOf(settled.error!))
+        }
+        // The batch's records are its capability's (loaded with this batch): followed once it runs; its code
+        // failing to load refuses the batch (the next one loads it again).
+        const host = selectCapabilityHost(kit.getSnapshot(), 'calls') as CapabilityHostRef | undefined
+        let followed: CallsActorRef | undefined
+        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
+          if (capabilityStatus(snapshot) === 'failed') {
+            stop()
+            const unavailable = new CallsFailedError({ details: 'Batched calls could not load. Try again.' })
+            setFailed({ id: callsId, error: unavailable })
+            reject(unavailable)
+            return
+          }
+          const actor = snapshot.context.actor as CallsActorRef | undefined
+          if (!actor || actor === followed) return
+          followed = actor
+          const subscription = actor.subscribe((s) => settle(s.context))
+          stops.push(() => subscription.unsubscribe())
+          settle(actor.getSnapshot().context)
+        }
+        if (host) {
+          const subscription = host.subscribe(onHost)
+          stops.push(() => subscription.unsubscribe())
+        }
+        kit.send({
+          type: 'calls.send',
+          id: callsId,
+          request: {
+            calls: calls.map(kitCall),
+            ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+          },
+        })
+        if (host) onHost(host.getSnapshot())
+      })
+    },
+    [kit],
+  )
+  const outcome =
+    failed && failed.id === id ? { phase: 'failed' as const, error: undefined, result: undefined } : recorded
+  const result = useMemo<UseKitSendCallsReturnType['result']>(() => {
+    if (failed && failed.id === id) return { error: failed.error }
+    if (outcome?.result) return { calls: outcome.result }
+    if (outcome?.phase === 'failed' && outcome.error) return { error: callsErrorOf(outcome.error) }
+    return undefined
+  }, [outcome, failed, id])
+  return { sendCalls, status: outcome?.phase ?? 'idle', result }
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest'
+import { createActor, type EventFromLogic, fromPromise, type SnapshotFrom, waitFor } from 'xstate'
+import { BATCHED_CALLS_RULE } from '../../src/errors/calls'
+import { callsMachine } from '../../src/machines/calls'
+import type { AtomicStatus, CallsRequest, CallsStatus } from '../../src/machines/calls/types'
+import { assertCoverage, createModel, replayPath } from '../../src/testing'
+import { replayAll } from './paths'
+
+/**
+ * Batched calls (src/machines/calls.ts): every order of the host's batches (valid, breaking SPEC §5), the
+ * account, and the wallet's answers (its capabilities: atomic or not; the batch taken or declined; its status
+ * pending, confirmed or failed). The slots never settle on their own: each answer is an event of the path. The
+ * invariant holds what the host reads (src/react/calls.ts): no wallet is asked for a batch that breaks SPEC §5 or
+ * without an account, a batch sent one call at a time was announced so, and an outcome has its facts.
+ */
+const never = <T>() => new Promise<T>(() => {})
+let asked: string[] = []
+const modelMachine = callsMachine.provide({
+  actors: {
+    capabilities: fromPromise(never<AtomicStatus>),
+    sendCalls: fromPromise(never<string>),
+    callsStatus: fromPromise(never<CallsStatus>),
+  },
+  actions: {
+    tellSequential: () => {
+      asked.push('sequential')
+    },
+  },
+})
+type Machine = typeof modelMachine
+type Snapshot = SnapshotFrom<Machine>
+type Event = EventFromLogic<Machine>
+
+const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const
+const HASH = `0x${'ab'.repeat(32)}` as const
+const VALID: CallsRequest = {
+  calls: [
+    { to: BOB, value: '0x1' as const },
+    { to: BOB, data: '0xa9059cbb' as const },
+  ],
+}
+const INVALID: CallsRequest = { calls: [{ to: BOB }, { to: 'bob.eth' as `0x${string}` }] }
+const receipt = (status: 'success' | 'reverted') => ({ transactionHash: HASH, blockNumber: '16', status })
+
+// The done and error events of invoked actors are machine-internal types, so they are cast as events.
+const events = [
+  { type: 'calls.send', id: 1, request: VALID },
+  { type: 'calls.send', id: 2, request: INVALID },
+  { type: 'calls.account', account: undefined },
+  { type: 'calls.account', account: { address: ALICE, chainId: 31337 } },
+  { type: 'xstate.done.actor.capabilities', output: 'supported' },
+  { type: 'xstate.done.actor.capabilities', output: 'unsupported' },
+  { type: 'xstate.error.actor.capabilities', error: new Error('invalid capabilities') },
+  { type: 'xstate.done.actor.sendCalls', output: 'batch-1' },
+  { type: 'xstate.error.actor.sendCalls', error: Object.assign(new Error('User rejected'), { code: 4001 }) },
+  { type: 'xstate.done.actor.callsStatus', output: { status: 'pending', atomic: false, receipts: [] } },
+  {
+    type: 'xstate.done.actor.callsStatus',
+    output: { status: 'success', atomic: false, receipts: [receipt('success'), receipt('success')] },
+  },
+  {
+    type: 'xstate.done.actor.callsStatus',
+    output: { status: 'failure', atomic: false, receipts: [receipt('success'), receipt('reverted')] },
+  },
+  { type: 'xstate.error.actor.callsStatus', error: new Error('HTTP 503') },
+] as unknown as Event[]
+
+const serializeState = (s: Snapshot) =>
+  JSON.stringify([
+    s.value,
+    s.context.account !== undefined,
+    s.context.calls?.phase,
+    s.context.calls?.sequential,
+    s.context.calls?.error?.name,
+    s.context.refused !== undefined,
+  ])
+
+const modelFor = (connected: boolean) =>
+  createModel(modelMachine, {
+    input: { account: connected ? { address: ALICE, chainId: 31337 } : undefined },
+    events,
+    serializeState,
+  })
+const connected = modelFor(true)
+const disconnected = modelFor(false)
+const CONNECTED_PATHS = 27
+const DISCONNECTED_PATHS = 27
+
+function invariant(s: Snapshot) {
+  const { calls, refused } = s.context
+  const sending = s.matches('checking') || s.matches('asking') || s.matches('following')
+  if (sending !== (calls?.phase === 'sending'))
+    throw new Error('a batch on its way outside the sending states')
+  if (calls?.id === 2 && calls.phase !== 'failed') throw new Error('a batch breaking SPEC §5 went on')
+  if (
+    calls?.id === 2 &&
+    calls.error?.message !== BATCHED_CALLS_RULE &&
+    calls.error?.name !== 'CallsNotConnectedError'
+  )
+    throw new Error('a batch breaking SPEC §5 refused without the rule')
+  if (calls?.batchId && calls.request !== VALID) throw new Error('a wallet got a batch that was not valid')
+  if (s.matches('confirmed') && (calls?.phase !== 'succeeded' || calls.result?.receipts.length !== 2))
+    throw new Error('confirmed without both receipts')
+  if (s.matches('failed') && !calls?.error) throw new Error('failed without its error')
+  if (refused && refused.error.name !== 'CallsBusyError') throw new Error('a busy refusal of another kind')
+  if (calls?.sequential && calls.atomic !== 'unsupported')
+    throw new Error('sequential, yet the wallet batches')
+}
+
+describe('Batched calls, model-based', () => {
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect([connected.paths.length, disconnected.paths.length]).toEqual([CONNECTED_PATHS, DISCONNECTED_PATHS])
+  })
+
+  for (const [name, model] of [
+    ['connected', connected],
+    ['disconnected', disconnected],
+  ] as const)
+    for (const path of model.paths)
+      it(`replays, ${name}, ${path.description}`, () => {
+        asked = []
+        replayPath(model, path, { invariant })
+      })
+
+  it('reaches every state and takes every transition of the machine', () => {
+    assertCoverage(connected, replayAll([connected, disconnected], { invariant }))
+  })
+})
+
+describe('Batched calls, with answering slots', () => {
+  const run = (atomic: AtomicStatus, statuses: CallsStatus['status'][]) => {
+    const sent: unknown[] = []
+    const notices: string[] = []
+    const actor = createActor(
+      callsMachine.provide({
+        actors: {
+          capabilities: fromPromise(async () => atomic),
+          sendCalls: fromPromise(async ({ input }) => {
+            sent.push(input)
+            return 'batch-1'
+          }),
+          callsStatus: fromPromise(async (): Promise<CallsStatus> => {
+            const status = statuses.shift() ?? 'pending'
+            return {
+              status,
+              atomic: atomic === 'supported',
+              receipts: [receipt('success'), receipt('success')],
+            }
+          }),
+        },
+        delays: { callsStatusPoll: 0 },
+      }),
+      { input: { account: { address: ALICE, chainId: 31337 } } },
+    ).start()
+    actor.on('*', (notice) => notices.push(notice.type))
+    return { actor, sent, notices }
+  }
+
+  it('a wallet without atomic batching: the visitor is told, the batch is followed until final', async () => {
+    const { actor, sent, notices } = run('unsupported', ['pending', 'pending', 'success'])
+    actor.send({ type: 'calls.send', id: 1, request: VALID })
+    const done = await waitFor(actor, (s) => s.matches('confirmed') || s.matches('failed'))
+    expect(done.value).toBe('confirmed')
+    expect(done.context.calls).toMatchObject({ sequential: true, batchId: 'batch-1', phase: 'succeeded' })
+    expect(notices).toEqual(['calls.sequential', 'calls.succeeded'])
+    expect(sent).toEqual([{ calls: VALID.calls, chainId: 31337 }])
+  })
+
+  it('a wallet with atomic batching: no notice of separate prompts', async () => {
+    const { actor, notices } = run('supported', ['success'])
+    actor.send({ type: 'calls.send', id: 1, request: VALID })
+    await waitFor(actor, (s) => s.matches('confirmed'))
+    expect(notices).toEqual(['calls.succeeded'])
+  })
+
+  it('a batch breaking SPEC §5 is refused before any wallet is asked, with the rule', () => {
+    const { actor, sent } = run('supported', [])
+    actor.send({ type: 'calls.send', id: 2, request: INVALID })
+    expect(actor.getSnapshot().value).toBe('failed')
+    expect(actor.getSnapshot().context.calls?.error).toMatchObject({
+      name: 'InvalidBatchedCallError',
+      message: BATCHED_CALLS_RULE,
+      details: "call 2: 'to' does not start with 0x",
+    })
+    expect(sent).toEqual([])
+  })
+})
