@@ -336,3 +336,10 @@ export const WALLET_NAME_MAX_LENGTH = 64
 // One payment, one transaction (the send flow past the wallet's time limit)
 /** How many blocks back the send flow looks for the transaction that took a payment's nonce. Ours. */
 export const SEND_NONCE_SCAN_BLOCKS = 256
+
+// ---------------------------------------------------------------------------------------------------------
+// Account types (the embedded wallet's smart account)
+/** SPEC §4: "default is smart account for eip155 and EOA for solana" (`preferredAccountTypes` overrides eip155's). */
+export const DEFAULT_ACCOUNT_TYPES = { eip155: 'smartAccount', solana: 'eoa' } as const
+/** How many smart-account-enabled networks are stored at most. Ours: a kit configures far fewer networks. */
+export const SMART_ACCOUNT_NETWORKS_MAX = 64

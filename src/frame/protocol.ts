@@ -141,6 +141,8 @@ export interface FrameCommandResults {
   getChainId: { chainId: FrameChainId }
   switchNetwork: SwitchNetworkResult
   updateEmail: { action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }
+  /** SPEC §4 "smart-account setup": the user's smart account on the current network, and whether it is deployed. */
+  initSmartAccount: { address: string; isDeployed?: boolean }
 }
 
 export interface SocialResult {
@@ -326,6 +328,7 @@ const commandResults = {
   getChainId: v.object({ chainId: ChainId }),
   switchNetwork: switchNetworkResultSchema,
   updateEmail: updateEmailResultSchema,
+  initSmartAccount: v.object({ address: Address, isDeployed: v.optional(v.boolean()) }),
 } satisfies Partial<Record<FrameCommand, v.GenericSchema>>
 export const CommandResults: { [C in keyof FrameCommandResults]: Schema<FrameCommandResults[C]> } =
   commandResults
