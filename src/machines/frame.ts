@@ -3,8 +3,9 @@ import { DEFAULT_ACCOUNT_TYPES, EMAIL_LOGIN_COOLDOWN_MS, SDK_VERSION } from '../
 import type { ViewName } from '../views'
 import { emailLogin } from './frame/email'
 import { farcasterLogin } from './frame/farcaster'
+import { frameNetworkId } from './frame/networks'
 import { askFrame } from './frame/requests'
-import { answers, defaultAccountType, frameNetworkId, frameSetup, result } from './frame/setup'
+import { answers, defaultAccountType, frameSetup, result } from './frame/setup'
 import { socialLogin } from './frame/social'
 import type { FrameContext, FrameRestored, FrameStateMeta, FrameTag } from './frame/types'
 import { updateEmail } from './frame/updateEmail'
@@ -29,8 +30,9 @@ import { updateEmail } from './frame/updateEmail'
  */
 
 export { frameRpc } from '../frame/rpc'
+export { frameNetworkId, smartAccountEnabled } from './frame/networks'
 export { FRAME_COMMAND_TIMEOUTS, type FrameRequestInput, frameRequestMachine } from './frame/requests'
-export { defaultAccountType, frameNetworkId, frameSetup, smartAccountEnabled } from './frame/setup'
+export { defaultAccountType, frameSetup } from './frame/setup'
 export type * from './frame/types'
 
 function restoredCooldown(restored: FrameRestored | undefined, now: () => number): number | undefined {

@@ -359,6 +359,34 @@ describe('e-mail login', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Connect Wallet' })).toBeTruthy())
   })
 
+  it("behavior: on a network without smart accounts (the frame refuses the setup), Account shows §8's text and offers only the EOA", async () => {
+    const r = renderKit()
+    r.frame.noSmartAccount.add(1)
+    await openReady(r)
+    await submitEmail()
+    await showView('EmailVerifyOtp')
+    await enterCode(r.frame.codeFor(ALICE)!)
+    await expectConnected(r)
+    fireEvent.click(screen.getByRole('button', { name: shownAddress(r) }))
+    await showView('Account')
+    const embedded = () => within(dialog()).getByRole('region', { name: 'Embedded wallet' })
+    await waitFor(() =>
+      expect(within(embedded()).getByRole('alert').textContent).toBe(
+        'This application might not support Smart Accounts',
+      ),
+    )
+    expect(r.frameActor()!.getSnapshot().context.smartAccountNetworks).toEqual([])
+    await waitFor(() => expect(button('Switch to your EOA').disabled).toBe(false))
+    fireEvent.click(button('Switch to your EOA'))
+    await waitFor(() => expect(screen.getByTestId('account-type').textContent).toBe('Account type: EOA'))
+    await waitFor(() =>
+      expect(screen.getByTestId('smart-account-unsupported').textContent).toBe(
+        'This application might not support Smart Accounts',
+      ),
+    )
+    expect(within(dialog()).queryByRole('button', { name: 'Switch to your smart account' })).toBeNull()
+  })
+
   it('behavior: a wrong code shows the frame error in an alert and stays typed and focused; the right one connects', async () => {
     const r = renderKit()
     await openReady(r)

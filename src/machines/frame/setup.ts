@@ -41,6 +41,7 @@ import {
   SAFE_RPC_METHODS,
 } from '../../frame/protocol'
 import type { FrameInbound, FrameTransportCommand, FrameTransportInput } from '../../frame/transport'
+import { frameNetworkId, smartAccountEnabled } from './networks'
 import { type FrameRequestMachine, frameRequestMachine } from './requests'
 import type {
   AccountType,
@@ -76,18 +77,6 @@ export function defaultAccountType(
   preferred: AccountType = DEFAULT_ACCOUNT_TYPES.eip155,
 ): AccountType {
   return namespace === 'eip155' ? preferred : DEFAULT_ACCOUNT_TYPES.solana
-}
-
-/** The CAIP-2 id of the frame's current network (its chain id is a number on eip155). */
-export function frameNetworkId(chainId: string | number): string {
-  return typeof chainId === 'number' || /^\d+$/.test(chainId) ? `eip155:${chainId}` : chainId
-}
-
-/** Whether the frame's current network is one with a smart account (SPEC §3 smart-account-enabled networks). */
-export function smartAccountEnabled(
-  context: Pick<FrameContext, 'chainId' | 'smartAccountNetworks'>,
-): boolean {
-  return context.smartAccountNetworks.includes(frameNetworkId(context.chainId))
 }
 
 const withNetwork = (networks: readonly string[], id: string, enabled: boolean): string[] =>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
-import { isSolanaFrameUser } from '../../frame/protocol'
-import { type AccountType, smartAccountEnabled } from '../../machines/frame'
+import { SmartAccountUnsupportedError } from '../../errors/frame'
+import type { AccountType } from '../../machines/frame'
+import { smartAccountEnabled } from '../../machines/frame/networks'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
@@ -31,7 +32,11 @@ export default function EmbeddedAccount() {
   const userName = useSelector(frame, (s) => s?.context.user?.userName)
   const accountType = useSelector(frame, (s) => s?.context.accountType)
   const error = useSelector(frame, (s) => s?.context.error)
-  const onEvm = useSelector(frame, (s) => s?.context.user !== undefined && !isSolanaFrameUser(s.context.user))
+  // A Solana user's chain is `solana:…` (its only account the EOA).
+  const onEvm = useSelector(
+    frame,
+    (s) => s?.context.user !== undefined && !String(s.context.user.chainId).startsWith('solana:'),
+  )
   const smartAccountHere = useSelector(frame, (s) => (s ? smartAccountEnabled(s.context) : false))
   const canSwitch = useSelector(
     frame,
@@ -80,7 +85,7 @@ export default function EmbeddedAccount() {
       {/* SPEC §4: Solana's only account is its EOA; on eip155 the other type is offered where the network has it. */}
       {other === undefined ? null : unsupportedShown ? (
         <p className="ws-muted" data-testid="smart-account-unsupported">
-          {t('error.SmartAccountUnsupportedError')}
+          {errorText(t, new SmartAccountUnsupportedError())}
         </p>
       ) : (
         <button
