@@ -274,6 +274,34 @@ describe('resolveConfig', () => {
     ])
   })
 
+  it("parameters: preferredAccountTypes: smart account on eip155 and EOA on Solana by default (SPEC §4); the host's eip155 type", () => {
+    expect(resolveConfig(base).preferredAccountTypes).toEqual({ eip155: 'smartAccount', solana: 'eoa' })
+    expect(
+      resolveConfig({ ...base, preferredAccountTypes: { eip155: 'eoa' } }).preferredAccountTypes,
+    ).toEqual({
+      eip155: 'eoa',
+      solana: 'eoa',
+    })
+    expect(
+      configProblems({ ...base, preferredAccountTypes: { eip155: 'smartAccount', solana: 'eoa' } }),
+    ).toEqual([])
+    expect(configProblems({ ...base, preferredAccountTypes: { eip155: 'smart' } as never })).toEqual([
+      "preferredAccountTypes.eip155: must be 'smartAccount' or 'eoa'",
+    ])
+    expect(configProblems({ ...base, preferredAccountTypes: { solana: 'smartAccount' } as never })).toEqual([
+      "preferredAccountTypes.solana: must be 'eoa' (Solana has no smart account)",
+    ])
+    expect(configProblems({ ...base, preferredAccountTypes: { polkadot: 'eoa' } as never })).toEqual([
+      "preferredAccountTypes.polkadot: is not a namespace ('eip155' or 'solana')",
+    ])
+    expect(configProblems({ ...base, preferredAccountTypes: 'eoa' as never })).toEqual([
+      "preferredAccountTypes: must be an object of namespaces ('eip155', 'solana') to account types",
+    ])
+    expect(() => resolveConfig({ ...base, preferredAccountTypes: { eip155: 'x' } as never })).toThrow(
+      /preferredAccountTypes\.eip155/,
+    )
+  })
+
   it('parameters: rpcMap takes https URLs (http only on loopback) for configured networks only', () => {
     const ok = { 'eip155:31337': 'https://rpc.example/eth' } as const
     expect(configProblems({ ...base, rpcMap: ok })).toEqual([])

@@ -1,6 +1,7 @@
 import type { Config as WagmiConfig } from 'wagmi'
-import { ONRAMP_PARTNER_ORIGINS, SWAP_SLIPPAGE_MAX } from './constants'
+import { DEFAULT_ACCOUNT_TYPES, ONRAMP_PARTNER_ORIGINS, SWAP_SLIPPAGE_MAX } from './constants'
 import { ALERTS, ConfigError, type KitAlert } from './errors/base'
+import type { AccountType } from './frame/protocol'
 import type { SiweConfig, SiwxConfig } from './siwx/types'
 import { checkHttp, normaliseLink } from './utils/httpUrl'
 import { safeDeepLink, safeHttpUrl, safeText } from './utils/links'
@@ -313,6 +314,24 @@ export interface KitConfig {
    * })
    */
   swapRouters?: Readonly<Record<`eip155:${string}`, string>>
+  /**
+   * The embedded wallet's account type per namespace at a fresh login (SPEC §4): `'smartAccount'` or `'eoa'`
+   * on eip155 (the smart account when unset), `'eoa'` on Solana (its only type). The visitor can switch in
+   * Account; a restored login keeps the type the visitor last chose.
+   *
+   * @example
+   * import { mainnet } from 'viem/chains'
+   * import { createKitMachine } from 'walletstate'
+   *
+   * const kit = createKitMachine({ projectId: 'abc', networks: [mainnet], preferredAccountTypes: { eip155: 'eoa' } })
+   */
+  preferredAccountTypes?: Partial<KitAccountTypes>
+}
+
+/** The embedded wallet's account type per namespace (`preferredAccountTypes`). */
+export interface KitAccountTypes {
+  eip155: AccountType
+  solana: 'eoa'
 }
 
 export interface KitWalletConnectOptions {
@@ -355,6 +374,8 @@ export interface ResolvedKitConfig {
   onrampPartnerOrigins: Readonly<Record<string, readonly string[]>>
   /** The swap routers by CAIP-2 id (empty when none: no chain can swap). */
   swapRouters: Readonly<Record<string, string>>
+  /** The embedded wallet's account type per namespace at a fresh login (DEFAULT_ACCOUNT_TYPES under the host's). */
+  preferredAccountTypes: KitAccountTypes
   /** Problems that do not stop the kit but are shown in the modal (SPEC §5, §8). */
   alerts: readonly KitAlert[]
   /** The language the views start in. */
@@ -513,6 +534,7 @@ export function configProblems(config: unknown): string[] {
   )
     report('swapSlippage', `must be a number of percent above 0, at most ${SWAP_SLIPPAGE_MAX}`)
   if (config.swapRouters !== undefined) checkSwapRouters(config.swapRouters, report)
+  if (config.preferredAccountTypes !== undefined) checkAccountTypes(config.preferredAccountTypes, report)
   checkWagmiConfig(config.wagmiConfig, networks, report)
   for (const option of ['termsConditionsUrl', 'privacyPolicyUrl'] as const)
     if (config[option] !== undefined && safePageUrl(config[option]) === undefined)
@@ -646,6 +668,23 @@ function checkSwapRouters(routers: unknown, report: Report): void {
     if (!/^eip155:\d{1,16}$/.test(key)) report(`swapRouters.${key}`, 'is not an eip155 CAIP-2 id')
     if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address))
       report(`swapRouters.${key}`, 'must be a 0x address of 20 bytes')
+  }
+}
+
+/** `preferredAccountTypes`: per namespace, a type that namespace has (SPEC §4: Solana's only one is the EOA). */
+function checkAccountTypes(types: unknown, report: Report): void {
+  if (!isRecord(types)) {
+    report('preferredAccountTypes', "must be an object of namespaces ('eip155', 'solana') to account types")
+    return
+  }
+  for (const [key, type] of Object.entries(types)) {
+    if (key === 'eip155') {
+      if (type !== undefined && type !== 'smartAccount' && type !== 'eoa')
+        report('preferredAccountTypes.eip155', "must be 'smartAccount' or 'eoa'")
+    } else if (key === 'solana') {
+      if (type !== undefined && type !== 'eoa')
+        report('preferredAccountTypes.solana', "must be 'eoa' (Solana has no smart account)")
+    } else report(`preferredAccountTypes.${key}`, "is not a namespace ('eip155' or 'solana')")
   }
 }
 
@@ -809,6 +848,10 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     customWallets: (config.customWallets ?? []).map(resolveCustomWallet),
     onrampPartnerOrigins: { ...ONRAMP_PARTNER_ORIGINS, ...config.onrampPartnerOrigins },
     swapRouters: { ...config.swapRouters },
+    preferredAccountTypes: {
+      eip155: config.preferredAccountTypes?.eip155 ?? DEFAULT_ACCOUNT_TYPES.eip155,
+      solana: DEFAULT_ACCOUNT_TYPES.solana,
+    },
     alerts,
     locale: config.locale ?? 'en',
   }

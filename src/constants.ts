@@ -345,3 +345,9 @@ export const CALLS_CAPABILITIES_TIMEOUT_MS = 10_000
 export const CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS = 120_000
 export const CALLS_STATUS_READ_TIMEOUT_MS = 10_000
 export const CALLS_CONFIRM_TIMEOUT_MS = 10 * 60 * 1000
+
+// Account types (the embedded wallet's smart account)
+/** SPEC §4: "default is smart account for eip155 and EOA for solana" (`preferredAccountTypes` overrides eip155's). */
+export const DEFAULT_ACCOUNT_TYPES = { eip155: 'smartAccount', solana: 'eoa' } as const
+/** How many smart-account-enabled networks are stored at most. Ours: a kit configures far fewer networks. */
+export const SMART_ACCOUNT_NETWORKS_MAX = 64

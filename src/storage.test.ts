@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { getWagmiConfig } from './chains/eip155/wagmi'
 import { defineEvmNetwork, type KitStorage, resolveConfig } from './config'
-import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
+import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX, SMART_ACCOUNT_NETWORKS_MAX } from './constants'
 import { createKitStore, guardStorage, STORAGE_PREFIX } from './storage'
 
 function memory(): KitStorage & { data: Map<string, string> } {
@@ -59,6 +59,20 @@ describe('createKitStore', () => {
       storage.data.set(`${STORAGE_PREFIX}wcLinking`, JSON.stringify(bad))
       expect(store.read('wcLinking')).toBeUndefined()
     }
+  })
+
+  it('the smart-account networks (SPEC §3): eip155 CAIP-2 ids round-trip; one bad entry drops the whole list', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    store.write('smartAccountNetworks', ['eip155:1', 'eip155:31337', 'eip155:1'])
+    expect(store.read('smartAccountNetworks')).toEqual(['eip155:1', 'eip155:31337'])
+    for (const bad of [['eip155:1', 'solana:abc'], ['eip155:01'], 'eip155:1', [1], { 0: 'eip155:1' }]) {
+      storage.data.set(`${STORAGE_PREFIX}smartAccountNetworks`, JSON.stringify(bad))
+      expect(store.read('smartAccountNetworks')).toBeUndefined()
+    }
+    const tooMany = Array.from({ length: SMART_ACCOUNT_NETWORKS_MAX + 1 }, (_, i) => `eip155:${i + 1}`)
+    storage.data.set(`${STORAGE_PREFIX}smartAccountNetworks`, JSON.stringify(tooMany))
+    expect(store.read('smartAccountNetworks')).toBeUndefined()
   })
 
   it('behavior: storage that throws is only logged', () => {

@@ -1,5 +1,5 @@
 import type { KitStorage } from './config'
-import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX } from './constants'
+import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX, SMART_ACCOUNT_NETWORKS_MAX } from './constants'
 import { safeHttpUrl } from './utils/httpUrl'
 
 /**
@@ -76,6 +76,7 @@ export function recentWalletsFrom(items: readonly unknown[]): StoredRecentWallet
  * the chunks that load with them): storage is read at start, on the host page's first-click path, where
  * valibot's core would cost ~3 KiB gzip (issue 14's budget). Each check returns the value to use, or undefined.
  */
+const EIP155_NETWORK = /^eip155:[1-9]\d{0,15}$/
 const boundedString = (max: number) => (value: unknown) =>
   typeof value === 'string' && value.length <= max ? value : undefined
 const matching = (pattern: RegExp) => (value: unknown) =>
@@ -117,6 +118,16 @@ export const STORED_VALUES = {
   /** Each entry checked on its own: one bad wallet never makes the list unreadable. */
   recentWallets: (value: unknown): StoredRecentWallet[] | undefined =>
     Array.isArray(value) ? recentWalletsFrom(value) : undefined,
+  /**
+   * SPEC §3 "smart-account networks": the eip155 networks (CAIP-2 ids) where the embedded wallet has a smart
+   * account, as the login frame last said. All entries well-formed, or the whole list is ignored.
+   */
+  smartAccountNetworks: (value: unknown): string[] | undefined =>
+    Array.isArray(value) &&
+    value.length <= SMART_ACCOUNT_NETWORKS_MAX &&
+    value.every((id) => typeof id === 'string' && EIP155_NETWORK.test(id))
+      ? [...new Set(value as string[])]
+      : undefined,
 } as const
 
 export type StorageKey = keyof typeof STORED_VALUES

@@ -59,6 +59,9 @@ export function framePersistence(store: KitStore, now: () => number = Date.now) 
         case 'persist.email':
           store.write('email', request.email)
           return
+        case 'persist.smartAccountNetworks':
+          store.write('smartAccountNetworks', request.networks)
+          return
         case 'persist.disconnected':
           store.remove('emailLoginFlag')
           store.remove('email')
@@ -75,6 +78,7 @@ export function restoredLogin(store: KitStore, now: number = Date.now()): FrameR
   const email = store.read('email')
   const social = store.read('connectedSocial')
   const last = store.read('lastLoginTime')
+  const smartAccountNetworks = store.read('smartAccountNetworks')
   const cooldownMs = last !== undefined && last <= now ? Math.max(0, last + EMAIL_LOGIN_COOLDOWN_MS - now) : 0
   return {
     loggedIn,
@@ -83,5 +87,6 @@ export function restoredLogin(store: KitStore, now: number = Date.now()): FrameR
       ? { social: social as SocialLogin }
       : {}),
     ...(cooldownMs > 0 ? { cooldownMs } : {}),
+    ...(smartAccountNetworks ? { smartAccountNetworks } : {}),
   }
 }

@@ -75,6 +75,8 @@ export class FakeFrame {
   readonly mailbox: { to: string; code: string }[] = []
   /** Commands the frame never answers (to see timeouts). */
   readonly silent = new Set<FrameCommand>()
+  /** Chains without smart accounts: `initSmartAccount` and `setPreferredAccount` to one are refused there. */
+  readonly noSmartAccount = new Set<string | number>()
   /** Whether the frame announces itself when loaded. */
   announce = true
   /** How many iframes were opened and how many are open now. */
@@ -311,6 +313,8 @@ export class FakeFrame {
       }
       case 'setPreferredAccount':
         if (!this.session) return this.answer(id, fail('Not signed in'))
+        if (body.type === 'smartAccount' && this.noSmartAccount.has(this.session.chainId))
+          return this.answer(id, fail('Smart accounts are not enabled on this network'))
         this.session.type = body.type as 'eoa' | 'smartAccount'
         return this.answer(id, ok())
       case 'updateEmail': {
@@ -371,7 +375,13 @@ export class FakeFrame {
         }
         return this.answer(id, ok())
       }
-      case 'initSmartAccount':
+      case 'initSmartAccount': {
+        const s = this.session
+        if (!s || onSolana(s.chainId)) return this.answer(id, fail('Not signed in'))
+        if (this.noSmartAccount.has(s.chainId))
+          return this.answer(id, fail('Smart accounts are not enabled on this network'))
+        return this.answer(id, ok({ address: addressOf(s.login, 'smartAccount'), isDeployed: false }))
+      }
       case 'syncTheme':
       case 'syncDappData':
       case 'reload':

@@ -43,6 +43,137 @@ export const FRAME_COMMANDS = [
 ] as const
 export type FrameCommand = (typeof FRAME_COMMANDS)[number]
 
+/*
+ * The protocol's types are written out below rather than inferred from the schemas, so the package's
+ * declarations name them instead of spelling valibot's schema types; `Same` checks (at the end of the file)
+ * keep each schema's output equal to its type.
+ */
+
+/** A schema whose output is `T`: how the exported schemas are declared. */
+type Schema<T> = v.GenericSchema<unknown, T>
+
+/** SPEC §4: the embedded wallet's account types. */
+export type AccountType = 'eoa' | 'smartAccount'
+export type SocialProvider = 'google' | 'github' | 'apple' | 'facebook' | 'x' | 'discord'
+/** A chain id as the frame knows it: a number on eip155, a string (`solana:…`) otherwise. */
+export type FrameChainId = number | string
+
+/** The dapp's metadata the frame is told (`syncDappData`). */
+export interface FrameDappMetadata {
+  name: string
+  description: string
+  url: string
+  icons: string[]
+}
+
+/** A command without arguments (what valibot makes of an empty object schema). */
+// biome-ignore lint/complexity/noBannedTypes: the exact output of `v.object({})`, checked below
+export type NoPayload = {}
+
+/** What each command carries. */
+export interface FrameCommandPayloads {
+  switchNetwork: { chainId: FrameChainId }
+  connectEmail: { email: string }
+  connectDevice: NoPayload
+  connectOtp: { otp: string }
+  getSocialRedirectUri: { provider: SocialProvider }
+  connectSocial: { uri: string }
+  getFarcasterUri: NoPayload
+  connectFarcaster: NoPayload
+  getUser: { chainId?: FrameChainId }
+  signOut: NoPayload
+  isConnected: NoPayload
+  getChainId: NoPayload
+  initSmartAccount: NoPayload
+  setPreferredAccount: { type: AccountType }
+  rpcRequest: { method: string; params?: unknown[]; chainId?: FrameChainId }
+  updateEmail: { email: string }
+  updateEmailPrimaryOtp: { otp: string }
+  updateEmailSecondaryOtp: { otp: string }
+  syncTheme: { themeMode: 'dark' | 'light'; themeVariables?: Record<string, string> }
+  syncDappData: { projectId: string; sdkVersion: string; metadata?: FrameDappMetadata }
+  reload: NoPayload
+  rejectRpcRequests: NoPayload
+}
+
+/** One of a user's accounts (SPEC §3 `accounts`). */
+export interface FrameAccount<T extends AccountType = AccountType> {
+  address: string
+  type: T
+}
+
+/** SPEC §3 User from the login frame, on an eip155 chain. */
+export interface FrameEvmUser {
+  email?: string
+  address: string
+  chainId: FrameChainId
+  accounts: FrameAccount[]
+  userName?: string
+  preferredAccountType: AccountType
+  smartAccountDeployed?: boolean
+}
+
+/** SPEC §3 User on a Solana chain: its only account an EOA. */
+export interface FrameSolanaUser {
+  email?: string
+  address: string
+  chainId: string
+  accounts: FrameAccount<'eoa'>[]
+  userName?: string
+  preferredAccountType: 'eoa'
+  smartAccountDeployed?: boolean
+}
+
+export type FrameUser = FrameEvmUser | FrameSolanaUser
+
+/** What `switchNetwork` answers: eip155's chain and address, or Solana's (a `solana:` chain, base58). */
+export type SwitchNetworkResult =
+  | { chainId: FrameChainId; address?: string }
+  | { chainId: string; address?: string }
+
+/** What the commands the kit reads answer. */
+export interface FrameCommandResults {
+  connectEmail: { action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }
+  getSocialRedirectUri: { uri: string }
+  getFarcasterUri: { url: string }
+  getUser: FrameUser
+  isConnected: { isConnected: boolean }
+  getChainId: { chainId: FrameChainId }
+  switchNetwork: SwitchNetworkResult
+  updateEmail: { action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }
+  /** SPEC §4 "smart-account setup": the user's smart account on the current network, and whether it is deployed. */
+  initSmartAccount: { address: string; isDeployed?: boolean }
+}
+
+export interface SocialResult {
+  type: 'frame.socialResult'
+  payload: { uri: string }
+}
+
+export interface Envelope {
+  id?: string
+  type: string
+  payload?: unknown
+}
+
+export interface FrameRequest {
+  id: string
+  type: FrameCommand
+  payload?: unknown
+}
+
+export interface FrameReply {
+  id: string
+  type: 'frame.reply'
+  payload: { ok: true; result?: unknown } | { ok: false; error: { message: string; code?: number } }
+}
+
+export type FrameEvent =
+  | { type: 'frame.ready'; payload: { version: number } }
+  | { type: 'frame.approvalNeeded'; payload: { requestId: string; method: string } }
+  | { type: 'frame.approvalSettled'; payload: { requestId: string; approved: boolean } }
+  | { type: 'frame.originNotAllowed'; payload: { origin: string } }
+
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.regex(/^[\w-]+$/))
 /** An EVM address (viem's `isAddress`: 0x plus 40 hex characters, its checksum checked when mixed-case). */
 const Address = v.pipe(
@@ -67,16 +198,18 @@ const SolanaAddress = v.pipe(
   v.string(),
   v.check((value: string) => isSolanaAddress(value), 'Solana address: a base58 public key'),
 )
-export const SocialProviderSchema = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
-export const AccountTypeSchema = v.picklist(['eoa', 'smartAccount'])
+const socialProviderSchema = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
+export const SocialProviderSchema: Schema<SocialProvider> = socialProviderSchema
+const accountTypeSchema = v.picklist(['eoa', 'smartAccount'])
+export const AccountTypeSchema: Schema<AccountType> = accountTypeSchema
 
 /** Payloads of the commands, checked by the frame before it acts. */
-export const CommandPayloads = {
+const commandPayloads = {
   switchNetwork: v.object({ chainId: ChainId }),
   connectEmail: v.object({ email: Email }),
   connectDevice: v.object({}),
   connectOtp: v.object({ otp: Otp }),
-  getSocialRedirectUri: v.object({ provider: SocialProviderSchema }),
+  getSocialRedirectUri: v.object({ provider: socialProviderSchema }),
   connectSocial: v.object({ uri: v.pipe(v.string(), v.maxLength(4096)) }),
   getFarcasterUri: v.object({}),
   connectFarcaster: v.object({}),
@@ -85,7 +218,7 @@ export const CommandPayloads = {
   isConnected: v.object({}),
   getChainId: v.object({}),
   initSmartAccount: v.object({}),
-  setPreferredAccount: v.object({ type: AccountTypeSchema }),
+  setPreferredAccount: v.object({ type: accountTypeSchema }),
   rpcRequest: v.object({
     method: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
     params: v.optional(v.array(v.unknown())),
@@ -113,25 +246,27 @@ export const CommandPayloads = {
   reload: v.object({}),
   rejectRpcRequests: v.object({}),
 } satisfies Record<FrameCommand, v.GenericSchema>
+export const CommandPayloads: { [C in FrameCommand]: Schema<FrameCommandPayloads[C]> } = commandPayloads
 
-export type CommandPayload<C extends FrameCommand> = v.InferOutput<(typeof CommandPayloads)[C]>
+export type CommandPayload<C extends FrameCommand> = FrameCommandPayloads[C]
 
 /** SPEC §3 User from the login frame, on an eip155 chain: EVM addresses, an EOA and a smart account. */
-export const FrameEvmUserSchema = v.object({
+const frameEvmUserSchema = v.object({
   email: v.optional(Email),
   address: Address,
   chainId: EvmChainId,
-  accounts: v.array(v.object({ address: Address, type: AccountTypeSchema })),
+  accounts: v.array(v.object({ address: Address, type: accountTypeSchema })),
   userName: v.optional(v.pipe(v.string(), v.maxLength(200))),
-  preferredAccountType: AccountTypeSchema,
+  preferredAccountType: accountTypeSchema,
   smartAccountDeployed: v.optional(v.boolean()),
 })
+export const FrameEvmUserSchema: Schema<FrameEvmUser> = frameEvmUserSchema
 
 /**
  * SPEC §3 User on a Solana chain (issue 17): the account's base58 address, its only account an EOA (SPEC §4:
  * EOA on Solana).
  */
-export const FrameSolanaUserSchema = v.object({
+const frameSolanaUserSchema = v.object({
   email: v.optional(Email),
   address: SolanaAddress,
   chainId: SolanaChainId,
@@ -140,19 +275,18 @@ export const FrameSolanaUserSchema = v.object({
   preferredAccountType: v.literal('eoa'),
   smartAccountDeployed: v.optional(v.boolean()),
 })
+export const FrameSolanaUserSchema: Schema<FrameSolanaUser> = frameSolanaUserSchema
 
 /** SPEC §3 User from the login frame: eip155's, or Solana's when its chain id is `solana:`. */
-export const FrameUserSchema = v.union([FrameEvmUserSchema, FrameSolanaUserSchema])
-export type FrameUser = v.InferOutput<typeof FrameUserSchema>
+const frameUserSchema = v.union([frameEvmUserSchema, frameSolanaUserSchema])
+export const FrameUserSchema: Schema<FrameUser> = frameUserSchema
 
 /**
  * Whether a frame user is on a Solana chain (its address base58).
  *
  * @example if (isSolanaFrameUser(user)) new PublicKey(user.address)
  */
-export function isSolanaFrameUser(
-  user: FrameUser | undefined,
-): user is v.InferOutput<typeof FrameSolanaUserSchema> {
+export function isSolanaFrameUser(user: FrameUser | undefined): user is FrameSolanaUser {
   return typeof user?.chainId === 'string' && user.chainId.startsWith('solana:')
 }
 
@@ -160,68 +294,74 @@ export function isSolanaFrameUser(
  * What `switchNetwork` answers: the chain, and when a visitor is signed in the address on it (an EVM address,
  * or base58 on a `solana:` chain).
  */
-export const SwitchNetworkResultSchema = v.union([
+const switchNetworkResultSchema = v.union([
   v.object({ chainId: EvmChainId, address: v.optional(Address) }),
   v.object({ chainId: SolanaChainId, address: v.optional(SolanaAddress) }),
 ])
+export const SwitchNetworkResultSchema: Schema<SwitchNetworkResult> = switchNetworkResultSchema
 
 /** SPEC §4: e-mail connect answers what the visitor must do next. */
-export const EmailConnectResultSchema = v.object({
+const emailConnectResultSchema = v.object({
   action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']),
 })
+export const EmailConnectResultSchema: Schema<FrameCommandResults['connectEmail']> = emailConnectResultSchema
 
 /** An address the kit may open or show as a QR code: http(s) only, never a script URL. */
 const HttpUrl = v.pipe(v.string(), v.maxLength(4096), v.url(), v.regex(/^https?:\/\//i, 'An http(s) address'))
 
 /** SPEC §4: updating the e-mail asks for the current address's code first, or straight for the new one's. */
-export const UpdateEmailResultSchema = v.object({
+const updateEmailResultSchema = v.object({
   action: v.picklist(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']),
 })
+export const UpdateEmailResultSchema: Schema<FrameCommandResults['updateEmail']> = updateEmailResultSchema
 
 /**
  * What a successful reply carries as `result`, per command, where the kit reads it (added for the kit's frame
  * machine; the other commands answer anything, usually nothing).
  */
-export const CommandResults = {
-  connectEmail: EmailConnectResultSchema,
+const commandResults = {
+  connectEmail: emailConnectResultSchema,
   getSocialRedirectUri: v.object({ uri: HttpUrl }),
   getFarcasterUri: v.object({ url: HttpUrl }),
-  getUser: FrameUserSchema,
+  getUser: frameUserSchema,
   isConnected: v.object({ isConnected: v.boolean() }),
   getChainId: v.object({ chainId: ChainId }),
-  switchNetwork: SwitchNetworkResultSchema,
-  updateEmail: UpdateEmailResultSchema,
+  switchNetwork: switchNetworkResultSchema,
+  updateEmail: updateEmailResultSchema,
+  initSmartAccount: v.object({ address: Address, isDeployed: v.optional(v.boolean()) }),
 } satisfies Partial<Record<FrameCommand, v.GenericSchema>>
+export const CommandResults: { [C in keyof FrameCommandResults]: Schema<FrameCommandResults[C]> } =
+  commandResults
 
 /**
  * The message the social-login popup posts to its opener (the app) when the provider has sent the visitor
  * back: the URI to pass to `connectSocial`. Posted from the frame's origin to the app's exact origin; the kit
  * checks both and that it comes from the popup it opened.
  */
-export const SocialResultSchema = v.object({
+const socialResultSchema = v.object({
   type: v.literal('frame.socialResult'),
   payload: v.object({ uri: v.pipe(v.string(), v.maxLength(4096)) }),
 })
-export type SocialResult = v.InferOutput<typeof SocialResultSchema>
+export const SocialResultSchema: Schema<SocialResult> = socialResultSchema
 
 /** The envelope every message is, before its type is looked at. */
-export const EnvelopeSchema = v.object({
+const envelopeSchema = v.object({
   id: v.optional(Id),
   type: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
   payload: v.optional(v.unknown()),
 })
-export type Envelope = v.InferOutput<typeof EnvelopeSchema>
+export const EnvelopeSchema: Schema<Envelope> = envelopeSchema
 
 /** App → frame request. */
-export const RequestSchema = v.object({
+const requestSchema = v.object({
   id: Id,
   type: v.picklist(FRAME_COMMANDS),
   payload: v.optional(v.unknown()),
 })
-export type FrameRequest = v.InferOutput<typeof RequestSchema>
+export const RequestSchema: Schema<FrameRequest> = requestSchema
 
 /** Frame → app: one reply per request. */
-export const ReplySchema = v.object({
+const replySchema = v.object({
   id: Id,
   type: v.literal('frame.reply'),
   payload: v.variant('ok', [
@@ -235,10 +375,10 @@ export const ReplySchema = v.object({
     }),
   ]),
 })
-export type FrameReply = v.InferOutput<typeof ReplySchema>
+export const ReplySchema: Schema<FrameReply> = replySchema
 
 /** Frame → app events (no id). */
-export const FrameEventSchema = v.variant('type', [
+const frameEventSchema = v.variant('type', [
   /** The frame is loaded and listening (SPEC §4: ready, then a further 500 ms wait). */
   v.object({ type: v.literal('frame.ready'), payload: v.object({ version: v.number() }) }),
   /** A signing call waits for the visitor: show the frame (ApproveTransaction view). */
@@ -254,7 +394,12 @@ export const FrameEventSchema = v.variant('type', [
   /** The page is not on the project's allowed origins (SPEC §5): the invalid-app-configuration alert. */
   v.object({ type: v.literal('frame.originNotAllowed'), payload: v.object({ origin: v.string() }) }),
 ])
-export type FrameEvent = v.InferOutput<typeof FrameEventSchema>
+/** Its `options` name each event's type (the transport tells an unknown event from a malformed one). */
+export const FrameEventSchema: Schema<FrameEvent> & {
+  readonly options: readonly {
+    readonly entries: { readonly type: { readonly literal: FrameEvent['type'] } }
+  }[]
+} = frameEventSchema
 
 /** Signing calls need the visitor's confirmation in the frame; everything else listed here is read-only. */
 export const SIGNING_METHODS = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
@@ -293,3 +438,29 @@ export function acceptMessage(
   const parsed = v.safeParse(EnvelopeSchema, event.data)
   return parsed.success ? parsed.output : undefined
 }
+
+/** Whether two types are the same (not merely assignable either way). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+type Expect<T extends true> = T
+/** Each schema's output is its written-out type: a change to one without the other fails the type check. */
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check, never used
+type SchemasMatchTheirTypes = [
+  Expect<Same<v.InferOutput<typeof accountTypeSchema>, AccountType>>,
+  Expect<Same<v.InferOutput<typeof socialProviderSchema>, SocialProvider>>,
+  Expect<Same<{ [C in FrameCommand]: v.InferOutput<(typeof commandPayloads)[C]> }, FrameCommandPayloads>>,
+  Expect<Same<v.InferOutput<typeof frameEvmUserSchema>, FrameEvmUser>>,
+  Expect<Same<v.InferOutput<typeof frameSolanaUserSchema>, FrameSolanaUser>>,
+  Expect<Same<v.InferOutput<typeof frameUserSchema>, FrameUser>>,
+  Expect<Same<v.InferOutput<typeof switchNetworkResultSchema>, SwitchNetworkResult>>,
+  Expect<
+    Same<
+      { [C in keyof typeof commandResults]: v.InferOutput<(typeof commandResults)[C]> },
+      FrameCommandResults
+    >
+  >,
+  Expect<Same<v.InferOutput<typeof socialResultSchema>, SocialResult>>,
+  Expect<Same<v.InferOutput<typeof envelopeSchema>, Envelope>>,
+  Expect<Same<v.InferOutput<typeof requestSchema>, FrameRequest>>,
+  Expect<Same<v.InferOutput<typeof replySchema>, FrameReply>>,
+  Expect<Same<v.InferOutput<typeof frameEventSchema>, FrameEvent>>,
+]

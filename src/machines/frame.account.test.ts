@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { isSolanaAddress } from '../chains/solana/address'
 import { EMAIL_LOGIN_COOLDOWN_MS, FRAME_REQUEST_TIMEOUT_MS } from '../constants'
 import { FrameError } from '../errors/frame'
-import { FAKE_FRAME_SOLANA_CHAIN_ID, solanaAddressOf } from '../frame/fakeFrame'
+import { FAKE_FRAME_SOLANA_CHAIN_ID, FakeFrame, solanaAddressOf } from '../frame/fakeFrame'
 import { frameRpc, selectFrameView } from './frame'
 import { ALICE, flush, loginByEmail, ready, start } from './frame/harness'
 
@@ -87,7 +87,9 @@ describe('frameMachine: the connected account', () => {
     await flush()
     await flush()
     expect(h.context().user!.chainId).toBe(10)
-    expect(h.frame.posted.at(-2)!.request).toMatchObject({ type: 'switchNetwork', payload: { chainId: 10 } })
+    expect(h.frame.posted.at(-3)!.request).toMatchObject({ type: 'switchNetwork', payload: { chainId: 10 } })
+    // On the smart account, the frame sets it up on the new network (SPEC §4 smart-account setup).
+    expect(h.frame.posted.at(-1)!.request).toMatchObject({ type: 'initSmartAccount' })
   })
 
   it('behavior: switching to Solana reads the base58 user; back on eip155 the EVM one (issue 17)', async () => {
@@ -329,5 +331,107 @@ describe('frameMachine: RPC requests', () => {
     h.frame.send({ type: 'frame.approvalNeeded', payload: { requestId: 'r99', method: 'personal_sign' } })
     await flush()
     expect(h.snapshot().hasTag('showFrame')).toBe(false)
+  })
+})
+
+describe('frameMachine: account types and smart-account networks (SPEC §3, §4, §8)', () => {
+  it("parameters: the config's preferred type is the default; Solana's is always the EOA", () => {
+    expect(start({ input: { preferredAccountType: 'eoa' } }).context().accountType).toBe('eoa')
+    const solana = start({ input: { namespace: 'solana', preferredAccountType: 'smartAccount' } })
+    expect(solana.context().accountType).toBe('eoa')
+  })
+
+  it('behavior: on the smart account the frame sets it up, and says whether it is deployed', async () => {
+    const h = start({ input: { smartAccountNetworks: ['eip155:1', 'eip155:10'] } })
+    await ready(h)
+    await loginByEmail(h)
+    expect(h.posted().slice(-2)).toEqual(['getUser', 'initSmartAccount'])
+    expect(h.context().user).toMatchObject({
+      preferredAccountType: 'smartAccount',
+      smartAccountDeployed: false,
+    })
+    expect(h.context().smartAccountNetworks).toEqual(['eip155:1', 'eip155:10'])
+    expect(h.persisted.some((p) => p.type === 'persist.smartAccountNetworks')).toBe(false)
+  })
+
+  it("behavior: a fresh login gets the config's EOA: the frame is asked once, then the user read again", async () => {
+    const h = start({ input: { preferredAccountType: 'eoa' } })
+    await ready(h)
+    await loginByEmail(h)
+    expect(h.posted()).toEqual(['connectEmail', 'connectOtp', 'getUser', 'setPreferredAccount', 'getUser'])
+    expect(h.frame.posted[3]!.request.payload).toEqual({ type: 'eoa' })
+    expect(h.context().accountType).toBe('eoa')
+    const user = h.context().user!
+    expect(user.address).toBe(user.accounts.find((a) => a.type === 'eoa')!.address)
+    // The connector learns the EOA's address at connect, not the smart account's first.
+    expect(h.emitted.find((e) => e.type === 'embedded.connected')).toMatchObject({
+      user: { address: user.address },
+    })
+  })
+
+  it("behavior: a restored login keeps the frame's type (the visitor's last choice)", async () => {
+    const h = start({
+      input: { preferredAccountType: 'smartAccount', restored: { loggedIn: true, email: ALICE } },
+    })
+    h.frame.signIn(ALICE)
+    await ready(h)
+    await flush()
+    h.send({ type: 'frame.setAccountType', accountType: 'eoa' })
+    await flush()
+    await flush()
+    expect(h.context().accountType).toBe('eoa')
+    const again = start({
+      frame: h.frame,
+      input: { preferredAccountType: 'smartAccount', restored: { loggedIn: true, email: ALICE } },
+    })
+    const before = h.frame.posted.length
+    await ready(again)
+    await flush()
+    expect(again.auth()).toEqual({ connected: 'idle' })
+    expect(h.frame.posted.slice(before).map((p) => p.request.type)).toEqual(['isConnected', 'getUser'])
+    expect(again.context().accountType).toBe('eoa')
+  })
+
+  it("behavior: the frame refusing the smart-account setup is §8's text, and the network leaves the list (stored)", async () => {
+    const frame = new FakeFrame([{ email: ALICE, trustedDevice: true }])
+    frame.noSmartAccount.add(1)
+    const h = start({ frame, input: { smartAccountNetworks: ['eip155:1', 'eip155:10'] } })
+    await ready(h)
+    await loginByEmail(h)
+    expect(h.error()).toBe('This application might not support Smart Accounts')
+    expect(h.context().smartAccountNetworks).toEqual(['eip155:10'])
+    expect(h.persisted.at(-1)).toEqual({ type: 'persist.smartAccountNetworks', networks: ['eip155:10'] })
+  })
+
+  it('guards: the smart account on a network without one is refused before the frame is asked', async () => {
+    const h = start({ input: { preferredAccountType: 'eoa', smartAccountNetworks: ['eip155:10'] } })
+    await ready(h)
+    await loginByEmail(h)
+    expect(h.context().accountType).toBe('eoa')
+    const asked = h.frame.posted.length
+    h.send({ type: 'frame.setAccountType', accountType: 'smartAccount' })
+    await flush()
+    expect(h.frame.posted.length).toBe(asked)
+    expect(h.error()).toBe('This application might not support Smart Accounts')
+    expect(h.context().accountType).toBe('eoa')
+    // On a network with one, the switch goes to the frame, and the smart account is set up there.
+    h.send({ type: 'frame.switchNetwork', chainId: 10 })
+    await flush()
+    await flush()
+    h.send({ type: 'frame.setAccountType', accountType: 'smartAccount' })
+    await flush()
+    await flush()
+    expect(h.context().accountType).toBe('smartAccount')
+    expect(h.posted().slice(-3)).toEqual(['setPreferredAccount', 'getUser', 'initSmartAccount'])
+  })
+
+  it('parameters: a stored list wins over the given one, within the networks the kit still has', () => {
+    const h = start({
+      input: {
+        smartAccountNetworks: ['eip155:1', 'eip155:10'],
+        restored: { loggedIn: false, smartAccountNetworks: ['eip155:10', 'eip155:137'] },
+      },
+    })
+    expect(h.context().smartAccountNetworks).toEqual(['eip155:10'])
   })
 })

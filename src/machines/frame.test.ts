@@ -262,7 +262,7 @@ describe('frameMachine: e-mail login', () => {
     await flush()
     await flush()
     expect(h.auth()).toEqual({ connected: 'idle' })
-    expect(h.posted()).toEqual(['connectEmail', 'getUser'])
+    expect(h.posted()).toEqual(['connectEmail', 'getUser', 'initSmartAccount'])
   })
 
   it('behavior: a new login within 30 s is refused with the seconds left, rounded up', async () => {
@@ -318,7 +318,7 @@ describe('frameMachine: e-mail login', () => {
     h.frame.signIn(ALICE)
     await ready(h)
     await flush()
-    expect(h.posted()).toEqual(['isConnected', 'getUser'])
+    expect(h.posted()).toEqual(['isConnected', 'getUser', 'initSmartAccount'])
     expect(h.auth()).toEqual({ connected: 'idle' })
     expect(h.emitted.find((e) => e.type === 'embedded.connected')).toMatchObject({ reconnected: true })
   })

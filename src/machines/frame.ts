@@ -1,8 +1,9 @@
-import { type ActorRefFrom, assign, type SnapshotFrom, stopChild } from 'xstate'
-import { EMAIL_LOGIN_COOLDOWN_MS, SDK_VERSION } from '../constants'
+import { type ActorRefFrom, and, assign, type SnapshotFrom, stopChild } from 'xstate'
+import { DEFAULT_ACCOUNT_TYPES, EMAIL_LOGIN_COOLDOWN_MS, SDK_VERSION } from '../constants'
 import type { ViewName } from '../views'
 import { emailLogin } from './frame/email'
 import { farcasterLogin } from './frame/farcaster'
+import { frameNetworkId } from './frame/networks'
 import { askFrame } from './frame/requests'
 import { answers, defaultAccountType, frameSetup, result } from './frame/setup'
 import { socialLogin } from './frame/social'
@@ -29,6 +30,7 @@ import { updateEmail } from './frame/updateEmail'
  */
 
 export { frameRpc } from '../frame/rpc'
+export { frameNetworkId, smartAccountEnabled } from './frame/networks'
 export { FRAME_COMMAND_TIMEOUTS, type FrameRequestInput, frameRequestMachine } from './frame/requests'
 export { defaultAccountType, frameSetup } from './frame/setup'
 export type * from './frame/types'
@@ -105,6 +107,11 @@ const ready = frameSetup.createStateConfig({
           ...askFrame('getUser', ({ context }) => ({ chainId: context.chainId })),
           on: {
             'frame.authDone': [
+              {
+                guard: and([result('getUser'), 'otherAccountTypePreferred']),
+                target: 'applyingAccountType',
+                actions: ['setUser', 'markAccountTypeApplied'],
+              },
               { guard: result('getUser'), target: 'connected', actions: 'setUser' },
               {
                 guard: answers('getUser'),
@@ -115,6 +122,30 @@ const ready = frameSetup.createStateConfig({
             'frame.authFailed': { target: 'idle', actions: ['setError', 'endFlow', 'stopRestoring'] },
           },
         },
+        /**
+         * A fresh login gets the config's account type (SPEC §4 default), asked once; the user is then read
+         * again. The frame refusing it leaves the user's own type.
+         */
+        applyingAccountType: {
+          tags: ['busy', 'signingIn'],
+          ...askFrame('setPreferredAccount', ({ context }) => ({ type: context.preferredAccountType })),
+          on: {
+            // The user is read again: the one read before is not the account any more.
+            'frame.authDone': {
+              guard: answers('setPreferredAccount'),
+              target: 'fetchingUser',
+              actions: 'dropUser',
+            },
+            'frame.authFailed': [
+              {
+                guard: 'smartAccountRefused',
+                target: 'connected',
+                actions: ['setSmartAccountUnsupported', 'markNoSmartAccount'],
+              },
+              { target: 'connected', actions: 'setError' },
+            ],
+          },
+        },
         connected: {
           tags: 'connected',
           entry: 'onConnected',
@@ -123,13 +154,37 @@ const ready = frameSetup.createStateConfig({
             'frame.signOut': 'signingOut',
             'frame.rpc': [{ guard: 'invalidRpc', actions: 'refuseRpc' }, { actions: 'requestRpc' }],
           },
-          initial: 'idle',
+          initial: 'checkingSmartAccount',
           states: {
+            /** On the smart account, the frame sets it up first (SPEC §4 "smart-account setup"). */
+            checkingSmartAccount: {
+              always: [{ guard: 'onSmartAccount', target: 'settingUpSmartAccount' }, { target: 'idle' }],
+            },
+            settingUpSmartAccount: {
+              ...askFrame('initSmartAccount'),
+              on: {
+                'frame.authDone': [
+                  { guard: result('initSmartAccount'), target: 'idle', actions: 'setSmartAccountReady' },
+                  { guard: answers('initSmartAccount'), target: 'idle', actions: 'setBadReply' },
+                ],
+                'frame.authFailed': [
+                  {
+                    guard: 'smartAccountSetupRefused',
+                    target: 'idle',
+                    actions: ['setSmartAccountUnsupported', 'markNoSmartAccount'],
+                  },
+                  { target: 'idle', actions: 'setError' },
+                ],
+              },
+            },
             idle: {
               entry: 'endFlow',
               on: {
                 'frame.switchNetwork': { target: 'switchingNetwork', actions: 'setChainId' },
-                'frame.setAccountType': 'settingAccountType',
+                'frame.setAccountType': [
+                  { guard: 'smartAccountUnavailable', actions: 'refuseSmartAccount' },
+                  { target: 'settingAccountType' },
+                ],
                 'frame.updateEmail': [
                   { guard: 'invalidEmail', actions: 'setInvalidEmail' },
                   { guard: 'coolingDown', actions: 'setThrottled' },
@@ -172,7 +227,11 @@ const ready = frameSetup.createStateConfig({
               ...askFrame('getUser', ({ context }) => ({ chainId: context.chainId })),
               on: {
                 'frame.authDone': [
-                  { guard: result('getUser'), target: 'idle', actions: ['setUser', 'emitUserUpdated'] },
+                  {
+                    guard: result('getUser'),
+                    target: 'checkingSmartAccount',
+                    actions: ['setUser', 'emitUserUpdated'],
+                  },
                   { guard: answers('getUser'), target: 'idle', actions: 'setBadReply' },
                 ],
                 'frame.authFailed': { target: 'idle', actions: 'setError' },
@@ -234,6 +293,12 @@ export const frameMachine = frameSetup.createMachine({
   context: ({ input }) => {
     const namespace = input.namespace ?? 'eip155'
     const restored = input.restored
+    const preferredAccountType = input.preferredAccountType ?? DEFAULT_ACCOUNT_TYPES.eip155
+    // The stored list where there is one (only the networks the kit still has), else the given one; without
+    // one, the network the frame starts on (eip155's).
+    const given =
+      input.smartAccountNetworks ?? (namespace === 'eip155' ? [frameNetworkId(input.chainId)] : [])
+    const stored = restored?.smartAccountNetworks
     const now = input.now ?? Date.now
     return {
       endpoint: input.endpoint,
@@ -256,7 +321,10 @@ export const frameMachine = frameSetup.createMachine({
       social: restored?.loggedIn ? restored.social : undefined,
       socialUri: undefined,
       farcasterUrl: undefined,
-      accountType: defaultAccountType(namespace),
+      accountType: defaultAccountType(namespace, preferredAccountType),
+      preferredAccountType,
+      accountTypeApplied: false,
+      smartAccountNetworks: stored ? stored.filter((id) => given.includes(id)) : [...given],
       error: undefined,
       alert: undefined,
       approval: undefined,

@@ -8,6 +8,7 @@ import {
   frameRequestMachine,
   selectFrameStatus,
   selectFrameView,
+  smartAccountEnabled,
 } from '../../src/machines/frame'
 import { createModel } from '../../src/testing'
 
@@ -71,12 +72,13 @@ export const frameEvents: Event[] = [
   { type: 'frame.rejectRpcRequests' },
   { type: 'frame.syncTheme', theme: { themeMode: 'light' } },
   { type: 'frame.showIn', container: {} as Element },
-  // The frame shows itself for the signing request: its id is the third request of the shortest login.
-  { type: 'frame.approvalNeeded', payload: { requestId: 'r3', method: 'personal_sign' } },
-  { type: 'frame.approvalSettled', payload: { requestId: 'r3', approved: true } },
+  // The frame shows itself for the signing request: its id is the fourth request of the shortest login
+  // (connectEmail, getUser, initSmartAccount, then the call).
+  { type: 'frame.approvalNeeded', payload: { requestId: 'r4', method: 'personal_sign' } },
+  { type: 'frame.approvalSettled', payload: { requestId: 'r4', approved: true } },
   // The signing request's actor reports its answer, of each kind (and one for a request never sent).
-  { type: 'frame.rpcSettled', id: 'r3', reply: { ok: true, result: '0x5' } },
-  { type: 'frame.rpcSettled', id: 'r3', reply: { ok: false, error: { message: '', code: 4001 } } },
+  { type: 'frame.rpcSettled', id: 'r4', reply: { ok: true, result: '0x5' } },
+  { type: 'frame.rpcSettled', id: 'r4', reply: { ok: false, error: { message: '', code: 4001 } } },
   { type: 'frame.rpcSettled', id: 'r99', reply: { ok: true } },
   // What replies turn into.
   done('isConnected', { isConnected: true }),
@@ -114,6 +116,14 @@ export const frameEvents: Event[] = [
     command: 'setPreferredAccount',
     error: { name: 'FrameReplyError', message: 'No' },
   } as Event,
+  // SPEC §4 smart-account setup: answered, answered badly, refused (SPEC §8: the network has none).
+  done('initSmartAccount', { address: ADDRESS, isDeployed: false }),
+  done('initSmartAccount', {}),
+  {
+    type: 'frame.authFailed',
+    command: 'initSmartAccount',
+    error: { name: 'FrameReplyError', message: 'Smart accounts are not enabled' },
+  } as Event,
 ]
 
 /** The command the login step's request actor waits on, if one runs. */
@@ -138,6 +148,8 @@ export function serializeFrame(snapshot: FrameModelSnapshot): string {
     reading: rpc.some((r) => r.method !== 'personal_sign'),
     restoring,
     eoa: snapshot.context.accountType === 'eoa',
+    applied: snapshot.context.accountTypeApplied,
+    smartAccountHere: smartAccountEnabled(snapshot.context),
     cooling: cooldownUntil !== undefined,
     flow: [socialUri !== undefined, farcasterUrl !== undefined],
   })
@@ -184,6 +196,8 @@ const WAITING: unknown[] = [
   { farcaster: 'requestingUri' },
   { farcaster: 'connecting' },
   'fetchingUser',
+  'applyingAccountType',
+  { connected: 'settingUpSmartAccount' },
   { connected: 'switchingNetwork' },
   { connected: 'settingAccountType' },
   { connected: 'refreshingUser' },
@@ -195,7 +209,10 @@ const WAITING: unknown[] = [
 /** Those the visitor sees a spinner for (the others wait on the visitor: an e-mail link, the Farcaster app). */
 const SPINNING = WAITING.filter(
   (step) =>
-    JSON.stringify(step) !== '{"email":"device"}' && JSON.stringify(step) !== '{"farcaster":"connecting"}',
+    // Nor is the smart account's setup: the account is usable meanwhile.
+    !['{"email":"device"}', '{"farcaster":"connecting"}', '{"connected":"settingUpSmartAccount"}'].includes(
+      JSON.stringify(step),
+    ),
 )
 
 /** What must hold in every state of the frame machine. */
@@ -235,11 +252,14 @@ export function frameInvariant(snapshot: FrameModelSnapshot): void {
   if (snapshot.hasTag('busy') !== spinning) fail('busy tag out of step')
   if (snapshot.hasTag('loading') !== (status === 'loading')) fail('loading tag out of step')
 
-  // The account exists while connected (and while signing out), nowhere else.
+  // The account exists while connected (and while signing out, or while a fresh login's user is given the
+  // config's account type), nowhere else.
   const connected = snapshot.matches(READY('connected') as never)
   const signingOut = snapshot.matches(READY('signingOut') as never)
+  const applying = snapshot.matches(READY('applyingAccountType') as never)
   if (snapshot.hasTag('connected') !== connected) fail('connected tag out of step')
-  if ((context.user !== undefined) !== (connected || signingOut)) fail('user out of step with the state')
+  if ((context.user !== undefined) !== (connected || signingOut || applying))
+    fail('user out of step with the state')
   if (!connected && context.rpc.length > 0) fail('an RPC request while not connected')
 
   // The frame is shown only for a signing request still open.

@@ -41,9 +41,12 @@ describe('frame machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
     // 113: + the frame refusing the smart account from an EOA (SmartAccountUnsupportedError).
     // 114: + a switchNetwork answer the protocol refuses (issue 17: an EVM address for a Solana chain).
-    expect(fresh.paths.length).toBe(114)
+    // 123: + the smart account's setup after a login on it (answered, answered badly, refused) and a fresh
+    // login given the config's account type (setPreferredAccount, then getUser again) (issue 36).
+    expect(fresh.paths.length).toBe(123)
     // 27: the replies and the timeout of the stored login's check are the request actor's now (its model below).
-    expect(restored.paths.length).toBe(27)
+    // 28: + the stored login on the smart account, set up once it is back (initSmartAccount) (issue 36).
+    expect(restored.paths.length).toBe(28)
   })
 
   for (const [name, model] of [
@@ -70,7 +73,9 @@ describe('frame machine, model-based', () => {
       expect(() => frameInvariant(snapshot), serializeFrame(snapshot)).not.toThrow()
     }
     // 352: each state with an EOA or a smart account (the account type decides where a refused switch goes).
-    expect(states).toHaveLength(352)
+    // 1426: and whether the config's type was already asked for, and whether the network has a smart account
+    // (both decide where a login or a switch goes) (issue 36).
+    expect(states).toHaveLength(1426)
   })
 
   describe('the request actor', () => {

@@ -345,19 +345,46 @@ describe('e-mail login', () => {
     await showView('Account')
     await waitFor(() => expect(screen.getByTestId('account-login').textContent).toBe(`Logged in as ${ALICE}`))
     expect(button('Update email').disabled).toBe(false)
-    const group = within(dialog()).getByRole('group', { name: 'Account type' })
-    const smart = within(group).getByRole('radio', { name: 'Smart account' }) as HTMLInputElement
-    const eoa = within(group).getByRole('radio', { name: 'EOA' }) as HTMLInputElement
-    expect(smart.checked).toBe(true)
-    fireEvent.click(eoa)
+    // The account type is shown, with a switch to the other one (issue 36: a button, no longer radios).
+    expect(screen.getByTestId('account-type').textContent).toBe('Account type: Smart account')
+    await waitFor(() => expect(button('Switch to your EOA').disabled).toBe(false))
+    fireEvent.click(button('Switch to your EOA'))
     await waitFor(() => expect(r.frameActor()!.getSnapshot().context.accountType).toBe('eoa'))
     expect(r.frame.user()!.preferredAccountType).toBe('eoa')
-    await waitFor(() => expect(eoa.checked).toBe(true))
-    expect(smart.checked).toBe(false)
+    await waitFor(() => expect(screen.getByTestId('account-type').textContent).toBe('Account type: EOA'))
+    await waitFor(() => expect(button('Switch to your smart account').disabled).toBe(false))
 
     fireEvent.click(button('Disconnect'))
     await waitFor(() => expect(r.frame.connected).toBe(false))
     await waitFor(() => expect(screen.getByRole('button', { name: 'Connect Wallet' })).toBeTruthy())
+  })
+
+  it("behavior: on a network without smart accounts (the frame refuses the setup), Account shows §8's text and offers only the EOA", async () => {
+    const r = renderKit()
+    r.frame.noSmartAccount.add(1)
+    await openReady(r)
+    await submitEmail()
+    await showView('EmailVerifyOtp')
+    await enterCode(r.frame.codeFor(ALICE)!)
+    await expectConnected(r)
+    fireEvent.click(screen.getByRole('button', { name: shownAddress(r) }))
+    await showView('Account')
+    const embedded = () => within(dialog()).getByRole('region', { name: 'Embedded wallet' })
+    await waitFor(() =>
+      expect(within(embedded()).getByRole('alert').textContent).toBe(
+        'This application might not support Smart Accounts',
+      ),
+    )
+    expect(r.frameActor()!.getSnapshot().context.smartAccountNetworks).toEqual([])
+    await waitFor(() => expect(button('Switch to your EOA').disabled).toBe(false))
+    fireEvent.click(button('Switch to your EOA'))
+    await waitFor(() => expect(screen.getByTestId('account-type').textContent).toBe('Account type: EOA'))
+    await waitFor(() =>
+      expect(screen.getByTestId('smart-account-unsupported').textContent).toBe(
+        'This application might not support Smart Accounts',
+      ),
+    )
+    expect(within(dialog()).queryByRole('button', { name: 'Switch to your smart account' })).toBeNull()
   })
 
   it('behavior: a wrong code shows the frame error in an alert and stays typed and focused; the right one connects', async () => {

@@ -11,6 +11,7 @@ import {
   stateIn,
 } from 'xstate'
 import {
+  DEFAULT_ACCOUNT_TYPES,
   EMAIL_LOGIN_COOLDOWN_MS,
   FARCASTER_RELOAD_DELAY_MS,
   FRAME_LOAD_TIMEOUT_MS,
@@ -36,9 +37,11 @@ import {
   CommandPayloads,
   CommandResults,
   type FrameCommand,
+  isSolanaFrameUser,
   SAFE_RPC_METHODS,
 } from '../../frame/protocol'
 import type { FrameInbound, FrameTransportCommand, FrameTransportInput } from '../../frame/transport'
+import { frameNetworkId, smartAccountEnabled } from './networks'
 import { type FrameRequestMachine, frameRequestMachine } from './requests'
 import type {
   AccountType,
@@ -68,10 +71,16 @@ const badReply = (command: FrameCommand) =>
     new FrameReplyError(undefined, { details: `The frame answered ${command} with an unexpected result.` }),
   )
 
-/** SPEC §4: smart account on eip155, EOA elsewhere. */
-export function defaultAccountType(namespace: 'eip155' | 'solana'): AccountType {
-  return namespace === 'eip155' ? 'smartAccount' : 'eoa'
+/** SPEC §4: smart account on eip155, EOA elsewhere; `preferred` is the config's type for eip155. */
+export function defaultAccountType(
+  namespace: 'eip155' | 'solana',
+  preferred: AccountType = DEFAULT_ACCOUNT_TYPES.eip155,
+): AccountType {
+  return namespace === 'eip155' ? preferred : DEFAULT_ACCOUNT_TYPES.solana
 }
+
+const withNetwork = (networks: readonly string[], id: string, enabled: boolean): string[] =>
+  enabled ? [...new Set([...networks, id])] : networks.filter((n) => n !== id)
 
 function rpcPayload(event: FrameRpcRequest) {
   return {
@@ -172,6 +181,35 @@ export const frameSetup = setup({
       event.type === 'frame.authFailed' &&
       event.command === 'setPreferredAccount' &&
       context.accountType === 'eoa' &&
+      event.error.name !== 'FrameTimeoutError',
+    /**
+     * A fresh login (not a restored one) whose user has another type than the config's: the frame is asked
+     * once for the config's type (SPEC §4's default), the smart account only where the network has one.
+     */
+    otherAccountTypePreferred: ({ context, event }) => {
+      if (context.restoring || context.accountTypeApplied || event.type !== 'frame.authDone') return false
+      const user = v.safeParse(CommandResults.getUser, event.result)
+      if (!user.success || isSolanaFrameUser(user.output)) return false
+      const wanted = context.preferredAccountType
+      return (
+        user.output.preferredAccountType !== wanted &&
+        (wanted === 'eoa' || smartAccountEnabled({ ...context, chainId: user.output.chainId }))
+      )
+    },
+    /** The connected account is the smart account (on eip155): the frame sets it up (SPEC §4 smart-account setup). */
+    onSmartAccount: ({ context }) =>
+      context.user !== undefined &&
+      !isSolanaFrameUser(context.user) &&
+      context.user.preferredAccountType === 'smartAccount',
+    /** SPEC §8: the smart account is asked for on a network without one: refused before the frame is asked. */
+    smartAccountUnavailable: ({ context, event }) =>
+      event.type === 'frame.setAccountType' &&
+      event.accountType === 'smartAccount' &&
+      !smartAccountEnabled(context),
+    /** The frame refused (not a timeout) to set up the smart account on this network. */
+    smartAccountSetupRefused: ({ event }) =>
+      event.type === 'frame.authFailed' &&
+      event.command === 'initSmartAccount' &&
       event.error.name !== 'FrameTimeoutError',
     hasCooldown: ({ context }) => context.cooldownUntil !== undefined,
     coolingDown: stateIn('#frame.cooldown.cooling'),
@@ -315,6 +353,37 @@ export const frameSetup = setup({
       assertEvent(event, 'frame.authFailed')
       return { error: frameErrorInfo(new SmartAccountUnsupportedError({ details: event.error.message })) }
     }),
+    /** SPEC §8 'This application might not support Smart Accounts', without the frame being asked. */
+    refuseSmartAccount: assign({ error: () => frameErrorInfo(new SmartAccountUnsupportedError()) }),
+    markAccountTypeApplied: assign({ accountTypeApplied: true }),
+    dropUser: assign({ user: undefined }),
+    /** The frame set up the smart account here: the network has one, and whether it is deployed is known. */
+    setSmartAccountReady: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'frame.authDone')
+      const { isDeployed } = v.parse(CommandResults.initSmartAccount, event.result)
+      const networks = withNetwork(context.smartAccountNetworks, frameNetworkId(context.chainId), true)
+      enqueue.assign({
+        smartAccountNetworks: networks,
+        ...(context.user && isDeployed !== undefined
+          ? { user: { ...context.user, smartAccountDeployed: isDeployed } }
+          : {}),
+      })
+      if (networks.length !== context.smartAccountNetworks.length)
+        enqueue.sendTo('persistence', {
+          type: 'persist.smartAccountNetworks',
+          networks,
+        } satisfies FramePersistRequest)
+    }),
+    /** The frame refused the smart account here: the network has none (SPEC §8). */
+    markNoSmartAccount: enqueueActions(({ context, enqueue }) => {
+      const networks = withNetwork(context.smartAccountNetworks, frameNetworkId(context.chainId), false)
+      if (networks.length === context.smartAccountNetworks.length) return
+      enqueue.assign({ smartAccountNetworks: networks })
+      enqueue.sendTo('persistence', {
+        type: 'persist.smartAccountNetworks',
+        networks,
+      } satisfies FramePersistRequest)
+    }),
     setInvalidEmail: assign({ error: () => frameErrorInfo(new InvalidEmailError()) }),
     setInvalidOtp: assign({ error: () => frameErrorInfo(new InvalidOtpError()) }),
     /** SPEC §5: 'Please try again after {n} seconds', n the seconds left rounded up. */
@@ -417,7 +486,8 @@ export const frameSetup = setup({
         email: undefined,
         social: undefined,
         newEmail: undefined,
-        accountType: defaultAccountType(context.namespace),
+        accountType: defaultAccountType(context.namespace, context.preferredAccountType),
+        accountTypeApplied: false,
       })
       enqueue.sendTo('persistence', { type: 'persist.disconnected' } satisfies FramePersistRequest)
       enqueue.emit({ type: 'embedded.disconnected' })

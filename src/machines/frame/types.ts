@@ -28,6 +28,8 @@ export interface FrameRestored {
   social?: SocialLogin
   /** What is left of the e-mail login cooldown, from the stored last login time. */
   cooldownMs?: number
+  /** The stored smart-account-enabled networks (SPEC §3), when any were stored. */
+  smartAccountNetworks?: string[]
 }
 
 export interface FrameInput {
@@ -38,6 +40,16 @@ export interface FrameInput {
   chainId: string | number
   /** Decides the default account type (SPEC §4). */
   namespace?: 'eip155' | 'solana'
+  /**
+   * The account type a fresh login gets on eip155 (the config's `preferredAccountTypes`; SPEC §4's smart
+   * account when unset). A restored login keeps the type the frame remembers (the visitor's last choice).
+   */
+  preferredAccountType?: AccountType
+  /**
+   * The eip155 networks (CAIP-2 ids) where the smart account is expected before the frame says (the stored
+   * list, else the config's eip155 networks); the frame's answers then add or remove the current one.
+   */
+  smartAccountNetworks?: readonly string[]
   enableLogger?: boolean
   /** The kit's version in the frame's address; SDK_VERSION by default. */
   version?: string
@@ -99,6 +111,12 @@ export interface FrameContext {
   farcasterUrl: string | undefined
   /** SPEC §4: smart account by default on eip155, EOA on solana; the user's own once connected. */
   accountType: AccountType
+  /** The type a fresh login gets on eip155 (the input's `preferredAccountType`). */
+  preferredAccountType: AccountType
+  /** Whether this login was already given the preferred type (asked once, never in a loop). */
+  accountTypeApplied: boolean
+  /** SPEC §3 "smart-account-enabled networks": CAIP-2 ids of the eip155 networks with a smart account. */
+  smartAccountNetworks: readonly string[]
   /** The last error of the login flow or an account action, for the view to show. */
   error: FrameErrorInfo | undefined
   /** Set when the frame failed (SPEC §8 alerts). */
@@ -170,6 +188,8 @@ export type FramePersistRequest =
   | { type: 'persist.connected'; email: string | undefined; social: SocialLogin | undefined }
   | { type: 'persist.email'; email: string }
   | { type: 'persist.disconnected' }
+  /** SPEC §3: the smart-account-enabled networks changed (the frame set one up, or refused it). */
+  | { type: 'persist.smartAccountNetworks'; networks: string[] }
 
 export type SocialPopupCommand = { type: 'popup.navigate'; uri: string }
 export interface SocialPopupInput {

@@ -141,6 +141,11 @@ export const kitSetup = setup({
             endpoint: config.endpoints.frame,
             projectId: config.projectId,
             ...frameNetwork(network),
+            preferredAccountType: config.preferredAccountTypes.eip155,
+            // Ours (the SPEC names no source): every configured eip155 network until the frame says otherwise.
+            smartAccountNetworks: config.networks
+              .filter((n) => n.chainNamespace === 'eip155')
+              .map((n) => n.caipNetworkId),
             restored: embedded.restored,
             theme: frameTheme(context.theme),
             dappData: {

@@ -1,5 +1,7 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useState } from 'react'
+import { SmartAccountUnsupportedError } from '../../errors/frame'
 import type { AccountType } from '../../machines/frame'
+import { smartAccountEnabled } from '../../machines/frame/networks'
 import { useSelector } from '../actor'
 import { useKitActor } from '../context'
 import { useFrameActor } from '../hooks'
@@ -7,14 +9,20 @@ import { errorText, type MessageKey, rich, useT } from '../i18nViews'
 import { FrameViewsStyle, Progress } from './frameViews'
 import { SOCIAL_NAMES } from './socialNames'
 
-const ACCOUNT_TYPES: { value: AccountType; label: MessageKey }[] = [
-  { value: 'smartAccount', label: 'embedded.smartAccount' },
-  { value: 'eoa', label: 'embedded.eoa' },
-]
+const TYPE_LABELS: Record<AccountType, MessageKey> = {
+  smartAccount: 'embedded.smartAccount',
+  eoa: 'embedded.eoa',
+}
+const SWITCH_LABELS: Record<AccountType, MessageKey> = {
+  smartAccount: 'embedded.switchToSmartAccount',
+  eoa: 'embedded.switchToEoa',
+}
 
 /**
  * The Account view's part for an embedded wallet (loaded only for one): how the visitor logged in, "Update
- * email" for an e-mail login, and the account type (SPEC §4: smart account or EOA), switched through the frame.
+ * email" for an e-mail login, and the account type (SPEC §4: smart account or EOA) with a switch to the other
+ * one through the frame; on a network without smart accounts, SPEC §8's 'This application might not support
+ * Smart Accounts' instead of the switch to one.
  */
 export default function EmbeddedAccount() {
   const kit = useKitActor()
@@ -24,6 +32,12 @@ export default function EmbeddedAccount() {
   const userName = useSelector(frame, (s) => s?.context.user?.userName)
   const accountType = useSelector(frame, (s) => s?.context.accountType)
   const error = useSelector(frame, (s) => s?.context.error)
+  // A Solana user's chain is `solana:…` (its only account the EOA).
+  const onEvm = useSelector(
+    frame,
+    (s) => s?.context.user !== undefined && !String(s.context.user.chainId).startsWith('solana:'),
+  )
+  const smartAccountHere = useSelector(frame, (s) => (s ? smartAccountEnabled(s.context) : false))
   const canSwitch = useSelector(
     frame,
     (s) => s?.can({ type: 'frame.setAccountType', accountType: 'eoa' }) ?? false,
@@ -35,8 +49,10 @@ export default function EmbeddedAccount() {
   useEffect(() => {
     if (!switching) setChosen(undefined)
   }, [switching])
-  const name = useId()
   const shown = chosen ?? accountType
+  const other: AccountType | undefined = onEvm ? (shown === 'eoa' ? 'smartAccount' : 'eoa') : undefined
+  // SPEC §8 on a network without smart accounts, in place of the switch to one.
+  const unsupportedShown = other === 'smartAccount' && !smartAccountHere
   const socialName = social ? SOCIAL_NAMES[social] : undefined
   const t = useT()
   const strong = (text: string) => <strong className="ws-strong">{text}</strong>
@@ -61,29 +77,31 @@ export default function EmbeddedAccount() {
           {t('embedded.updateEmail')}
         </button>
       ) : null}
-      <fieldset className="ws-fieldset" disabled={!canSwitch}>
-        <legend className="ws-label">{t('embedded.accountType')}</legend>
-        <div className="ws-segmented">
-          {ACCOUNT_TYPES.map((type) => (
-            <label key={type.value} className="ws-segment">
-              <input
-                type="radio"
-                name={name}
-                value={type.value}
-                checked={shown === type.value}
-                onChange={() => {
-                  if (type.value === accountType) return
-                  setChosen(type.value)
-                  kit.send({ type: 'frame.setAccountType', accountType: type.value })
-                }}
-              />
-              <span>{t(type.label)}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {shown ? (
+        <p className="ws-muted" data-testid="account-type">
+          {rich(t('embedded.accountTypeIs'), { type: strong(t(TYPE_LABELS[shown])) })}
+        </p>
+      ) : null}
+      {/* SPEC §4: Solana's only account is its EOA; on eip155 the other type is offered where the network has it. */}
+      {other === undefined ? null : unsupportedShown ? (
+        <p className="ws-muted" data-testid="smart-account-unsupported">
+          {errorText(t, new SmartAccountUnsupportedError())}
+        </p>
+      ) : (
+        <button
+          type="button"
+          className="ws-secondary"
+          disabled={!canSwitch}
+          onClick={() => {
+            setChosen(other)
+            kit.send({ type: 'frame.setAccountType', accountType: other })
+          }}
+        >
+          {t(SWITCH_LABELS[other])}
+        </button>
+      )}
       {switching ? <Progress>{t('embedded.switching')}</Progress> : null}
-      {error && !switching ? (
+      {error && !switching && !(unsupportedShown && error.name === 'SmartAccountUnsupportedError') ? (
         <p className="ws-error-text" role="alert">
           {errorText(t, error)}
         </p>

@@ -1,0 +1,109 @@
+import { type Address, createPublicClient, createWalletClient, formatUnits, http, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  approveInFrame,
+  type E2eContext,
+  freshEmail,
+  hostButton,
+  logInByEmail,
+  startE2e,
+  truncated,
+  view,
+} from './support.ts'
+
+/*
+ * Issue 36 (account types), in Chromium against the sandbox: an e-mail login is on the smart account (SPEC §4's
+ * default on eip155) and Account says so; "Switch to your EOA" changes the address shown and its balance (read
+ * here from the chain), a send goes from the EOA, and the choice survives a reload.
+ */
+let e2e: E2eContext
+
+beforeAll(async () => {
+  e2e = await startE2e()
+})
+afterAll(async () => {
+  await e2e?.close()
+})
+
+/** A balance as the kit shows it: at most 4 decimals, cut, trailing zeros dropped (computed here, not by the kit). */
+function shown(raw: bigint): string {
+  const [whole, fraction = ''] = formatUnits(raw, 18).split('.')
+  const cut = fraction.slice(0, 4).replace(/0+$/, '')
+  return `${cut ? `${whole}.${cut}` : whole} ETH`
+}
+
+describe('account types of the embedded wallet, in Chromium against the sandbox', () => {
+  it('e-mail login is on the smart account; switching to the EOA changes the address, balance and sender; a reload keeps it', async () => {
+    const page = await e2e.newPage()
+    const client = createPublicClient({ transport: http(e2e.sandbox.chain.rpcUrl) })
+    const smart = await logInByEmail(e2e, page, freshEmail('types'))
+    const account = view(page, 'Account')
+
+    await hostButton(page).click()
+    await account.waitFor()
+    const type = account.getByTestId('account-type')
+    await expect.poll(() => type.textContent(), { timeout: 30_000 }).toBe('Account type: Smart account')
+    // The address the host sees is the one Account shows (the smart account's).
+    expect(await account.getByTestId('account-address').getAttribute('title')).toBe(smart)
+
+    // The two accounts get the same funding at sign-up: the smart account gets a little more here, so the
+    // balance shown tells them apart.
+    const faucet = e2e.sandbox.chain.accounts[7]!
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(faucet.privateKey),
+      chain: e2e.sandbox.chain.viemChain,
+      transport: http(e2e.sandbox.chain.rpcUrl),
+    })
+    await client.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: smart, value: parseEther('0.0123') }),
+    })
+    const balance = account.getByTestId('account-balance')
+    // The balance is read again on the next view of Account.
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    await hostButton(page).click()
+    await expect
+      .poll(() => balance.textContent(), { timeout: 30_000 })
+      .toBe(shown(await client.getBalance({ address: smart })))
+
+    const toEoa = account.getByRole('button', { name: 'Switch to your EOA' })
+    await expect.poll(() => toEoa.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await toEoa.click()
+    await expect.poll(() => type.textContent(), { timeout: 30_000 }).toBe('Account type: EOA')
+    const address = page.getByTestId('demo-address')
+    await expect.poll(() => address.textContent(), { timeout: 30_000 }).not.toBe(smart)
+    const eoa = (await address.textContent()) as Address
+    expect(eoa).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(await account.getByTestId('account-address').getAttribute('title')).toBe(eoa)
+    expect(await hostButton(page).textContent()).toBe(truncated(eoa))
+    // An EOA has no code; the balance shown is the EOA's, not the smart account's.
+    expect(await client.getCode({ address: eoa })).toBeUndefined()
+    const eoaBalance = shown(await client.getBalance({ address: eoa }))
+    expect(eoaBalance).not.toBe(shown(await client.getBalance({ address: smart })))
+    await expect.poll(() => balance.textContent(), { timeout: 30_000 }).toBe(eoaBalance)
+    await expect(
+      account.getByRole('button', { name: 'Switch to your smart account' }).isVisible(),
+    ).resolves.toBe(true)
+
+    // A send goes from the EOA.
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    const result = page.getByTestId('demo-result')
+    await page.getByRole('button', { name: 'Send transaction' }).click()
+    await approveInFrame(page)
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^0x[0-9a-f]{64}$/)
+    const receipt = await client.waitForTransactionReceipt({
+      hash: (await result.textContent()) as `0x${string}`,
+    })
+    expect(receipt.status).toBe('success')
+    expect(receipt.from.toLowerCase()).toBe(eoa.toLowerCase())
+
+    // Reload: the stored login comes back on the EOA (the secure site keeps the visitor's choice).
+    await page.reload()
+    await expect.poll(() => address.textContent(), { timeout: 40_000 }).toBe(eoa)
+    await hostButton(page).click()
+    await expect.poll(() => type.textContent(), { timeout: 30_000 }).toBe('Account type: EOA')
+    await page.close()
+  })
+})
