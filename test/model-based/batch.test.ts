@@ -56,7 +56,7 @@ const serializeState = (s: Snapshot) =>
     s.value,
     s.context.id !== undefined,
     s.context.output?.status,
-    s.context.output?.error?.name,
+    s.context.output?.status === 'failed' ? s.context.output.error.name : undefined,
   ])
 
 const model = createModel(modelMachine, { input: INPUT, events, serializeState })
