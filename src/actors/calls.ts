@@ -1,11 +1,12 @@
 import type { Config } from 'wagmi'
 import { fromPromise } from 'xstate'
 import { type CallsClient, createCallsClient } from '../chains/eip155/calls'
-import type { AtomicStatus, CallsStatus, KitBatchCall } from '../machines/calls/types'
+import type { SendCallsRequest } from '../machines/calls/batch'
+import type { AtomicStatus, CallsStatus } from '../machines/calls/types'
 
 /**
  * The calls machine's slots (src/machines/calls.ts) over the wallet wagmi has connected: its capabilities, the
- * batch sent, and its status (src/chains/eip155/calls.ts).
+ * batch sent, and its status (src/chains/eip155/calls.ts). The swap's batch takes the same (src/actors/swap.ts).
  *
  * @example
  * const logic = callsMachine.provide({ actors: createCallsActors(createCallsClient(wagmi)) })
@@ -15,9 +16,7 @@ export function createCallsActors(client: CallsClient) {
     capabilities: fromPromise<AtomicStatus, { address: `0x${string}`; chainId: number }>(({ input }) =>
       client.capabilities(input),
     ),
-    sendCalls: fromPromise<string, { calls: readonly KitBatchCall[]; chainId: number }>(({ input }) =>
-      client.send(input),
-    ),
+    sendCalls: fromPromise<string, SendCallsRequest>(({ input }) => client.send(input)),
     callsStatus: fromPromise<CallsStatus, { id: string; chainId: number }>(({ input }) =>
       client.status(input),
     ),

@@ -5,6 +5,7 @@ import { getPublicClient, sendTransaction } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
 import type { ConvertClient } from '../api/convert'
 import { createKitQueryClient } from '../api/queryClient'
+import { createCallsClient } from '../chains/eip155/calls'
 import { simulateBalanceChanges } from '../chains/eip155/simulate'
 import { checkSwapBuild } from '../chains/eip155/swapBuildCheck'
 import { createTokenMetadataReader } from '../chains/eip155/tokenMetadata'
@@ -27,6 +28,7 @@ import type {
   SwapTokensRequest,
   SwapTransaction,
 } from '../machines/swap/types'
+import { createCallsActors } from './calls'
 import { pollReceipt, waitForReceipt } from './receipts'
 import { createSwapPairCheck } from './swapPairCheck'
 
@@ -46,7 +48,8 @@ export interface SwapActorsParameters {
 /**
  * The swap machine's slots (src/machines/swap.ts): the convert endpoints of the Data API (src/api/convert.ts)
  * for tokens, quotes, allowances and the transactions to send; the build check (src/chains/eip155/swapBuildCheck.ts)
- * against the router allow-list; wagmi for sending them and their receipts. Every error leaves as one of the
+ * against the router allow-list; wagmi for sending them and their receipts, and for the wallet's capabilities and
+ * the approvals and swap as one batch (the calls machine's own slots, ./calls.ts). Every error leaves as one of the
  * swap's errors (src/errors/swap.ts).
  *
  * @example
@@ -75,7 +78,12 @@ export function createSwapActors({
         throw toSwapError(error, stage)
       }
     }
+  // Capabilities, the batch and its status: exactly the host's batches' (src/chains/eip155/calls.ts).
+  const { capabilities, sendCalls, callsStatus } = createCallsActors(createCallsClient(wagmi))
   return {
+    capabilities,
+    sendCalls,
+    callsStatus,
     fetchTokens: fromPromise<SwapToken[], SwapTokensRequest>(
       mapped('tokens', async (input, signal) =>
         pair.remember(input.chainId, await convert.tokens(input.chainId, signal)),

@@ -11,41 +11,42 @@ import {
 import {
   CALLS_CAPABILITIES_TIMEOUT_MS,
   CALLS_CONFIRM_TIMEOUT_MS,
-  CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS,
   CALLS_STATUS_POLL_MS,
   CALLS_STATUS_READ_TIMEOUT_MS,
 } from '../constants'
 import type { ErrorInfo } from '../errors/base'
 import {
   CallsBusyError,
-  CallsFailedError,
   CallsNotConnectedError,
   CallsTimeoutError,
   callsErrorInfo,
   InvalidBatchedCallError,
 } from '../errors/calls'
+import {
+  type BatchInput,
+  type BatchOutput,
+  batchEnds,
+  batchMachine,
+  callsStatusSlot,
+  sendCallsSlot,
+} from './calls/batch'
 import { atomicBatching, batchedCallsRuleBroken } from './calls/rules'
-import type {
-  AtomicStatus,
-  CallsAccount,
-  CallsEvent,
-  CallsNotice,
-  CallsRecord,
-  CallsStatus,
-  KitBatchCall,
-} from './calls/types'
+import type { AtomicStatus, CallsAccount, CallsEvent, CallsNotice, CallsRecord } from './calls/types'
+import { linkChild } from './link'
 
 /**
  * Batched calls (EIP-5792), the host's `useKitSendCalls().sendCalls(calls)`: `calls.send` is refused at once
  * without a connected eip155 account (`notConnected`), when a call breaks SPEC §5 (the guard
  * `batchedCallsNeedToAndDataStarting0x`: no wallet is asked), or while another batch is on its way (`busy`).
  * Else the wallet is asked for its capabilities on the chain (`checking`): with atomic batching the batch goes to
- * it as one (`asking`, `wallet_sendCalls`); without, the visitor is told the wallet will ask for each call
- * separately (`calls.sequential`) and the calls go as separate transactions. The batch is then followed
- * (`pending`, `wallet_getCallsStatus` every `callsStatusPoll`) until it is final: `confirmed` or `failed`.
+ * it as one (`wallet_sendCalls`); without, the visitor is told the wallet will ask for each call
+ * separately (`calls.sequential`) and the calls go as separate transactions. The batch is then `sending`: the
+ * batch child (src/machines/calls/batch.ts, the same one the swap's batch runs on) asks the wallet and follows
+ * the batch (`wallet_getCallsStatus`) until it is final: `confirmed` or `failed`.
  *
  * The host reads its batch (`calls`) and a busy refusal (`refused`) by the id it gave (src/react/calls.ts).
- * Pure: the wallet is reached through the slots `capabilities`, `sendCalls` and `callsStatus` (src/actors/calls.ts).
+ * Pure: the wallet is reached through the slots `capabilities`, `sendCalls` and `callsStatus` (src/actors/calls.ts;
+ * the last two are the batch child's, linked with `linkChild`).
  */
 export interface CallsContext {
   /** The eip155 account shown (the batch's sender). */
@@ -68,14 +69,12 @@ const callsMachineSetup = setup({
     capabilities: fromPromise<AtomicStatus, { address: `0x${string}`; chainId: number }>(async () => {
       throw new Error('capabilities: not provided')
     }),
-    /** The batch, sent; its id (`wallet_sendCalls`, or one transaction per call). */
-    sendCalls: fromPromise<string, { calls: readonly KitBatchCall[]; chainId: number }>(async () => {
-      throw new Error('sendCalls: not provided')
-    }),
-    /** The batch's status now (`wallet_getCallsStatus`). */
-    callsStatus: fromPromise<CallsStatus, { id: string; chainId: number }>(async () => {
-      throw new Error('callsStatus: not provided')
-    }),
+    /** The batch, sent; its id (`wallet_sendCalls`, or one transaction per call): the batch child's. */
+    sendCalls: sendCallsSlot,
+    /** The batch's status now (`wallet_getCallsStatus`): the batch child's. */
+    callsStatus: callsStatusSlot,
+    /** The batch's life: its slots are this machine's (`linkChild`). */
+    batch: batchMachine,
   },
   guards: {
     notConnected: ({ context }) => context.account === undefined,
@@ -86,16 +85,13 @@ const callsMachineSetup = setup({
     },
     /** The wallet executes a batch atomically on the chain: one confirmation for all its calls. */
     atomicBatching: ({ event }) => atomicBatching((event as unknown as { output: AtomicStatus }).output),
-    callsConfirmed: ({ event }) => (event as unknown as { output: CallsStatus }).output.status === 'success',
-    callsFailed: ({ event }) => (event as unknown as { output: CallsStatus }).output.status === 'failure',
+    /** How the batch ended (src/machines/calls/batch.ts). */
+    ...batchEnds,
   },
   delays: {
-    callsStatusPoll: CALLS_STATUS_POLL_MS,
     callsCapabilities: CALLS_CAPABILITIES_TIMEOUT_MS,
-    /** One wallet prompt's time for an atomic batch; one per call for a batch asked for call by call. */
-    callsRequest: ({ context }) =>
-      CALLS_REQUEST_TIMEOUT_PER_PROMPT_MS *
-      (context.calls?.sequential ? context.calls.request.calls.length : 1),
+    // The batch child's, as this machine's (a `.provide({ delays })` reaches the child).
+    callsStatusPoll: CALLS_STATUS_POLL_MS,
     callsStatusRead: CALLS_STATUS_READ_TIMEOUT_MS,
     callsConfirm: CALLS_CONFIRM_TIMEOUT_MS,
   },
@@ -146,29 +142,20 @@ const callsMachineSetup = setup({
       type: 'calls.sequential' as const,
       count: context.calls!.request.calls.length,
     })),
-    keepBatchId: assign(({ context, event }) => ({
-      calls: { ...context.calls!, batchId: (event as unknown as { output: string }).output },
-    })),
-    confirm: assign(({ context, event }) => ({
+    keepBatchId: assign(({ context, event }) => {
+      assertEvent(event, 'batch.sent')
+      return { calls: { ...context.calls!, batchId: event.id } }
+    }),
+    /** The batch child's end: confirmed (its status and receipts) or failed (its error). */
+    ended: assign(({ context }, output: BatchOutput) => ({
       calls: {
         ...context.calls!,
-        phase: 'succeeded' as const,
-        result: (event as unknown as { output: CallsStatus }).output,
+        batchId: output.id ?? context.calls!.batchId,
+        phase: output.status === 'confirmed' ? ('succeeded' as const) : ('failed' as const),
+        ...(output.result ? { result: output.result } : {}),
+        ...(output.status === 'failed' ? { error: output.error } : {}),
       },
     })),
-    failReverted: assign(({ context, event }) => {
-      const result = (event as unknown as { output: CallsStatus }).output
-      const reverted = result.receipts.filter((receipt) => receipt.status === 'reverted').length
-      const details = `${reverted} of ${context.calls!.request.calls.length} calls reverted or were not sent`
-      return {
-        calls: {
-          ...context.calls!,
-          phase: 'failed' as const,
-          result,
-          error: callsErrorInfo(new CallsFailedError({ details })),
-        },
-      }
-    }),
     fail: assign(({ context, event }) => ({
       calls: {
         ...context.calls!,
@@ -203,89 +190,77 @@ const onSend = [
 ] as const
 const busy = { 'calls.send': { actions: 'refuseBusy' } } as const
 
-export const callsMachine = callsMachineSetup.createMachine({
-  id: 'calls',
-  context: ({ input }) => ({ account: input.account, calls: undefined, refused: undefined }),
-  initial: 'idle',
-  on: { 'calls.account': { actions: 'keepAccount' } },
-  states: {
-    idle: { on: { 'calls.send': [...onSend] } },
-    /** The wallet's capabilities on the batch's chain. */
-    checking: {
-      on: busy,
-      invoke: {
-        id: 'capabilities',
-        src: 'capabilities',
-        input: ({ context }) => ({ address: context.account!.address, chainId: context.calls!.chainId! }),
-        onDone: [
-          { guard: 'atomicBatching', target: 'asking', actions: 'keepAtomic' },
-          { target: 'asking', actions: ['keepAtomic', 'tellSequential'] },
-        ],
-        onError: { target: 'failed', actions: ['fail', 'tellFailed'] },
-      },
-      after: {
-        callsCapabilities: {
-          target: 'failed',
-          actions: [{ type: 'timedOut', params: 'wallet_getCapabilities' }, 'tellFailed'],
+export const callsMachine = linkChild(
+  callsMachineSetup.createMachine({
+    id: 'calls',
+    context: ({ input }) => ({ account: input.account, calls: undefined, refused: undefined }),
+    initial: 'idle',
+    on: { 'calls.account': { actions: 'keepAccount' } },
+    states: {
+      idle: { on: { 'calls.send': [...onSend] } },
+      /** The wallet's capabilities on the batch's chain. */
+      checking: {
+        on: busy,
+        invoke: {
+          id: 'capabilities',
+          src: 'capabilities',
+          input: ({ context }) => ({ address: context.account!.address, chainId: context.calls!.chainId! }),
+          onDone: [
+            { guard: 'atomicBatching', target: 'sending', actions: 'keepAtomic' },
+            { target: 'sending', actions: ['keepAtomic', 'tellSequential'] },
+          ],
+          onError: { target: 'failed', actions: ['fail', 'tellFailed'] },
         },
-      },
-    },
-    /** The wallet asks the visitor: once for an atomic batch, once per call otherwise. */
-    asking: {
-      on: busy,
-      invoke: {
-        id: 'sendCalls',
-        src: 'sendCalls',
-        input: ({ context }) => ({
-          calls: context.calls!.request.calls,
-          chainId: context.calls!.chainId!,
-        }),
-        onDone: { target: 'following', actions: 'keepBatchId' },
-        onError: { target: 'failed', actions: ['fail', 'tellFailed'] },
-      },
-      after: {
-        callsRequest: {
-          target: 'failed',
-          actions: [{ type: 'timedOut', params: 'wallet_sendCalls' }, 'tellFailed'],
-        },
-      },
-    },
-    /** The batch is followed until it is final, for at most `callsConfirm`. */
-    following: {
-      initial: 'pending',
-      on: busy,
-      after: {
-        callsConfirm: {
-          target: 'failed',
-          actions: [{ type: 'timedOut', params: 'not mined' }, 'tellFailed'],
-        },
-      },
-      states: {
-        /** The batch's status, read (`wallet_getCallsStatus`); a read that takes too long is made again. */
-        pending: {
-          invoke: {
-            id: 'callsStatus',
-            src: 'callsStatus',
-            input: ({ context }) => ({ id: context.calls!.batchId!, chainId: context.calls!.chainId! }),
-            onDone: [
-              { guard: 'callsConfirmed', target: '#calls.confirmed', actions: ['confirm', 'tellSucceeded'] },
-              { guard: 'callsFailed', target: '#calls.failed', actions: ['failReverted', 'tellFailed'] },
-              { target: 'waiting' },
-            ],
-            onError: { target: '#calls.failed', actions: ['fail', 'tellFailed'] },
+        after: {
+          callsCapabilities: {
+            target: 'failed',
+            actions: [{ type: 'timedOut', params: 'wallet_getCapabilities' }, 'tellFailed'],
           },
-          after: { callsStatusRead: 'waiting' },
-        },
-        /** Not final yet: read again after a while. */
-        waiting: {
-          after: { callsStatusPoll: 'pending' },
         },
       },
+      /** The batch's life (the batch child): the wallet asks the visitor (once for an atomic batch, once per call
+       * otherwise), then the batch is followed until it is final. */
+      sending: {
+        on: { ...busy, 'batch.sent': { actions: 'keepBatchId' } },
+        invoke: {
+          id: 'batch',
+          src: 'batch',
+          input: ({ context }): BatchInput => ({
+            calls: context.calls!.request.calls,
+            chainId: context.calls!.chainId!,
+            prompts: context.calls!.sequential ? context.calls!.request.calls.length : 1,
+          }),
+          onDone: [
+            {
+              guard: { type: 'batchConfirmed', params: ({ event }) => event.output },
+              target: 'confirmed',
+              actions: [{ type: 'ended', params: ({ event }) => event.output }, 'tellSucceeded'],
+            },
+            {
+              target: 'failed',
+              actions: [{ type: 'ended', params: ({ event }) => event.output }, 'tellFailed'],
+            },
+          ],
+        },
+      },
+      confirmed: { on: { 'calls.send': [...onSend] } },
+      failed: { on: { 'calls.send': [...onSend] } },
     },
-    confirmed: { on: { 'calls.send': [...onSend] } },
-    failed: { on: { 'calls.send': [...onSend] } },
+  }),
+  batchMachine,
+  {
+    // The host's batch: the wallet asked through `sendCalls`, followed through `callsStatus`.
+    batch: (actors, delays) => ({
+      sendCalls: actors.sendCalls,
+      callsStatus: actors.callsStatus,
+      delays: {
+        callsStatusPoll: delays.callsStatusPoll,
+        callsStatusRead: delays.callsStatusRead,
+        callsConfirm: delays.callsConfirm,
+      },
+    }),
   },
-})
+)
 
 export type CallsMachine = typeof callsMachine
 export type CallsActorRef = ActorRefFrom<CallsMachine>

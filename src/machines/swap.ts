@@ -2,6 +2,9 @@ import { formatUnits } from 'viem'
 import type { ActorRefFrom, SnapshotFrom } from 'xstate'
 import { DEFAULT_SLIPPAGE } from '../constants'
 import type { BaseError } from '../errors/base'
+import { batchMachine } from './calls/batch'
+import { linkChild } from './link'
+import { swapConfirmingBatch, swapReadingCapabilities } from './swap/batch'
 import { swapPreview } from './swap/preview'
 import { needsApproval, quoteRequestOf, validateSwap } from './swap/rules'
 import { errorOf, swapSetup } from './swap/setup'
@@ -42,9 +45,16 @@ import { linkTransaction } from './transaction'
  * out: `swap.retry` asks a fresh quote), `refused` (a build that does not match) or `unconfirmed` (a swap sent,
  * no receipt in time: `swap.retry` looks for its receipt again, never sends twice).
  *
+ * One confirmation where the wallet batches atomically (EIP-5792; swap/batch.ts): with approvals due, the
+ * preview's confirm reads the wallet's capabilities on the chain (`readingCapabilities`); the guard
+ * `walletBatchesAtomically` and the SPEC §5 rule lead to `confirmingBatch`, the checked approvals and swap (as
+ * simulated) sent as one atomic batch through the batch child (src/machines/calls/batch.ts, the host's batches'
+ * own) and followed to its final status. Without atomic batching, or no answer, the two steps above.
+ *
  * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
- * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`. Tests fill them
- * with fakes.
+ * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`, `capabilities`,
+ * `sendCalls`, `callsStatus`. Tests fill them with fakes.
+
  *
  * This file is the chart; beside it in swap/: `setup.ts` (types, slots, delays, guards, actions), `rules.ts`
  * (the rules as pure functions), `preview.ts` (the preview's states), `transactions.ts` (approving, swapping).
@@ -62,7 +72,7 @@ export {
 export { swapSimulatedChanges } from './swap/simulation'
 export type * from './swap/types'
 
-export const swapMachine = linkTransaction(
+const swapTransactions = linkTransaction(
   swapSetup.createMachine({
     id: 'swap',
     context: ({ input }) => ({
@@ -161,6 +171,8 @@ export const swapMachine = linkTransaction(
         },
       },
       preview: swapPreview,
+      readingCapabilities: swapReadingCapabilities,
+      confirmingBatch: swapConfirmingBatch,
       nextStep: swapNextStep,
       approving: swapApproving,
       swapping: swapSwapping,
@@ -213,6 +225,11 @@ export const swapMachine = linkTransaction(
   },
 )
 
+export const swapMachine = linkChild(swapTransactions, batchMachine, {
+  // The approvals and the swap batched: the wallet asked through `sendCalls`, followed through `callsStatus`.
+  batch: (actors) => ({ sendCalls: actors.sendCalls, callsStatus: actors.callsStatus }),
+})
+
 export type SwapMachine = typeof swapMachine
 export type SwapActorRef = ActorRefFrom<typeof swapMachine>
 export type SwapSnapshot = SnapshotFrom<typeof swapMachine>
@@ -260,7 +277,9 @@ const SWAP_STATUSES: ReadonlyArray<[Parameters<SwapSnapshot['matches']>[0], Swap
   [{ preview: 'ready' }, 'ready'],
   [{ preview: 'refreshing' }, 'refreshing'],
   [{ preview: 'unavailable' }, 'unavailable'],
+  ['readingCapabilities', 'approving'],
   ['approving', 'approving'],
+  ['confirmingBatch', 'swapping'],
   ['swapping', 'swapping'],
   [{ failed: 'retryable' }, 'retryable'],
   [{ failed: 'refused' }, 'refused'],
@@ -316,10 +335,14 @@ export function selectSwapProgress(snapshot: SwapSnapshot): string | undefined {
     case 'quoting':
       return 'Getting a fresh quote…'
     case 'approving':
+      if (snapshot.matches('readingCapabilities')) return 'Checking your wallet…'
       return hash && hashKind === 'approve'
         ? 'Waiting for the approval to be confirmed…'
         : 'Approve in your wallet…'
     case 'swapping':
+      if (snapshot.matches({ confirmingBatch: 'sending' }))
+        return 'Confirm the approval and the swap in your wallet (one confirmation)…'
+      if (snapshot.matches({ confirmingBatch: 'confirming' })) return 'Waiting for the swap to be confirmed…'
       if (hash && hashKind === 'swap') return 'Waiting for the swap to be confirmed…'
       return snapshot.matches({ swapping: { sending: 'overdue' } })
         ? 'Your wallet has not answered yet. The swap is still waiting there; it will not be asked for twice.'

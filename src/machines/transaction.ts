@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import { type AnyActorLogic, type AnyStateMachine, not } from 'xstate'
 import { TX_RECEIPT_TIMEOUT_MS } from '../constants'
+import { linkChild } from './link'
 import { askOf, chainOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
 import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt } from './transaction/types'
 
@@ -334,30 +335,5 @@ export function linkTransaction<TMachine extends AnyStateMachine>(
     (actors: Record<string, AnyActorLogic>, delays: Record<string, number | undefined>) => TransactionSlots
   >,
 ): TMachine {
-  const fill = (linked: TMachine, pinned: ReadonlySet<string>): TMachine => {
-    const actors = linked.implementations.actors as Record<string, AnyActorLogic>
-    // The parent's delays in milliseconds (one that is a function reads the parent's context: not given).
-    const delays = Object.fromEntries(
-      Object.entries(linked.implementations.delays).filter(([, delay]) => typeof delay === 'number'),
-    ) as Record<string, number>
-    for (const [slot, link] of Object.entries(slots)) {
-      if (pinned.has(slot)) continue
-      const { delays: timeLimits, ...logic } = link(actors, delays)
-      const io = Object.fromEntries(Object.entries(logic).filter(([, given]) => given !== undefined))
-      const defined = Object.entries(timeLimits ?? {}).filter(([, given]) => given !== undefined)
-      actors[slot] = transactionMachine.provide({
-        actors: io as never,
-        ...(defined.length > 0 ? { delays: Object.fromEntries(defined) as never } : {}),
-      })
-    }
-    const provide = linked.provide.bind(linked)
-    return Object.assign(linked, {
-      provide: (implementations: Parameters<TMachine['provide']>[0]) =>
-        fill(
-          provide(implementations) as TMachine,
-          new Set([...pinned, ...Object.keys(implementations.actors ?? {}).filter((name) => name in slots)]),
-        ),
-    })
-  }
-  return fill(machine, new Set())
+  return linkChild(machine, transactionMachine, slots as never)
 }

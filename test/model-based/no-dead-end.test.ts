@@ -62,6 +62,12 @@ const EXCEPTIONS: Record<string, string> = {
   'swap.swapping':
     'transaction: bounded by its time limit, the swap deadline past it, then the receipt windows',
   'swap.swapping.confirming': "the swap's transaction's receipt windows (receiptTimeout, pendingPolling)",
+  // The approvals and the swap as one batch: its child (src/machines/calls/batch.ts) bounds itself (the wallet's
+  // answer and the final status, each at most the swap's deadline and its margin); these are where the view reads it.
+  'swap.confirmingBatch.sending':
+    "the swap batch's deadline (callsRequest: the swap's validForMs and margin)",
+  'swap.confirmingBatch.confirming':
+    "the swap batch's deadline (callsConfirm: the swap's validForMs and margin)",
   // The send's transaction (src/machines/transaction.ts) bounds itself the same way: the time limit, then (the
   // payment's nonce held) the chain's word on it, then the receipt windows; `confirming` is where the view reads it.
   'send.transaction':
@@ -180,6 +186,8 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
       [
         'account',
         'auth',
+        'batch',
+        'batch#2',
         'calls',
         'capability',
         'connection',

@@ -1,6 +1,8 @@
 import type { Hex } from 'viem'
 import { type EventFromLogic, fromPromise, getNextSnapshot, type SnapshotFrom } from 'xstate'
+import { CallsFailedError, callsErrorInfo } from '../../src/errors/calls'
 import { SwapBuildMismatchError, SwapRejectedError } from '../../src/errors/swap'
+import type { AtomicStatus, CallsStatus } from '../../src/machines/calls/types'
 import {
   minimumOut,
   needsApproval,
@@ -48,6 +50,9 @@ export const modelMachine = swapMachine.provide({
     sendTransaction: fromPromise(never<Hex>),
     waitForReceipt: fromPromise(never<SwapReceipt>),
     pollReceipt: fromPromise(never<SwapReceipt>),
+    capabilities: fromPromise(never<AtomicStatus>),
+    sendCalls: fromPromise(never<string>),
+    callsStatus: fromPromise(never<CallsStatus>),
   },
   actions: {
     emitSubmitted: ({ context }) => {
@@ -193,6 +198,32 @@ const answers = [
   { type: 'xstate.done.actor.swapTransaction', output: { status: 'failed', reason: 'expired' } },
   { type: 'xstate.done.actor.swapTransaction', output: { status: 'failed', reason: 'reverted', hash: HASH } },
   { type: 'xstate.done.actor.swapTransaction', output: { status: 'failed', reason: 'unseen', hash: HASH } },
+  // The wallet's capabilities on the chain (the approvals due): atomic batching, none, or no answer.
+  { type: 'xstate.done.actor.walletCapabilities', output: 'supported' },
+  { type: 'xstate.done.actor.walletCapabilities', output: 'unsupported' },
+  { type: 'xstate.error.actor.walletCapabilities', error: new Error('Method not found') },
+  // The approvals and the swap as one batch (src/machines/calls/batch.ts, its own model in batch.test.ts): the
+  // wallet took it, and how it ended.
+  { type: 'batch.sent', id: 'batch-1' },
+  {
+    type: 'xstate.done.actor.swapBatch',
+    output: {
+      status: 'confirmed',
+      id: 'batch-1',
+      result: {
+        status: 'success',
+        atomic: true,
+        receipts: [{ transactionHash: HASH, blockNumber: '16', status: 'success' }],
+      },
+    },
+  },
+  {
+    type: 'xstate.done.actor.swapBatch',
+    output: {
+      status: 'failed',
+      error: callsErrorInfo(new CallsFailedError({ code: 4001 })),
+    },
+  },
 ] as unknown as Event[]
 
 export const events: Event[] = [
@@ -237,6 +268,7 @@ export function invariant(snapshot: Snapshot): void {
   }
   if (snapshot.status !== 'active') fail(`actor ${snapshot.status}`)
   const inFlight =
+    snapshot.matches('confirmingBatch') ||
     snapshot.matches({ approving: 'sending' }) ||
     snapshot.matches({ approving: 'confirming' }) ||
     snapshot.matches({ swapping: 'sending' }) ||
@@ -250,6 +282,8 @@ export function invariant(snapshot: Snapshot): void {
     snapshot.matches({ preview: 'checking' }) ||
     snapshot.matches({ preview: 'simulating' }) ||
     snapshot.matches({ preview: 'refreshing' }) ||
+    snapshot.matches('readingCapabilities') ||
+    snapshot.matches('confirmingBatch') ||
     snapshot.matches('approving') ||
     snapshot.matches('swapping')
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
@@ -268,6 +302,8 @@ export function invariant(snapshot: Snapshot): void {
   // Past the form, the form is valid and stays so: pair, amount, quote, balances at review time.
   const pastForm =
     snapshot.matches('preview') ||
+    snapshot.matches('readingCapabilities') ||
+    snapshot.matches('confirmingBatch') ||
     snapshot.matches('approving') ||
     snapshot.matches('swapping') ||
     snapshot.matches('failed')
@@ -278,6 +314,8 @@ export function invariant(snapshot: Snapshot): void {
   if (snapshot.matches({ preview: 'preparing' }) && c.prepared) fail('an old check kept while building')
   if (
     (snapshot.matches({ preview: 'ready' }) ||
+      snapshot.matches('readingCapabilities') ||
+      snapshot.matches('confirmingBatch') ||
       snapshot.matches('approving') ||
       snapshot.matches('swapping')) &&
     !c.prepared
@@ -303,6 +341,18 @@ export function invariant(snapshot: Snapshot): void {
       minimumOut(c.quote!.toAmount, c.slippage),
     )
     if (swapSimulationDisagreement(shown, c.simulation)) fail('ready with a disagreeing simulation')
+  }
+  // One confirmation for the approvals and the swap only with approvals due, and every one of them checked.
+  if (
+    (snapshot.matches('readingCapabilities') || snapshot.matches('confirmingBatch')) &&
+    (!needsApproval(c) || c.prepared?.approvals.length === 0)
+  )
+    fail('a batch without the approvals it is for')
+  // The wallet holds the batch (the swap in it): no cancel, no retry, no hash of an earlier step.
+  if (snapshot.matches('confirmingBatch')) {
+    if (snapshot.can({ type: 'swap.cancel' }) || snapshot.can({ type: 'swap.retry' }))
+      fail('cancel or retry offered while the wallet holds the batch')
+    if (c.hash) fail('an old hash while the batch is out')
   }
   // Once the wallet holds the swap, no cancel (a second swap could be asked for while the first is live).
   if (snapshot.matches({ swapping: 'sending' }) && snapshot.can({ type: 'swap.cancel' }))
@@ -349,8 +399,8 @@ export function invariant(snapshot: Snapshot): void {
     ['ready', snapshot.matches({ preview: 'ready' })],
     ['refreshing', snapshot.matches({ preview: 'refreshing' })],
     ['unavailable', snapshot.matches({ preview: 'unavailable' })],
-    ['approving', snapshot.matches('approving')],
-    ['swapping', snapshot.matches('swapping')],
+    ['approving', snapshot.matches('approving') || snapshot.matches('readingCapabilities')],
+    ['swapping', snapshot.matches('swapping') || snapshot.matches('confirmingBatch')],
     ['retryable', snapshot.matches({ failed: 'retryable' })],
     ['refused', snapshot.matches({ failed: 'refused' })],
     ['unconfirmed', snapshot.matches({ failed: 'unconfirmed' })],

@@ -6,6 +6,7 @@ import { createSwapActors } from '../../src/actors/swap'
 import type { ConvertClient } from '../../src/api/convert'
 import { swapRouterAbi } from '../../src/chains/eip155/swapRouter'
 import {
+  CALLS_CAPABILITIES_TIMEOUT_MS,
   SEND_REQUEST_TIMEOUT_MS,
   SWAP_DEADLINE_MAX_S,
   SWAP_EXPIRY_MARGIN_MS,
@@ -13,6 +14,8 @@ import {
   SWAP_QUOTE_REFRESH_MS,
 } from '../../src/constants'
 import { swapErrorInfo, toSwapError } from '../../src/errors/swap'
+import type { SendCallsRequest } from '../../src/machines/calls/batch'
+import type { AtomicStatus, CallsStatus } from '../../src/machines/calls/types'
 import {
   minimumOut,
   type SwapApproveRequest,
@@ -36,7 +39,7 @@ import { ALICE, ETH, HASH, INPUT, invariant, LOW_GAS, model, never, QUOTE, short
 /** The swap machine's model (swap.model.ts): every path replayed, the invariants checked in every state. */
 describe('swap machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(71)
+    expect(model.paths.length).toBe(79)
   })
 
   for (const path of model.paths) {
@@ -47,7 +50,7 @@ describe('swap machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(71)
+    expect(results).toHaveLength(79)
     assertCoverage(model, results)
   })
 })
@@ -99,6 +102,11 @@ function start(options: {
   buildSwap?: (input: SwapBuildRequest) => SwapTransaction
   /** Default: a node that cannot simulate. */
   simulate?: (input: SwapSimulationRequest) => SwapSimulation
+  /** The wallet's atomic batching on the chain. Default: it has no `wallet_getCapabilities`. */
+  capabilities?: () => Promise<AtomicStatus>
+  /** The batch's final status. Default: confirmed, one receipt. */
+  batchStatus?: CallsStatus
+  sendCalls?: () => Promise<string>
 }) {
   const calls = {
     quotes: [] as SwapQuoteRequest[],
@@ -106,6 +114,8 @@ function start(options: {
     swaps: 0,
     sent: [] as SwapSendRequest[],
     simulated: [] as SwapSimulationRequest[],
+    capabilities: [] as unknown[],
+    batches: [] as SendCallsRequest[],
   }
   const notices: SwapNotice[] = []
   const clock = new SimulatedClock()
@@ -144,6 +154,23 @@ function start(options: {
       }),
       waitForReceipt: fromPromise(async () => ({ status: options.receipt ?? 'success', blockNumber: '1' })),
       pollReceipt: fromPromise(never<SwapReceipt>),
+      capabilities: fromPromise(async ({ input }) => {
+        calls.capabilities.push(input)
+        if (!options.capabilities) throw new Error('wallet_getCapabilities: method not found')
+        return options.capabilities()
+      }),
+      sendCalls: fromPromise(async ({ input }: { input: SendCallsRequest }) => {
+        calls.batches.push(input)
+        return (options.sendCalls ?? (async () => 'batch-1'))()
+      }),
+      callsStatus: fromPromise(
+        async (): Promise<CallsStatus> =>
+          options.batchStatus ?? {
+            status: 'success',
+            atomic: true,
+            receipts: [{ transactionHash: HASH, blockNumber: '16', status: 'success' }],
+          },
+      ),
     },
   })
   const actor = createActor(machine, { input: INPUT, clock })
@@ -515,5 +542,136 @@ describe('swap machine, the checked build simulated before the wallet', () => {
     expect(ready.matches({ preview: 'ready' })).toBe(true)
     expect(ready.context.simulation).toBeUndefined()
     expect(swapSimulatedChanges(ready.context.simulation)).toBeUndefined()
+  })
+})
+
+/*
+ * Guards "swap's approve + swap in one confirmation where the wallet batches atomically" (EIP-5792): the checked
+ * approvals and swap, exactly as simulated, go to the wallet as one atomic batch, followed to its final status;
+ * without atomic batching, or no answer, the two steps are unchanged.
+ */
+describe('swap machine, the approval and the swap in one confirmation', () => {
+  for (const atomic of ['supported', 'ready'] as const)
+    it(`a wallet whose atomic batching is '${atomic}': one batch of the checked approval and swap, atomic required`, async () => {
+      const run = start({ allowance: '0', capabilities: async () => atomic })
+      const ready = await reviewed(run)
+      const prepared = ready.context.prepared!
+      run.actor.send({ type: 'swap.confirm' })
+      const done = await waitFor(run.actor, (s) => s.matches('done'))
+      expect(run.calls.capabilities).toEqual([{ address: ALICE, chainId: 1 }])
+      const asBatch = (tx: SwapTransaction) => ({
+        to: tx.to,
+        data: tx.data,
+        value: `0x${BigInt(tx.value).toString(16)}`,
+      })
+      expect(run.calls.batches).toEqual([
+        {
+          calls: [asBatch(prepared.approvals[0]!.transaction), asBatch(prepared.swap)],
+          chainId: 1,
+          atomicRequired: true,
+        },
+      ])
+      // The batch is the simulated calls, in their order; no transaction was sent on its own.
+      expect(run.calls.simulated[0]!.calls.map(asBatch)).toEqual(run.calls.batches[0]!.calls)
+      expect(run.calls.sent).toEqual([])
+      expect(done.context).toMatchObject({ hash: HASH, hashKind: 'swap', amount: '' })
+      expect(run.notices.map((n) => n.type)).toEqual(['swap.previewing', 'swap.succeeded'])
+    })
+
+  it('USDT-style: the reset to zero, the approval and the swap in one batch, in that order', async () => {
+    const run = start({ allowance: '1000000', capabilities: async () => 'supported' })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.batches).toHaveLength(1)
+    expect(run.calls.batches[0]!.calls).toHaveLength(3)
+    expect(run.calls.approvals.map((a) => a.amount)).toEqual(['0', '10000000'])
+    expect(run.calls.sent).toEqual([])
+  })
+
+  it("a wallet without atomic batching ('unsupported'): the two steps, unchanged", async () => {
+    const run = start({ allowance: '0', capabilities: async () => 'unsupported' })
+    const ready = await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.capabilities).toHaveLength(1)
+    expect(run.calls.batches).toEqual([])
+    expect(run.calls.sent.map((tx) => tx.kind)).toEqual(['approve', 'swap'])
+    expect(run.calls.sent.map(({ to, data }) => ({ to, data }))).toEqual([
+      {
+        to: ready.context.prepared!.approvals[0]!.transaction.to,
+        data: ready.context.prepared!.approvals[0]!.transaction.data,
+      },
+      { to: ready.context.prepared!.swap.to, data: ready.context.prepared!.swap.data },
+    ])
+  })
+
+  it('a wallet that never says what it supports: the two steps once its time is up', async () => {
+    const run = start({ allowance: '0', capabilities: never<AtomicStatus> })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    const checking = await waitFor(run.actor, (s) => s.matches('readingCapabilities'))
+    expect(selectSwapProgress(checking)).toBe('Checking your wallet…')
+    expect(run.calls.sent).toEqual([])
+    run.clock.increment(CALLS_CAPABILITIES_TIMEOUT_MS)
+    await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.batches).toEqual([])
+    expect(run.calls.sent.map((tx) => tx.kind)).toEqual(['approve', 'swap'])
+  })
+
+  it('no approval due: the swap alone, the wallet not asked for its capabilities', async () => {
+    const run = start({ allowance: '10000000', capabilities: async () => 'supported' })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.capabilities).toEqual([])
+    expect(run.calls.batches).toEqual([])
+    expect(run.calls.sent.map((tx) => tx.kind)).toEqual(['swap'])
+  })
+
+  it('the wallet holds the batch: one confirmation asked for, no cancel; declined ends retryable with the calls error', async () => {
+    let decline: (error: unknown) => void = () => {}
+    const run = start({
+      allowance: '0',
+      capabilities: async () => 'supported',
+      sendCalls: () => new Promise<string>((_, reject) => (decline = reject)),
+    })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    const asking = await waitFor(run.actor, (s) => s.matches({ confirmingBatch: 'sending' }))
+    expect(selectSwapProgress(asking)).toBe(
+      'Confirm the approval and the swap in your wallet (one confirmation)…',
+    )
+    expect(asking.can({ type: 'swap.cancel' })).toBe(false)
+    decline(Object.assign(new Error('User rejected the request.'), { code: 4001 }))
+    const failed = await waitFor(run.actor, (s) => s.matches('failed'))
+    expect(failed.matches({ failed: 'retryable' })).toBe(true)
+    expect(failed.context.error).toMatchObject({
+      name: 'CallsFailedError',
+      message: 'The batch was declined in the wallet',
+      code: 4001,
+    })
+    expect(run.calls.batches).toHaveLength(1)
+    expect(run.calls.sent).toEqual([])
+  })
+
+  it('a batch that reverts: failed, with how many calls reverted; the form kept', async () => {
+    const run = start({
+      allowance: '0',
+      capabilities: async () => 'supported',
+      batchStatus: {
+        status: 'failure',
+        atomic: true,
+        receipts: [{ transactionHash: HASH, blockNumber: '16', status: 'reverted' }],
+      },
+    })
+    await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    const failed = await waitFor(run.actor, (s) => s.matches('failed'))
+    expect(failed.context.error).toMatchObject({
+      name: 'CallsFailedError',
+      details: '1 of 2 calls reverted or were not sent',
+    })
+    expect(failed.context).toMatchObject({ from: USDT, to: ETH, amount: '10' })
   })
 })

@@ -231,8 +231,12 @@ async function perform(rendered: Rendered, event: AnyEventObject): Promise<Way> 
     })
     return 'time'
   }
-  // A slot's answer, or a notice of the flow's transaction (its child machine): to the flow itself.
-  if (/^xstate\.(done|error)\.actor\./.test(event.type) || event.type.startsWith('transaction.')) {
+  // A slot's answer, or a notice of the flow's transaction or batch (its child machines): to the flow itself.
+  if (
+    /^xstate\.(done|error)\.actor\./.test(event.type) ||
+    event.type.startsWith('transaction.') ||
+    event.type.startsWith('batch.')
+  ) {
     await act(async () => {
       swap().send(event as never)
       await flush()

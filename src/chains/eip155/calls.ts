@@ -106,8 +106,11 @@ export const isSequentialBatchId = (id: string) => id.toLowerCase().endsWith(FAL
 export interface CallsClient {
   /** The wallet's atomic batching on `chainId` (`unknown`: it does not answer `wallet_getCapabilities`). */
   capabilities(input: { address: Hex; chainId: number }): Promise<AtomicStatus>
-  /** Sends the batch; resolves with its id once the wallet took it. */
-  send(input: { calls: readonly KitBatchCall[]; chainId: number }): Promise<string>
+  /**
+   * Sends the batch; resolves with its id once the wallet took it. `atomicRequired`: the wallet must execute it
+   * atomically (EIP-5792), and it is never split into separate transactions.
+   */
+  send(input: { calls: readonly KitBatchCall[]; chainId: number; atomicRequired?: boolean }): Promise<string>
   /** The batch's status now. */
   status(input: { id: string; chainId: number }): Promise<CallsStatus>
 }
@@ -135,7 +138,7 @@ export function createCallsClient(wagmi: Config): CallsClient {
       }
       return atomicStatusOf(answer, chainId)
     },
-    async send({ calls, chainId }) {
+    async send({ calls, chainId, atomicRequired = false }) {
       const connector = await getConnectorClient(wagmi, { chainId })
       // A wallet that answers `wallet_sendCalls` as a method it does not have, with any of the codes for that, has
       // no EIP-5792: viem then sends the calls one by one (`experimental_fallback`), which it does for -32004.
@@ -164,6 +167,8 @@ export function createCallsClient(wagmi: Config): CallsClient {
           value: call.value === undefined ? undefined : hexToBigInt(call.value),
         })),
         experimental_fallback: true,
+        // viem refuses to fall back to separate transactions for a batch that must be atomic.
+        forceAtomic: atomicRequired,
       })
       const parsed = v.safeParse(SendCallsAnswer, answer)
       if (!parsed.success) throw new InvalidCallsStatusError({ details: v.summarize(parsed.issues) })

@@ -61,6 +61,8 @@ export interface CallsAccount {
 export type CallsEvent =
   | { type: 'calls.send'; id: number; request: CallsRequest }
   | { type: 'calls.account'; account: CallsAccount | undefined }
+  /** From the batch child (src/machines/calls/batch.ts): the wallet took the batch. */
+  | { type: 'batch.sent'; id: string }
 
 /** The calls machine's notices to its glue. */
 export type CallsNotice =

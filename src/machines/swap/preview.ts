@@ -156,7 +156,11 @@ export const swapPreview = swapSetup.createStateConfig({
     ready: {
       after: { quoteRefresh: 'refreshing' },
       on: {
-        'swap.confirm': '#swap.nextStep',
+        // Approvals due (and checked): the wallet may take them and the swap in one confirmation.
+        'swap.confirm': [
+          { guard: 'nextApprovalChecked', target: '#swap.readingCapabilities' },
+          { target: '#swap.nextStep' },
+        ],
       },
     },
     /** The quote asked for again; the old one stays shown meanwhile. A fresh quote is built and checked. */

@@ -4,7 +4,7 @@
  * for gas), the approvals the allowance needs (USDT-style: zero first), the least amount out, and what each slot
  * is asked for.
  */
-import { formatUnits, parseUnits } from 'viem'
+import { formatUnits, numberToHex, parseUnits } from 'viem'
 import { NATIVE_TOKEN_ADDRESS, TX_RECEIPT_TIMEOUT_MS } from '../../constants'
 import type { BaseError } from '../../errors/base'
 import {
@@ -14,6 +14,7 @@ import {
   SwapPairRequiredError,
   SwapQuoteRequiredError,
 } from '../../errors/swap'
+import type { KitBatchCall } from '../calls/types'
 import { expectedOfSwap, simulationTokensOf } from './simulation'
 import type {
   SwapApproval,
@@ -205,6 +206,18 @@ export function simulationRequestOf(context: SwapContext): SwapSimulationRequest
     calls: [...prepared.approvals.map((a) => a.transaction), prepared.swap],
     tokens: simulationTokensOf(context.from!, context.to!),
   }
+}
+
+/**
+ * The checked approvals, then the checked swap, as one batch (the calls simulated, in the same order): the wallet's
+ * one confirmation when it batches atomically. Each value in wei as hex; gas is the wallet's to estimate.
+ */
+export function batchCallsOf(context: SwapContext): KitBatchCall[] {
+  return simulationRequestOf(context).calls.map(({ to, data, value }) => ({
+    to,
+    data,
+    value: numberToHex(BigInt(value)),
+  }))
 }
 
 /** What was built, beside the swap the preview shows, for `checkBuild`. Only called with a swap built. */

@@ -1,6 +1,7 @@
 import { formatUnits, type Hex } from 'viem'
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
 import {
+  CALLS_CAPABILITIES_TIMEOUT_MS,
   SEND_REQUEST_TIMEOUT_MS,
   SIMULATION_TIMEOUT_MS,
   SWAP_QUOTE_DEBOUNCE_MS,
@@ -20,6 +21,9 @@ import {
   swapErrorInfo,
 } from '../../errors/swap'
 import { formatQuantity } from '../../utils/format'
+import { type BatchOutput, batchEnds, batchMachine, callsStatusSlot, sendCallsSlot } from '../calls/batch'
+import { atomicBatching, batchedCallsRuleBroken } from '../calls/rules'
+import type { AtomicStatus } from '../calls/types'
 import {
   type TransactionMachine,
   type TransactionOutput,
@@ -29,6 +33,7 @@ import {
 import {
   amountOf,
   approveAmountOf,
+  batchCallsOf,
   checkedApproval,
   expectedOf,
   isNative,
@@ -100,6 +105,14 @@ export const swapSetup = setup({
     pollReceipt: fromPromise<SwapReceipt, { hash: Hex; chainId: number }>(notProvided('pollReceipt')),
     /** An approval's or the swap's life: its slots are this machine's (`linkTransaction`, ../swap.ts). */
     transaction: transactionMachine as TransactionMachine,
+    /** The wallet's atomic batching on the chain (`wallet_getCapabilities`, read as the calls machine reads it). */
+    capabilities: fromPromise<AtomicStatus, { address: Hex; chainId: number }>(notProvided('capabilities')),
+    /** The approvals and the swap as one batch (`wallet_sendCalls`, atomic required): the batch child's. */
+    sendCalls: sendCallsSlot,
+    /** The batch's status (`wallet_getCallsStatus`): the batch child's. */
+    callsStatus: callsStatusSlot,
+    /** The approvals and the swap batched: its slots are this machine's (`linkChild`, ../swap.ts). */
+    batch: batchMachine,
   },
   delays: {
     /** Ours (src/constants.ts): typing coalesces into one quote. */
@@ -108,6 +121,8 @@ export const swapSetup = setup({
     quoteRefresh: SWAP_QUOTE_REFRESH_MS,
     /** Ours (src/constants.ts): a simulation not answered by then is left out, never guessed. */
     simulationTimeout: SIMULATION_TIMEOUT_MS,
+    /** Ours (src/constants.ts), the calls machine's: a wallet that does not say what it supports gets two steps. */
+    walletCapabilities: CALLS_CAPABILITIES_TIMEOUT_MS,
   },
   guards: {
     quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
@@ -125,6 +140,14 @@ export const swapSetup = setup({
     },
     /** How its transaction ended (src/machines/transaction.ts). */
     ...transactionEnds,
+    /** The wallet executes a batch atomically on the chain: the approvals and the swap in one confirmation. */
+    walletBatchesAtomically: ({ event }) =>
+      atomicBatching((event as unknown as { output?: AtomicStatus }).output),
+    /** SPEC §5, on the batch made of the checked approvals and swap (the calls machine's rule, ../calls/rules.ts). */
+    batchedCallsNeedToAndDataStarting0x: ({ context }) =>
+      batchedCallsRuleBroken({ calls: batchCallsOf(context) }) === undefined,
+    /** How the batch ended (src/machines/calls/batch.ts). */
+    ...batchEnds,
     /** See before you sign: the simulation moves something other than what the preview shows. */
     simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
       swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,
@@ -234,6 +257,15 @@ export const swapSetup = setup({
     setHash: assign((_, params: { hash: Hex; kind: 'approve' | 'swap' }) => ({
       hash: params.hash,
       hashKind: params.kind,
+    })),
+    /** The batch landed: the swap's hash is its last receipt's (one for an atomic batch). */
+    setBatchMined: assign((_, output: BatchOutput) => ({
+      hash: output.status === 'confirmed' ? output.result.receipts.at(-1)?.transactionHash : undefined,
+      hashKind: 'swap' as const,
+    })),
+    /** The batch did not land (declined, reverted, past its deadline): the calls error, as the calls machine's. */
+    setBatchFailed: assign((_, output: BatchOutput) => ({
+      error: output.status === 'failed' ? output.error : undefined,
     })),
     /** After a swap: the pair and slippage stay, the amount and quote go. */
     resetAmount: assign({

@@ -1,6 +1,7 @@
 /** The swap flow's types (src/machines/swap.ts): its context, events, notices and what its slots take. */
 import type { Address, Hex } from 'viem'
 import type { ErrorInfo } from '../../errors/base'
+import type { BatchNotice } from '../calls/batch'
 import type { SendSimulation, TokenBalance } from '../send/types'
 import type { TransactionNotice } from '../transaction/types'
 
@@ -222,6 +223,8 @@ export type SwapEvent =
   | { type: 'swap.back' }
   /** From the approval's or the swap's transaction (src/machines/transaction.ts): where it stands. */
   | TransactionNotice
+  /** From the approval and swap batched (src/machines/calls/batch.ts): the wallet took the batch. */
+  | BatchNotice
 
 /** What the swap machine tells the kit (`actor.on(type, …)`). */
 export type SwapNotice =
