@@ -24,13 +24,15 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../api/db.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
 import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
+import { type Bundler, startBundler } from '../chain/bundler.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
-import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
+import { bundlerEndpoint, rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import type { SandboxService } from '../shared/http.ts'
 import { type Solana, startSolana } from '../solana/solana.ts'
 import { KeyVault } from './keys.ts'
@@ -48,6 +50,7 @@ const SECRET = randomBytes(32)
 const USDC_GRANT = 250n * 10n ** 6n
 
 let chain: Chain
+let bundler: Bundler
 let rpc: SandboxService
 let listing: ListingApi
 let db: SandboxDb
@@ -110,12 +113,15 @@ beforeAll(async () => {
     startListingApi({ allowedOrigins: ['http://127.0.0.1:*'] }),
     startSolana(),
   ])
-  rpc = await startRpcService({ chain })
+  bundler = await startBundler({ chainRpcUrl: chain.rpcUrl })
+  rpc = await startRpcService({ chain, bundlerUrl: bundler.url })
   const faucet = chain.accounts[9]
   if (!faucet) throw new Error('no faucet account')
   site = await startSecureSite({
     // Through the RPC host, as in the sandbox: it refuses eth_sendTransaction, so sends must be raw.
     rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
+    // The smart account's sends go as user operations through the RPC host's bundler endpoint.
+    bundlerUrl: bundlerEndpoint(rpc.origin, PROJECT_ID),
     chainId: chain.chainId,
     originsUrl: listing.origin,
     db,
@@ -132,6 +138,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close()
   await Promise.all([rpc?.close(), listing?.close(), db?.close(), solana?.close()])
+  await bundler?.close()
   await chain?.close()
 })
 
@@ -519,6 +526,8 @@ describe('embedded wallet', () => {
     expect(transfer.status).toBe(200)
     const transferReceipt = await client.waitForTransactionReceipt({ hash: transfer.json.result as Hex })
     expect(transferReceipt.status).toBe('success')
+    // A user operation: the transaction is the bundler's handleOps call to the EntryPoint.
+    expect(getAddress(transferReceipt.to ?? '0x')).toBe(entryPoint07Address)
     const usdc = (address: Address) =>
       client.readContract({
         address: chain.contracts.usdc,
