@@ -1,17 +1,32 @@
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
+  encodeFunctionData,
   erc20Abi,
   getAddress,
   http,
   type PublicClient,
   parseEther,
+  parseEventLogs,
 } from 'viem'
-import { createBundlerClient, entryPoint07Address } from 'viem/account-abstraction'
+import {
+  createBundlerClient,
+  entryPoint07Abi,
+  entryPoint07Address,
+  type SmartAccount,
+  toPackedUserOperation,
+} from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SMART_ACCOUNT_FACTORY, smartAccountAddress, toSandboxSmartAccount } from '../secure-site/wallet.ts'
+import { smartAccountAbi } from '../secure-site/contracts/smart-account.gen.ts'
+import {
+  SMART_ACCOUNT_FACTORY,
+  smartAccountAddress,
+  toSandboxPermissionAccount,
+  toSandboxSmartAccount,
+} from '../secure-site/wallet.ts'
 import type { SandboxService } from '../shared/http.ts'
 import { isAlive } from '../shared/process.ts'
 import { STACK_KEYS } from './account-abstraction.ts'
@@ -201,5 +216,149 @@ describe('the ERC-4337 stack', () => {
     await other.close()
     expect(isAlive(pid)).toBe(false)
     await expect(fetch(other.url)).rejects.toThrow()
+  })
+})
+
+describe('ERC-7715 permissions, enforced by the smart account on chain', () => {
+  const bundlerClient = () =>
+    createBundlerClient({
+      client,
+      transport: http(bundlerEndpoint(rpc.origin, PROJECT_ID)),
+      pollingInterval: 50,
+    })
+  /** One user operation of `account`, mined; answers its receipt (throws what the bundler refuses). */
+  const run = async (
+    account: SmartAccount,
+    calls: Parameters<ReturnType<typeof bundlerClient>['sendUserOperation']>[0]['calls'],
+  ) => {
+    const bundler = bundlerClient()
+    const hash = await bundler.sendUserOperation({ account, calls } as never)
+    return bundler.waitForUserOperationReceipt({ hash })
+  }
+  const transfer = (to: Address, amount: bigint) => ({
+    to: chain.contracts.usdc,
+    abi: erc20Abi,
+    functionName: 'transfer' as const,
+    args: [to, amount] as const,
+  })
+
+  it('grants a 10 USDC limit to a signer: 5 goes through without the owner, 20 reverts, nothing after revoke', async () => {
+    const { key, account } = await fundedAccount(50_000_000n)
+    const owner = privateKeyToAccount(key).address
+    const signerKey = generatePrivateKey()
+    const to = chain.accounts[3]!.address
+    const now = (await client.getBlock()).timestamp
+    const expiry = Number(now) + 3600
+
+    // The owner grants (its first operation also deploys the account).
+    const granted = await run(account, [
+      {
+        to: account.address,
+        data: encodeFunctionData({
+          abi: smartAccountAbi,
+          functionName: 'grantPermission',
+          args: [privateKeyToAccount(signerKey).address, chain.contracts.usdc, 10_000_000n, expiry],
+        }),
+      },
+    ])
+    expect(granted.success).toBe(true)
+    const [event] = parseEventLogs({
+      abi: smartAccountAbi,
+      eventName: 'PermissionGranted',
+      logs: granted.logs,
+    })
+    const permissionId = event!.args.id
+    const session = await toSandboxPermissionAccount(client, { owner, signerKey, permissionId })
+    expect(session.address).toBe(account.address)
+
+    // 5 USDC signed by the granted signer alone: mined.
+    const before = await usdcOf(to)
+    expect((await run(session, [transfer(to, 5_000_000n)])).success).toBe(true)
+    expect(await usdcOf(to)).toBe(before + 5_000_000n)
+    const [, , limit, spent] = await client.readContract({
+      address: account.address,
+      abi: smartAccountAbi,
+      functionName: 'permissions',
+      args: [permissionId],
+    })
+    expect({ limit, spent }).toEqual({ limit: 10_000_000n, spent: 5_000_000n })
+
+    // 20 USDC (over what is left, 5): the account refuses it. The bundler will not take it, and sent straight to
+    // the EntryPoint it reverts there (AA24: the account's validation says no).
+    await expect(run(session, [transfer(to, 20_000_000n)])).rejects.toThrow(/AA24|signature/i)
+    const over = await bundlerClient().prepareUserOperation({
+      account: session,
+      calls: [transfer(to, 20_000_000n)],
+    })
+    const signed = { ...over, signature: await session.signUserOperation(over) }
+    await expect(
+      client.simulateContract({
+        account: chain.accounts[0]!.address,
+        address: entryPoint07Address,
+        abi: entryPoint07Abi,
+        functionName: 'handleOps',
+        args: [[toPackedUserOperation(signed)], chain.accounts[0]!.address],
+      }),
+    ).rejects.toThrow(/AA24/)
+    // Anything but a transfer of the granted token is refused too, even within the limit.
+    await expect(run(session, [{ to, value: 1n }])).rejects.toThrow(/AA24|signature/i)
+    expect(await usdcOf(to)).toBe(before + 5_000_000n)
+
+    // The owner revokes: the 5 that went through before is refused now.
+    const revoked = await run(account, [
+      {
+        to: account.address,
+        data: encodeFunctionData({
+          abi: smartAccountAbi,
+          functionName: 'revokePermission',
+          args: [permissionId],
+        }),
+      },
+    ])
+    expect(revoked.success).toBe(true)
+    await expect(run(session, [transfer(to, 5_000_000n)])).rejects.toThrow(/AA24|signature/i)
+    expect(await usdcOf(to)).toBe(before + 5_000_000n)
+  })
+
+  it('ends a permission at its expiry, and only the owner grants', async () => {
+    const { key, account } = await fundedAccount(10_000_000n)
+    const owner = privateKeyToAccount(key).address
+    const signerKey = generatePrivateKey()
+    const expiry = Number((await client.getBlock()).timestamp) + 600
+    const grant = encodeFunctionData({
+      abi: smartAccountAbi,
+      functionName: 'grantPermission',
+      args: [privateKeyToAccount(signerKey).address, chain.contracts.usdc, 10_000_000n, expiry],
+    })
+    const granted = await run(account, [{ to: account.address, data: grant }])
+    const [event] = parseEventLogs({
+      abi: smartAccountAbi,
+      eventName: 'PermissionGranted',
+      logs: granted.logs,
+    })
+    const session = await toSandboxPermissionAccount(client, {
+      owner,
+      signerKey,
+      permissionId: event!.args.id,
+    })
+    // Nobody but the owner (or the account itself) grants.
+    await expect(
+      client.simulateContract({
+        account: chain.accounts[1]!.address,
+        address: account.address,
+        abi: smartAccountAbi,
+        functionName: 'grantPermission',
+        args: [chain.accounts[1]!.address, chain.contracts.usdc, 1n, expiry],
+      }),
+    ).rejects.toThrow(/NotOwner/)
+
+    // Past the expiry (anvil's clock moved on): the signer's transfer is refused.
+    const test = createTestClient({ mode: 'anvil', chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    await test.increaseTime({ seconds: 601 })
+    await test.mine({ blocks: 1 })
+    await expect(run(session, [transfer(chain.accounts[3]!.address, 1_000_000n)])).rejects.toThrow(
+      /AA22|expire/i,
+    )
+    expect(await usdcOf(account.address)).toBe(10_000_000n)
   })
 })

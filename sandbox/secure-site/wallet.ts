@@ -138,7 +138,48 @@ export interface AccountCall {
  */
 export function toSandboxSmartAccount(client: PublicClient, privateKey: Hex): Promise<SmartAccount> {
   const owner = privateKeyToAccount(privateKey)
-  const address = smartAccountAddress(owner.address)
+  return sandboxAccount(client, owner.address, {
+    stub: STUB_SIGNATURE,
+    sign: (hash) => owner.signMessage({ message: { raw: hash } }),
+    signMessage: (message) => owner.signMessage({ message }),
+    signTypedData: (typedData) => owner.signTypedData(typedData),
+  })
+}
+
+/**
+ * `owner`'s smart account driven by an ERC-7715 permission's signer (`signerKey`): its user operations carry
+ * `0x01 ++ permissionId ++ the signer's signature`, which the account accepts only for a transfer of the
+ * permission's token within what is left of its limit, until its expiry. It signs nothing else.
+ */
+export function toSandboxPermissionAccount(
+  client: PublicClient,
+  parameters: { owner: Address; signerKey: Hex; permissionId: Hex },
+): Promise<SmartAccount> {
+  const signer = privateKeyToAccount(parameters.signerKey)
+  const prefix = concatHex(['0x01', parameters.permissionId])
+  const refuse = async (): Promise<Hex> => {
+    throw new Error('A permission signer signs user operations only')
+  }
+  return sandboxAccount(client, parameters.owner, {
+    stub: concatHex([prefix, STUB_SIGNATURE]),
+    sign: async (hash) => concatHex([prefix, await signer.signMessage({ message: { raw: hash } })]),
+    signMessage: refuse,
+    signTypedData: refuse,
+  })
+}
+
+function sandboxAccount(
+  client: PublicClient,
+  owner: Address,
+  signing: {
+    stub: Hex
+    /** The user operation's signature over its hash. */
+    sign: (userOpHash: Hex) => Promise<Hex>
+    signMessage: (message: SignableMessage) => Promise<Hex>
+    signTypedData: (typedData: TypedDataDefinition) => Promise<Hex>
+  },
+): Promise<SmartAccount> {
+  const address = smartAccountAddress(owner)
   return toSmartAccount({
     client,
     entryPoint: SMART_ACCOUNT_ENTRY_POINT,
@@ -161,16 +202,16 @@ export function toSandboxSmartAccount(client: PublicClient, privateKey: Hex): Pr
       })
     },
     async getFactoryArgs() {
-      return smartAccountFactoryArgs(owner.address)
+      return smartAccountFactoryArgs(owner)
     },
     async getStubSignature() {
-      return STUB_SIGNATURE
+      return signing.stub
     },
     async signMessage({ message }) {
-      return owner.signMessage({ message })
+      return signing.signMessage(message)
     },
     async signTypedData(typedData) {
-      return owner.signTypedData(typedData as TypedDataDefinition)
+      return signing.signTypedData(typedData as TypedDataDefinition)
     },
     async signUserOperation(parameters) {
       const { chainId = client.chain?.id, ...userOperation } = parameters
@@ -181,7 +222,7 @@ export function toSandboxSmartAccount(client: PublicClient, privateKey: Hex): Pr
         entryPointVersion: SMART_ACCOUNT_ENTRY_POINT.version,
         userOperation: { ...userOperation, sender: address },
       })
-      return owner.signMessage({ message: { raw: hash } })
+      return signing.sign(hash)
     },
   })
 }
