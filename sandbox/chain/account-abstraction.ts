@@ -16,7 +16,12 @@ import {
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { smartAccountFactoryBytecode } from '../secure-site/contracts/smart-account.gen.ts'
-import { CREATE2_DEPLOYER, SMART_ACCOUNT_FACTORY, SMART_ACCOUNT_FACTORY_SALT } from '../secure-site/wallet.ts'
+import {
+  CREATE2_DEPLOYER,
+  checkContractBuild,
+  SMART_ACCOUNT_FACTORY,
+  SMART_ACCOUNT_FACTORY_SALT,
+} from '../secure-site/wallet.ts'
 
 /**
  * The sandbox chain's ERC-4337 v0.7 contracts: the EntryPoint at its canonical address and the embedded wallet's
@@ -59,6 +64,8 @@ export function entryPointBytecode(): Hex {
  * deployer (each skipped when its code is there already). `rpcUrl` is anvil's own (cheat codes).
  */
 export async function deployAccountAbstraction(rpcUrl: string, viemChain: ViemChain): Promise<void> {
+  // The factory's bytecode comes from the secure site's build: refuse a stale one.
+  checkContractBuild()
   const transport = http(rpcUrl, { timeout: 60_000, retryCount: 0 })
   const reader = createPublicClient({ chain: viemChain, transport, pollingInterval: 20 })
   const test = createTestClient({ mode: 'anvil', chain: viemChain, transport })

@@ -651,7 +651,13 @@ export class ChainWallet {
     if (!isAddressEqual(privateKeyToAccount(privateKey).address, account.eoa))
       throw new Error('The stored key does not match the account')
     try {
-      const id = await this.#queued(account.eoa, () => this.#sendUserOperation(privateKey, prepared.calls))
+      const id = await this.#queued(account.eoa, async () => {
+        const deployed = await this.isDeployed(account.smartAccount)
+        const hash = await this.#sendUserOperation(privateKey, prepared.calls)
+        // An operation that deploys the account is waited for: the next one must not carry the factory again.
+        if (!deployed) await this.#requireBundler().waitForUserOperationReceipt({ hash, timeout: 60_000 })
+        return hash
+      })
       this.#batches.set(id.toLowerCase() as Hex, account.smartAccount)
       return { id }
     } catch (error) {
