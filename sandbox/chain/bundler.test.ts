@@ -17,6 +17,7 @@ import {
   entryPoint07Address,
   type SmartAccount,
   toPackedUserOperation,
+  type UserOperation,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -227,10 +228,7 @@ describe('ERC-7715 permissions, enforced by the smart account on chain', () => {
       pollingInterval: 50,
     })
   /** One user operation of `account`, mined; answers its receipt (throws what the bundler refuses). */
-  const run = async (
-    account: SmartAccount,
-    calls: Parameters<ReturnType<typeof bundlerClient>['sendUserOperation']>[0]['calls'],
-  ) => {
+  const run = async (account: SmartAccount, calls: readonly object[]) => {
     const bundler = bundlerClient()
     const hash = await bundler.sendUserOperation({ account, calls } as never)
     return bundler.waitForUserOperationReceipt({ hash })
@@ -290,7 +288,9 @@ describe('ERC-7715 permissions, enforced by the smart account on chain', () => {
       account: session,
       calls: [transfer(to, 20_000_000n)],
     })
-    const signed = { ...over, signature: await session.signUserOperation(over) }
+    const { account: _account, ...unsigned } = over
+    const operation = unsigned as UserOperation<'0.7'>
+    const signed = { ...operation, signature: await session.signUserOperation(operation) }
     await expect(
       client.simulateContract({
         account: chain.accounts[0]!.address,
