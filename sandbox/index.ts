@@ -4,8 +4,9 @@ import { type DataApi, startDataApi } from './api/data.ts'
 import { openDatabase, type SandboxDb } from './api/db.ts'
 import { type ListingApi, startListingApi } from './api/listing.ts'
 import { SANDBOX_SOLANA_CHAIN_ID } from './api/solana.ts'
+import { type Bundler, startBundler } from './chain/bundler.ts'
 import { type Chain, SANDBOX_CHAIN_ID, startChain } from './chain/chain.ts'
-import { rpcEndpoint, startRpcService } from './chain/rpc.ts'
+import { bundlerEndpoint, rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
 import { type OnrampPartner, startOnrampPartner } from './onramp/partner.ts'
@@ -24,6 +25,7 @@ import { SOLANA_DEV_WALLET_ADDRESS } from './wallets/solana-account.ts'
  */
 export type ServiceName =
   | 'chain'
+  | 'bundler'
   | 'solana'
   | 'rpc'
   | 'relay'
@@ -38,6 +40,7 @@ export type ServiceName =
 /** The environment variable that sets each service's port (unset: a free port). */
 export const PORT_ENV: Record<ServiceName, string> = {
   chain: 'WALLETSTATE_CHAIN_PORT',
+  bundler: 'WALLETSTATE_BUNDLER_PORT',
   solana: 'WALLETSTATE_SOLANA_PORT',
   rpc: 'WALLETSTATE_RPC_PORT',
   relay: 'WALLETSTATE_RELAY_PORT',
@@ -66,6 +69,11 @@ export interface SandboxOptions {
 export interface Sandbox {
   projectId: string
   chain: Chain
+  /**
+   * The ERC-4337 bundler (Pimlico's alto) for the chain's EntryPoint v0.7, on its own port (`bundler.url`, no
+   * project check); the kit and the secure site reach it through the RPC host, `endpoints.bundler` (SPEC §7).
+   */
+  bundler: Bundler
   /** The Solana chain (litesvm): JSON-RPC on `rpcUrl`, subscriptions on `wsUrl` (the next port). */
   solana: Solana
   rpc: SandboxService
@@ -140,6 +148,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Each service starts as soon as what it needs is up; every one is tracked the moment it is, so a
     // failure anywhere still stops all that started.
     const chainP = startChain({ port: ports.chain ?? 0 }).then(track)
+    // alto takes a second or two to start: beside everything else, not before it. The RPC host fronts it and
+    // waits for it only when a bundler call comes.
+    const bundlerP = chainP.then((chain) =>
+      startBundler({ chainRpcUrl: chain.rpcUrl, port: ports.bundler ?? 0 }).then(track),
+    )
+    const bundlerUrlP = bundlerP.then((bundler) => bundler.url)
+    bundlerUrlP.catch(() => undefined)
     // The sandbox Solana wallet's key is funded as the dev keys are.
     const solanaP = startSolana({ port: ports.solana ?? 0, origins, fund: [SOLANA_DEV_WALLET_ADDRESS] }).then(
       track,
@@ -147,7 +162,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
-    const rpcP = chainP.then((chain) => startRpcService({ chain, port: ports.rpc ?? 0, origins }).then(track))
+    const rpcP = chainP.then((chain) =>
+      startRpcService({ chain, port: ports.rpc ?? 0, origins, bundlerUrl: bundlerUrlP }).then(track),
+    )
     // The partner page tops its account up on the chain (USDC minted by the first dev account) before it serves.
     const onrampPartnerP = Promise.all([chainP, dbP]).then(([chain, db]) =>
       startOnrampPartner({ chain, db, port: ports.onrampPartner ?? 0, origins }).then(track),
@@ -203,6 +220,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ([chain, rpc, walletsApi, db, solana]) =>
         startSecureSite({
           rpcUrl: rpcEndpoint(rpc.origin, projectId),
+          // Smart-account sends go as user operations through the RPC host's bundler endpoint.
+          bundlerUrl: bundlerEndpoint(rpc.origin, projectId),
           chainId: chain.chainId,
           originsUrl: walletsApi.origin,
           db,
@@ -223,6 +242,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     )
     const all = [
       chainP,
+      bundlerP,
       solanaP,
       relayP,
       inspectorP,
@@ -237,19 +257,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const settled = await Promise.allSettled(all)
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failure) throw failure.reason
-    const [chain, solana, relay, inspector, rpc, onrampPartner, api, wallets, walletsApi, secureSite] =
-      await Promise.all([
-        chainP,
-        solanaP,
-        relayP,
-        inspectorP,
-        rpcP,
-        onrampPartnerP,
-        apiP,
-        walletsP,
-        walletsApiP,
-        secureSiteP,
-      ])
+    const [
+      chain,
+      bundler,
+      solana,
+      relay,
+      inspector,
+      rpc,
+      onrampPartner,
+      api,
+      wallets,
+      walletsApi,
+      secureSite,
+    ] = await Promise.all([
+      chainP,
+      bundlerP,
+      solanaP,
+      relayP,
+      inspectorP,
+      rpcP,
+      onrampPartnerP,
+      apiP,
+      walletsP,
+      walletsApiP,
+      secureSiteP,
+    ])
     const rpcUrl = rpcEndpoint(rpc.origin, projectId)
     // Verify: a project's verified domains are its allowed origins on the listing API (one project here).
     relay.verify.setProjectDomains(() => walletsApi.config().allowedOrigins)
@@ -261,6 +293,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       telemetry: api.origin,
       frame: secureSite.origin,
       verify: relay.origin,
+      // The RPC host fronts the bundler (`/v1/bundler`), as the provider's does.
+      bundler: rpc.origin,
     }
     const demo =
       options.demo === false
@@ -292,6 +326,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ['Chain (anvil JSON-RPC)', chain.rpcUrl],
       ['Solana (JSON-RPC; WebSocket on the next port)', solana.rpcUrl],
       ['RPC host', rpcUrl],
+      ['Bundler (ERC-4337, EntryPoint v0.7)', bundlerEndpoint(rpc.origin, projectId)],
+      ['Bundler, alto direct', bundler.url],
       ['Relay (WalletConnect)', relay.url],
       ['Data API', api.origin],
       ['Wallet-listing API', walletsApi.origin],
@@ -310,6 +346,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return {
       projectId,
       chain,
+      bundler,
       solana,
       rpc,
       relay,

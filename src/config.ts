@@ -106,6 +106,8 @@ export interface KitEndpoints {
   telemetry: string
   /** Domain verification (SPEC §3 Verify context): where the page registers its attestation for a pairing. */
   verify: string
+  /** The ERC-4337 bundler host (SPEC §7): `POST {bundler}/v1/bundler?projectId&chainId&bundler`. */
+  bundler: string
 }
 
 /** App metadata shown to wallets (SPEC §3 App metadata). */
@@ -420,6 +422,7 @@ export const DEFAULT_ENDPOINTS: KitEndpoints = Object.freeze({
   frame: 'https://secure.walletstate.io',
   telemetry: 'https://pulse.walletstate.io',
   verify: 'https://verify.walletstate.io',
+  bundler: 'https://rpc.walletstate.io',
 })
 
 /*

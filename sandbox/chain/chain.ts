@@ -15,6 +15,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { spawnTied } from '../shared/process.ts'
+import { deployAccountAbstraction } from './account-abstraction.ts'
 import { hashSources, readSources } from './compile.ts'
 import {
   constantProductPoolAbi,
@@ -172,6 +173,8 @@ export function sandboxViemChain(rpcUrl: string): ViemChain {
  * every dev account with USDC, STK and USDT, mints Sandbox Punks to the first account and seeds the pool; then
  * deploys WETH, the swap router and the WETH/USDC and USDT/USDC pools, seeds them from the first account (minted
  * on top, and ETH it wraps) and registers all three pools with the router. Contract addresses are the same on every start (same deployer, same nonces).
+ * Beside that, from a key of its own: ERC-4337's EntryPoint v0.7 (canonical address) and the embedded wallet's
+ * smart-account factory, both through the CREATE2 deployer (`account-abstraction.ts`); `startBundler` serves them.
  *
  * @example
  * const chain = await startChain()
@@ -196,7 +199,11 @@ export async function startChain(options: StartChainOptions = {}): Promise<Chain
     const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
     if (chainId !== SANDBOX_CHAIN_ID) throw new Error(`anvil answered chain id ${chainId}`)
 
-    const contracts = await deploy(rpcUrl, viemChain, node.accounts)
+    // ERC-4337 (EntryPoint v0.7, the smart-account factory) from its own key, side by side with the rest.
+    const [contracts] = await Promise.all([
+      deploy(rpcUrl, viemChain, node.accounts),
+      deployAccountAbstraction(rpcUrl, viemChain),
+    ])
     if (options.blockTime !== undefined) await test.setIntervalMining({ interval: options.blockTime })
 
     return {

@@ -11,7 +11,15 @@ export interface RpcServiceOptions {
   projectId?: string
   /** Page origins that may call it (CORS). Default: loopback pages. */
   origins?: AllowedOrigins
+  /**
+   * The ERC-4337 bundler's own URL (alto), or a promise of it while it starts: `POST /v1/bundler` forwards to it.
+   * Unset: that path answers 404.
+   */
+  bundlerUrl?: string | Promise<string>
 }
+
+/** The bundler this host fronts (SPEC §7 `bundler` query parameter): alto is Pimlico's. */
+export const BUNDLER_NAME = 'pimlico'
 
 /** Batches larger than this are refused, as hosted RPC providers do. */
 export const MAX_BATCH = 100
@@ -71,10 +79,24 @@ export function rpcEndpoint(
 }
 
 /**
+ * The bundler URL for the sandbox chain (SPEC §7): `{origin}/v1/bundler?chainId=eip155:31337&projectId={id}&bundler=pimlico`.
+ */
+export function bundlerEndpoint(
+  origin: string,
+  projectId: string,
+  chainId: string = SANDBOX_CAIP_CHAIN_ID,
+): string {
+  const query = new URLSearchParams({ chainId, projectId, bundler: BUNDLER_NAME })
+  return `${origin}/v1/bundler?${query.toString()}`
+}
+
+/**
  * Starts the stand-in for the provider's RPC host: `POST /v1/?chainId=eip155:31337&projectId=ID` forwards a
  * JSON-RPC request or batch to the sandbox chain and answers anvil's reply. A missing or malformed projectId,
  * an unknown chainId or a body that is not JSON-RPC is refused with a 4xx and a JSON-RPC error body; the shared
- * fault switch (`POST /__fault`) applies to every call.
+ * fault switch (`POST /__fault`) applies to every call. `POST /v1/bundler?chainId&projectId&bundler=pimlico`
+ * checks the same and forwards the JSON-RPC (ERC-4337's `eth_sendUserOperation`, `eth_getUserOperationReceipt`,
+ * ...) to the bundler, answering its reply.
  *
  * @example
  * const rpc = await startRpcService({ chain })
@@ -87,13 +109,15 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
     ...(options.origins ? { origins: options.origins } : {}),
     port: options.port ?? 0,
     async handler(req) {
-      if (req.url.pathname !== '/v1/' && req.url.pathname !== '/v1') return undefined
+      const path = req.url.pathname.replace(/\/$/, '')
+      if (path !== '/v1' && path !== '/v1/bundler') return undefined
       if (req.method !== 'POST') {
         return {
           ...refusal(405, -32600, 'JSON-RPC calls must use POST'),
           headers: { Allow: 'POST, OPTIONS' },
         }
       }
+      const bundler = path === '/v1/bundler'
 
       const projectId = req.url.searchParams.get('projectId')
       if (projectId === null || projectId === '')
@@ -111,8 +135,24 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
         return refusal(
           400,
           -32602,
-          `Unsupported chainId ${chainId}: this RPC host serves ${SANDBOX_CAIP_CHAIN_ID}`,
+          `Unsupported chainId ${chainId}: this ${bundler ? 'bundler' : 'RPC host'} serves ${SANDBOX_CAIP_CHAIN_ID}`,
         )
+      }
+      let upstream = chain.rpcUrl
+      if (bundler) {
+        const name = req.url.searchParams.get('bundler')
+        if (name === null || name === '') {
+          return refusal(400, -32602, `Missing bundler query parameter (e.g. bundler=${BUNDLER_NAME})`)
+        }
+        if (name !== BUNDLER_NAME) {
+          return refusal(400, -32602, `Unsupported bundler ${name}: this host serves ${BUNDLER_NAME}`)
+        }
+        if (options.bundlerUrl === undefined) return refusal(404, -32601, 'No bundler runs on this RPC host')
+        try {
+          upstream = await options.bundlerUrl
+        } catch {
+          return refusal(502, -32603, 'The bundler did not start')
+        }
       }
 
       const json = parseJson(req.body)
@@ -121,10 +161,12 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
       if (!parsed.success)
         return refusal(400, -32600, `Invalid JSON-RPC request: ${v.summarize(parsed.issues)}`)
 
+      const answer = (request: JsonRpcRequest) =>
+        bundler ? forward(upstream, request, 'bundler') : answerOne(upstream, request)
       const requests = parsed.output
-      if (!Array.isArray(requests)) return answerOne(chain.rpcUrl, requests)
-      // Each call of a batch goes to anvil on its own so a refused method only fails its own entry.
-      const answers = await Promise.all(requests.map((request) => answerOne(chain.rpcUrl, request)))
+      if (!Array.isArray(requests)) return answer(requests)
+      // Each call of a batch goes upstream on its own so a refused method only fails its own entry.
+      const answers = await Promise.all(requests.map(answer))
       const failed = answers.find((answer) => (answer.status ?? 200) >= 500)
       if (failed !== undefined) return failed
       // Notifications (no id) get no reply, as JSON-RPC 2.0 says.
@@ -143,10 +185,15 @@ async function answerOne(rpcUrl: string, request: JsonRpcRequest): Promise<Sandb
   }
   // A hosted endpoint holds no accounts; anvil would list its unlocked dev accounts.
   if (method === 'eth_accounts') return { json: { jsonrpc: '2.0', id, result: [] } }
+  return forward(rpcUrl, request, 'chain node')
+}
 
+/** Sends one JSON-RPC call upstream (anvil or the bundler) and answers its reply, or a 502/504 refusal. */
+async function forward(url: string, request: JsonRpcRequest, upstream: string): Promise<SandboxResponse> {
+  const id = request.id ?? null
   let response: Response
   try {
-    response = await fetch(rpcUrl, {
+    response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
@@ -155,13 +202,13 @@ async function answerOne(rpcUrl: string, request: JsonRpcRequest): Promise<Sandb
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError'
     return timedOut
-      ? refusal(504, -32603, 'The chain node did not answer in time', id)
-      : refusal(502, -32603, 'The chain node is unreachable', id)
+      ? refusal(504, -32603, `The ${upstream} did not answer in time`, id)
+      : refusal(502, -32603, `The ${upstream} is unreachable`, id)
   }
   const text = await response.text()
   const answer = parseJson(text)
   if (answer === undefined)
-    return refusal(502, -32603, `The chain node answered ${response.status} with no JSON`, id)
+    return refusal(502, -32603, `The ${upstream} answered ${response.status} with no JSON`, id)
   return { status: response.status, json: answer }
 }
 

@@ -24,13 +24,15 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../api/db.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
 import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
+import { type Bundler, startBundler } from '../chain/bundler.ts'
 import { type Chain, startChain } from '../chain/chain.ts'
-import { rpcEndpoint, startRpcService } from '../chain/rpc.ts'
+import { bundlerEndpoint, rpcEndpoint, startRpcService } from '../chain/rpc.ts'
 import type { SandboxService } from '../shared/http.ts'
 import { type Solana, startSolana } from '../solana/solana.ts'
 import { KeyVault } from './keys.ts'
@@ -48,6 +50,7 @@ const SECRET = randomBytes(32)
 const USDC_GRANT = 250n * 10n ** 6n
 
 let chain: Chain
+let bundler: Bundler
 let rpc: SandboxService
 let listing: ListingApi
 let db: SandboxDb
@@ -110,12 +113,15 @@ beforeAll(async () => {
     startListingApi({ allowedOrigins: ['http://127.0.0.1:*'] }),
     startSolana(),
   ])
-  rpc = await startRpcService({ chain })
+  bundler = await startBundler({ chainRpcUrl: chain.rpcUrl })
+  rpc = await startRpcService({ chain, bundlerUrl: bundler.url })
   const faucet = chain.accounts[9]
   if (!faucet) throw new Error('no faucet account')
   site = await startSecureSite({
     // Through the RPC host, as in the sandbox: it refuses eth_sendTransaction, so sends must be raw.
     rpcUrl: rpcEndpoint(rpc.origin, PROJECT_ID),
+    // The smart account's sends go as user operations through the RPC host's bundler endpoint.
+    bundlerUrl: bundlerEndpoint(rpc.origin, PROJECT_ID),
     chainId: chain.chainId,
     originsUrl: listing.origin,
     db,
@@ -132,6 +138,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close()
   await Promise.all([rpc?.close(), listing?.close(), db?.close(), solana?.close()])
+  await bundler?.close()
   await chain?.close()
 })
 
@@ -519,6 +526,8 @@ describe('embedded wallet', () => {
     expect(transfer.status).toBe(200)
     const transferReceipt = await client.waitForTransactionReceipt({ hash: transfer.json.result as Hex })
     expect(transferReceipt.status).toBe('success')
+    // A user operation: the transaction is the bundler's handleOps call to the EntryPoint.
+    expect(getAddress(transferReceipt.to ?? '0x')).toBe(entryPoint07Address)
     const usdc = (address: Address) =>
       client.readContract({
         address: chain.contracts.usdc,
@@ -546,6 +555,103 @@ describe('embedded wallet', () => {
     expect(
       await client.verifyMessage({ address: account.smartAccount, message: 'deployed', signature }),
     ).toBe(true)
+  })
+
+  it('sends a batch (EIP-5792) as one user operation of the smart account and reports it from the bundler', async () => {
+    const { token, account } = await signIn('batch@example.com')
+    const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    const rpcCall = (method: string, params: unknown[]) =>
+      call('/api/rpc', { method, params, chainId: chain.chainId }, token)
+    const chainHex = toHex(chain.chainId)
+    expect((await rpcCall('wallet_getCapabilities', [account.smartAccount])).json.result).toEqual({
+      [chainHex]: { atomic: { status: 'supported' } },
+    })
+    expect((await rpcCall('wallet_getCapabilities', [account.eoa])).json.result).toEqual({
+      [chainHex]: { atomic: { status: 'unsupported' } },
+    })
+
+    const [first, second] = [chain.accounts[7]?.address as Address, chain.accounts[8]?.address as Address]
+    const transfers = [
+      { to: chain.contracts.usdc, data: encodeTransfer(first, 1_500_000n) },
+      { to: chain.contracts.usdc, data: encodeTransfer(second, 3_000_000n) },
+    ]
+    const batch = (calls: unknown[], from: Address = account.smartAccount) => ({
+      method: 'wallet_sendCalls',
+      params: [{ version: '2.0.0', chainId: chainHex, from, atomicRequired: true, calls }],
+      chainId: chain.chainId,
+    })
+    // SPEC §5: a call whose 'to' does not start 0x, or whose data does not, is refused with the rule.
+    for (const bad of [{ to: 'usdc.eth' }, { to: chain.contracts.usdc, data: 'a9059cbb' }]) {
+      const refused = await call('/api/sign/prepare', batch([bad]), token)
+      expect(refused.json).toMatchObject({
+        error: "Batched calls need a 'to' starting 0x; data, if present, starts 0x",
+        code: -32602,
+      })
+    }
+    // Only the smart account batches atomically.
+    expect((await call('/api/sign/prepare', batch(transfers, account.eoa), token)).json).toMatchObject({
+      code: 5760,
+    })
+    const prepared = await call('/api/sign/prepare', batch(transfers), token)
+    expect(prepared.json.summary).toMatchObject({
+      title: 'Send 2 calls in one batch',
+      from: account.smartAccount,
+      accountType: 'smartAccount',
+    })
+
+    const [firstBefore, secondBefore] = [await usdcOf(client, first), await usdcOf(client, second)]
+    expect(await client.getCode({ address: account.smartAccount })).toBeUndefined()
+    const sent = await call('/api/sign', batch(transfers), token)
+    expect(sent.status).toBe(200)
+    const { id } = sent.json.result as { id: Hex }
+    expect(id).toMatch(/^0x[0-9a-f]{64}$/)
+
+    let status: Record<string, unknown> = {}
+    await expect
+      .poll(async () => {
+        status = (await rpcCall('wallet_getCallsStatus', [id])).json.result as Record<string, unknown>
+        return status.status
+      })
+      .toBe(200)
+    expect(status).toMatchObject({ version: '2.0.0', id, chainId: chainHex, atomic: true })
+    const receipts = status.receipts as Array<{
+      status: string
+      transactionHash: Hex
+      logs: Array<{ address: Address }>
+    }>
+    // One user operation, one transaction: both transfers' logs in its one receipt.
+    expect(receipts).toHaveLength(1)
+    expect(receipts[0]).toMatchObject({ status: '0x1' })
+    const usdcLogs = receipts[0]?.logs.filter((log) => getAddress(log.address) === chain.contracts.usdc)
+    expect(usdcLogs).toHaveLength(2)
+    const mined = await client.getTransactionReceipt({ hash: receipts[0]!.transactionHash })
+    expect(getAddress(mined.to ?? '0x')).toBe(entryPoint07Address)
+    // The operation's hash, as the bundler knows it (eth_getUserOperationReceipt).
+    const viaBundler = await fetch(bundlerEndpoint(rpc.origin, PROJECT_ID), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getUserOperationReceipt', params: [id] }),
+    }).then((r) => r.json() as Promise<{ result: { success: boolean; sender: Address } }>)
+    expect(viaBundler.result).toMatchObject({ success: true })
+    expect(getAddress(viaBundler.result.sender)).toBe(account.smartAccount)
+
+    expect(await usdcOf(client, first)).toBe(firstBefore + 1_500_000n)
+    expect(await usdcOf(client, second)).toBe(secondBefore + 3_000_000n)
+    expect(await usdcOf(client, account.smartAccount)).toBe(USDC_GRANT - 4_500_000n)
+    // The first operation deployed the account.
+    expect((await call('/api/session', {}, token)).json.account).toMatchObject({ smartAccountDeployed: true })
+
+    // Another account's batch, or an id never sent here: EIP-5792's unknown bundle id.
+    const other = await signIn('batch-other@example.com')
+    const stranger = await call(
+      '/api/rpc',
+      { method: 'wallet_getCallsStatus', params: [id], chainId: chain.chainId },
+      other.token,
+    )
+    expect(stranger.json).toMatchObject({ error: 'Unknown bundle id', code: 5730 })
+    expect((await rpcCall('wallet_getCallsStatus', [`0x${'12'.repeat(32)}`])).json).toMatchObject({
+      code: 5730,
+    })
   })
 
   it('forwards read-only calls, refuses everything else and needs a session', async () => {
@@ -882,4 +988,13 @@ describe('e-mail change and stand-in identities', () => {
 function encodeTransfer(to: Address, amount: bigint): Hex {
   // transfer(address,uint256)
   return `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${amount.toString(16).padStart(64, '0')}`
+}
+
+function usdcOf(client: ReturnType<typeof createPublicClient>, address: Address): Promise<bigint> {
+  return client.readContract({
+    address: chain.contracts.usdc,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [address],
+  })
 }

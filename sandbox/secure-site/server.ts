@@ -32,6 +32,7 @@ import {
   ApiBodies,
   type ApiPath,
   EmailSchema,
+  EVM_BATCH_READ_METHODS,
   FarcasterNameSchema,
   originAllowed,
   SDK_TYPE,
@@ -55,14 +56,21 @@ export { SOLANA_AIRDROP_LAMPORTS } from './solana-wallet.ts'
 export {
   CREATE2_DEPLOYER,
   type FaucetOptions,
+  SMART_ACCOUNT_FACTORY,
   smartAccountAddress,
   smartAccountDeployData,
+  smartAccountFactoryArgs,
 } from './wallet.ts'
 
 /** Options of {@link startSecureSite}. */
 export interface SecureSiteOptions {
   /** JSON-RPC URL of the chain (the sandbox RPC host or anvil): reads are forwarded, raw transactions sent. */
   rpcUrl: string
+  /**
+   * The ERC-4337 bundler's JSON-RPC URL (the RPC host's `/v1/bundler`, or alto's own): the smart account's sends
+   * and EIP-5792 batches go there as user operations. Unset: the smart account signs but cannot send.
+   */
+  bundlerUrl?: string
   /** The chain the site serves and signs for. */
   chainId: number
   /** Origin of the wallet-listing API: `GET /projects/v1/origins?projectId&st&sv` gives the allowed origins. */
@@ -112,11 +120,14 @@ export interface SecureSite {
 }
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
+/** What `/api/rpc` answers: the protocol's read-only methods and EIP-5792's reads (answered here). */
+const READ_METHODS: readonly string[] = [...SAFE_RPC_METHODS, ...EVM_BATCH_READ_METHODS]
 const ORIGINS_TIMEOUT_MS = 10_000
 const BEARER = /^Bearer ([\w-]{16,128})$/
 
 const OptionsSchema = v.object({
   rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'rpcUrl must be http(s)')),
+  bundlerUrl: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'bundlerUrl must be http(s)'))),
   chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
   originsUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'originsUrl must be http(s)')),
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65_535))),
@@ -218,7 +229,13 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
   try {
     if (!ownDb) await migrate(db.pg, SECURE_SITE_MIGRATIONS)
     const files = await built
-    const wallet = new ChainWallet({ rpcUrl, chainId, ...(options.faucet ? { faucet: options.faucet } : {}) })
+    const { bundlerUrl } = parsed.output
+    const wallet = new ChainWallet({
+      rpcUrl,
+      chainId,
+      ...(options.faucet ? { faucet: options.faucet } : {}),
+      ...(bundlerUrl === undefined ? {} : { bundlerUrl }),
+    })
     const solanaWallet = options.solana
       ? new SolanaWallet({
           rpcUrl: options.solana.rpcUrl,
@@ -607,10 +624,12 @@ function apiRoutes(deps: {
     const account = await accounts.authenticate(token)
     sameChain(requested)
     // The server enforces the protocol's list itself: it never trusts the page to have checked.
-    if (!(SAFE_RPC_METHODS as readonly string[]).includes(method)) {
+    if (!READ_METHODS.includes(method)) {
       throw new RpcFailure('Requested RPC call is not allowed', 4200)
     }
     if (method === 'eth_chainId') return { result: toHex(chainId) }
+    if (method === 'wallet_getCallsStatus') return { result: await wallet.callsStatus(params, account) }
+    if (method === 'wallet_getCapabilities') return { result: wallet.capabilities(params, account) }
     if (method === 'eth_accounts') {
       const preferred = account.preferredAccountType === 'eoa' ? account.eoa : account.smartAccount
       const other = preferred === account.eoa ? account.smartAccount : account.eoa
@@ -655,6 +674,8 @@ function apiRoutes(deps: {
     const prepared = wallet.prepare(method as SigningMethod, params, account)
     await accounts.funded(account.id)
     const key: Hex = await accounts.privateKey(account.id)
+    if (prepared.method === 'wallet_sendCalls')
+      return { result: await wallet.sendCalls(prepared, key, account) }
     return { result: await wallet.execute(prepared, key, account) }
   })
   return routes

@@ -33,7 +33,19 @@ export const SOLANA_SIGNING_METHODS = [
 export type SolanaSigningMethod = (typeof SOLANA_SIGNING_METHODS)[number]
 /** The eip155 signing methods the server runs (the kit protocol's `SIGNING_METHODS`). */
 export const EVM_SIGNING_METHODS = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
-const SigningMethodSchema = v.picklist([...EVM_SIGNING_METHODS, ...SOLANA_SIGNING_METHODS])
+/**
+ * EIP-5792: `wallet_sendCalls` waits for the visitor's approval as the signing methods do (one user operation of
+ * the smart account, `executeBatch`); `wallet_getCallsStatus` and `wallet_getCapabilities` are reads.
+ */
+export const EVM_BATCH_METHODS = ['wallet_sendCalls'] as const
+export const EVM_BATCH_READ_METHODS = ['wallet_getCallsStatus', 'wallet_getCapabilities'] as const
+/** SPEC §5's rule for batched calls, the message of a batch that breaks it. */
+export const BATCH_CALL_RULE = "Batched calls need a 'to' starting 0x; data, if present, starts 0x"
+const SigningMethodSchema = v.picklist([
+  ...EVM_SIGNING_METHODS,
+  ...EVM_BATCH_METHODS,
+  ...SOLANA_SIGNING_METHODS,
+])
 /** The chain a signing request is for: the EVM chain number, or the Solana CAIP-2 id. */
 const SigningChainSchema = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), SolanaChainIdSchema])
 export const EmailSchema = v.pipe(

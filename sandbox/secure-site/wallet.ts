@@ -25,11 +25,28 @@ import {
   serializeErc6492Signature,
   stringToHex,
   type TypedDataDefinition,
+  toHex,
 } from 'viem'
+import {
+  type BundlerClient,
+  createBundlerClient,
+  entryPoint07Abi,
+  entryPoint07Address,
+  getUserOperationHash,
+  type SmartAccount,
+  toSmartAccount,
+  type UserOperationReceipt,
+} from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { CONTRACT_SOURCE, contractSourceHash } from './build-contract.ts'
-import { smartAccountAbi, smartAccountBytecode, sourceHash } from './contracts/smart-account.gen.ts'
-import type { AccountType } from './shared.ts'
+import {
+  smartAccountAbi,
+  smartAccountBytecode,
+  smartAccountFactoryAbi,
+  smartAccountFactoryBytecode,
+  sourceHash,
+} from './contracts/smart-account.gen.ts'
+import { type AccountType, BATCH_CALL_RULE } from './shared.ts'
 
 /**
  * The deterministic CREATE2 deployer (Arachnid's proxy) anvil ships at genesis. Smart accounts are created
@@ -37,6 +54,27 @@ import type { AccountType } from './shared.ts'
  */
 export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C'
 export const SMART_ACCOUNT_SALT: Hex = keccak256(stringToHex('walletstate.sandbox.smart-account.v1'))
+
+/** Ours: the salt the smart-account factory itself is deployed with (through {@link CREATE2_DEPLOYER}). */
+export const SMART_ACCOUNT_FACTORY_SALT: Hex = keccak256(
+  stringToHex('walletstate.sandbox.smart-account-factory.v1'),
+)
+/**
+ * The ERC-4337 factory of the smart accounts (`SandboxSmartAccountFactory`), where the sandbox chain deploys it:
+ * `createAccount(owner)` creates the same account, at the same address, as a direct CREATE2 deployment does.
+ */
+export const SMART_ACCOUNT_FACTORY: Address = getContractAddress({
+  opcode: 'CREATE2',
+  from: CREATE2_DEPLOYER,
+  salt: SMART_ACCOUNT_FACTORY_SALT,
+  bytecode: smartAccountFactoryBytecode,
+})
+/** The EntryPoint the smart accounts answer to (v0.7, canonical address; `ENTRY_POINT` in the contract). */
+export const SMART_ACCOUNT_ENTRY_POINT = {
+  abi: entryPoint07Abi,
+  address: entryPoint07Address,
+  version: '0.7',
+} as const
 
 /** Fails loudly when the contract source changed since `build-contract.ts` last ran. */
 export function checkContractBuild(): void {
@@ -65,6 +103,128 @@ export function smartAccountAddress(owner: Address): Address {
 /** Calldata for the deployer that creates `owner`'s smart account (also the ERC-6492 factory data). */
 export function smartAccountDeployData(owner: Address): Hex {
   return concatHex([SMART_ACCOUNT_SALT, smartAccountInitCode(owner)])
+}
+
+/** The user operation's factory and its data: deploys `owner`'s smart account on its first operation. */
+export function smartAccountFactoryArgs(owner: Address): { factory: Address; factoryData: Hex } {
+  return {
+    factory: SMART_ACCOUNT_FACTORY,
+    factoryData: encodeFunctionData({
+      abi: smartAccountFactoryAbi,
+      functionName: 'createAccount',
+      args: [owner],
+    }),
+  }
+}
+
+/**
+ * A 65-byte signature of the right shape that recovers to nobody: what gas is estimated with before the owner
+ * signs (the account runs the same ecrecover for it, and answers "signature failed" instead of reverting).
+ */
+const STUB_SIGNATURE: Hex =
+  '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
+
+/** One call of a smart account's user operation. */
+export interface AccountCall {
+  to: Address
+  value: bigint
+  data: Hex
+}
+
+/**
+ * `owner`'s smart account as viem's ERC-4337 account (`toSmartAccount`): its calls encoded as `execute` (one)
+ * or `executeBatch` (several), the factory args while it is not deployed, and user operations signed by the
+ * owner key (EIP-191 over viem's user-operation hash, what the contract's `validateUserOp` checks).
+ */
+export function toSandboxSmartAccount(client: PublicClient, privateKey: Hex): Promise<SmartAccount> {
+  const owner = privateKeyToAccount(privateKey)
+  return sandboxAccount(client, owner.address, {
+    stub: STUB_SIGNATURE,
+    sign: (hash) => owner.signMessage({ message: { raw: hash } }),
+    signMessage: (message) => owner.signMessage({ message }),
+    signTypedData: (typedData) => owner.signTypedData(typedData),
+  })
+}
+
+/**
+ * `owner`'s smart account driven by an ERC-7715 permission's signer (`signerKey`): its user operations carry
+ * `0x01 ++ permissionId ++ the signer's signature`, which the account accepts only for a transfer of the
+ * permission's token within what is left of its limit, until its expiry. It signs nothing else.
+ */
+export function toSandboxPermissionAccount(
+  client: PublicClient,
+  parameters: { owner: Address; signerKey: Hex; permissionId: Hex },
+): Promise<SmartAccount> {
+  const signer = privateKeyToAccount(parameters.signerKey)
+  const prefix = concatHex(['0x01', parameters.permissionId])
+  const refuse = async (): Promise<Hex> => {
+    throw new Error('A permission signer signs user operations only')
+  }
+  return sandboxAccount(client, parameters.owner, {
+    stub: concatHex([prefix, STUB_SIGNATURE]),
+    sign: async (hash) => concatHex([prefix, await signer.signMessage({ message: { raw: hash } })]),
+    signMessage: refuse,
+    signTypedData: refuse,
+  })
+}
+
+function sandboxAccount(
+  client: PublicClient,
+  owner: Address,
+  signing: {
+    stub: Hex
+    /** The user operation's signature over its hash. */
+    sign: (userOpHash: Hex) => Promise<Hex>
+    signMessage: (message: SignableMessage) => Promise<Hex>
+    signTypedData: (typedData: TypedDataDefinition) => Promise<Hex>
+  },
+): Promise<SmartAccount> {
+  const address = smartAccountAddress(owner)
+  return toSmartAccount({
+    client,
+    entryPoint: SMART_ACCOUNT_ENTRY_POINT,
+    async getAddress() {
+      return address
+    },
+    async encodeCalls(calls) {
+      const [only] = calls
+      if (calls.length === 1 && only !== undefined) {
+        return encodeFunctionData({
+          abi: smartAccountAbi,
+          functionName: 'execute',
+          args: [only.to, only.value ?? 0n, only.data ?? '0x'],
+        })
+      }
+      return encodeFunctionData({
+        abi: smartAccountAbi,
+        functionName: 'executeBatch',
+        args: [calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))],
+      })
+    },
+    async getFactoryArgs() {
+      return smartAccountFactoryArgs(owner)
+    },
+    async getStubSignature() {
+      return signing.stub
+    },
+    async signMessage({ message }) {
+      return signing.signMessage(message)
+    },
+    async signTypedData(typedData) {
+      return signing.signTypedData(typedData as TypedDataDefinition)
+    },
+    async signUserOperation(parameters) {
+      const { chainId = client.chain?.id, ...userOperation } = parameters
+      if (chainId === undefined) throw new Error('The smart account needs a chain to sign for')
+      const hash = getUserOperationHash({
+        chainId,
+        entryPointAddress: SMART_ACCOUNT_ENTRY_POINT.address,
+        entryPointVersion: SMART_ACCOUNT_ENTRY_POINT.version,
+        userOperation: { ...userOperation, sender: address },
+      })
+      return signing.sign(hash)
+    },
+  })
 }
 
 /** An error with the JSON-RPC / provider code the frame passes on to the kit. */
@@ -108,9 +268,28 @@ export type PreparedSigning = {
         nonce: bigint | undefined
       }
     }
+  /** EIP-5792: the calls, in order, sent as one user operation of the smart account (atomic). */
+  | { method: 'wallet_sendCalls'; calls: AccountCall[] }
 )
 
 export type SigningMethod = PreparedSigning['method']
+
+/** EIP-5792's answer to `wallet_getCallsStatus` (v2.0.0): 100 pending, 200 confirmed, 500 reverted. */
+export interface CallsStatus {
+  version: '2.0.0'
+  id: Hex
+  chainId: Hex
+  atomic: true
+  status: 100 | 200 | 500
+  receipts?: Array<{
+    logs: Array<{ address: Address; data: Hex; topics: Hex[] }>
+    status: '0x1' | '0x0'
+    blockHash: Hex
+    blockNumber: Hex
+    gasUsed: Hex
+    transactionHash: Hex
+  }>
+}
 
 export interface FaucetOptions {
   /** A funded key (an anvil dev account) that pays new accounts. */
@@ -142,6 +321,22 @@ const TransactionSchema = v.object({
   nonce: v.optional(Quantity),
   chainId: v.optional(Quantity),
 })
+/** EIP-5792 `wallet_sendCalls` parameters; each call checked against SPEC §5's rule first. */
+const BatchCallSchema = v.object({
+  to: v.pipe(v.string(), v.regex(/^0x/, BATCH_CALL_RULE)),
+  data: v.optional(v.pipe(v.string(), v.regex(/^0x/, BATCH_CALL_RULE))),
+  value: v.optional(Quantity),
+})
+const SendCallsSchema = v.object({
+  version: v.optional(v.pipe(v.string(), v.maxLength(20))),
+  chainId: v.optional(Quantity),
+  from: v.optional(AddressParam),
+  calls: v.pipe(v.array(BatchCallSchema), v.minLength(1, 'wallet_sendCalls needs calls'), v.maxLength(20)),
+  atomicRequired: v.optional(v.boolean()),
+  capabilities: v.optional(v.record(v.string(), v.unknown())),
+})
+/** A batch's id: the user operation's hash. */
+const CallsIdSchema = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{64}$/, 'a calls id is a 32-byte hex'))
 const TypedDataSchema = v.object({
   types: v.record(
     v.pipe(v.string(), v.maxLength(100)),
@@ -172,10 +367,14 @@ export class ChainWallet {
   readonly client: PublicClient
   readonly #rpcUrl: string
   readonly #faucet: FaucetOptions | undefined
+  /** The ERC-4337 bundler the smart account's user operations go to; unset: the smart account cannot send. */
+  readonly #bundler: BundlerClient | undefined
   /** One queue per sending address, so nonces of concurrent sends never collide. */
   readonly #queues = new Map<string, Promise<unknown>>()
+  /** The batches sent here (EIP-5792 ids, the user operations' hashes), by id: whose they are. */
+  readonly #batches = new Map<Hex, Address>()
 
-  constructor(options: { rpcUrl: string; chainId: number; faucet?: FaucetOptions }) {
+  constructor(options: { rpcUrl: string; chainId: number; faucet?: FaucetOptions; bundlerUrl?: string }) {
     this.#rpcUrl = options.rpcUrl
     this.#faucet = options.faucet
     this.chain = defineChain({
@@ -189,6 +388,14 @@ export class ChainWallet {
       transport: http(options.rpcUrl, { retryCount: 0, timeout: 30_000 }),
       pollingInterval: 100,
     })
+    this.#bundler =
+      options.bundlerUrl === undefined
+        ? undefined
+        : createBundlerClient({
+            client: this.client,
+            transport: http(options.bundlerUrl, { retryCount: 0, timeout: 30_000 }),
+            pollingInterval: 100,
+          })
   }
 
   async isDeployed(address: Address): Promise<boolean> {
@@ -293,6 +500,46 @@ export class ChainWallet {
       }
     }
 
+    if (method === 'wallet_sendCalls') {
+      const batch = v.safeParse(SendCallsSchema, params[0])
+      if (!batch.success) {
+        const rule = batch.issues.some((issue) => issue.message === BATCH_CALL_RULE)
+        throw invalidParams(rule ? BATCH_CALL_RULE : `wallet_sendCalls: ${v.summarize(batch.issues)}`)
+      }
+      const { chainId, calls } = batch.output
+      if (chainId !== undefined && chainId !== BigInt(this.chain.id)) {
+        throw invalidParams(`The calls are for chain ${chainId}, the wallet is on chain ${this.chain.id}`)
+      }
+      const from = batch.output.from ?? account.smartAccount
+      if (own(from) !== 'smartAccount') {
+        // EIP-5792's code for a batch the account cannot run atomically: only the smart account can.
+        throw new RpcFailure('Batched calls are sent from the smart account: switch to it first', 5760)
+      }
+      const parsedCalls: AccountCall[] = []
+      for (const call of calls) {
+        const to = v.safeParse(AddressParam, call.to)
+        const data = v.safeParse(v.optional(HexData), call.data)
+        if (!to.success || !data.success) throw invalidParams(BATCH_CALL_RULE)
+        parsedCalls.push({ to: to.output, value: call.value ?? 0n, data: (data.output ?? '0x') as Hex })
+      }
+      const details = parsedCalls.map((call, index) => ({
+        label: `Call ${index + 1}`,
+        value: [
+          `To ${call.to}`,
+          `${formatEther(call.value)} ETH`,
+          ...(call.data === '0x' ? [] : [`Data ${preview(call.data)}`]),
+        ].join('\n'),
+      }))
+      details.push({ label: 'Network', value: `Chain ${this.chain.id}` })
+      return {
+        method,
+        from,
+        accountType: 'smartAccount',
+        calls: parsedCalls,
+        summary: summary(`Send ${parsedCalls.length} calls in one batch`, from, details),
+      }
+    }
+
     const parsed = v.safeParse(TransactionSchema, params[0])
     if (!parsed.success) throw invalidParams(`eth_sendTransaction: ${v.summarize(parsed.issues)}`)
     const tx = parsed.output
@@ -327,7 +574,8 @@ export class ChainWallet {
 
   /**
    * Runs a prepared request with the account's key: a signature (ERC-6492-wrapped for a smart account not yet
-   * deployed, so verifiers can check it counterfactually) or the hash of the broadcast transaction.
+   * deployed, so verifiers can check it counterfactually) or the hash of the transaction (from the smart account:
+   * of the bundle that carried its user operation, once mined). Batches go to {@link sendCalls}.
    */
   async execute(prepared: PreparedSigning, privateKey: Hex, account: WalletAccount): Promise<Hex> {
     const signer = privateKeyToAccount(privateKey)
@@ -335,6 +583,7 @@ export class ChainWallet {
       throw new Error('The stored key does not match the account')
     try {
       if (prepared.method === 'eth_sendTransaction') return await this.#send(prepared, privateKey, account)
+      if (prepared.method === 'wallet_sendCalls') throw invalidParams('A batch is sent with sendCalls')
       const signature =
         prepared.method === 'personal_sign'
           ? await signer.signMessage({ message: prepared.message })
@@ -375,26 +624,124 @@ export class ChainWallet {
       if (tx.to === undefined) {
         throw new RpcFailure('The smart account cannot create contracts: send from the EOA instead', -32602)
       }
-      // The EOA pays the gas; the call itself comes from the smart account (its balance, its tokens).
-      if (!(await this.isDeployed(account.smartAccount))) {
-        const deployHash = await wallet.sendTransaction({
-          to: CREATE2_DEPLOYER,
-          data: smartAccountDeployData(account.eoa),
-        })
-        const receipt = await this.client.waitForTransactionReceipt({ hash: deployHash, timeout: 30_000 })
-        if (receipt.status !== 'success' || !(await this.isDeployed(account.smartAccount))) {
-          throw new RpcFailure('Deploying the smart account failed', -32603)
-        }
+      // A user operation through the bundler (deploying the account on its first one); the kit waits for a
+      // transaction, so the answer is the hash of the bundle that carried it, once it is mined.
+      const hash = await this.#sendUserOperation(privateKey, [{ to: tx.to, value: tx.value, data: tx.data }])
+      const receipt = await this.#requireBundler().waitForUserOperationReceipt({ hash, timeout: 60_000 })
+      if (!receipt.success) {
+        throw new RpcFailure(
+          `The smart account's call reverted${receipt.reason ? `: ${receipt.reason}` : ''}`,
+          -32603,
+        )
       }
-      return wallet.sendTransaction({
-        to: account.smartAccount,
-        data: encodeFunctionData({
-          abi: smartAccountAbi,
-          functionName: 'execute',
-          args: [tx.to, tx.value, tx.data],
-        }),
-      })
+      return receipt.receipt.transactionHash
     })
+  }
+
+  /**
+   * EIP-5792 `wallet_sendCalls`: the prepared calls as one user operation of the smart account (`executeBatch`,
+   * deploying the account on its first one). Answers `{ id }`, the operation's hash, once the bundler took it;
+   * {@link callsStatus} follows it to its receipt.
+   */
+  async sendCalls(
+    prepared: Extract<PreparedSigning, { method: 'wallet_sendCalls' }>,
+    privateKey: Hex,
+    account: WalletAccount,
+  ): Promise<{ id: Hex }> {
+    if (!isAddressEqual(privateKeyToAccount(privateKey).address, account.eoa))
+      throw new Error('The stored key does not match the account')
+    try {
+      const id = await this.#queued(account.eoa, async () => {
+        const deployed = await this.isDeployed(account.smartAccount)
+        const hash = await this.#sendUserOperation(privateKey, prepared.calls)
+        // An operation that deploys the account is waited for: the next one must not carry the factory again.
+        if (!deployed) await this.#requireBundler().waitForUserOperationReceipt({ hash, timeout: 60_000 })
+        return hash
+      })
+      this.#batches.set(id.toLowerCase() as Hex, account.smartAccount)
+      return { id }
+    } catch (error) {
+      if (error instanceof RpcFailure) throw error
+      throw new RpcFailure(describe(error), -32603)
+    }
+  }
+
+  /** Signs and sends one user operation of the key's smart account; answers its hash (bundler accepted it). */
+  async #sendUserOperation(privateKey: Hex, calls: AccountCall[]): Promise<Hex> {
+    const bundler = this.#requireBundler()
+    const account = await toSandboxSmartAccount(this.client, privateKey)
+    return bundler.sendUserOperation({ account, calls })
+  }
+
+  #requireBundler(): BundlerClient {
+    if (this.#bundler === undefined) {
+      throw new RpcFailure('The smart account cannot send here: no bundler is configured', -32603)
+    }
+    return this.#bundler
+  }
+
+  /**
+   * EIP-5792 `wallet_getCallsStatus` for a batch sent here: pending (100) until the bundler has its user
+   * operation's receipt (`eth_getUserOperationReceipt`), then confirmed (200) or reverted (500), with the
+   * receipt of the transaction that carried it (the operation's own logs). Unknown ids and other accounts'
+   * batches: EIP-5792's 5730.
+   */
+  async callsStatus(params: unknown[] | undefined, account: WalletAccount): Promise<CallsStatus> {
+    const id = v.safeParse(CallsIdSchema, params?.[0])
+    if (!id.success) throw invalidParams('wallet_getCallsStatus needs [id]')
+    const hash = id.output.toLowerCase() as Hex
+    const owner = this.#batches.get(hash)
+    if (owner === undefined || !isAddressEqual(owner, account.smartAccount)) {
+      throw new RpcFailure('Unknown bundle id', 5730)
+    }
+    const base = { version: '2.0.0', id: hash, chainId: toHex(this.chain.id), atomic: true } as const
+    let receipt: UserOperationReceipt | null
+    try {
+      receipt = await this.#requireBundler().getUserOperationReceipt({ hash })
+    } catch (error) {
+      // viem throws when the bundler answers null: not mined yet.
+      if (error instanceof BaseError && error.name === 'UserOperationReceiptNotFoundError') {
+        return { ...base, status: 100 }
+      }
+      throw error
+    }
+    if (receipt === null) return { ...base, status: 100 }
+    const tx = receipt.receipt
+    return {
+      ...base,
+      status: receipt.success ? 200 : 500,
+      receipts: [
+        {
+          logs: receipt.logs.map((log) => ({ address: log.address, data: log.data, topics: log.topics })),
+          status: receipt.success ? '0x1' : '0x0',
+          blockHash: tx.blockHash,
+          blockNumber: toHex(tx.blockNumber),
+          gasUsed: toHex(tx.gasUsed),
+          transactionHash: tx.transactionHash,
+        },
+      ],
+    }
+  }
+
+  /**
+   * EIP-5792 `wallet_getCapabilities` for this chain: the smart account batches atomically (one user operation),
+   * the EOA does not.
+   */
+  capabilities(
+    params: unknown[] | undefined,
+    account: WalletAccount,
+  ): Record<Hex, { atomic: { status: string } }> {
+    const address = v.safeParse(AddressParam, params?.[0])
+    if (!address.success) throw invalidParams('wallet_getCapabilities needs [address]')
+    const type = isAddressEqual(address.output, account.smartAccount)
+      ? 'smartAccount'
+      : isAddressEqual(address.output, account.eoa)
+        ? 'eoa'
+        : undefined
+    if (type === undefined)
+      throw new RpcFailure(`The address ${address.output} is not an account of this wallet`, 4100)
+    const supported = type === 'smartAccount' && this.#bundler !== undefined
+    return { [toHex(this.chain.id)]: { atomic: { status: supported ? 'supported' : 'unsupported' } } }
   }
 
   /** Sends the faucet's ETH and tokens to a new account's two addresses; a no-op without a faucet. */

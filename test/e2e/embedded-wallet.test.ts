@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
-import { createPublicClient, http } from 'viem'
+import { createPublicClient, getAddress, http } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveInFrame,
@@ -57,6 +58,8 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
       hash: (await result.textContent()) as `0x${string}`,
     })
     expect(receipt.status).toBe('success')
+    // From the smart account (the address shown): a user operation, bundled to the EntryPoint by the bundler.
+    expect(getAddress(receipt.to ?? '0x')).toBe(entryPoint07Address)
 
     // Reload: the stored login is checked with the frame, and the same account is back.
     await page.reload()

@@ -12,6 +12,7 @@ export const OFFLINE_ENDPOINTS: KitEndpoints = {
   frame: NOWHERE,
   telemetry: NOWHERE,
   verify: NOWHERE,
+  bundler: NOWHERE,
 }
 
 /** The features that would fetch on their own (analytics, the listing, the login frame's logins) turned off. */

@@ -30,6 +30,8 @@ import {
   type ApiBody,
   ApiErrorSchema,
   type ApiPath,
+  EVM_BATCH_METHODS,
+  EVM_BATCH_READ_METHODS,
   evmChainNumber,
   SOLANA_SIGNING_METHODS,
   solanaChainId,
@@ -384,9 +386,10 @@ function abortApprovals(): void {
 
 // --- commands --------------------------------------------------------------------------------------------
 
-const SIGNING: readonly string[] = SIGNING_METHODS
+// EIP-5792: a batch is approved as a signing request is; its status and the capabilities are reads.
+const SIGNING: readonly string[] = [...SIGNING_METHODS, ...EVM_BATCH_METHODS]
 const SOLANA_SIGNING: readonly string[] = SOLANA_SIGNING_METHODS
-const SAFE: readonly string[] = SAFE_RPC_METHODS
+const SAFE: readonly string[] = [...SAFE_RPC_METHODS, ...EVM_BATCH_READ_METHODS]
 let reloadAfterReply = false
 
 const handlers: FrameCommands = {
