@@ -50,7 +50,7 @@ export interface SendCallsRequest {
   atomicRequired?: boolean | undefined
 }
 
-interface BatchContext extends BatchInput {
+export interface BatchContext extends BatchInput {
   id: string | undefined
   output: BatchOutput | undefined
 }
