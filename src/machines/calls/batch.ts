@@ -68,7 +68,7 @@ type Answer<T> = { event: { output: T } }
 const statusOf = ({ event }: Answer<CallsStatus>) => event.output
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
-export const batchSetup = setup({
+const batchSetup = setup({
   types: {
     context: {} as BatchContext,
     input: {} as BatchInput,
@@ -187,7 +187,12 @@ export const batchMachine = batchSetup.createMachine({
   },
 })
 
-export type BatchMachine = typeof batchMachine
+/**
+ * `batchMachine`'s type by name: the declarations of what runs it (the calls machine, swap) name it instead of
+ * repeating its whole type (what keeps the package's .d.ts files small).
+ */
+export interface BatchMachine extends BatchMachineType {}
+type BatchMachineType = typeof batchMachine
 export type BatchActorRef = ActorRefFrom<BatchMachine>
 
 /** How a batch ended, as its parent's guards (for its `onDone`, with the child's output as `params`). */
