@@ -351,10 +351,3 @@ export const CALLS_CONFIRM_TIMEOUT_MS = 10 * 60 * 1000
 export const DEFAULT_ACCOUNT_TYPES = { eip155: 'smartAccount', solana: 'eoa' } as const
 /** How many smart-account-enabled networks are stored at most. Ours: a kit configures far fewer networks. */
 export const SMART_ACCOUNT_NETWORKS_MAX = 64
-
-// ---------------------------------------------------------------------------------------------------------
-// The embedded wallet's `wallet_getAssets` (EIP-7811), ours: how many chains, assets or types a request's
-// filters may name, and how many tokens of the Data API's list are read from the chain per network (each is a
-// few contract reads: an API that lists thousands cannot make the kit ask for thousands).
-export const WALLET_ASSETS_MAX_FILTER = 100
-export const WALLET_ASSETS_MAX_TOKENS = 100

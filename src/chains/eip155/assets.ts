@@ -13,7 +13,6 @@ import type { Config } from 'wagmi'
 import { getBalance, readContracts } from 'wagmi/actions'
 import { type DataApiClient, getDataApiClient } from '../../api/dataApi'
 import type { ResolvedKitConfig } from '../../config'
-import { WALLET_ASSETS_MAX_FILTER, WALLET_ASSETS_MAX_TOKENS } from '../../constants'
 import {
   AssetsAccountError,
   AssetsError,
@@ -31,6 +30,14 @@ import { readTokenMetadata } from './tokenMetadata'
  * does not confirm (its contract does not answer, or the account holds none of it) is left out. A request's
  * `assetFilter` names the tokens itself: for a network it names, the Data API is not asked.
  */
+
+/**
+ * Ours: how many chains, assets or types a request's filters may name, and how many tokens of the Data API's
+ * list are read from the chain per network (each is a few contract reads: an API that lists thousands cannot
+ * make the kit ask for thousands). Kept here, not in the public constants: they only bound this method.
+ */
+export const WALLET_ASSETS_MAX_FILTER = 100
+export const WALLET_ASSETS_MAX_TOKENS = 100
 
 /** One asset in the answer (EIP-7811's shape, as viem's `WalletGetAssetsReturnType` has it). */
 export interface WalletAsset {
