@@ -1,6 +1,7 @@
 import { getAddress } from 'viem'
 import { createConnector } from 'wagmi'
 import type { KitStore } from '../../storage'
+import type { WalletAssetsSources } from './assets'
 import type { EmbeddedBridge } from './embeddedBridge'
 import type { EmbeddedConnectorBody, EmbeddedProvider } from './embeddedConnector'
 
@@ -19,6 +20,8 @@ export const EMBEDDED_CONNECTOR_ID = 'walletstateEmbedded'
 export interface EmbeddedWalletParameters {
   bridge: EmbeddedBridge
   store: KitStore
+  /** What the connector answers `wallet_getAssets` from (the kit's Data API and chain reads). */
+  assets?: WalletAssetsSources
 }
 
 export function embeddedWallet(parameters: EmbeddedWalletParameters) {

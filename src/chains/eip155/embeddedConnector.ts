@@ -6,6 +6,7 @@ import { type FrameUser, isSolanaFrameUser } from '../../frame/protocol'
 import { frameRpc } from '../../frame/rpc'
 import { settledUser } from '../../frame/user'
 import type { KitStore } from '../../storage'
+import type { WalletAssetsSources } from './assets'
 import type { EmbeddedBridge, EmbeddedFrame } from './embeddedBridge'
 
 /** SPEC §8: the login frame did not come within its load time. */
@@ -22,6 +23,8 @@ const userOf = (frame: EmbeddedFrame): FrameUser | undefined => frame.getSnapsho
 export interface EmbeddedConnectorParameters {
   bridge: EmbeddedBridge
   store: KitStore
+  /** What `wallet_getAssets` is answered from (the kit's Data API and chain reads). */
+  assets?: WalletAssetsSources
 }
 
 /** The connector's EIP-1193 provider. */
@@ -40,7 +43,7 @@ export type EmbeddedConnectorBody = Pick<
 }
 
 export function createEmbeddedConnectorBody(
-  { bridge, store }: EmbeddedConnectorParameters,
+  { bridge, store, assets }: EmbeddedConnectorParameters,
   config: Parameters<CreateConnectorFn>[0],
 ): EmbeddedConnectorBody {
   /**
@@ -160,6 +163,12 @@ export function createEmbeddedConnectorBody(
               // Answered here (SPEC §7, handled locally): the embedded smart account batches atomically (its
               // calls go as one user operation through the login frame); its EOA does not.
               return embeddedCapabilities(user, config.chains, params)
+            case 'wallet_getAssets': {
+              // Answered here (EIP-7811), never by the frame: the Data API says which tokens are held, the chain
+              // every amount and decimals. Its code loads with the first request.
+              const { walletAssets } = await import('./assets')
+              return walletAssets(assets, { params, connected: user?.address, chains: config.chains })
+            }
             case 'wallet_switchEthereumChain': {
               const [{ chainId }] = params as [{ chainId: `0x${string}` }]
               await body.switchChain({ chainId: Number(chainId) })

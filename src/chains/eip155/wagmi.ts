@@ -87,7 +87,12 @@ function kitConnectors(
   const bridge = getEmbeddedBridge(config)
   return [
     ...(config.features.email || config.features.socials
-      ? [{ id: EMBEDDED_CONNECTOR_ID, create: embeddedWallet({ bridge, store }) }]
+      ? [
+          {
+            id: EMBEDDED_CONNECTOR_ID,
+            create: embeddedWallet({ bridge, store, assets: { config, wagmi: () => configs.get(config) } }),
+          },
+        ]
       : []),
     {
       id: WALLETCONNECT_CONNECTOR_ID,
