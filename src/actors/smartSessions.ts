@@ -1,7 +1,11 @@
 import type { Config } from 'wagmi'
 import { fromPromise } from 'xstate'
 import { createPermissionsClient, type PermissionsClient } from '../chains/eip155/permissions'
-import type { GrantedPermission, GrantRequest, SmartSessionsAccount } from '../machines/smartSessions/types'
+import type {
+  GrantedPermission,
+  KitGrantRequest,
+  SmartSessionsAccount,
+} from '../machines/smartSessions/types'
 
 /**
  * The smart-sessions machine's slots (src/machines/smartSessions.ts) over a permissions client.
@@ -14,7 +18,7 @@ export function createSmartSessionsActors(client: PermissionsClient) {
     accountKind: fromPromise<'smartAccount' | 'eoa', SmartSessionsAccount>(({ input }) =>
       client.accountKind(input),
     ),
-    grant: fromPromise<GrantedPermission, { account: SmartSessionsAccount; request: GrantRequest }>(
+    grant: fromPromise<GrantedPermission, { account: SmartSessionsAccount; request: KitGrantRequest }>(
       ({ input }) => client.grant(input),
     ),
     revoke: fromPromise<void, { account: SmartSessionsAccount; permissionId: string }>(({ input }) =>

@@ -13,8 +13,8 @@ import {
 } from '../errors/permissions'
 import {
   type GrantedPermission,
-  type GrantRequest,
   GrantRequestSchema,
+  type KitGrantRequest,
   PermissionIdSchema,
   type SmartSessionsAccount,
   type SmartSessionsEvent,
@@ -42,7 +42,9 @@ export interface SmartSessionsContext {
   /** The permissions granted through the kit and not revoked, oldest first. */
   granted: readonly GrantedPermission[]
   /** The host's last request (a grant's checked terms while it is on its way). */
-  request: { id: number; kind: 'grant' | 'revoke'; grant?: GrantRequest; permissionId?: string } | undefined
+  request:
+    | { id: number; kind: 'grant' | 'revoke'; grant?: KitGrantRequest; permissionId?: string }
+    | undefined
   outcome: SmartSessionsOutcome | undefined
   /** The last request refused because another was on its way. */
   refused: { id: number; error: ErrorInfo } | undefined
@@ -64,7 +66,7 @@ const smartSessionsSetup = setup({
       throw new Error('accountKind: not provided')
     }),
     /** `wallet_grantPermissions`: the permission granted (its id the wallet's `permissionsContext`). */
-    grant: fromPromise<GrantedPermission, { account: SmartSessionsAccount; request: GrantRequest }>(
+    grant: fromPromise<GrantedPermission, { account: SmartSessionsAccount; request: KitGrantRequest }>(
       async () => {
         throw new Error('grant: not provided')
       },
@@ -107,7 +109,7 @@ const smartSessionsSetup = setup({
           ? {
               id: event.id,
               kind: 'grant' as const,
-              grant: v.parse(GrantRequestSchema, event.request) as GrantRequest,
+              grant: v.parse(GrantRequestSchema, event.request) as KitGrantRequest,
             }
           : { id: event.id, kind: 'revoke' as const, permissionId: event.permissionId.toLowerCase() }
       return { request, outcome: { id: event.id, kind: request.kind, phase: 'pending' as const } }

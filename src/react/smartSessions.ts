@@ -32,6 +32,12 @@ export interface UseKitSmartSessionsReturnType {
   error: PermissionsError | undefined
 }
 
+/** A grant as the kit carries it: its limit in decimal (anything else is left for the kit's check to refuse). */
+const kitRequest = (request: GrantRequest): unknown =>
+  typeof request === 'object' && request !== null && typeof request.limit === 'bigint'
+    ? { ...request, limit: request.limit.toString() }
+    : request
+
 /** The ids of the requests: each call's own, so its outcome is told apart from another's. */
 let lastId = 0
 const NONE: readonly GrantedPermission[] = []
@@ -130,7 +136,7 @@ export function useKitSmartSessions(): UseKitSmartSessionsReturnType {
   const grant = useCallback(
     (request: GrantRequest) =>
       ask(
-        (requestId) => kit.send({ type: 'smartSessions.grant', id: requestId, request }),
+        (requestId) => kit.send({ type: 'smartSessions.grant', id: requestId, request: kitRequest(request) }),
         (context) => context.outcome!.permission!,
       ),
     [ask, kit],

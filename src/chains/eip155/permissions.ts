@@ -15,7 +15,7 @@ import { createCallsClient } from './calls'
 export interface PermissionsClient {
   /** The account's kind on the chain: a smart account batches atomically (EIP-5792 `wallet_getCapabilities`). */
   accountKind(account: SmartSessionsAccount): Promise<'smartAccount' | 'eoa'>
-  grant(parameters: { account: SmartSessionsAccount; request: GrantRequest }): Promise<GrantedPermission>
+  grant(parameters: { account: SmartSessionsAccount; request: KitGrantRequest }): Promise<GrantedPermission>
   revoke(parameters: { account: SmartSessionsAccount; permissionId: string }): Promise<void>
 }
 
@@ -47,7 +47,7 @@ export function createPermissionsClient(wagmi: Config): PermissionsClient {
           {
             type: 'erc20-token-transfer',
             data: { address: request.token, ticker: '' },
-            policies: [{ type: 'token-allowance', data: { allowance: request.limit } }],
+            policies: [{ type: 'token-allowance', data: { allowance: BigInt(request.limit) } }],
             required: true,
           },
         ],
@@ -60,7 +60,7 @@ export function createPermissionsClient(wagmi: Config): PermissionsClient {
         chainId: account.chainId,
         signer: getAddress(request.signer),
         token: getAddress(request.token),
-        limit: request.limit.toString(),
+        limit: request.limit,
         expiry: parsed.output.expiry,
       }
     },

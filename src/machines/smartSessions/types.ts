@@ -18,6 +18,14 @@ export interface GrantRequest {
   expiry: number
 }
 
+/** A grant as the kit carries it (plain data): its limit in decimal. */
+export interface KitGrantRequest {
+  signer: `0x${string}`
+  token: `0x${string}`
+  limit: string
+  expiry: number
+}
+
 /** A permission granted: `id` is the wallet's `permissionsContext` (what a revoke and the signer name it by). */
 export interface GrantedPermission {
   id: `0x${string}`
@@ -59,9 +67,9 @@ export const GrantRequestSchema = v.object({
   signer: Address,
   token: Address,
   limit: v.pipe(
-    v.bigint('limit: a bigint'),
-    v.minValue(1n, 'limit: more than 0'),
-    v.maxValue(2n ** 256n - 1n),
+    v.string(),
+    v.regex(/^[1-9]\d{0,77}$/, 'limit: a whole number above 0'),
+    v.check((limit) => BigInt(limit) < 2n ** 256n, 'limit: below 2^256'),
   ),
   expiry: v.pipe(v.number(), v.integer('expiry: unix seconds'), v.minValue(1), v.maxValue(2 ** 48 - 1)),
 })
