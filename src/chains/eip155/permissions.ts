@@ -6,7 +6,7 @@ import { getConnectorClient } from 'wagmi/actions'
 import { InvalidPermissionsAnswerError } from '../../errors/permissions'
 import type {
   GrantedPermission,
-  GrantRequest,
+  KitGrantRequest,
   SmartSessionsAccount,
 } from '../../machines/smartSessions/types'
 import { createCallsClient } from './calls'
