@@ -11,15 +11,14 @@ import {
   permissionsErrorInfo,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
-import {
-  type GrantedPermission,
-  GrantRequestSchema,
-  type KitGrantRequest,
-  PermissionIdSchema,
-  type SmartSessionsAccount,
-  type SmartSessionsEvent,
-  type SmartSessionsNotice,
-  type SmartSessionsOutcome,
+import { GrantRequestSchema, PermissionIdSchema } from './smartSessions/rules'
+import type {
+  GrantedPermission,
+  KitGrantRequest,
+  SmartSessionsAccount,
+  SmartSessionsEvent,
+  SmartSessionsNotice,
+  SmartSessionsOutcome,
 } from './smartSessions/types'
 
 /**
