@@ -28,7 +28,7 @@ function kitWith(smartSessions: boolean) {
   const asked: string[] = []
   const logic = smartSessionsMachine.provide({
     actors: {
-      accountKind: fromPromise(async () => 'smartAccount' as const),
+      accountKind: fromPromise(async (): Promise<'smartAccount' | 'eoa'> => 'smartAccount'),
       grant: fromPromise(async ({ input: { account, request } }) => {
         asked.push('grant')
         return {
