@@ -5,7 +5,7 @@ import type {
   GrantedPermission,
   KitGrantRequest,
   SmartSessionsAccount,
-} from '../machines/smartSessions/types'
+} from '../machines/smartSessions/events'
 
 /**
  * The smart-sessions machine's slots (src/machines/smartSessions.ts) over a permissions client.

@@ -11,7 +11,6 @@ import {
   permissionsErrorInfo,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
-import { GrantRequestSchema, PermissionIdSchema } from './smartSessions/rules'
 import type {
   GrantedPermission,
   KitGrantRequest,
@@ -19,7 +18,8 @@ import type {
   SmartSessionsEvent,
   SmartSessionsNotice,
   SmartSessionsOutcome,
-} from './smartSessions/types'
+} from './smartSessions/events'
+import { GrantRequestSchema, PermissionIdSchema } from './smartSessions/rules'
 
 /**
  * ERC-7715 permissions (smart sessions, `features.smartSessions`): the host grants an app-chosen signer a spend

@@ -15,20 +15,15 @@ import { useCapability } from './hooks'
 
 export interface UseKitSmartSessionsReturnType {
   /**
-   * Asks the connected smart account (ERC-7715 `wallet_grantPermissions`) to let `signer` transfer up to `limit`
-   * of `token` (its smallest units) until `expiry` (unix seconds); the visitor approves it in the wallet.
-   * Resolves with the permission (its `id` is the wallet's `permissionsContext`); rejects with a
-   * `PermissionsError`: smart sessions off (`SmartSessionsDisabledError`, nothing fetched), not connected, not a
-   * smart account (`NotSmartAccountError`), a malformed request, declined or failed in the wallet.
+   * Asks the connected smart account to let `signer` spend up to `limit` of `token` until `expiry`
+   * (`wallet_grantPermissions`; the visitor approves). Rejects with a `PermissionsError`.
    */
   grant: (request: GrantRequest) => Promise<GrantedPermission>
   /** Revokes a permission by its id (`wallet_revokePermissions`). */
   revoke: (id: string) => Promise<void>
-  /** The permissions granted through the kit in this page and not revoked (ids and terms; never a key). */
+  /** Granted through the kit in this page and not revoked (no keys). */
   granted: readonly GrantedPermission[]
-  /** This hook's last request: none yet (`idle`), `pending`, `succeeded` or `failed`. */
   status: 'idle' | 'pending' | 'succeeded' | 'failed'
-  /** Its error, when it failed. */
   error: PermissionsError | undefined
 }
 
@@ -49,26 +44,18 @@ function outcomeOf(context: SmartSessionsContext | undefined, id: number | undef
 }
 
 /**
- * ERC-7715 permissions through the kit (`features.smartSessions`, off by default): its code is fetched with the
- * first request, never before.
+ * ERC-7715 permissions (`features.smartSessions`, off by default); the code loads with the first request.
  *
  * @example
  * ```tsx
  * import { useKitSmartSessions } from 'walletstate/react'
  *
- * // With `features: { smartSessions: true }` in the kit's config; the app holds the signer's key.
- * export function AllowSpending({ signer }: { signer: `0x${string}` }) {
- *   const { grant, granted } = useKitSmartSessions()
- *   const allow = () =>
- *     grant({
- *       signer,
- *       token: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
- *       limit: 10_000_000n,
- *       expiry: Math.floor(Date.now() / 1000) + 3600,
- *     })
+ * export function Allow({ signer, token }: { signer: `0x${string}`; token: `0x${string}` }) {
+ *   const { grant } = useKitSmartSessions()
+ *   const expiry = Math.floor(Date.now() / 1000) + 3600
  *   return (
- *     <button type="button" onClick={allow}>
- *       Allow 10 USDC ({granted.length} granted)
+ *     <button type="button" onClick={() => grant({ signer, token, limit: 10_000_000n, expiry })}>
+ *       Allow 10 USDC
  *     </button>
  *   )
  * }

@@ -8,7 +8,7 @@ import type {
   GrantedPermission,
   KitGrantRequest,
   SmartSessionsAccount,
-} from '../../machines/smartSessions/types'
+} from '../../machines/smartSessions/events'
 import { createCallsClient } from './calls'
 
 /** What the smart-sessions machine asks of the connected wallet (src/machines/smartSessions.ts). */

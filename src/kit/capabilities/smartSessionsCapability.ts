@@ -1,6 +1,6 @@
 import type { Capability } from '../../machines/capability'
 import { evmAccount } from '../../machines/kit/rules'
-import type { SmartSessionsAccount, SmartSessionsEvent } from '../../machines/smartSessions/types'
+import type { SmartSessionsAccount, SmartSessionsEvent } from '../../machines/smartSessions/events'
 
 declare module '../../machines/capability/contract' {
   interface CapabilityEvents {
