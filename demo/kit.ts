@@ -63,6 +63,9 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
   const optionFeatures = {
     ...(legal ? { legalCheckbox: true } : {}),
     ...(params.get('collapseWallets') === '1' ? { collapseWallets: true } : {}),
+    // `?smartSessions=1`: ERC-7715 permissions (SPEC §1 `features.smartSessions`, off by default) and the demo's
+    // "Grant 10 USDC" / "Spend … as the app" / "Revoke" buttons.
+    ...(params.get('smartSessions') === '1' ? { smartSessions: true } : {}),
   }
 
   /**

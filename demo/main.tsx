@@ -18,6 +18,7 @@ import {
 } from '../src/react'
 import { createDemoKit, payModeOf } from './kit'
 import { sandboxConfig } from './sandbox-config'
+import { SmartSessions } from './smartSessions'
 
 /** The demo's kit, from its URL's options and the sandbox's services (`demo/kit.ts`). */
 const kit = createDemoKit(sandboxConfig, window.location.search, window.location.origin)
@@ -168,6 +169,9 @@ function App() {
           Send SOL
         </button>
         <SendBatch show={show} />
+        {new URLSearchParams(window.location.search).get('smartSessions') === '1' ? (
+          <SmartSessions usdcOf={sandboxUsdc} />
+        ) : null}
         {payMode === '1' || payMode === 'off' ? (
           <button
             type="button"

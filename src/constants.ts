@@ -351,3 +351,7 @@ export const CALLS_CONFIRM_TIMEOUT_MS = 10 * 60 * 1000
 export const DEFAULT_ACCOUNT_TYPES = { eip155: 'smartAccount', solana: 'eoa' } as const
 /** How many smart-account-enabled networks are stored at most. Ours: a kit configures far fewer networks. */
 export const SMART_ACCOUNT_NETWORKS_MAX = 64
+
+// ERC-7715 permissions (smart sessions), ours: the wallet's time to answer a grant or a revoke (the visitor
+// approves it, then its user operation is mined).
+export const PERMISSIONS_REQUEST_TIMEOUT_MS = 180_000

@@ -24,8 +24,8 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
-import { entryPoint07Address } from 'viem/account-abstraction'
-import { privateKeyToAccount } from 'viem/accounts'
+import { createBundlerClient, entryPoint07Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../api/db.ts'
 import { type ListingApi, startListingApi } from '../api/listing.ts'
@@ -44,6 +44,7 @@ import {
   startSecureSite,
 } from './server.ts'
 import { originAllowed, originMatches } from './shared.ts'
+import { toSandboxPermissionAccount } from './wallet.ts'
 
 const PROJECT_ID = 'secure-site-test'
 const SECRET = randomBytes(32)
@@ -651,6 +652,96 @@ describe('embedded wallet', () => {
     expect(stranger.json).toMatchObject({ error: 'Unknown bundle id', code: 5730 })
     expect((await rpcCall('wallet_getCallsStatus', [`0x${'12'.repeat(32)}`])).json).toMatchObject({
       code: 5730,
+    })
+  })
+
+  it('grants an ERC-7715 permission from the smart account: its signer spends within it alone, nothing after revoke', async () => {
+    const { token, account } = await signIn('permissions@example.com')
+    const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) })
+    const signerKey = generatePrivateKey()
+    const signer = privateKeyToAccount(signerKey).address
+    const expiry = Math.floor(Date.now() / 1000) + 3600
+    const grantRequest = (permission: Record<string, unknown>, address: Address = account.smartAccount) => ({
+      method: 'wallet_grantPermissions',
+      params: [
+        {
+          chainId: toHex(chain.chainId),
+          address,
+          expiry,
+          signer: { type: 'key', data: { id: signer } },
+          permissions: [permission],
+        },
+      ],
+      chainId: chain.chainId,
+    })
+    const usdcLimit = {
+      type: 'erc20-token-transfer',
+      data: { address: chain.contracts.usdc, ticker: 'USDC' },
+      policies: [{ type: 'token-allowance', data: { allowance: toHex(10_000_000n) } }],
+      required: true,
+    }
+    // Refused before anything is shown: the EOA, and a type the account does not enforce.
+    expect((await call('/api/sign/prepare', grantRequest(usdcLimit, account.eoa), token)).json).toMatchObject(
+      {
+        error: 'Permissions are granted by the smart account only: switch to your smart account first',
+        code: 4200,
+      },
+    )
+    const native = { type: 'native-token-transfer', data: { ticker: 'ETH' }, policies: [] }
+    expect((await call('/api/sign/prepare', grantRequest(native), token)).json).toMatchObject({
+      error: expect.stringContaining('Unsupported permission type native-token-transfer'),
+      code: -32602,
+    })
+    expect((await call('/api/sign/prepare', grantRequest(usdcLimit), token)).json.summary).toMatchObject({
+      title: 'Grant a spend permission',
+      from: account.smartAccount,
+      accountType: 'smartAccount',
+    })
+
+    const granted = await call('/api/sign', grantRequest(usdcLimit), token)
+    expect(granted.status).toBe(200)
+    const answer = granted.json.result as { permissionsContext: Hex }
+    expect(answer).toMatchObject({
+      address: account.smartAccount,
+      expiry,
+      grantedPermissions: [{ type: 'erc20-token-transfer', data: { address: chain.contracts.usdc } }],
+    })
+    expect(answer.permissionsContext).toMatch(/^0x[0-9a-f]{64}$/)
+
+    const bundler = createBundlerClient({
+      client,
+      transport: http(bundlerEndpoint(rpc.origin, PROJECT_ID)),
+      pollingInterval: 50,
+    })
+    const session = await toSandboxPermissionAccount(client as never, {
+      owner: account.eoa,
+      signerKey,
+      permissionId: answer.permissionsContext,
+    })
+    const to = chain.accounts[6]?.address as Address
+    const spend = (amount: bigint) =>
+      bundler.sendUserOperation({
+        account: session,
+        calls: [{ to: chain.contracts.usdc, data: encodeTransfer(to, amount) }],
+      })
+    const before = await usdcOf(client, to)
+    const hash = await spend(5_000_000n)
+    expect((await bundler.waitForUserOperationReceipt({ hash })).success).toBe(true)
+    expect(await usdcOf(client, to)).toBe(before + 5_000_000n)
+    await expect(spend(20_000_000n)).rejects.toThrow(/AA24|signature/i)
+
+    const revoke = {
+      method: 'wallet_revokePermissions',
+      params: [{ permissionsContext: answer.permissionsContext }],
+      chainId: chain.chainId,
+    }
+    expect((await call('/api/sign', revoke, token)).json).toEqual({ result: null })
+    await expect(spend(5_000_000n)).rejects.toThrow(/AA24|signature/i)
+    expect(await usdcOf(client, to)).toBe(before + 5_000_000n)
+    // Revoked already: nothing to revoke.
+    expect((await call('/api/sign', revoke, token)).json).toMatchObject({
+      error: 'No active permission has this permissionsContext',
+      code: -32602,
     })
   })
 

@@ -676,6 +676,10 @@ function apiRoutes(deps: {
     const key: Hex = await accounts.privateKey(account.id)
     if (prepared.method === 'wallet_sendCalls')
       return { result: await wallet.sendCalls(prepared, key, account) }
+    if (prepared.method === 'wallet_grantPermissions')
+      return { result: await wallet.grantPermissions(prepared, key, account) }
+    if (prepared.method === 'wallet_revokePermissions')
+      return { result: await wallet.revokePermissions(prepared, key, account) }
     return { result: await wallet.execute(prepared, key, account) }
   })
   return routes

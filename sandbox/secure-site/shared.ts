@@ -39,12 +39,18 @@ export const EVM_SIGNING_METHODS = ['personal_sign', 'eth_signTypedData_v4', 'et
  */
 export const EVM_BATCH_METHODS = ['wallet_sendCalls'] as const
 export const EVM_BATCH_READ_METHODS = ['wallet_getCallsStatus', 'wallet_getCapabilities'] as const
+/**
+ * ERC-7715: granting and revoking a permission are user operations of the smart account (`grantPermission`,
+ * `revokePermission`), approved by the visitor as the signing methods are.
+ */
+export const EVM_PERMISSION_METHODS = ['wallet_grantPermissions', 'wallet_revokePermissions'] as const
 /** SPEC §5's rule for batched calls, the message of a batch that breaks it. */
 export const BATCH_CALL_RULE = "Batched calls need a 'to' starting 0x; data, if present, starts 0x"
 const SigningMethodSchema = v.picklist([
   ...EVM_SIGNING_METHODS,
   ...EVM_BATCH_METHODS,
   ...SOLANA_SIGNING_METHODS,
+  ...EVM_PERMISSION_METHODS,
 ])
 /** The chain a signing request is for: the EVM chain number, or the Solana CAIP-2 id. */
 const SigningChainSchema = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), SolanaChainIdSchema])

@@ -4,77 +4,51 @@ import {
   type Address,
   BaseError,
   type Chain,
-  concatHex,
   createPublicClient,
   createWalletClient,
   defineChain,
-  encodeAbiParameters,
   encodeFunctionData,
   erc20Abi,
   formatEther,
   getAddress,
-  getContractAddress,
   type Hex,
   hashTypedData,
   hexToString,
   http,
   isAddressEqual,
-  keccak256,
   type PublicClient,
+  parseEventLogs,
   type SignableMessage,
   serializeErc6492Signature,
-  stringToHex,
   type TypedDataDefinition,
   toHex,
 } from 'viem'
-import {
-  type BundlerClient,
-  createBundlerClient,
-  entryPoint07Abi,
-  entryPoint07Address,
-  getUserOperationHash,
-  type SmartAccount,
-  toSmartAccount,
-  type UserOperationReceipt,
-} from 'viem/account-abstraction'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type BundlerClient, createBundlerClient, type UserOperationReceipt } from 'viem/account-abstraction'
+import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts'
 import { CONTRACT_SOURCE, contractSourceHash } from './build-contract.ts'
-import {
-  smartAccountAbi,
-  smartAccountBytecode,
-  smartAccountFactoryAbi,
-  smartAccountFactoryBytecode,
-  sourceHash,
-} from './contracts/smart-account.gen.ts'
+import { smartAccountAbi, sourceHash } from './contracts/smart-account.gen.ts'
 import { type AccountType, BATCH_CALL_RULE } from './shared.ts'
+import {
+  type AccountCall,
+  CREATE2_DEPLOYER,
+  smartAccountDeployData,
+  toSandboxSmartAccount,
+} from './smart-account.ts'
 
-/**
- * The deterministic CREATE2 deployer (Arachnid's proxy) anvil ships at genesis. Smart accounts are created
- * through it, so an account's address follows from its owner alone, on any chain that has the proxy.
- */
-export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C'
-export const SMART_ACCOUNT_SALT: Hex = keccak256(stringToHex('walletstate.sandbox.smart-account.v1'))
-
-/** Ours: the salt the smart-account factory itself is deployed with (through {@link CREATE2_DEPLOYER}). */
-export const SMART_ACCOUNT_FACTORY_SALT: Hex = keccak256(
-  stringToHex('walletstate.sandbox.smart-account-factory.v1'),
-)
-/**
- * The ERC-4337 factory of the smart accounts (`SandboxSmartAccountFactory`), where the sandbox chain deploys it:
- * `createAccount(owner)` creates the same account, at the same address, as a direct CREATE2 deployment does.
- */
-export const SMART_ACCOUNT_FACTORY: Address = getContractAddress({
-  opcode: 'CREATE2',
-  from: CREATE2_DEPLOYER,
-  salt: SMART_ACCOUNT_FACTORY_SALT,
-  bytecode: smartAccountFactoryBytecode,
-})
-/** The EntryPoint the smart accounts answer to (v0.7, canonical address; `ENTRY_POINT` in the contract). */
-export const SMART_ACCOUNT_ENTRY_POINT = {
-  abi: entryPoint07Abi,
-  address: entryPoint07Address,
-  version: '0.7',
-} as const
+export {
+  type AccountCall,
+  CREATE2_DEPLOYER,
+  SMART_ACCOUNT_ENTRY_POINT,
+  SMART_ACCOUNT_FACTORY,
+  SMART_ACCOUNT_FACTORY_SALT,
+  SMART_ACCOUNT_SALT,
+  smartAccountAddress,
+  smartAccountDeployData,
+  smartAccountFactoryArgs,
+  smartAccountInitCode,
+  toSandboxPermissionAccount,
+  toSandboxSmartAccount,
+} from './smart-account.ts'
 
 /** Fails loudly when the contract source changed since `build-contract.ts` last ran. */
 export function checkContractBuild(): void {
@@ -83,148 +57,6 @@ export function checkContractBuild(): void {
       'sandbox/secure-site/contracts changed since the last build: run `npx tsx sandbox/secure-site/build-contract.ts`',
     )
   }
-}
-
-/** Creation code of the smart account owned by `owner`. */
-export function smartAccountInitCode(owner: Address): Hex {
-  return concatHex([smartAccountBytecode, encodeAbiParameters([{ type: 'address' }], [owner])])
-}
-
-/** The counterfactual address of `owner`'s smart account (CREATE2 through {@link CREATE2_DEPLOYER}). */
-export function smartAccountAddress(owner: Address): Address {
-  return getContractAddress({
-    opcode: 'CREATE2',
-    from: CREATE2_DEPLOYER,
-    salt: SMART_ACCOUNT_SALT,
-    bytecode: smartAccountInitCode(owner),
-  })
-}
-
-/** Calldata for the deployer that creates `owner`'s smart account (also the ERC-6492 factory data). */
-export function smartAccountDeployData(owner: Address): Hex {
-  return concatHex([SMART_ACCOUNT_SALT, smartAccountInitCode(owner)])
-}
-
-/** The user operation's factory and its data: deploys `owner`'s smart account on its first operation. */
-export function smartAccountFactoryArgs(owner: Address): { factory: Address; factoryData: Hex } {
-  return {
-    factory: SMART_ACCOUNT_FACTORY,
-    factoryData: encodeFunctionData({
-      abi: smartAccountFactoryAbi,
-      functionName: 'createAccount',
-      args: [owner],
-    }),
-  }
-}
-
-/**
- * A 65-byte signature of the right shape that recovers to nobody: what gas is estimated with before the owner
- * signs (the account runs the same ecrecover for it, and answers "signature failed" instead of reverting).
- */
-const STUB_SIGNATURE: Hex =
-  '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
-
-/** One call of a smart account's user operation. */
-export interface AccountCall {
-  to: Address
-  value: bigint
-  data: Hex
-}
-
-/**
- * `owner`'s smart account as viem's ERC-4337 account (`toSmartAccount`): its calls encoded as `execute` (one)
- * or `executeBatch` (several), the factory args while it is not deployed, and user operations signed by the
- * owner key (EIP-191 over viem's user-operation hash, what the contract's `validateUserOp` checks).
- */
-export function toSandboxSmartAccount(client: PublicClient, privateKey: Hex): Promise<SmartAccount> {
-  const owner = privateKeyToAccount(privateKey)
-  return sandboxAccount(client, owner.address, {
-    stub: STUB_SIGNATURE,
-    sign: (hash) => owner.signMessage({ message: { raw: hash } }),
-    signMessage: (message) => owner.signMessage({ message }),
-    signTypedData: (typedData) => owner.signTypedData(typedData),
-  })
-}
-
-/**
- * `owner`'s smart account driven by an ERC-7715 permission's signer (`signerKey`): its user operations carry
- * `0x01 ++ permissionId ++ the signer's signature`, which the account accepts only for a transfer of the
- * permission's token within what is left of its limit, until its expiry. It signs nothing else.
- */
-export function toSandboxPermissionAccount(
-  client: PublicClient,
-  parameters: { owner: Address; signerKey: Hex; permissionId: Hex },
-): Promise<SmartAccount> {
-  const signer = privateKeyToAccount(parameters.signerKey)
-  const prefix = concatHex(['0x01', parameters.permissionId])
-  const refuse = async (): Promise<Hex> => {
-    throw new Error('A permission signer signs user operations only')
-  }
-  return sandboxAccount(client, parameters.owner, {
-    stub: concatHex([prefix, STUB_SIGNATURE]),
-    sign: async (hash) => concatHex([prefix, await signer.signMessage({ message: { raw: hash } })]),
-    signMessage: refuse,
-    signTypedData: refuse,
-  })
-}
-
-function sandboxAccount(
-  client: PublicClient,
-  owner: Address,
-  signing: {
-    stub: Hex
-    /** The user operation's signature over its hash. */
-    sign: (userOpHash: Hex) => Promise<Hex>
-    signMessage: (message: SignableMessage) => Promise<Hex>
-    signTypedData: (typedData: TypedDataDefinition) => Promise<Hex>
-  },
-): Promise<SmartAccount> {
-  const address = smartAccountAddress(owner)
-  return toSmartAccount({
-    client,
-    entryPoint: SMART_ACCOUNT_ENTRY_POINT,
-    async getAddress() {
-      return address
-    },
-    async encodeCalls(calls) {
-      const [only] = calls
-      if (calls.length === 1 && only !== undefined) {
-        return encodeFunctionData({
-          abi: smartAccountAbi,
-          functionName: 'execute',
-          args: [only.to, only.value ?? 0n, only.data ?? '0x'],
-        })
-      }
-      return encodeFunctionData({
-        abi: smartAccountAbi,
-        functionName: 'executeBatch',
-        args: [calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))],
-      })
-    },
-    async getFactoryArgs() {
-      return smartAccountFactoryArgs(owner)
-    },
-    async getStubSignature() {
-      return signing.stub
-    },
-    async signMessage({ message }) {
-      return signing.signMessage(message)
-    },
-    async signTypedData(typedData) {
-      return signing.signTypedData(typedData as TypedDataDefinition)
-    },
-    async signUserOperation(parameters) {
-      const { chainId = client.chain?.id, ...userOperation } = parameters
-      if (chainId === undefined) throw new Error('The smart account needs a chain to sign for')
-      const hash = getUserOperationHash({
-        chainId,
-        entryPointAddress: SMART_ACCOUNT_ENTRY_POINT.address,
-        entryPointVersion: SMART_ACCOUNT_ENTRY_POINT.version,
-        userOperation: { ...userOperation, sender: address },
-      })
-      return signing.sign(hash)
-    },
-  })
 }
 
 /** An error with the JSON-RPC / provider code the frame passes on to the kit. */
@@ -270,7 +102,24 @@ export type PreparedSigning = {
     }
   /** EIP-5792: the calls, in order, sent as one user operation of the smart account (atomic). */
   | { method: 'wallet_sendCalls'; calls: AccountCall[] }
+  /** ERC-7715: one user operation of the smart account calling its own `grantPermission`. */
+  | { method: 'wallet_grantPermissions'; grant: PermissionGrant; calls: AccountCall[] }
+  /** ERC-7715: one user operation of the smart account calling its own `revokePermission`. */
+  | { method: 'wallet_revokePermissions'; permissionId: Hex; calls: AccountCall[] }
 )
+
+/** An ERC-7715 permission as the smart account takes it: `signer` may transfer up to `limit` of `token` until `expiry`. */
+export interface PermissionGrant {
+  signer: Address
+  token: Address
+  limit: bigint
+  /** Unix seconds. */
+  expiry: number
+}
+
+/** The ERC-7715 permission type the smart account enforces, and its one policy. */
+export const PERMISSION_TYPE = 'erc20-token-transfer'
+const ALLOWANCE_POLICY = 'token-allowance'
 
 export type SigningMethod = PreparedSigning['method']
 
@@ -334,6 +183,60 @@ const SendCallsSchema = v.object({
   calls: v.pipe(v.array(BatchCallSchema), v.minLength(1, 'wallet_sendCalls needs calls'), v.maxLength(20)),
   atomicRequired: v.optional(v.boolean()),
   capabilities: v.optional(v.record(v.string(), v.unknown())),
+})
+/** ERC-7715's signer: a key (its address, or its uncompressed secp256k1 public key), or an account's address. */
+const PermissionSignerSchema = v.variant('type', [
+  v.object({
+    type: v.picklist(['key', 'account']),
+    data: v.object({
+      id: v.optional(v.string()),
+      address: v.optional(v.string()),
+      publicKey: v.optional(v.string()),
+    }),
+  }),
+  v.object({
+    type: v.literal('keys'),
+    data: v.object({ ids: v.pipe(v.array(v.string()), v.maxLength(10)) }),
+  }),
+])
+const PermissionSchema = v.object({
+  type: v.union([
+    v.pipe(v.string(), v.maxLength(100)),
+    v.object({ custom: v.pipe(v.string(), v.maxLength(100)) }),
+  ]),
+  data: v.looseObject({
+    address: v.optional(v.string()),
+    allowance: v.optional(Quantity),
+    limit: v.optional(Quantity),
+  }),
+  policies: v.optional(
+    v.pipe(
+      v.array(v.object({ type: v.union([v.string(), v.object({ custom: v.string() })]), data: v.unknown() })),
+      v.maxLength(10),
+    ),
+    [],
+  ),
+  required: v.optional(v.boolean()),
+})
+/** ERC-7715 `wallet_grantPermissions` parameters (one request). */
+const GrantPermissionsSchema = v.object({
+  chainId: v.optional(Quantity),
+  address: v.optional(AddressParam),
+  expiry: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 48 - 1)),
+  signer: PermissionSignerSchema,
+  permissions: v.pipe(
+    v.array(PermissionSchema),
+    v.minLength(1, 'wallet_grantPermissions needs permissions'),
+    v.maxLength(10),
+  ),
+})
+/** ERC-7715 `wallet_revokePermissions` parameters: the context a grant answered. */
+const RevokePermissionsSchema = v.object({
+  permissionsContext: v.pipe(
+    v.string(),
+    v.regex(/^0x[0-9a-fA-F]{64}$/, 'a permissions context is a 32-byte hex'),
+  ),
+  address: v.optional(AddressParam),
 })
 /** A batch's id: the user operation's hash. */
 const CallsIdSchema = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{64}$/, 'a calls id is a 32-byte hex'))
@@ -500,6 +403,10 @@ export class ChainWallet {
       }
     }
 
+    if (method === 'wallet_grantPermissions' || method === 'wallet_revokePermissions') {
+      return this.#preparePermission(method, params, account, own)
+    }
+
     if (method === 'wallet_sendCalls') {
       const batch = v.safeParse(SendCallsSchema, params[0])
       if (!batch.success) {
@@ -573,6 +480,200 @@ export class ChainWallet {
   }
 
   /**
+   * ERC-7715: a grant or a revoke, checked, as the smart account's call to itself. Only the smart account takes
+   * permissions (the EOA cannot enforce them), and only the type it enforces: one `erc20-token-transfer` with its
+   * allowance (in its data, or as a `token-allowance` policy).
+   */
+  #preparePermission(
+    method: 'wallet_grantPermissions' | 'wallet_revokePermissions',
+    params: unknown[],
+    account: WalletAccount,
+    own: (address: Address) => AccountType,
+  ): PreparedSigning {
+    const network = { label: 'Network', value: `Chain ${this.chain.id}` }
+    const smartAccount = (address: Address | undefined): Address => {
+      const from = address ?? (account.preferredAccountType === 'eoa' ? account.eoa : account.smartAccount)
+      if (own(from) !== 'smartAccount') {
+        throw new RpcFailure(
+          'Permissions are granted by the smart account only: switch to your smart account first',
+          4200,
+        )
+      }
+      return from
+    }
+    const selfCall = (data: Hex, from: Address): AccountCall[] => [{ to: from, value: 0n, data }]
+    if (method === 'wallet_revokePermissions') {
+      const parsed = v.safeParse(RevokePermissionsSchema, params[0])
+      if (!parsed.success) throw invalidParams(`wallet_revokePermissions: ${v.summarize(parsed.issues)}`)
+      const from = smartAccount(parsed.output.address)
+      const permissionId = parsed.output.permissionsContext.toLowerCase() as Hex
+      return {
+        method,
+        from,
+        accountType: 'smartAccount',
+        permissionId,
+        calls: selfCall(
+          encodeFunctionData({
+            abi: smartAccountAbi,
+            functionName: 'revokePermission',
+            args: [permissionId],
+          }),
+          from,
+        ),
+        summary: {
+          title: 'Revoke a permission',
+          from,
+          accountType: 'smartAccount',
+          details: [{ label: 'Permission', value: permissionId }, network],
+        },
+      }
+    }
+    const parsed = v.safeParse(GrantPermissionsSchema, params[0])
+    if (!parsed.success) throw invalidParams(`wallet_grantPermissions: ${v.summarize(parsed.issues)}`)
+    const request = parsed.output
+    if (request.chainId !== undefined && request.chainId !== BigInt(this.chain.id)) {
+      throw invalidParams(
+        `The permissions are for chain ${request.chainId}, the wallet is on chain ${this.chain.id}`,
+      )
+    }
+    const from = smartAccount(request.address)
+    const [permission, ...more] = request.permissions
+    const type = typeof permission!.type === 'string' ? permission!.type : permission!.type.custom
+    if (more.length > 0 || type !== PERMISSION_TYPE) {
+      throw new RpcFailure(
+        `Unsupported permission type ${more.length > 0 ? '(more than one permission)' : type}: this wallet grants one ${PERMISSION_TYPE} permission`,
+        -32602,
+      )
+    }
+    const token = parseAddress(permission!.data.address, `${PERMISSION_TYPE} data.address`)
+    const allowances: bigint[] = []
+    if (permission!.data.allowance !== undefined) allowances.push(permission!.data.allowance)
+    if (permission!.data.limit !== undefined) allowances.push(permission!.data.limit)
+    for (const policy of permission!.policies) {
+      const policyType = typeof policy.type === 'string' ? policy.type : policy.type.custom
+      if (policyType !== ALLOWANCE_POLICY)
+        throw new RpcFailure(`Unsupported permission policy ${policyType}`, -32602)
+      const allowance = v.safeParse(v.object({ allowance: Quantity }), policy.data)
+      if (!allowance.success) throw invalidParams(`${ALLOWANCE_POLICY} needs data.allowance (a hex quantity)`)
+      allowances.push(allowance.output.allowance)
+    }
+    if (allowances.length !== 1) {
+      throw invalidParams(
+        `${PERMISSION_TYPE} needs exactly one allowance (data.allowance or a ${ALLOWANCE_POLICY} policy)`,
+      )
+    }
+    const limit = allowances[0]!
+    if (request.expiry <= Math.floor(Date.now() / 1000))
+      throw invalidParams('The permission expires in the past')
+    const signer = permissionSigner(request.signer)
+    if (isAddressEqual(signer, from) || isAddressEqual(token, from)) {
+      throw invalidParams('The signer and the token must be other than the account itself')
+    }
+    const grant: PermissionGrant = { signer, token, limit, expiry: request.expiry }
+    return {
+      method,
+      from,
+      accountType: 'smartAccount',
+      grant,
+      calls: selfCall(
+        encodeFunctionData({
+          abi: smartAccountAbi,
+          functionName: 'grantPermission',
+          args: [signer, token, limit, request.expiry],
+        }),
+        from,
+      ),
+      summary: {
+        title: 'Grant a spend permission',
+        from,
+        accountType: 'smartAccount',
+        details: [
+          { label: 'Signer', value: signer },
+          { label: 'Token', value: token },
+          { label: 'Limit', value: `${limit} (smallest units)` },
+          { label: 'Expires', value: new Date(request.expiry * 1000).toISOString() },
+          network,
+        ],
+      },
+    }
+  }
+
+  /**
+   * ERC-7715 `wallet_grantPermissions`: the grant as one user operation of the smart account, waited for; answers
+   * ERC-7715's response, the permission's on-chain id as its `permissionsContext` (what `wallet_revokePermissions`
+   * and the signer's user operations name it by).
+   */
+  async grantPermissions(
+    prepared: Extract<PreparedSigning, { method: 'wallet_grantPermissions' }>,
+    privateKey: Hex,
+    account: WalletAccount,
+  ) {
+    const receipt = await this.#mined(prepared.calls, privateKey, account, 'The permission was not granted')
+    const [event] = parseEventLogs({
+      abi: smartAccountAbi,
+      eventName: 'PermissionGranted',
+      logs: receipt.logs,
+    })
+    if (!event) throw new RpcFailure('The permission was not granted: no PermissionGranted event', -32603)
+    const { grant } = prepared
+    return {
+      chainId: toHex(this.chain.id),
+      address: account.smartAccount,
+      expiry: grant.expiry,
+      signer: { type: 'account', data: { id: grant.signer } },
+      grantedPermissions: [
+        {
+          type: PERMISSION_TYPE,
+          data: { address: grant.token, allowance: toHex(grant.limit) },
+          policies: [{ type: ALLOWANCE_POLICY, data: { allowance: toHex(grant.limit) } }],
+          required: true,
+        },
+      ],
+      permissionsContext: event.args.id,
+      signerData: { submitToAddress: account.smartAccount },
+    }
+  }
+
+  /** ERC-7715 `wallet_revokePermissions`: an active permission of this account ended by one user operation. */
+  async revokePermissions(
+    prepared: Extract<PreparedSigning, { method: 'wallet_revokePermissions' }>,
+    privateKey: Hex,
+    account: WalletAccount,
+  ): Promise<null> {
+    const active =
+      (await this.isDeployed(account.smartAccount)) &&
+      (
+        await this.client.readContract({
+          address: account.smartAccount,
+          abi: smartAccountAbi,
+          functionName: 'permissions',
+          args: [prepared.permissionId],
+        })
+      )[5]
+    if (!active) throw invalidParams('No active permission has this permissionsContext')
+    await this.#mined(prepared.calls, privateKey, account, 'The permission was not revoked')
+    return null
+  }
+
+  /** One user operation of the smart account, waited for until mined; its receipt (a revert fails). */
+  async #mined(calls: AccountCall[], privateKey: Hex, account: WalletAccount, failed: string) {
+    if (!isAddressEqual(privateKeyToAccount(privateKey).address, account.eoa))
+      throw new Error('The stored key does not match the account')
+    try {
+      const receipt = await this.#queued(account.eoa, async () => {
+        const hash = await this.#sendUserOperation(privateKey, calls)
+        return this.#requireBundler().waitForUserOperationReceipt({ hash, timeout: 60_000 })
+      })
+      if (!receipt.success)
+        throw new RpcFailure(`${failed}${receipt.reason ? `: ${receipt.reason}` : ''}`, -32603)
+      return receipt
+    } catch (error) {
+      if (error instanceof RpcFailure) throw error
+      throw new RpcFailure(`${failed}: ${describe(error)}`, -32603)
+    }
+  }
+
+  /**
    * Runs a prepared request with the account's key: a signature (ERC-6492-wrapped for a smart account not yet
    * deployed, so verifiers can check it counterfactually) or the hash of the transaction (from the smart account:
    * of the bundle that carried its user operation, once mined). Batches go to {@link sendCalls}.
@@ -583,7 +684,8 @@ export class ChainWallet {
       throw new Error('The stored key does not match the account')
     try {
       if (prepared.method === 'eth_sendTransaction') return await this.#send(prepared, privateKey, account)
-      if (prepared.method === 'wallet_sendCalls') throw invalidParams('A batch is sent with sendCalls')
+      if (prepared.method !== 'personal_sign' && prepared.method !== 'eth_signTypedData_v4')
+        throw invalidParams(`${prepared.method} is not a signature`)
       const signature =
         prepared.method === 'personal_sign'
           ? await signer.signMessage({ message: prepared.message })
@@ -817,6 +919,19 @@ export async function callJsonRpc(rpcUrl: string, method: string, params: unknow
     throw new RpcFailure('The chain RPC answered something that is not JSON-RPC', -32603, 502)
   if (parsed.output.error) throw new RpcFailure(parsed.output.error.message, parsed.output.error.code)
   return parsed.output.result ?? null
+}
+
+/** The address an ERC-7715 signer stands for: an address as its id, or the address of its public key. */
+function permissionSigner(signer: v.InferOutput<typeof PermissionSignerSchema>): Address {
+  const ids =
+    signer.type === 'keys'
+      ? signer.data.ids
+      : [signer.data.id ?? signer.data.address ?? signer.data.publicKey]
+  const [id, ...more] = ids
+  if (id === undefined || more.length > 0) throw invalidParams('The permission needs exactly one signer key')
+  if (/^0x[0-9a-fA-F]{40}$/.test(id)) return getAddress(id.toLowerCase())
+  if (/^0x04[0-9a-fA-F]{128}$/.test(id)) return publicKeyToAddress(id as Hex)
+  throw invalidParams('The signer is an address or an uncompressed secp256k1 public key (0x04…)')
 }
 
 function parseAddress(value: unknown, what: string): Address {

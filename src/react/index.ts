@@ -18,6 +18,14 @@ export {
   PayNotConnectedError,
   PayRequestInvalidError,
 } from '../errors/pay'
+export {
+  InvalidPermissionRequestError,
+  NotSmartAccountError,
+  PermissionsError,
+  PermissionsFailedError,
+  SmartSessionsDisabledError,
+} from '../errors/permissions'
+export type { GrantedPermission, GrantRequest } from '../machines/smartSessions/types'
 export { type CallsResult, type UseKitSendCallsReturnType, useKitSendCalls } from './calls'
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton'
 export { useKitActor } from './context'
@@ -45,4 +53,5 @@ export {
 } from './hooks'
 export { KitRoot, type KitRootProps } from './KitRoot'
 export { type PayResult, type UseKitPayReturnType, useKitPay } from './pay'
+export { type UseKitSmartSessionsReturnType, useKitSmartSessions } from './smartSessions'
 export { isSafeCssValue, themeStyle } from './theme'

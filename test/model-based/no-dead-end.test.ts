@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { type AnyStateMachine, type AnyStateNode, createMachine, fromPromise, setup } from 'xstate'
 import * as machines from '../../src/machines'
 import { callsMachine } from '../../src/machines/calls'
+import { smartSessionsMachine } from '../../src/machines/smartSessions'
 
 /**
  * The "no dead end" check (issue 13): every machine of the kit, walked from its definition. A state that waits
@@ -108,7 +109,9 @@ function allMachines(): Map<string, AnyStateMachine> {
     for (const logic of Object.values(actors)) if (isMachine(logic)) visit(logic)
   }
   // Batched calls' machine is walked too, though `walletstate/machines` does not export it (its declarations).
-  for (const value of [...Object.values(machines), callsMachine]) if (isMachine(value)) visit(value)
+  // So is smart sessions' (loaded with the host's first permission request, not exported either).
+  for (const value of [...Object.values(machines), callsMachine, smartSessionsMachine])
+    if (isMachine(value)) visit(value)
   return found
 }
 
@@ -211,6 +214,7 @@ describe('no dead end: every state that waits on I/O can end without it', () => 
         'transaction#2',
         // The send's wallet request, its transaction's `ask` (src/machines/send/wallet.ts).
         'sendWallet',
+        'smartSessions',
         'wallets',
       ].sort(),
     )

@@ -32,6 +32,7 @@ import {
   type ApiPath,
   EVM_BATCH_METHODS,
   EVM_BATCH_READ_METHODS,
+  EVM_PERMISSION_METHODS,
   evmChainNumber,
   SOLANA_SIGNING_METHODS,
   solanaChainId,
@@ -387,7 +388,7 @@ function abortApprovals(): void {
 // --- commands --------------------------------------------------------------------------------------------
 
 // EIP-5792: a batch is approved as a signing request is; its status and the capabilities are reads.
-const SIGNING: readonly string[] = [...SIGNING_METHODS, ...EVM_BATCH_METHODS]
+const SIGNING: readonly string[] = [...SIGNING_METHODS, ...EVM_BATCH_METHODS, ...EVM_PERMISSION_METHODS]
 const SOLANA_SIGNING: readonly string[] = SOLANA_SIGNING_METHODS
 const SAFE: readonly string[] = [...SAFE_RPC_METHODS, ...EVM_BATCH_READ_METHODS]
 let reloadAfterReply = false

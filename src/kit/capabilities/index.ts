@@ -5,6 +5,7 @@ import { onrampCapability } from './onrampCapability'
 import { payCapability } from './payCapability'
 import { sendCapability } from './sendCapability'
 import { signInCapability } from './signInCapability'
+import { smartSessionsCapability } from './smartSessionsCapability'
 import { swapCapability } from './swapCapability'
 
 /** The kit's own capabilities (the capability contract, src/machines/capability/contract.ts), in its entry. */
@@ -16,4 +17,5 @@ export const builtInCapabilities: readonly Capability[] = [
   sendCapability,
   payCapability,
   callsCapability,
+  smartSessionsCapability,
 ]

@@ -1,0 +1,279 @@
+import * as v from 'valibot'
+import { type ActorRefFrom, and, assertEvent, assign, emit, fromPromise, not, setup } from 'xstate'
+import { CALLS_CAPABILITIES_TIMEOUT_MS, PERMISSIONS_REQUEST_TIMEOUT_MS } from '../constants'
+import type { ErrorInfo } from '../errors/base'
+import {
+  InvalidPermissionRequestError,
+  NotSmartAccountError,
+  PermissionsBusyError,
+  PermissionsNotConnectedError,
+  PermissionsTimeoutError,
+  permissionsErrorInfo,
+  SmartSessionsDisabledError,
+} from '../errors/permissions'
+import type {
+  GrantedPermission,
+  KitGrantRequest,
+  SmartSessionsAccount,
+  SmartSessionsEvent,
+  SmartSessionsNotice,
+  SmartSessionsOutcome,
+} from './smartSessions/events'
+import { GrantRequestSchema, PermissionIdSchema } from './smartSessions/rules'
+
+/**
+ * ERC-7715 permissions (smart sessions, `features.smartSessions`): the host grants an app-chosen signer a spend
+ * limit on one token until an expiry, lists what it granted, and revokes. A request is refused at once when the
+ * feature is off (`smartSessionsOn`), without a connected eip155 account, when it is malformed
+ * (`validGrantRequest`, `validPermissionId`), or while another is on its way (`busy`). Else the wallet's account
+ * kind is read (`checking`: only a smart account enforces a permission, `smartAccountConnected`), then the wallet
+ * is asked (`granting`: `wallet_grantPermissions`, the visitor approves it there; `revoking`:
+ * `wallet_revokePermissions`), each within its time. A grant ends `granted` (the permission joins `granted`), a
+ * revoke `revoked` (it leaves it); anything else `failed`, with its error.
+ *
+ * Pure: the wallet is reached through the slots `accountKind`, `grant` and `revoke` (src/actors/smartSessions.ts).
+ * Nothing secret is kept: a permission's id (its `permissionsContext`) and its terms, never a key.
+ */
+export interface SmartSessionsContext {
+  /** `features.smartSessions`. */
+  enabled: boolean
+  account: SmartSessionsAccount | undefined
+  /** The permissions granted through the kit and not revoked, oldest first. */
+  granted: readonly GrantedPermission[]
+  /** The host's last request (a grant's checked terms while it is on its way). */
+  request:
+    | { id: number; kind: 'grant' | 'revoke'; grant?: KitGrantRequest; permissionId?: string }
+    | undefined
+  outcome: SmartSessionsOutcome | undefined
+  /** The last request refused because another was on its way. */
+  refused: { id: number; error: ErrorInfo } | undefined
+}
+
+type AccountKind = 'smartAccount' | 'eoa'
+type Output<T> = { output: T }
+
+const smartSessionsSetup = setup({
+  types: {
+    context: {} as SmartSessionsContext,
+    events: {} as SmartSessionsEvent,
+    input: {} as { enabled: boolean; account: SmartSessionsAccount | undefined },
+    emitted: {} as SmartSessionsNotice,
+  },
+  actors: {
+    /** Whether the wallet's account is a smart account on the chain. */
+    accountKind: fromPromise<AccountKind, SmartSessionsAccount>(async () => {
+      throw new Error('accountKind: not provided')
+    }),
+    /** `wallet_grantPermissions`: the permission granted (its id the wallet's `permissionsContext`). */
+    grant: fromPromise<GrantedPermission, { account: SmartSessionsAccount; request: KitGrantRequest }>(
+      async () => {
+        throw new Error('grant: not provided')
+      },
+    ),
+    /** `wallet_revokePermissions`. */
+    revoke: fromPromise<void, { account: SmartSessionsAccount; permissionId: string }>(async () => {
+      throw new Error('revoke: not provided')
+    }),
+  },
+  guards: {
+    /** `features.smartSessions` is on. */
+    smartSessionsOn: ({ context }) => context.enabled,
+    accountConnected: ({ context }) => context.account !== undefined,
+    /** The request is an ERC-7715 grant the kit can ask for: addresses, a limit above 0, an expiry in seconds. */
+    validGrantRequest: ({ event }) => {
+      assertEvent(event, 'smartSessions.grant')
+      return v.safeParse(GrantRequestSchema, event.request).success
+    },
+    validPermissionId: ({ event }) => {
+      assertEvent(event, 'smartSessions.revoke')
+      return v.safeParse(PermissionIdSchema, event.permissionId).success
+    },
+    /** The wallet's account is a smart account: only one enforces a permission on chain. */
+    smartAccountConnected: ({ event }) => (event as unknown as Output<AccountKind>).output === 'smartAccount',
+    isGrant: ({ context }) => context.request?.kind === 'grant',
+  },
+  delays: {
+    accountKindRead: CALLS_CAPABILITIES_TIMEOUT_MS,
+    permissionsRequest: PERMISSIONS_REQUEST_TIMEOUT_MS,
+  },
+  actions: {
+    keepAccount: assign(({ event }) => {
+      assertEvent(event, 'smartSessions.account')
+      return { account: event.account }
+    }),
+    start: assign(({ event }) => {
+      assertEvent(event, ['smartSessions.grant', 'smartSessions.revoke'])
+      const request =
+        event.type === 'smartSessions.grant'
+          ? {
+              id: event.id,
+              kind: 'grant' as const,
+              grant: v.parse(GrantRequestSchema, event.request) as KitGrantRequest,
+            }
+          : { id: event.id, kind: 'revoke' as const, permissionId: event.permissionId.toLowerCase() }
+      return { request, outcome: { id: event.id, kind: request.kind, phase: 'pending' as const } }
+    }),
+    /** Refused before any wallet is asked: off, not connected, malformed, or not a smart account. */
+    refuse: assign(({ event }, reason: 'off' | 'notConnected' | 'invalid') => {
+      assertEvent(event, ['smartSessions.grant', 'smartSessions.revoke'])
+      const kind = event.type === 'smartSessions.grant' ? ('grant' as const) : ('revoke' as const)
+      const error =
+        reason === 'off'
+          ? new SmartSessionsDisabledError()
+          : reason === 'notConnected'
+            ? new PermissionsNotConnectedError()
+            : new InvalidPermissionRequestError({ details: invalidDetails(event) })
+      return {
+        request: undefined,
+        outcome: { id: event.id, kind, phase: 'failed' as const, error: permissionsErrorInfo(error) },
+      }
+    }),
+    refuseBusy: assign(({ event }) => {
+      assertEvent(event, ['smartSessions.grant', 'smartSessions.revoke'])
+      return { refused: { id: event.id, error: permissionsErrorInfo(new PermissionsBusyError()) } }
+    }),
+    fail: assign(({ context }, error: ErrorInfo) => ({
+      outcome: { ...context.outcome!, phase: 'failed' as const, error },
+    })),
+    keepGranted: assign(({ context, event }) => {
+      const permission = (event as unknown as Output<GrantedPermission>).output
+      return {
+        granted: [...context.granted.filter((p) => p.id !== permission.id), permission],
+        outcome: { ...context.outcome!, phase: 'succeeded' as const, permission },
+      }
+    }),
+    dropRevoked: assign(({ context }) => ({
+      granted: context.granted.filter((p) => p.id.toLowerCase() !== context.request?.permissionId),
+      outcome: { ...context.outcome!, phase: 'succeeded' as const },
+    })),
+    tellGranted: emit(({ context }) => ({
+      type: 'smartSessions.granted' as const,
+      permission: context.outcome!.permission!,
+    })),
+    tellRevoked: emit(({ context }) => ({
+      type: 'smartSessions.revoked' as const,
+      id: context.request!.permissionId as `0x${string}`,
+    })),
+    tellFailed: emit(({ context }) => ({
+      type: 'smartSessions.failed' as const,
+      error: context.outcome!.error!,
+    })),
+  },
+})
+
+function invalidDetails(event: SmartSessionsEvent): string {
+  const result =
+    event.type === 'smartSessions.grant'
+      ? v.safeParse(GrantRequestSchema, event.request)
+      : event.type === 'smartSessions.revoke'
+        ? v.safeParse(PermissionIdSchema, event.permissionId)
+        : undefined
+  return result && !result.success ? v.summarize(result.issues) : ''
+}
+
+const errorOf = ({ event }: { event: unknown }) => permissionsErrorInfo((event as { error: unknown }).error)
+const timedOut = (step: string) => () => permissionsErrorInfo(new PermissionsTimeoutError({ details: step }))
+
+/** A new grant, from a state where none is on its way. */
+const onGrant = [
+  { guard: not('smartSessionsOn'), target: '.failed', actions: { type: 'refuse', params: 'off' } },
+  { guard: not('accountConnected'), target: '.failed', actions: { type: 'refuse', params: 'notConnected' } },
+  { guard: not('validGrantRequest'), target: '.failed', actions: { type: 'refuse', params: 'invalid' } },
+  { target: '.checking', actions: 'start' },
+] as const
+const onRevoke = [
+  { guard: not('smartSessionsOn'), target: '.failed', actions: { type: 'refuse', params: 'off' } },
+  { guard: not('accountConnected'), target: '.failed', actions: { type: 'refuse', params: 'notConnected' } },
+  { guard: not('validPermissionId'), target: '.failed', actions: { type: 'refuse', params: 'invalid' } },
+  { target: '.checking', actions: 'start' },
+] as const
+const busy = {
+  'smartSessions.grant': { actions: 'refuseBusy' },
+  'smartSessions.revoke': { actions: 'refuseBusy' },
+} as const
+const failWith = (error: (args: { event: unknown }) => ErrorInfo) =>
+  [{ type: 'fail', params: error }, 'tellFailed'] as const
+
+export const smartSessionsMachine = smartSessionsSetup.createMachine({
+  id: 'smartSessions',
+  context: ({ input }) => ({
+    enabled: input.enabled,
+    account: input.account,
+    granted: [],
+    request: undefined,
+    outcome: undefined,
+    refused: undefined,
+  }),
+  initial: 'ready',
+  states: {
+    ready: {
+      initial: 'idle',
+      on: {
+        'smartSessions.account': { actions: 'keepAccount' },
+        'smartSessions.grant': [...onGrant],
+        'smartSessions.revoke': [...onRevoke],
+      },
+      states: {
+        idle: {},
+        /** The account's kind on its chain: a grant or a revoke goes on only from a smart account. */
+        checking: {
+          on: busy,
+          invoke: {
+            id: 'accountKind',
+            src: 'accountKind',
+            input: ({ context }) => context.account!,
+            onDone: [
+              { guard: and(['smartAccountConnected', 'isGrant']), target: 'granting' },
+              { guard: 'smartAccountConnected', target: 'revoking' },
+              {
+                target: 'failed',
+                actions: failWith(() => permissionsErrorInfo(new NotSmartAccountError())),
+              },
+            ],
+            onError: { target: 'failed', actions: failWith(errorOf) },
+          },
+          after: {
+            accountKindRead: { target: 'failed', actions: failWith(timedOut('wallet_getCapabilities')) },
+          },
+        },
+        /** `wallet_grantPermissions`: the visitor approves it in the wallet, then its operation is mined. */
+        granting: {
+          on: busy,
+          invoke: {
+            id: 'grant',
+            src: 'grant',
+            input: ({ context }) => ({ account: context.account!, request: context.request!.grant! }),
+            onDone: { target: 'granted', actions: ['keepGranted', 'tellGranted'] },
+            onError: { target: 'failed', actions: failWith(errorOf) },
+          },
+          after: {
+            permissionsRequest: { target: 'failed', actions: failWith(timedOut('wallet_grantPermissions')) },
+          },
+        },
+        granted: {},
+        /** `wallet_revokePermissions`. */
+        revoking: {
+          on: busy,
+          invoke: {
+            id: 'revoke',
+            src: 'revoke',
+            input: ({ context }) => ({
+              account: context.account!,
+              permissionId: context.request!.permissionId!,
+            }),
+            onDone: { target: 'revoked', actions: ['dropRevoked', 'tellRevoked'] },
+            onError: { target: 'failed', actions: failWith(errorOf) },
+          },
+          after: {
+            permissionsRequest: { target: 'failed', actions: failWith(timedOut('wallet_revokePermissions')) },
+          },
+        },
+        revoked: {},
+        failed: {},
+      },
+    },
+  },
+})
+
+export type SmartSessionsMachine = typeof smartSessionsMachine
+export type SmartSessionsActorRef = ActorRefFrom<SmartSessionsMachine>

@@ -1,0 +1,39 @@
+import type { ErrorInfo } from '../../errors/base'
+import type { GrantedPermission } from './types'
+
+/** The eip155 account permissions are granted from. */
+export interface SmartSessionsAccount {
+  address: `0x${string}`
+  chainId: number
+}
+
+/** A grant as the kit carries it (plain data): its limit in decimal. */
+export interface KitGrantRequest {
+  signer: `0x${string}`
+  token: `0x${string}`
+  limit: string
+  expiry: number
+}
+
+export type SmartSessionsEvent =
+  /** The host asks for a permission (the request checked at the boundary: `validGrantRequest`). */
+  | { type: 'smartSessions.grant'; id: number; request: unknown }
+  /** The host revokes a permission by its id (`permissionsContext`). */
+  | { type: 'smartSessions.revoke'; id: number; permissionId: string }
+  /** The eip155 account shown changed (none: disconnected). */
+  | { type: 'smartSessions.account'; account: SmartSessionsAccount | undefined }
+
+/** What the host reads of its last request, by the id it gave. */
+export interface SmartSessionsOutcome {
+  id: number
+  kind: 'grant' | 'revoke'
+  phase: 'pending' | 'succeeded' | 'failed'
+  permission?: GrantedPermission | undefined
+  error?: ErrorInfo | undefined
+}
+
+export type SmartSessionsNotice =
+  | { type: 'smartSessions.granted'; permission: GrantedPermission }
+  | { type: 'smartSessions.revoked'; id: `0x${string}` }
+  | { type: 'smartSessions.failed'; error: ErrorInfo }
+export type { GrantedPermission } from './types'

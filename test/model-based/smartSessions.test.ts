@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest'
+import { createActor, type EventFromLogic, fromPromise, type SnapshotFrom, waitFor } from 'xstate'
+import { smartSessionsMachine } from '../../src/machines/smartSessions'
+import type { GrantedPermission } from '../../src/machines/smartSessions/types'
+import { assertCoverage, createModel, replayPath } from '../../src/testing'
+import { replayAll } from './paths'
+
+/**
+ * Smart sessions (src/machines/smartSessions.ts): every order of the host's grants (valid, malformed) and
+ * revokes, the account, and the wallet's answers (its account kind, the grant or revoke done or failed). The slots
+ * never settle on their own: each answer is an event of the path. The invariant holds what the host reads
+ * (src/react/smartSessions.ts): no wallet is asked with the feature off, without an account, for a malformed
+ * request or from an account that is not a smart account; what is granted is listed until revoked.
+ */
+const never = <T>() => new Promise<T>(() => {})
+const modelMachine = smartSessionsMachine.provide({
+  actors: {
+    accountKind: fromPromise(never<'smartAccount' | 'eoa'>),
+    grant: fromPromise(never<GrantedPermission>),
+    revoke: fromPromise(never<void>),
+  },
+})
+type Snapshot = SnapshotFrom<typeof modelMachine>
+type Event = EventFromLogic<typeof modelMachine>
+
+const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
+const SIGNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const
+const USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3' as const
+const ID = `0x${'ab'.repeat(32)}` as const
+const VALID = { signer: SIGNER, token: USDC, limit: '10000000', expiry: 2_000_000_000 }
+const PERMISSION: GrantedPermission = {
+  id: ID,
+  address: ALICE,
+  chainId: 31337,
+  signer: SIGNER,
+  token: USDC,
+  limit: '10000000',
+  expiry: 2_000_000_000,
+}
+
+const events = [
+  { type: 'smartSessions.grant', id: 1, request: VALID },
+  { type: 'smartSessions.grant', id: 2, request: { ...VALID, limit: '0' } },
+  { type: 'smartSessions.revoke', id: 3, permissionId: ID },
+  { type: 'smartSessions.revoke', id: 4, permissionId: 'not-an-id' },
+  { type: 'smartSessions.account', account: undefined },
+  { type: 'smartSessions.account', account: { address: ALICE, chainId: 31337 } },
+  { type: 'xstate.done.actor.accountKind', output: 'smartAccount' },
+  { type: 'xstate.done.actor.accountKind', output: 'eoa' },
+  { type: 'xstate.error.actor.accountKind', error: new Error('no capabilities') },
+  { type: 'xstate.done.actor.grant', output: PERMISSION },
+  { type: 'xstate.error.actor.grant', error: Object.assign(new Error('User rejected'), { code: 4001 }) },
+  { type: 'xstate.done.actor.revoke', output: undefined },
+  { type: 'xstate.error.actor.revoke', error: new Error('No active permission') },
+] as unknown as Event[]
+
+const serializeState = (s: Snapshot) =>
+  JSON.stringify([
+    s.value,
+    s.context.account !== undefined,
+    s.context.granted.length,
+    s.context.outcome?.kind,
+    s.context.outcome?.error?.name,
+    s.context.refused !== undefined,
+  ])
+
+const modelFor = (enabled: boolean, connected: boolean) =>
+  createModel(modelMachine, {
+    input: { enabled, account: connected ? { address: ALICE, chainId: 31337 } : undefined },
+    events,
+    serializeState,
+  })
+const on = modelFor(true, true)
+const onDisconnected = modelFor(true, false)
+const off = modelFor(false, true)
+const PATHS = { on: 24, onDisconnected: 24, off: 3 }
+
+function invariant(s: Snapshot) {
+  const { outcome, granted, enabled, refused } = s.context
+  const asking =
+    s.matches({ ready: 'checking' }) || s.matches({ ready: 'granting' }) || s.matches({ ready: 'revoking' })
+  if (asking !== (outcome?.phase === 'pending'))
+    throw new Error('a request on its way outside the asking states')
+  if (!enabled && (asking || granted.length > 0))
+    throw new Error('the wallet was asked with smart sessions off')
+  if (!enabled && outcome && outcome.error?.name !== 'SmartSessionsDisabledError')
+    throw new Error('refused with smart sessions off, but not saying so')
+  if ((outcome?.id === 2 || outcome?.id === 4) && outcome.phase !== 'failed')
+    throw new Error('a malformed request went on')
+  if (s.matches({ ready: 'granted' }) && granted.at(-1)?.id !== ID) throw new Error('granted, yet not listed')
+  if (s.matches({ ready: 'revoked' }) && granted.some((p) => p.id === ID))
+    throw new Error('revoked, yet listed')
+  if (s.matches({ ready: 'failed' }) && !outcome?.error) throw new Error('failed without its error')
+  if (refused && refused.error.name !== 'PermissionsBusyError')
+    throw new Error('a busy refusal of another kind')
+}
+
+describe('Smart sessions, model-based', () => {
+  it('has the expected number of covering paths (a change to the machine shows here)', () => {
+    expect({
+      on: on.paths.length,
+      onDisconnected: onDisconnected.paths.length,
+      off: off.paths.length,
+    }).toEqual(PATHS)
+  })
+
+  for (const [name, model] of [
+    ['on', on],
+    ['on, disconnected', onDisconnected],
+    ['off', off],
+  ] as const)
+    for (const path of model.paths)
+      it(`replays, ${name}, ${path.description}`, () => {
+        replayPath(model, path, { invariant })
+      })
+
+  it('reaches every state and takes every transition of the machine', () => {
+    assertCoverage(on, replayAll([on, onDisconnected, off], { invariant }))
+  })
+})
+
+describe('Smart sessions, with answering slots', () => {
+  const run = (kind: 'smartAccount' | 'eoa') => {
+    const asked: string[] = []
+    const actor = createActor(
+      smartSessionsMachine.provide({
+        actors: {
+          accountKind: fromPromise(async () => kind),
+          grant: fromPromise(async ({ input }) => {
+            asked.push('grant')
+            expect(input).toEqual({ account: { address: ALICE, chainId: 31337 }, request: VALID })
+            return PERMISSION
+          }),
+          revoke: fromPromise(async ({ input }) => {
+            asked.push(`revoke ${input.permissionId}`)
+          }),
+        },
+      }),
+      { input: { enabled: true, account: { address: ALICE, chainId: 31337 } } },
+    ).start()
+    return { actor, asked }
+  }
+
+  it('grants, lists, then revokes and drops it', async () => {
+    const { actor, asked } = run('smartAccount')
+    actor.send({ type: 'smartSessions.grant', id: 1, request: VALID })
+    await waitFor(actor, (s) => s.matches({ ready: 'granted' }))
+    expect(actor.getSnapshot().context.granted).toEqual([PERMISSION])
+    actor.send({ type: 'smartSessions.revoke', id: 2, permissionId: ID.toUpperCase().replace('0X', '0x') })
+    await waitFor(actor, (s) => s.matches({ ready: 'revoked' }))
+    expect(actor.getSnapshot().context.granted).toEqual([])
+    expect(asked).toEqual(['grant', `revoke ${ID}`])
+  })
+
+  it('refuses an EOA before the wallet is asked to grant', async () => {
+    const { actor, asked } = run('eoa')
+    actor.send({ type: 'smartSessions.grant', id: 1, request: VALID })
+    await waitFor(actor, (s) => s.matches({ ready: 'failed' }))
+    expect(actor.getSnapshot().context.outcome?.error).toMatchObject({
+      name: 'NotSmartAccountError',
+      message: 'Permissions need a smart account: switch to your smart account',
+    })
+    expect(asked).toEqual([])
+  })
+
+  it('refuses a malformed request with what is wrong', () => {
+    const { actor } = run('smartAccount')
+    actor.send({ type: 'smartSessions.grant', id: 1, request: { ...VALID, signer: 'alice.eth' } })
+    expect(actor.getSnapshot().context.outcome?.error).toMatchObject({
+      name: 'InvalidPermissionRequestError',
+      details: expect.stringContaining('an address'),
+    })
+  })
+})
