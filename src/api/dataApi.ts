@@ -701,6 +701,7 @@ const lower = (address: string) => address.toLowerCase()
  * The query keys of the Data API's answers in the kit's QueryClient. Keys start with `dataApiKeys.all(client)`,
  * so `queryClient.invalidateQueries({ queryKey: dataApiKeys.account(client, address) })` refreshes everything
  * about an account after a transaction.
+ * @internal
  */
 export const dataApiKeys = {
   all: (client: Pick<DataApiClient, 'api' | 'projectId'>) =>

@@ -289,6 +289,7 @@ type TransactionMachineType = typeof transactionMachine
  *
  * @example
  * setup({ guards: { ...transactionEnds, …the parent's own } })
+ * @internal
  */
 export const transactionEnds = {
   transactionMined: (_: unknown, output: TransactionOutput) => output.status === 'mined',

@@ -58,7 +58,10 @@ const recentlyDeleted: Rule = (key, view) => {
   return deleted ? new RecentlyDeletedError({ details: `${deleted}: ${key}` }) : undefined
 }
 
-/** SPEC §5 "Topics are existing strings", one rule each, in the order they are checked. */
+/**
+ * SPEC §5 "Topics are existing strings", one rule each, in the order they are checked.
+ * @internal
+ */
 export const sessionTopicRules = {
   topicMalformed: (topic) =>
     isNonEmptyString(topic)
@@ -75,7 +78,10 @@ export const sessionTopicRules = {
   },
 } satisfies Record<string, Rule>
 
-/** A proposal id is a number, not recently deleted, known and unexpired (SPEC §5 approve and reject). */
+/**
+ * A proposal id is a number, not recently deleted, known and unexpired (SPEC §5 approve and reject).
+ * @internal
+ */
 export const proposalIdRules = {
   proposalIdMalformed: (id) =>
     typeof id === 'number' && Number.isSafeInteger(id)
@@ -92,7 +98,10 @@ export const proposalIdRules = {
   },
 } satisfies Record<string, Rule>
 
-/** A pairing topic, when connect names one, is a string, known and unexpired (SPEC §5 connect). */
+/**
+ * A pairing topic, when connect names one, is a string, known and unexpired (SPEC §5 connect).
+ * @internal
+ */
 export const pairingTopicRules = {
   pairingTopicMalformed: (topic) =>
     isNonEmptyString(topic)

@@ -55,11 +55,17 @@ export interface BatchContext extends BatchInput {
   output: BatchOutput | undefined
 }
 
-/** The slot that sends a batch: its id (`wallet_sendCalls`). A parent declares it too, to fill the child's. */
+/**
+ * The slot that sends a batch: its id (`wallet_sendCalls`). A parent declares it too, to fill the child's.
+ * @internal
+ */
 export const sendCallsSlot = fromPromise<string, SendCallsRequest>(async () => {
   throw new Error('sendCalls: not provided')
 })
-/** The slot that reads a batch's status now (`wallet_getCallsStatus`). */
+/**
+ * The slot that reads a batch's status now (`wallet_getCallsStatus`).
+ * @internal
+ */
 export const callsStatusSlot = fromPromise<CallsStatus, { id: string; chainId: number }>(async () => {
   throw new Error('callsStatus: not provided')
 })
@@ -195,7 +201,10 @@ export interface BatchMachine extends BatchMachineType {}
 type BatchMachineType = typeof batchMachine
 export type BatchActorRef = ActorRefFrom<BatchMachine>
 
-/** How a batch ended, as its parent's guards (for its `onDone`, with the child's output as `params`). */
+/**
+ * How a batch ended, as its parent's guards (for its `onDone`, with the child's output as `params`).
+ * @internal
+ */
 export const batchEnds = {
   batchConfirmed: (_: unknown, output: BatchOutput) => output.status === 'confirmed',
 }

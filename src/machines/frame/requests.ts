@@ -151,6 +151,7 @@ type PayloadOf = (args: { context: FrameContext; event: FrameMachineEvent }) => 
  *
  * @example
  * fetchingUser: { tags: 'busy', ...askFrame('getUser', ({ context }) => ({ chainId: context.chainId })), on: {...} }
+ * @internal
  */
 export function askFrame(command: FrameCommand, payload: PayloadOf = () => ({})) {
   return {

@@ -70,6 +70,7 @@ export const ONRAMP_PARTNER_ID = 'partner'
 /** An error event's payload, for `params`. */
 export const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
+/** @internal */
 export const onrampSetup = setup({
   types: {
     context: {} as OnrampContext,

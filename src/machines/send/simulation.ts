@@ -64,6 +64,7 @@ export function simulatedChanges(simulation: SendSimulation | undefined): Balanc
  *
  * @example
  * simulating: simulatingState(({ context }: { context: SendContext }) => simulationRequestOf(context)),
+ * @internal
  */
 export function simulatingState<TContext, TRequest>(input: (args: { context: TContext }) => TRequest) {
   const simulated = ({ event }: { event: { output: SendSimulation } }) => event.output
