@@ -102,6 +102,22 @@ export class CallsOutcomeUnknownError extends CallsError {
   }
 }
 
+/** The bundler answered `eth_getUserOperationReceipt` with something that is not ERC-4337's receipt. */
+export class BundlerAnswerError extends CallsError {
+  override name = 'BundlerAnswerError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The bundler answered eth_getUserOperationReceipt with an invalid result', parameters)
+  }
+}
+
+/** No batch of this wallet has this id (EIP-5792's 5730). */
+export class UnknownCallsIdError extends CallsError {
+  override name = 'UnknownCallsIdError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Unknown bundle id', { ...parameters, code: 5730 })
+  }
+}
+
 const CALLS_ERRORS = {
   InvalidBatchedCallError,
   InvalidCapabilitiesError,

@@ -19,6 +19,8 @@ export const EMBEDDED_CONNECTOR_ID = 'walletstateEmbedded'
 export interface EmbeddedWalletParameters {
   bridge: EmbeddedBridge
   store: KitStore
+  /** The bundler's URL for a chain: the kit answers the smart account's `wallet_getCallsStatus` from it. */
+  bundlerUrl?: ((chainId: number) => string) | undefined
 }
 
 export function embeddedWallet(parameters: EmbeddedWalletParameters) {

@@ -22,6 +22,11 @@ const userOf = (frame: EmbeddedFrame): FrameUser | undefined => frame.getSnapsho
 export interface EmbeddedConnectorParameters {
   bridge: EmbeddedBridge
   store: KitStore
+  /**
+   * The bundler's URL for a chain (`bundlerUrlFor`, ./bundler.ts): the kit answers `wallet_getCallsStatus` from
+   * it (SPEC §7). Without it the login frame is asked.
+   */
+  bundlerUrl?: ((chainId: number) => string) | undefined
 }
 
 /** The connector's EIP-1193 provider. */
@@ -40,7 +45,7 @@ export type EmbeddedConnectorBody = Pick<
 }
 
 export function createEmbeddedConnectorBody(
-  { bridge, store }: EmbeddedConnectorParameters,
+  { bridge, store, bundlerUrl }: EmbeddedConnectorParameters,
   config: Parameters<CreateConnectorFn>[0],
 ): EmbeddedConnectorBody {
   /**
@@ -160,6 +165,20 @@ export function createEmbeddedConnectorBody(
               // Answered here (SPEC §7, handled locally): the embedded smart account batches atomically (its
               // calls go as one user operation through the login frame); its EOA does not.
               return embeddedCapabilities(user, config.chains, params)
+            case 'wallet_getCallsStatus':
+              // Answered here (SPEC §7, handled locally): the smart account's batch is one user operation, its
+              // id the operation's hash, its receipt read from the bundler (\`eth_getUserOperationReceipt\`). The
+              // EOA has no batches of its own (the kit sends its calls one by one; viem reads those receipts).
+              if (bundlerUrl) {
+                const chainId = chainIdOf(user, frame)
+                const { bundlerCallsStatus } = await import('./bundler')
+                return bundlerCallsStatus({ params, chainId, url: bundlerUrl(chainId) })
+              }
+              return frameRpc(frame, {
+                method,
+                ...(Array.isArray(params) ? { params } : {}),
+                chainId: chainIdOf(user, frame),
+              })
             case 'wallet_switchEthereumChain': {
               const [{ chainId }] = params as [{ chainId: `0x${string}` }]
               await body.switchChain({ chainId: Number(chainId) })

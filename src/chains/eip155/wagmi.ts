@@ -4,7 +4,7 @@ import { browserStorage, createKitStore, guardStorage } from '../../storage'
 import { walletConnectParameters } from '../walletConnectParameters'
 import { EMBEDDED_CONNECTOR_ID, embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
-import { chainTransport } from './transport'
+import { bundlerUrlFor, chainTransport } from './transport'
 import {
   type LazyWalletConnectParameters,
   lazyWalletConnect,
@@ -87,7 +87,17 @@ function kitConnectors(
   const bridge = getEmbeddedBridge(config)
   return [
     ...(config.features.email || config.features.socials
-      ? [{ id: EMBEDDED_CONNECTOR_ID, create: embeddedWallet({ bridge, store }) }]
+      ? [
+          {
+            id: EMBEDDED_CONNECTOR_ID,
+            create: embeddedWallet({
+              bridge,
+              store,
+              bundlerUrl: (chainId) =>
+                bundlerUrlFor({ chainId, projectId: config.projectId, bundler: config.endpoints.bundler }),
+            }),
+          },
+        ]
       : []),
     {
       id: WALLETCONNECT_CONNECTOR_ID,
