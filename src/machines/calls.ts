@@ -24,6 +24,7 @@ import {
 } from '../errors/calls'
 import {
   type BatchInput,
+  type BatchMachine,
   type BatchOutput,
   batchEnds,
   batchMachine,
@@ -74,7 +75,7 @@ const callsMachineSetup = setup({
     /** The batch's status now (`wallet_getCallsStatus`): the batch child's. */
     callsStatus: callsStatusSlot,
     /** The batch's life: its slots are this machine's (`linkChild`). */
-    batch: batchMachine,
+    batch: batchMachine as BatchMachine,
   },
   guards: {
     notConnected: ({ context }) => context.account === undefined,

@@ -67,7 +67,7 @@ export interface SendCallsRequest {
   atomicRequired?: boolean | undefined
 }
 
-interface BatchContext extends BatchInput {
+export interface BatchContext extends BatchInput {
   id: string | undefined
   /** Why the last status read gave no final status (a failed read, a confirmation without receipts). */
   readProblem: string | undefined
@@ -251,7 +251,12 @@ export const batchMachine = batchSetup.createMachine({
   },
 })
 
-export type BatchMachine = typeof batchMachine
+/**
+ * `batchMachine`'s type by name: the declarations of what runs it (calls, swap) name it instead of repeating its
+ * whole type (what keeps the package's .d.ts files small).
+ */
+export interface BatchMachine extends BatchMachineType {}
+type BatchMachineType = typeof batchMachine
 export type BatchActorRef = ActorRefFrom<BatchMachine>
 
 /** How a batch ended, as its parent's guards (for its `onDone`, with the child's output as `params`). */

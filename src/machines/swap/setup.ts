@@ -21,7 +21,7 @@ import {
   swapErrorInfo,
 } from '../../errors/swap'
 import { formatQuantity } from '../../utils/format'
-import { type BatchOutput, batchEnds, batchMachine, callsStatusSlot, sendCallsSlot } from '../calls/batch'
+import { type BatchMachine, type BatchOutput, batchEnds, batchMachine, callsStatusSlot, sendCallsSlot } from '../calls/batch'
 import { atomicBatching, batchedCallsRuleBroken } from '../calls/rules'
 import type { AtomicStatus } from '../calls/types'
 import {
@@ -112,7 +112,7 @@ export const swapSetup = setup({
     /** The batch's status (`wallet_getCallsStatus`): the batch child's. */
     callsStatus: callsStatusSlot,
     /** The approvals and the swap batched: its slots are this machine's (`linkChild`, ../swap.ts). */
-    batch: batchMachine,
+    batch: batchMachine as BatchMachine,
   },
   delays: {
     /** Ours (src/constants.ts): typing coalesces into one quote. */
