@@ -87,12 +87,44 @@ export function callsErrorInfo(error: unknown): ErrorInfo {
   }
 }
 
+/**
+ * The batch was sent (the wallet took it, its id known) but its final status could not be read before its
+ * deadline: it may still land. Its details say the last read's problem. Not a failure to try again: a second batch
+ * could pay twice; its status is read again first.
+ */
+export class CallsOutcomeUnknownError extends CallsError {
+  override name = 'CallsOutcomeUnknownError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super(
+      "The batch's outcome is unknown: it may still land. Check its status before sending it again",
+      parameters,
+    )
+  }
+}
+
+/** The bundler answered `eth_getUserOperationReceipt` with something that is not ERC-4337's receipt. */
+export class BundlerAnswerError extends CallsError {
+  override name = 'BundlerAnswerError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The bundler answered eth_getUserOperationReceipt with an invalid result', parameters)
+  }
+}
+
+/** No batch of this wallet has this id (EIP-5792's 5730). */
+export class UnknownCallsIdError extends CallsError {
+  override name = 'UnknownCallsIdError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Unknown bundle id', { ...parameters, code: 5730 })
+  }
+}
+
 const CALLS_ERRORS = {
   InvalidBatchedCallError,
   InvalidCapabilitiesError,
   InvalidCallsStatusError,
   CallsNotConnectedError,
   CallsBusyError,
+  CallsOutcomeUnknownError,
 } as const
 
 /**

@@ -147,14 +147,18 @@ const callsMachineSetup = setup({
       assertEvent(event, 'batch.sent')
       return { calls: { ...context.calls!, batchId: event.id } }
     }),
-    /** The batch child's end: confirmed (its status and receipts) or failed (its error). */
+    /**
+     * The batch child's end: confirmed (its status and receipts), or failed (its error); a batch whose outcome is
+     * unknown at its deadline ends the host's call with `CallsOutcomeUnknownError` (it may still land: not a
+     * failure to send again).
+     */
     ended: assign(({ context }, output: BatchOutput) => ({
       calls: {
         ...context.calls!,
         batchId: output.id ?? context.calls!.batchId,
         phase: output.status === 'confirmed' ? ('succeeded' as const) : ('failed' as const),
-        ...(output.result ? { result: output.result } : {}),
-        ...(output.status === 'failed' ? { error: output.error } : {}),
+        ...(output.status !== 'unknown' && output.result ? { result: output.result } : {}),
+        ...(output.status !== 'confirmed' ? { error: output.error } : {}),
       },
     })),
     fail: assign(({ context, event }) => ({

@@ -49,7 +49,10 @@ import { linkTransaction } from './transaction'
  * preview's confirm reads the wallet's capabilities on the chain (`readingCapabilities`); the guard
  * `walletBatchesAtomically` and the SPEC §5 rule lead to `confirmingBatch`, the checked approvals and swap (as
  * simulated) sent as one atomic batch through the batch child (src/machines/calls/batch.ts, the host's batches'
- * own) and followed to its final status. Without atomic batching, or no answer, the two steps above.
+ * own) and followed to its final status. Without atomic batching, or no answer, the two steps above. A batch
+ * the wallet took whose final status could not be read by its deadline (the swap's, and a margin) is as a swap
+ * sent and not seen mined: `failed.unconfirmed` (its outcome unknown, never "failed, try again"), where
+ * `swap.retry` only looks for that batch's status again (the guard `batchUnconfirmed`).
  *
  * Every effect is a named actor slot: `fetchTokens`, `fetchQuote`, `fetchAllowance`, `buildApprove`,
  * `buildSwap`, `checkBuild`, `simulate`, `sendTransaction`, `waitForReceipt`, `pollReceipt`, `capabilities`,
@@ -91,6 +94,7 @@ const swapTransactions = linkTransaction(
       simulation: undefined,
       hash: undefined,
       hashKind: undefined,
+      batchId: undefined,
       error: undefined,
     }),
     on: {
@@ -204,8 +208,12 @@ const swapTransactions = linkTransaction(
           },
           unconfirmed: {
             on: {
-              // Never a second swap: only the receipt of the one sent is looked for again.
-              'swap.retry': '#swap.swapping.confirming',
+              // Never a second swap: only the receipt of the one sent (or the status of the batch sent) is looked
+              // for again.
+              'swap.retry': [
+                { guard: 'batchUnconfirmed', target: '#swap.confirmingBatch.confirming' },
+                { target: '#swap.swapping.confirming' },
+              ],
               // The form, with the error kept until the next change (the activity list shows the swap).
               'swap.back': '#swap.form.quoted',
               'swap.cancel': '#swap.form.quoted',

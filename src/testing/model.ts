@@ -327,7 +327,13 @@ function runSteps<TMachine extends AnyStateMachine>(
       if (event.actorRef.sessionId !== event.rootId) return
       // Microsteps too, not only the settled snapshot: a state left in the same macrostep it was entered
       // (by `always`, or a final state whose `onDone` fires at once) is still reached.
-      if (event.type === '@xstate.microstep') for (const t of event._transitions) result.transitions.add(t)
+      if (event.type === '@xstate.microstep')
+        for (const t of event._transitions) {
+          result.transitions.add(t)
+          // A state left by a transition was reached (an initial state left by \`always\` at start is in no
+          // snapshot).
+          if (t.source !== model.machine.root) result.stateIds.add(t.source.id)
+        }
       if (event.type === '@xstate.microstep' || event.type === '@xstate.snapshot') {
         const snap = event.snapshot as AnyMachineSnapshot
         for (const node of snap._nodes ?? []) if (node !== model.machine.root) result.stateIds.add(node.id)

@@ -146,11 +146,15 @@ function hasWayOut(node: AnyStateNode): boolean {
   )
 }
 
-/** A machine that ends by itself: each of its states that is not final has a time limit. */
+/** A state left at once by an unguarded eventless transition (a choice, it waits on nothing). */
+const isTransient = (node: AnyStateNode) =>
+  (node.always ?? []).some((t) => !t.guard && leaves(t as never, node))
+
+/** A machine that ends by itself: each of its states that is not final has a time limit (or is transient). */
 function boundsItself(machine: AnyStateMachine): boolean {
   return nodes(machine.root)
     .filter((n) => n.type === 'atomic')
-    .every((n) => hasTimeLimit(n))
+    .every((n) => hasTimeLimit(n) || isTransient(n))
 }
 
 /** The states of `machine` that wait on I/O with no time limit and no way out. */

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import { type EventFromLogic, fromPromise, getNextSnapshot, type SnapshotFrom } from 'xstate'
-import { CallsFailedError, callsErrorInfo } from '../../src/errors/calls'
+import { CallsFailedError, CallsOutcomeUnknownError, callsErrorInfo } from '../../src/errors/calls'
 import { SwapBuildMismatchError, SwapRejectedError } from '../../src/errors/swap'
 import type { AtomicStatus, CallsStatus } from '../../src/machines/calls/types'
 import {
@@ -224,6 +224,11 @@ const answers = [
       error: callsErrorInfo(new CallsFailedError({ code: 4001 })),
     },
   },
+  // Taken by the wallet, and no final status by its deadline (its status reads failed): it may still land.
+  {
+    type: 'xstate.done.actor.swapBatch',
+    output: { status: 'unknown', id: 'batch-1', error: callsErrorInfo(new CallsOutcomeUnknownError()) },
+  },
 ] as unknown as Event[]
 
 export const events: Event[] = [
@@ -254,6 +259,7 @@ export function serialize(snapshot: Snapshot): string {
     prepared: c.prepared !== undefined,
     simulation: c.simulation?.result.status ?? null,
     hash: c.hashKind ?? null,
+    batch: c.batchId !== undefined,
     error: c.error?.name ?? null,
   })
 }
@@ -367,7 +373,12 @@ export function invariant(snapshot: Snapshot): void {
   // The swap transaction, once sent, is never abandoned by a cancel.
   if (snapshot.matches({ swapping: 'confirming' }) && snapshot.can({ type: 'swap.cancel' }))
     fail('cancel offered for a swap already sent')
-  if (snapshot.matches({ failed: 'unconfirmed' })) {
+  if (snapshot.matches({ failed: 'unconfirmed' }) && c.batchId !== undefined) {
+    // A batch sent whose outcome is unknown: said so, and "Check again" only reads that batch's status.
+    if (c.error?.name !== 'CallsOutcomeUnknownError') fail('an unknown batch outcome not said')
+    const next = getNextSnapshot(modelMachine, snapshot, { type: 'swap.retry' })
+    if (!next.matches({ confirmingBatch: 'confirming' })) fail('retry does not look for the sent batch')
+  } else if (snapshot.matches({ failed: 'unconfirmed' })) {
     if (c.error?.name !== 'SwapPendingError' || c.hashKind !== 'swap') fail('unconfirmed without its swap')
     // "Check again" looks for the receipt of the swap sent; it never builds or sends another.
     const next = getNextSnapshot(modelMachine, snapshot, { type: 'swap.retry' })

@@ -29,6 +29,7 @@ import {
   type SwapTransaction,
   selectSwapAction,
   selectSwapProgress,
+  selectSwapStatus,
   swapMachine,
   swapSimulatedChanges,
   validateSwap,
@@ -39,7 +40,7 @@ import { ALICE, ETH, HASH, INPUT, invariant, LOW_GAS, model, never, QUOTE, short
 /** The swap machine's model (swap.model.ts): every path replayed, the invariants checked in every state. */
 describe('swap machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(model.paths.length).toBe(79)
+    expect(model.paths.length).toBe(81)
   })
 
   for (const path of model.paths) {
@@ -50,7 +51,7 @@ describe('swap machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(79)
+    expect(results).toHaveLength(81)
     assertCoverage(model, results)
   })
 })
@@ -106,6 +107,8 @@ function start(options: {
   capabilities?: () => Promise<AtomicStatus>
   /** The batch's final status. Default: confirmed, one receipt. */
   batchStatus?: CallsStatus
+  /** Reads the batch's status (default: `batchStatus`). */
+  callsStatus?: () => Promise<CallsStatus>
   sendCalls?: () => Promise<string>
 }) {
   const calls = {
@@ -165,6 +168,7 @@ function start(options: {
       }),
       callsStatus: fromPromise(
         async (): Promise<CallsStatus> =>
+          (await options.callsStatus?.()) ??
           options.batchStatus ?? {
             status: 'success',
             atomic: true,
@@ -551,6 +555,45 @@ describe('swap machine, the checked build simulated before the wallet', () => {
  * without atomic batching, or no answer, the two steps are unchanged.
  */
 describe('swap machine, the approval and the swap in one confirmation', () => {
+  it('a batch whose status cannot be read by its deadline: unconfirmed (outcome unknown), no new swap offered; "Check again" reads that batch, never sends another', async () => {
+    let reads = 0
+    let answer: CallsStatus | undefined
+    const run = start({
+      allowance: '0',
+      capabilities: async () => 'supported',
+      callsStatus: async () => {
+        reads++
+        if (answer) return answer
+        throw new Error('fetch failed')
+      },
+    })
+    const ready = await reviewed(run)
+    run.actor.send({ type: 'swap.confirm' })
+    await waitFor(run.actor, (s) => s.matches({ confirmingBatch: 'confirming' }))
+    await waitFor(run.actor, () => reads > 0)
+    // A failed read is not the batch's end: still confirming, no retry offered.
+    expect(run.actor.getSnapshot().matches({ confirmingBatch: 'confirming' })).toBe(true)
+    expect(run.actor.getSnapshot().can({ type: 'swap.retry' })).toBe(false)
+    run.clock.increment(ready.context.prepared!.validForMs + SWAP_EXPIRY_MARGIN_MS)
+    const unconfirmed = await waitFor(run.actor, (s) => s.matches({ failed: 'unconfirmed' }))
+    expect(unconfirmed.context.error).toMatchObject({
+      name: 'CallsOutcomeUnknownError',
+      details: expect.stringContaining('Batch batch-1: '),
+    })
+    expect(unconfirmed.context.batchId).toBe('batch-1')
+    expect(selectSwapStatus(unconfirmed)).toBe('unconfirmed')
+    answer = {
+      status: 'success',
+      atomic: true,
+      receipts: [{ transactionHash: HASH, blockNumber: '16', status: 'success' }],
+    }
+    run.actor.send({ type: 'swap.retry' })
+    const done = await waitFor(run.actor, (s) => s.matches('done'))
+    expect(done.context).toMatchObject({ hash: HASH, hashKind: 'swap' })
+    expect(run.calls.batches).toHaveLength(1)
+    expect(run.calls.sent).toEqual([])
+  })
+
   for (const atomic of ['supported', 'ready'] as const)
     it(`a wallet whose atomic batching is '${atomic}': one batch of the checked approval and swap, atomic required`, async () => {
       const run = start({ allowance: '0', capabilities: async () => atomic })

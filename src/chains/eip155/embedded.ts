@@ -22,6 +22,8 @@ export interface EmbeddedWalletParameters {
   store: KitStore
   /** What the connector answers `wallet_getAssets` from (the kit's Data API and chain reads). */
   assets?: WalletAssetsSources
+  /** The bundler's URL for a chain: the kit answers the smart account's `wallet_getCallsStatus` from it. */
+  bundlerUrl?: ((chainId: number) => string) | undefined
 }
 
 export function embeddedWallet(parameters: EmbeddedWalletParameters) {

@@ -25,6 +25,11 @@ export interface EmbeddedConnectorParameters {
   store: KitStore
   /** What `wallet_getAssets` is answered from (the kit's Data API and chain reads). */
   assets?: WalletAssetsSources
+  /**
+   * The bundler's URL for a chain (`bundlerUrlFor`, ./bundler.ts): the kit answers `wallet_getCallsStatus` from
+   * it (SPEC §7). Without it the login frame is asked.
+   */
+  bundlerUrl?: ((chainId: number) => string) | undefined
 }
 
 /** The connector's EIP-1193 provider. */
@@ -43,7 +48,7 @@ export type EmbeddedConnectorBody = Pick<
 }
 
 export function createEmbeddedConnectorBody(
-  { bridge, store, assets }: EmbeddedConnectorParameters,
+  { bridge, store, assets, bundlerUrl }: EmbeddedConnectorParameters,
   config: Parameters<CreateConnectorFn>[0],
 ): EmbeddedConnectorBody {
   /**
@@ -169,6 +174,20 @@ export function createEmbeddedConnectorBody(
               const { walletAssets } = await import('./assets')
               return walletAssets(assets, { params, connected: user?.address, chains: config.chains })
             }
+            case 'wallet_getCallsStatus':
+              // Answered here (SPEC §7, handled locally): the smart account's batch is one user operation, its
+              // id the operation's hash, its receipt read from the bundler (\`eth_getUserOperationReceipt\`). The
+              // EOA has no batches of its own (the kit sends its calls one by one; viem reads those receipts).
+              if (bundlerUrl) {
+                const chainId = chainIdOf(user, frame)
+                const { bundlerCallsStatus } = await import('./bundler')
+                return bundlerCallsStatus({ params, chainId, url: bundlerUrl(chainId) })
+              }
+              return frameRpc(frame, {
+                method,
+                ...(Array.isArray(params) ? { params } : {}),
+                chainId: chainIdOf(user, frame),
+              })
             case 'wallet_switchEthereumChain': {
               const [{ chainId }] = params as [{ chainId: `0x${string}` }]
               await body.switchChain({ chainId: Number(chainId) })

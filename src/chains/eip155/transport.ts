@@ -54,6 +54,31 @@ export function rpcUrlFor({ chainId, projectId, rpc, rpcMap }: RpcUrlParameters)
   return url.toString()
 }
 
+/** The bundler the provider's host fronts (SPEC §7 `bundler` query parameter). */
+export const BUNDLER_NAME = 'pimlico'
+
+export interface BundlerUrlParameters {
+  chainId: number
+  projectId: string
+  /** `endpoints.bundler`: the provider's bundler host. */
+  bundler: string
+}
+
+/**
+ * The bundler's URL for a chain: `{bundler}/v1/bundler?chainId=eip155:{id}&projectId={id}&bundler=pimlico`.
+ *
+ * @example
+ * bundlerUrlFor({ chainId: 1, projectId: 'p1', bundler: 'https://rpc.walletstate.io' })
+ * // 'https://rpc.walletstate.io/v1/bundler?chainId=eip155%3A1&projectId=p1&bundler=pimlico'
+ */
+export function bundlerUrlFor({ chainId, projectId, bundler }: BundlerUrlParameters): string {
+  const url = new URL('v1/bundler', bundler.endsWith('/') ? bundler : `${bundler}/`)
+  url.searchParams.set('chainId', `eip155:${chainId}`)
+  url.searchParams.set('projectId', projectId)
+  url.searchParams.set('bundler', BUNDLER_NAME)
+  return url.toString()
+}
+
 type RpcRequest = ReturnType<typeof createRpcRequest>
 
 /**

@@ -4,7 +4,7 @@ import { browserStorage, createKitStore, guardStorage } from '../../storage'
 import { walletConnectParameters } from '../walletConnectParameters'
 import { EMBEDDED_CONNECTOR_ID, embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
-import { chainTransport } from './transport'
+import { bundlerUrlFor, chainTransport } from './transport'
 import {
   type LazyWalletConnectParameters,
   lazyWalletConnect,
@@ -90,7 +90,13 @@ function kitConnectors(
       ? [
           {
             id: EMBEDDED_CONNECTOR_ID,
-            create: embeddedWallet({ bridge, store, assets: { config, wagmi: () => configs.get(config) } }),
+            create: embeddedWallet({
+              bridge,
+              store,
+              assets: { config, wagmi: () => configs.get(config) },
+              bundlerUrl: (chainId) =>
+                bundlerUrlFor({ chainId, projectId: config.projectId, bundler: config.endpoints.bundler }),
+            }),
           },
         ]
       : []),

@@ -6,7 +6,12 @@ import {
   CALLS_STATUS_READ_TIMEOUT_MS,
 } from '../../constants'
 import type { ErrorInfo } from '../../errors/base'
-import { CallsFailedError, CallsTimeoutError, callsErrorInfo } from '../../errors/calls'
+import {
+  CallsFailedError,
+  CallsOutcomeUnknownError,
+  CallsTimeoutError,
+  callsErrorInfo,
+} from '../../errors/calls'
 import type { CallsStatus, KitBatchCall } from './types'
 
 /**
@@ -16,10 +21,19 @@ import type { CallsStatus, KitBatchCall } from './types'
  * (`asking`, `sendCalls`: `wallet_sendCalls`, `atomicRequired` as its parent says), then the batch is followed
  * (`following`: `callsStatus`, `wallet_getCallsStatus`, every `callsStatusPoll`, each read at most
  * `callsStatusRead`) until it is final, for at most `callsConfirm` (or the batch's deadline). Its parent is told
- * the batch's id once the wallet took it (`batch.sent`).
+ * the batch's id once the wallet took it (`batch.sent`). Given a batch's id (`id`: one sent before, its status
+ * looked for again), it only follows it (`starting`, the guard `batchSent`): the wallet is never asked twice.
  *
- * It ends with a {@link BatchOutput}: confirmed (the wallet's status and receipts), or failed (the calls error:
- * refused, declined, reverted, timed out). Its slots are its parent's (`linkChild`, src/machines/link.ts).
+ * Only the wallet's final word or the deadline ends a batch the wallet took: a status read that fails (a network
+ * error, a time-out, an answer that is not EIP-5792's) is made again after `callsStatusPoll` (the rule
+ * `statusReadFailureIsNotFinal`), and so is a "confirmed" without a receipt (the guard `callsConfirmed` wants
+ * one: a batch is never done without its transaction). At the deadline without a final status the batch's
+ * outcome is unknown (`CallsOutcomeUnknownError`): it may still land, so its parent must not offer to send it again
+ * as if it had failed.
+ *
+ * It ends with a {@link BatchOutput}: confirmed (the wallet's status and receipts), failed (the calls error:
+ * refused, declined, reverted, the wallet not answering in time), or unknown (sent, no final status by the
+ * deadline). Its slots are its parent's (`linkChild`, src/machines/link.ts).
  */
 
 export interface BatchInput {
@@ -34,11 +48,14 @@ export interface BatchInput {
    * batch's end are awaited until then, never given up on while the wallet may still send it.
    */
   deadlineMs?: number | undefined
+  /** A batch the wallet took before: only its status is looked for (the wallet is not asked again). */
+  id?: string | undefined
 }
 
 export type BatchOutput =
   | { status: 'confirmed'; id: string; result: CallsStatus }
   | { status: 'failed'; error: ErrorInfo; id?: string | undefined; result?: CallsStatus | undefined }
+  | { status: 'unknown'; error: ErrorInfo; id: string }
 
 /** What the batch tells its parent: the wallet took it (its id, for `wallet_getCallsStatus`). */
 export type BatchNotice = { type: 'batch.sent'; id: string }
@@ -52,6 +69,8 @@ export interface SendCallsRequest {
 
 export interface BatchContext extends BatchInput {
   id: string | undefined
+  /** Why the last status read gave no final status (a failed read, a confirmation without receipts). */
+  readProblem: string | undefined
   output: BatchOutput | undefined
 }
 
@@ -73,6 +92,10 @@ export const callsStatusSlot = fromPromise<CallsStatus, { id: string; chainId: n
 type Answer<T> = { event: { output: T } }
 const statusOf = ({ event }: Answer<CallsStatus>) => event.output
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+const problemOf = (error: unknown): string => {
+  const info = callsErrorInfo(error)
+  return info.details ? `${info.message} (${info.details})` : info.message
+}
 
 const batchSetup = setup({
   types: {
@@ -82,7 +105,12 @@ const batchSetup = setup({
   },
   actors: { sendCalls: sendCallsSlot, callsStatus: callsStatusSlot },
   guards: {
-    callsConfirmed: (_, status: CallsStatus) => status.status === 'success',
+    /** Given an id: a batch the wallet took before, only followed. */
+    batchSent: ({ context }) => context.id !== undefined,
+    /** Confirmed, with the receipts that show it (EIP-5792's 2xx without one is not taken as done). */
+    callsConfirmed: (_, status: CallsStatus) => status.status === 'success' && status.receipts.length > 0,
+    callsConfirmedWithoutReceipts: (_, status: CallsStatus) =>
+      status.status === 'success' && status.receipts.length === 0,
     callsFailed: (_, status: CallsStatus) => status.status === 'failure',
   },
   delays: {
@@ -117,6 +145,25 @@ const batchSetup = setup({
     fail: assign(({ context }, error: unknown) => ({
       output: { status: 'failed' as const, id: context.id, error: callsErrorInfo(error) },
     })),
+    /**
+     * A status read that failed is not the batch's end (`statusReadFailureIsNotFinal`): the batch may still land.
+     * Its problem is kept for the deadline's error; the read is made again after `callsStatusPoll`.
+     */
+    statusReadFailureIsNotFinal: assign((_, problem: string) => ({ readProblem: problem })),
+    /** The wallet said pending: the read worked. */
+    stillPending: assign({ readProblem: undefined }),
+    /** The deadline passed with the batch sent and no final status: its outcome is unknown (it may still land). */
+    outcomeUnknown: assign(({ context }) => ({
+      output: {
+        status: 'unknown' as const,
+        id: context.id!,
+        error: callsErrorInfo(
+          new CallsOutcomeUnknownError({
+            details: `Batch ${context.id}${context.readProblem ? `: ${context.readProblem}` : ': still pending'}`,
+          }),
+        ),
+      },
+    })),
     timedOut: assign(({ context }, step: string) => ({
       output: {
         status: 'failed' as const,
@@ -129,10 +176,14 @@ const batchSetup = setup({
 
 export const batchMachine = batchSetup.createMachine({
   id: 'batch',
-  context: ({ input }) => ({ ...input, id: undefined, output: undefined }),
-  initial: 'asking',
+  context: ({ input }) => ({ ...input, id: input.id, readProblem: undefined, output: undefined }),
+  initial: 'starting',
   output: ({ context }) => context.output!,
   states: {
+    /** A batch sent before (its id given) is only followed; a new one goes to the wallet. */
+    starting: {
+      always: [{ guard: 'batchSent', target: 'following' }, { target: 'asking' }],
+    },
     /** The wallet asks the visitor: once for an atomic batch, once per call otherwise. */
     asking: {
       invoke: {
@@ -157,7 +208,7 @@ export const batchMachine = batchSetup.createMachine({
     following: {
       initial: 'pending',
       after: {
-        callsConfirm: { target: 'ended', actions: { type: 'timedOut', params: 'not mined' } },
+        callsConfirm: { target: 'ended', actions: 'outcomeUnknown' },
       },
       states: {
         /** The batch's status, read (`wallet_getCallsStatus`); a read that takes too long is made again. */
@@ -177,13 +228,26 @@ export const batchMachine = batchSetup.createMachine({
                 target: '#batch.ended',
                 actions: { type: 'failReverted', params: statusOf },
               },
-              { target: 'waiting' },
+              {
+                guard: { type: 'callsConfirmedWithoutReceipts', params: statusOf },
+                target: 'waiting',
+                actions: { type: 'statusReadFailureIsNotFinal', params: 'confirmed without a receipt' },
+              },
+              { target: 'waiting', actions: 'stillPending' },
             ],
-            onError: { target: '#batch.ended', actions: { type: 'fail', params: errorOf } },
+            onError: {
+              target: 'waiting',
+              actions: { type: 'statusReadFailureIsNotFinal', params: (args) => problemOf(errorOf(args)) },
+            },
           },
-          after: { callsStatusRead: 'waiting' },
+          after: {
+            callsStatusRead: {
+              target: 'waiting',
+              actions: { type: 'statusReadFailureIsNotFinal', params: 'the status read timed out' },
+            },
+          },
         },
-        /** Not final yet: read again after a while. */
+        /** Not final yet (or not read): read again after a while. */
         waiting: {
           after: { callsStatusPoll: 'pending' },
         },
@@ -207,4 +271,6 @@ export type BatchActorRef = ActorRefFrom<BatchMachine>
  */
 export const batchEnds = {
   batchConfirmed: (_: unknown, output: BatchOutput) => output.status === 'confirmed',
+  /** Sent, no final status by its deadline: it may still land. */
+  batchOutcomeUnknown: (_: unknown, output: BatchOutput) => output.status === 'unknown',
 }

@@ -48,7 +48,7 @@ export const swapConfirmingBatch = swapSetup.createStateConfig({
   invoke: {
     id: 'swapBatch',
     src: 'batch',
-    input: ({ context }): BatchInput => ({
+    input: ({ context, event }): BatchInput => ({
       calls: batchCallsOf(context),
       chainId: context.chainId,
       atomicRequired: true,
@@ -56,6 +56,8 @@ export const swapConfirmingBatch = swapSetup.createStateConfig({
       // One payment, one batch: it is awaited until the swap is past its deadline (as checked), and a margin
       // for block times, when it can no longer pay; a failure before then is the wallet's or the chain's word.
       deadlineMs: (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS,
+      // "Check again" (from `failed.unconfirmed`): only the status of the batch sent is looked for.
+      ...(event.type === 'swap.retry' && context.batchId ? { id: context.batchId } : {}),
     }),
     onDone: [
       {
@@ -63,13 +65,19 @@ export const swapConfirmingBatch = swapSetup.createStateConfig({
         target: '#swap.done',
         actions: { type: 'setBatchMined', params: endOf },
       },
+      // Sent, and no final status by the deadline: it may still land. Never "failed, try again".
+      {
+        guard: { type: 'batchOutcomeUnknown', params: endOf },
+        target: '#swap.failed.unconfirmed',
+        actions: { type: 'setBatchUnknown', params: endOf },
+      },
       { target: '#swap.failed.retryable', actions: { type: 'setBatchFailed', params: endOf } },
     ],
   },
   initial: 'sending',
   states: {
     /** The wallet holds the batch: no cancel (a second swap could then be asked for while this one is live). */
-    sending: { tags: 'loading', on: { 'batch.sent': 'confirming' } },
+    sending: { tags: 'loading', on: { 'batch.sent': { target: 'confirming', actions: 'keepBatchId' } } },
     /** The batch is out there: its final status awaited. */
     confirming: { tags: 'loading' },
   },

@@ -148,6 +148,8 @@ export const swapSetup = setup({
       batchedCallsRuleBroken({ calls: batchCallsOf(context) }) === undefined,
     /** How the batch ended (src/machines/calls/batch.ts). */
     ...batchEnds,
+    /** The swap ended unconfirmed as a batch the wallet took (its id kept): only its status is looked for. */
+    batchUnconfirmed: ({ context }) => context.batchId !== undefined,
     /** See before you sign: the simulation moves something other than what the preview shows. */
     simulationDisagrees: ({ context }, simulation: SwapSimulation) =>
       swapSimulationDisagreement(expectedOf(context), simulation) !== undefined,
@@ -201,7 +203,7 @@ export const swapSetup = setup({
     setQuote: assign((_, quote: SwapQuote) => ({ quote, error: undefined })),
     clearQuote: assign({ quote: undefined }),
     /** Nothing built or checked is kept once the swap it was for may have changed. */
-    clearBuild: assign({ built: undefined, prepared: undefined, simulation: undefined }),
+    clearBuild: assign({ built: undefined, prepared: undefined, simulation: undefined, batchId: undefined }),
     setSimulation: assign((_, simulation: SwapSimulation) => ({ simulation })),
     clearSimulation: assign({ simulation: undefined }),
     /** The simulation disagrees with the preview: said, the checked build dropped, confirm not offered. */
@@ -266,6 +268,16 @@ export const swapSetup = setup({
     /** The batch did not land (declined, reverted, past its deadline): the calls error, as the calls machine's. */
     setBatchFailed: assign((_, output: BatchOutput) => ({
       error: output.status === 'failed' ? output.error : undefined,
+    })),
+    /** The wallet took the batch (`batch.sent`): its id kept, so its status can be looked for again. */
+    keepBatchId: assign(({ event }) => {
+      assertEvent(event, 'batch.sent')
+      return { batchId: event.id }
+    }),
+    /** Sent, no final status by its deadline: the outcome unknown (it may still land), the batch's id kept. */
+    setBatchUnknown: assign((_, output: BatchOutput) => ({
+      batchId: output.id,
+      error: output.status === 'unknown' ? output.error : undefined,
     })),
     /** After a swap: the pair and slippage stay, the amount and quote go. */
     resetAmount: assign({

@@ -186,6 +186,8 @@ export interface SwapContext {
   hash: Hex | undefined
   /** What `hash` is. */
   hashKind: 'approve' | 'swap' | undefined
+  /** The batch the wallet took (approvals and swap in one), while its outcome may be looked for again. */
+  batchId?: string | undefined
   error: ErrorInfo | undefined
 }
 
