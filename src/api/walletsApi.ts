@@ -273,6 +273,7 @@ function listingError({ details, status, cause }: { details: string; status?: nu
  * const reader = new ListingPageReader(40)
  * reader.write(new TextEncoder().encode('{"count":1,"data":[{"id":"a","name":"A"}]}'))
  * reader.finish(1) // { count: 1, data: [{ id: 'a', name: 'A', chains: [] }] }
+ * @internal
  */
 export class ListingPageReader {
   private readonly parser = new JSONParser({ paths: ['$.count', '$.data.*'], keepStack: false })

@@ -328,6 +328,7 @@ export interface TransactionSlots {
  *
  * @example
  * export const swapMachine = linkTransaction(chart, { transaction: (a) => ({ ask: a.sendTransaction, … }) })
+ * @internal
  */
 export function linkTransaction<TMachine extends AnyStateMachine>(
   machine: TMachine,

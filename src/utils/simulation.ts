@@ -46,6 +46,7 @@ function compareValues(a: bigint, aDecimals: number, b: bigint, bDecimals: numbe
  *   { outflows: [{ token: usdc, symbol: 'USDC', decimals: 6, amount: 5_000_000n }], inflows: [] },
  *   { status: 'simulated', changes: [{ token: usdc, symbol: 'USDC', decimals: 6, delta: -50_000_000n }] },
  * ) // { kind: 'outflow', shown: 5_000_000n, change: … }
+ * @internal
  */
 export function simulationDisagreement(
   expected: ExpectedChanges,
@@ -86,6 +87,7 @@ const MINUS = '\u2212'
  *
  * @example
  * formatBalanceChange({ token, symbol: 'USDC', decimals: 6, delta: -5_000_000n }) // '−5 USDC'
+ * @internal
  */
 export function formatBalanceChange(
   change: Pick<BalanceChange, 'symbol' | 'decimals' | 'delta'>,

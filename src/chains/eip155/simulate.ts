@@ -159,6 +159,7 @@ function messageOf(error: unknown): string {
  *   tokens: [{ address: usdc, symbol: 'USDC', decimals: 6 }],
  * })
  * // { status: 'simulated', changes: [{ token: usdc, symbol: 'USDC', decimals: 6, delta: -5_000_000n }] }
+ * @internal
  */
 export async function simulateBalanceChanges<transport extends Transport, chain extends Chain | undefined>(
   client: Client<transport, chain>,

@@ -123,6 +123,7 @@ function enqueuePosts(enqueue: Queue, context: FrameContext, posts: Background[]
  * already approved runs to its end, and the one on the approval screen is the frame's to answer — it answers
  * 'Request was aborted', or the result when the visitor's Approve crossed the cancel (issue 13: never report an
  * approved transaction as declined).
+ * @internal
  */
 export function cancellableRpc(context: Pick<FrameContext, 'rpc' | 'approval'>, all: boolean) {
   if (all) return context.rpc

@@ -44,6 +44,7 @@ export function payNetwork(context: PayContext, request: PayRequest) {
  *
  * @example
  * payRefusal({ networks, connected }, { recipient: '0xab…', amount: '0.1' }) // undefined, or a PayError
+ * @internal
  */
 export function payRefusal(context: PayContext, request: PayRequest): PayError | undefined {
   const invalid = (details: string) => new PayRequestInvalidError({ details })

@@ -315,6 +315,7 @@ export function feeInUsd(context: Pick<SendContext, 'fee' | 'token' | 'tokenBala
  * limit the chain is asked whether a transaction took it before the wallet is asked again; Solana's slot signs,
  * sends and confirms (`confirmedByWallet`), its time limit fails the send. A hash already sent (a send not seen
  * mined, checked again) is only looked for, never sent again.
+ * @internal
  */
 export function transactionOf(context: SendContext): TransactionInput {
   const sent = context.hash === undefined ? {} : { hash: context.hash }

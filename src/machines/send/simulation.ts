@@ -20,6 +20,7 @@ import type { SendSimulation, SendSimulationRequest } from './types'
  * @example
  * expectedOfSend({ chainId: 1, to: bob, amount: 5_000_000n, token: usdc, symbol: 'USDC', decimals: 6 }, alice)
  * // { outflows: [{ token: usdc, symbol: 'USDC', decimals: 6, amount: 5_000_000n }], inflows: [] }
+ * @internal
  */
 export function expectedOfSend(request: SendSimulationRequest, account: Address): ExpectedChanges {
   if (request.to.toLowerCase() === account.toLowerCase()) return { outflows: [], inflows: [] }

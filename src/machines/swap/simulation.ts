@@ -24,6 +24,7 @@ const addressOf = (token: SwapToken) =>
  * @example
  * expectedOfSwap(usdc, eth, 100_000_000n, 32_670_000_000_000_000n)
  * // { outflows: [{ token: usdc, …, amount: 100_000_000n }], inflows: [{ token: 0xeee…, …, minimum: 3267… }] }
+ * @internal
  */
 export function expectedOfSwap(
   from: SwapToken,
