@@ -21,7 +21,14 @@ import {
   swapErrorInfo,
 } from '../../errors/swap'
 import { formatQuantity } from '../../utils/format'
-import { type BatchMachine, type BatchOutput, batchEnds, batchMachine, callsStatusSlot, sendCallsSlot } from '../calls/batch'
+import {
+  type BatchMachine,
+  type BatchOutput,
+  batchEnds,
+  batchMachine,
+  callsStatusSlot,
+  sendCallsSlot,
+} from '../calls/batch'
 import { atomicBatching, batchedCallsRuleBroken } from '../calls/rules'
 import type { AtomicStatus } from '../calls/types'
 import {
