@@ -1,5 +1,6 @@
 import {
   type ActorRefFrom,
+  and,
   assertEvent,
   assign,
   emit,
@@ -288,12 +289,12 @@ export const callsMachine = linkChild(
         { guard: 'showingStatus', actions: { type: 'refuseShow', params: 'busy' } },
         { actions: ['startShow', 'askShow'] },
       ],
+      // The slot's answer, while a status is being shown: the wallet showed it itself, or the kit shows it.
       'xstate.done.actor.showCallsStatus': [
-        // The wallet showed it itself.
-        { guard: 'walletShowedStatus', actions: 'shown' },
-        { actions: ['shown', 'tellStatus'] },
+        { guard: and(['showingStatus', 'walletShowedStatus']), actions: 'shown' },
+        { guard: 'showingStatus', actions: ['shown', 'tellStatus'] },
       ],
-      'xstate.error.actor.showCallsStatus': { actions: 'showFailed' },
+      'xstate.error.actor.showCallsStatus': { guard: 'showingStatus', actions: 'showFailed' },
     },
     states: {
       idle: { on: { 'calls.send': [...onSend] } },
