@@ -57,7 +57,7 @@ async function walletWith(id: string, answer: (method: string, params: unknown) 
     transports: { [foundry.id]: http('http://127.0.0.1:1') },
     connectors: [connector],
   })
-  await connect(wagmi, { connector: wagmi.connectors[0]! })
+  await connect(wagmi, { connector: wagmi.connectors[0]! } as never)
   return { client: createCallsClient(wagmi), asked }
 }
 
