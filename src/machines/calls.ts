@@ -3,12 +3,15 @@ import {
   and,
   assertEvent,
   assign,
+  cancel,
   emit,
   fromPromise,
   not,
+  raise,
   type SnapshotFrom,
   setup,
   spawnChild,
+  stopChild,
 } from 'xstate'
 import {
   CALLS_CAPABILITIES_TIMEOUT_MS,
@@ -121,6 +124,8 @@ const callsMachineSetup = setup({
     callsStatusPoll: CALLS_STATUS_POLL_MS,
     callsStatusRead: CALLS_STATUS_READ_TIMEOUT_MS,
     callsConfirm: CALLS_CONFIRM_TIMEOUT_MS,
+    /** A status shown (or read for the kit to show) within a status read's time, else the host is told. */
+    callsShowStatus: CALLS_STATUS_READ_TIMEOUT_MS,
   },
   actions: {
     keepAccount: assign(({ event }) => {
@@ -235,6 +240,20 @@ const callsMachineSetup = setup({
         return { id: event.batchId, chainId }
       },
     }),
+    /** The status's time limit (a wallet that never answers must not leave the host waiting). */
+    limitShow: raise(
+      { type: 'calls.showTimedOut' as const },
+      { delay: 'callsShowStatus', id: 'showTimeLimit' },
+    ),
+    unlimitShow: cancel('showTimeLimit'),
+    stopShow: stopChild('showCallsStatus'),
+    showTimedOut: assign(({ context }) => ({
+      shown: {
+        ...context.shown!,
+        phase: 'failed' as const,
+        error: callsErrorInfo(new CallsTimeoutError({ details: 'wallet_showCallsStatus' })),
+      },
+    })),
     shown: assign(({ context }) => ({ shown: { ...context.shown!, phase: 'shown' as const } })),
     /** The status read for the kit to show (the wallet did not show it): in words. */
     tellStatus: emit(({ event }) => {
@@ -287,14 +306,18 @@ export const callsMachine = linkChild(
       'calls.showStatus': [
         { guard: 'notConnected', actions: { type: 'refuseShow', params: 'notConnected' } },
         { guard: 'showingStatus', actions: { type: 'refuseShow', params: 'busy' } },
-        { actions: ['startShow', 'askShow'] },
+        { actions: ['startShow', 'askShow', 'limitShow'] },
       ],
+      'calls.showTimedOut': { guard: 'showingStatus', actions: ['stopShow', 'showTimedOut'] },
       // The slot's answer, while a status is being shown: the wallet showed it itself, or the kit shows it.
       'xstate.done.actor.showCallsStatus': [
-        { guard: and(['showingStatus', 'walletShowedStatus']), actions: 'shown' },
-        { guard: 'showingStatus', actions: ['shown', 'tellStatus'] },
+        { guard: and(['showingStatus', 'walletShowedStatus']), actions: ['unlimitShow', 'shown'] },
+        { guard: 'showingStatus', actions: ['unlimitShow', 'shown', 'tellStatus'] },
       ],
-      'xstate.error.actor.showCallsStatus': { guard: 'showingStatus', actions: 'showFailed' },
+      'xstate.error.actor.showCallsStatus': {
+        guard: 'showingStatus',
+        actions: ['unlimitShow', 'showFailed'],
+      },
     },
     states: {
       idle: { on: { 'calls.send': [...onSend] } },

@@ -97,6 +97,8 @@ const events = [
     type: 'xstate.error.actor.showCallsStatus',
     error: new ShowCallsStatusUnsupportedError(),
   },
+  // Its time limit (the machine raises it after `callsShowStatus`).
+  { type: 'calls.showTimedOut' },
 ] as unknown as Event[]
 
 const serializeState = (s: Snapshot) =>
@@ -118,9 +120,10 @@ const modelFor = (connected: boolean) =>
   })
 const connected = modelFor(true)
 const disconnected = modelFor(false)
-// 19 each before wallet_showCallsStatus; its phases (showing, shown, failed) beside every batch state: 25.
-const CONNECTED_PATHS = 25
-const DISCONNECTED_PATHS = 25
+// 19 each before wallet_showCallsStatus; its phases (showing, shown, failed) beside every batch state, and its
+// time limit: 26.
+const CONNECTED_PATHS = 26
+const DISCONNECTED_PATHS = 26
 
 function invariant(s: Snapshot) {
   const { calls, refused } = s.context
@@ -274,6 +277,23 @@ describe('Batched calls, with answering slots', () => {
         message: "The wallet cannot show a batch's status (no wallet_showCallsStatus)",
       })
       expect(notices).toEqual([])
+    })
+
+    it('a wallet that never answers: the host is told within the time limit', async () => {
+      const actor = createActor(
+        callsMachine.provide({
+          actors: { showCallsStatus: fromPromise(never<CallsStatus | null>) },
+          delays: { callsShowStatus: 0 },
+        }),
+        { input: { account: { address: ALICE, chainId: 31337 } } },
+      ).start()
+      actor.send({ type: 'calls.showStatus', id: 8, batchId: 'batch-1' })
+      const done = await waitFor(actor, (s) => s.context.shown?.phase !== 'showing')
+      expect(done.context.shown?.error).toMatchObject({
+        name: 'CallsTimeoutError',
+        details: 'wallet_showCallsStatus',
+      })
+      expect(done.children.showCallsStatus).toBeUndefined()
     })
 
     it('without an account: refused, no wallet asked', () => {

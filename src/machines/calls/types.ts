@@ -63,6 +63,8 @@ export type CallsEvent =
   | { type: 'calls.account'; account: CallsAccount | undefined }
   /** EIP-5792 `wallet_showCallsStatus`: the batch `batchId`'s status shown to the visitor (`id`: the host's call). */
   | { type: 'calls.showStatus'; id: number; batchId: string }
+  /** Raised by the machine itself: the status was not shown within its time. */
+  | { type: 'calls.showTimedOut' }
   /** From the batch child (src/machines/calls/batch.ts): the wallet took the batch. */
   | { type: 'batch.sent'; id: string }
 
