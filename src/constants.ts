@@ -355,3 +355,34 @@ export const SMART_ACCOUNT_NETWORKS_MAX = 64
 // ERC-7715 permissions (smart sessions), ours: the wallet's time to answer a grant or a revoke (the visitor
 // approves it, then its user operation is mined).
 export const PERMISSIONS_REQUEST_TIMEOUT_MS = 180_000
+
+// SPEC §7: the eip155 wallet methods the kit uses, asked for in every WalletConnect session (a plain pairing's
+// proposal and one-click auth's request): WalletConnect's own defaults, plus EIP-5792's status display, EIP-7811's
+// assets and ERC-7715's permissions, which its defaults lack. A wallet approves only the methods a session asked
+// for.
+export const KIT_EIP155_METHODS: readonly string[] = [
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_sendRawTransaction',
+  'eth_sign',
+  'eth_signTransaction',
+  'eth_signTypedData',
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'personal_sign',
+  'wallet_switchEthereumChain',
+  'wallet_addEthereumChain',
+  'wallet_getPermissions',
+  'wallet_requestPermissions',
+  'wallet_registerOnboarding',
+  'wallet_watchAsset',
+  'wallet_scanQRCode',
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
+  'wallet_showCallsStatus',
+  'wallet_getAssets',
+  'wallet_grantPermissions',
+  'wallet_revokePermissions',
+]

@@ -20,6 +20,9 @@ export function createCallsActors(client: CallsClient) {
     callsStatus: fromPromise<CallsStatus, { id: string; chainId: number }>(({ input }) =>
       client.status(input),
     ),
+    showCallsStatus: fromPromise<CallsStatus | null, { id: string; chainId: number }>(({ input }) =>
+      client.showStatus(input),
+    ),
   }
 }
 

@@ -118,6 +118,14 @@ export class UnknownCallsIdError extends CallsError {
   }
 }
 
+/** The wallet has no `wallet_showCallsStatus` (EIP-5792): it cannot show a batch's status. */
+export class ShowCallsStatusUnsupportedError extends CallsError {
+  override name = 'ShowCallsStatusUnsupportedError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super("The wallet cannot show a batch's status (no wallet_showCallsStatus)", parameters)
+  }
+}
+
 const CALLS_ERRORS = {
   InvalidBatchedCallError,
   InvalidCapabilitiesError,
@@ -125,6 +133,7 @@ const CALLS_ERRORS = {
   CallsNotConnectedError,
   CallsBusyError,
   CallsOutcomeUnknownError,
+  ShowCallsStatusUnsupportedError,
 } as const
 
 /**

@@ -1,12 +1,17 @@
 import {
   type ActorRefFrom,
+  and,
   assertEvent,
   assign,
+  cancel,
   emit,
   fromPromise,
   not,
+  raise,
   type SnapshotFrom,
   setup,
+  spawnChild,
+  stopChild,
 } from 'xstate'
 import {
   CALLS_CAPABILITIES_TIMEOUT_MS,
@@ -32,7 +37,15 @@ import {
   sendCallsSlot,
 } from './calls/batch'
 import { atomicBatching, batchedCallsRuleBroken } from './calls/rules'
-import type { AtomicStatus, CallsAccount, CallsEvent, CallsNotice, CallsRecord } from './calls/types'
+import type {
+  AtomicStatus,
+  CallsAccount,
+  CallsEvent,
+  CallsNotice,
+  CallsRecord,
+  CallsStatus,
+  ShowStatusRecord,
+} from './calls/types'
 import { linkChild } from './link'
 
 /**
@@ -45,9 +58,13 @@ import { linkChild } from './link'
  * batch child (src/machines/calls/batch.ts, the same one the swap's batch runs on) asks the wallet and follows
  * the batch (`wallet_getCallsStatus`) until it is final: `confirmed` or `failed`.
  *
- * The host reads its batch (`calls`) and a busy refusal (`refused`) by the id it gave (src/react/calls.ts).
- * Pure: the wallet is reached through the slots `capabilities`, `sendCalls` and `callsStatus` (src/actors/calls.ts;
- * the last two are the batch child's, linked with `linkChild`).
+ * Beside any batch, `calls.showStatus` (EIP-5792 `wallet_showCallsStatus`) has a batch's status shown, in whatever
+ * state: through the slot `showCallsStatus`, which asks the wallet to show it, or, for a wallet that does not show
+ * it itself (the embedded wallet), reads it; the kit then shows it (`calls.status`, a toast by its glue).
+ *
+ * The host reads its batch (`calls`), a busy refusal (`refused`) and its status shown (`shown`) by the id it gave
+ * (src/react/calls.ts). Pure: the wallet is reached through the slots `capabilities`, `sendCalls`, `callsStatus`
+ * (src/actors/calls.ts; those two are the batch child's, linked with `linkChild`) and `showCallsStatus`.
  */
 export interface CallsContext {
   /** The eip155 account shown (the batch's sender). */
@@ -56,6 +73,8 @@ export interface CallsContext {
   calls: CallsRecord | undefined
   /** The last batch refused because another was on its way. */
   refused: { id: number; error: ErrorInfo } | undefined
+  /** The host's last `wallet_showCallsStatus`. */
+  shown: ShowStatusRecord | undefined
 }
 
 const callsMachineSetup = setup({
@@ -74,6 +93,13 @@ const callsMachineSetup = setup({
     sendCalls: sendCallsSlot,
     /** The batch's status now (`wallet_getCallsStatus`): the batch child's. */
     callsStatus: callsStatusSlot,
+    /**
+     * `wallet_showCallsStatus`: the wallet asked to show the batch's status (`null`: it did), or, for a wallet that
+     * does not show it itself, the status read (`wallet_getCallsStatus`) for the kit to show.
+     */
+    showCallsStatus: fromPromise<CallsStatus | null, { id: string; chainId: number }>(async () => {
+      throw new Error('showCallsStatus: not provided')
+    }),
     /** The batch's life: its slots are this machine's (`linkChild`). */
     batch: batchMachine as BatchMachine,
   },
@@ -84,6 +110,9 @@ const callsMachineSetup = setup({
       assertEvent(event, 'calls.send')
       return batchedCallsRuleBroken(event.request) === undefined
     },
+    /** A status is being shown: one at a time. */
+    showingStatus: ({ context }) => context.shown?.phase === 'showing',
+    walletShowedStatus: ({ event }) => (event as unknown as { output: CallsStatus | null }).output === null,
     /** The wallet executes a batch atomically on the chain: one confirmation for all its calls. */
     atomicBatching: ({ event }) => atomicBatching((event as unknown as { output: AtomicStatus }).output),
     /** How the batch ended (src/machines/calls/batch.ts). */
@@ -95,6 +124,8 @@ const callsMachineSetup = setup({
     callsStatusPoll: CALLS_STATUS_POLL_MS,
     callsStatusRead: CALLS_STATUS_READ_TIMEOUT_MS,
     callsConfirm: CALLS_CONFIRM_TIMEOUT_MS,
+    /** A status shown (or read for the kit to show) within a status read's time, else the host is told. */
+    callsShowStatus: CALLS_STATUS_READ_TIMEOUT_MS,
   },
   actions: {
     keepAccount: assign(({ event }) => {
@@ -180,6 +211,71 @@ const callsMachineSetup = setup({
       count: context.calls!.request.calls.length,
     })),
     tellFailed: emit(({ context }) => ({ type: 'calls.failed' as const, error: context.calls!.error! })),
+    /** `calls.showStatus` refused at once: not connected, or another status is being shown. */
+    refuseShow: assign(({ event }, reason: 'notConnected' | 'busy') => {
+      assertEvent(event, 'calls.showStatus')
+      const error = reason === 'notConnected' ? new CallsNotConnectedError() : new CallsBusyError()
+      return {
+        shown: {
+          id: event.id,
+          batchId: event.batchId,
+          phase: 'failed' as const,
+          error: callsErrorInfo(error),
+        },
+      }
+    }),
+    startShow: assign(({ event }) => {
+      assertEvent(event, 'calls.showStatus')
+      return { shown: { id: event.id, batchId: event.batchId, phase: 'showing' as const } }
+    }),
+    /** The slot `showCallsStatus`, on the batch's chain (the host's batch's, else the account's). */
+    askShow: spawnChild('showCallsStatus', {
+      id: 'showCallsStatus',
+      input: ({ context, event }) => {
+        assertEvent(event, 'calls.showStatus')
+        const chainId =
+          context.calls?.batchId === event.batchId && context.calls.chainId !== undefined
+            ? context.calls.chainId
+            : context.account!.chainId
+        return { id: event.batchId, chainId }
+      },
+    }),
+    /** The status's time limit (a wallet that never answers must not leave the host waiting). */
+    limitShow: raise(
+      { type: 'calls.showTimedOut' as const },
+      { delay: 'callsShowStatus', id: 'showTimeLimit' },
+    ),
+    unlimitShow: cancel('showTimeLimit'),
+    stopShow: stopChild('showCallsStatus'),
+    showTimedOut: assign(({ context }) => ({
+      shown: {
+        ...context.shown!,
+        phase: 'failed' as const,
+        error: callsErrorInfo(new CallsTimeoutError({ details: 'wallet_showCallsStatus' })),
+      },
+    })),
+    shown: assign(({ context }) => ({ shown: { ...context.shown!, phase: 'shown' as const } })),
+    /** The status read for the kit to show (the wallet did not show it): in words. */
+    tellStatus: emit(({ event }) => {
+      const status = (event as unknown as { output: CallsStatus | null }).output
+      return {
+        type: 'calls.status' as const,
+        status:
+          status?.status === 'success'
+            ? ('confirmed' as const)
+            : status?.status === 'failure'
+              ? ('reverted' as const)
+              : ('pending' as const),
+        receipts: status?.receipts.length ?? 0,
+      }
+    }),
+    showFailed: assign(({ context, event }) => ({
+      shown: {
+        ...context.shown!,
+        phase: 'failed' as const,
+        error: callsErrorInfo((event as unknown as { error: unknown }).error),
+      },
+    })),
   },
 })
 
@@ -198,9 +294,31 @@ const busy = { 'calls.send': { actions: 'refuseBusy' } } as const
 export const callsMachine = linkChild(
   callsMachineSetup.createMachine({
     id: 'calls',
-    context: ({ input }) => ({ account: input.account, calls: undefined, refused: undefined }),
+    context: ({ input }) => ({
+      account: input.account,
+      calls: undefined,
+      refused: undefined,
+      shown: undefined,
+    }),
     initial: 'idle',
-    on: { 'calls.account': { actions: 'keepAccount' } },
+    on: {
+      'calls.account': { actions: 'keepAccount' },
+      'calls.showStatus': [
+        { guard: 'notConnected', actions: { type: 'refuseShow', params: 'notConnected' } },
+        { guard: 'showingStatus', actions: { type: 'refuseShow', params: 'busy' } },
+        { actions: ['startShow', 'askShow', 'limitShow'] },
+      ],
+      'calls.showTimedOut': { guard: 'showingStatus', actions: ['stopShow', 'showTimedOut'] },
+      // The slot's answer, while a status is being shown: the wallet showed it itself, or the kit shows it.
+      'xstate.done.actor.showCallsStatus': [
+        { guard: and(['showingStatus', 'walletShowedStatus']), actions: ['unlimitShow', 'shown'] },
+        { guard: 'showingStatus', actions: ['unlimitShow', 'shown', 'tellStatus'] },
+      ],
+      'xstate.error.actor.showCallsStatus': {
+        guard: 'showingStatus',
+        actions: ['unlimitShow', 'showFailed'],
+      },
+    },
     states: {
       idle: { on: { 'calls.send': [...onSend] } },
       /** The wallet's capabilities on the batch's chain. */

@@ -30,6 +30,12 @@ export interface UseKitSendCallsReturnType {
    * `CallsError` otherwise (declined, reverted, not connected, another batch on its way).
    */
   sendCalls: (calls: readonly BatchCall[], options?: { chainId?: number }) => Promise<CallsResult>
+  /**
+   * Shows the status of the batch `id` (EIP-5792 `wallet_showCallsStatus`): an external wallet shows it itself
+   * (one without the method: `ShowCallsStatusUnsupportedError`); for the embedded wallet the kit reads it and shows
+   * it in words (pending, confirmed, reverted). Resolves once shown; rejects with a `CallsError` otherwise.
+   */
+  showCallsStatus: (id: string) => Promise<void>
   /** This hook's last batch: none yet (`idle`), `sending`, `succeeded` or `failed`. */
   status: 'idle' | CallsPhase
   /** Its outcome. */
@@ -152,6 +158,46 @@ export function useKitSendCalls(): UseKitSendCallsReturnType {
     },
     [kit],
   )
+  const showCallsStatus = useCallback(
+    (batchId: string) => {
+      const showId = ++lastCallsId
+      return new Promise<void>((resolve, reject) => {
+        const stops: Array<() => void> = []
+        const stop = () => {
+          for (const each of stops.splice(0)) each()
+        }
+        const settle = (context: CallsContext | undefined) => {
+          const shown = context?.shown
+          if (shown?.id !== showId || shown.phase === 'showing') return
+          stop()
+          if (shown.phase === 'shown') resolve()
+          else reject(callsErrorOf(shown.error!))
+        }
+        const host = selectCapabilityHost(kit.getSnapshot(), 'calls') as CapabilityHostRef | undefined
+        let followed: CallsActorRef | undefined
+        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
+          if (capabilityStatus(snapshot) === 'failed') {
+            stop()
+            reject(new CallsFailedError({ details: 'Batched calls could not load. Try again.' }))
+            return
+          }
+          const actor = snapshot.context.actor as CallsActorRef | undefined
+          if (!actor || actor === followed) return
+          followed = actor
+          const subscription = actor.subscribe((s) => settle(s.context))
+          stops.push(() => subscription.unsubscribe())
+          settle(actor.getSnapshot().context)
+        }
+        if (host) {
+          const subscription = host.subscribe(onHost)
+          stops.push(() => subscription.unsubscribe())
+        }
+        kit.send({ type: 'calls.showStatus', id: showId, batchId })
+        if (host) onHost(host.getSnapshot())
+      })
+    },
+    [kit],
+  )
   const outcome =
     failed && failed.id === id ? { phase: 'failed' as const, error: undefined, result: undefined } : recorded
   const result = useMemo<UseKitSendCallsReturnType['result']>(() => {
@@ -160,5 +206,5 @@ export function useKitSendCalls(): UseKitSendCallsReturnType {
     if (outcome?.phase === 'failed' && outcome.error) return { error: callsErrorOf(outcome.error) }
     return undefined
   }, [outcome, failed, id])
-  return { sendCalls, status: outcome?.phase ?? 'idle', result }
+  return { sendCalls, showCallsStatus, status: outcome?.phase ?? 'idle', result }
 }

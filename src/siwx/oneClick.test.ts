@@ -67,6 +67,18 @@ describe('oneClickParams', () => {
     })
     expect(asked.methods).toContain('eth_sendTransaction')
   })
+
+  it('asks for the methods SPEC §7 names beside the sign-in (batched calls, their status, assets, permissions)', () => {
+    for (const method of [
+      'wallet_sendCalls',
+      'wallet_getCallsStatus',
+      'wallet_showCallsStatus',
+      'wallet_getAssets',
+      'wallet_grantPermissions',
+      'wallet_revokePermissions',
+    ])
+      expect(asked.methods).toContain(method)
+  })
 })
 
 describe('sessionsFromAuths', () => {

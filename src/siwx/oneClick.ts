@@ -1,3 +1,4 @@
+import { KIT_EIP155_METHODS } from '../constants'
 import { messageData } from './siwe'
 import type { SiwxMessageData, SiwxSession } from './types'
 
@@ -18,18 +19,7 @@ export const PLACEHOLDER_ACCOUNT = '0x0000000000000000000000000000000000000000'
  * The methods the session asks for beside the sign-in: the ones the kit's eip155 connection uses. The wallet
  * approves the session with the methods of the sign-in's ReCap, so these are all the app may call later.
  */
-export const ONE_CLICK_METHODS: readonly string[] = [
-  'personal_sign',
-  'eth_sendTransaction',
-  'eth_signTypedData_v4',
-  'eth_signTypedData',
-  'eth_sign',
-  'wallet_switchEthereumChain',
-  'wallet_addEthereumChain',
-  'wallet_getCapabilities',
-  'wallet_sendCalls',
-  'wallet_getCallsStatus',
-]
+export const ONE_CLICK_METHODS: readonly string[] = KIT_EIP155_METHODS
 
 /** What the WalletConnect client's `authenticate` is asked (its `SessionAuthenticateParams`). */
 export interface OneClickParams {

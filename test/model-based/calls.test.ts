@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, type EventFromLogic, fromPromise, type SnapshotFrom, waitFor } from 'xstate'
-import { BATCHED_CALLS_RULE, CallsFailedError, callsErrorInfo } from '../../src/errors/calls'
+import {
+  BATCHED_CALLS_RULE,
+  CallsFailedError,
+  callsErrorInfo,
+  ShowCallsStatusUnsupportedError,
+} from '../../src/errors/calls'
 import { callsMachine } from '../../src/machines/calls'
 import type { AtomicStatus, CallsRequest, CallsStatus } from '../../src/machines/calls/types'
 import { assertCoverage, createModel, replayPath } from '../../src/testing'
@@ -20,6 +25,7 @@ const modelMachine = callsMachine.provide({
     capabilities: fromPromise(never<AtomicStatus>),
     sendCalls: fromPromise(never<string>),
     callsStatus: fromPromise(never<CallsStatus>),
+    showCallsStatus: fromPromise(never<CallsStatus | null>),
   },
   actions: {
     tellSequential: () => {
@@ -79,6 +85,20 @@ const events = [
       error: callsErrorInfo(new CallsFailedError({ details: '1 of 2 calls reverted or were not sent' })),
     },
   },
+  // wallet_showCallsStatus, beside any batch: asked, and the slot's answers (the wallet showed it; the status read
+  // for the kit to show; the wallet without the method).
+  { type: 'calls.showStatus', id: 3, batchId: 'batch-1' },
+  { type: 'xstate.done.actor.showCallsStatus', output: null },
+  {
+    type: 'xstate.done.actor.showCallsStatus',
+    output: { status: 'failure', atomic: true, receipts: [receipt('reverted')] },
+  },
+  {
+    type: 'xstate.error.actor.showCallsStatus',
+    error: new ShowCallsStatusUnsupportedError(),
+  },
+  // Its time limit (the machine raises it after `callsShowStatus`).
+  { type: 'calls.showTimedOut' },
 ] as unknown as Event[]
 
 const serializeState = (s: Snapshot) =>
@@ -89,6 +109,7 @@ const serializeState = (s: Snapshot) =>
     s.context.calls?.sequential,
     s.context.calls?.error?.name,
     s.context.refused !== undefined,
+    s.context.shown?.phase,
   ])
 
 const modelFor = (connected: boolean) =>
@@ -99,8 +120,10 @@ const modelFor = (connected: boolean) =>
   })
 const connected = modelFor(true)
 const disconnected = modelFor(false)
-const CONNECTED_PATHS = 19
-const DISCONNECTED_PATHS = 19
+// 19 each before wallet_showCallsStatus; its phases (showing, shown, failed) beside every batch state, and its
+// time limit: 26.
+const CONNECTED_PATHS = 26
+const DISCONNECTED_PATHS = 26
 
 function invariant(s: Snapshot) {
   const { calls, refused } = s.context
@@ -121,6 +144,10 @@ function invariant(s: Snapshot) {
   if (refused && refused.error.name !== 'CallsBusyError') throw new Error('a busy refusal of another kind')
   if (calls?.sequential && calls.atomic !== 'unsupported')
     throw new Error('sequential, yet the wallet batches')
+  const { shown } = s.context
+  if (shown && !s.context.account && shown.phase !== 'failed')
+    throw new Error('a status shown without an account')
+  if (shown?.phase === 'failed' && !shown.error) throw new Error('a status not shown without its error')
 }
 
 describe('Batched calls, model-based', () => {
@@ -199,5 +226,83 @@ describe('Batched calls, with answering slots', () => {
       details: "call 2: 'to' does not start with 0x",
     })
     expect(sent).toEqual([])
+  })
+
+  describe('wallet_showCallsStatus', () => {
+    const show = (answer: () => Promise<CallsStatus | null>, account = true) => {
+      const asked: unknown[] = []
+      const notices: unknown[] = []
+      const actor = createActor(
+        callsMachine.provide({
+          actors: {
+            showCallsStatus: fromPromise(async ({ input }) => {
+              asked.push(input)
+              return answer()
+            }),
+          },
+        }),
+        { input: { account: account ? { address: ALICE, chainId: 31337 } : undefined } },
+      ).start()
+      actor.on('*', (notice) => notices.push(notice))
+      actor.send({ type: 'calls.showStatus', id: 7, batchId: 'batch-1' })
+      return { actor, asked, notices }
+    }
+
+    it('the status read for a wallet that does not show it (the embedded wallet): shown by the kit in words', async () => {
+      const { actor, asked, notices } = show(async () => ({
+        status: 'failure',
+        atomic: true,
+        receipts: [receipt('reverted')],
+      }))
+      const done = await waitFor(actor, (s) => s.context.shown?.phase !== 'showing')
+      expect(done.context.shown).toEqual({ id: 7, batchId: 'batch-1', phase: 'shown' })
+      expect(asked).toEqual([{ id: 'batch-1', chainId: 31337 }])
+      expect(notices).toEqual([{ type: 'calls.status', status: 'reverted', receipts: 1 }])
+      expect(done.value).toBe('idle')
+    })
+
+    it('a wallet that shows it itself: nothing for the kit to show', async () => {
+      const { actor, notices } = show(async () => null)
+      await waitFor(actor, (s) => s.context.shown?.phase === 'shown')
+      expect(notices).toEqual([])
+    })
+
+    it('a wallet without the method, or a hostile answer: the host gets a clear error', async () => {
+      const { actor, notices } = show(async () => {
+        throw new ShowCallsStatusUnsupportedError()
+      })
+      const done = await waitFor(actor, (s) => s.context.shown?.phase === 'failed')
+      expect(done.context.shown?.error).toMatchObject({
+        name: 'ShowCallsStatusUnsupportedError',
+        message: "The wallet cannot show a batch's status (no wallet_showCallsStatus)",
+      })
+      expect(notices).toEqual([])
+    })
+
+    it('a wallet that never answers: the host is told within the time limit', async () => {
+      const actor = createActor(
+        callsMachine.provide({
+          actors: { showCallsStatus: fromPromise(never<CallsStatus | null>) },
+          delays: { callsShowStatus: 0 },
+        }),
+        { input: { account: { address: ALICE, chainId: 31337 } } },
+      ).start()
+      actor.send({ type: 'calls.showStatus', id: 8, batchId: 'batch-1' })
+      const done = await waitFor(actor, (s) => s.context.shown?.phase !== 'showing')
+      expect(done.context.shown?.error).toMatchObject({
+        name: 'CallsTimeoutError',
+        details: 'wallet_showCallsStatus',
+      })
+      expect(done.children.showCallsStatus).toBeUndefined()
+    })
+
+    it('without an account: refused, no wallet asked', () => {
+      const { actor, asked } = show(async () => null, false)
+      expect(actor.getSnapshot().context.shown).toMatchObject({
+        phase: 'failed',
+        error: { name: 'CallsNotConnectedError' },
+      })
+      expect(asked).toEqual([])
+    })
   })
 })

@@ -2,10 +2,16 @@ import * as v from 'valibot'
 import { createClient, custom, type Hex, hexToBigInt, MethodNotSupportedRpcError, numberToHex } from 'viem'
 import { getCallsStatus as viemGetCallsStatus, sendCalls as viemSendCalls } from 'viem/actions'
 import type { Config } from 'wagmi'
-import { getConnectorClient, getPublicClient } from 'wagmi/actions'
+import { getConnection, getConnectorClient, getPublicClient } from 'wagmi/actions'
 import { hasCode } from '../../errors/base'
-import { InvalidCallsStatusError, InvalidCapabilitiesError } from '../../errors/calls'
+import {
+  InvalidCallsStatusError,
+  InvalidCapabilitiesError,
+  ShowCallsStatusUnsupportedError,
+  UnknownCallsIdError,
+} from '../../errors/calls'
 import type { AtomicStatus, CallsReceipt, CallsStatus, KitBatchCall } from '../../machines/calls/types'
+import { EMBEDDED_CONNECTOR_ID } from './embedded'
 
 /*
  * EIP-5792 against the connected wallet, through wagmi's connector client: its capabilities per chain, a batch
@@ -113,6 +119,12 @@ export interface CallsClient {
   send(input: { calls: readonly KitBatchCall[]; chainId: number; atomicRequired?: boolean }): Promise<string>
   /** The batch's status now. */
   status(input: { id: string; chainId: number }): Promise<CallsStatus>
+  /**
+   * `wallet_showCallsStatus`: the wallet shows the batch's status (`null`). A wallet that does not show it itself
+   * (the embedded wallet, or a batch sent as separate transactions) has its status read instead, for the kit to
+   * show. A wallet without the method: `ShowCallsStatusUnsupportedError`.
+   */
+  showStatus(input: { id: string; chainId: number }): Promise<CallsStatus | null>
 }
 
 /**
@@ -123,7 +135,7 @@ export interface CallsClient {
  * const atomic = await calls.capabilities({ address, chainId: 31337 })
  */
 export function createCallsClient(wagmi: Config): CallsClient {
-  return {
+  const client: CallsClient = {
     async capabilities({ address, chainId }) {
       const client = await getConnectorClient(wagmi, { chainId })
       let answer: unknown
@@ -196,5 +208,22 @@ export function createCallsClient(wagmi: Config): CallsClient {
       })
       return callsStatusOf(answer)
     },
+    async showStatus({ id, chainId }) {
+      if (!v.is(BatchIdSchema, id)) throw new UnknownCallsIdError({ details: 'not a batch id' })
+      if (isSequentialBatchId(id) || getConnection(wagmi).connector?.id === EMBEDDED_CONNECTOR_ID)
+        return client.status({ id, chainId })
+      const connector = await getConnectorClient(wagmi, { chainId })
+      try {
+        // EIP-5792: the wallet shows the status in its own interface; its answer carries nothing.
+        await connector.request({ method: 'wallet_showCallsStatus', params: [id] } as never, {
+          retryCount: 0,
+        })
+      } catch (error) {
+        if (isUnsupportedMethod(error)) throw new ShowCallsStatusUnsupportedError({ cause: error as Error })
+        throw error
+      }
+      return null
+    },
   }
+  return client
 }

@@ -4,7 +4,7 @@ import { evmAccount } from '../../machines/kit/rules'
 
 declare module '../../machines/capability/contract' {
   interface CapabilityEvents {
-    calls: Extract<CallsEvent, { type: 'calls.send' }>
+    calls: Extract<CallsEvent, { type: 'calls.send' | 'calls.showStatus' }>
   }
 }
 

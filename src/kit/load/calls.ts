@@ -16,7 +16,8 @@ export function callsCapabilityCode(
 
 /**
  * Batched calls' glue: a wallet without atomic batching will ask for each call separately, and the visitor is told
- * so before its first prompt; a batch that landed refreshes the balances and says so; one that failed says why.
+ * so before its first prompt; a batch that landed refreshes the balances and says so; one that failed says why; a
+ * batch's status the host asked to show (and the wallet does not show itself) is shown in words.
  */
 export function callsGlue(calls: CallsActorRef, kit: CapabilityKit) {
   const subscriptions = [
@@ -31,6 +32,15 @@ export function callsGlue(calls: CallsActorRef, kit: CapabilityKit) {
       kit.send({ type: 'account.refreshBalances' })
       kit.send({ type: 'toast.show', variant: 'success', message: `Calls confirmed (${count} calls)` })
     }),
+    // The batch's status, shown by the kit for a wallet that does not show it itself (`wallet_showCallsStatus`).
+    calls.on('calls.status', ({ status, receipts }) =>
+      kit.send({
+        type: 'toast.show',
+        // A pending batch's toast closes by itself too (a loading one would stay until the next).
+        variant: status === 'reverted' ? 'error' : 'success',
+        message: `Batch status: ${status} (${receipts} ${receipts === 1 ? 'receipt' : 'receipts'})`,
+      }),
+    ),
     calls.on('calls.failed', ({ error }) =>
       kit.send({ type: 'toast.show', variant: 'error', message: error.message }),
     ),

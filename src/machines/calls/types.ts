@@ -61,6 +61,10 @@ export interface CallsAccount {
 export type CallsEvent =
   | { type: 'calls.send'; id: number; request: CallsRequest }
   | { type: 'calls.account'; account: CallsAccount | undefined }
+  /** EIP-5792 `wallet_showCallsStatus`: the batch `batchId`'s status shown to the visitor (`id`: the host's call). */
+  | { type: 'calls.showStatus'; id: number; batchId: string }
+  /** Raised by the machine itself: the status was not shown within its time. */
+  | { type: 'calls.showTimedOut' }
   /** From the batch child (src/machines/calls/batch.ts): the wallet took the batch. */
   | { type: 'batch.sent'; id: string }
 
@@ -69,3 +73,16 @@ export type CallsNotice =
   | { type: 'calls.sequential'; count: number }
   | { type: 'calls.succeeded'; count: number }
   | { type: 'calls.failed'; error: ErrorInfo }
+  /** A batch's status for the kit to show (the wallet does not show it itself: the embedded wallet). */
+  | { type: 'calls.status'; status: ShownCallsStatus; receipts: number }
+
+/** A batch's status in words, as the kit shows it. */
+export type ShownCallsStatus = 'pending' | 'confirmed' | 'reverted'
+
+/** The host's last `wallet_showCallsStatus` (by the id of its `calls.showStatus`). */
+export interface ShowStatusRecord {
+  id: number
+  batchId: string
+  phase: 'showing' | 'shown' | 'failed'
+  error?: ErrorInfo | undefined
+}
