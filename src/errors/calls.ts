@@ -126,6 +126,14 @@ export class ShowCallsStatusUnsupportedError extends CallsError {
   }
 }
 
+/** The wallet (or the chain) did not answer within its time (its details say which step). */
+export class CallsTimeoutError extends CallsError {
+  override name = 'CallsTimeoutError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The wallet did not answer in time', parameters)
+  }
+}
+
 const CALLS_ERRORS = {
   InvalidBatchedCallError,
   InvalidCapabilitiesError,
@@ -134,6 +142,7 @@ const CALLS_ERRORS = {
   CallsBusyError,
   CallsOutcomeUnknownError,
   ShowCallsStatusUnsupportedError,
+  CallsTimeoutError,
 } as const
 
 /**
@@ -147,12 +156,4 @@ export function callsErrorOf(info: ErrorInfo): CallsError {
     ...(info.details ? { details: info.details } : {}),
     ...(info.code === undefined ? {} : { code: info.code }),
   })
-}
-
-/** The wallet (or the chain) did not answer within its time (its details say which step). */
-export class CallsTimeoutError extends CallsError {
-  override name = 'CallsTimeoutError'
-  constructor(parameters: BaseErrorParameters = {}) {
-    super('The wallet did not answer in time', parameters)
-  }
 }
