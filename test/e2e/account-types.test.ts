@@ -1,5 +1,15 @@
-import { type Address, createPublicClient, createWalletClient, formatUnits, http, parseEther } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  http,
+  parseEther,
+} from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveInFrame,
@@ -15,7 +25,8 @@ import {
 /*
  * Issue 36 (account types), in Chromium against the sandbox: an e-mail login is on the smart account (SPEC §4's
  * default on eip155) and Account says so; "Switch to your EOA" changes the address shown and its balance (read
- * here from the chain), a send goes from the EOA, and the choice survives a reload.
+ * here from the chain), a send goes from the EOA, and the choice survives a reload. Before the switch, 5 USDC sent
+ * from the smart account through the kit's Send lands as a user operation through the bundler.
  */
 let e2e: E2eContext
 
@@ -66,6 +77,44 @@ describe('account types of the embedded wallet, in Chromium against the sandbox'
     await expect
       .poll(() => balance.textContent(), { timeout: 30_000 })
       .toBe(shown(await client.getBalance({ address: smart })))
+
+    // 5 USDC through the kit's Send from the smart account: one user operation (its transaction goes to the
+    // EntryPoint, sent by the bundler; the secure site waits for its receipt through the bundler), the recipient up
+    // by exactly 5 USDC and the smart account down by as much.
+    const usdc = e2e.sandbox.chain.tokens.find((token) => token.symbol === 'USDC')!
+    const usdcOf = (owner: Address) =>
+      client.readContract({ address: usdc.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    const recipient = privateKeyToAccount(generatePrivateKey()).address
+    const [smartUsdcBefore, blockBefore] = [await usdcOf(smart), await client.getBlockNumber()]
+    await account.getByRole('button', { name: 'Send', exact: true }).click()
+    await view(page, 'WalletSend')
+      .getByRole('button', { name: /^(Select token|Token: )/ })
+      .click()
+    await view(page, 'WalletSendSelectToken').locator('button[data-symbol="USDC"]').click()
+    const form = view(page, 'WalletSend')
+    await form.getByRole('button', { name: 'Token: USDC' }).waitFor()
+    await form.getByRole('textbox', { name: 'Amount' }).fill('5')
+    await form.getByRole('textbox', { name: 'Receiver' }).fill(recipient)
+    await form.getByRole('button', { name: 'Preview send' }).click()
+    const send = view(page, 'WalletSendPreview').getByRole('button', { name: 'Send', exact: true })
+    await expect.poll(() => send.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await send.click()
+    await approveInFrame(page)
+    // SPEC §2: an ERC-20 send returns to Account once its receipt arrived.
+    await expect.poll(() => usdcOf(recipient), { timeout: 60_000 }).toBe(5n * 10n ** BigInt(usdc.decimals))
+    await account.waitFor({ timeout: 30_000 })
+    expect(await usdcOf(smart)).toBe(smartUsdcBefore - 5n * 10n ** BigInt(usdc.decimals))
+    const transfer = (
+      await client.getContractEvents({
+        address: usdc.address,
+        abi: erc20Abi,
+        eventName: 'Transfer',
+        args: { from: smart, to: recipient },
+        fromBlock: blockBefore + 1n,
+      })
+    )[0]!
+    const mined = await client.getTransactionReceipt({ hash: transfer.transactionHash })
+    expect(getAddress(mined.to ?? '0x')).toBe(entryPoint07Address)
 
     const toEoa = account.getByRole('button', { name: 'Switch to your EOA' })
     await expect.poll(() => toEoa.isEnabled(), { timeout: 30_000 }).toBe(true)

@@ -406,14 +406,26 @@ describe('swap with the injected dev wallet, in Chromium against the sandbox', (
 })
 
 describe('swap with the embedded wallet (approvals in the frame)', () => {
-  it('swaps 5 USDC → ETH from an e-mail login: approve and swap approved inside the frame', async () => {
+  it("swaps 5 USDC → ETH from an e-mail login's EOA: approve and swap approved inside the frame", async () => {
     const embedded = await e2e.newPage()
-    const address = await logInByEmail(e2e, embedded, freshEmail('swapper'))
+    const smart = await logInByEmail(e2e, embedded, freshEmail('swapper'))
+    // The EOA batches nothing (its wallet_getCapabilities says so), so its swap is the two steps, each approved in
+    // the frame; the smart account's one confirmation is test/e2e/swap-batch.test.ts.
+    await hostButton(embedded).click()
+    const account = view(embedded, 'Account')
+    await account.waitFor()
+    const toEoa = account.getByRole('button', { name: 'Switch to your EOA' })
+    await expect.poll(() => toEoa.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await toEoa.click()
+    await expect
+      .poll(() => account.getByTestId('account-type').textContent(), { timeout: 30_000 })
+      .toBe('Account type: EOA')
+    const shownAddress = embedded.getByTestId('demo-address')
+    await expect.poll(() => shownAddress.textContent(), { timeout: 30_000 }).not.toBe(smart)
+    const address = (await shownAddress.textContent()) as `0x${string}`
     // The faucet's USDC has landed.
     await expect.poll(() => balanceOf('USDC', address), { timeout: 30_000 }).toBeGreaterThan(0n)
     const before = await balanceOf('USDC', address)
-    await hostButton(embedded).click()
-    await view(embedded, 'Account').waitFor()
     await fillSwap(embedded, 'USDC', 'ETH', '5')
     await view(embedded, 'Swap').getByRole('button', { name: 'Review swap' }).click()
     await expect.poll(() => action(embedded, 'Approve').isEnabled(), { timeout: 20_000 }).toBe(true)
