@@ -199,11 +199,10 @@ export async function startChain(options: StartChainOptions = {}): Promise<Chain
     const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
     if (chainId !== SANDBOX_CHAIN_ID) throw new Error(`anvil answered chain id ${chainId}`)
 
-    // ERC-4337 (EntryPoint v0.7, the smart-account factory) from its own key, side by side with the rest.
-    const [contracts] = await Promise.all([
-      deploy(rpcUrl, viemChain, node.accounts),
-      deployAccountAbstraction(rpcUrl, viemChain),
-    ])
+    const contracts = await deploy(rpcUrl, viemChain, node.accounts)
+    // ERC-4337 (EntryPoint v0.7, the smart-account factory) from its own key, once the rest is mined: one sender at
+    // a time on the fresh chain (a test file's start once hung for its whole hook time with the two side by side).
+    await deployAccountAbstraction(rpcUrl, viemChain)
     if (options.blockTime !== undefined) await test.setIntervalMining({ interval: options.blockTime })
 
     return {
