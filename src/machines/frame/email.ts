@@ -1,5 +1,6 @@
 import { askFrame } from './requests'
-import { AUTH_IDLE, answers, emailAction, FETCHING_USER, frameSetup, submitCode, typedCode } from './setup'
+import { frameSetup } from './setup'
+import { AUTH_IDLE, answers, emailAction, FETCHING_USER, submitCode, typedCode } from './steps'
 
 /**
  * The e-mail login (SPEC §4, §5): the address is sent; the frame asks for this device's approval by e-mail

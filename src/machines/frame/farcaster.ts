@@ -1,5 +1,6 @@
 import { askFrame } from './requests'
-import { AUTH_IDLE, answers, FETCHING_USER, frameSetup, result } from './setup'
+import { frameSetup } from './setup'
+import { AUTH_IDLE, answers, FETCHING_USER, result } from './steps'
 
 /** The Farcaster login (SPEC §4, ConnectingFarcaster): a sign-in URI shown as a QR code, then the wait. */
 export const farcasterLogin = frameSetup.createStateConfig({

@@ -1,5 +1,6 @@
 import { askFrame } from './requests'
-import { AUTH_IDLE, answers, FETCHING_USER, frameSetup, result } from './setup'
+import { frameSetup } from './setup'
+import { AUTH_IDLE, answers, FETCHING_USER, result } from './steps'
 import type { SocialProvider } from './types'
 
 /**

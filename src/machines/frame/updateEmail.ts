@@ -1,13 +1,6 @@
 import { askFrame } from './requests'
-import {
-  ACCOUNT_IDLE,
-  answers,
-  frameSetup,
-  REFRESHING_USER,
-  submitCode,
-  typedCode,
-  updateAction,
-} from './setup'
+import { frameSetup } from './setup'
+import { ACCOUNT_IDLE, answers, REFRESHING_USER, submitCode, typedCode, updateAction } from './steps'
 
 /**
  * Changing the account's e-mail (SPEC §4): the new address is sent (UpdateEmailWallet), then a code mailed
