@@ -18,6 +18,7 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['test/e2e/warm-up.ts'],
+    setupFiles: ['test/e2e/setup.ts'],
     fileParallelism: true,
     maxWorkers: 2,
     testTimeout: 120_000,

@@ -49,6 +49,8 @@ export async function startE2e(options: SandboxOptions = {}): Promise<E2eContext
     throw error
   }
   const pageErrors: string[] = []
+  live.set(browser, pageErrors)
+  stops.track(Promise.resolve({ close: async () => void live.delete(browser) }))
   return {
     sandbox,
     browser,
@@ -63,6 +65,44 @@ export async function startE2e(options: SandboxOptions = {}): Promise<E2eContext
     },
     close: () => stops.close(),
   }
+}
+
+/** The browsers of this file's running e2e contexts, for what a failed test leaves on screen. */
+const live = new Map<Browser, string[]>()
+
+/**
+ * What every open page shows when a test fails (printed beside the failure): its URL, the kit's view, the page errors
+ * (`data-view`), the dialogs' text, and a screenshot in .tmp/test-results/failures/. Registered by
+ * test/e2e/setup.ts for each test, so a failure seen once in CI can be read rather than guessed.
+ */
+export async function describeOpenPages(testName: string): Promise<string> {
+  const lines: string[] = []
+  const slug = testName.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 80)
+  let index = 0
+  for (const [browser, errors] of live) {
+    if (errors.length > 0) lines.push(`page errors: ${errors.slice(-5).join(' | ')}`)
+    for (const context of browser.contexts()) {
+      for (const page of context.pages()) {
+        index += 1
+        try {
+          const views = await page.locator('[data-view]').evaluateAll((nodes) =>
+            nodes.map((node) => node.getAttribute('data-view')),
+          )
+          const dialogs = await page.getByRole('dialog').evaluateAll((nodes) =>
+            nodes.map((node) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').slice(0, 400)),
+          )
+          const shot = `.tmp/test-results/failures/${slug}-${index}.png`
+          await page.screenshot({ path: shot, timeout: 5_000 }).catch(() => undefined)
+          lines.push(`page ${index} ${page.url()}`, `  views: ${views.join(', ') || '(none)'}`)
+          for (const text of dialogs) lines.push(`  dialog: ${text}`)
+          lines.push(`  screenshot: ${shot}`)
+        } catch (error) {
+          lines.push(`page ${index} ${page.url()}: unreadable (${(error as Error).message.split('\n')[0]})`)
+        }
+      }
+    }
+  }
+  return lines.join('\n')
 }
 
 /** The host page's kit button (its name changes from "Connect Wallet" to the address). */
