@@ -85,12 +85,14 @@ export async function describeOpenPages(testName: string): Promise<string> {
       for (const page of context.pages()) {
         index += 1
         try {
-          const views = await page.locator('[data-view]').evaluateAll((nodes) =>
-            nodes.map((node) => node.getAttribute('data-view')),
-          )
-          const dialogs = await page.getByRole('dialog').evaluateAll((nodes) =>
-            nodes.map((node) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').slice(0, 400)),
-          )
+          const views = await page
+            .locator('[data-view]')
+            .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-view')))
+          const dialogs = await page
+            .getByRole('dialog')
+            .evaluateAll((nodes) =>
+              nodes.map((node) => (node.textContent ?? '').replace(/\s+/g, ' ').slice(0, 400)),
+            )
           const shot = `.tmp/test-results/failures/${slug}-${index}.png`
           await page.screenshot({ path: shot, timeout: 5_000 }).catch(() => undefined)
           lines.push(`page ${index} ${page.url()}`, `  views: ${views.join(', ') || '(none)'}`)
