@@ -3,9 +3,8 @@ import { numberToHex } from 'viem'
 import { type CallsError, CallsFailedError, callsErrorOf } from '../errors/calls'
 import type { CallsActorRef, CallsContext } from '../machines/calls'
 import type { BatchCall, CallsPhase, CallsReceipt, KitBatchCall } from '../machines/calls/types'
-import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
-import { selectCapabilityHost } from '../machines/kit'
 import { useSelector } from './actor'
+import { requestOfCapability } from './capabilityRequest'
 import { useKitActor } from './context'
 import { useCapability } from './hooks'
 
@@ -41,6 +40,9 @@ export interface UseKitSendCallsReturnType {
   /** Its outcome. */
   result: { calls: CallsResult; error?: undefined } | { calls?: undefined; error: CallsError } | undefined
 }
+
+/** A batch refused because the capability's code did not load (the next one loads it again). */
+const callsUnavailable = () => new CallsFailedError({ details: 'Batched calls could not load. Try again.' })
 
 /** The ids of `calls.send`: each call's own, so its outcome is told apart from another's. */
 let lastCallsId = 0
@@ -110,50 +112,27 @@ export function useKitSendCalls(): UseKitSendCallsReturnType {
     (calls: readonly BatchCall[], options: { chainId?: number } = {}) => {
       const callsId = ++lastCallsId
       setId(callsId)
-      return new Promise<CallsResult>((resolve, reject) => {
-        const stops: Array<() => void> = []
-        const stop = () => {
-          for (const each of stops.splice(0)) each()
-        }
-        const settle = (context: CallsContext | undefined) => {
+      return requestOfCapability<CallsContext | undefined, CallsResult>(kit, {
+        capability: 'calls',
+        send: () =>
+          kit.send({
+            type: 'calls.send',
+            id: callsId,
+            request: {
+              calls: calls.map(kitCall),
+              ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+            },
+          }),
+        answer: (context) => {
           const settled = outcomeOf(context, callsId)
-          if (!settled || settled.phase === 'sending') return
-          stop()
-          if (settled.result) resolve(settled.result)
-          else reject(callsErrorOf(settled.error!))
-        }
-        // The batch's records are its capability's (loaded with this batch): followed once it runs; its code
-        // failing to load refuses the batch (the next one loads it again).
-        const host = selectCapabilityHost(kit.getSnapshot(), 'calls') as CapabilityHostRef | undefined
-        let followed: CallsActorRef | undefined
-        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
-          if (capabilityStatus(snapshot) === 'failed') {
-            stop()
-            const unavailable = new CallsFailedError({ details: 'Batched calls could not load. Try again.' })
-            setFailed({ id: callsId, error: unavailable })
-            reject(unavailable)
-            return
-          }
-          const actor = snapshot.context.actor as CallsActorRef | undefined
-          if (!actor || actor === followed) return
-          followed = actor
-          const subscription = actor.subscribe((s) => settle(s.context))
-          stops.push(() => subscription.unsubscribe())
-          settle(actor.getSnapshot().context)
-        }
-        if (host) {
-          const subscription = host.subscribe(onHost)
-          stops.push(() => subscription.unsubscribe())
-        }
-        kit.send({
-          type: 'calls.send',
-          id: callsId,
-          request: {
-            calls: calls.map(kitCall),
-            ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
-          },
-        })
-        if (host) onHost(host.getSnapshot())
+          if (!settled || settled.phase === 'sending') return undefined
+          return settled.result ? { value: settled.result } : { error: callsErrorOf(settled.error!) }
+        },
+        unavailable: () => {
+          const unavailable = callsUnavailable()
+          setFailed({ id: callsId, error: unavailable })
+          return unavailable
+        },
       })
     },
     [kit],
@@ -161,39 +140,15 @@ export function useKitSendCalls(): UseKitSendCallsReturnType {
   const showCallsStatus = useCallback(
     (batchId: string) => {
       const showId = ++lastCallsId
-      return new Promise<void>((resolve, reject) => {
-        const stops: Array<() => void> = []
-        const stop = () => {
-          for (const each of stops.splice(0)) each()
-        }
-        const settle = (context: CallsContext | undefined) => {
+      return requestOfCapability<CallsContext | undefined, void>(kit, {
+        capability: 'calls',
+        send: () => kit.send({ type: 'calls.showStatus', id: showId, batchId }),
+        answer: (context) => {
           const shown = context?.shown
-          if (shown?.id !== showId || shown.phase === 'showing') return
-          stop()
-          if (shown.phase === 'shown') resolve()
-          else reject(callsErrorOf(shown.error!))
-        }
-        const host = selectCapabilityHost(kit.getSnapshot(), 'calls') as CapabilityHostRef | undefined
-        let followed: CallsActorRef | undefined
-        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
-          if (capabilityStatus(snapshot) === 'failed') {
-            stop()
-            reject(new CallsFailedError({ details: 'Batched calls could not load. Try again.' }))
-            return
-          }
-          const actor = snapshot.context.actor as CallsActorRef | undefined
-          if (!actor || actor === followed) return
-          followed = actor
-          const subscription = actor.subscribe((s) => settle(s.context))
-          stops.push(() => subscription.unsubscribe())
-          settle(actor.getSnapshot().context)
-        }
-        if (host) {
-          const subscription = host.subscribe(onHost)
-          stops.push(() => subscription.unsubscribe())
-        }
-        kit.send({ type: 'calls.showStatus', id: showId, batchId })
-        if (host) onHost(host.getSnapshot())
+          if (shown?.id !== showId || shown.phase === 'showing') return undefined
+          return shown.phase === 'shown' ? { value: undefined } : { error: callsErrorOf(shown.error!) }
+        },
+        unavailable: callsUnavailable,
       })
     },
     [kit],

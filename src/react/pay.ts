@@ -1,9 +1,8 @@
 import { useCallback, useMemo, useState } from 'react'
 import { PAY_UNAVAILABLE, PayDisabledError, type PayError, PayFailedError, payErrorOf } from '../errors/pay'
-import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
-import { selectCapabilityHost } from '../machines/kit'
 import type { PayActorRef, PayContext, PayRequest, PayStatus } from '../machines/pay'
 import { useSelector } from './actor'
+import { requestOfCapability } from './capabilityRequest'
 import { useKitActor } from './context'
 import { useCapability } from './hooks'
 
@@ -79,43 +78,21 @@ export function useKitPay(): UseKitPayReturnType {
         setFailed({ id: payId, error })
         return Promise.reject(error)
       }
-      return new Promise<PayResult>((resolve, reject) => {
-        const stops: Array<() => void> = []
-        const stop = () => {
-          for (const each of stops.splice(0)) each()
-        }
-        const settle = (context: PayContext | undefined) => {
+      return requestOfCapability<PayContext | undefined, PayResult>(kit, {
+        capability: 'pay',
+        send: () => kit.send({ type: 'pay.open', id: payId, request }),
+        answer: (context) => {
           const settled = outcomeOf(context, payId)
-          if (!settled || settled.status === 'paying') return
-          stop()
-          if (settled.status === 'succeeded') resolve({ hash: settled.hash! })
-          else reject(payErrorOf(settled.error!))
-        }
-        // Pay's records are its capability's (loaded with this payment): followed once it runs; its code failing
-        // to load refuses the payment (the next one loads it again).
-        const host = selectCapabilityHost(kit.getSnapshot(), 'pay') as CapabilityHostRef | undefined
-        let followed: PayActorRef | undefined
-        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
-          if (capabilityStatus(snapshot) === 'failed') {
-            stop()
-            const unavailable = new PayFailedError(PAY_UNAVAILABLE)
-            setFailed({ id: payId, error: unavailable })
-            reject(unavailable)
-            return
-          }
-          const actor = snapshot.context.actor as PayActorRef | undefined
-          if (!actor || actor === followed) return
-          followed = actor
-          const subscription = actor.subscribe((s) => settle(s.context))
-          stops.push(() => subscription.unsubscribe())
-          settle(actor.getSnapshot().context)
-        }
-        if (host) {
-          const subscription = host.subscribe(onHost)
-          stops.push(() => subscription.unsubscribe())
-        }
-        kit.send({ type: 'pay.open', id: payId, request })
-        if (host) onHost(host.getSnapshot())
+          if (!settled || settled.status === 'paying') return undefined
+          return settled.status === 'succeeded'
+            ? { value: { hash: settled.hash! } }
+            : { error: payErrorOf(settled.error!) }
+        },
+        unavailable: () => {
+          const unavailable = new PayFailedError(PAY_UNAVAILABLE)
+          setFailed({ id: payId, error: unavailable })
+          return unavailable
+        },
       })
     },
     [kit],

@@ -5,11 +5,10 @@ import {
   permissionsErrorOf,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
-import { type CapabilityHostRef, capabilityStatus } from '../machines/capability'
-import { selectCapabilityHost } from '../machines/kit'
 import type { SmartSessionsActorRef, SmartSessionsContext } from '../machines/smartSessions'
 import type { GrantedPermission, GrantRequest } from '../machines/smartSessions/types'
 import { useSelector } from './actor'
+import { requestOfCapability } from './capabilityRequest'
 import { useKitActor } from './context'
 import { useCapability } from './hooks'
 
@@ -79,43 +78,23 @@ export function useKitSmartSessions(): UseKitSmartSessionsReturnType {
         setRefusedHere({ id: requestId, error })
         return Promise.reject(error)
       }
-      return new Promise<T>((resolve, reject) => {
-        const stops: Array<() => void> = []
-        const stop = () => {
-          for (const each of stops.splice(0)) each()
-        }
-        const settle = (context: SmartSessionsContext | undefined) => {
+      return requestOfCapability<SmartSessionsContext | undefined, T>(kit, {
+        capability: 'smartSessions',
+        send: () => send(requestId),
+        answer: (context) => {
           const settled = outcomeOf(context, requestId)
-          if (!settled || settled.phase === 'pending') return
-          stop()
-          if (settled.phase === 'succeeded') resolve(pick(context!))
-          else reject(permissionsErrorOf(settled.error!))
-        }
-        const host = selectCapabilityHost(kit.getSnapshot(), 'smartSessions') as CapabilityHostRef | undefined
-        let followed: SmartSessionsActorRef | undefined
-        const onHost = (snapshot: ReturnType<CapabilityHostRef['getSnapshot']>) => {
-          if (capabilityStatus(snapshot) === 'failed') {
-            stop()
-            const unavailable = new PermissionsFailedError({
-              details: 'Smart sessions could not load. Try again.',
-            })
-            setRefusedHere({ id: requestId, error: unavailable })
-            reject(unavailable)
-            return
-          }
-          const running = snapshot.context.actor as SmartSessionsActorRef | undefined
-          if (!running || running === followed) return
-          followed = running
-          const subscription = running.subscribe((s) => settle(s.context))
-          stops.push(() => subscription.unsubscribe())
-          settle(running.getSnapshot().context)
-        }
-        if (host) {
-          const subscription = host.subscribe(onHost)
-          stops.push(() => subscription.unsubscribe())
-        }
-        send(requestId)
-        if (host) onHost(host.getSnapshot())
+          if (!settled || settled.phase === 'pending') return undefined
+          return settled.phase === 'succeeded'
+            ? { value: pick(context!) }
+            : { error: permissionsErrorOf(settled.error!) }
+        },
+        unavailable: () => {
+          const unavailable = new PermissionsFailedError({
+            details: 'Smart sessions could not load. Try again.',
+          })
+          setRefusedHere({ id: requestId, error: unavailable })
+          return unavailable
+        },
       })
     },
     [kit],
