@@ -122,6 +122,8 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
       description: 'The demo host app of the Walletstate kit',
       url: origin,
       icons: [],
+      // A wallet on another tab or device sends the visitor back here once they approved.
+      redirect: { universal: `${origin}/` },
     },
   })
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { walletConnectParameters } from './chains/walletConnectParameters'
 import {
   configProblems,
   DEFAULT_FEATURES,
@@ -230,6 +231,44 @@ describe('resolveConfig', () => {
     expect(configProblems({ ...base, swapSlippage: 0.5 })).toEqual([])
     expect(resolveConfig({ ...base, swapSlippage: 2.5 }).swapSlippage).toBe(2.5)
     expect(resolveConfig(base).swapSlippage).toBeUndefined()
+  })
+
+  it("App metadata's redirect (SPEC §3): native, universal and link mode, each a safe link, reach WalletConnect's metadata", () => {
+    const metadata = { name: 'App', description: '', url: 'https://app.example', icons: [] }
+    const redirect = { native: 'myapp://', universal: 'https://app.example/return', linkMode: true }
+    expect(configProblems({ ...base, metadata: { ...metadata, redirect } })).toEqual([])
+    expect(
+      walletConnectParameters(resolveConfig({ ...base, metadata: { ...metadata, redirect } })).metadata,
+    ).toEqual({
+      ...metadata,
+      redirect,
+    })
+    // No redirect: none is sent.
+    expect(walletConnectParameters(resolveConfig({ ...base, metadata })).metadata).toEqual(metadata)
+    expect(
+      configProblems({
+        ...base,
+        metadata: {
+          ...metadata,
+          redirect: {
+            native: 'javascript:alert(1)',
+            universal: 'http://app.example/',
+            linkMode: 'yes',
+          } as never,
+        },
+      }),
+    ).toEqual([
+      'metadata.redirect.native: is not a safe link',
+      'metadata.redirect.universal: must be an https URL (or http on the loopback host)',
+      'metadata.redirect.linkMode: must be true or false',
+    ])
+    expect(configProblems({ ...base, metadata: { ...metadata, redirect: { linkMode: true } } })).toEqual([
+      'metadata.redirect.linkMode: needs metadata.redirect.universal',
+    ])
+    expect(configProblems({ ...base, metadata: { ...metadata, redirect: { back: 'x' } } as never })).toEqual([
+      'metadata.redirect.back: is not an option',
+    ])
+    expect(configProblems({ ...base, metadata: 'app' as never })).toEqual(['metadata: must be an object'])
   })
 
   // Issue 33: the Buy partner page opens only on its provider's origins; a host may list its own per provider.

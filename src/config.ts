@@ -116,6 +116,12 @@ export interface KitMetadata {
   description: string
   url: string
   icons: readonly string[]
+  /**
+   * Where a wallet on another device or app sends the visitor back once they approved (SPEC §3 App metadata
+   * `redirect`): `native`, the app's own scheme link (`myapp://`); `universal`, an https link to the app (http on
+   * the loopback host); `linkMode`, WalletConnect's link mode (answers through the universal link; needs one).
+   */
+  redirect?: { native?: string; universal?: string; linkMode?: boolean }
 }
 
 /** Theme variables a host may override; values are sanitised before they reach CSS. */
@@ -550,6 +556,7 @@ export function configProblems(config: unknown): string[] {
   )
     report('features.legalCheckbox', 'needs termsConditionsUrl or privacyPolicyUrl')
   checkCustomWallets(config.customWallets, report)
+  checkMetadata(config.metadata, report)
   checkPartnerOrigins(config.onrampPartnerOrigins, report)
   if (walletConnect !== undefined) {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
@@ -746,6 +753,40 @@ function checkCustomWallets(value: unknown, report: Report): void {
       if (wallet[key] !== undefined && check(wallet[key]) === undefined)
         report(`${path}.${key}`, 'is not a safe link')
   }
+}
+
+const METADATA_KEYS: ReadonlySet<string> = new Set(['name', 'description', 'url', 'icons', 'redirect'])
+const REDIRECT_KEYS: ReadonlySet<string> = new Set(['native', 'universal', 'linkMode'])
+
+/**
+ * The app metadata wallets are shown (SPEC §3): its redirect links are where a wallet sends the visitor, so each
+ * must be a safe link (`native` an app scheme or https; `universal` an https page), and link mode needs the
+ * universal link it answers through.
+ */
+function checkMetadata(value: unknown, report: Report): void {
+  if (value === undefined) return
+  if (!isRecord(value)) {
+    report('metadata', 'must be an object')
+    return
+  }
+  for (const key of Object.keys(value))
+    if (!METADATA_KEYS.has(key)) report(`metadata.${key}`, 'is not an option')
+  const { redirect } = value
+  if (redirect === undefined) return
+  if (!isRecord(redirect)) {
+    report('metadata.redirect', 'must be an object')
+    return
+  }
+  for (const key of Object.keys(redirect))
+    if (!REDIRECT_KEYS.has(key)) report(`metadata.redirect.${key}`, 'is not an option')
+  if (redirect.native !== undefined && safeDeepLink(redirect.native) === undefined)
+    report('metadata.redirect.native', 'is not a safe link')
+  if (redirect.universal !== undefined && safePageUrl(redirect.universal) === undefined)
+    report('metadata.redirect.universal', 'must be an https URL (or http on the loopback host)')
+  if (redirect.linkMode !== undefined && typeof redirect.linkMode !== 'boolean')
+    report('metadata.redirect.linkMode', 'must be true or false')
+  if (redirect.linkMode === true && redirect.universal === undefined)
+    report('metadata.redirect.linkMode', 'needs metadata.redirect.universal')
 }
 
 /** A custom wallet as the kit shows it: its name as display text, its links as the checks normalised them. */

@@ -11,6 +11,8 @@ export interface WalletConnectMetadata {
   description: string
   url: string
   icons: string[]
+  /** Where the wallet sends the visitor back (checked by the kit's config). */
+  redirect?: { native?: string; universal?: string; linkMode?: boolean }
 }
 
 export interface WalletConnectParameters {
@@ -36,6 +38,7 @@ export function walletConnectParameters(config: ResolvedKitConfig): WalletConnec
       description: config.metadata?.description ?? '',
       url: config.metadata?.url ?? (typeof window !== 'undefined' ? window.location.origin : ''),
       icons: [...(config.metadata?.icons ?? [])],
+      ...(config.metadata?.redirect ? { redirect: { ...config.metadata.redirect } } : {}),
     },
   }
 }

@@ -40,6 +40,7 @@ import {
   planRequest,
   planSignIn,
   type RequestPlan,
+  returnLinkOf,
   signIn,
   USER_REJECTED,
   verifyContext,
@@ -124,6 +125,10 @@ const signIns = new Map<number, ReturnType<typeof planSignIn>>()
 const working = new Set<string>()
 /** Names of the apps behind records, for the notices that arrive once a record's child is gone. */
 const names = new Map<string, string>()
+/** The app's return page per proposal id (its `metadata.redirect.universal`, when it is a web page). */
+const returnLinks = new Map<string, string>()
+const returnSection = byId<HTMLElement>('return')
+const returnLink = byId<HTMLAnchorElement>('return-link')
 /** Sessions already reported active in the log. */
 const announced = new Set<string>()
 
@@ -344,6 +349,8 @@ function pendingProposals(snapshot: WalletSnapshot): Shown[] {
     const { proposal, error } = state.context
     const name = proposal.proposer.metadata.name || 'Unnamed app'
     names.set(key, name)
+    const back = returnLinkOf(proposal)
+    if (back) returnLinks.set(key, back)
     // A proposal that broke a rule is being refused to its peer by the machine: nothing to decide.
     if (state.matches('refusing')) return []
     const { facts, note } = describeProposal(proposal)
@@ -524,6 +531,14 @@ function logNotices(wallet: Actor<WalletMachine>): void {
   wallet.on('proposal.settled', ({ id, outcome, reason }) => {
     const name = names.get(`proposal:${id}`) ?? 'an app'
     names.delete(`proposal:${id}`)
+    const back = returnLinks.get(`proposal:${id}`)
+    returnLinks.delete(`proposal:${id}`)
+    // Approved: the way back to the app it names (a mobile wallet opens the app's redirect link).
+    if (outcome === 'approved' && back) {
+      returnLink.href = back
+      returnLink.textContent = `Return to ${name}`
+      returnSection.hidden = false
+    }
     if (outcome === 'approved') status(`Approved the session with ${name}; waiting for it to settle`)
     else if (outcome === 'expired') status(`The session proposal from ${name} expired`)
     else if (reason?.code === USER_REJECTED.code) status(`Rejected the session proposal from ${name}`)

@@ -101,6 +101,23 @@ function grantedNamespaces({ requiredNamespaces, optionalNamespaces }: ProposalI
 
 // ---------------------------------------------------------------------------------------------- proposals
 
+/**
+ * The page a wallet on another tab sends the person back to once they approved: the app's universal link
+ * (`metadata.redirect.universal`), when it is a web page (https, or http on the loopback host); else none.
+ */
+export function returnLinkOf(proposal: ProposalInfo): string | undefined {
+  const universal = proposal.proposer.metadata.redirect?.universal
+  if (typeof universal !== 'string') return undefined
+  try {
+    const url = new URL(universal)
+    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost'
+    if (url.username || url.password) return undefined
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? url.toString() : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** What the person reads before approving a proposal. */
 export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?: string } {
   const { proposer, requiredNamespaces, optionalNamespaces } = proposal
@@ -115,6 +132,14 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
     { label: 'Chains', value: chains.join(', ') || 'none' },
     { label: 'Methods', value: methods.join(', ') || 'none' },
   ]
+  const back = proposer.metadata.redirect
+  if (back?.universal || back?.native)
+    facts.push({
+      label: 'Returns to',
+      value: [back.universal, back.native, back.linkMode ? '(link mode)' : undefined]
+        .filter(Boolean)
+        .join(' '),
+    })
   const granted = grantedNamespaces(proposal)
   if (granted.eip155) facts.push({ label: 'Account', value: `${caipChain}:${address}` })
   if (granted.solana) facts.push({ label: 'Solana account', value: solanaAccount })

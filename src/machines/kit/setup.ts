@@ -151,7 +151,16 @@ export const kitSetup = setup({
             dappData: {
               projectId: config.projectId,
               sdkVersion: context.input.sdkVersion,
-              ...(metadata ? { metadata: { ...metadata, icons: [...metadata.icons] } } : {}),
+              ...(metadata
+                ? {
+                    metadata: {
+                      name: metadata.name,
+                      description: metadata.description,
+                      url: metadata.url,
+                      icons: [...metadata.icons],
+                    },
+                  }
+                : {}),
             },
           },
         }),
