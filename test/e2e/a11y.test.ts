@@ -276,6 +276,19 @@ describe('axe on every view of the modal, in Chromium against the sandbox', () =
         await connect.getByRole('button', { name: /WalletConnect/ }).click()
         await audit(
           wallet,
+          'ConnectingWalletConnectBasic',
+          wallet.getByRole('img', { name: 'WalletConnect QR code' }),
+        )
+        await backTo(wallet, 'Connect')
+
+        // A wallet of the listing pairs on its own branded QR view.
+        await connect.getByRole('button', { name: 'All wallets' }).click()
+        await wallet.getByRole('textbox', { name: 'Search wallets' }).fill('Walletstate WC')
+        await view(wallet, 'AllWallets')
+          .getByRole('button', { name: /Walletstate WC Wallet/ })
+          .click()
+        await audit(
+          wallet,
           'ConnectingWalletConnect',
           wallet.getByRole('img', { name: 'WalletConnect QR code' }),
         )

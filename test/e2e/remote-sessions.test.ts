@@ -23,7 +23,7 @@ async function openQrView(page: Page): Promise<string> {
     .getByRole('dialog')
     .getByRole('button', { name: /WalletConnect/ })
     .click()
-  await page.locator('[data-view="ConnectingWalletConnect"]').waitFor()
+  await page.locator('[data-view="ConnectingWalletConnectBasic"]').waitFor()
   await qrCode(page).waitFor({ timeout: 60_000 })
   const uri = await qrCode(page).getAttribute('data-uri')
   if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
@@ -59,7 +59,9 @@ describe('remote sessions in Chromium', () => {
     const fresh = (await qrCode(page).getAttribute('data-uri')) ?? ''
     expect(fresh).toMatch(/^wc:[0-9a-f]{64}@2\?/)
     expect(fresh.split('@')[0]).not.toBe(first.split('@')[0])
-    expect(await page.locator('[data-view="ConnectingWalletConnect"]').getByRole('alert').count()).toBe(0)
+    expect(await page.locator('[data-view="ConnectingWalletConnectBasic"]').getByRole('alert').count()).toBe(
+      0,
+    )
     // The inspector shows the lifecycle as states: the session client, its proposal, and the expiry.
     // The records reach the inspector over its socket, after the page has drawn the fresh QR code: polled.
     // The page streams the kit's recorder (its actors by id, system id and machine id); the wallet page streams

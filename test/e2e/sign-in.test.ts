@@ -202,7 +202,7 @@ describe('one-click auth with the WalletConnect wallet page (wc_sessionAuthentic
     await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}`)
     const request = wallet.getByRole('region', { name: 'Sign-in request' })
     await request.getByRole('button', { name: 'Reject' }).click({ timeout: 20_000 })
-    const view = p.locator('[data-view="ConnectingWalletConnect"]')
+    const view = p.locator('[data-view="ConnectingWalletConnectBasic"]')
     await view.getByRole('alert').waitFor({ timeout: 20_000 })
     expect(await view.getByRole('alert').textContent()).toMatch(/declined|rejected/i)
     expect(await hostButton(p).textContent()).toBe('Connect Wallet')

@@ -46,7 +46,7 @@ async function solanaPairingUri(p: Page): Promise<string> {
     .getByRole('button', { name: /WalletConnect/ })
     .first()
     .click()
-  await view(p, 'ConnectingWalletConnect').waitFor()
+  await view(p, 'ConnectingWalletConnectBasic').waitFor()
   const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
   await qr.waitFor({ timeout: 60_000 })
   const uri = await qr.getAttribute('data-uri')

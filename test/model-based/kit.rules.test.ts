@@ -1038,6 +1038,30 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
     ])
   })
 
+  it('SPEC §2 ConnectingWalletConnectBasic: WalletConnect itself, or a wallet the listing gives nothing to show it by, pairs unbranded; a listing wallet on its own QR view', async () => {
+    const { send, told } = kitWithRecorders()
+    await tick()
+    const views = (wallet: { id: string; name: string; imageUrl?: string; webappLink?: string }) => {
+      told('modal')
+      send({ type: 'wallet.select', wallet })
+      const pushed = told('modal').filter((e) => e.type === 'router.push')
+      send({ type: 'connection.cancel' })
+      return pushed
+    }
+    expect(views({ id: 'walletConnect', name: 'WalletConnect' })).toEqual([
+      { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
+    ])
+    expect(views({ id: 'unlisted', name: 'Unlisted' })).toEqual([
+      { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
+    ])
+    expect(views({ id: 'listed', name: 'Listed', imageUrl: 'https://img.example/listed.png' })).toEqual([
+      { type: 'router.push', view: 'ConnectingWalletConnect' },
+    ])
+    expect(views({ id: 'web', name: 'Web', webappLink: 'https://wallet.example' })).toEqual([
+      { type: 'router.push', view: 'ConnectingWalletConnect' },
+    ])
+  })
+
   it('legalCheckbox: no connect starts until the visitor agrees (wallet, WalletConnect, e-mail, social, host)', async () => {
     const { config } = kitTestInput('kit-rules')
     const legal = { ...config, features: { ...config.features, legalCheckbox: true } }
@@ -1099,7 +1123,7 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
     ])
     expect(allowed.modal).toEqual([
       { type: 'router.push', view: 'ConnectingExternal' },
-      { type: 'router.push', view: 'ConnectingWalletConnect' },
+      { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
     ])
 
     // Unticked again: refused again (the acceptance is the checkbox's state, kept while the page lives).

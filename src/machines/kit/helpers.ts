@@ -1,3 +1,5 @@
+import type { KitMetadata } from '../../config'
+import type { FrameDappMetadata } from '../../frame/protocol'
 import type { ChainNamespace } from '../connection'
 import type { WalletsEvent } from '../wallets'
 import { tellAccounts } from './capabilities'
@@ -70,3 +72,9 @@ export function remoteConnector(context: KitContext) {
 export function addAlert(context: KitContext, alert: KitContext['alerts'][number]) {
   return context.alerts.some((a) => a.code === alert.code) ? {} : { alerts: [...context.alerts, alert] }
 }
+
+/** The app as the login frame is told it (`syncDappData`): where wallets send the visitor back is WalletConnect's alone. */
+export const frameDappMetadata = ({ redirect: _redirect, ...shown }: KitMetadata): FrameDappMetadata => ({
+  ...shown,
+  icons: [...shown.icons],
+})

@@ -46,6 +46,15 @@ export function matchConnector(
   )
 }
 
+/**
+ * SPEC §2 ConnectingWalletConnectBasic: a pairing for no wallet in particular (Connect's "WalletConnect" entry, the
+ * connector's own id) or for one the listing gives nothing to show it by (no image, no link) is drawn without a
+ * wallet's branding: the QR code and the copy link only.
+ */
+export const pairsWithoutBranding = (wallet: ChosenWallet, walletConnectId: string): boolean =>
+  wallet.id === walletConnectId ||
+  (!wallet.imageUrl && !wallet.mobileLink && !wallet.desktopLink && !wallet.webappLink)
+
 /** The views that show the account's balances: the Account view's details (a capability's: its `balanceViews`). */
 const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Account'])
 /** The CAIP-2 id of a chain id (a Solana one is already CAIP-2). */

@@ -42,7 +42,15 @@ import {
   tellView,
   viewAfterConnect,
 } from './capabilities'
-import { activate, addAlert, endAccountFlows, frameTheme, isWalletsEvent, remoteConnector } from './helpers'
+import {
+  activate,
+  addAlert,
+  endAccountFlows,
+  frameDappMetadata,
+  frameTheme,
+  isWalletsEvent,
+  remoteConnector,
+} from './helpers'
 import {
   DEFAULT_CHAIN,
   embeddedConnectorOf,
@@ -51,6 +59,7 @@ import {
   is,
   matchConnector,
   networkOf,
+  pairsWithoutBranding,
   toChainConnection,
 } from './rules'
 import type {
@@ -151,16 +160,8 @@ export const kitSetup = setup({
             dappData: {
               projectId: config.projectId,
               sdkVersion: context.input.sdkVersion,
-              ...(metadata
-                ? {
-                    metadata: {
-                      name: metadata.name,
-                      description: metadata.description,
-                      url: metadata.url,
-                      icons: [...metadata.icons],
-                    },
-                  }
-                : {}),
+              // The app as the frame shows it; where wallets send the visitor back is WalletConnect's alone.
+              ...(metadata ? { metadata: frameDappMetadata(metadata) } : {}),
             },
           },
         }),
@@ -494,7 +495,11 @@ export const kitSetup = setup({
       })
       enqueue.sendTo('modal', {
         type: 'router.push',
-        view: local ? 'ConnectingExternal' : 'ConnectingWalletConnect',
+        view: local
+          ? 'ConnectingExternal'
+          : pairsWithoutBranding(event.wallet, context.input.connectorIds.walletConnect)
+            ? 'ConnectingWalletConnectBasic'
+            : 'ConnectingWalletConnect',
       })
       // The session client follows eip155's WalletConnect provider; Solana's client keeps its own sessions.
       if (!local && !remote) enqueue.raise({ type: 'remoteSessions.load' })

@@ -20,6 +20,19 @@ import { useT } from '../i18nViews'
  * An expired URI is replaced by a fresh one by the connection machine.
  */
 export default function ConnectingWalletConnect() {
+  return <Pairing branded />
+}
+
+/**
+ * SPEC §2 ConnectingWalletConnectBasic: the same pairing for no wallet in particular (Connect's "WalletConnect"
+ * entry, or a wallet the listing gives nothing to show it by): the QR code, the copy link and the expiry, without
+ * a wallet's name, image or links.
+ */
+export function ConnectingWalletConnectBasic() {
+  return <Pairing branded={false} />
+}
+
+function Pairing({ branded }: { branded: boolean }) {
   const toast = useToast()
   const connection = useConnectionActor()
   const uri = useSelector(connection, (s) => s.context.wcUri)
@@ -30,18 +43,18 @@ export default function ConnectingWalletConnect() {
   const warning = useSelector(connection, selectDomainWarning, sameWarning)
   const remaining = useRemainingSeconds(expiry)
   const t = useT()
-  const name = wallet && wallet.id !== 'walletConnect' ? wallet.name : t('common.yourWallet')
+  const name = branded && wallet && wallet.id !== 'walletConnect' ? wallet.name : t('common.yourWallet')
 
   if (failed) {
     return (
       <div className="ws-center">
-        <WalletImage name={name} src={wallet?.imageUrl} size={64} />
+        {branded ? <WalletImage name={name} src={wallet?.imageUrl} size={64} /> : null}
         <ConnectFailed />
       </div>
     )
   }
 
-  const links = uri && wallet ? walletLinks(wallet, uri) : []
+  const links = branded && uri && wallet ? walletLinks(wallet, uri) : []
   return (
     <div className="ws-center">
       <p className="ws-muted">{t('wc.scan', { wallet: name })}</p>

@@ -42,6 +42,9 @@ const lazyViews: Partial<Record<ViewName, ComponentType>> = {
   ConnectingExternal: lazy(() => import('./ConnectingExternal')),
   ConnectingSiwe: lazy(() => import('./ConnectingSiwe')),
   ConnectingWalletConnect: lazy(() => import('./ConnectingWalletConnect')),
+  ConnectingWalletConnectBasic: lazy(() =>
+    import('./ConnectingWalletConnect').then((module) => ({ default: module.ConnectingWalletConnectBasic })),
+  ),
   AllWallets: lazy(() => import('./AllWallets')),
   EmailVerifyOtp: lazy(() => import('./EmailVerifyOtp')),
   EmailVerifyDevice: lazy(() => import('./EmailVerifyDevice')),
