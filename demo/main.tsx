@@ -53,19 +53,35 @@ async function sandboxUsdc(chainId: number): Promise<`0x${string}`> {
   return usdc as `0x${string}`
 }
 
+/** A receipt of `getCallsStatus` as the demo writes it (`data-receipts`): its transaction, block and logs. */
+const receiptRecord = (receipt: {
+  transactionHash: string
+  blockNumber: bigint
+  logs: readonly { address: string; topics: readonly string[]; data: string }[]
+}) => ({
+  transactionHash: receipt.transactionHash,
+  blockNumber: receipt.blockNumber.toString(),
+  logs: receipt.logs.map(({ address, topics, data }) => ({ address, topics, data })),
+})
+
 /**
  * "Send batch": two transfers in one `wallet_sendCalls` through the kit (0.001 ETH and 1 USDC to the second dev
- * account); the batch's final status, read with wagmi's own `getCallsStatus`, goes to `demo-calls-status`.
+ * account); the batch's final status, read with wagmi's own `getCallsStatus`, goes to `demo-calls-status` (its
+ * receipts, with their logs, as JSON in its `data-receipts`). "Show batch status" asks the kit to show the last
+ * batch's status (`wallet_showCallsStatus`: the wallet shows it, or the kit does in words).
  * `?badBatch=1` sends a call whose 'to' is not 0x instead (the kit refuses it before the wallet is asked).
  */
 function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
   const { isConnected, namespace, chainId } = useKitAccount()
-  const { sendCalls, status } = useKitSendCalls()
+  const { sendCalls, showCallsStatus, status } = useKitSendCalls()
   const wagmi = useConfig()
   const [callsStatus, setCallsStatus] = useState('')
+  const [receipts, setReceipts] = useState('')
+  const [batchId, setBatchId] = useState<string>()
   const bad = new URLSearchParams(window.location.search).get('badBatch') === '1'
   const send = async () => {
     setCallsStatus('')
+    setReceipts('')
     const usdc = bad ? RECIPIENT : await sandboxUsdc(chainId as number)
     const transfer = encodeFunctionData({
       abi: erc20Abi,
@@ -76,7 +92,9 @@ function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
       { to: (bad ? 'sandbox-recipient' : RECIPIENT) as `0x${string}`, value: parseEther('0.001') },
       { to: usdc, data: transfer },
     ])
+    setBatchId(id)
     const final = await getCallsStatus(wagmi, { id })
+    setReceipts(JSON.stringify((final.receipts ?? []).map(receiptRecord)))
     setCallsStatus(`${final.status} (${final.receipts?.length ?? 0} receipts)`)
     return id
   }
@@ -89,7 +107,14 @@ function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
       >
         Send batch
       </button>
-      <output data-testid="demo-calls-status" aria-live="polite">
+      <button
+        type="button"
+        disabled={!isConnected || batchId === undefined}
+        onClick={() => show(showCallsStatus(batchId!).then(() => 'Batch status shown'))}
+      >
+        Show batch status
+      </button>
+      <output data-testid="demo-calls-status" data-receipts={receipts} aria-live="polite">
         {callsStatus}
       </output>
     </>
