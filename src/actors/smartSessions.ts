@@ -1,19 +1,26 @@
+import * as v from 'valibot'
 import type { Config } from 'wagmi'
-import { fromPromise } from 'xstate'
+import { fromCallback, fromPromise } from 'xstate'
 import { createPermissionsClient, type PermissionsClient } from '../chains/eip155/permissions'
+import { STORED_PERMISSIONS_MAX } from '../constants'
 import type {
   GrantedPermission,
   KitGrantRequest,
+  PermissionStoreRequest,
   SmartSessionsAccount,
+  SmartSessionsEvent,
 } from '../machines/smartSessions/events'
+import { permissionOf, StoredPermissionSchema } from '../machines/smartSessions/rules'
+import type { KitStore } from '../storage'
 
 /**
- * The smart-sessions machine's slots (src/machines/smartSessions.ts) over a permissions client.
+ * The smart-sessions machine's slots (src/machines/smartSessions.ts) over a permissions client, and the store of
+ * what was granted (none: nothing is stored).
  *
  * @example
  * const logic = smartSessionsMachine.provide({ actors: createSmartSessionsActors(createPermissionsClient(wagmi)) })
  */
-export function createSmartSessionsActors(client: PermissionsClient) {
+export function createSmartSessionsActors(client: PermissionsClient, store?: KitStore) {
   return {
     accountKind: fromPromise<'smartAccount' | 'eoa', SmartSessionsAccount>(({ input }) =>
       client.accountKind(input),
@@ -24,9 +31,65 @@ export function createSmartSessionsActors(client: PermissionsClient) {
     revoke: fromPromise<void, { account: SmartSessionsAccount; permissionId: string }>(({ input }) =>
       client.revoke(input),
     ),
+    ...(store ? { permissionStore: createPermissionStore(store) } : {}),
   }
 }
 
-/** The slots over wagmi's connected wallet. */
-export const smartSessionsActorsFor = (wagmi: Config) =>
-  createSmartSessionsActors(createPermissionsClient(wagmi))
+/** The stored records that pass their schema (anything else in storage is ignored, and left out of the next save). */
+function storedRecords(store: KitStore): GrantedPermission[] {
+  const records: GrantedPermission[] = []
+  for (const entry of store.read('grantedPermissions') ?? []) {
+    const parsed = v.safeParse(StoredPermissionSchema, entry)
+    if (parsed.success) records.push(parsed.output as GrantedPermission)
+  }
+  return records
+}
+
+/**
+ * The slot `permissionStore` over the kit's storage (key `grantedPermissions`): the permissions' public records
+ * (never a key), all accounts in one list, the newest STORED_PERMISSIONS_MAX. It answers the account it starts for, and each `load`, with that
+ * account's records checked through their schema (`smartSessions.stored`, expired ones included: the machine drops
+ * them); a `save` replaces the account's records, keeping the other accounts'.
+ *
+ * @example
+ * smartSessionsMachine.provide({ actors: { permissionStore: createPermissionStore(createKitStore(localStorage)) } })
+ */
+export function createPermissionStore(store: KitStore, now: () => number = Date.now) {
+  return fromCallback<PermissionStoreRequest, SmartSessionsAccount | undefined>(
+    ({ input, receive, sendBack }) => {
+      const load = (account: SmartSessionsAccount | undefined) => {
+        if (!account) return
+        const permissions = storedRecords(store).filter((p) => permissionOf(p, account))
+        sendBack({
+          type: 'smartSessions.stored',
+          account,
+          permissions,
+          now: now(),
+        } satisfies SmartSessionsEvent)
+      }
+      receive((request) => {
+        if (request.type === 'load') return load(request.account)
+        const others = storedRecords(store).filter((p) => !permissionOf(p, request.account))
+        const records = [...others, ...request.permissions].map(
+          ({ id, address, chainId, signer, token, limit, expiry }) => ({
+            id,
+            address,
+            chainId,
+            signer,
+            token,
+            limit,
+            expiry,
+          }),
+        )
+        // Over the cap, the oldest go first.
+        if (records.length === 0) store.remove('grantedPermissions')
+        else store.write('grantedPermissions', records.slice(-STORED_PERMISSIONS_MAX))
+      })
+      load(input)
+    },
+  )
+}
+
+/** The slots over wagmi's connected wallet, and the kit's storage. */
+export const smartSessionsActorsFor = (wagmi: Config, store?: KitStore) =>
+  createSmartSessionsActors(createPermissionsClient(wagmi), store)
