@@ -135,6 +135,7 @@ describe('exports', () => {
         "PayRequestInvalidError",
         "PermissionsError",
         "PermissionsFailedError",
+        "PermissionsUnsupportedError",
         "SmartSessionsDisabledError",
         "isSafeCssValue",
         "themeStyle",

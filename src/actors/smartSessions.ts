@@ -4,6 +4,7 @@ import { fromCallback, fromPromise } from 'xstate'
 import { createPermissionsClient, type PermissionsClient } from '../chains/eip155/permissions'
 import { STORED_PERMISSIONS_MAX } from '../constants'
 import type {
+  AccountKind,
   GrantedPermission,
   KitGrantRequest,
   PermissionStoreRequest,
@@ -22,9 +23,7 @@ import type { KitStore } from '../storage'
  */
 export function createSmartSessionsActors(client: PermissionsClient, store?: KitStore) {
   return {
-    accountKind: fromPromise<'smartAccount' | 'eoa', SmartSessionsAccount>(({ input }) =>
-      client.accountKind(input),
-    ),
+    accountKind: fromPromise<AccountKind, SmartSessionsAccount>(({ input }) => client.accountKind(input)),
     grant: fromPromise<GrantedPermission, { account: SmartSessionsAccount; request: KitGrantRequest }>(
       ({ input }) => client.grant(input),
     ),

@@ -20,10 +20,12 @@ import {
   PermissionsBusyError,
   PermissionsNotConnectedError,
   PermissionsTimeoutError,
+  PermissionsUnsupportedError,
   permissionsErrorInfo,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
 import type {
+  AccountKind,
   GrantedPermission,
   KitGrantRequest,
   PermissionStoreRequest,
@@ -39,7 +41,8 @@ import { GrantRequestSchema, PermissionIdSchema, permissionOf, unexpired } from 
  * limit on one token until an expiry, lists what it granted, and revokes. A request is refused at once when the
  * feature is off (`smartSessionsOn`), without a connected eip155 account, when it is malformed
  * (`validGrantRequest`, `validPermissionId`), or while another is on its way (`busy`). Else the wallet's account
- * kind is read (`checking`: only a smart account enforces a permission, `smartAccountConnected`), then the wallet
+ * kind is read (`checking`: only a smart account enforces a permission, `smartAccountConnected`, and only a wallet
+ * that reports ERC-7715 permissions in its `wallet_getCapabilities` is asked, `walletGrantsPermissions`), then the wallet
  * is asked (`granting`: `wallet_grantPermissions`, the visitor approves it there; `revoking`:
  * `wallet_revokePermissions`), each within its time. A grant ends `granted` (the permission joins `granted`), a
  * revoke `revoked` (it leaves it); anything else `failed`, with its error.
@@ -71,7 +74,6 @@ export interface SmartSessionsContext {
   refused: { id: number; error: ErrorInfo } | undefined
 }
 
-type AccountKind = 'smartAccount' | 'eoa'
 type Output<T> = { output: T }
 
 const smartSessionsSetup = setup({
@@ -82,7 +84,7 @@ const smartSessionsSetup = setup({
     emitted: {} as SmartSessionsNotice,
   },
   actors: {
-    /** Whether the wallet's account is a smart account on the chain. */
+    /** Whether the wallet's account is a smart account on the chain, and reports ERC-7715 permissions. */
     accountKind: fromPromise<AccountKind, SmartSessionsAccount>(async () => {
       throw new Error('accountKind: not provided')
     }),
@@ -116,7 +118,10 @@ const smartSessionsSetup = setup({
       return v.safeParse(PermissionIdSchema, event.permissionId).success
     },
     /** The wallet's account is a smart account: only one enforces a permission on chain. */
-    smartAccountConnected: ({ event }) => (event as unknown as Output<AccountKind>).output === 'smartAccount',
+    smartAccountConnected: ({ event }) =>
+      (event as unknown as Output<AccountKind>).output.kind === 'smartAccount',
+    /** The wallet reports ERC-7715 permissions for the account (`wallet_getCapabilities`): only then is it asked. */
+    walletGrantsPermissions: ({ event }) => (event as unknown as Output<AccountKind>).output.permissions,
     isGrant: ({ context }) => context.request?.kind === 'grant',
     /** Stored permissions read for the account shown now (not one shown before), with smart sessions on. */
     storedForAccountShown: ({ context, event }) => {
@@ -303,12 +308,18 @@ export const smartSessionsMachine = smartSessionsSetup.createMachine({
             src: 'accountKind',
             input: ({ context }) => context.account!,
             onDone: [
-              { guard: and(['smartAccountConnected', 'isGrant']), target: 'granting' },
-              { guard: 'smartAccountConnected', target: 'revoking' },
               {
+                guard: not('smartAccountConnected'),
                 target: 'failed',
                 actions: failWith(() => permissionsErrorInfo(new NotSmartAccountError())),
               },
+              {
+                guard: not('walletGrantsPermissions'),
+                target: 'failed',
+                actions: failWith(() => permissionsErrorInfo(new PermissionsUnsupportedError())),
+              },
+              { guard: 'isGrant', target: 'granting' },
+              { target: 'revoking' },
             ],
             onError: { target: 'failed', actions: failWith(errorOf) },
           },

@@ -23,6 +23,7 @@ export {
   NotSmartAccountError,
   PermissionsError,
   PermissionsFailedError,
+  PermissionsUnsupportedError,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
 export type { GrantedPermission, GrantRequest } from '../machines/smartSessions/types'

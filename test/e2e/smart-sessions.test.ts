@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { smartAccountAbi } from '../../sandbox/secure-site/contracts/smart-account.gen'
 import {
   approveInFrame,
+  connectInjected,
   type E2eContext,
   frame,
   freshEmail,
   logInByEmail,
   startE2e,
   view,
+  walletPrompt,
 } from './support.ts'
 
 /*
@@ -18,7 +20,9 @@ import {
  * frame; the signer then spends 5 with no prompt (the recipient gets exactly 5), 20 is refused (nothing moves).
  * The page is reloaded: the kit lists the permission again (its public record kept in the kit's storage, no key),
  * and the revoke (approved in the frame) works from that listed one: the permission is inactive on chain, gone
- * from the list and from storage, and the 5 is refused too.
+ * from the list and from storage, and the 5 is refused too. The kit asks only a wallet whose wallet_getCapabilities
+ * reports what it asks for (the embedded smart account reports ERC-7715 `permissions`); the injected dev wallet
+ * (no smart account, no permissions) is refused with a clear error before it is asked anything.
  */
 let e2e: E2eContext
 let usdc: Address
@@ -132,5 +136,18 @@ describe('smart sessions (ERC-7715), in Chromium against the sandbox', () => {
     expect(await stored()).toBeNull()
     expect(await listed.count()).toBe(0)
     expect(e2e.pageErrors).toEqual([])
+  })
+
+  it('a wallet that is no smart account and reports no permissions: refused with a clear error, no prompt', async () => {
+    const page = await e2e.newPage('?smartSessions=1')
+    await connectInjected(page, e2e.sandbox.wallets.injectedAddress)
+    const result = page.getByTestId('demo-sessions-result')
+    await page.getByRole('button', { name: 'Grant 10 USDC' }).click()
+    await expect
+      .poll(() => result.textContent(), { timeout: 30_000 })
+      .toBe('failed: Permissions need a smart account: switch to your smart account')
+    expect(await walletPrompt(page).count()).toBe(0)
+    expect(await page.getByTestId('demo-sessions-granted').getByRole('listitem').count()).toBe(0)
+    await page.close()
   })
 })

@@ -28,7 +28,7 @@ function kitWith(smartSessions: boolean) {
   const asked: string[] = []
   const logic = smartSessionsMachine.provide({
     actors: {
-      accountKind: fromPromise(async (): Promise<'smartAccount' | 'eoa'> => 'smartAccount'),
+      accountKind: fromPromise(async () => ({ kind: 'smartAccount' as const, permissions: true })),
       grant: fromPromise(async ({ input: { account, request } }) => {
         asked.push('grant')
         return {

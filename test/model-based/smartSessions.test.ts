@@ -9,6 +9,7 @@ import {
 } from 'xstate'
 import { createPermissionStore } from '../../src/actors/smartSessions'
 import { smartSessionsMachine } from '../../src/machines/smartSessions'
+import type { AccountKind } from '../../src/machines/smartSessions/events'
 import type { GrantedPermission } from '../../src/machines/smartSessions/types'
 import { createKitStore, memoryStorage, STORAGE_PREFIX } from '../../src/storage'
 import { assertCoverage, createModel, replayPath } from '../../src/testing'
@@ -26,7 +27,7 @@ import { replayAll } from './paths'
 const never = <T>() => new Promise<T>(() => {})
 const modelMachine = smartSessionsMachine.provide({
   actors: {
-    accountKind: fromPromise(never<'smartAccount' | 'eoa'>),
+    accountKind: fromPromise(never<AccountKind>),
     grant: fromPromise(never<GrantedPermission>),
     revoke: fromPromise(never<void>),
     permissionStore: fromCallback(() => {}),
@@ -62,8 +63,10 @@ const events = [
   { type: 'smartSessions.revoke', id: 4, permissionId: 'not-an-id' },
   { type: 'smartSessions.account', account: undefined },
   { type: 'smartSessions.account', account: { address: ALICE, chainId: 31337 } },
-  { type: 'xstate.done.actor.accountKind', output: 'smartAccount' },
-  { type: 'xstate.done.actor.accountKind', output: 'eoa' },
+  { type: 'xstate.done.actor.accountKind', output: { kind: 'smartAccount', permissions: true } },
+  { type: 'xstate.done.actor.accountKind', output: { kind: 'eoa', permissions: false } },
+  // A smart account whose wallet does not report ERC-7715 permissions in wallet_getCapabilities.
+  { type: 'xstate.done.actor.accountKind', output: { kind: 'smartAccount', permissions: false } },
   { type: 'xstate.error.actor.accountKind', error: new Error('no capabilities') },
   { type: 'xstate.done.actor.grant', output: PERMISSION },
   { type: 'xstate.error.actor.grant', error: Object.assign(new Error('User rejected'), { code: 4001 }) },
@@ -108,7 +111,7 @@ const modelFor = (enabled: boolean, connected: boolean) =>
 const on = modelFor(true, true)
 const onDisconnected = modelFor(true, false)
 const off = modelFor(false, true)
-const PATHS = { on: 26, onDisconnected: 26, off: 3 }
+const PATHS = { on: 27, onDisconnected: 27, off: 3 }
 
 function invariant(s: Snapshot) {
   const { outcome, granted, enabled, refused } = s.context
@@ -126,6 +129,8 @@ function invariant(s: Snapshot) {
   if (s.matches({ ready: 'revoked' }) && granted.some((p) => p.id === ID))
     throw new Error('revoked, yet listed')
   if (s.matches({ ready: 'failed' }) && !outcome?.error) throw new Error('failed without its error')
+  if ((s.matches({ ready: 'granting' }) || s.matches({ ready: 'revoking' })) && !s.context.request)
+    throw new Error('the wallet asked without a request')
   if (granted.some((p) => p.id === EXPIRED.id)) throw new Error('an expired stored permission is listed')
   if (granted.some((p) => p.address === BOB)) throw new Error("another account's stored permission is listed")
   if (new Set(granted.map((p) => p.id)).size !== granted.length) throw new Error('a permission listed twice')
@@ -158,12 +163,12 @@ describe('Smart sessions, model-based', () => {
 })
 
 describe('Smart sessions, with answering slots', () => {
-  const run = (kind: 'smartAccount' | 'eoa') => {
+  const run = (kind: 'smartAccount' | 'eoa', permissions = kind === 'smartAccount') => {
     const asked: string[] = []
     const actor = createActor(
       smartSessionsMachine.provide({
         actors: {
-          accountKind: fromPromise(async () => kind),
+          accountKind: fromPromise(async (): Promise<AccountKind> => ({ kind, permissions })),
           grant: fromPromise(async ({ input }) => {
             asked.push('grant')
             expect(input).toEqual({ account: { address: ALICE, chainId: 31337 }, request: VALID })
@@ -201,6 +206,20 @@ describe('Smart sessions, with answering slots', () => {
     expect(asked).toEqual([])
   })
 
+  it('refuses a smart account whose wallet does not report permissions (wallet_getCapabilities), before asking', async () => {
+    const { actor, asked } = run('smartAccount', false)
+    actor.send({ type: 'smartSessions.grant', id: 1, request: VALID })
+    await waitFor(actor, (s) => s.matches({ ready: 'failed' }))
+    expect(actor.getSnapshot().context.outcome?.error).toMatchObject({
+      name: 'PermissionsUnsupportedError',
+      message: 'The wallet does not support permissions (ERC-7715) for this account',
+    })
+    actor.send({ type: 'smartSessions.revoke', id: 2, permissionId: ID })
+    await waitFor(actor, (s) => s.context.outcome?.id === 2 && s.matches({ ready: 'failed' }))
+    expect(actor.getSnapshot().context.outcome?.error?.name).toBe('PermissionsUnsupportedError')
+    expect(asked).toEqual([])
+  })
+
   it('refuses a malformed request with what is wrong', () => {
     const { actor } = run('smartAccount')
     actor.send({ type: 'smartSessions.grant', id: 1, request: { ...VALID, signer: 'alice.eth' } })
@@ -213,11 +232,13 @@ describe('Smart sessions, with answering slots', () => {
 
 describe('Smart sessions, with the real permission store (the kit storage)', () => {
   const ACCOUNT = { address: ALICE, chainId: 31337 }
-  const start = (store: ReturnType<typeof createKitStore>, kind: 'smartAccount' | 'eoa' = 'smartAccount') =>
+  const start = (store: ReturnType<typeof createKitStore>) =>
     createActor(
       smartSessionsMachine.provide({
         actors: {
-          accountKind: fromPromise(async () => kind),
+          accountKind: fromPromise(
+            async (): Promise<AccountKind> => ({ kind: 'smartAccount', permissions: true }),
+          ),
           grant: fromPromise(async () => PERMISSION),
           revoke: fromPromise(async () => {}),
           permissionStore: createPermissionStore(store, () => NOW),

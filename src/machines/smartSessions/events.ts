@@ -7,6 +7,15 @@ export interface SmartSessionsAccount {
   chainId: number
 }
 
+/**
+ * The wallet's account on the chain, from its `wallet_getCapabilities`: a smart account (it batches atomically) or
+ * not, and whether it reports ERC-7715 permissions of the kind the kit asks for.
+ */
+export interface AccountKind {
+  kind: 'smartAccount' | 'eoa'
+  permissions: boolean
+}
+
 /** A grant as the kit carries it (plain data): its limit in decimal. */
 export interface KitGrantRequest {
   signer: `0x${string}`
