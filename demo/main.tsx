@@ -1,6 +1,6 @@
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { encodeFunctionData, erc20Abi, parseEther, parseUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, formatUnits, parseEther, parseUnits } from 'viem'
 import { useConfig, useSendTransaction, useSignMessage } from 'wagmi'
 import { getCallsStatus } from 'wagmi/actions'
 import { KIT_LOCALES, type KitLocale } from '../src'
@@ -9,6 +9,7 @@ import {
   KitRoot,
   type KitRootProps,
   useKitAccount,
+  useKitAssets,
   useKitLocale,
   useKitPay,
   useKitSendCalls,
@@ -121,6 +122,44 @@ function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
   )
 }
 
+/**
+ * "Assets": the connected account's assets per chain (`useKitAssets`, EIP-7811 `wallet_getAssets`), listed in
+ * `demo-assets`, each with its exact balance in `data-balance`. The hook's code loads at the first click.
+ */
+function Assets() {
+  const { isConnected, namespace } = useKitAccount()
+  const [shown, setShown] = useState(false)
+  return (
+    <>
+      <button type="button" disabled={!isConnected || namespace === 'solana'} onClick={() => setShown(true)}>
+        Assets
+      </button>
+      {shown && isConnected ? <AssetList /> : null}
+    </>
+  )
+}
+
+function AssetList() {
+  const { assets, status, error } = useKitAssets()
+  return (
+    <ul aria-label="Assets" data-testid="demo-assets" data-status={status}>
+      {error ? <li>{(error as { shortMessage?: string }).shortMessage ?? error.message}</li> : null}
+      {Object.entries(assets ?? {}).flatMap(([chainId, list]) =>
+        list.map((asset) => (
+          <li
+            key={`${chainId}:${asset.address}`}
+            data-chain={chainId}
+            data-symbol={asset.symbol}
+            data-balance={asset.balance.toString()}
+          >
+            {asset.symbol} {formatUnits(asset.balance, asset.decimals)} (chain {chainId})
+          </li>
+        )),
+      )}
+    </ul>
+  )
+}
+
 /** The kit's language, changed at run time (`useKitLocale`). */
 function LocaleSelect() {
   const { locale, setLocale } = useKitLocale()
@@ -194,6 +233,7 @@ function App() {
           Send SOL
         </button>
         <SendBatch show={show} />
+        <Assets />
         {new URLSearchParams(window.location.search).get('smartSessions') === '1' ? (
           <SmartSessions usdcOf={sandboxUsdc} />
         ) : null}

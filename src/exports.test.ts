@@ -145,6 +145,7 @@ describe('exports', () => {
         "useKitAccount",
         "useKitActor",
         "useKitAlerts",
+        "useKitAssets",
         "useKitConfig",
         "useKitLocale",
         "useKitPay",

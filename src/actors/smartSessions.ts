@@ -11,7 +11,6 @@ import type {
   SmartSessionsAccount,
   SmartSessionsEvent,
 } from '../machines/smartSessions/events'
-import { permissionOf, StoredPermissionSchema } from '../machines/smartSessions/rules'
 import type { KitStore } from '../storage'
 
 /**
@@ -33,6 +32,32 @@ export function createSmartSessionsActors(client: PermissionsClient, store?: Kit
     ...(store ? { permissionStore: createPermissionStore(store) } : {}),
   }
 }
+
+const Address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/))
+/**
+ * A granted permission's public record as the kit keeps it in storage (never a key): read back through this when
+ * smart sessions start for an account, anything else dropped. The terms as the machine checks a grant's.
+ */
+const StoredPermissionSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^0x([0-9a-fA-F]{2})+$/), v.maxLength(2 + 2 * 1024)),
+  address: Address,
+  chainId: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER)),
+  signer: Address,
+  token: Address,
+  limit: v.pipe(
+    v.string(),
+    v.regex(/^[1-9]\d{0,77}$/),
+    v.check((limit) => !/^\d+$/.test(limit) || BigInt(limit) < 2n ** 256n),
+  ),
+  expiry: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 48 - 1)),
+})
+
+/** A record of `account` (same address, any case, and chain). */
+const permissionOf = (
+  permission: { address: string; chainId: number },
+  account: { address: string; chainId: number },
+) =>
+  permission.address.toLowerCase() === account.address.toLowerCase() && permission.chainId === account.chainId
 
 /** The stored records that pass their schema (anything else in storage is ignored, and left out of the next save). */
 function storedRecords(store: KitStore): GrantedPermission[] {

@@ -19,22 +19,6 @@ export const PermissionIdSchema = v.pipe(
   v.regex(/^0x([0-9a-fA-F]{2})+$/, 'a permission id is hex'),
 )
 
-const Hex = (max: number) =>
-  v.pipe(v.string(), v.regex(/^0x([0-9a-fA-F]{2})+$/, 'hex bytes'), v.maxLength(2 + 2 * max))
-/**
- * A granted permission's public record as the kit keeps it in storage (never a key): read back through this when
- * smart sessions start for an account, anything else dropped.
- */
-export const StoredPermissionSchema = v.object({
-  id: Hex(1024),
-  address: Address,
-  chainId: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER)),
-  signer: Address,
-  token: Address,
-  limit: GrantRequestSchema.entries.limit,
-  expiry: GrantRequestSchema.entries.expiry,
-})
-
 /** A permission still in force at `now` (unix ms): its expiry (unix s) is later. */
 export const unexpired = (permission: { expiry: number }, now: number) => permission.expiry * 1000 > now
 
