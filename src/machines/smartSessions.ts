@@ -167,7 +167,7 @@ const smartSessionsSetup = setup({
     /** The account's permissions (a grant's: its account; else the account shown) replace its stored ones. */
     saveGranted: enqueueActions(({ context, event, enqueue }) => {
       const account =
-        event.type === 'xstate.done.actor.grant'
+        (event as { type: string }).type === 'xstate.done.actor.grant'
           ? (event as unknown as Output<GrantedPermission>).output
           : context.account
       if (!account) return

@@ -63,6 +63,15 @@ export async function readKitAssets(
       })
     throw error
   }
+  return kitAssetsOf(answer)
+}
+
+/**
+ * A `wallet_getAssets` answer, checked (EIP-7811: assets by hex chain id), as the hook returns it: by chain id, each
+ * amount a bigint. Anything else: `AssetsUnavailableError`.
+ * @internal
+ */
+export function kitAssetsOf(answer: unknown): Record<number, KitAsset[]> {
   const parsed = v.safeParse(Answer, answer)
   if (!parsed.success) throw new AssetsUnavailableError({ details: v.summarize(parsed.issues) })
   return Object.fromEntries(
