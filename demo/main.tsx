@@ -1,6 +1,6 @@
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { encodeFunctionData, erc20Abi, parseEther, parseUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, formatUnits, parseEther, parseUnits } from 'viem'
 import { useConfig, useSendTransaction, useSignMessage } from 'wagmi'
 import { getCallsStatus } from 'wagmi/actions'
 import { KIT_LOCALES, type KitLocale } from '../src'
@@ -9,6 +9,7 @@ import {
   KitRoot,
   type KitRootProps,
   useKitAccount,
+  useKitAssets,
   useKitLocale,
   useKitPay,
   useKitSendCalls,
@@ -53,19 +54,35 @@ async function sandboxUsdc(chainId: number): Promise<`0x${string}`> {
   return usdc as `0x${string}`
 }
 
+/** A receipt of `getCallsStatus` as the demo writes it (`data-receipts`): its transaction, block and logs. */
+const receiptRecord = (receipt: {
+  transactionHash: string
+  blockNumber: bigint
+  logs: readonly { address: string; topics: readonly string[]; data: string }[]
+}) => ({
+  transactionHash: receipt.transactionHash,
+  blockNumber: receipt.blockNumber.toString(),
+  logs: receipt.logs.map(({ address, topics, data }) => ({ address, topics, data })),
+})
+
 /**
  * "Send batch": two transfers in one `wallet_sendCalls` through the kit (0.001 ETH and 1 USDC to the second dev
- * account); the batch's final status, read with wagmi's own `getCallsStatus`, goes to `demo-calls-status`.
+ * account); the batch's final status, read with wagmi's own `getCallsStatus`, goes to `demo-calls-status` (its
+ * receipts, with their logs, as JSON in its `data-receipts`). "Show batch status" asks the kit to show the last
+ * batch's status (`wallet_showCallsStatus`: the wallet shows it, or the kit does in words).
  * `?badBatch=1` sends a call whose 'to' is not 0x instead (the kit refuses it before the wallet is asked).
  */
 function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
   const { isConnected, namespace, chainId } = useKitAccount()
-  const { sendCalls, status } = useKitSendCalls()
+  const { sendCalls, showCallsStatus, status } = useKitSendCalls()
   const wagmi = useConfig()
   const [callsStatus, setCallsStatus] = useState('')
+  const [receipts, setReceipts] = useState('')
+  const [batchId, setBatchId] = useState<string>()
   const bad = new URLSearchParams(window.location.search).get('badBatch') === '1'
   const send = async () => {
     setCallsStatus('')
+    setReceipts('')
     const usdc = bad ? RECIPIENT : await sandboxUsdc(chainId as number)
     const transfer = encodeFunctionData({
       abi: erc20Abi,
@@ -76,7 +93,9 @@ function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
       { to: (bad ? 'sandbox-recipient' : RECIPIENT) as `0x${string}`, value: parseEther('0.001') },
       { to: usdc, data: transfer },
     ])
+    setBatchId(id)
     const final = await getCallsStatus(wagmi, { id })
+    setReceipts(JSON.stringify((final.receipts ?? []).map(receiptRecord)))
     setCallsStatus(`${final.status} (${final.receipts?.length ?? 0} receipts)`)
     return id
   }
@@ -89,10 +108,55 @@ function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
       >
         Send batch
       </button>
-      <output data-testid="demo-calls-status" aria-live="polite">
+      <button
+        type="button"
+        disabled={!isConnected || batchId === undefined}
+        onClick={() => show(showCallsStatus(batchId!).then(() => 'Batch status shown'))}
+      >
+        Show batch status
+      </button>
+      <output data-testid="demo-calls-status" data-receipts={receipts} aria-live="polite">
         {callsStatus}
       </output>
     </>
+  )
+}
+
+/**
+ * "Assets": the connected account's assets per chain (`useKitAssets`, EIP-7811 `wallet_getAssets`), listed in
+ * `demo-assets`, each with its exact balance in `data-balance`. The hook's code loads at the first click.
+ */
+function Assets() {
+  const { isConnected, namespace } = useKitAccount()
+  const [shown, setShown] = useState(false)
+  return (
+    <>
+      <button type="button" disabled={!isConnected || namespace === 'solana'} onClick={() => setShown(true)}>
+        Assets
+      </button>
+      {shown && isConnected ? <AssetList /> : null}
+    </>
+  )
+}
+
+function AssetList() {
+  const { assets, status, error } = useKitAssets()
+  return (
+    <ul aria-label="Assets" data-testid="demo-assets" data-status={status}>
+      {error ? <li>{(error as { shortMessage?: string }).shortMessage ?? error.message}</li> : null}
+      {Object.entries(assets ?? {}).flatMap(([chainId, list]) =>
+        list.map((asset) => (
+          <li
+            key={`${chainId}:${asset.address}`}
+            data-chain={chainId}
+            data-symbol={asset.symbol}
+            data-balance={asset.balance.toString()}
+          >
+            {asset.symbol} {formatUnits(asset.balance, asset.decimals)} (chain {chainId})
+          </li>
+        )),
+      )}
+    </ul>
   )
 }
 
@@ -169,6 +233,7 @@ function App() {
           Send SOL
         </button>
         <SendBatch show={show} />
+        <Assets />
         {new URLSearchParams(window.location.search).get('smartSessions') === '1' ? (
           <SmartSessions usdcOf={sandboxUsdc} />
         ) : null}

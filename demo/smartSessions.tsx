@@ -7,20 +7,36 @@ import { toSandboxPermissionAccount } from '../sandbox/secure-site/smart-account
 import { type GrantedPermission, useKitAccount, useKitSmartSessions } from '../src/react'
 import { sandboxConfig } from './sandbox-config'
 
+/** A value of the app's session in this tab (sessionStorage), made once. */
+function appSession<T extends string>(key: string, make: () => T): T {
+  const name = `walletstate-demo.smartSessions.${key}`
+  const kept = sessionStorage.getItem(name)
+  if (kept) return kept as T
+  const value = make()
+  sessionStorage.setItem(name, value)
+  return value
+}
+
 /**
  * `?smartSessions=1`: ERC-7715 permissions through the kit. "Grant 10 USDC" asks the smart account (one approval
  * in the login frame) to let the app's own signer (a fresh key made in this page, never sent anywhere) spend up
  * to 10 USDC for an hour. "Spend 5 as the app" / "Spend 20 as the app": the signer alone sends a user operation
  * through the sandbox's bundler endpoint (no wallet prompt), a USDC transfer to a fresh recipient
  * (`demo-sessions-recipient`); the account enforces the limit on chain. "Revoke" ends the permission. Each outcome
- * goes to `demo-sessions-result`.
+ * goes to `demo-sessions-result`. The permissions the kit lists (`granted`, kept across a reload by the kit) are in
+ * `demo-sessions-granted`; Spend and Revoke act on the one granted last. The app's signer key and recipient are the
+ * app's session, kept in this tab's sessionStorage (never in the kit's storage), so the app can still spend after a
+ * reload.
  */
 export function SmartSessions({ usdcOf }: { usdcOf: (chainId: number) => Promise<`0x${string}`> }) {
   const { isConnected, namespace, chainId } = useKitAccount()
-  const { grant, revoke, status } = useKitSmartSessions()
-  const [signerKey] = useState(generatePrivateKey)
-  const [recipient] = useState(() => privateKeyToAccount(generatePrivateKey()).address)
-  const [permission, setPermission] = useState<GrantedPermission>()
+  const { grant, revoke, status, granted } = useKitSmartSessions()
+  const [signerKey] = useState(() => appSession('signerKey', generatePrivateKey))
+  const [recipient] = useState(() =>
+    appSession('recipient', () => privateKeyToAccount(generatePrivateKey()).address),
+  )
+  const [grantedHere, setPermission] = useState<GrantedPermission>()
+  const permission = grantedHere ?? granted.at(-1)
   const [result, setResult] = useState('')
   const run = (task: () => Promise<string>) => {
     setResult('')
@@ -108,13 +124,23 @@ export function SmartSessions({ usdcOf }: { usdcOf: (chainId: number) => Promise
         disabled={!permission || status === 'pending'}
         onClick={() =>
           run(async () => {
-            await revoke(permission!.id)
-            return `revoked ${permission!.id}`
+            const revoked = permission!
+            await revoke(revoked.id)
+            // Still the app's to try: spending with it is refused on chain now.
+            setPermission(revoked)
+            return `revoked ${revoked.id}`
           })
         }
       >
         Revoke
       </button>
+      <ul aria-label="Granted permissions" data-testid="demo-sessions-granted">
+        {granted.map((p) => (
+          <li key={p.id}>
+            {p.id}: {p.limit} of {p.token} for {p.signer} until {new Date(p.expiry * 1000).toISOString()}
+          </li>
+        ))}
+      </ul>
       <output data-testid="demo-sessions-recipient">{recipient}</output>
       <output data-testid="demo-sessions-result" aria-live="polite">
         {result}

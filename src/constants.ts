@@ -386,3 +386,7 @@ export const KIT_EIP155_METHODS: readonly string[] = [
   'wallet_grantPermissions',
   'wallet_revokePermissions',
 ]
+
+// ERC-7715 permissions, ours: how many granted permissions' public records (no key) the kit keeps in storage, all
+// accounts together, so they are listed again after a reload.
+export const STORED_PERMISSIONS_MAX = 64

@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
 import { getWagmiConfig } from './chains/eip155/wagmi'
 import { defineEvmNetwork, type KitStorage, resolveConfig } from './config'
-import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX, SMART_ACCOUNT_NETWORKS_MAX } from './constants'
+import {
+  RECENT_WALLET_ICON_MAX_LENGTH,
+  RECENT_WALLETS_MAX,
+  SMART_ACCOUNT_NETWORKS_MAX,
+  STORED_PERMISSIONS_MAX,
+} from './constants'
 import { createKitStore, guardStorage, STORAGE_PREFIX } from './storage'
 
 function memory(): KitStorage & { data: Map<string, string> } {
@@ -58,6 +63,24 @@ describe('createKitStore', () => {
     ]) {
       storage.data.set(`${STORAGE_PREFIX}wcLinking`, JSON.stringify(bad))
       expect(store.read('wcLinking')).toBeUndefined()
+    }
+  })
+
+  it('granted permissions: a bounded list of records round-trips; not a list, an entry that is no object, or too many: ignored', () => {
+    const storage = memory()
+    const store = createKitStore(storage, () => {})
+    const record = { id: '0xab', address: '0x00000000000000000000000000000000000000aa', chainId: 1 }
+    store.write('grantedPermissions', [record])
+    expect(store.read('grantedPermissions')).toEqual([record])
+    for (const bad of [
+      record,
+      [record, 'x'],
+      [record, null],
+      [[record]],
+      Array(STORED_PERMISSIONS_MAX + 1).fill(record),
+    ]) {
+      storage.data.set(`${STORAGE_PREFIX}grantedPermissions`, JSON.stringify(bad))
+      expect(store.read('grantedPermissions')).toBeUndefined()
     }
   })
 

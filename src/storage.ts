@@ -1,5 +1,10 @@
 import type { KitStorage } from './config'
-import { RECENT_WALLET_ICON_MAX_LENGTH, RECENT_WALLETS_MAX, SMART_ACCOUNT_NETWORKS_MAX } from './constants'
+import {
+  RECENT_WALLET_ICON_MAX_LENGTH,
+  RECENT_WALLETS_MAX,
+  SMART_ACCOUNT_NETWORKS_MAX,
+  STORED_PERMISSIONS_MAX,
+} from './constants'
 import { safeHttpUrl } from './utils/httpUrl'
 
 /**
@@ -127,6 +132,17 @@ export const STORED_VALUES = {
     value.length <= SMART_ACCOUNT_NETWORKS_MAX &&
     value.every((id) => typeof id === 'string' && EIP155_NETWORK.test(id))
       ? [...new Set(value as string[])]
+      : undefined,
+  /**
+   * ERC-7715 permissions granted through the kit (`features.smartSessions`), their public records only (id, account,
+   * chain, signer, token, limit, expiry; never a key), so they are listed again after a reload. Bounded here; each
+   * record is read through its schema by the smart-sessions code when it starts (src/actors/smartSessions.ts).
+   */
+  grantedPermissions: (value: unknown): object[] | undefined =>
+    Array.isArray(value) &&
+    value.length <= STORED_PERMISSIONS_MAX &&
+    value.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))
+      ? (value as object[])
       : undefined,
 } as const
 

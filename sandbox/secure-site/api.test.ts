@@ -564,8 +564,17 @@ describe('embedded wallet', () => {
     const rpcCall = (method: string, params: unknown[]) =>
       call('/api/rpc', { method, params, chainId: chain.chainId }, token)
     const chainHex = toHex(chain.chainId)
+    // ERC-7715 permissions too, for the smart account only: what its wallet_grantPermissions takes.
     expect((await rpcCall('wallet_getCapabilities', [account.smartAccount])).json.result).toEqual({
-      [chainHex]: { atomic: { status: 'supported' } },
+      [chainHex]: {
+        atomic: { status: 'supported' },
+        permissions: {
+          supported: true,
+          signerTypes: ['key', 'keys', 'account'],
+          permissionTypes: ['erc20-token-transfer'],
+          policyTypes: ['token-allowance'],
+        },
+      },
     })
     expect((await rpcCall('wallet_getCapabilities', [account.eoa])).json.result).toEqual({
       [chainHex]: { atomic: { status: 'unsupported' } },

@@ -826,13 +826,14 @@ export class ChainWallet {
   }
 
   /**
-   * EIP-5792 `wallet_getCapabilities` for this chain: the smart account batches atomically (one user operation),
-   * the EOA does not.
+   * EIP-5792 `wallet_getCapabilities` for this chain: the smart account batches atomically (one user operation) and
+   * grants ERC-7715 permissions (what `wallet_grantPermissions` takes here: a key signer, one
+   * `erc20-token-transfer` with its `token-allowance`); the EOA does neither.
    */
   capabilities(
     params: unknown[] | undefined,
     account: WalletAccount,
-  ): Record<Hex, { atomic: { status: string } }> {
+  ): Record<Hex, { atomic: { status: string }; permissions?: Record<string, unknown> }> {
     const address = v.safeParse(AddressParam, params?.[0])
     if (!address.success) throw invalidParams('wallet_getCapabilities needs [address]')
     const type = isAddressEqual(address.output, account.smartAccount)
@@ -843,7 +844,18 @@ export class ChainWallet {
     if (type === undefined)
       throw new RpcFailure(`The address ${address.output} is not an account of this wallet`, 4100)
     const supported = type === 'smartAccount' && this.#bundler !== undefined
-    return { [toHex(this.chain.id)]: { atomic: { status: supported ? 'supported' : 'unsupported' } } }
+    if (!supported) return { [toHex(this.chain.id)]: { atomic: { status: 'unsupported' } } }
+    return {
+      [toHex(this.chain.id)]: {
+        atomic: { status: 'supported' },
+        permissions: {
+          supported: true,
+          signerTypes: ['key', 'keys', 'account'],
+          permissionTypes: [PERMISSION_TYPE],
+          policyTypes: [ALLOWANCE_POLICY],
+        },
+      },
+    }
   }
 
   /** Sends the faucet's ETH and tokens to a new account's two addresses; a no-op without a faucet. */

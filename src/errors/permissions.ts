@@ -36,6 +36,17 @@ export class NotSmartAccountError extends PermissionsError {
   }
 }
 
+/**
+ * The wallet does not report ERC-7715 permissions for the account (its `wallet_getCapabilities` has no
+ * `permissions` capability granting a key signer an `erc20-token-transfer`): nothing is asked of it.
+ */
+export class PermissionsUnsupportedError extends PermissionsError {
+  override name = 'PermissionsUnsupportedError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('The wallet does not support permissions (ERC-7715) for this account', parameters)
+  }
+}
+
 /** The host's request is malformed (its details say what). Refused before the wallet is asked. */
 export class InvalidPermissionRequestError extends PermissionsError {
   override name = 'InvalidPermissionRequestError'
@@ -85,6 +96,7 @@ const PERMISSIONS_ERRORS = {
   SmartSessionsDisabledError,
   PermissionsNotConnectedError,
   NotSmartAccountError,
+  PermissionsUnsupportedError,
   InvalidPermissionRequestError,
   PermissionsBusyError,
   InvalidPermissionsAnswerError,

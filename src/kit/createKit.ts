@@ -20,6 +20,7 @@ import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { builtInCapabilities } from './capabilities'
+import { smartSessionsCapabilityFor } from './capabilities/smartSessionsCapability'
 import { solanaConnectionCapability } from './capabilities/solanaConnection'
 import { followConnectorsOf } from './followConnectors'
 import { verifyDomainLogic } from './verifyDomain'
@@ -182,9 +183,11 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
     // The kit's own capabilities, then the host's (`capabilities`), their loaders bound to the kit's services.
     // One of the host's with a kit capability's id takes its place.
     capabilities: [
-      ...[...builtInCapabilities, solanaConnectionCapability(store, bridge)].filter(
-        (own) => !options.capabilities?.some((c) => c.id === own.id),
-      ),
+      ...[
+        ...builtInCapabilities,
+        smartSessionsCapabilityFor(store),
+        solanaConnectionCapability(store, bridge),
+      ].filter((own) => !options.capabilities?.some((c) => c.id === own.id)),
       ...(options.capabilities ?? []),
     ].map(
       (capability): RegisteredCapability => ({

@@ -1,5 +1,17 @@
 import * as v from 'valibot'
-import { type ActorRefFrom, and, assertEvent, assign, emit, fromPromise, not, setup } from 'xstate'
+import {
+  type ActorRefFrom,
+  and,
+  assertEvent,
+  assign,
+  emit,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  not,
+  setup,
+  spawnChild,
+} from 'xstate'
 import { CALLS_CAPABILITIES_TIMEOUT_MS, PERMISSIONS_REQUEST_TIMEOUT_MS } from '../constants'
 import type { ErrorInfo } from '../errors/base'
 import {
@@ -8,37 +20,50 @@ import {
   PermissionsBusyError,
   PermissionsNotConnectedError,
   PermissionsTimeoutError,
+  PermissionsUnsupportedError,
   permissionsErrorInfo,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
 import type {
+  AccountKind,
   GrantedPermission,
   KitGrantRequest,
+  PermissionStoreRequest,
   SmartSessionsAccount,
   SmartSessionsEvent,
   SmartSessionsNotice,
   SmartSessionsOutcome,
 } from './smartSessions/events'
-import { GrantRequestSchema, PermissionIdSchema } from './smartSessions/rules'
+import { GrantRequestSchema, PermissionIdSchema, permissionOf, unexpired } from './smartSessions/rules'
 
 /**
  * ERC-7715 permissions (smart sessions, `features.smartSessions`): the host grants an app-chosen signer a spend
  * limit on one token until an expiry, lists what it granted, and revokes. A request is refused at once when the
  * feature is off (`smartSessionsOn`), without a connected eip155 account, when it is malformed
  * (`validGrantRequest`, `validPermissionId`), or while another is on its way (`busy`). Else the wallet's account
- * kind is read (`checking`: only a smart account enforces a permission, `smartAccountConnected`), then the wallet
+ * kind is read (`checking`: only a smart account enforces a permission, `smartAccountConnected`, and only a wallet
+ * that reports ERC-7715 permissions in its `wallet_getCapabilities` is asked, `walletGrantsPermissions`), then the wallet
  * is asked (`granting`: `wallet_grantPermissions`, the visitor approves it there; `revoking`:
  * `wallet_revokePermissions`), each within its time. A grant ends `granted` (the permission joins `granted`), a
  * revoke `revoked` (it leaves it); anything else `failed`, with its error.
  *
- * Pure: the wallet is reached through the slots `accountKind`, `grant` and `revoke` (src/actors/smartSessions.ts).
- * Nothing secret is kept: a permission's id (its `permissionsContext`) and its terms, never a key.
+ * What is granted outlives the page: each grant and revoke saves the account's permissions (their public records)
+ * through the slot `permissionStore`, which reads them back when the machine starts for an account and when the
+ * account shown changes (`smartSessions.stored`); those of the account shown are listed again
+ * (`storedForAccountShown`), an expired one dropped, from the list and from storage (`someStoredExpired`).
+ *
+ * Pure: the wallet is reached through the slots `accountKind`, `grant` and `revoke`, storage through
+ * `permissionStore` (src/actors/smartSessions.ts). Nothing secret is kept: a permission's id (its
+ * `permissionsContext`) and its terms, never a key.
  */
 export interface SmartSessionsContext {
   /** `features.smartSessions`. */
   enabled: boolean
   account: SmartSessionsAccount | undefined
-  /** The permissions granted through the kit and not revoked, oldest first. */
+  /**
+   * The permissions granted through the kit and not revoked, oldest first: in this page, and those stored for the
+   * account shown by an earlier one (unexpired).
+   */
   granted: readonly GrantedPermission[]
   /** The host's last request (a grant's checked terms while it is on its way). */
   request:
@@ -49,7 +74,6 @@ export interface SmartSessionsContext {
   refused: { id: number; error: ErrorInfo } | undefined
 }
 
-type AccountKind = 'smartAccount' | 'eoa'
 type Output<T> = { output: T }
 
 const smartSessionsSetup = setup({
@@ -60,7 +84,7 @@ const smartSessionsSetup = setup({
     emitted: {} as SmartSessionsNotice,
   },
   actors: {
-    /** Whether the wallet's account is a smart account on the chain. */
+    /** Whether the wallet's account is a smart account on the chain, and reports ERC-7715 permissions. */
     accountKind: fromPromise<AccountKind, SmartSessionsAccount>(async () => {
       throw new Error('accountKind: not provided')
     }),
@@ -74,6 +98,11 @@ const smartSessionsSetup = setup({
     revoke: fromPromise<void, { account: SmartSessionsAccount; permissionId: string }>(async () => {
       throw new Error('revoke: not provided')
     }),
+    /**
+     * The account's stored permissions: read for the account it starts with and on `load` (answered with
+     * `smartSessions.stored`), replaced on `save`. By default nothing is stored (a kit without storage).
+     */
+    permissionStore: fromCallback<PermissionStoreRequest, SmartSessionsAccount | undefined>(() => {}),
   },
   guards: {
     /** `features.smartSessions` is on. */
@@ -89,8 +118,21 @@ const smartSessionsSetup = setup({
       return v.safeParse(PermissionIdSchema, event.permissionId).success
     },
     /** The wallet's account is a smart account: only one enforces a permission on chain. */
-    smartAccountConnected: ({ event }) => (event as unknown as Output<AccountKind>).output === 'smartAccount',
+    smartAccountConnected: ({ event }) =>
+      (event as unknown as Output<AccountKind>).output.kind === 'smartAccount',
+    /** The wallet reports ERC-7715 permissions for the account (`wallet_getCapabilities`): only then is it asked. */
+    walletGrantsPermissions: ({ event }) => (event as unknown as Output<AccountKind>).output.permissions,
     isGrant: ({ context }) => context.request?.kind === 'grant',
+    /** Stored permissions read for the account shown now (not one shown before), with smart sessions on. */
+    storedForAccountShown: ({ context, event }) => {
+      assertEvent(event, 'smartSessions.stored')
+      return context.enabled && context.account !== undefined && permissionOf(event.account, context.account)
+    },
+    /** A stored permission has expired: it is dropped from storage too. */
+    someStoredExpired: ({ event }) => {
+      assertEvent(event, 'smartSessions.stored')
+      return event.permissions.some((p) => !unexpired(p, event.now))
+    },
   },
   delays: {
     accountKindRead: CALLS_CAPABILITIES_TIMEOUT_MS,
@@ -100,6 +142,41 @@ const smartSessionsSetup = setup({
     keepAccount: assign(({ event }) => {
       assertEvent(event, 'smartSessions.account')
       return { account: event.account }
+    }),
+    /** The slot `permissionStore`, for the account the machine starts with (it reads that account's at once). */
+    startStore: spawnChild('permissionStore', {
+      id: 'permissionStore',
+      input: ({ context }) => context.account,
+    }),
+    /** The account shown changed: its stored permissions are read. */
+    loadStored: enqueueActions(({ context, enqueue }) => {
+      if (context.account)
+        enqueue.sendTo('permissionStore', {
+          type: 'load',
+          account: context.account,
+        } as PermissionStoreRequest)
+    }),
+    /** The stored permissions of the account shown, unexpired, listed before those granted in this page. */
+    keepStored: assign(({ context, event }) => {
+      assertEvent(event, 'smartSessions.stored')
+      const live = event.permissions.filter((p) => unexpired(p, event.now) && permissionOf(p, event.account))
+      return {
+        granted: [...live.filter((p) => !context.granted.some((g) => g.id === p.id)), ...context.granted],
+      }
+    }),
+    /** The account's permissions (a grant's: its account; else the account shown) replace its stored ones. */
+    saveGranted: enqueueActions(({ context, event, enqueue }) => {
+      const account =
+        (event as { type: string }).type === 'xstate.done.actor.grant'
+          ? (event as unknown as Output<GrantedPermission>).output
+          : context.account
+      if (!account) return
+      const of = { address: account.address, chainId: account.chainId }
+      enqueue.sendTo('permissionStore', {
+        type: 'save',
+        account: of,
+        permissions: context.granted.filter((p) => permissionOf(p, of)),
+      } as PermissionStoreRequest)
     }),
     start: assign(({ event }) => {
       assertEvent(event, ['smartSessions.grant', 'smartSessions.revoke'])
@@ -204,12 +281,20 @@ export const smartSessionsMachine = smartSessionsSetup.createMachine({
     outcome: undefined,
     refused: undefined,
   }),
+  entry: 'startStore',
   initial: 'ready',
   states: {
     ready: {
       initial: 'idle',
       on: {
-        'smartSessions.account': { actions: 'keepAccount' },
+        'smartSessions.account': { actions: ['keepAccount', 'loadStored'] },
+        'smartSessions.stored': [
+          {
+            guard: and(['storedForAccountShown', 'someStoredExpired']),
+            actions: ['keepStored', 'saveGranted'],
+          },
+          { guard: 'storedForAccountShown', actions: 'keepStored' },
+        ],
         'smartSessions.grant': [...onGrant],
         'smartSessions.revoke': [...onRevoke],
       },
@@ -223,12 +308,18 @@ export const smartSessionsMachine = smartSessionsSetup.createMachine({
             src: 'accountKind',
             input: ({ context }) => context.account!,
             onDone: [
-              { guard: and(['smartAccountConnected', 'isGrant']), target: 'granting' },
-              { guard: 'smartAccountConnected', target: 'revoking' },
               {
+                guard: not('smartAccountConnected'),
                 target: 'failed',
                 actions: failWith(() => permissionsErrorInfo(new NotSmartAccountError())),
               },
+              {
+                guard: not('walletGrantsPermissions'),
+                target: 'failed',
+                actions: failWith(() => permissionsErrorInfo(new PermissionsUnsupportedError())),
+              },
+              { guard: 'isGrant', target: 'granting' },
+              { target: 'revoking' },
             ],
             onError: { target: 'failed', actions: failWith(errorOf) },
           },
@@ -243,7 +334,7 @@ export const smartSessionsMachine = smartSessionsSetup.createMachine({
             id: 'grant',
             src: 'grant',
             input: ({ context }) => ({ account: context.account!, request: context.request!.grant! }),
-            onDone: { target: 'granted', actions: ['keepGranted', 'tellGranted'] },
+            onDone: { target: 'granted', actions: ['keepGranted', 'saveGranted', 'tellGranted'] },
             onError: { target: 'failed', actions: failWith(errorOf) },
           },
           after: {
@@ -261,7 +352,7 @@ export const smartSessionsMachine = smartSessionsSetup.createMachine({
               account: context.account!,
               permissionId: context.request!.permissionId!,
             }),
-            onDone: { target: 'revoked', actions: ['dropRevoked', 'tellRevoked'] },
+            onDone: { target: 'revoked', actions: ['dropRevoked', 'saveGranted', 'tellRevoked'] },
             onError: { target: 'failed', actions: failWith(errorOf) },
           },
           after: {

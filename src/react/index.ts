@@ -23,9 +23,11 @@ export {
   NotSmartAccountError,
   PermissionsError,
   PermissionsFailedError,
+  PermissionsUnsupportedError,
   SmartSessionsDisabledError,
 } from '../errors/permissions'
 export type { GrantedPermission, GrantRequest } from '../machines/smartSessions/types'
+export { type KitAsset, type UseKitAssetsReturnType, useKitAssets } from './assets'
 export { type CallsResult, type UseKitSendCallsReturnType, useKitSendCalls } from './calls'
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton'
 export { useKitActor } from './context'

@@ -20,7 +20,10 @@ export interface UseKitSmartSessionsReturnType {
   grant: (request: GrantRequest) => Promise<GrantedPermission>
   /** Revokes a permission by its id (`wallet_revokePermissions`). */
   revoke: (id: string) => Promise<void>
-  /** Granted through the kit in this page and not revoked (no keys). */
+  /**
+   * Granted through the kit and not revoked (no keys): in this page, and, for the account shown, in earlier ones
+   * (kept in the kit's storage; expired ones dropped).
+   */
   granted: readonly GrantedPermission[]
   status: 'idle' | 'pending' | 'succeeded' | 'failed'
   error: PermissionsError | undefined

@@ -76,6 +76,21 @@ describe('a batch with a wallet without atomic batching', () => {
     // The host got the batch's id, the one wagmi's getCallsStatus read.
     expect(await result(page).textContent()).toMatch(/^0x[0-9a-f]+$/)
     await expect.poll(() => page.locator('.ws-toast').textContent()).toBe('Calls confirmed (2 calls)')
+
+    // "Show batch status": the batch went as separate transactions, which no wallet tracks as one, so the kit
+    // reads their receipts from the chain and shows the status itself, in words (this wallet has no
+    // wallet_showCallsStatus, and it is not asked to send or sign anything more).
+    await page.getByRole('button', { name: 'Show batch status', exact: true }).click()
+    await expect
+      .poll(() => page.locator('.ws-toast').textContent(), { timeout: 30_000 })
+      .toBe('Batch status: confirmed (2 receipts)')
+    await expect.poll(() => result(page).textContent()).toBe('Batch status shown')
+    expect(await walletRequests(page)).toEqual([
+      'wallet_sendCalls',
+      'eth_sendTransaction',
+      'eth_sendTransaction',
+    ])
+    expect(await walletPrompt(page).count()).toBe(0)
   })
 
   it("a call whose 'to' does not start with 0x: refused with the SPEC rule, and the wallet is never asked", async () => {

@@ -5,9 +5,11 @@ import {
   createWalletClient,
   erc20Abi,
   getAddress,
+  type Hex,
   http,
   parseAbiItem,
   parseEther,
+  parseEventLogs,
   parseUnits,
 } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
@@ -233,5 +235,45 @@ describe('the embedded smart account batches atomically, in Chromium against the
     const query = Object.fromEntries(new URL(reads[0]!.url).searchParams)
     expect(query).toEqual({ chainId: 'eip155:31337', projectId: e2e.sandbox.projectId, bundler: 'pimlico' })
     await expect.poll(() => page.locator('.ws-toast').textContent()).toBe('Calls confirmed (2 calls)')
+
+    // One user operation is one transaction, so an atomic batch has ONE receipt, and it carries BOTH transfers:
+    // the receipt getCallsStatus reported (the demo writes it, logs included) is that transaction's, its logs hold
+    // the USDC Transfer to the recipient, and the recipient's ETH rose by exactly 0.001 in its block, which holds
+    // no other transaction (a native transfer from a contract leaves no log; the balance across the block shows it).
+    const receipts = JSON.parse((await status.getAttribute('data-receipts')) ?? '[]') as Array<{
+      transactionHash: Hex
+      blockNumber: string
+      logs: Array<{ address: Address; topics: [Hex, ...Hex[]]; data: Hex }>
+    }>
+    expect(receipts).toHaveLength(1)
+    const [receipt] = receipts
+    expect(receipt!.transactionHash).toBe(operations[0]!.transaction)
+    const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt!.logs as never })
+    expect(transfers.map((log) => ({ token: getAddress(log.address), ...log.args }))).toContainEqual({
+      token: token('USDC').address,
+      from: me,
+      to: recipient,
+      value: parseUnits('1', 6),
+    })
+    const block = BigInt(receipt!.blockNumber)
+    expect((await client.getBlock({ blockNumber: block })).transactions).toEqual([receipt!.transactionHash])
+    const [ethBeforeBlock, ethInBlock] = await Promise.all([
+      client.getBalance({ address: recipient, blockNumber: block - 1n }),
+      client.getBalance({ address: recipient, blockNumber: block }),
+    ])
+    expect(ethInBlock - ethBeforeBlock).toBe(parseEther('0.001'))
+
+    // "Show batch status": the embedded wallet does not show it itself; the kit reads it (from the bundler) and
+    // shows it in words.
+    bundlerCalls.length = 0
+    await page.getByRole('button', { name: 'Show batch status', exact: true }).click()
+    await expect
+      .poll(() => page.locator('.ws-toast').textContent(), { timeout: 30_000 })
+      .toBe('Batch status: confirmed (1 receipt)')
+    await expect.poll(() => page.getByTestId('demo-result').textContent()).toBe('Batch status shown')
+    expect(
+      bundlerCalls.filter((call) => call.method === 'eth_getUserOperationReceipt').length,
+    ).toBeGreaterThan(0)
+    expect(await frame(page).locator('#approval').isVisible()).toBe(false)
   })
 })

@@ -6,6 +6,7 @@ import { smartSessionsGlue } from '../../src/kit/load/smartSessions'
 import { capabilityStatus } from '../../src/machines/capability'
 import { type KitEvent, type KitInput, kitMachine } from '../../src/machines/kit'
 import { type SmartSessionsActorRef, smartSessionsMachine } from '../../src/machines/smartSessions'
+import type { AccountKind } from '../../src/machines/smartSessions/events'
 import type { GrantedPermission } from '../../src/machines/smartSessions/types'
 import { kitTestInput, testAccount } from './kit.fixtures'
 
@@ -28,7 +29,9 @@ function kitWith(smartSessions: boolean) {
   const asked: string[] = []
   const logic = smartSessionsMachine.provide({
     actors: {
-      accountKind: fromPromise(async (): Promise<'smartAccount' | 'eoa'> => 'smartAccount'),
+      accountKind: fromPromise(
+        async (): Promise<AccountKind> => ({ kind: 'smartAccount', permissions: true }),
+      ),
       grant: fromPromise(async ({ input: { account, request } }) => {
         asked.push('grant')
         return {

@@ -210,15 +210,30 @@ export function createEmbeddedConnectorBody(
   return body
 }
 
+/** What the embedded wallet's smart account grants (ERC-7715, as the secure site's `wallet_getCapabilities` says). */
+const EMBEDDED_PERMISSIONS = {
+  supported: true,
+  signerTypes: ['key', 'keys', 'account'],
+  permissionTypes: ['erc20-token-transfer'],
+  policyTypes: ['token-allowance'],
+} as const
+
+type EmbeddedCapabilities = Record<
+  `0x${string}`,
+  { atomic: { status: 'supported' | 'unsupported' }; permissions?: typeof EMBEDDED_PERMISSIONS }
+>
+
 /**
- * The embedded wallet's EIP-5792 capabilities, by hex chain id: atomic batching where the account shown is the
- * smart account, none for the EOA. The chains asked for (`params[1]`), else every configured one.
+ * The embedded wallet's EIP-5792 capabilities, by hex chain id: atomic batching and ERC-7715 permissions (a key
+ * signer's `erc20-token-transfer` limit) where the account shown is the smart account, neither for the EOA. The
+ * chains asked for (`params[1]`), else every configured one.
+ * @internal
  */
 export function embeddedCapabilities(
   user: FrameUser | undefined,
   chains: readonly { id: number }[],
   params: unknown,
-): Record<`0x${string}`, { atomic: { status: 'supported' | 'unsupported' } }> {
+): EmbeddedCapabilities {
   const shown = user?.address.toLowerCase()
   const type = user?.accounts.find((account) => account.address.toLowerCase() === shown)?.type
   const smart = (type ?? user?.preferredAccountType) === 'smartAccount'
@@ -231,6 +246,11 @@ export function embeddedCapabilities(
         asked.some((hex) => typeof hex === 'string' && /^0x[0-9a-f]+$/i.test(hex) && Number(hex) === id),
     )
   return Object.fromEntries(
-    ids.map((id) => [numberToHex(id), { atomic: { status: smart ? 'supported' : 'unsupported' } }]),
-  ) as Record<`0x${string}`, { atomic: { status: 'supported' | 'unsupported' } }>
+    ids.map((id) => [
+      numberToHex(id),
+      smart
+        ? { atomic: { status: 'supported' }, permissions: EMBEDDED_PERMISSIONS }
+        : { atomic: { status: 'unsupported' } },
+    ]),
+  ) as EmbeddedCapabilities
 }

@@ -5,10 +5,12 @@ import { onrampCapability } from './onrampCapability'
 import { payCapability } from './payCapability'
 import { sendCapability } from './sendCapability'
 import { signInCapability } from './signInCapability'
-import { smartSessionsCapability } from './smartSessionsCapability'
 import { swapCapability } from './swapCapability'
 
-/** The kit's own capabilities (the capability contract, src/machines/capability/contract.ts), in its entry. */
+/**
+ * The kit's own capabilities (the capability contract, src/machines/capability/contract.ts), in its entry. Those
+ * that need the kit's store are built by the composition root (Solana's connection, smart sessions).
+ */
 export const builtInCapabilities: readonly Capability[] = [
   swapCapability,
   onrampCapability,
@@ -17,5 +19,4 @@ export const builtInCapabilities: readonly Capability[] = [
   sendCapability,
   payCapability,
   callsCapability,
-  smartSessionsCapability,
 ]

@@ -1,17 +1,19 @@
 import { smartSessionsActorsFor } from '../../actors/smartSessions'
 import type { CapabilityKit, CapabilityServices, LoadedCapability } from '../../machines/capability'
 import { type SmartSessionsActorRef, smartSessionsMachine } from '../../machines/smartSessions'
+import type { KitStore } from '../../storage'
 
-/** The smart-sessions machine with its slots over wagmi's connected wallet. */
-export function smartSessionsLogic(services: CapabilityServices) {
-  return smartSessionsMachine.provide({ actors: smartSessionsActorsFor(services.wagmi) })
+/** The smart-sessions machine with its slots over wagmi's connected wallet and the kit's storage. */
+export function smartSessionsLogic(services: CapabilityServices, store?: KitStore) {
+  return smartSessionsMachine.provide({ actors: smartSessionsActorsFor(services.wagmi, store) })
 }
 
 /** The smart-sessions capability's code: its machine, and its glue beside the kit. */
 export function smartSessionsCapabilityCode(
   services: CapabilityServices,
+  store?: KitStore,
 ): LoadedCapability<ReturnType<typeof smartSessionsLogic>> {
-  return { logic: smartSessionsLogic(services), glue: smartSessionsGlue }
+  return { logic: smartSessionsLogic(services, store), glue: smartSessionsGlue }
 }
 
 /** Its glue: what was granted or revoked is said in a toast, and a failure says why. */

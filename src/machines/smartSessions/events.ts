@@ -7,6 +7,15 @@ export interface SmartSessionsAccount {
   chainId: number
 }
 
+/**
+ * The wallet's account on the chain, from its `wallet_getCapabilities`: a smart account (it batches atomically) or
+ * not, and whether it reports ERC-7715 permissions of the kind the kit asks for.
+ */
+export interface AccountKind {
+  kind: 'smartAccount' | 'eoa'
+  permissions: boolean
+}
+
 /** A grant as the kit carries it (plain data): its limit in decimal. */
 export interface KitGrantRequest {
   signer: `0x${string}`
@@ -22,6 +31,16 @@ export type SmartSessionsEvent =
   | { type: 'smartSessions.revoke'; id: number; permissionId: string }
   /** The eip155 account shown changed (none: disconnected). */
   | { type: 'smartSessions.account'; account: SmartSessionsAccount | undefined }
+  /**
+   * The slot `permissionStore`: the permissions stored for `account` (checked records; expired ones included),
+   * read at `now` (unix ms).
+   */
+  | {
+      type: 'smartSessions.stored'
+      account: SmartSessionsAccount
+      permissions: readonly GrantedPermission[]
+      now: number
+    }
 
 /** What the host reads of its last request, by the id it gave. */
 export interface SmartSessionsOutcome {
@@ -31,6 +50,11 @@ export interface SmartSessionsOutcome {
   permission?: GrantedPermission | undefined
   error?: ErrorInfo | undefined
 }
+
+/** What the machine asks of the slot `permissionStore`: read an account's stored permissions, or replace them. */
+export type PermissionStoreRequest =
+  | { type: 'load'; account: SmartSessionsAccount | undefined }
+  | { type: 'save'; account: SmartSessionsAccount; permissions: readonly GrantedPermission[] }
 
 export type SmartSessionsNotice =
   | { type: 'smartSessions.granted'; permission: GrantedPermission }
