@@ -197,18 +197,24 @@ run('session machine, model-based', [
   {
     name: 'settling first',
     model: sessionModel(false),
-    paths: 29,
+    paths: 42,
     invariant: (s) => {
       const busy =
         s.matches('deleting') ||
         s.matches({ active: { ping: 'pinging' } }) ||
+        s.matches({ active: { ping: { unresponsive: 'retrying' } } }) ||
         s.matches({ active: { extend: 'extending' } })
       if (s.hasTag('busy') !== busy) throw new Error('busy tag out of step')
+      // A ping or an extension the peer left unanswered: said as it is, the session kept.
+      const unresponsive =
+        s.matches({ active: { ping: 'unresponsive' } }) || s.matches({ active: { extend: 'failed' } })
+      if (s.hasTag('unresponsive') !== unresponsive) throw new Error('unresponsive tag out of step')
+      if (unresponsive && !s.context.error) throw new Error('unresponsive without the error that says why')
       if (s.matches('active') && !s.context.acknowledged) throw new Error('active before acknowledged')
     },
   },
-  { name: 'acknowledged (restored)', model: sessionModel(true), paths: 22 },
-  { name: 'acknowledged, expiry beyond one timer', model: sessionModel(true, false), paths: 21 },
+  { name: 'acknowledged (restored)', model: sessionModel(true), paths: 35 },
+  { name: 'acknowledged, expiry beyond one timer', model: sessionModel(true, false), paths: 34 },
 ])
 
 // ------------------------------------------------------------------------------------------------ requests

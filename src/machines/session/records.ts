@@ -131,6 +131,7 @@ export function addSession(
     clock: context.clock,
     session: { ...session, expiry },
     ...(context.ttl.sessionMs === undefined ? {} : { ttlMs: context.ttl.sessionMs }),
+    ...(context.pingIntervalMs === undefined ? {} : { pingIntervalMs: context.pingIntervalMs }),
   } satisfies SessionInput)
   return {
     ...context,
