@@ -182,11 +182,11 @@ const sessionState = (s: SnapshotFrom<typeof sessionUnderTest>) =>
  * `expiryCome`: the clock stands past the expiry when its delay ends (it expires); otherwise the expiry lies
  * beyond what one timer holds and the delay re-arms (issue 13 item 6).
  */
-const sessionModel = (acknowledged: boolean, expiryCome = true) =>
+const sessionModel = (acknowledged: boolean, expiryCome = true, role: 'app' | 'wallet' = 'app') =>
   createModel(sessionUnderTest, {
     events: sessionEvents,
     input: {
-      role: 'app',
+      role,
       session: sessionInfo(acknowledged),
       clock: expiryCome ? () => FAR + 2 : () => FAR - 2 ** 31,
     },
@@ -215,6 +215,8 @@ run('session machine, model-based', [
   },
   { name: 'acknowledged (restored)', model: sessionModel(true), paths: 35 },
   { name: 'acknowledged, expiry beyond one timer', model: sessionModel(true, false), paths: 34 },
+  // The wallet's side keeps nothing alive itself: it neither extends nor pings on a timer (the app does).
+  { name: 'wallet side, acknowledged', model: sessionModel(true, true, 'wallet'), paths: 32 },
 ])
 
 // ------------------------------------------------------------------------------------------------ requests
