@@ -60,6 +60,7 @@ export const sessionClientMachine = sessionClientSetup.createMachine({
     plan: undefined,
     clock: input.clock ?? systemClock,
     pingIntervalMs: input.pingIntervalMs,
+    keepAlive: input.keepAlive,
   }),
   invoke: { id: 'signClient', src: 'signClient', input: ({ context }) => ({ role: context.role }) },
   type: 'parallel',

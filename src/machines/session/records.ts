@@ -132,6 +132,7 @@ export function addSession(
     session: { ...session, expiry },
     ...(context.ttl.sessionMs === undefined ? {} : { ttlMs: context.ttl.sessionMs }),
     ...(context.pingIntervalMs === undefined ? {} : { pingIntervalMs: context.pingIntervalMs }),
+    ...(context.keepAlive === undefined ? {} : { keepAlive: context.keepAlive }),
   } satisfies SessionInput)
   return {
     ...context,

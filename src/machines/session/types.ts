@@ -128,6 +128,8 @@ export interface SessionClientInput {
   clock?: Clock
   /** How long a session's peer may stay silent before the app pings it. Default SESSION_PING_INTERVAL_MS. */
   pingIntervalMs?: number
+  /** This side extends its sessions before they expire and pings silent peers. Default: the app's side. */
+  keepAlive?: boolean
 }
 
 export interface SessionClientContext {
@@ -155,6 +157,7 @@ export interface SessionClientContext {
   plan: RequestPlan | undefined
   clock: Clock
   pingIntervalMs: number | undefined
+  keepAlive: boolean | undefined
 }
 
 /** What the adapter reports from the WalletConnect client. */
