@@ -39,6 +39,12 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
 
   /** `?proposalTtl=MS`: a short pairing-proposal lifetime, to watch the QR code renew (demos and tests). */
   const proposalTtl = Number(params.get('proposalTtl'))
+  /** `?sessionPing=MS`: a WalletConnect wallet silent this long is pinged (demos and tests; default 5 min). */
+  const sessionPing = Number(params.get('sessionPing'))
+  const walletConnect = {
+    ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000 ? { proposalTtlMs: proposalTtl } : {}),
+    ...(Number.isInteger(sessionPing) && sessionPing >= 1_000 ? { sessionPingIntervalMs: sessionPing } : {}),
+  }
   /**
    * `?siwx=1`: sign-in with the wallet (issue 15), sessions in this browser's storage; `?siwx=api`: sessions on
    * the sandbox Data API (`/v1/sessions`); `&siwxRequired=1`: declining disconnects.
@@ -104,9 +110,7 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
           ],
         }
       : {}),
-    ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
-      ? { walletConnect: { proposalTtlMs: proposalTtl } }
-      : {}),
+    ...(Object.keys(walletConnect).length > 0 ? { walletConnect } : {}),
     networks: solanaChain ? [localChain, solanaChain] : [localChain],
     // The kit asks a wallet only for swaps through this router (it checks every transaction the API builds).
     ...(sandboxConfig.swapRouter

@@ -140,6 +140,15 @@ describe('resolveConfig', () => {
     expect(configProblems({ ...base, networks: [null] })).toEqual(['networks.0: must be a network object'])
   })
 
+  it('walletConnect.sessionPingIntervalMs: whole milliseconds, at least a second; kept when resolved', () => {
+    expect(configProblems({ ...base, walletConnect: { sessionPingIntervalMs: 10 } })).toEqual([
+      'walletConnect.sessionPingIntervalMs: must be a whole number of milliseconds, at least 1000',
+    ])
+    expect(resolveConfig({ ...base, walletConnect: { sessionPingIntervalMs: 5_000 } }).walletConnect).toEqual(
+      { proposalTtlMs: undefined, sessionPingIntervalMs: 5_000 },
+    )
+  })
+
   it('parameters: locale is one of the kit’s locales; unset is English', () => {
     expect(resolveConfig(base).locale).toBe('en')
     expect(resolveConfig({ ...base, locale: 'ar' }).locale).toBe('ar')

@@ -348,6 +348,11 @@ export interface KitWalletConnectOptions {
    * own lifetime (5 min) when unset. Shorter values are for demos and tests.
    */
   proposalTtlMs: number | undefined
+  /**
+   * How long a connected WalletConnect wallet may stay silent before the kit pings it (a wallet that does not
+   * answer is shown as not answering); 5 min when unset. Shorter values are for demos and tests.
+   */
+  sessionPingIntervalMs?: number | undefined
 }
 
 /** The config after validation, with every default filled in. */
@@ -562,9 +567,15 @@ export function configProblems(config: unknown): string[] {
     if (!isRecord(walletConnect)) report('walletConnect', 'must be an object')
     else {
       for (const key of Object.keys(walletConnect))
-        if (key !== 'proposalTtlMs') report(`walletConnect.${key}`, 'is not an option')
+        if (key !== 'proposalTtlMs' && key !== 'sessionPingIntervalMs')
+          report(`walletConnect.${key}`, 'is not an option')
       if (walletConnect.proposalTtlMs !== undefined && !isWholeNumber(walletConnect.proposalTtlMs, 1_000))
         report('walletConnect.proposalTtlMs', 'must be a whole number of milliseconds, at least 1000')
+      if (
+        walletConnect.sessionPingIntervalMs !== undefined &&
+        !isWholeNumber(walletConnect.sessionPingIntervalMs, 1_000)
+      )
+        report('walletConnect.sessionPingIntervalMs', 'must be a whole number of milliseconds, at least 1000')
     }
   }
   if (endpoints !== undefined) {
@@ -884,7 +895,12 @@ export function resolveConfig(config: KitConfig): ResolvedKitConfig {
     siwx: config.siwx,
     storage: config.storage,
     endpoints: { ...DEFAULT_ENDPOINTS, ...config.endpoints },
-    walletConnect: { proposalTtlMs: config.walletConnect?.proposalTtlMs },
+    walletConnect: {
+      proposalTtlMs: config.walletConnect?.proposalTtlMs,
+      ...(config.walletConnect?.sessionPingIntervalMs === undefined
+        ? {}
+        : { sessionPingIntervalMs: config.walletConnect.sessionPingIntervalMs }),
+    },
     swapSlippage: config.swapSlippage,
     rpcMap: { ...config.rpcMap },
     termsConditionsUrl: safePageUrl(config.termsConditionsUrl),

@@ -70,6 +70,18 @@ export const REQUEST_TTL_MS = 15 * 60_000
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60_000
 /** Settled proposals, sessions and requests a session client keeps for the inspector and callers. Ours. §4 */
 export const SESSION_OUTCOMES_KEPT = 50
+/**
+ * The kit extends a session it holds (SPEC §4: extending resets its expiry) once less than this remains; a session
+ * given less than twice this by its wallet is extended halfway through what remained. Ours: the SPEC names none.
+ */
+export const SESSION_EXTEND_MARGIN_MS = 24 * 60 * 60_000
+/** The kit pings a session's wallet after this long without word from it (SPEC §7 wc_sessionPing). Ours. */
+export const SESSION_PING_INTERVAL_MS = 5 * 60_000
+/**
+ * How long the wallet may take to answer a ping or acknowledge an extension before the kit says it is not
+ * answering (the library itself waits 5 min). Ours: a round trip through the relay takes well under a second.
+ */
+export const SESSION_PEER_ANSWER_TIMEOUT_MS = 15_000
 
 // §7, §9 The SDK identity sent to the provider's APIs as `st` and `sv`.
 export const SDK_TYPE = 'walletstate'

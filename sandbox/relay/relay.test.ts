@@ -5,7 +5,7 @@ import { type Hex, isHex, toHex, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { type Relay, startRelay } from './relay.ts'
+import { logEntryOf, type Relay, startRelay } from './relay.ts'
 
 type Client = InstanceType<typeof SignClient>
 
@@ -219,6 +219,28 @@ describe('relay with real sign-client clients', () => {
     expect(stats.requests.wc_proposeSession).toBeGreaterThanOrEqual(1)
     expect(stats.requests.wc_approveSession).toBeGreaterThanOrEqual(1)
     expect(stats.acked).toBeGreaterThan(0)
+  })
+
+  it('logs the session methods by their tags: an extension and a ping, each with its answer', async () => {
+    const { dapp, session } = await pair(relay)
+    const { acknowledged } = await dapp.extend({ topic: session.topic })
+    await within(acknowledged(), 5_000, 'extend acknowledged')
+    await within(dapp.ping({ topic: session.topic }), 5_000, 'ping')
+    const mine = relay.log().filter((entry) => entry.topic === session.topic)
+    expect(mine.map((entry) => `${entry.method} ${entry.kind}`)).toEqual(
+      expect.arrayContaining([
+        'wc_sessionExtend request',
+        'wc_sessionExtend response',
+        'wc_sessionPing request',
+        'wc_sessionPing response',
+      ]),
+    )
+    // From Node, the same log over HTTP.
+    const { entries } = (await (await fetch(`${relay.origin}/__log`)).json()) as { entries: unknown[] }
+    expect(entries).toEqual(expect.arrayContaining(mine))
+    // Tags that name no session method are not logged.
+    expect(logEntryOf(session.topic, 4000, 1)).toBeUndefined()
+    expect(logEntryOf(session.topic, undefined, 1)).toBeUndefined()
   })
 
   it('rejects the dapp approval when the wallet rejects the proposal', async () => {

@@ -22,6 +22,10 @@ import { VERIFY_CONTROL_PATH, VerifyService } from './verify.ts'
  *   request.
  * - `429`: the WebSocket upgrade is refused with HTTP 429 and `Retry-After`. One count per upgrade.
  * Plain HTTP requests to the origin (other than `/__health` and `/__fault`) get the shared HTTP behaviour.
+ *
+ * The log (`relay.log()`, or `GET /__log` from Node): every publish whose tag names a WalletConnect session method
+ * (`wc_sessionExtend`, `wc_sessionPing`, …: the tags are plain in `irn_publish`, the payloads encrypted), so a test
+ * can see a session being extended or pinged, and answered.
  */
 
 /** Options of {@link startRelay}. */
@@ -59,6 +63,39 @@ export interface RelayStats {
   upgradesRefused: number
 }
 
+/** One publish of a WalletConnect session method, known by its tag. */
+export interface RelayLogEntry {
+  /** Epoch ms. */
+  at: number
+  topic: string
+  method: string
+  kind: 'request' | 'response'
+  tag: number
+}
+
+/** WalletConnect's publish tags of the session methods: the request's, and its response's one above. */
+const SESSION_METHOD_TAGS: Record<number, string> = {
+  1100: 'wc_sessionPropose',
+  1102: 'wc_sessionSettle',
+  1104: 'wc_sessionUpdate',
+  1106: 'wc_sessionExtend',
+  1108: 'wc_sessionRequest',
+  1110: 'wc_sessionEvent',
+  1112: 'wc_sessionDelete',
+  1114: 'wc_sessionPing',
+  1116: 'wc_sessionAuthenticate',
+}
+const LOG_MAX = 1_000
+
+/** The log entry of a publish with this tag, if the tag names a session method. */
+export function logEntryOf(topic: string, tag: number | undefined, at: number): RelayLogEntry | undefined {
+  if (tag === undefined) return undefined
+  const request = SESSION_METHOD_TAGS[tag]
+  if (request) return { at, topic, method: request, kind: 'request', tag }
+  const response = SESSION_METHOD_TAGS[tag - 1]
+  return response ? { at, topic, method: response, kind: 'response', tag } : undefined
+}
+
 /** A running relay. */
 export interface Relay {
   /** `ws://127.0.0.1:PORT`: the `relayUrl` for WalletConnect clients. */
@@ -72,6 +109,8 @@ export interface Relay {
   /** The Verify stand-in on the same origin (`POST /v1/attestation`, `GET /v1/attestation/{topic}`). */
   verify: VerifyService
   stats(): RelayStats
+  /** The session methods published, oldest first (the last LOG_MAX). */
+  log(): RelayLogEntry[]
   /** Closes every socket (close code 1001, then terminate) and the server. Safe to call twice. */
   close(): Promise<void>
 }
@@ -219,6 +258,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     upgradesRefused: 0,
   }
   const requestCounts = new Map<string, number>()
+  const log: RelayLogEntry[] = []
   let closing: Promise<void> | undefined
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
@@ -229,10 +269,11 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     name: 'relay',
     port: options.port ?? 0,
     origins: relayOrigins,
-    privatePaths: [VERIFY_CONTROL_PATH],
+    privatePaths: [VERIFY_CONTROL_PATH, '/__log'],
     handler: (req) => {
       const verified = verify.handle(req)
       if (verified) return verified
+      if (req.url.pathname === '/__log' && req.method === 'GET') return { json: { entries: log } }
       if (req.url.pathname === '/' && req.method === 'GET') {
         return {
           json: {
@@ -492,6 +533,11 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     if (existing && existing.expiresAt > Date.now()) return
     if (existing) dropStored(existing)
     const now = Date.now()
+    const entry = logEntryOf(topic, tag, now)
+    if (entry) {
+      log.push(entry)
+      if (log.length > LOG_MAX) log.shift()
+    }
     const stored: StoredMessage = {
       topic,
       message,
@@ -685,6 +731,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         upgradesRefused: counters.upgradesRefused,
       }
     },
+    log: () => [...log],
     close: () => service.close(),
   }
 }

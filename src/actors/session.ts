@@ -293,8 +293,11 @@ export function createSessionActors(client: SignClient, { oneClickAuth = true }:
     ping: fromCallback<SessionEvent, { topic: string }>(({ sendBack, input }) =>
       pingPeer(client, input.topic, sendBack),
     ),
+    // Settles once the peer acknowledged (the library resets its own expiry first and waits up to 5 min; the
+    // machine stops waiting sooner).
     extend: fromPromise(async ({ input }) => {
-      await mapped(client.extend({ topic: input.topic }))
+      const { acknowledged } = await mapped(client.extend({ topic: input.topic }))
+      await mapped(acknowledged())
     }),
     emit: fromPromise(async ({ input }) => {
       await mapped(client.emit({ topic: input.topic, chainId: input.chainId, event: input.event }))

@@ -407,6 +407,22 @@ export class SignatureVerificationTimeoutError extends SessionError {
   }
 }
 
+/**
+ * The wallet did not answer a ping, or did not acknowledge an extension, within SESSION_PEER_ANSWER_TIMEOUT_MS
+ * (src/constants.ts). The session is kept: the kit says the wallet is not answering and asks it again.
+ */
+export class PeerNotAnsweringError extends SessionError {
+  override name = 'PeerNotAnsweringError'
+  constructor(what: 'ping' | 'extend', parameters: Parameters & { timeoutMs?: number } = {}) {
+    super(
+      what === 'ping'
+        ? 'Expired. The wallet did not answer the session ping in time'
+        : 'Expired. The wallet did not acknowledge the session extension in time',
+      { ...parameters, code: EXPIRED, details: parameters.details ?? noAnswerAfter(parameters.timeoutMs) },
+    )
+  }
+}
+
 /** The peer answered with an error of its own; its message and code are kept. */
 export class RemoteError extends SessionError {
   override name = 'RemoteError'

@@ -205,6 +205,9 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
       // The provider proposes again itself when the connection retries (a fresh QR code).
       renewExpiredProposals: false,
       ttl: resolved.walletConnect.proposalTtlMs ? { proposalMs: resolved.walletConnect.proposalTtlMs } : {},
+      ...(resolved.walletConnect.sessionPingIntervalMs
+        ? { pingIntervalMs: resolved.walletConnect.sessionPingIntervalMs }
+        : {}),
       rpcMap: Object.fromEntries(
         resolved.networks
           .filter((n) => n.chainNamespace === 'eip155' && networkRpcUrl(resolved, n))

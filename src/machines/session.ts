@@ -59,6 +59,8 @@ export const sessionClientMachine = sessionClientSetup.createMachine({
     lastError: undefined,
     plan: undefined,
     clock: input.clock ?? systemClock,
+    pingIntervalMs: input.pingIntervalMs,
+    keepAlive: input.keepAlive,
   }),
   invoke: { id: 'signClient', src: 'signClient', input: ({ context }) => ({ role: context.role }) },
   type: 'parallel',

@@ -107,9 +107,12 @@ interface Paired {
 }
 
 /** Proposes from the app, pairs the wallet, approves through the wallet's machine. */
-async function pair(ttl: { app?: SessionTtls; wallet?: SessionTtls } = {}): Promise<Paired> {
+async function pair(
+  ttl: { app?: SessionTtls; wallet?: SessionTtls } = {},
+  appInput: Partial<SessionClientInput> = {},
+): Promise<Paired> {
   const account = privateKeyToAccount(generatePrivateKey())
-  const app = await makeSide('app', ttl.app ? { ttl: ttl.app } : {})
+  const app = await makeSide('app', { ...(ttl.app ? { ttl: ttl.app } : {}), input: appInput })
   const wallet = await makeSide('wallet', ttl.wallet ? { ttl: ttl.wallet } : {})
   const { uri } = await connectThrough(app.actor, { optionalNamespaces: { eip155: NAMESPACE } })
   wallet.actor.send({ type: 'session.pair', uri })
@@ -303,7 +306,8 @@ describe('session machines over two real clients', () => {
 
   it('extends: the expiry is reset on both sides; without an extension the session expires on both', async () => {
     const ttl = { sessionMs: 1_500 }
-    const { app, wallet, topic } = await pair({ app: ttl, wallet: ttl })
+    // The app's own keep-alive (it extends before the expiry) is off here: the extension is the wallet's, once.
+    const { app, wallet, topic } = await pair({ app: ttl, wallet: ttl }, { keepAlive: false })
     const before = app.actor.getSnapshot().context.sessions[topic]!.expiry
     await new Promise((resolve) => setTimeout(resolve, 700))
     wallet.actor.send({ type: 'session.extend', topic })
@@ -333,6 +337,24 @@ describe('session machines over two real clients', () => {
     await expect(
       app.client.request({ topic, chainId: CHAIN, request: { method: 'personal_sign', params: [] } }),
     ).rejects.toSatisfy((error: unknown) => toSessionError(error).name === 'RecentlyDeletedError')
+  })
+
+  it('the app keeps its session alive: it extends before each expiry, and the wallet hears every extension', async () => {
+    const ttl = { sessionMs: 1_500 }
+    const { app, wallet, topic } = await pair({ app: ttl, wallet: ttl })
+    const extensions: number[] = []
+    wallet.client.on('session_extend', ({ topic: extended }) => {
+      if (extended === topic) extensions.push(Date.now())
+    })
+    const start = Date.now()
+    // Three lifetimes later, both sides still hold it, extended again and again.
+    await eventually(() => extensions.length >= 3, 'three extensions heard by the wallet', 5_000)
+    expect(isActive(app, topic)).toBe(true)
+    expect(isActive(wallet, topic)).toBe(true)
+    expect(outcome(app, 'session', topic)).toBeUndefined()
+    // Each extension came before the expiry it pushed back (halfway through a session shorter than the margin).
+    expect(extensions[0]! - start).toBeLessThan(ttl.sessionMs)
+    expect(app.actor.getSnapshot().context.sessions[topic]!.expiry).toBeGreaterThan(Date.now())
   })
 
   it('deletes from the app: the wallet sees the peer disconnect; the topic cannot be reused', async () => {

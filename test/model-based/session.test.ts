@@ -182,11 +182,11 @@ const sessionState = (s: SnapshotFrom<typeof sessionUnderTest>) =>
  * `expiryCome`: the clock stands past the expiry when its delay ends (it expires); otherwise the expiry lies
  * beyond what one timer holds and the delay re-arms (issue 13 item 6).
  */
-const sessionModel = (acknowledged: boolean, expiryCome = true) =>
+const sessionModel = (acknowledged: boolean, expiryCome = true, role: 'app' | 'wallet' = 'app') =>
   createModel(sessionUnderTest, {
     events: sessionEvents,
     input: {
-      role: 'app',
+      role,
       session: sessionInfo(acknowledged),
       clock: expiryCome ? () => FAR + 2 : () => FAR - 2 ** 31,
     },
@@ -197,18 +197,26 @@ run('session machine, model-based', [
   {
     name: 'settling first',
     model: sessionModel(false),
-    paths: 29,
+    paths: 42,
     invariant: (s) => {
       const busy =
         s.matches('deleting') ||
         s.matches({ active: { ping: 'pinging' } }) ||
+        s.matches({ active: { ping: { unresponsive: 'retrying' } } }) ||
         s.matches({ active: { extend: 'extending' } })
       if (s.hasTag('busy') !== busy) throw new Error('busy tag out of step')
+      // A ping or an extension the peer left unanswered: said as it is, the session kept.
+      const unresponsive =
+        s.matches({ active: { ping: 'unresponsive' } }) || s.matches({ active: { extend: 'failed' } })
+      if (s.hasTag('unresponsive') !== unresponsive) throw new Error('unresponsive tag out of step')
+      if (unresponsive && !s.context.error) throw new Error('unresponsive without the error that says why')
       if (s.matches('active') && !s.context.acknowledged) throw new Error('active before acknowledged')
     },
   },
-  { name: 'acknowledged (restored)', model: sessionModel(true), paths: 22 },
-  { name: 'acknowledged, expiry beyond one timer', model: sessionModel(true, false), paths: 21 },
+  { name: 'acknowledged (restored)', model: sessionModel(true), paths: 35 },
+  { name: 'acknowledged, expiry beyond one timer', model: sessionModel(true, false), paths: 34 },
+  // The wallet's side keeps nothing alive itself: it neither extends nor pings on a timer (the app does).
+  { name: 'wallet side, acknowledged', model: sessionModel(true, true, 'wallet'), paths: 32 },
 ])
 
 // ------------------------------------------------------------------------------------------------ requests

@@ -27,6 +27,7 @@ import {
 import type { RpcResponse } from '../../../src/session/types.ts'
 import { type ProviderRpcError, rpcErrors, toProviderError } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
+import { setUpLifetime } from './lifetime.ts'
 import { solanaAddress, solanaChain } from './solana.ts'
 import { byId, type Card, logLine, renderCard, renderSessions, type SessionRow, setAlert } from './view.ts'
 import {
@@ -629,6 +630,9 @@ async function main(): Promise<void> {
       icons: [],
     },
   })
+
+  // `?sessionExpiry=SECONDS`, `?pings=off` and the "Answer pings" switch (lifetime.ts).
+  setUpLifetime(client, url.searchParams, status)
 
   // The machine's client slot listens to the WalletConnect client from its start, before anything is paired.
   // `?oneClick=off`: a wallet without one-click auth, which gets the app's fallback session proposal.

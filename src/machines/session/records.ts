@@ -131,6 +131,8 @@ export function addSession(
     clock: context.clock,
     session: { ...session, expiry },
     ...(context.ttl.sessionMs === undefined ? {} : { ttlMs: context.ttl.sessionMs }),
+    ...(context.pingIntervalMs === undefined ? {} : { pingIntervalMs: context.pingIntervalMs }),
+    ...(context.keepAlive === undefined ? {} : { keepAlive: context.keepAlive }),
   } satisfies SessionInput)
   return {
     ...context,

@@ -8,16 +8,28 @@ import {
   raise,
   setup,
 } from 'xstate'
-import { PING_RESPONSE_DELAY_MS, SESSION_TTL_MS } from '../../constants'
-import type { ErrorReason, SessionErrorInfo } from '../../errors/session'
+import {
+  PING_RESPONSE_DELAY_MS,
+  SESSION_EXTEND_MARGIN_MS,
+  SESSION_PEER_ANSWER_TIMEOUT_MS,
+  SESSION_PING_INTERVAL_MS,
+  SESSION_TTL_MS,
+} from '../../constants'
+import { type ErrorReason, PeerNotAnsweringError, type SessionErrorInfo } from '../../errors/session'
 import { errorInfoOf } from '../../session/rules'
 import type { Participant, SessionEventInfo, SessionInfo } from '../../session/types'
-import { errorOf, notProvided, reached, remaining, systemClock } from './shared'
+import { errorOf, extendAt, info, notProvided, reached, remaining, systemClock } from './shared'
 import type { Clock, Role, SessionNotice } from './types'
 
 /**
  * One session (`session:<topic>`, SPEC §4): settling → active (lifetime, ping, extend, emit) → deleted | expired |
  * peerDisconnected (or settlementFailed).
+ *
+ * The side that keeps the session alive (`keepAlive`: the app by default) extends it before it expires (the named
+ * delay `extendDue`, SESSION_EXTEND_MARGIN_MS before the expiry the wallet set, or halfway through a shorter
+ * session) and pings the peer after `pingIntervalMs` without word from it. A ping or an extension the peer does not
+ * answer within SESSION_PEER_ANSWER_TIMEOUT_MS (or answers with an error) is the tag `unresponsive`: the session is
+ * kept, the peer is asked again after the interval (or at once on `session.ping`), and a pong ends it.
  */
 export interface SessionInput {
   parent?: AnyActorRef
@@ -26,6 +38,10 @@ export interface SessionInput {
   session: SessionInfo
   /** How long an extension lasts (SPEC §4: extending resets the expiry). */
   ttlMs?: number
+  /** This side extends the session before it expires and pings a silent peer. Default: the app's side. */
+  keepAlive?: boolean
+  /** How long the peer may stay silent before it is pinged. Default SESSION_PING_INTERVAL_MS. */
+  pingIntervalMs?: number
 }
 
 export interface SessionContext {
@@ -37,6 +53,10 @@ export interface SessionContext {
   expiry: number
   acknowledged: boolean
   ttlMs: number
+  keepAlive: boolean
+  pingIntervalMs: number
+  /** When the next extension is due (epoch ms; planned on each new expiry). */
+  extendAt: number
   /** Events waiting to be emitted to the peer, oldest first. */
   outbox: { chainId: string; event: SessionEventInfo }[]
   /** Pings the peer answered, and pings the peer sent (answered with success by the library). */
@@ -68,11 +88,12 @@ export const sessionMachine = setup({
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
-    tags: {} as 'busy',
+    tags: {} as 'busy' | 'unresponsive',
   },
   actors: {
     /** Pings the peer; sends back `session.pong` when it answers with success, `session.pingFailed` otherwise. */
     ping: fromCallback<SessionEvent, { topic: string }>(notProvided('sessionMachine', 'ping')),
+    /** Extends the session; resolves once the peer acknowledged the extension. */
     extend: fromPromise<void, { topic: string }>(notProvided('sessionMachine', 'extend')),
     emit: fromPromise<void, { topic: string; chainId: string; event: SessionEventInfo }>(
       notProvided('sessionMachine', 'emit'),
@@ -85,6 +106,12 @@ export const sessionMachine = setup({
     sessionExpiry: ({ context }) => remaining(context.clock, context.expiry),
     /** SPEC §9: the pinger handles the peer's answer 500 ms late. */
     pingResponse: PING_RESPONSE_DELAY_MS,
+    /** Until the extension is due (see `extendAt`). */
+    extendDue: ({ context }) => remaining(context.clock, context.extendAt),
+    /** How long the peer may stay silent before it is pinged. */
+    peerSilence: ({ context }) => context.pingIntervalMs,
+    /** How long a ping or an extension waits for the peer's answer. */
+    peerAnswer: SESSION_PEER_ANSWER_TIMEOUT_MS,
   },
   guards: {
     acknowledged: ({ context }) => context.acknowledged,
@@ -92,6 +119,9 @@ export const sessionMachine = setup({
     hasOutbox: ({ context }) => context.outbox.length > 0,
     /** The session's expiry has come: a delay clamped to what a timer holds may end before it. */
     expiryReached: ({ context }) => reached(context.clock, context.expiry),
+    keepsAlive: ({ context }) => context.keepAlive,
+    /** This side keeps the session alive and its extension is due (a clamped delay may end before it). */
+    extendDueReached: ({ context }) => context.keepAlive && reached(context.clock, context.extendAt),
   },
   actions: {
     acknowledge: assign({ acknowledged: true }),
@@ -104,6 +134,17 @@ export const sessionMachine = setup({
       topic: context.topic,
       expiry: context.clock() + context.ttlMs,
     })),
+    planExtend: assign(({ context }) => ({
+      extendAt: extendAt(context.clock(), context.expiry, SESSION_EXTEND_MARGIN_MS),
+    })),
+    raiseExtend: raise(({ context }) => ({ type: 'session.extend' as const, topic: context.topic })),
+    setPingTimedOut: assign({
+      error: () => info(new PeerNotAnsweringError('ping', { timeoutMs: SESSION_PEER_ANSWER_TIMEOUT_MS })),
+    }),
+    setExtendTimedOut: assign({
+      error: () => info(new PeerNotAnsweringError('extend', { timeoutMs: SESSION_PEER_ANSWER_TIMEOUT_MS })),
+    }),
+    clearError: assign({ error: undefined }),
     countPingAnswered: assign(({ context }) => ({ pingsAnswered: context.pingsAnswered + 1 })),
     countPong: assign(({ context }) => ({ pongs: context.pongs + 1, error: undefined })),
     queueEmit: assign(({ context, event }) => {
@@ -132,6 +173,9 @@ export const sessionMachine = setup({
     expiry: input.session.expiry,
     acknowledged: input.session.acknowledged,
     ttlMs: input.ttlMs ?? SESSION_TTL_MS,
+    keepAlive: input.keepAlive ?? input.role === 'app',
+    pingIntervalMs: input.pingIntervalMs ?? SESSION_PING_INTERVAL_MS,
+    extendAt: input.session.expiry,
     outbox: [],
     pongs: 0,
     pingsAnswered: 0,
@@ -165,11 +209,17 @@ export const sessionMachine = setup({
           initial: 'live',
           states: {
             live: {
+              entry: 'planExtend',
               after: {
                 // A far expiry (past what one timer holds) re-arms the delay instead of firing early.
                 sessionExpiry: [
                   { guard: 'expiryReached', target: '#session.expired' },
                   { target: 'live', reenter: true },
+                ],
+                // Extended before it expires; the extension's new expiry plans the next one.
+                extendDue: [
+                  { guard: 'extendDueReached', actions: 'raiseExtend' },
+                  { guard: 'keepsAlive', target: 'live', reenter: true },
                 ],
               },
               on: {
@@ -195,17 +245,46 @@ export const sessionMachine = setup({
         ping: {
           initial: 'idle',
           states: {
-            idle: { on: { 'session.ping': 'pinging' } },
+            idle: {
+              after: { peerSilence: { guard: 'keepsAlive', target: 'pinging' } },
+              on: {
+                'session.ping': 'pinging',
+                // The peer pinged (the library answered): it is not silent.
+                'wc.sessionPing': { target: 'idle', reenter: true, actions: 'countPingAnswered' },
+              },
+            },
             pinging: {
               tags: 'busy',
               invoke: { id: 'ping', src: 'ping', input: ({ context }) => ({ topic: context.topic }) },
               on: {
                 'session.pong': 'answered',
-                'session.pingFailed': { target: 'idle', actions: 'setPingError' },
+                'session.pingFailed': { target: 'unresponsive', actions: 'setPingError' },
               },
+              after: { peerAnswer: { target: 'unresponsive', actions: 'setPingTimedOut' } },
             },
             /** The peer answered with success; the answer is handled after the SPEC's delay. */
             answered: { after: { pingResponse: { target: 'idle', actions: 'countPong' } } },
+            /** The peer did not answer: the session is kept and the peer asked again (`session.ping` at once). */
+            unresponsive: {
+              tags: 'unresponsive',
+              initial: 'waiting',
+              on: { 'wc.sessionPing': { target: 'idle', actions: ['countPingAnswered', 'clearError'] } },
+              states: {
+                waiting: {
+                  after: { peerSilence: { guard: 'keepsAlive', target: 'retrying' } },
+                  on: { 'session.ping': 'retrying' },
+                },
+                retrying: {
+                  tags: 'busy',
+                  invoke: { id: 'ping', src: 'ping', input: ({ context }) => ({ topic: context.topic }) },
+                  on: {
+                    'session.pong': '#session.active.ping.answered',
+                    'session.pingFailed': { target: 'waiting', actions: 'setPingError' },
+                  },
+                  after: { peerAnswer: { target: 'waiting', actions: 'setPingTimedOut' } },
+                },
+              },
+            },
           },
         },
         extend: {
@@ -221,8 +300,14 @@ export const sessionMachine = setup({
                 src: 'extend',
                 input: ({ context }) => ({ topic: context.topic }),
                 onDone: 'idle',
-                onError: { target: 'idle', actions: { type: 'setError', params: errorOf } },
+                onError: { target: 'failed', actions: { type: 'setError', params: errorOf } },
               },
+              after: { peerAnswer: { target: 'failed', actions: 'setExtendTimedOut' } },
+            },
+            /** The peer did not acknowledge: extended again on `session.extend`, or once it answers a ping. */
+            failed: {
+              tags: 'unresponsive',
+              on: { 'session.extend': 'extending', 'session.pong': 'extending' },
             },
           },
         },

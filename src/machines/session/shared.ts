@@ -29,3 +29,13 @@ export const info = (error: SessionError): SessionErrorInfo => sessionErrorInfo(
 /** Action params from an invoked actor's error and done events. */
 export const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 export const outputOf = ({ event }: { event: { output: unknown } }) => event.output
+
+/**
+ * When to extend a session that expires at `expiry`, seen at `now` (epoch ms): `margin` before its expiry, or
+ * halfway through what remains when that is less than twice the margin (a wallet may grant a short session);
+ * never before `now`. After an extension the expiry moves, and so does the next extension.
+ */
+export const extendAt = (now: number, expiry: number, margin: number) => {
+  const left = Math.max(0, expiry - now)
+  return expiry - Math.min(margin, left / 2)
+}

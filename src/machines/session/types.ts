@@ -126,6 +126,10 @@ export interface SessionClientInput {
   renewExpiredProposals?: boolean
   /** Where the machines read the time (epoch ms). Default `Date.now()`. */
   clock?: Clock
+  /** How long a session's peer may stay silent before the app pings it. Default SESSION_PING_INTERVAL_MS. */
+  pingIntervalMs?: number
+  /** This side extends its sessions before they expire and pings silent peers. Default: the app's side. */
+  keepAlive?: boolean
 }
 
 export interface SessionClientContext {
@@ -152,6 +156,8 @@ export interface SessionClientContext {
   /** App: the plan of the `request.send` being handled (see `RequestPlan`); undefined between requests. */
   plan: RequestPlan | undefined
   clock: Clock
+  pingIntervalMs: number | undefined
+  keepAlive: boolean | undefined
 }
 
 /** What the adapter reports from the WalletConnect client. */

@@ -3,6 +3,7 @@ import { selectIsDisconnecting } from '../../machines/connection'
 import { networkOfChain } from '../../utils/caip'
 import { truncateAddress } from '../../utils/format'
 import { useSelector } from '../actor'
+import { RemoteSessionNotice } from '../components/RemoteSessionNotice'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
@@ -76,6 +77,7 @@ export default function AccountView() {
           <EmbeddedAccount />
         </Suspense>
       ) : null}
+      <RemoteSessionNotice />
       {error ? (
         <p className="ws-error-text" role="alert">
           {errorText(t, error)}
