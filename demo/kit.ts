@@ -27,6 +27,17 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
     testnet: true,
   })
 
+  /** The sandbox's second EVM chain, so Networks switches between two EVM chains. */
+  const moreChains: KitNetwork[] = (sandboxConfig.moreChains ?? []).map((chain) =>
+    defineEvmNetwork({
+      id: chain.id,
+      name: chain.name,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+      testnet: true,
+    }),
+  )
+
   /** The sandbox's Solana chain (issue 17), beside the EVM one: one modal for both namespaces. */
   const solanaChain: KitNetwork | undefined = sandboxConfig.solana
     ? defineSolanaNetwork({
@@ -107,7 +118,7 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
     ...(Number.isInteger(proposalTtl) && proposalTtl >= 1_000
       ? { walletConnect: { proposalTtlMs: proposalTtl } }
       : {}),
-    networks: solanaChain ? [localChain, solanaChain] : [localChain],
+    networks: solanaChain ? [localChain, solanaChain, ...moreChains] : [localChain, ...moreChains],
     // The kit asks a wallet only for swaps through this router (it checks every transaction the API builds).
     ...(sandboxConfig.swapRouter
       ? { swapRouters: { [`eip155:${localChain.id}`]: sandboxConfig.swapRouter } }
