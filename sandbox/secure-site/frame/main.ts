@@ -214,15 +214,15 @@ function frameUser(account: AccountView, forChain?: number | string): FrameUser 
   }
   const evmChain = evmChainNumber(chain)
   if (evmChain !== undefined && siteMoreChainIds.includes(evmChain)) {
-    // No smart account on this chain: the EOA is the account; the preferred type stays, so the kit asks for the
-    // smart account's setup and hears it is not supported here (SPEC §8).
+    // No smart account on this chain: the EOA is the account, and the type shown; asking for the smart account
+    // here is refused with SPEC §8's text (setPreferredAccount below), the account's own preference kept.
     return {
       ...(account.email ? { email: account.email } : {}),
       address: account.eoa,
       chainId: chain,
       accounts: [{ address: account.eoa, type: 'eoa' }],
       ...(account.userName ? { userName: account.userName } : {}),
-      preferredAccountType: account.preferredAccountType,
+      preferredAccountType: 'eoa',
     }
   }
   return {
@@ -544,6 +544,9 @@ const handlers: FrameCommands = {
 
   async setPreferredAccount({ type }) {
     requireSession()
+    if (type === 'smartAccount' && !onSolana(currentChain()) && !smartAccountsOn(currentChain())) {
+      throw new FrameError('This application might not support Smart Accounts')
+    }
     const { account } = await api('/api/preferred-account', { type })
     return frameUser(account)
   },
