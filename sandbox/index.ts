@@ -260,9 +260,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ([chain, chain2, rpc, walletsApi, db, solana]) =>
         startSecureSite({
           // The second chain: the EOA signs there (no smart-account stack), paid by the same dev account.
+          chainName: SANDBOX_CHAIN_NAME,
           moreChains: [
             {
               chainId: chain2.chainId,
+              name: SANDBOX_CHAIN_2_NAME,
               rpcUrl: rpcEndpoint(rpc.origin, projectId, `eip155:${chain2.chainId}`),
               faucet: {
                 privateKey: chain2.accounts[chain2.accounts.length - 1]!.privateKey,

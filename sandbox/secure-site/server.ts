@@ -16,6 +16,7 @@ import type { AllowedOrigins } from '../shared/origins.ts'
 import { AccountService, ApiError, type Mail } from './accounts.ts'
 import { KeyVault } from './keys.ts'
 import { SECURE_SITE_MIGRATIONS } from './migrations.ts'
+import { type FrameNetwork, frameNetworks } from './networks.ts'
 import {
   FRAME_HEADERS,
   farcasterPage,
@@ -74,12 +75,14 @@ export interface SecureSiteOptions {
   bundlerUrl?: string
   /** The chain the site serves and signs for. */
   chainId: number
+  /** Its name in the frame's network list (`GET /networks`); default "Chain {chainId}". */
+  chainName?: string
   /**
    * Further EVM chains it serves and signs for (the second sandbox chain), with the EOA only: without an
    * ERC-4337 stack there, the smart account is refused ('This application might not support Smart Accounts').
    * Each new account's EOA is paid by `faucet` there too.
    */
-  moreChains?: Array<{ chainId: number; rpcUrl: string; faucet?: FaucetOptions }>
+  moreChains?: Array<{ chainId: number; name?: string; rpcUrl: string; faucet?: FaucetOptions }>
   /** Origin of the wallet-listing API: `GET /projects/v1/origins?projectId&st&sv` gives the allowed origins. */
   originsUrl: string
   /** 0 or unset: a free port. */
@@ -136,6 +139,16 @@ const OptionsSchema = v.object({
   rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'rpcUrl must be http(s)')),
   bundlerUrl: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'bundlerUrl must be http(s)'))),
   chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  chainName: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+  moreChains: v.optional(
+    v.array(
+      v.object({
+        chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+        rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'moreChains rpcUrl must be http(s)')),
+      }),
+    ),
+  ),
   originsUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'originsUrl must be http(s)')),
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65_535))),
   mailIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
@@ -305,6 +318,29 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
       ...(options.origins ? { origins: options.origins } : {}),
       handler: createRouter([
         ...pageRoutes({ accounts, files, getOrigin: () => origin }),
+        networksRoute(
+          frameNetworks([
+            {
+              caipNetworkId: `eip155:${chainId}`,
+              name: options.chainName ?? `Chain ${chainId}`,
+              namespace: 'eip155',
+            },
+            ...(options.moreChains ?? []).map((more) => ({
+              caipNetworkId: `eip155:${more.chainId}`,
+              name: more.name ?? `Chain ${more.chainId}`,
+              namespace: 'eip155' as const,
+            })),
+            ...(solanaWallet
+              ? [
+                  {
+                    caipNetworkId: solanaWallet.chainId,
+                    name: 'Solana Sandbox',
+                    namespace: 'solana' as const,
+                  },
+                ]
+              : []),
+          ]),
+        ),
         ...apiRoutes({
           accounts,
           wallet,
@@ -355,6 +391,19 @@ const ProviderParam = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 
 /** The app's theme the social page opens in (the frame adds it); dark when absent or unknown. */
 const themeParam = (value: string | null | undefined) => (value === 'light' ? 'light' : 'dark')
 const MailboxTo = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.minLength(1), v.maxLength(254))
+
+/**
+ * `GET /networks`: the frame's network list (SPEC §1's 23 EVM and 3 Solana networks, then the site's own), each
+ * marked `reachable` or not: the public ones cannot be reached from the sandbox, and switching to one is refused.
+ */
+function networksRoute(networks: FrameNetwork[]): Route {
+  return {
+    method: 'GET',
+    pattern: /^\/networks$/,
+    sdkParams: false,
+    handle: () => ({ headers: { 'Cache-Control': 'no-store' }, json: { networks } }),
+  }
+}
 
 function pageRoutes(deps: {
   accounts: AccountService
