@@ -27,6 +27,17 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
     testnet: true,
   })
 
+  /** The sandbox's second EVM chain, so Networks switches between two EVM chains. */
+  const moreChains: KitNetwork[] = (sandboxConfig.moreChains ?? []).map((chain) =>
+    defineEvmNetwork({
+      id: chain.id,
+      name: chain.name,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+      testnet: true,
+    }),
+  )
+
   /** The sandbox's Solana chain (issue 17), beside the EVM one: one modal for both namespaces. */
   const solanaChain: KitNetwork | undefined = sandboxConfig.solana
     ? defineSolanaNetwork({
@@ -111,7 +122,7 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
         }
       : {}),
     ...(Object.keys(walletConnect).length > 0 ? { walletConnect } : {}),
-    networks: solanaChain ? [localChain, solanaChain] : [localChain],
+    networks: solanaChain ? [localChain, solanaChain, ...moreChains] : [localChain, ...moreChains],
     // The kit asks a wallet only for swaps through this router (it checks every transaction the API builds).
     ...(sandboxConfig.swapRouter
       ? { swapRouters: { [`eip155:${localChain.id}`]: sandboxConfig.swapRouter } }

@@ -8,6 +8,8 @@ export interface DemoSandboxConfig {
   projectId: string
   endpoints: Partial<KitEndpoints>
   chain: { id: number; name: string; rpcUrl: string } | null
+  /** Further sandbox EVM chains (the second sandbox chain), listed after `chain`; absent in a plain build. */
+  moreChains?: Array<{ id: number; name: string; rpcUrl: string }>
   /** The sandbox chain's swap router, the kit's `swapRouters` entry for it; absent in a plain build. */
   swapRouter?: string | null
   /** The sandbox's Solana chain (issue 17); absent in a plain build. */

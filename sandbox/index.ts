@@ -5,7 +5,14 @@ import { openDatabase, type SandboxDb } from './api/db.ts'
 import { type ListingApi, startListingApi } from './api/listing.ts'
 import { SANDBOX_SOLANA_CHAIN_ID } from './api/solana.ts'
 import { type Bundler, startBundler } from './chain/bundler.ts'
-import { type Chain, SANDBOX_CHAIN_ID, startChain } from './chain/chain.ts'
+import {
+  type Chain,
+  SANDBOX_CHAIN_2_ID,
+  SANDBOX_CHAIN_2_NAME,
+  SANDBOX_CHAIN_ID,
+  SANDBOX_CHAIN_NAME,
+  startChain,
+} from './chain/chain.ts'
 import { bundlerEndpoint, rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
@@ -25,6 +32,7 @@ import { SOLANA_DEV_WALLET_ADDRESS } from './wallets/solana-account.ts'
  */
 export type ServiceName =
   | 'chain'
+  | 'chain2'
   | 'bundler'
   | 'solana'
   | 'rpc'
@@ -40,6 +48,7 @@ export type ServiceName =
 /** The environment variable that sets each service's port (unset: a free port). */
 export const PORT_ENV: Record<ServiceName, string> = {
   chain: 'WALLETSTATE_CHAIN_PORT',
+  chain2: 'WALLETSTATE_CHAIN2_PORT',
   bundler: 'WALLETSTATE_BUNDLER_PORT',
   solana: 'WALLETSTATE_SOLANA_PORT',
   rpc: 'WALLETSTATE_RPC_PORT',
@@ -69,6 +78,12 @@ export interface SandboxOptions {
 export interface Sandbox {
   projectId: string
   chain: Chain
+  /**
+   * The second EVM chain (its own anvil, chain id 31338, "Second Sandbox"): the same dev accounts and tokens
+   * (at its own addresses), no ERC-4337 stack. The RPC host, the Data API's balances, the wallets and the login
+   * frame serve it beside `chain`.
+   */
+  chain2: Chain
   /**
    * The ERC-4337 bundler (Pimlico's alto) for the chain's EntryPoint v0.7, on its own port (`bundler.url`, no
    * project check); the kit and the secure site reach it through the RPC host, `endpoints.bundler` (SPEC §7).
@@ -148,6 +163,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Each service starts as soon as what it needs is up; every one is tracked the moment it is, so a
     // failure anywhere still stops all that started.
     const chainP = startChain({ port: ports.chain ?? 0 }).then(track)
+    // The second chain starts beside the first (its own anvil) and copies its setup; no smart-account stack.
+    const chain2P = startChain({
+      port: ports.chain2 ?? 0,
+      chainId: SANDBOX_CHAIN_2_ID,
+      name: SANDBOX_CHAIN_2_NAME,
+      accountAbstraction: false,
+      // Its anvil starts now; the first chain's setup is loaded into it, not deployed a second time.
+      copyOf: chainP,
+    }).then(track)
     // alto takes a second or two to start: beside everything else, not before it. The RPC host fronts it and
     // waits for it only when a bundler call comes.
     const bundlerP = chainP.then((chain) =>
@@ -162,20 +186,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
-    const rpcP = chainP.then((chain) =>
-      startRpcService({ chain, port: ports.rpc ?? 0, origins, bundlerUrl: bundlerUrlP }).then(track),
+    const rpcP = Promise.all([chainP, chain2P]).then(([chain, chain2]) =>
+      startRpcService({
+        chain,
+        moreChains: [chain2],
+        port: ports.rpc ?? 0,
+        origins,
+        bundlerUrl: bundlerUrlP,
+      }).then(track),
     )
     // The partner page tops its account up on the chain (USDC minted by the first dev account) before it serves.
     const onrampPartnerP = Promise.all([chainP, dbP]).then(([chain, db]) =>
       startOnrampPartner({ chain, db, port: ports.onrampPartner ?? 0, origins }).then(track),
     )
-    const apiP = Promise.all([chainP, dbP, solanaP, onrampPartnerP]).then(
-      ([chain, db, solana, onrampPartner]) =>
+    const apiP = Promise.all([chainP, chain2P, dbP, solanaP, onrampPartnerP]).then(
+      ([chain, chain2, db, solana, onrampPartner]) =>
         startDataApi({
           port: ports.api ?? 0,
           rpcUrl: chain.rpcUrl,
           chainId: chain.chainId,
           tokens: chain.tokens,
+          // The second chain's balances and prices, read from its own anvil.
+          moreChains: [{ chainId: chain2.chainId, rpcUrl: chain2.rpcUrl, tokens: chain2.tokens }],
           // Balances for `SANDBOX_SOLANA_CHAIN_ID` are read from the Solana chain.
           solana: { rpcUrl: solana.rpcUrl, mints: solana.mints },
           db,
@@ -184,23 +216,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           onrampPartner: { origin: onrampPartner.origin, address: onrampPartner.address },
         }).then(track),
     )
-    const walletsP = Promise.all([chainP, rpcP, relayP, solanaP]).then(([chain, rpc, relay, solana]) =>
-      startWallets({
-        rpcUrl: rpcEndpoint(rpc.origin, projectId),
-        chainId: chain.chainId,
-        accounts: chain.accounts,
-        relayUrl: relay.url,
-        projectId,
-        port: ports.wallets ?? 0,
-        origins,
-        solanaRpcUrl: solana.rpcUrl,
-      })
-        .then(track)
-        .then((wallets) => {
-          // The WalletConnect wallet page reads the chain and opens the relay socket from here.
-          origins.add(wallets.origin)
-          return wallets
-        }),
+    const walletsP = Promise.all([chainP, chain2P, rpcP, relayP, solanaP]).then(
+      ([chain, chain2, rpc, relay, solana]) =>
+        startWallets({
+          rpcUrl: rpcEndpoint(rpc.origin, projectId),
+          chainId: chain.chainId,
+          moreChains: [
+            {
+              id: chain2.chainId,
+              name: SANDBOX_CHAIN_2_NAME,
+              rpcUrl: rpcEndpoint(rpc.origin, projectId, `eip155:${chain2.chainId}`),
+            },
+          ],
+          accounts: chain.accounts,
+          relayUrl: relay.url,
+          projectId,
+          port: ports.wallets ?? 0,
+          origins,
+          solanaRpcUrl: solana.rpcUrl,
+        })
+          .then(track)
+          .then((wallets) => {
+            // The WalletConnect wallet page reads the chain and opens the relay socket from here.
+            origins.add(wallets.origin)
+            return wallets
+          }),
     )
     const walletsApiP = walletsP.then((wallets) =>
       startListingApi({
@@ -216,9 +256,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ],
       }).then(track),
     )
-    const secureSiteP = Promise.all([chainP, rpcP, walletsApiP, dbP, solanaP]).then(
-      ([chain, rpc, walletsApi, db, solana]) =>
+    const secureSiteP = Promise.all([chainP, chain2P, rpcP, walletsApiP, dbP, solanaP]).then(
+      ([chain, chain2, rpc, walletsApi, db, solana]) =>
         startSecureSite({
+          // The second chain: the EOA signs there (no smart-account stack), paid by the same dev account.
+          chainName: SANDBOX_CHAIN_NAME,
+          moreChains: [
+            {
+              chainId: chain2.chainId,
+              name: SANDBOX_CHAIN_2_NAME,
+              rpcUrl: rpcEndpoint(rpc.origin, projectId, `eip155:${chain2.chainId}`),
+              faucet: {
+                privateKey: chain2.accounts[chain2.accounts.length - 1]!.privateKey,
+                tokens: chain2.tokens.map((t) => ({
+                  address: t.address,
+                  amount: 10n * 10n ** BigInt(t.decimals),
+                })),
+              },
+            },
+          ],
           rpcUrl: rpcEndpoint(rpc.origin, projectId),
           // Smart-account sends go as user operations through the RPC host's bundler endpoint.
           bundlerUrl: bundlerEndpoint(rpc.origin, projectId),
@@ -242,6 +298,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     )
     const all = [
       chainP,
+      chain2P,
       bundlerP,
       solanaP,
       relayP,
@@ -259,6 +316,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (failure) throw failure.reason
     const [
       chain,
+      chain2,
       bundler,
       solana,
       relay,
@@ -271,6 +329,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       secureSite,
     ] = await Promise.all([
       chainP,
+      chain2P,
       bundlerP,
       solanaP,
       relayP,
@@ -307,7 +366,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
               sandbox: {
                 projectId,
                 endpoints,
-                chain: { id: SANDBOX_CHAIN_ID, name: 'Walletstate Sandbox', rpcUrl },
+                chain: { id: SANDBOX_CHAIN_ID, name: SANDBOX_CHAIN_NAME, rpcUrl },
+                moreChains: [
+                  {
+                    id: chain2.chainId,
+                    name: SANDBOX_CHAIN_2_NAME,
+                    rpcUrl: rpcEndpoint(rpc.origin, projectId, `eip155:${chain2.chainId}`),
+                  },
+                ],
                 // The partner page stands in for every provider: the kit opens it only on this origin.
                 onrampPartnerOrigins: Object.fromEntries(
                   ONRAMP_PROVIDER_IDS.map((id) => [id, [onrampPartner.origin]]),
@@ -324,8 +390,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (demo) origins.add(new URL(demo.url).origin)
     const urls: Array<[string, string]> = [
       ['Chain (anvil JSON-RPC)', chain.rpcUrl],
+      [`Second chain, ${SANDBOX_CHAIN_2_NAME} (anvil JSON-RPC)`, chain2.rpcUrl],
       ['Solana (JSON-RPC; WebSocket on the next port)', solana.rpcUrl],
       ['RPC host', rpcUrl],
+      ['RPC host, second chain', rpcEndpoint(rpc.origin, projectId, `eip155:${chain2.chainId}`)],
       ['Bundler (ERC-4337, EntryPoint v0.7)', bundlerEndpoint(rpc.origin, projectId)],
       ['Bundler, alto direct', bundler.url],
       ['Relay (WalletConnect)', relay.url],
@@ -346,6 +414,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return {
       projectId,
       chain,
+      chain2,
       bundler,
       solana,
       rpc,

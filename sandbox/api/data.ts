@@ -125,6 +125,11 @@ export interface DataApiOptions {
    * account it delivers from. Without it the generator answers 503; options, quotes and the history still work.
    */
   onrampPartner?: { origin: string; address: string }
+  /**
+   * Further EVM chains whose balances and token prices it answers, read live from each one's JSON-RPC (the
+   * sandbox's second chain). History, NFTs, names and swaps stay the first chain's.
+   */
+  moreChains?: Array<{ chainId: number; rpcUrl: string; tokens: DataApiToken[] }>
 }
 
 export interface DataApi extends SandboxService {
@@ -255,8 +260,14 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
   const db = options.db ?? (await openDatabase())
   const caip2 = `eip155:${options.chainId}`
   const solana = options.solana ? solanaBalanceReader(options.solana) : undefined
+  const moreChains = (options.moreChains ?? []).map((more) => ({
+    caip2: `eip155:${more.chainId}`,
+    tokens: more.tokens.map((token) => ({ ...token, address: getAddress(token.address) })),
+    client: createPublicClient({ transport: http(more.rpcUrl, { retryCount: 0, timeout: 10_000 }) }),
+  }))
+  const evmChains = moreChains.map((more) => more.caip2)
   const supported = options.supportedChains ?? {
-    http: solana ? [caip2, solana.chainId] : [caip2],
+    http: solana ? [caip2, ...evmChains, solana.chainId] : [caip2, ...evmChains],
     ws: [],
   }
   const prices: Record<string, number> = { ...PRICES_USD, ...options.prices }
@@ -265,8 +276,15 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
     // No retries here: the kit's own transport retries, and a dead chain should surface quickly.
     transport: http(options.rpcUrl, { retryCount: 0, timeout: 10_000 }),
   })
+  /** The chain a CAIP-2 id names, when balances are answered for it: the first one or one of `moreChains`. */
+  const evmChain = (chainId: string) =>
+    chainId === caip2 ? { caip2, tokens, client } : moreChains.find((more) => more.caip2 === chainId)
   const iconSymbols = new Set(
-    ['ETH', ...Object.keys(prices), ...tokens.map((t) => t.symbol)].map((s) => s.toUpperCase()),
+    [
+      'ETH',
+      ...Object.keys(prices),
+      ...[tokens, ...moreChains.map((m) => m.tokens)].flat().map((t) => t.symbol),
+    ].map((s) => s.toUpperCase()),
   )
   let origin = ''
   const iconUrl = (symbol: string) => `${origin}/icons/${encodeURIComponent(symbol.toUpperCase())}.svg`
@@ -306,7 +324,11 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
     return entry
   }
 
-  async function balances(address: Address): Promise<BalanceItem[]> {
+  async function balances(
+    address: Address,
+    chain: { caip2: string; tokens: typeof tokens; client: typeof client } = { caip2, tokens, client },
+  ): Promise<BalanceItem[]> {
+    const { tokens, client, caip2 } = chain
     const [native, ...tokenRaw] = await Promise.all([
       client.getBalance({ address }),
       ...tokens.map((token) =>
@@ -361,11 +383,12 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
             return chainUnavailable(error)
           }
         }
-        if (chainId !== caip2) return { json: { balances: [] } }
+        const chain = evmChain(chainId)
+        if (chain === undefined) return { json: { balances: [] } }
         const invalid = badAddress(account)
         if (invalid) return invalid
         try {
-          return { json: { balances: await balances(getAddress(account)) } }
+          return { json: { balances: await balances(getAddress(account), chain) } }
         } catch (error) {
           return chainUnavailable(error)
         }
@@ -379,13 +402,14 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         if ('error' in parsed) return parsed.error
         const fungibles: Array<{ name: string; symbol: string; iconUrl: string; price: number }> = []
         for (const caip10 of parsed.value.addresses) {
-          const [, chain, address = ''] = CAIP10.exec(caip10) ?? []
-          if (chain !== caip2) continue
+          const [, chain = '', address = ''] = CAIP10.exec(caip10) ?? []
+          const served = evmChain(chain)
+          if (served === undefined) continue
           if (address.toLowerCase() === NATIVE_TOKEN_ADDRESS) {
             fungibles.push({ name: 'Ether', symbol: 'ETH', iconUrl: iconUrl('ETH'), price: priceOf('ETH') })
             continue
           }
-          const token = tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())
+          const token = served.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())
           if (token) {
             fungibles.push({
               name: token.name,

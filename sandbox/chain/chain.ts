@@ -36,6 +36,17 @@ import {
 /** The sandbox chain's id (anvil's usual one), as a number and as a CAIP-2 id. */
 export const SANDBOX_CHAIN_ID = 31337
 export const SANDBOX_CAIP_CHAIN_ID = `eip155:${SANDBOX_CHAIN_ID}`
+/** The sandbox chain's name, as the demo's Networks view and the wallets show it. */
+export const SANDBOX_CHAIN_NAME = 'Walletstate Sandbox'
+
+/**
+ * The second sandbox EVM chain: its own anvil, the same dev accounts and tokens, no ERC-4337 stack (the bundler
+ * serves the first chain only). Its name contains no "Walletstate Sandbox", so a view that names the first chain
+ * names one network.
+ */
+export const SANDBOX_CHAIN_2_ID = 31338
+export const SANDBOX_CHAIN_2_CAIP_ID = `eip155:${SANDBOX_CHAIN_2_ID}`
+export const SANDBOX_CHAIN_2_NAME = 'Second Sandbox'
 
 /** Foundry's well-known test mnemonic: the dev accounts are the same on every start. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -124,7 +135,10 @@ export interface Chain {
   /** anvil's own JSON-RPC URL, `http://127.0.0.1:PORT` (every method, cheat codes included). */
   rpcUrl: string
   port: number
-  chainId: typeof SANDBOX_CHAIN_ID
+  /** 31337 ({@link SANDBOX_CHAIN_ID}) unless started with another `chainId`. */
+  chainId: number
+  /** Whether ERC-4337's EntryPoint v0.7 and the smart-account factory are deployed here. */
+  accountAbstraction: boolean
   /** A viem chain definition pointing at `rpcUrl`. */
   viemChain: ViemChain
   /** The dev accounts, at least 5 (10 by default); the first deployed the contracts. */
@@ -133,6 +147,11 @@ export interface Chain {
   /** USDC, STK and USDT. */
   tokens: ChainToken[]
   abis: typeof abis
+  /**
+   * anvil's state (`anvil_dumpState`) once the tokens, NFTs and pools are set up, before the ERC-4337 stack: a
+   * further chain loads it to start as this one did, at the same addresses.
+   */
+  setupState: Hex
   /** anvil's process id. */
   pid: number
   /** Stops anvil and waits until the process has exited. Safe to call twice. */
@@ -144,6 +163,18 @@ export interface StartChainOptions {
   port?: number
   /** Seconds between blocks. Unset: a block per transaction (automine). Applied once the setup is mined. */
   blockTime?: number
+  /** The chain id anvil serves; default {@link SANDBOX_CHAIN_ID}. */
+  chainId?: number
+  /** The chain's name in its viem definition; default "Walletstate Sandbox". */
+  name?: string
+  /** Deploy ERC-4337's EntryPoint and the smart-account factory (default true). */
+  accountAbstraction?: boolean
+  /**
+   * Start as a copy of another sandbox chain's setup (its {@link Chain.setupState}: the same contracts at the
+   * same addresses, the same balances) instead of deploying again: anvil starts at once, the state is loaded
+   * when the other chain has it. The dev accounts are the same by the mnemonic.
+   */
+  copyOf?: Promise<Pick<Chain, 'setupState' | 'contracts'>>
 }
 
 const START_TIMEOUT_MS = 15_000
@@ -158,10 +189,14 @@ export function anvilBinary(): string {
 }
 
 /** A viem chain definition for the sandbox chain served at `rpcUrl`. */
-export function sandboxViemChain(rpcUrl: string): ViemChain {
+export function sandboxViemChain(
+  rpcUrl: string,
+  chainId: number = SANDBOX_CHAIN_ID,
+  name: string = chainId === SANDBOX_CHAIN_2_ID ? SANDBOX_CHAIN_2_NAME : SANDBOX_CHAIN_NAME,
+): ViemChain {
   return defineChain({
-    id: SANDBOX_CHAIN_ID,
-    name: 'Walletstate Sandbox',
+    id: chainId,
+    name,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
     testnet: true,
@@ -189,26 +224,42 @@ export async function startChain(options: StartChainOptions = {}): Promise<Chain
       'sandbox/chain/contracts/*.sol changed since the last build: run `npx tsx sandbox/chain/build-contracts.ts`',
     )
   }
-  const node = await spawnAnvil(options.port ?? 0)
+  const expectedId = options.chainId ?? SANDBOX_CHAIN_ID
+  const withAccountAbstraction = options.accountAbstraction ?? true
+  const node = await spawnAnvil(options.port ?? 0, expectedId)
   try {
     const rpcUrl = `http://127.0.0.1:${node.port}`
-    const viemChain = sandboxViemChain(rpcUrl)
+    const viemChain = sandboxViemChain(rpcUrl, expectedId, options.name)
     const test = createTestClient({ mode: 'anvil', chain: viemChain, transport: http(rpcUrl) })
     // Logging off: anvil otherwise prints a line per RPC call that we would only read to discard.
     await test.setLoggingEnabled(false)
     const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
-    if (chainId !== SANDBOX_CHAIN_ID) throw new Error(`anvil answered chain id ${chainId}`)
+    if (chainId !== expectedId) throw new Error(`anvil answered chain id ${chainId}`)
 
-    const contracts = await deploy(rpcUrl, viemChain, node.accounts)
+    let contracts: ChainContracts
+    let setupState: Hex
+    if (options.copyOf) {
+      const source = await options.copyOf
+      await test.loadState({ state: source.setupState })
+      contracts = source.contracts
+      setupState = source.setupState
+      const code = await createPublicClient({ transport: http(rpcUrl) }).getCode({ address: contracts.usdc })
+      if (code === undefined || code === '0x')
+        throw new Error('Sandbox setup failed: the copied state has no USDC')
+    } else {
+      contracts = await deploy(rpcUrl, viemChain, node.accounts)
+      setupState = await test.dumpState()
+    }
     // ERC-4337 (EntryPoint v0.7, the smart-account factory) from its own key, once the rest is mined: one sender at
     // a time on the fresh chain (a test file's start once hung for its whole hook time with the two side by side).
-    await deployAccountAbstraction(rpcUrl, viemChain)
+    if (withAccountAbstraction) await deployAccountAbstraction(rpcUrl, viemChain)
     if (options.blockTime !== undefined) await test.setIntervalMining({ interval: options.blockTime })
 
     return {
       rpcUrl,
       port: node.port,
-      chainId: SANDBOX_CHAIN_ID,
+      chainId: expectedId,
+      accountAbstraction: withAccountAbstraction,
       viemChain,
       accounts: node.accounts,
       contracts,
@@ -219,6 +270,7 @@ export async function startChain(options: StartChainOptions = {}): Promise<Chain
         decimals,
       })),
       abis,
+      setupState,
       pid: node.pid,
       close: node.stop,
     }
@@ -236,14 +288,14 @@ interface AnvilNode {
 }
 
 /** Spawns anvil and resolves once it prints the address it listens on (and the dev keys before that). */
-async function spawnAnvil(port: number): Promise<AnvilNode> {
+async function spawnAnvil(port: number, chainId: number): Promise<AnvilNode> {
   const args = [
     '--host',
     '127.0.0.1',
     '--port',
     String(port),
     '--chain-id',
-    String(SANDBOX_CHAIN_ID),
+    String(chainId),
     '--mnemonic',
     DEV_MNEMONIC,
     '--accounts',

@@ -5,6 +5,8 @@ import { type Chain, SANDBOX_CAIP_CHAIN_ID } from './chain.ts'
 
 export interface RpcServiceOptions {
   chain: Chain
+  /** Further chains served beside `chain`, each by its own `chainId` query (reads only: the bundler is `chain`'s). */
+  moreChains?: Chain[]
   /** 0 (the default) binds a free port. */
   port?: number
   /** When set, only this project id is accepted (others get 401); otherwise any well-formed id is. */
@@ -104,6 +106,10 @@ export function bundlerEndpoint(
  */
 export async function startRpcService(options: RpcServiceOptions): Promise<SandboxService> {
   const { chain } = options
+  const served = new Map<string, Chain>(
+    [chain, ...(options.moreChains ?? [])].map((c) => [`eip155:${c.chainId}`, c]),
+  )
+  const servedList = [...served.keys()].join(', ')
   return startService({
     name: 'rpc',
     ...(options.origins ? { origins: options.origins } : {}),
@@ -131,14 +137,16 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
       if (chainId === null || chainId === '') {
         return refusal(400, -32602, `Missing chainId query parameter (e.g. chainId=${SANDBOX_CAIP_CHAIN_ID})`)
       }
-      if (chainId !== SANDBOX_CAIP_CHAIN_ID) {
+      const target = served.get(chainId)
+      const bundlerChain = `eip155:${chain.chainId}`
+      if (target === undefined || (bundler && chainId !== bundlerChain)) {
         return refusal(
           400,
           -32602,
-          `Unsupported chainId ${chainId}: this ${bundler ? 'bundler' : 'RPC host'} serves ${SANDBOX_CAIP_CHAIN_ID}`,
+          `Unsupported chainId ${chainId}: this ${bundler ? 'bundler' : 'RPC host'} serves ${bundler ? bundlerChain : servedList}`,
         )
       }
-      let upstream = chain.rpcUrl
+      let upstream = target.rpcUrl
       if (bundler) {
         const name = req.url.searchParams.get('bundler')
         if (name === null || name === '') {

@@ -16,6 +16,7 @@ import type { AllowedOrigins } from '../shared/origins.ts'
 import { AccountService, ApiError, type Mail } from './accounts.ts'
 import { KeyVault } from './keys.ts'
 import { SECURE_SITE_MIGRATIONS } from './migrations.ts'
+import { type FrameNetwork, frameNetworks } from './networks.ts'
 import {
   FRAME_HEADERS,
   farcasterPage,
@@ -46,6 +47,7 @@ import {
   ChainWallet,
   checkContractBuild,
   type FaucetOptions,
+  type PreparedSigning,
   RpcFailure,
   type SigningMethod,
 } from './wallet.ts'
@@ -73,6 +75,14 @@ export interface SecureSiteOptions {
   bundlerUrl?: string
   /** The chain the site serves and signs for. */
   chainId: number
+  /** Its name in the frame's network list (`GET /networks`); default "Chain {chainId}". */
+  chainName?: string
+  /**
+   * Further EVM chains it serves and signs for (the second sandbox chain), with the EOA only: without an
+   * ERC-4337 stack there, the smart account is refused ('This application might not support Smart Accounts').
+   * Each new account's EOA is paid by `faucet` there too.
+   */
+  moreChains?: Array<{ chainId: number; name?: string; rpcUrl: string; faucet?: FaucetOptions }>
   /** Origin of the wallet-listing API: `GET /projects/v1/origins?projectId&st&sv` gives the allowed origins. */
   originsUrl: string
   /** 0 or unset: a free port. */
@@ -129,6 +139,16 @@ const OptionsSchema = v.object({
   rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'rpcUrl must be http(s)')),
   bundlerUrl: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'bundlerUrl must be http(s)'))),
   chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  chainName: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+  moreChains: v.optional(
+    v.array(
+      v.object({
+        chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+        rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'moreChains rpcUrl must be http(s)')),
+      }),
+    ),
+  ),
   originsUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'originsUrl must be http(s)')),
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65_535))),
   mailIntervalMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
@@ -236,6 +256,14 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
       ...(options.faucet ? { faucet: options.faucet } : {}),
       ...(bundlerUrl === undefined ? {} : { bundlerUrl }),
     })
+    const moreWallets = (options.moreChains ?? []).map(
+      (more) =>
+        new ChainWallet({
+          rpcUrl: more.rpcUrl,
+          chainId: more.chainId,
+          ...(more.faucet ? { faucet: more.faucet } : {}),
+        }),
+    )
     const solanaWallet = options.solana
       ? new SolanaWallet({
           rpcUrl: options.solana.rpcUrl,
@@ -258,7 +286,11 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
       mailIntervalMs: parsed.output.mailIntervalMs ?? 10_000,
       verifyNewDevices: options.verifyNewDevices ?? true,
       onAccountCreated: async (account) => {
-        await Promise.all([wallet.fund([account.eoa, account.smartAccount]), fundSolana(account.solana)])
+        await Promise.all([
+          wallet.fund([account.eoa, account.smartAccount]),
+          ...moreWallets.map((more) => more.fund([account.eoa])),
+          fundSolana(account.solana),
+        ])
       },
       onSolanaKeyAdded: fundSolana,
       isDeployed: (address) => wallet.isDeployed(address),
@@ -286,7 +318,38 @@ export async function startSecureSite(options: SecureSiteOptions): Promise<Secur
       ...(options.origins ? { origins: options.origins } : {}),
       handler: createRouter([
         ...pageRoutes({ accounts, files, getOrigin: () => origin }),
-        ...apiRoutes({ accounts, wallet, solanaWallet, chainId, allowedOrigins, getOrigin: () => origin }),
+        networksRoute(
+          frameNetworks([
+            {
+              caipNetworkId: `eip155:${chainId}`,
+              name: options.chainName ?? `Chain ${chainId}`,
+              namespace: 'eip155',
+            },
+            ...(options.moreChains ?? []).map((more) => ({
+              caipNetworkId: `eip155:${more.chainId}`,
+              name: more.name ?? `Chain ${more.chainId}`,
+              namespace: 'eip155' as const,
+            })),
+            ...(solanaWallet
+              ? [
+                  {
+                    caipNetworkId: solanaWallet.chainId,
+                    name: 'Solana Sandbox',
+                    namespace: 'solana' as const,
+                  },
+                ]
+              : []),
+          ]),
+        ),
+        ...apiRoutes({
+          accounts,
+          wallet,
+          moreWallets,
+          solanaWallet,
+          chainId,
+          allowedOrigins,
+          getOrigin: () => origin,
+        }),
       ]),
       onClose: () => accounts.settle(),
     })
@@ -328,6 +391,19 @@ const ProviderParam = v.picklist(['google', 'github', 'apple', 'facebook', 'x', 
 /** The app's theme the social page opens in (the frame adds it); dark when absent or unknown. */
 const themeParam = (value: string | null | undefined) => (value === 'light' ? 'light' : 'dark')
 const MailboxTo = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.minLength(1), v.maxLength(254))
+
+/**
+ * `GET /networks`: the frame's network list (SPEC §1's 23 EVM and 3 Solana networks, then the site's own), each
+ * marked `reachable` or not: the public ones cannot be reached from the sandbox, and switching to one is refused.
+ */
+function networksRoute(networks: FrameNetwork[]): Route {
+  return {
+    method: 'GET',
+    pattern: /^\/networks$/,
+    sdkParams: false,
+    handle: () => ({ headers: { 'Cache-Control': 'no-store' }, json: { networks } }),
+  }
+}
 
 function pageRoutes(deps: {
   accounts: AccountService
@@ -520,12 +596,14 @@ function failure(error: unknown): SandboxResponse {
 function apiRoutes(deps: {
   accounts: AccountService
   wallet: ChainWallet
+  /** The further EVM chains' wallets (EOA only). */
+  moreWallets: ChainWallet[]
   solanaWallet: SolanaWallet | undefined
   chainId: number
   allowedOrigins: (projectId: string, sdkVersion: string) => Promise<string[]>
   getOrigin: () => string
 }): Route[] {
-  const { accounts, wallet, solanaWallet, chainId } = deps
+  const { accounts, solanaWallet, chainId } = deps
   const routes: Route[] = []
   const route = <P extends ApiPath>(path: P, handle: ApiHandler<P>): void => {
     routes.push({
@@ -550,8 +628,12 @@ function apiRoutes(deps: {
       },
     })
   }
-  const sameChain = (requested: number) => {
-    if (requested !== chainId) throw new RpcFailure('Chain is not supported', 4902)
+  /** The wallet of the EVM chain asked for; 'Chain is not supported' for one the site does not serve. */
+  const sameChain = (requested: number): ChainWallet => {
+    if (requested === chainId) return deps.wallet
+    const more = deps.moreWallets.find((candidate) => candidate.chain.id === requested)
+    if (more === undefined) throw new RpcFailure('Chain is not supported', 4902)
+    return more
   }
 
   route('/api/origin-check', async ({ projectId, sdkVersion, origin, ancestors = [] }) => {
@@ -563,6 +645,7 @@ function apiRoutes(deps: {
       ...(refused === undefined ? {} : { refused }),
       chainId,
       ...(solanaWallet ? { solanaChainId: solanaWallet.chainId } : {}),
+      ...(deps.moreWallets.length > 0 ? { moreChainIds: deps.moreWallets.map((more) => more.chain.id) } : {}),
     }
   })
 
@@ -622,21 +705,29 @@ function apiRoutes(deps: {
 
   route('/api/rpc', async ({ method, params, chainId: requested }, { token }) => {
     const account = await accounts.authenticate(token)
-    sameChain(requested)
+    const wallet = sameChain(requested)
     // The server enforces the protocol's list itself: it never trusts the page to have checked.
     if (!READ_METHODS.includes(method)) {
       throw new RpcFailure('Requested RPC call is not allowed', 4200)
     }
-    if (method === 'eth_chainId') return { result: toHex(chainId) }
+    if (method === 'eth_chainId') return { result: toHex(wallet.chain.id) }
     if (method === 'wallet_getCallsStatus') return { result: await wallet.callsStatus(params, account) }
     if (method === 'wallet_getCapabilities') return { result: wallet.capabilities(params, account) }
     if (method === 'eth_accounts') {
+      // Where there is no smart account, the EOA is the only account.
+      if (wallet !== deps.wallet) return { result: [account.eoa] }
       const preferred = account.preferredAccountType === 'eoa' ? account.eoa : account.smartAccount
       const other = preferred === account.eoa ? account.smartAccount : account.eoa
       return { result: [preferred, other] }
     }
     return { result: await wallet.forward(method, params) }
   })
+  /** The EVM chain's wallet asked for (unset for a Solana method). */
+  const evmWalletFor = (method: string, requested: number | string): ChainWallet => {
+    if ((SOLANA_SIGNING_METHODS as readonly string[]).includes(method) || typeof requested !== 'number')
+      throw new RpcFailure('Chain is not supported', 4902)
+    return sameChain(requested)
+  }
   /** The Solana wallet, when `method` is a Solana one and `requested` is its chain; `undefined` for eip155. */
   const solanaFor = (method: string, requested: number | string): SolanaWallet | undefined => {
     const solana = (SOLANA_SIGNING_METHODS as readonly string[]).includes(method)
@@ -650,6 +741,13 @@ function apiRoutes(deps: {
     }
     return solanaWallet
   }
+  /** On a further chain only the EOA signs: a request from the smart account is refused before it is shown. */
+  const noSmartAccountHere = (wallet: ChainWallet, prepared: PreparedSigning): PreparedSigning => {
+    if (wallet !== deps.wallet && prepared.summary.accountType === 'smartAccount') {
+      throw new RpcFailure('This application might not support Smart Accounts', 4200)
+    }
+    return prepared
+  }
   route('/api/sign/prepare', async ({ method, params, chainId: requested }, { token }) => {
     const account = await accounts.authenticate(token)
     const solana = solanaFor(method, requested)
@@ -657,7 +755,10 @@ function apiRoutes(deps: {
       const address = await accounts.solanaAddress(account)
       return { summary: solana.prepare(method as SolanaSigningMethod, params, address).summary }
     }
-    return { summary: wallet.prepare(method as SigningMethod, params, account).summary }
+    const wallet = evmWalletFor(method, requested)
+    return {
+      summary: noSmartAccountHere(wallet, wallet.prepare(method as SigningMethod, params, account)).summary,
+    }
   })
   route('/api/sign', async ({ method, params, chainId: requested }, { token }) => {
     const account = await accounts.authenticate(token)
@@ -671,7 +772,8 @@ function apiRoutes(deps: {
       await accounts.funded(account.id)
       return { result: await solana.execute(prepared, await accounts.solanaSeed(account.id)) }
     }
-    const prepared = wallet.prepare(method as SigningMethod, params, account)
+    const wallet = evmWalletFor(method, requested)
+    const prepared = noSmartAccountHere(wallet, wallet.prepare(method as SigningMethod, params, account))
     await accounts.funded(account.id)
     const key: Hex = await accounts.privateKey(account.id)
     if (prepared.method === 'wallet_sendCalls')

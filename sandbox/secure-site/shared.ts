@@ -154,6 +154,8 @@ export const ApiAnswers = {
     chainId: v.number(),
     /** The Solana chain the site signs for, when it serves one. */
     solanaChainId: v.optional(SolanaChainIdSchema),
+    /** Further EVM chains it signs for, with the EOA only (no smart-account stack there). */
+    moreChainIds: v.optional(v.pipe(v.array(v.number()), v.maxLength(20))),
   }),
   '/api/login/email': v.object({ loginId: TokenSchema, action: v.picklist(['VERIFY_OTP', 'VERIFY_DEVICE']) }),
   '/api/login/device': v.object({ verified: v.boolean() }),

@@ -23,12 +23,16 @@ export interface DevAccount {
 /** Config of the injected (EIP-6963) dev wallet. */
 export interface InjectedWalletConfig {
   chain: WalletChain
+  /** Further chains it serves and switches to (the second sandbox chain); absent: `chain` alone. */
+  moreChains?: WalletChain[]
   account: DevAccount
 }
 
 /** Config of the WalletConnect wallet page. */
 export interface WcWalletConfig {
   chain: WalletChain
+  /** Further eip155 chains it grants in a session and answers on (the second sandbox chain). */
+  moreChains?: WalletChain[]
   account: DevAccount
   relayUrl: string
   projectId: string

@@ -33,6 +33,8 @@ export interface WalletsOptions {
   chainId: number
   /** Shown in prompts; default "Walletstate Sandbox". */
   chainName?: string
+  /** Further EVM chains both EVM wallets serve and switch to (the second sandbox chain), each at its RPC URL. */
+  moreChains?: Array<{ id: number; name: string; rpcUrl: string }>
   /** The anvil dev accounts; the injected wallet uses the first, the WalletConnect wallet the second. */
   accounts: Array<{ address: string; privateKey: string }>
   /** `ws://127.0.0.1:PORT` of the sandbox relay. */
@@ -87,6 +89,15 @@ const OptionsSchema = v.object({
   rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'rpcUrl must be http(s)')),
   chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
   chainName: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+  moreChains: v.optional(
+    v.array(
+      v.object({
+        id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        name: v.pipe(v.string(), v.minLength(1), v.maxLength(60)),
+        rpcUrl: v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//, 'rpcUrl must be http(s)')),
+      }),
+    ),
+  ),
   accounts: v.pipe(
     v.array(
       v.object({
@@ -154,9 +165,11 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
   const [first, second] = opts.accounts
   if (!first || !second) throw new Error('startWallets: two dev accounts are needed')
   const chain = { id: opts.chainId, name: opts.chainName ?? 'Walletstate Sandbox', rpcUrl: opts.rpcUrl }
-  const injected: InjectedWalletConfig = { chain, account: devAccount(first, 'first') }
+  const moreChains = opts.moreChains ?? []
+  const injected: InjectedWalletConfig = { chain, moreChains, account: devAccount(first, 'first') }
   const wc: WcWalletConfig = {
     chain,
+    moreChains,
     account: devAccount(second, 'second'),
     relayUrl: opts.relayUrl,
     projectId: opts.projectId,

@@ -118,6 +118,8 @@ let parentOrigin = ''
 let topOrigin: string | undefined
 /** The EVM chain the server serves (the only EVM one it can sign for). */
 let siteChainId = 0
+/** Further EVM chains the server serves, with the EOA only (no smart account there). */
+let siteMoreChainIds: number[] = []
 /** The Solana chain the server serves (CAIP-2), when it serves one. */
 let siteSolanaChainId: string | undefined
 /** The current chain: an EVM chain number, or the Solana CAIP-2 id. */
@@ -182,8 +184,13 @@ function servedChain(requested: number | string): number | string | undefined {
   const solana = solanaChainId(requested)
   if (solana !== undefined) return solana === siteSolanaChainId ? solana : undefined
   const chain = evmChainNumber(requested)
-  return chain !== undefined && chain === siteChainId ? chain : undefined
+  return chain !== undefined && (chain === siteChainId || siteMoreChainIds.includes(chain))
+    ? chain
+    : undefined
 }
+
+/** Whether the site has the smart-account stack on this EVM chain (its first one only). */
+const smartAccountsOn = (chain: number | string): boolean => evmChainNumber(chain) === siteChainId
 
 /** Whether a served chain (as {@link servedChain} answers it) is the Solana one. */
 const onSolana = (chain: number | string): chain is string => typeof chain === 'string'
@@ -201,6 +208,19 @@ function frameUser(account: AccountView, forChain?: number | string): FrameUser 
       address: account.solana,
       chainId: solana,
       accounts: [{ address: account.solana, type: 'eoa' }],
+      ...(account.userName ? { userName: account.userName } : {}),
+      preferredAccountType: 'eoa',
+    }
+  }
+  const evmChain = evmChainNumber(chain)
+  if (evmChain !== undefined && siteMoreChainIds.includes(evmChain)) {
+    // No smart account on this chain: the EOA is the account, and the type shown; asking for the smart account
+    // here is refused with SPEC §8's text (setPreferredAccount below), the account's own preference kept.
+    return {
+      ...(account.email ? { email: account.email } : {}),
+      address: account.eoa,
+      chainId: chain,
+      accounts: [{ address: account.eoa, type: 'eoa' }],
       ...(account.userName ? { userName: account.userName } : {}),
       preferredAccountType: 'eoa',
     }
@@ -515,12 +535,18 @@ const handlers: FrameCommands = {
 
   async initSmartAccount() {
     requireSession()
+    if (!smartAccountsOn(currentChain())) {
+      throw new FrameError('This application might not support Smart Accounts')
+    }
     const { account } = await api('/api/session', {})
     return { address: account.smartAccount, isDeployed: account.smartAccountDeployed }
   },
 
   async setPreferredAccount({ type }) {
     requireSession()
+    if (type === 'smartAccount' && !onSolana(currentChain()) && !smartAccountsOn(currentChain())) {
+      throw new FrameError('This application might not support Smart Accounts')
+    }
     const { account } = await api('/api/preferred-account', { type })
     return frameUser(account)
   },
@@ -698,6 +724,7 @@ async function start(): Promise<void> {
     refused = check.allowed ? undefined : (check.refused ?? origin)
     siteChainId = check.chainId
     siteSolanaChainId = check.solanaChainId
+    siteMoreChainIds = check.moreChainIds ?? []
   } catch (error) {
     log('origin check failed', error)
   }

@@ -73,9 +73,12 @@ function install(config: InjectedWalletConfig): void {
   const account = privateKeyToAccount(config.account.privateKey)
   const address: Address = account.address
   const servedChain = config.chain
-  const viemChain = toViemChain(servedChain)
+  /** Every chain it has a node for: the sandbox chain and any further one (the second sandbox chain). */
+  const servedChains = [servedChain, ...(config.moreChains ?? [])]
   const otherChain = unsupportedChainFor(servedChain.id)
-  const knownChains = [servedChain, otherChain]
+  const knownChains = [...servedChains, otherChain]
+  /** The served chain `id` names, or `undefined` for the chain it knows but has no node for. */
+  const nodeFor = (id: number) => servedChains.find((chain) => chain.id === id)
   const chainName = (id: number) => knownChains.find((chain) => chain.id === id)?.name ?? `chain ${id}`
   const origin = window.location.origin
   const prompter = createPrompter({ name: WALLET_NAME, icon: DEV_WALLET_ICON })
@@ -245,8 +248,9 @@ function install(config: InjectedWalletConfig): void {
       }
       case 'eth_sendTransaction': {
         requireAuthorised()
-        if (state.chainId !== servedChain.id) throw rpcErrors.chainDisconnected(otherChain)
-        const tx = parseTransaction(params, address, state.chainId)
+        const asked = nodeFor(state.chainId)
+        if (asked === undefined) throw rpcErrors.chainDisconnected(otherChain)
+        const tx = parseTransaction(params, address, asked.id)
         return serial(async (): Promise<Hex> => {
           requireAuthorised()
           await confirm({
@@ -254,9 +258,9 @@ function install(config: InjectedWalletConfig): void {
             intro: `${origin} asks you to send a transaction.`,
             lines: [accountLine, networkLine(), ...describeTransaction(tx)],
           })
-          // The chain may have been switched while this prompt waited in the queue.
-          if (state.chainId !== servedChain.id) throw rpcErrors.chainDisconnected(otherChain)
-          return sendTransaction(account, viemChain, tx)
+          // The chain may have been switched while this prompt waited in the queue: it is sent where it was asked.
+          if (state.chainId !== asked.id) throw rpcErrors.chainDisconnected(otherChain)
+          return sendTransaction(account, toViemChain(asked), tx)
         })
       }
       case 'wallet_switchEthereumChain': {
@@ -283,8 +287,9 @@ function install(config: InjectedWalletConfig): void {
       }
     }
     if (FORWARDED_METHODS.has(method)) {
-      if (state.chainId !== servedChain.id) throw rpcErrors.chainDisconnected(otherChain)
-      return forwardRpc(servedChain.rpcUrl, method, params)
+      const node = nodeFor(state.chainId)
+      if (node === undefined) throw rpcErrors.chainDisconnected(otherChain)
+      return forwardRpc(node.rpcUrl, method, params)
     }
     throw rpcErrors.unsupportedMethod(method)
   }

@@ -34,9 +34,12 @@ import { planSolanaRequest, SOLANA_EVENTS, SOLANA_METHODS, solanaAccount, solana
 
 export const account = privateKeyToAccount(config.account.privateKey)
 export const address = account.address
-/** The one chain this wallet serves (`eip155:31337`). */
+/** The chain this wallet serves first (`eip155:31337`). */
 export const caipChain = `eip155:${config.chain.id}`
-const viemChain = toViemChain(config.chain)
+/** Every eip155 chain it has a node for: the first and any further one (the second sandbox chain). */
+const evmChains = [config.chain, ...(config.moreChains ?? [])]
+const evmChainOf = (chainId: string) => evmChains.find((chain) => `eip155:${chain.id}` === chainId)
+const evmCaipChains = evmChains.map((chain) => `eip155:${chain.id}`)
 
 /** What the wallet offers in every session, whatever the dapp asked. */
 const METHODS = [
@@ -147,7 +150,7 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
   return missing.length > 0
     ? {
         facts,
-        note: `This wallet serves ${caipChain} and ${solanaChain} only; the app requires ${missing.join(', ')}.`,
+        note: `This wallet serves ${[...evmCaipChains, solanaChain].join(', ')} only; the app requires ${missing.join(', ')}.`,
       }
     : { facts }
 }
@@ -155,7 +158,7 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
 function unsupportedRequirements({ requiredNamespaces }: ProposalInfo): string[] {
   const foreign = Object.keys(requiredNamespaces).filter((key) => !SERVED_NAMESPACES.has(namespaceOf(key)))
   const chains = requestedChains(requiredNamespaces).filter(
-    (chain) => chain !== caipChain && chain !== solanaChain,
+    (chain) => evmChainOf(chain) === undefined && chain !== solanaChain,
   )
   return union(foreign, chains)
 }
@@ -178,9 +181,12 @@ export function approvalFor(
   const granted = grantedNamespaces(proposal)
   const namespaces: Namespaces = {}
   if (granted.eip155) {
+    // Its first chain, and every other one it serves that the app asks for: the app then switches among them.
+    const asked = union(requestedChains(requiredNamespaces), requestedChains(proposal.optionalNamespaces))
+    const chains = evmCaipChains.filter((chain) => chain === caipChain || asked.includes(chain))
     namespaces.eip155 = {
-      chains: [caipChain],
-      accounts: [`${caipChain}:${address}`],
+      chains,
+      accounts: chains.map((chain) => `${chain}:${address}`),
       methods: union(METHODS, requestedListOf(requiredNamespaces, 'eip155', 'methods')),
       events: union(EVENTS, requestedListOf(requiredNamespaces, 'eip155', 'events')),
     }
@@ -235,12 +241,15 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
   const accountFact = { label: 'Account', value: address }
   if (namespaceOf(request.chainId) === 'solana') return planSolanaRequest(request, peer)
   try {
-    if (request.chainId !== caipChain) {
-      throw rpcErrors.invalidParams(`This wallet serves ${caipChain} only, not ${request.chainId}`)
+    const chain = evmChainOf(request.chainId)
+    if (chain === undefined) {
+      throw rpcErrors.invalidParams(
+        `This wallet serves ${evmCaipChains.join(', ')} only, not ${request.chainId}`,
+      )
     }
     switch (method) {
       case 'eth_chainId':
-        return { ...base, kind: 'answer', run: async () => toHex(config.chain.id) }
+        return { ...base, kind: 'answer', run: async () => toHex(chain.id) }
       case 'eth_accounts':
       case 'eth_requestAccounts':
         return { ...base, kind: 'answer', run: async () => [address] }
@@ -257,7 +266,7 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
         }
       }
       case 'eth_signTypedData_v4': {
-        const parsed = parseTypedDataV4(params, address, config.chain.id)
+        const parsed = parseTypedDataV4(params, address, chain.id)
         return {
           ...base,
           kind: 'ask',
@@ -269,19 +278,23 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
         }
       }
       case 'eth_sendTransaction': {
-        const tx = parseTransaction(params, address, config.chain.id)
+        const tx = parseTransaction(params, address, chain.id)
         return {
           ...base,
           kind: 'ask',
           title: 'Transaction request',
           asks: 'asks to send a transaction',
-          facts: [accountFact, ...describeTransaction(tx)],
-          run: (): Promise<Hex> => sendTransaction(account, viemChain, tx),
+          facts: [
+            accountFact,
+            { label: 'Network', value: `${chain.name} (${request.chainId})` },
+            ...describeTransaction(tx),
+          ],
+          run: (): Promise<Hex> => sendTransaction(account, toViemChain(chain), tx),
         }
       }
     }
     if (!FORWARDED_METHODS.has(method)) throw rpcErrors.unsupportedMethod(method)
-    return { ...base, kind: 'answer', run: () => forwardRpc(config.chain.rpcUrl, method, params) }
+    return { ...base, kind: 'answer', run: () => forwardRpc(chain.rpcUrl, method, params) }
   } catch (error) {
     return { ...base, kind: 'refuse', error: toProviderError(error) }
   }
