@@ -24,12 +24,16 @@ export interface DevAccount {
 export interface InjectedWalletConfig {
   chain: WalletChain
   account: DevAccount
+  /** The further accounts it shares after `account` (the first stays the one every connection starts on). */
+  moreAccounts?: DevAccount[]
 }
 
 /** Config of the WalletConnect wallet page. */
 export interface WcWalletConfig {
   chain: WalletChain
   account: DevAccount
+  /** The further eip155 accounts its sessions carry after `account`. */
+  moreAccounts?: DevAccount[]
   relayUrl: string
   projectId: string
   /** Its `solana` namespace: the sandbox Solana chain and the fixed public dev keypair of solana-account.ts. */
