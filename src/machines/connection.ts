@@ -300,13 +300,17 @@ export function defineConnectionMachine() {
                 assertEvent(event, 'connection.selectAccount')
                 return { connectorId: context.account?.connectorId ?? '', address: event.address }
               },
-              onDone: {
-                target: 'idle',
-                actions: {
-                  type: 'showSelectedAccount',
-                  params: ({ event }: { event: { output: string } }) => event.output,
+              onDone: [
+                {
+                  guard: { type: 'notShownYet', params: ({ event }) => event.output },
+                  target: 'idle',
+                  actions: [
+                    { type: 'showSelectedAccount', params: ({ event }) => event.output },
+                    'notifyAccount',
+                  ],
                 },
-              },
+                { target: 'idle', actions: 'clearError' },
+              ],
               onError: {
                 target: 'idle',
                 actions: {

@@ -156,6 +156,8 @@ export const answers = [
   },
   { type: `xstate.error.actor.${INVOKE.verifyDomain}`, error: new Error('Verify unreachable') },
   { type: `xstate.done.actor.${INVOKE.selectAccount}`, output: BOB },
+  // The connector's own change came first and already showed the chosen account (the address shown answered).
+  { type: `xstate.done.actor.${INVOKE.selectAccount}`, output: ALICE },
   { type: `xstate.error.actor.${INVOKE.selectAccount}`, error: new Error('connector gone') },
 ] as unknown as Event[]
 

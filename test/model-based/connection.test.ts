@@ -74,10 +74,10 @@ describe('connection machine, model-based', () => {
   const plain = connectionModel(false)
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    // +5 each: connected.selectingAccount (SPEC §3 allAccounts), its answer, failure and time limit, and the
-    // wallet's own switch of account.
-    expect(reusing.paths.length).toBe(45)
-    expect(plain.paths.length).toBe(44)
+    // +6 each: connected.selectingAccount (SPEC §3 allAccounts), its two answers (the account not shown yet, or
+    // already shown by the connector's own change), its failure and time limit, and the wallet's own switch.
+    expect(reusing.paths.length).toBe(46)
+    expect(plain.paths.length).toBe(45)
   })
 
   for (const [name, model] of [
@@ -127,7 +127,7 @@ describe('connection machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine, over both models (replayed here)', () => {
     const results = replayAll([reusing, plain], { invariant: connectionInvariant })
-    expect(results).toHaveLength(45 + 44)
+    expect(results).toHaveLength(46 + 45)
     assertCoverage(reusing, results)
   })
 })

@@ -145,6 +145,12 @@ export const connectionSetup = setup({
         context.allAccounts.some((shared) => sameAccount(shared.address, event.address))
       )
     },
+    /**
+     * The account chosen is not the one shown yet: the connector answered without its own change (which, when it
+     * comes first, already showed it and told the kit).
+     */
+    notShownYet: ({ context }, address: string) =>
+      context.account !== undefined && !sameAccount(context.account.address, address),
     /** The wallet's change shows another address than the one shown (it switched, or the visitor chose one). */
     addressChanged: ({ context, event }) => {
       assertEvent(event, 'connection.changed')
@@ -314,19 +320,13 @@ export const connectionSetup = setup({
       error: errorInfo(new DisconnectError({ details: 'The connector did not answer in time' })),
     }),
     setSwitchError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
-    /**
-     * The chosen account is the one shown (its connector made it active). The connector's own change usually
-     * told it first (`connection.changed`); then there is nothing left to do.
-     */
-    showSelectedAccount: enqueueActions(({ context, enqueue }, address: string) => {
-      const account = context.account
-      if (!account) return
-      enqueue.assign({ error: undefined })
-      if (sameAccount(account.address, address)) return
-      const shown = { ...account, address } as ConnectionAccount
-      enqueue.assign({ account: shown })
-      enqueue({ type: 'notifyAccount' })
-    }),
+    /** The chosen account is the one shown (its connector made it active). */
+    showSelectedAccount: assign(({ context }, address: string) =>
+      context.account
+        ? { account: { ...context.account, address } as ConnectionAccount, error: undefined }
+        : {},
+    ),
+    clearError: assign({ error: undefined }),
     setSelectAccountError: assign((_, error: unknown) => ({
       error: errorInfo(new SelectAccountError({ cause: error })),
     })),
