@@ -132,6 +132,8 @@ export const RESUME_LINKING_TIMEOUT_MS = 60_000
 export const DISCONNECT_TIMEOUT_MS = 5_000
 /** How long a wallet may take to answer a network switch. Ours: as a connect request (the visitor approves). §8 */
 export const SWITCH_CHAIN_TIMEOUT_MS = 120_000
+/** How long making another of the wallet's shared accounts the one shown may take (the kit's own step). Ours. §3 */
+export const SELECT_ACCOUNT_TIMEOUT_MS = 5_000
 /** How long a wallet may take to answer a transaction request (the visitor reviews and approves). Ours. §4, §8 */
 export const SEND_REQUEST_TIMEOUT_MS = 120_000
 

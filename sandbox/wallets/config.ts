@@ -26,6 +26,8 @@ export interface InjectedWalletConfig {
   /** Further chains it serves and switches to (the second sandbox chain); absent: `chain` alone. */
   moreChains?: WalletChain[]
   account: DevAccount
+  /** The further accounts it shares after `account` (the first stays the one every connection starts on). */
+  moreAccounts?: DevAccount[]
 }
 
 /** Config of the WalletConnect wallet page. */
@@ -34,6 +36,8 @@ export interface WcWalletConfig {
   /** Further eip155 chains it grants in a session and answers on (the second sandbox chain). */
   moreChains?: WalletChain[]
   account: DevAccount
+  /** The further eip155 accounts its sessions carry after `account`. */
+  moreAccounts?: DevAccount[]
   relayUrl: string
   projectId: string
   /** Its `solana` namespace: the sandbox Solana chain and the fixed public dev keypair of solana-account.ts. */

@@ -35,7 +35,11 @@ export interface WalletsOptions {
   chainName?: string
   /** Further EVM chains both EVM wallets serve and switch to (the second sandbox chain), each at its RPC URL. */
   moreChains?: Array<{ id: number; name: string; rpcUrl: string }>
-  /** The anvil dev accounts; the injected wallet uses the first, the WalletConnect wallet the second. */
+  /**
+   * The anvil dev accounts; the injected wallet uses the first, the WalletConnect wallet the second. When given,
+   * the fourth is the injected wallet's second account and the fifth the WalletConnect wallet's (dev accounts no
+   * test sends to).
+   */
   accounts: Array<{ address: string; privateKey: string }>
   /** `ws://127.0.0.1:PORT` of the sandbox relay. */
   relayUrl: string
@@ -67,7 +71,11 @@ export interface Wallets {
   wcWalletUrl: string
   /** The injected wallet's address (first dev account) and the WalletConnect wallet's (second). */
   injectedAddress: Address
+  /** Every account the injected wallet shares, `injectedAddress` first. */
+  injectedAddresses: Address[]
   wcAddress: Address
+  /** Every eip155 account the WalletConnect wallet's sessions carry, `wcAddress` first. */
+  wcAddresses: Address[]
   /** The Solana dev wallet's public key (base58); the sandbox Solana chain funds it. */
   solanaAddress: string
   /** The WalletConnect wallet's Solana public key (base58): the sandbox Solana chain's dev key 1. */
@@ -82,6 +90,9 @@ const HERE = fileURLToPath(new URL('.', import.meta.url))
 const REPO = fileURLToPath(new URL('../..', import.meta.url))
 /** Dev accounts checked against Foundry's mnemonic: far more than anvil's default 10 would ever be passed. */
 const DEV_INDEX_LIMIT = 50
+/** The dev account each wallet shares as its second (indices into `accounts`; no test sends to them). */
+const INJECTED_SECOND_INDEX = 3
+const WC_SECOND_INDEX = 4
 /** The first start bundles the pages' dependencies (viem, sign-client) before answering; later starts reuse it. */
 const READY_TIMEOUT_MS = 90_000
 
@@ -166,11 +177,19 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
   if (!first || !second) throw new Error('startWallets: two dev accounts are needed')
   const chain = { id: opts.chainId, name: opts.chainName ?? 'Walletstate Sandbox', rpcUrl: opts.rpcUrl }
   const moreChains = opts.moreChains ?? []
-  const injected: InjectedWalletConfig = { chain, moreChains, account: devAccount(first, 'first') }
+  const injectedMore = opts.accounts[INJECTED_SECOND_INDEX]
+  const wcMore = opts.accounts[WC_SECOND_INDEX]
+  const injected: InjectedWalletConfig = {
+    chain,
+    moreChains,
+    account: devAccount(first, 'first'),
+    moreAccounts: injectedMore ? [devAccount(injectedMore, 'injected second')] : [],
+  }
   const wc: WcWalletConfig = {
     chain,
     moreChains,
     account: devAccount(second, 'second'),
+    moreAccounts: wcMore ? [devAccount(wcMore, 'WalletConnect second')] : [],
     relayUrl: opts.relayUrl,
     projectId: opts.projectId,
     solana: {
@@ -257,7 +276,9 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
       solanaScriptUrl: `${origin}/solana/index.ts`,
       wcWalletUrl: `${origin}/wc/`,
       injectedAddress: injected.account.address,
+      injectedAddresses: [injected.account, ...(injected.moreAccounts ?? [])].map((a) => a.address),
       wcAddress: wc.account.address,
+      wcAddresses: [wc.account, ...(wc.moreAccounts ?? [])].map((a) => a.address),
       solanaAddress: solana.account.address,
       wcSolanaAddress: wc.solana.account.address,
       instance,

@@ -222,15 +222,17 @@ describe('injected dev wallet on a host page of another origin', () => {
     expect(await callProvider(page, 'eth_accounts')).toEqual({ result: [] })
     const connecting = callProvider(page, 'eth_requestAccounts')
     await answerPrompt(page, ['Connection request', host.origin], 'Approve')
-    expect(await connecting).toEqual({ result: [wallets.injectedAddress] })
+    // The first account first (every connection starts on it), then the second one it shares.
+    expect(await connecting).toEqual({ result: wallets.injectedAddresses })
+    expect(wallets.injectedAddresses).toEqual([wallets.injectedAddress, chain.accounts[3]!.address])
 
     await page.reload()
     await page.waitForFunction(
       () => (window as unknown as { __announcements: unknown[] }).__announcements.length > 0,
     )
-    expect(await callProvider(page, 'eth_accounts')).toEqual({ result: [wallets.injectedAddress] })
+    expect(await callProvider(page, 'eth_accounts')).toEqual({ result: wallets.injectedAddresses })
     // Already authorised: no prompt this time.
-    expect(await callProvider(page, 'eth_requestAccounts')).toEqual({ result: [wallets.injectedAddress] })
+    expect(await callProvider(page, 'eth_requestAccounts')).toEqual({ result: wallets.injectedAddresses })
   })
 
   it('signs a message on Approve and answers 4001 on Reject', async () => {
@@ -249,6 +251,19 @@ describe('injected dev wallet on a host page of another origin', () => {
     expect(await callProvider(page, 'eth_getEncryptionPublicKey', [wallets.injectedAddress])).toMatchObject({
       error: { code: 4200 },
     })
+  })
+
+  it('signs with the second account it shares when the request names it, and with no account it does not hold', async () => {
+    const second = wallets.injectedAddresses[1]!
+    const message = `Second account, nonce ${randomBytes(4).toString('hex')}`
+    const signing = callProvider(page, 'personal_sign', [toHex(message), second])
+    await answerPrompt(page, ['Signature request', second, message], 'Approve')
+    const { result } = await signing
+    expect(await verifyMessage({ address: second, message, signature: result as Hex })).toBe(true)
+    // A dev account it does not share is refused, not signed for with another one.
+    expect(
+      await callProvider(page, 'personal_sign', [toHex('Not mine'), chain.accounts[5]!.address]),
+    ).toMatchObject({ error: { code: 4100 } })
   })
 
   it("prompts above the host page's own modal dialog and signs typed data", async () => {
@@ -401,7 +416,11 @@ describe('WalletConnect wallet page', () => {
     expect(proposalText).toContain('personal_sign')
     await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
     const session = await within(approved, 10_000, 'session approval')
-    expect(session.namespaces.eip155?.accounts).toEqual([`eip155:${chain.chainId}:${wallets.wcAddress}`])
+    // Its first account first (the one every session starts on), then the second one it shares.
+    expect(session.namespaces.eip155?.accounts).toEqual([
+      `eip155:${chain.chainId}:${wallets.wcAddress}`,
+      `eip155:${chain.chainId}:${chain.accounts[4]!.address}`,
+    ])
 
     const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')
     await sessions.filter({ hasText: 'Wallets Test Dapp' }).waitFor()

@@ -190,7 +190,10 @@ describe('WalletConnect wallet page driven by the session client machine', () =>
     const beta = await makeDapp('Beta Dapp')
 
     const first = await approveSession(page, alpha, 'query')
-    expect(first.namespaces.eip155?.accounts).toEqual([`${caip()}:${wallets.wcAddress}`])
+    expect(first.namespaces.eip155?.accounts).toEqual([
+      `${caip()}:${wallets.wcAddress}`,
+      `${caip()}:${chain.accounts[4]!.address}`,
+    ])
     const alphaItem = sessionItems(page).filter({ hasText: 'Alpha Dapp' })
     // The session is active once the app acknowledged the settlement; the row shows its topic and expiry.
     await page.locator(`li[data-topic="${first.topic}"][data-state="active"]`).waitFor({ timeout: 10_000 })
@@ -648,7 +651,7 @@ describe('the WalletConnect wallet page’s solana namespace', () => {
     await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
     const session = await within(approval(), 10_000, 'session approval')
     expect(Object.keys(session.namespaces).sort()).toEqual(['eip155', 'solana'])
-    expect(session.namespaces.eip155?.accounts).toEqual([`${caip()}:${wallets.wcAddress}`])
+    expect(session.namespaces.eip155?.accounts).toEqual(wallets.wcAddresses.map((a) => `${caip()}:${a}`))
     expect(session.namespaces.eip155?.chains).toEqual([caip()])
     expect(session.namespaces.solana?.accounts).toEqual([solanaAccount()])
     expect(session.namespaces.solana?.chains).toEqual([SANDBOX_SOLANA_CHAIN_ID])

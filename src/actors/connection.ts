@@ -92,6 +92,11 @@ export function createEip155ConnectionActors({
       (await calls()).switchChain(input.chainId as number),
     ),
 
+    /** The kit's choice among the wallet's shared accounts becomes wagmi's active address (./connectionCalls.ts). */
+    selectAccount: fromPromise<string, { connectorId: string; address: string }>(async ({ input }) =>
+      (await calls()).selectAccount(input.connectorId, input.address),
+    ),
+
     watchConnection: fromCallback<ConnectionEvent, { connectorId: string }>(({ sendBack }) =>
       whenLoaded(calls, (loaded) => loaded.watchConnection(sendBack)),
     ),

@@ -148,6 +148,26 @@ export function createConnectionCalls({
       }
     },
 
+    /**
+     * Makes `address`, one of the accounts the connector shares, wagmi's active one: its connection lists it first,
+     * as wagmi does when a wallet switches accounts itself, so every request the kit or the host sends through
+     * wagmi (transactions, signatures, the sender it reads) comes from it. The wallet is not asked: it shared them.
+     */
+    async selectAccount(connectorId: string, address: string): Promise<string> {
+      const { current, connections } = wagmi.state
+      const connection = current === null ? undefined : connections.get(current)
+      const chosen = connection?.accounts.find((a) => a.toLowerCase() === address.toLowerCase())
+      if (!connection || connection.connector.id !== connectorId || !chosen || current === null)
+        throw new ConnectorAccountNotFoundError({ details: address })
+      const accounts = [chosen, ...connection.accounts.filter((a) => a !== chosen)] as const
+      wagmi.setState((state) => {
+        const next = new Map(state.connections)
+        next.set(current, { ...connection, accounts })
+        return { ...state, connections: next }
+      })
+      return chosen
+    },
+
     /** The live connection's changes of account or chain, and its loss. */
     watchConnection(sendBack: SendBack): () => void {
       return watchConnection(wagmi, {

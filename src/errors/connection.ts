@@ -105,6 +105,14 @@ export class SwitchChainError extends BaseError {
   }
 }
 
+/** Another of the wallet's shared accounts could not be made the one shown (its connector refused or vanished). */
+export class SelectAccountError extends BaseError {
+  override name = 'SelectAccountError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Failed to switch account', parameters)
+  }
+}
+
 /**
  * Whether the visitor declined: viem's `UserRejectedRequestError` or an EIP-1193 4001 anywhere on the cause
  * chain (a wrapper's own code, e.g. viem's InternalRpcError -32603, can sit above the wallet's), or a wallet

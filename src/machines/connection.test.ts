@@ -387,7 +387,9 @@ describe('connectionMachine: connected', () => {
     expect(h.context().account).toEqual(moved)
     expect(h.context().connections).toEqual({ 'io.metamask': { accounts: [BOB], chainId: 999 } })
     expect(h.persisted).toEqual([{ type: 'persist.chain', chainId: 999 }])
+    // Another address: the kit hears of the account too (SPEC §3 allAccounts), before its chain.
     expect(h.notices).toEqual([
+      { type: 'account.changed', account: moved },
       { type: 'account.chainChanged', chainId: 999, supported: false, namespace: 'eip155' },
     ])
 

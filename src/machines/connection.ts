@@ -16,7 +16,8 @@ import type {
  * reconnecting → connected | disconnected at start (existing connections are synced; a failure is
  * disconnected with empty connections). disconnected → connecting → connected, or back to disconnected with
  * the error kept (the `failed` substate, which offers retry). connected follows the wallet: account and chain
- * changes, a disconnect from the wallet's side, network switching. disconnecting → disconnected, always: a
+ * changes, a disconnect from the wallet's side, network switching, and another of the accounts the wallet
+ * shares made the one shown (`connected.selectingAccount`, SPEC §3 allAccounts). disconnecting → disconnected, always: a
  * connector whose disconnect throws or never settles is reported ('Failed to disconnect', SPEC §8, as a toast)
  * and the kit is disconnected anyway.
  *
@@ -25,11 +26,12 @@ import type {
  * `connection.connect` or `connection.reset`; `connecting.requesting` fails after `connectTimeout` with
  * ConnectTimeoutError (the kit raises SPEC §8's REQUEST_TIMED_OUT on `request.timedOut`), while a shown pairing
  * URI waits for the visitor to scan, ended by its expiry or `connection.cancel`; `connected.switching` ends
- * after `switchChainTimeout`; `disconnecting` after `disconnectTimeout`. A wallet answering after its time
- * limit is ignored: the invoked actor was stopped (its signal aborted) when the state was left.
+ * after `switchChainTimeout`; `connected.selectingAccount` after `selectAccountTimeout`; `disconnecting` after
+ * `disconnectTimeout`. A wallet answering after its time limit is ignored: the invoked actor was stopped (its
+ * signal aborted) when the state was left.
  *
  * Every effect is a named actor slot (`reconnect`, `connect`, `disconnect`, `switchChain`, `watchConnection`,
- * `watchConnectors`, `watchPairing`, `persistence`); the kit fills them for wagmi, tests with fakes.
+ * `watchConnectors`, `watchPairing`, `persistence`, `selectAccount`); the kit fills them for wagmi, tests with fakes.
  *
  * The chart is here; its types (context, events, notices) are in `connection/types.ts`, and its slots, delays,
  * guards and actions in `connection/setup.ts`.
@@ -267,7 +269,14 @@ export function defineConnectionMachine() {
           input: ({ context }) => ({ connectorId: context.account?.connectorId ?? '' }),
         },
         on: {
-          'connection.changed': { actions: ['applyChange', 'persistChain', 'notifyChain'] },
+          'connection.changed': [
+            // The wallet switched accounts (or made the one the visitor chose its active one): the kit follows.
+            {
+              guard: 'addressChanged',
+              actions: ['applyChange', 'persistChain', 'notifyAccount', 'notifyChain'],
+            },
+            { actions: ['applyChange', 'persistChain', 'notifyChain'] },
+          ],
           'connection.lost': {
             target: 'disconnected',
             actions: ['reset', 'persistDisconnected', 'notifyDisconnected'],
@@ -277,7 +286,40 @@ export function defineConnectionMachine() {
         initial: 'idle',
         states: {
           idle: {
-            on: { 'connection.switchChain': 'switching' },
+            on: {
+              'connection.switchChain': 'switching',
+              // SPEC §3 allAccounts: another of the accounts the wallet shares becomes the one shown.
+              'connection.selectAccount': { guard: 'accountShared', target: 'selectingAccount' },
+            },
+          },
+          selectingAccount: {
+            tags: 'busy',
+            invoke: {
+              src: 'selectAccount',
+              input: ({ context, event }) => {
+                assertEvent(event, 'connection.selectAccount')
+                return { connectorId: context.account?.connectorId ?? '', address: event.address }
+              },
+              onDone: [
+                {
+                  guard: { type: 'notShownYet', params: ({ event }) => event.output },
+                  target: 'idle',
+                  actions: [
+                    { type: 'showSelectedAccount', params: ({ event }) => event.output },
+                    'notifyAccount',
+                  ],
+                },
+                { target: 'idle', actions: 'clearError' },
+              ],
+              onError: {
+                target: 'idle',
+                actions: {
+                  type: 'setSelectAccountError',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
+              },
+            },
+            after: { selectAccountTimeout: { target: 'idle', actions: 'setSelectAccountTimedOut' } },
           },
           switching: {
             tags: ['busy', 'switching'],

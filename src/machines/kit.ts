@@ -224,6 +224,7 @@ export function defineKitMachine() {
       'wallet.select': { guard: 'legalAccepted', actions: 'selectWallet' },
       'account.connected': { actions: 'onConnected' },
       'account.disconnected': { actions: 'onDisconnected' },
+      'account.changed': { actions: 'followAccount' },
       'account.chainChanged': [
         {
           guard: 'opensUnsupportedChain',

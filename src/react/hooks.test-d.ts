@@ -53,6 +53,12 @@ describe('useKitAccount', () => {
       chainId: number | `solana:${string}` | undefined
       namespace: 'eip155' | 'solana'
       connectorId: string | undefined
+      allAccounts: readonly {
+        namespace: 'eip155' | 'solana'
+        address: string
+        type: 'eoa' | 'smartAccount'
+      }[]
+      addressLabels: Readonly<Record<string, string>>
     }>()
     expectTypeOf<ConnectionStatus>().toEqualTypeOf<
       'disconnected' | 'connecting' | 'reconnecting' | 'connected'

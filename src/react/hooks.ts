@@ -15,6 +15,7 @@ import {
   type ChainId,
   type ChainNamespace,
   type ConnectionStatus,
+  type SharedAccount,
   selectStatus,
 } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
@@ -189,6 +190,10 @@ export interface UseKitAccountReturnType {
   /** The namespace of the account (the active one). */
   namespace: ChainNamespace
   connectorId: string | undefined
+  /** SPEC §3: every account the wallet shares here (`address` is the one shown); empty when not connected. */
+  allAccounts: readonly SharedAccount[]
+  /** SPEC §3: the wallet's own names of its addresses (address → label), when it gives them. */
+  addressLabels: Readonly<Record<string, string>>
 }
 
 /**
@@ -209,6 +214,8 @@ export function useKitAccount(): UseKitAccountReturnType {
   const status = useSelector(connection, selectStatus)
   const account = useSelector(connection, (s) => s.context.account)
   const namespace = useSelector(connection, (s) => s.context.namespace)
+  const allAccounts = useSelector(connection, (s) => s.context.allAccounts)
+  const addressLabels = useSelector(connection, (s) => s.context.addressLabels)
   return {
     status,
     isConnected: status === 'connected',
@@ -216,6 +223,8 @@ export function useKitAccount(): UseKitAccountReturnType {
     chainId: account?.chainId,
     namespace,
     connectorId: account?.connectorId,
+    allAccounts,
+    addressLabels,
   }
 }
 

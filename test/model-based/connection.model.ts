@@ -37,6 +37,7 @@ export const connectionModelMachine = connectionMachine.provide({
     switchChain: fromPromise<ChainId, { chainId: ChainId }>(() => new Promise(() => {})),
     verifyDomain: fromPromise<DomainVerification, { uri: string }>(() => new Promise(() => {})),
     resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(() => new Promise(() => {})),
+    selectAccount: fromPromise<string, { connectorId: string; address: string }>(() => new Promise(() => {})),
   },
   actions: {
     notifyConnected: ({ context }) => {
@@ -47,6 +48,9 @@ export const connectionModelMachine = connectionMachine.provide({
     },
     notifyChain: ({ context }) => {
       if (!context.account) throw new Error('account.chainChanged without an account')
+    },
+    notifyAccount: ({ context }) => {
+      if (!context.account) throw new Error('account.changed without an account')
     },
     notifyDisconnected: ({ context }) => {
       if (context.account) throw new Error('account.disconnected with an account')
@@ -77,12 +81,15 @@ export const INVOKE = {
   disconnect: '0.connection.disconnecting',
   verifyDomain: '0.connection.connecting.pairing',
   resumePairing: '0.connection.resuming',
+  selectAccount: '0.connection.connected.selectingAccount',
 } as const
 
 const ALICE = '0x00000000000000000000000000000000000a11ce'
+/** The second account the wallet shares (SPEC §3 allAccounts). */
+const BOB = '0x0000000000000000000000000000000000000b0b'
 const injected: ConnectionAccount = {
   address: ALICE,
-  addresses: [ALICE],
+  addresses: [ALICE, BOB],
   chainId: 1,
   connectorId: 'io.metamask',
 }
@@ -148,6 +155,10 @@ export const answers = [
     output: { origin: 'https://app.example', validation: 'VALID', isScam: false },
   },
   { type: `xstate.error.actor.${INVOKE.verifyDomain}`, error: new Error('Verify unreachable') },
+  { type: `xstate.done.actor.${INVOKE.selectAccount}`, output: BOB },
+  // The connector's own change came first and already showed the chosen account (the address shown answered).
+  { type: `xstate.done.actor.${INVOKE.selectAccount}`, output: ALICE },
+  { type: `xstate.error.actor.${INVOKE.selectAccount}`, error: new Error('connector gone') },
 ] as unknown as Event[]
 
 export const connectionEvents: Event[] = [
@@ -166,6 +177,9 @@ export const connectionEvents: Event[] = [
   { type: 'connection.switchChain', chainId: 10 },
   { type: 'connection.preferChain', chainId: 10 },
   { type: 'connection.changed', account: { ...injected, chainId: 999 } },
+  // The wallet switched to its second account (or made the one the visitor chose its active one).
+  { type: 'connection.changed', account: { ...injected, address: BOB, addresses: [BOB, ALICE] } },
+  { type: 'connection.selectAccount', address: BOB },
   { type: 'connection.lost' },
   { type: 'connection.connectors', connectors },
   { type: 'connection.wcUri', uri: 'wc:7f6e@2?relay-protocol=irn&symKey=587d', expiry: EXPIRY },
@@ -236,6 +250,7 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
     snapshot.matches('connecting') ||
     snapshot.matches('resuming') ||
     snapshot.matches({ connected: 'switching' }) ||
+    snapshot.matches({ connected: 'selectingAccount' }) ||
     snapshot.matches('disconnecting')
   if (snapshot.hasTag('busy') !== busy) fail('busy tag out of step')
   if (snapshot.hasTag('failed') !== snapshot.matches({ disconnected: 'failed' }))
@@ -258,7 +273,14 @@ export function connectionInvariant(snapshot: ConnectionModelSnapshot): void {
   if (status === 'connected') {
     if (!account) fail('connected without an account')
     else if (!connections[account.connectorId]) fail('the connected account is not in the connections')
-  } else if (account) fail('an account while not connected')
+    // SPEC §3 allAccounts: the account shown is one the wallet shares, each listed once.
+    else if (!snapshot.context.allAccounts.some((shared) => shared.address === account.address))
+      fail('the account shown is not one of allAccounts')
+    if (
+      new Set(snapshot.context.allAccounts.map((a) => a.address)).size !== snapshot.context.allAccounts.length
+    )
+      fail('an account listed twice')
+  } else if (account || snapshot.context.allAccounts.length > 0) fail('an account while not connected')
 
   if (snapshot.matches('disconnected')) {
     if (Object.keys(connections).length > 0) fail('connections while disconnected')

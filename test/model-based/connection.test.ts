@@ -19,6 +19,7 @@ const timeLimits = [
   'xstate.after.switchChainTimeout.connection.connected.switching',
   'xstate.after.disconnectTimeout.connection.disconnecting',
   'xstate.after.resumeLinkingTimeout.connection.resuming',
+  'xstate.after.selectAccountTimeout.connection.connected.selectingAccount',
 ].map((type) => ({ type })) as unknown as Event[]
 
 /**
@@ -55,7 +56,8 @@ function short(path: ModelPath): string {
     .map((step) => {
       const event = step.event as Event
       if (event.type === 'connection.connectors') return `connection.connectors(${event.connectors.length})`
-      if (event.type === 'connection.changed') return `connection.changed(chain ${event.account.chainId})`
+      if (event.type === 'connection.changed')
+        return `connection.changed(chain ${event.account.chainId}, …${event.account.address.slice(-4)})`
       const answer = /^xstate\.(done|error)\.actor\.\d+\.connection\.(.+)$/.exec(event.type)
       if (!answer) return describeEvent(event)
       const call = answer[2]!.split('.').at(-1)
@@ -72,8 +74,10 @@ describe('connection machine, model-based', () => {
   const plain = connectionModel(false)
 
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
-    expect(reusing.paths.length).toBe(40)
-    expect(plain.paths.length).toBe(39)
+    // +6 each: connected.selectingAccount (SPEC §3 allAccounts), its two answers (the account not shown yet, or
+    // already shown by the connector's own change), its failure and time limit, and the wallet's own switch.
+    expect(reusing.paths.length).toBe(46)
+    expect(plain.paths.length).toBe(45)
   })
 
   for (const [name, model] of [
@@ -105,7 +109,8 @@ describe('connection machine, model-based', () => {
       }
       states += reached.size
     }
-    expect(states).toBe(166)
+    // +36: connected.selectingAccount, and its failure kept as the error in `connected`, under each reachable state.
+    expect(states).toBe(202)
   })
 
   it('only the reusing model goes straight from disconnected to pairing', () => {
@@ -122,7 +127,7 @@ describe('connection machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine, over both models (replayed here)', () => {
     const results = replayAll([reusing, plain], { invariant: connectionInvariant })
-    expect(results).toHaveLength(40 + 39)
+    expect(results).toHaveLength(46 + 45)
     assertCoverage(reusing, results)
   })
 })

@@ -242,6 +242,28 @@ describe('kit rules', () => {
     expect(told('send')).toEqual([{ type: 'send.setSender', sender: undefined }, { type: 'send.reset' }])
   })
 
+  it('another of the wallet accounts shown (SPEC §3 allAccounts): the send hears its sender, its balances are read', async () => {
+    const { send, told, log } = kitWithRecorders()
+    const connected = account('injected')
+    send({ type: 'account.connected', account: connected, method: 'browser', reconnected: true })
+    // Account first: its balances load with it (the account machine, on demand).
+    send(shown('Account'))
+    await tick()
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    told('send')
+    log.length = 0
+    const second = { ...connected, address: '0x0000000000000000000000000000000000000b0b' as const }
+    send({ type: 'account.changed', account: second })
+    const entries = [...log]
+    expect(told('send')).toEqual([{ type: 'send.setSender', sender: second }])
+    expect(sentTo(entries, 'account')).toContainEqual({
+      type: 'account.fetchBalances',
+      address: second.address,
+      chainId: 'eip155:31337',
+    })
+  })
+
   it('the send preview opens when the send machine starts previewing on the form, and only there', async () => {
     const { send, told } = kitWithRecorders()
     send(shown('Account', 'WalletSend'))

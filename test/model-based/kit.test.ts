@@ -93,6 +93,11 @@ const events = [
   { type: 'account.connected', account: account('walletstateEmbedded'), method: 'email', reconnected: true },
   { type: 'account.chainChanged', chainId: 1, supported: false },
   { type: 'account.chainChanged', chainId: 31337, supported: true },
+  // Another of the wallet's shared accounts shown (SPEC §3 allAccounts).
+  {
+    type: 'account.changed',
+    account: { ...account('walletConnect'), address: '0x0000000000000000000000000000000000000b0b' },
+  },
   { type: 'embedded.view', view: 'ApproveTransaction', previous: undefined, connected: false },
   { type: 'embedded.view', view: 'EmailVerifyOtp', previous: undefined, connected: false },
   { type: 'embedded.view', view: undefined, previous: 'EmailVerifyOtp', connected: false },
@@ -244,12 +249,14 @@ const legal = modelWith(
     s.context.legalAccepted || Object.values(s.value as Record<string, string>).some((v) => v !== 'idle'),
 )
 
-const PATHS = 80
-const RESTORING_PATHS = 60
-const TOUCH_PATHS = 78
-const FOLLOWER_PATHS = 80
-const SOLANA_PATHS = 78
-const LEGAL_PATHS = 50
+// `account.changed` (another of the wallet's shared accounts shown, SPEC §3 allAccounts): +1 path in each model,
+// +3 in the restoring and legal ones, whose bounded graphs take the root's new transition from more end states.
+const PATHS = 81
+const RESTORING_PATHS = 63
+const TOUCH_PATHS = 79
+const FOLLOWER_PATHS = 81
+const SOLANA_PATHS = 79
+const LEGAL_PATHS = 53
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

@@ -395,3 +395,32 @@ export function toProviderError(error: unknown): ProviderRpcError {
   }
   return rpcErrors.internal(error instanceof Error ? error.message : String(error))
 }
+
+const ClaimedFrom = v.looseObject({ from: v.string() })
+const claimedFrom = (tx: unknown): string | undefined => {
+  const parsed = v.safeParse(ClaimedFrom, tx)
+  return parsed.success ? parsed.output.from : undefined
+}
+
+/**
+ * Which of a wallet's accounts a signing request names (`personal_sign`'s second param, `eth_signTypedData_v4`'s
+ * first, `eth_sendTransaction`'s `from`): that account, or the first when it names none of them (the request's
+ * own parser then refuses it as unauthorised).
+ */
+export function signerFor<A extends { address: Address }>(
+  accounts: readonly [A, ...A[]],
+  method: string,
+  params: unknown,
+): A {
+  const list = Array.isArray(params) ? params : []
+  const claimed =
+    method === 'personal_sign'
+      ? list[1]
+      : method === 'eth_signTypedData_v4'
+        ? list[0]
+        : method === 'eth_sendTransaction'
+          ? claimedFrom(list[0])
+          : undefined
+  if (typeof claimed !== 'string') return accounts[0]
+  return accounts.find((account) => sameAddress(claimed, account.address)) ?? accounts[0]
+}

@@ -12,6 +12,7 @@ import {
   parseTypedDataV4,
   rpcErrors,
   sendTransaction,
+  signerFor,
   signTypedData,
   toProviderError,
   toViemChain,
@@ -23,7 +24,7 @@ import type { InjectedWalletConfig } from '../config.ts'
 
 /*
  * The injected dev wallet: a host page loads this module (`<script type="module" src=...>`), and it announces
- * an EIP-1193 provider by EIP-6963. It holds the first anvil dev account and asks, in its own prompt, before it
+ * an EIP-1193 provider by EIP-6963. It holds the first anvil dev account (and shares a second one after it) and asks, in its own prompt, before it
  * connects, signs, sends or switches chain. Authorisation and the chosen chain persist in the page origin's
  * localStorage, so a reload reconnects silently (eth_accounts) as a browser extension would.
  */
@@ -72,6 +73,11 @@ function install(config: InjectedWalletConfig): void {
 
   const account = privateKeyToAccount(config.account.privateKey)
   const address: Address = account.address
+  // Every account it shares, the first one first: a connection starts on it, a dapp may use any of them.
+  const shared = [
+    account,
+    ...(config.moreAccounts ?? []).map((more) => privateKeyToAccount(more.privateKey)),
+  ] as const
   const servedChain = config.chain
   /** Every chain it has a node for: the sandbox chain and any further one (the second sandbox chain). */
   const servedChains = [servedChain, ...(config.moreChains ?? [])]
@@ -117,7 +123,7 @@ function install(config: InjectedWalletConfig): void {
   }
   // Authorisation given to another account (config changed since) does not carry over.
   const authorised = () => state.account !== null && state.account.toLowerCase() === address.toLowerCase()
-  const accounts = (): Address[] => (authorised() ? [address] : [])
+  const accounts = (): Address[] => (authorised() ? shared.map((each) => each.address) : [])
 
   // ----- events -----
   const listeners = new Map<string, Set<Listener>>()
@@ -146,6 +152,7 @@ function install(config: InjectedWalletConfig): void {
     if (!authorised()) throw rpcErrors.unauthorized()
   }
   const accountLine = { label: 'Account', value: address }
+  const accountLineOf = (signer: { address: Address }) => ({ label: 'Account', value: signer.address })
   const networkLine = () => ({ label: 'Network', value: `${chainName(state.chainId)} (${state.chainId})` })
 
   const requestAccounts = () =>
@@ -154,7 +161,12 @@ function install(config: InjectedWalletConfig): void {
       await confirm({
         title: 'Connection request',
         intro: `${origin} wants to connect to your wallet and see your address.`,
-        lines: [accountLine, networkLine()],
+        lines: [
+          ...shared.map((each, index) =>
+            index === 0 ? accountLine : { label: 'Account', value: each.address },
+          ),
+          networkLine(),
+        ],
       })
       writeStored({ ...state, account: address })
       emit('accountsChanged', accounts())
@@ -220,47 +232,50 @@ function install(config: InjectedWalletConfig): void {
         )
       case 'personal_sign': {
         requireAuthorised()
-        const request = parsePersonalSign(params, address)
+        const signer = signerFor(shared, method, params)
+        const request = parsePersonalSign(params, signer.address)
         return serial(async () => {
           requireAuthorised()
           await confirm({
             title: 'Signature request',
             intro: `${origin} asks you to sign a message.`,
-            lines: [accountLine],
+            lines: [accountLineOf(signer)],
             detail: { label: 'Message', text: request.text },
           })
-          return account.signMessage({ message: request.message })
+          return signer.signMessage({ message: request.message })
         })
       }
       case 'eth_signTypedData_v4': {
         requireAuthorised()
-        const request = parseTypedDataV4(params, address, state.chainId)
+        const signer = signerFor(shared, method, params)
+        const request = parseTypedDataV4(params, signer.address, state.chainId)
         return serial(async () => {
           requireAuthorised()
           await confirm({
             title: 'Typed data signature request',
             intro: `${origin} asks you to sign ${request.primaryType}${request.domainName ? ` for ${request.domainName}` : ''}.`,
-            lines: [accountLine, networkLine()],
+            lines: [accountLineOf(signer), networkLine()],
             detail: { label: 'Typed data', text: request.text },
           })
-          return signTypedData(account, request)
+          return signTypedData(signer, request)
         })
       }
       case 'eth_sendTransaction': {
         requireAuthorised()
         const asked = nodeFor(state.chainId)
         if (asked === undefined) throw rpcErrors.chainDisconnected(otherChain)
-        const tx = parseTransaction(params, address, asked.id)
+        const signer = signerFor(shared, method, params)
+        const tx = parseTransaction(params, signer.address, asked.id)
         return serial(async (): Promise<Hex> => {
           requireAuthorised()
           await confirm({
             title: 'Transaction request',
             intro: `${origin} asks you to send a transaction.`,
-            lines: [accountLine, networkLine(), ...describeTransaction(tx)],
+            lines: [accountLineOf(signer), networkLine(), ...describeTransaction(tx)],
           })
           // The chain may have been switched while this prompt waited in the queue: it is sent where it was asked.
           if (state.chainId !== asked.id) throw rpcErrors.chainDisconnected(otherChain)
-          return sendTransaction(account, toViemChain(asked), tx)
+          return sendTransaction(signer, toViemChain(asked), tx)
         })
       }
       case 'wallet_switchEthereumChain': {
@@ -362,6 +377,9 @@ function install(config: InjectedWalletConfig): void {
       info,
       get address() {
         return address
+      },
+      get addresses() {
+        return shared.map((each) => each.address)
       },
       get authorised() {
         return authorised()

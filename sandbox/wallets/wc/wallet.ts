@@ -20,6 +20,7 @@ import {
   parseTypedDataV4,
   rpcErrors,
   sendTransaction,
+  signerFor,
   signTypedData,
   toProviderError,
   toViemChain,
@@ -34,6 +35,11 @@ import { planSolanaRequest, SOLANA_EVENTS, SOLANA_METHODS, solanaAccount, solana
 
 export const account = privateKeyToAccount(config.account.privateKey)
 export const address = account.address
+/** Every eip155 account a session carries, `account` first: a dapp may use any of them. */
+const shared = [
+  account,
+  ...(config.moreAccounts ?? []).map((more) => privateKeyToAccount(more.privateKey)),
+] as const
 /** The chain this wallet serves first (`eip155:31337`). */
 export const caipChain = `eip155:${config.chain.id}`
 /** Every eip155 chain it has a node for: the first and any further one (the second sandbox chain). */
@@ -145,6 +151,14 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
     })
   const granted = grantedNamespaces(proposal)
   if (granted.eip155) facts.push({ label: 'Account', value: `${caipChain}:${address}` })
+  if (granted.eip155 && shared.length > 1)
+    facts.push({
+      label: 'Also shares',
+      value: shared
+        .slice(1)
+        .map((each) => each.address)
+        .join(', '),
+    })
   if (granted.solana) facts.push({ label: 'Solana account', value: solanaAccount })
   const missing = unsupportedRequirements(proposal)
   return missing.length > 0
@@ -186,7 +200,7 @@ export function approvalFor(
     const chains = evmCaipChains.filter((chain) => chain === caipChain || asked.includes(chain))
     namespaces.eip155 = {
       chains,
-      accounts: chains.map((chain) => `${chain}:${address}`),
+      accounts: chains.flatMap((chain) => shared.map((each) => `${chain}:${each.address}`)),
       methods: union(METHODS, requestedListOf(requiredNamespaces, 'eip155', 'methods')),
       events: union(EVENTS, requestedListOf(requiredNamespaces, 'eip155', 'events')),
     }
@@ -238,7 +252,9 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
   const { method } = request.request
   const params: unknown = request.request.params
   const base = { method, peer }
-  const accountFact = { label: 'Account', value: address }
+  // The account the request names (the first when it names none of them: the parser then refuses it).
+  const signer = signerFor(shared, method, params)
+  const accountFact = { label: 'Account', value: signer.address }
   if (namespaceOf(request.chainId) === 'solana') return planSolanaRequest(request, peer)
   try {
     const chain = evmChainOf(request.chainId)
@@ -252,9 +268,9 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
         return { ...base, kind: 'answer', run: async () => toHex(chain.id) }
       case 'eth_accounts':
       case 'eth_requestAccounts':
-        return { ...base, kind: 'answer', run: async () => [address] }
+        return { ...base, kind: 'answer', run: async () => shared.map((each) => each.address) }
       case 'personal_sign': {
-        const parsed = parsePersonalSign(params, address)
+        const parsed = parsePersonalSign(params, signer.address)
         return {
           ...base,
           kind: 'ask',
@@ -262,11 +278,11 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
           asks: 'asks for a signature',
           facts: [accountFact],
           detail: { label: 'Message', text: parsed.text },
-          run: () => account.signMessage({ message: parsed.message }),
+          run: () => signer.signMessage({ message: parsed.message }),
         }
       }
       case 'eth_signTypedData_v4': {
-        const parsed = parseTypedDataV4(params, address, chain.id)
+        const parsed = parseTypedDataV4(params, signer.address, chain.id)
         return {
           ...base,
           kind: 'ask',
@@ -274,11 +290,11 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
           asks: 'asks for a typed data signature',
           facts: [accountFact],
           detail: { label: 'Typed data', text: parsed.text },
-          run: () => signTypedData(account, parsed),
+          run: () => signTypedData(signer, parsed),
         }
       }
       case 'eth_sendTransaction': {
-        const tx = parseTransaction(params, address, chain.id)
+        const tx = parseTransaction(params, signer.address, chain.id)
         return {
           ...base,
           kind: 'ask',
@@ -289,7 +305,7 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
             { label: 'Network', value: `${chain.name} (${request.chainId})` },
             ...describeTransaction(tx),
           ],
-          run: (): Promise<Hex> => sendTransaction(account, toViemChain(chain), tx),
+          run: (): Promise<Hex> => sendTransaction(signer, toViemChain(chain), tx),
         }
       }
     }

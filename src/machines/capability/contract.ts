@@ -107,9 +107,10 @@ export type KitAccounts = Readonly<Partial<Record<ChainNamespace, ConnectionAcco
 
 /**
  * A change of the kit's accounts as a capability hears it: `started` when its statechart starts (the accounts
- * connected then), else a namespace's (`chain`) connect, chain change or disconnect, or the namespace shown
- * turned to (`activated`), with the accounts after it. `shown` is the account the views show after it;
- * `shownChanged`, whether that is another account (or chain, or none) than before.
+ * connected then), else a namespace's (`chain`) connect, chain change, account change (another of the wallet's
+ * shared accounts shown) or disconnect, or the namespace shown turned to (`activated`), with the accounts after
+ * it. `shown` is the account the views show after it; `shownChanged`, whether that is another account (or chain,
+ * or none) than before.
  */
 export type AccountsChange =
   | {
@@ -119,7 +120,7 @@ export type AccountsChange =
       readonly shownChanged: true
     }
   | {
-      readonly change: 'connected' | 'chainChanged' | 'disconnected' | 'activated'
+      readonly change: 'connected' | 'chainChanged' | 'accountChanged' | 'disconnected' | 'activated'
       readonly chain: ChainNamespace
       readonly accounts: KitAccounts
       readonly shown: ConnectionAccount | undefined

@@ -72,6 +72,7 @@ export function harness(input: ConnectionInput = { supportedChainIds: [1, 10] },
     disconnect: [] as Call<{ connectorId: string | undefined }, void>[],
     switchChain: [] as Call<{ chainId: ChainId }, ChainId>[],
     resumePairing: [] as Call<{ connectorId: string }, ConnectOutput>[],
+    selectAccount: [] as Call<{ connectorId: string; address: string }, string>[],
   }
   const watchers = {
     connection: [] as Watcher<{ connectorId: string }>[],
@@ -111,6 +112,7 @@ export function harness(input: ConnectionInput = { supportedChainIds: [1, 10] },
       openWallet: callbackSlot(watchers.openWallet),
       watchLateReconnect: callbackSlot(watchers.lateReconnect),
       resumePairing: promiseSlot(calls.resumePairing),
+      selectAccount: promiseSlot(calls.selectAccount),
       persistence: fromCallback<PersistRequest>(({ receive }) => {
         receive((request) => persisted.push(request))
       }),

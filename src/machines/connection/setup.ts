@@ -15,9 +15,16 @@ import {
   RECENT_WALLETS_MAX,
   RECONNECT_TIMEOUT_MS,
   RESUME_LINKING_TIMEOUT_MS,
+  SELECT_ACCOUNT_TIMEOUT_MS,
   SWITCH_CHAIN_TIMEOUT_MS,
 } from '../../constants'
-import { ConnectTimeoutError, DisconnectError, errorInfo, SwitchChainError } from '../../errors/connection'
+import {
+  ConnectTimeoutError,
+  DisconnectError,
+  errorInfo,
+  SelectAccountError,
+  SwitchChainError,
+} from '../../errors/connection'
 import type {
   ChainId,
   ChosenWallet,
@@ -34,6 +41,7 @@ import type {
   PersistRequest,
   RecentWallet,
   ReconnectOutput,
+  SharedAccount,
   WalletLinking,
 } from './types'
 
@@ -45,6 +53,8 @@ import type {
 /** What a disconnected connection holds; the start and every reset (SPEC §4) come back to it. */
 export const DISCONNECTED = {
   account: undefined,
+  allAccounts: [],
+  addressLabels: {},
   connections: {},
   target: undefined,
   wcUri: undefined,
@@ -95,6 +105,14 @@ export const connectionSetup = setup({
     ),
     /** Back on the page after opening a wallet by its mobile link: the pending pairing's session, once settled. */
     resumePairing: fromPromise<ConnectOutput, { connectorId: string }>(notProvided('resumePairing')),
+    /**
+     * Makes another of the wallet's shared accounts the connector's active one, so what the kit sends through it
+     * (transactions, signatures) comes from that account; answers the address. A namespace whose requests name
+     * their account themselves needs nothing more than the kit's own state: this default.
+     */
+    selectAccount: fromPromise<string, { connectorId: string; address: string }>(
+      async ({ input }) => input.address,
+    ),
   },
   delays: {
     /** Ours (src/constants.ts): the reconnect at start. */
@@ -107,6 +125,8 @@ export const connectionSetup = setup({
     disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     /** Ours (src/constants.ts): a pairing resumed after the wallet was opened by its mobile link. */
     resumeLinkingTimeout: RESUME_LINKING_TIMEOUT_MS,
+    /** Ours (src/constants.ts): making another shared account the one shown. */
+    selectAccountTimeout: SELECT_ACCOUNT_TIMEOUT_MS,
   },
   guards: {
     hasAccount: (_, output: ReconnectOutput) => output.account !== undefined,
@@ -115,6 +135,27 @@ export const connectionSetup = setup({
     domainUnverified: (_, verification: DomainVerification) =>
       verification.validation === 'INVALID' || verification.isScam,
     hasTarget: ({ context }) => context.target !== undefined,
+    /** SPEC §3 allAccounts: the address asked for is one the wallet shares here, and not the one shown already. */
+    accountShared: ({ context, event }) => {
+      assertEvent(event, 'connection.selectAccount')
+      const shown = context.account?.address
+      return (
+        shown !== undefined &&
+        !sameAccount(event.address, shown) &&
+        context.allAccounts.some((shared) => sameAccount(shared.address, event.address))
+      )
+    },
+    /**
+     * The account chosen is not the one shown yet: the connector answered without its own change (which, when it
+     * comes first, already showed it and told the kit).
+     */
+    notShownYet: ({ context }, address: string) =>
+      context.account !== undefined && !sameAccount(context.account.address, address),
+    /** The wallet's change shows another address than the one shown (it switched, or the visitor chose one). */
+    addressChanged: ({ context, event }) => {
+      assertEvent(event, 'connection.changed')
+      return context.account !== undefined && !sameAccount(event.account.address, context.account.address)
+    },
     /** A late connection the kit can adopt: an account that is one of the connections wagmi reports. */
     lateConnectionAdoptable: ({ event }) => {
       assertEvent(event, 'connection.reconnectedLate')
@@ -135,6 +176,7 @@ export const connectionSetup = setup({
     applyReconnect: assign((_, output: ReconnectOutput) => {
       return {
         account: output.account,
+        ...sharedAccounts(output.account, []),
         connections: output.connections,
         recentWallets: output.recentWallets.slice(0, RECENT_WALLETS_MAX),
         recentWallet: output.recentWallets[0],
@@ -146,6 +188,7 @@ export const connectionSetup = setup({
       const { connectorId } = event.account
       return {
         account: event.account,
+        ...sharedAccounts(event.account, []),
         connections: event.connections,
         recentWallet:
           context.recentWallets.find((w) => w.connectorId === connectorId) ??
@@ -240,6 +283,7 @@ export const connectionSetup = setup({
       const embedded = context.connectors.some((c) => c.id === wallet.connectorId && c.type === 'auth')
       return {
         account: output.account,
+        ...sharedAccounts(output.account, []),
         connections: output.connections,
         recentWallet: wallet,
         recentWallets: embedded
@@ -258,6 +302,7 @@ export const connectionSetup = setup({
       assertEvent(event, 'connection.changed')
       return {
         account: event.account,
+        ...sharedAccounts(event.account, context.allAccounts),
         connections: {
           ...context.connections,
           [event.account.connectorId]: { accounts: event.account.addresses, chainId: event.account.chainId },
@@ -275,6 +320,19 @@ export const connectionSetup = setup({
       error: errorInfo(new DisconnectError({ details: 'The connector did not answer in time' })),
     }),
     setSwitchError: assign((_, error: unknown) => ({ error: errorInfo(error) })),
+    /** The chosen account is the one shown (its connector made it active). */
+    showSelectedAccount: assign(({ context }, address: string) =>
+      context.account
+        ? { account: { ...context.account, address } as ConnectionAccount, error: undefined }
+        : {},
+    ),
+    clearError: assign({ error: undefined }),
+    setSelectAccountError: assign((_, error: unknown) => ({
+      error: errorInfo(new SelectAccountError({ cause: error })),
+    })),
+    setSelectAccountTimedOut: assign({
+      error: errorInfo(new SelectAccountError({ details: 'The connector did not answer in time' })),
+    }),
     setSwitchTimedOut: assign({
       error: errorInfo(new SwitchChainError({ details: 'The wallet did not answer in time' })),
     }),
@@ -307,6 +365,9 @@ export const connectionSetup = setup({
     ),
     notifyDisconnected: sendParent(
       ({ context }): ConnectionNotice => ({ type: 'account.disconnected', namespace: context.namespace }),
+    ),
+    notifyAccount: sendParent(
+      ({ context }): ConnectionNotice => ({ type: 'account.changed', account: context.account! }),
     ),
     notifyTimedOut: sendParent({ type: 'request.timedOut', request: 'connect' } satisfies ConnectionNotice),
     notifyDomainUnverified: sendParent(
@@ -351,6 +412,33 @@ export const connectionSetup = setup({
     persistDisconnected: sendTo('persistence', { type: 'persist.disconnected' } satisfies PersistRequest),
   },
 })
+
+/** Addresses compared as a wallet means them (eip155 hex in any case; others as written). */
+const sameAccount = (a: string, b: string) =>
+  a === b || (a.startsWith('0x') && a.toLowerCase() === b.toLowerCase())
+
+/**
+ * SPEC §3 `allAccounts` and `addressLabels` of an account: every address its wallet shares, in the order they
+ * were first shared (a connector that puts the chosen one first does not reorder the list the visitor picks
+ * from), and the wallet's names of them.
+ */
+export function sharedAccounts(
+  account: ConnectionAccount | undefined,
+  before: readonly SharedAccount[],
+): { allAccounts: SharedAccount[]; addressLabels: Record<string, string> } {
+  if (!account) return { allAccounts: [], addressLabels: {} }
+  const namespace = account.namespace ?? 'eip155'
+  const addresses = account.addresses.length > 0 ? account.addresses : [account.address]
+  const sameSet =
+    before.length === addresses.length &&
+    before.every(
+      (shared) => shared.namespace === namespace && addresses.some((a) => sameAccount(a, shared.address)),
+    )
+  const allAccounts = sameSet
+    ? [...before]
+    : addresses.map((address): SharedAccount => ({ namespace, address, type: 'eoa' }))
+  return { allAccounts, addressLabels: { ...(account.labels ?? {}) } }
+}
 
 function recentFrom(
   target: ConnectTarget | undefined,

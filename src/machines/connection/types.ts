@@ -52,6 +52,8 @@ export interface Eip155Account {
   addresses: readonly `0x${string}`[]
   chainId: number
   connectorId: string
+  /** The wallet's own names of its addresses, when it gives them (SPEC §3 `addressLabels`). */
+  labels?: Readonly<Record<string, string>>
 }
 
 /** An account connected on Solana: a base58 public key on a CAIP-2 chain. */
@@ -61,10 +63,20 @@ export interface SolanaConnectionAccount {
   addresses: readonly string[]
   chainId: `solana:${string}`
   connectorId: string
+  /** The wallet's own names of its addresses, when it gives them (SPEC §3 `addressLabels`). */
+  labels?: Readonly<Record<string, string>>
 }
 
 /** SPEC §3 account state of one namespace. */
 export type ConnectionAccount = Eip155Account | SolanaConnectionAccount
+
+/** SPEC §3 `allAccounts`: one of the accounts a wallet shares on a namespace. */
+export interface SharedAccount {
+  namespace: ChainNamespace
+  address: string
+  /** SPEC §4 account type; a wallet's own accounts are EOAs as far as the kit knows. */
+  type: 'eoa' | 'smartAccount'
+}
 /** How a connection was made, for the success event (SPEC §4: method mobile or qrcode). */
 export type ConnectMethod = 'browser' | 'qrcode' | 'mobile' | 'email' | 'social'
 
@@ -80,6 +92,10 @@ export interface ConnectionContext {
   /** SPEC §3 connections map: connector id → accounts and chain. */
   connections: Record<string, { accounts: readonly string[]; chainId: ChainId }>
   account: ConnectionAccount | undefined
+  /** SPEC §3 `allAccounts`: every account the wallet shares here, in the wallet's order; `account` is one of them. */
+  allAccounts: SharedAccount[]
+  /** SPEC §3 `addressLabels`: the wallet's own names of its addresses (address → label); empty when it gives none. */
+  addressLabels: Record<string, string>
   target: ConnectTarget | undefined
   wcUri: string | undefined
   /** Epoch ms after which the pairing URI is no longer valid. */
@@ -153,6 +169,8 @@ export type ConnectionEvent =
   | { type: 'connection.retry' }
   | { type: 'connection.disconnect' }
   | { type: 'connection.switchChain'; chainId: ChainId }
+  /** Show another of the accounts the wallet shares (one of `allAccounts`): address, balances and sends follow. */
+  | { type: 'connection.selectAccount'; address: string }
   /** The network to connect on next (the visitor chose it while not connected here). */
   | { type: 'connection.preferChain'; chainId: ChainId }
   | { type: 'connection.reset' }
@@ -179,6 +197,8 @@ export type ConnectionNotice =
   | { type: 'account.connected'; account: ConnectionAccount; method: ConnectMethod; reconnected: boolean }
   | { type: 'account.disconnected'; namespace?: ChainNamespace }
   | { type: 'account.chainChanged'; chainId: ChainId; supported: boolean; namespace?: ChainNamespace }
+  /** Another of the wallet's accounts is the one shown (the visitor chose it, or the wallet switched). */
+  | { type: 'account.changed'; account: ConnectionAccount }
   /** The wallet did not answer a connect request in time: SPEC §8 alert REQUEST_TIMED_OUT. */
   | { type: 'request.timedOut'; request: 'connect' }
   /** A failure the visitor is told of though the flow went on ('Failed to disconnect', SPEC §8). */

@@ -478,6 +478,26 @@ export const kitSetup = setup({
       fetchBalances(context, enqueue, moved)
       endAccountFlows(enqueue)
     }),
+    /** Another of the wallet's shared accounts is shown (SPEC §3 allAccounts): its balances, and flows start over. */
+    followAccount: enqueueActions(({ context, enqueue, event }) => {
+      assertEvent(event, 'account.changed')
+      const chain = chainNamespaceOf(event.account)
+      if (!context.accounts[chain]) return
+      const accounts = { ...context.accounts, [chain]: event.account }
+      const active = chain === context.activeNamespace
+      enqueue.assign({ accounts })
+      tellAccounts(enqueue, context, {
+        change: 'accountChanged',
+        chain,
+        accounts,
+        shown: active ? event.account : context.connected,
+        shownChanged: active,
+      })
+      if (!active) return
+      enqueue.assign({ connected: event.account })
+      fetchBalances(context, enqueue, event.account)
+      endAccountFlows(enqueue)
+    }),
     selectWallet: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'wallet.select')
       const local = matchConnector(context.connectors, event.wallet)

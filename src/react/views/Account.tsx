@@ -33,7 +33,7 @@ const ACCOUNT_VIEW_CSS = `
 export default function AccountView() {
   const kit = useKitActor()
   const config = useKitConfig()
-  const { address, chainId, status } = useKitAccount()
+  const { address, chainId, status, allAccounts, addressLabels } = useKitAccount()
   const connection = useConnectionActor()
   const error = useSelector(connection, (s) => s.context.error)
   const disconnecting = useSelector(connection, selectIsDisconnecting)
@@ -52,6 +52,30 @@ export default function AccountView() {
       <p className="ws-address" title={address} data-testid="account-address">
         {truncateAddress(address)}
       </p>
+      {allAccounts.length > 1 ? (
+        // SPEC §3 allAccounts: the wallet shares several; the visitor picks the one shown (balances, sends follow).
+        <ul className="ws-list" aria-label={t('account.sharedAccounts')} style={{ width: '100%' }}>
+          {allAccounts.map((shared) => {
+            const shown = shared.address.toLowerCase() === address.toLowerCase()
+            const label = addressLabels[shared.address]
+            return (
+              <li key={shared.address}>
+                <button
+                  type="button"
+                  className="ws-item"
+                  title={shared.address}
+                  data-address={shared.address}
+                  aria-current={shown ? 'true' : undefined}
+                  onClick={() => kit.send({ type: 'connection.selectAccount', address: shared.address })}
+                >
+                  <span>{label ?? truncateAddress(shared.address)}</span>
+                  {label ? <span className="ws-badge">{truncateAddress(shared.address)}</span> : null}
+                </button>
+              </li>
+            )
+          })}
+        </ul>
+      ) : null}
       <Suspense
         fallback={
           <p className="ws-balance" data-testid="account-balance">
