@@ -10,7 +10,7 @@ import type { ModalMachine } from './modal'
 import type { ToastMachine } from './toast'
 
 export type { CapabilityStatus } from './capability'
-export { matchConnector } from './kit/rules'
+export { matchConnector } from './kit/matchConnector'
 export type { FrameViewEvent, KitContext, KitEvent, KitInput, KitTheme } from './kit/types'
 
 /**

@@ -8,7 +8,6 @@ import {
   type ChainNamespace,
   type ChosenWallet,
   type ConnectionAccount,
-  type ConnectorInfo,
   chainNamespaceOf,
   type Eip155Account,
 } from '../connection'
@@ -34,17 +33,7 @@ export const FRAME_FLOW_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>([
   'UpdateEmailSecondaryOtp',
 ])
 
-/** A listing wallet matches an installed connector by rdns, else by id (an EIP-6963 connector's id is its rdns). */
-export function matchConnector(
-  connectors: readonly ConnectorInfo[],
-  wallet: ChosenWallet,
-): ConnectorInfo | undefined {
-  return connectors.find(
-    (c) =>
-      c.type !== 'walletconnect' &&
-      (c.id === wallet.id || (wallet.rdns !== undefined && (c.rdns === wallet.rdns || c.id === wallet.rdns))),
-  )
-}
+export { matchConnector } from './matchConnector'
 
 /**
  * SPEC §2 ConnectingWalletConnectBasic: a pairing for no wallet in particular (Connect's "WalletConnect" entry, the
