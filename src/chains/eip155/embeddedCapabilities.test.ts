@@ -42,6 +42,14 @@ describe("the embedded wallet's wallet_getCapabilities, answered locally", () =>
     )
   })
 
+  it('per chain: none on a network the login frame has no smart account on', () => {
+    const answer = embeddedCapabilities(user(SMART, 'smartAccount'), CHAINS, [SMART], ['eip155:31337'])
+    expect(atomicStatusOf(answer, 31337)).toBe('supported')
+    expect(grantsPermissionsOf(answer, 31337)).toBe(true)
+    expect(atomicStatusOf(answer, 31338)).toBe('unsupported')
+    expect(grantsPermissionsOf(answer, 31338)).toBe(false)
+  })
+
   it('only the chains asked for (EIP-5792 v2 params), and nothing for a chain not configured', () => {
     const asked = embeddedCapabilities(user(SMART, 'smartAccount'), CHAINS, [SMART, ['0x7a6a', '0x1', 7]])
     expect(Object.keys(asked)).toEqual(['0x7a6a'])

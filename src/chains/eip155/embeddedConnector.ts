@@ -167,7 +167,12 @@ export function createEmbeddedConnectorBody(
             case 'wallet_getCapabilities':
               // Answered here (SPEC §7, handled locally): the embedded smart account batches atomically (its
               // calls go as one user operation through the login frame); its EOA does not.
-              return embeddedCapabilities(user, config.chains, params)
+              return embeddedCapabilities(
+                user,
+                config.chains,
+                params,
+                frame.getSnapshot().context.smartAccountNetworks,
+              )
             case 'wallet_getAssets': {
               // Answered here (EIP-7811), never by the frame: the Data API says which tokens are held, the chain
               // every amount and decimals. Its code loads with the first request.
@@ -225,14 +230,16 @@ type EmbeddedCapabilities = Record<
 
 /**
  * The embedded wallet's EIP-5792 capabilities, by hex chain id: atomic batching and ERC-7715 permissions (a key
- * signer's `erc20-token-transfer` limit) where the account shown is the smart account, neither for the EOA. The
- * chains asked for (`params[1]`), else every configured one.
+ * signer's `erc20-token-transfer` limit) where the account shown is the smart account and the login frame has it
+ * on the chain (`smartAccountNetworks`), neither for the EOA. The chains asked for (`params[1]`), else every
+ * configured one.
  * @internal
  */
 export function embeddedCapabilities(
   user: FrameUser | undefined,
   chains: readonly { id: number }[],
   params: unknown,
+  smartAccountNetworks?: readonly string[],
 ): EmbeddedCapabilities {
   const shown = user?.address.toLowerCase()
   const type = user?.accounts.find((account) => account.address.toLowerCase() === shown)?.type
@@ -248,7 +255,8 @@ export function embeddedCapabilities(
   return Object.fromEntries(
     ids.map((id) => [
       numberToHex(id),
-      smart
+      // Per chain: only where the login frame has the smart account (a network it said has none batches nothing).
+      smart && (smartAccountNetworks?.includes(`eip155:${id}`) ?? true)
         ? { atomic: { status: 'supported' }, permissions: EMBEDDED_PERMISSIONS }
         : { atomic: { status: 'unsupported' } },
     ]),
