@@ -228,8 +228,13 @@ async function mobileLinkFlow({ slowStorage = false } = {}): Promise<void> {
   await proposal.getByRole('button', { name: 'Approve' }).tap()
   await expect.poll(() => page.locator('#sessions li').count(), { timeout: 20_000 }).toBe(1)
 
-  // Back to the host page: the kit resumes the pending pairing and shows the account.
-  await page.goBack()
+  // Back to the host page: the app's own way back (its metadata.redirect.universal, which the wallet shows once
+  // approved: SPEC §3), or the browser's back; the kit resumes the pending pairing and shows the account.
+  const back = page.getByRole('link', { name: 'Return to Walletstate demo' })
+  expect(await back.getAttribute('href')).toBe(e2e.sandbox.demo!.url)
+  if (slowStorage) await page.goBack()
+  else await back.tap()
+  await page.waitForURL(e2e.sandbox.demo!.url)
   expect(page.url()).toBe(e2e.sandbox.demo!.url)
   // A new document (not one kept in the back-forward cache): only the stored deep link tells the kit.
   expect(await page.evaluate(() => 'beforeTheWallet' in window)).toBe(false)
