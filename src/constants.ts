@@ -370,6 +370,9 @@ export const SMART_ACCOUNT_NETWORKS_MAX = 64
 // approves it, then its user operation is mined).
 export const PERMISSIONS_REQUEST_TIMEOUT_MS = 180_000
 
+/** SPEC §1: "default events are accountsChanged and chainChanged", asked for in every namespace a session proposes. */
+export const SESSION_DEFAULT_EVENTS: readonly string[] = ['accountsChanged', 'chainChanged']
+
 // SPEC §7: the eip155 wallet methods the kit uses, asked for in every WalletConnect session (a plain pairing's
 // proposal and one-click auth's request): WalletConnect's own defaults, plus EIP-5792's status display, EIP-7811's
 // assets and ERC-7715's permissions, which its defaults lack. A wallet approves only the methods a session asked

@@ -2,12 +2,12 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_WALLET_IDS, HOSTILE_WALLET_IDS, HTML_NAME } from '../../sandbox/api/listing.ts'
 import { SANDBOX_SOLANA_CHAIN_ID } from '../../sandbox/api/solana.ts'
-import { SANDBOX_CHAIN_ID } from '../../sandbox/chain/chain.ts'
+import { SANDBOX_CHAIN_2_ID, SANDBOX_CHAIN_ID } from '../../sandbox/chain/chain.ts'
 import { type E2eContext, startE2e } from './support.ts'
 
 let e2e: E2eContext
-/** The demo's networks: the sandbox chain and "Solana Sandbox" (issue 17), as the listing is asked for them. */
-const CHAINS = `eip155:${SANDBOX_CHAIN_ID},${SANDBOX_SOLANA_CHAIN_ID}`
+/** The demo's networks in its order: the sandbox chain, "Solana Sandbox", "Second Sandbox", as the listing is asked for them. */
+const CHAINS = `eip155:${SANDBOX_CHAIN_ID},${SANDBOX_SOLANA_CHAIN_ID},eip155:${SANDBOX_CHAIN_2_ID}`
 /** How many wallets the listing has for the demo's networks. */
 let expectedCount: number
 

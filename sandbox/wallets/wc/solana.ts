@@ -46,7 +46,8 @@ export const SOLANA_METHODS = [
   'solana_signTransaction',
   'solana_signAndSendTransaction',
 ]
-export const SOLANA_EVENTS: string[] = []
+/** The events it can send on that namespace: the SPEC §1 defaults a proposal asks for. */
+export const SOLANA_EVENTS: string[] = ['accountsChanged', 'chainChanged']
 
 /**
  * A declined Solana request: WalletConnect's USER_REJECTED (what its Solana wallets answer; the eip155 side keeps

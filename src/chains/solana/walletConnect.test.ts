@@ -218,7 +218,11 @@ describe('createSolanaWalletConnect', () => {
     expect(fake.proposals).toEqual([
       {
         optionalNamespaces: {
-          solana: { chains: [CHAIN], methods: [...SOLANA_WALLETCONNECT_METHODS], events: [] },
+          solana: {
+            chains: [CHAIN],
+            methods: [...SOLANA_WALLETCONNECT_METHODS],
+            events: ['accountsChanged', 'chainChanged'],
+          },
         },
       },
     ])

@@ -7,6 +7,7 @@ import {
 } from '@solana/web3.js'
 import bs58 from 'bs58'
 import * as v from 'valibot'
+import { SESSION_DEFAULT_EVENTS } from '../../constants'
 import {
   SolanaAccountError,
   SolanaNotConnectedError,
@@ -301,7 +302,12 @@ export function createSolanaWalletConnect(options: SolanaWalletConnectOptions): 
       const made = await load()
       const { uri, approval } = await made.connect({
         optionalNamespaces: {
-          solana: { chains: [...chainIds], methods: [...SOLANA_WALLETCONNECT_METHODS], events: [] },
+          // SPEC §1's default events beside the methods (the wallet grants those it has).
+          solana: {
+            chains: [...chainIds],
+            methods: [...SOLANA_WALLETCONNECT_METHODS],
+            events: [...SESSION_DEFAULT_EVENTS],
+          },
         },
       })
       // sign-client 2.25 settles only an approval already awaited: ask for it before showing the URI.
