@@ -463,7 +463,8 @@ describe('the WalletConnect wallet page’s solana namespace', () => {
     expect(session.namespaces.solana).toMatchObject({
       chains: [SANDBOX_SOLANA_CHAIN_ID],
       accounts: [solanaAccount()],
-      events: [],
+      // The events it can send there: SPEC §1's defaults.
+      events: ['accountsChanged', 'chainChanged'],
     })
     expect([...(session.namespaces.solana?.methods ?? [])].sort()).toEqual([...SOLANA_METHODS].sort())
     await page.locator(`li[data-topic="${session.topic}"][data-state="active"]`).waitFor({ timeout: 10_000 })
