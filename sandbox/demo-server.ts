@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { createServer, type Plugin, type ViteDevServer } from 'vite'
 import type { DemoSandboxConfig } from '../demo/sandbox-config.ts'
+import { listenOnFreePort } from './shared/viteListen.ts'
 
 export interface DemoServerOptions {
   port?: number
@@ -56,7 +57,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       ],
     },
   })
-  await server.listen()
+  await listenOnFreePort(server, options.port ?? 0)
   const address = server.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('demo server did not bind a port')
   const url = `http://127.0.0.1:${address.port}/`

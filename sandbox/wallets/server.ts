@@ -8,6 +8,7 @@ import { createServer, type Plugin } from 'vite'
 import { SANDBOX_SOLANA_CHAIN_ID } from '../api/solana.ts'
 import { DEV_MNEMONIC } from '../chain/chain.ts'
 import { type AllowedOrigins, defaultAllowedOrigins } from '../shared/origins.ts'
+import { listenOnFreePort } from '../shared/viteListen.ts'
 import {
   CONFIG_MODULE_PREFIX,
   type DevAccount,
@@ -265,7 +266,7 @@ export async function startWallets(options: WalletsOptions): Promise<Wallets> {
   }
 
   try {
-    await server.listen()
+    await listenOnFreePort(server, opts.port ?? 0)
     const address = server.httpServer?.address() as AddressInfo | null
     if (!address) throw new Error('startWallets: the Vite server has no address')
     const origin = `http://127.0.0.1:${address.port}`
