@@ -134,21 +134,35 @@ export interface CallsClient {
  * const calls = createCallsClient(wagmi)
  * const atomic = await calls.capabilities({ address, chainId: 31337 })
  */
+/** A wallet that answered `wallet_getCapabilities` as a method it does not have. */
+export const NO_EIP5792 = Symbol('no EIP-5792')
+
+/**
+ * The connected wallet's `wallet_getCapabilities` answer for one chain, unread (each caller reads its part), or
+ * `NO_EIP5792` for a wallet without the method. One request, never retried.
+ * @internal
+ */
+export async function walletCapabilitiesOf(
+  wagmi: Config,
+  { address, chainId }: { address: string; chainId: number },
+): Promise<unknown> {
+  const client = await getConnectorClient(wagmi, { chainId })
+  try {
+    return await client.request(
+      { method: 'wallet_getCapabilities', params: [address, [numberToHex(chainId)]] } as never,
+      { retryCount: 0 },
+    )
+  } catch (error) {
+    if (isUnsupportedMethod(error)) return NO_EIP5792
+    throw error
+  }
+}
+
 export function createCallsClient(wagmi: Config): CallsClient {
   const client: CallsClient = {
     async capabilities({ address, chainId }) {
-      const client = await getConnectorClient(wagmi, { chainId })
-      let answer: unknown
-      try {
-        answer = await client.request(
-          { method: 'wallet_getCapabilities', params: [address, [numberToHex(chainId)]] } as never,
-          { retryCount: 0 },
-        )
-      } catch (error) {
-        if (isUnsupportedMethod(error)) return 'unknown'
-        throw error
-      }
-      return atomicStatusOf(answer, chainId)
+      const answer = await walletCapabilitiesOf(wagmi, { address, chainId })
+      return answer === NO_EIP5792 ? 'unknown' : atomicStatusOf(answer, chainId)
     },
     async send({ calls, chainId, atomicRequired = false }) {
       const connector = await getConnectorClient(wagmi, { chainId })

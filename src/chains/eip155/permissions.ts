@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { getAddress, numberToHex } from 'viem'
+import { getAddress } from 'viem'
 import { grantPermissions } from 'viem/experimental'
 import type { Config } from 'wagmi'
 import { getConnectorClient } from 'wagmi/actions'
@@ -10,7 +10,7 @@ import type {
   KitGrantRequest,
   SmartSessionsAccount,
 } from '../../machines/smartSessions/events'
-import { atomicStatusOf, isUnsupportedMethod } from './calls'
+import { atomicStatusOf, NO_EIP5792, walletCapabilitiesOf } from './calls'
 
 /** What the smart-sessions machine asks of the connected wallet (src/machines/smartSessions.ts). */
 export interface PermissionsClient {
@@ -72,18 +72,9 @@ const GrantAnswerSchema = v.object({
 export function createPermissionsClient(wagmi: Config): PermissionsClient {
   return {
     async accountKind({ address, chainId }) {
-      const client = await getConnectorClient(wagmi, { chainId })
-      let answer: unknown
-      try {
-        answer = await client.request(
-          { method: 'wallet_getCapabilities', params: [address, [numberToHex(chainId)]] } as never,
-          { retryCount: 0 },
-        )
-      } catch (error) {
-        // A wallet without EIP-5792 has neither batching nor permissions.
-        if (isUnsupportedMethod(error)) return { kind: 'eoa', permissions: false }
-        throw error
-      }
+      const answer = await walletCapabilitiesOf(wagmi, { address, chainId })
+      // A wallet without EIP-5792 has neither batching nor permissions.
+      if (answer === NO_EIP5792) return { kind: 'eoa', permissions: false }
       const atomic = atomicStatusOf(answer, chainId)
       return {
         kind: atomic === 'supported' || atomic === 'ready' ? 'smartAccount' : 'eoa',
