@@ -8,6 +8,11 @@ export interface Stage {
   /** Needs Chromium (ensured before the first such stage). */
   chromium?: boolean
   always?: boolean
+  /**
+   * Runs beside the stages after it (its output held, printed when it ends), joined at the latest before the
+   * first `chromium` stage; for a stage without a report that keeps one core busy (tsc).
+   */
+  beside?: boolean
 }
 export declare function runStages(options: {
   stages: readonly Stage[]

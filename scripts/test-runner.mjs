@@ -4,7 +4,7 @@
 // fails the run (it is listed, then stopped, so nothing outlives the run either way).
 // Each tier's closing line gives its wall time, and under it its five slowest files with their times (from the
 // tier's `${tier}.files.json`, scripts/file-times-reporter.mjs; without it, from the JSON report).
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { relative } from 'node:path'
@@ -12,9 +12,13 @@ import { ensureChromium } from './ensure-chromium.mjs'
 import { leftoverProcesses, RUN_MARKER, stopProcesses } from './leftovers.mjs'
 
 /**
- * Runs `stages` (each `{ name, run: [command, ...args], tier?, chromium?, always? }`; a tier's JSON report is
- * read from `${out}/${tier}.json`) and answers the exit code: 1 when a stage failed, a test failed, no test
- * ran, or a process of the run outlived it.
+ * Runs `stages` (each `{ name, run: [command, ...args], tier?, chromium?, always?, beside? }`; a tier's JSON
+ * report is read from `${out}/${tier}.json`) and answers the exit code: 1 when a stage failed, a test failed, no
+ * test ran, or a process of the run outlived it.
+ *
+ * A stage with `beside: true` (one without a report, e.g. tsc, which keeps one core busy) runs beside the stages
+ * after it instead of before them: its output is held and printed, with its wall time, once it ends, at the
+ * latest before the first stage that launches Chromium (`chromium: true`), whose timeouts it must not crowd.
  *
  * @example
  * process.exit(await runStages({ stages, out: '.tmp/test-results' }))
@@ -41,8 +45,21 @@ export async function runStages({
   const plain = []
   const runStarted = Date.now()
   const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`
+  /** The `beside` stages under way: each a promise of its status, output and wall time. */
+  let besides = []
+  const joinBesides = async () => {
+    for (const { stage, done } of besides) {
+      const { status, output, took } = await done
+      log(`\n◀ ${stage.name} (ran beside the stages after it): ${status === 0 ? 'ok' : 'failed'}`)
+      if (output.trim() !== '') log(output.trimEnd())
+      if (status !== 0) failedStages.push(stage.name)
+      plain.push(`  ${stage.name}: ${status === 0 ? 'ok' : 'failed'} (wall ${took}, beside the next stages)`)
+    }
+    besides = []
+  }
 
   for (const stage of stages) {
+    if (stage.chromium) await joinBesides()
     if (stage.chromium && chromium === undefined) {
       log(`\n▶ chromium: ensure it runs (scripts/ensure-chromium.mjs)`)
       try {
@@ -61,8 +78,15 @@ export async function runStages({
       continue
     }
     const [command, ...args] = stage.run
-    log(`\n▶ ${stage.name}: ${stage.run.join(' ')}`)
+    log(`\n▶ ${stage.name}: ${stage.run.join(' ')}${stage.beside ? ' (beside the next stages)' : ''}`)
     const started = Date.now()
+    if (stage.beside) {
+      besides.push({
+        stage,
+        done: runBeside(command, args, env).then((r) => ({ ...r, took: seconds(started) })),
+      })
+      continue
+    }
     const result = spawnSync(command, args, { stdio: 'inherit', env })
     // Without types or lint the tests still run, so one run shows every problem.
     if (result.status !== 0) failedStages.push(stage.name)
@@ -70,6 +94,7 @@ export async function runStages({
     else plain.push(`  ${stage.name}: ${result.status === 0 ? 'ok' : 'failed'} (wall ${seconds(started)})`)
   }
 
+  await joinBesides()
   let passed = 0
   let failed = 0
   let skipped = 0
@@ -116,6 +141,20 @@ export async function runStages({
   log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped (wall ${seconds(runStarted)} in all)`)
   // Zero tests is a failure too (a glob gone wrong), unless only stages without tests were asked for.
   return failedStages.length > 0 || failed > 0 || (ran.length > 0 && passed === 0) ? 1 : 0
+}
+
+/** Runs a `beside` stage's command with its output held: answers its exit status and what it printed. */
+function runBeside(command, args, env) {
+  return new Promise((resolve) => {
+    const chunks = []
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.on('data', (chunk) => chunks.push(chunk))
+    child.stderr.on('data', (chunk) => chunks.push(chunk))
+    child.on('error', (cause) => resolve({ status: 1, output: `${command}: ${cause.message}` }))
+    child.on('close', (status) =>
+      resolve({ status: status ?? 1, output: Buffer.concat(chunks).toString('utf8') }),
+    )
+  })
 }
 
 /** The failed tests of a vitest JSON report, a line each: tier, file, test, the first line of its error. */

@@ -15,7 +15,10 @@ const noBrowser = () => {
   throw new Error('no browser stage here')
 }
 
-async function run(name: string, stages: Array<{ name: string; run: string[]; tier?: string }>) {
+async function run(
+  name: string,
+  stages: Array<{ name: string; run: string[]; tier?: string; beside?: boolean }>,
+) {
   const logged: string[] = []
   const runId = `harness-${name}-${process.pid}-${Date.now()}`
   const code = await runStages({
@@ -65,6 +68,24 @@ describe('npm test harness (scripts/test-runner.mjs)', () => {
     expect(text).toMatch(/Left behind by this run[^\n]*\n\s+\d+\s+sleep 300/)
     expect(text).toContain('Failed stages: leftover processes')
     expect(markedProcesses(runId)).toEqual([])
+  }, 30_000)
+
+  it('runs a `beside` stage alongside the next ones, prints its held output once it ends and counts its failure', async () => {
+    const { code, text } = await run('beside', [
+      {
+        name: 'slow beside',
+        beside: true,
+        run: ['node', '-e', "setTimeout(() => { console.log('said late'); process.exit(3) }, 500)"],
+      },
+      { name: 'quick', run: ['node', '-e', ''] },
+    ])
+    expect(code).toBe(1)
+    // The next stage started before the beside one ended; its output comes after, with its status.
+    expect(text.indexOf('▶ quick')).toBeGreaterThan(-1)
+    expect(text.indexOf('▶ quick')).toBeLessThan(text.indexOf('◀ slow beside'))
+    expect(text).toMatch(/◀ slow beside \(ran beside the stages after it\): failed\nsaid late/)
+    expect(text).toMatch(/slow beside: failed \(wall \d+ s, beside the next stages\)/)
+    expect(text).toContain('Failed stages: slow beside')
   }, 30_000)
 
   it('passes a clean run', async () => {

@@ -1,5 +1,5 @@
 // `npm test`: every check in order, tier by tier, and one closing line with the totals:
-//   walletconnect bundle (when missing) → types (tsc) → lint → type tests → unit → model → Chromium (installed
+//   walletconnect bundle (when missing) → types (tsc, beside the next stages up to Chromium's) → lint → type tests → unit → model → Chromium (installed
 //   when missing) → consumer (the packed package in a host app) → integration → e2e
 // Each test tier is a vitest project (vitest.config.ts) with its own JSON report in .tmp/test-results/<tier>.json,
 // and each file's whole time in <tier>.files.json (scripts/file-times-reporter.mjs): the closing lines give every
@@ -36,7 +36,8 @@ const stages = [
     always: true,
     run: ['node', 'scripts/build-walletconnect.mjs', '--if-missing'],
   },
-  { name: 'types', run: ['npx', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
+  // tsc keeps one core busy for minutes: it runs beside lint, the type tests, unit and model (which use both).
+  { name: 'types', beside: true, run: ['npx', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   { name: 'lint', run: ['npm', 'run', 'lint'] },
   { name: 'type tests', tier: 'typecheck', run: tier('typecheck') },
   { name: 'unit', tier: 'unit', run: tier('unit') },
