@@ -48,17 +48,17 @@ const logged = (method: string, kind: RelayLogEntry['kind'], since: number) =>
 const walletStatus = (wallet: Page) => wallet.getByTestId('wc-wallet-status').textContent()
 
 describe('sessions that last, in Chromium', () => {
-  it('a session the wallet grants for 30 s is extended in time: still connected past that, the extension in the relay log', async () => {
+  it('a session the wallet grants for 15 s is extended in time: still connected past that, the extension in the relay log', async () => {
     const page = await e2e.newPage()
-    const wallet = await approveIn(await openQrView(page), '&sessionExpiry=30')
+    const wallet = await approveIn(await openQrView(page), '&sessionExpiry=15')
     const address = truncated(e2e.sandbox.wallets.wcAddress)
     await expect.poll(() => connectedAs(page), { timeout: 20_000 }).toBe(address)
     const settled = Date.now()
-    const expiresBy = settled + 30_000
+    const expiresBy = settled + 15_000
     // The settlement carried the wallet's short expiry, and the wallet page says so.
-    expect(await walletStatus(wallet)).toContain('Sessions approved here expire after 30 s')
+    expect(await walletStatus(wallet)).toContain('Sessions approved here expire after 15 s')
 
-    // The kit extends halfway through (SESSION_EXTEND_MARGIN_MS is a day, more than the 30 s): the relay carries
+    // The kit extends halfway through (SESSION_EXTEND_MARGIN_MS is a day, more than the 15 s): the relay carries
     // the extension and the wallet's acknowledgement, before the first expiry.
     await expect
       .poll(() => logged('wc_sessionExtend', 'request', settled - 5_000).length, { timeout: 30_000 })
