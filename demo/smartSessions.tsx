@@ -110,6 +110,11 @@ export function SmartSessions({ usdcOf }: { usdcOf: (chainId: number) => Promise
   const evm = isConnected && namespace !== 'solana'
   return (
     <>
+      <p data-testid="demo-sessions-key-note">
+        This demo keeps the app's signer key in this tab's sessionStorage, readable by any script on the page,
+        so that it can spend after a reload. A real app keeps a session key where its own threat model asks (a
+        server, or a non-extractable WebCrypto key); the kit never stores it.
+      </p>
       <button type="button" disabled={!evm || status === 'pending'} onClick={onGrant}>
         Grant 10 USDC
       </button>
