@@ -407,3 +407,7 @@ export const KIT_EIP155_METHODS: readonly string[] = [
 // ERC-7715 permissions, ours: how many granted permissions' public records (no key) the kit keeps in storage, all
 // accounts together, so they are listed again after a reload.
 export const STORED_PERMISSIONS_MAX = 64
+
+// EIP-5792, ours: how long a wallet's `wallet_getCapabilities` answer serves the same connector, account and chain
+// (a permission grant right after a batch check asks the wallet once).
+export const WALLET_CAPABILITIES_FRESH_MS = 30_000

@@ -3,6 +3,7 @@ import { createClient, custom, type Hex, hexToBigInt, MethodNotSupportedRpcError
 import { getCallsStatus as viemGetCallsStatus, sendCalls as viemSendCalls } from 'viem/actions'
 import type { Config } from 'wagmi'
 import { getConnection, getConnectorClient, getPublicClient } from 'wagmi/actions'
+import { WALLET_CAPABILITIES_FRESH_MS } from '../../constants'
 import { hasCode } from '../../errors/base'
 import {
   InvalidCallsStatusError,
@@ -127,25 +128,42 @@ export interface CallsClient {
   showStatus(input: { id: string; chainId: number }): Promise<CallsStatus | null>
 }
 
-/**
- * EIP-5792 through the wallet wagmi has connected (`wagmi`'s current connection).
- *
- * @example
- * const calls = createCallsClient(wagmi)
- * const atomic = await calls.capabilities({ address, chainId: 31337 })
- */
 /** A wallet that answered `wallet_getCapabilities` as a method it does not have. */
 export const NO_EIP5792 = Symbol('no EIP-5792')
 
+/** The answers kept per wagmi config: by connector, account and chain, each with when it was asked. */
+const capabilityAnswers = new WeakMap<Config, Map<string, { at: number; answer: Promise<unknown> }>>()
+
 /**
  * The connected wallet's `wallet_getCapabilities` answer for one chain, unread (each caller reads its part), or
- * `NO_EIP5792` for a wallet without the method. One request, never retried.
+ * `NO_EIP5792` for a wallet without the method. One request, never retried; its answer serves the same connector,
+ * account and chain for `WALLET_CAPABILITIES_FRESH_MS` (a grant right after a batch check asks once), a failed
+ * request none.
  * @internal
  */
-export async function walletCapabilitiesOf(
+export function walletCapabilitiesOf(
   wagmi: Config,
   { address, chainId }: { address: string; chainId: number },
+  now: () => number = Date.now,
 ): Promise<unknown> {
+  const connector = getConnection(wagmi).connector
+  const key = connector ? `${connector.uid} ${address.toLowerCase()} ${chainId}` : undefined
+  const kept = capabilityAnswers.get(wagmi) ?? new Map<string, { at: number; answer: Promise<unknown> }>()
+  capabilityAnswers.set(wagmi, kept)
+  const fresh = key === undefined ? undefined : kept.get(key)
+  if (fresh && now() - fresh.at < WALLET_CAPABILITIES_FRESH_MS) return fresh.answer
+  const answer = askCapabilities(wagmi, address, chainId)
+  if (key !== undefined) {
+    const entry = { at: now(), answer }
+    kept.set(key, entry)
+    answer.catch(() => {
+      if (kept.get(key) === entry) kept.delete(key)
+    })
+  }
+  return answer
+}
+
+async function askCapabilities(wagmi: Config, address: string, chainId: number): Promise<unknown> {
   const client = await getConnectorClient(wagmi, { chainId })
   try {
     return await client.request(
@@ -158,6 +176,13 @@ export async function walletCapabilitiesOf(
   }
 }
 
+/**
+ * EIP-5792 through the wallet wagmi has connected (`wagmi`'s current connection).
+ *
+ * @example
+ * const calls = createCallsClient(wagmi)
+ * const atomic = await calls.capabilities({ address, chainId: 31337 })
+ */
 export function createCallsClient(wagmi: Config): CallsClient {
   const client: CallsClient = {
     async capabilities({ address, chainId }) {

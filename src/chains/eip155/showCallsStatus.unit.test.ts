@@ -3,13 +3,15 @@ import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { createConfig, createConnector } from 'wagmi'
 import { connect } from 'wagmi/actions'
+import { WALLET_CAPABILITIES_FRESH_MS } from '../../constants'
 import {
   InvalidCallsStatusError,
   ShowCallsStatusUnsupportedError,
   UnknownCallsIdError,
 } from '../../errors/calls'
-import { createCallsClient } from './calls'
+import { createCallsClient, walletCapabilitiesOf } from './calls'
 import { EMBEDDED_CONNECTOR_ID } from './embedded'
+import { createPermissionsClient } from './permissions'
 
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const HASH = `0x${'ab'.repeat(32)}`
@@ -58,7 +60,7 @@ async function walletWith(id: string, answer: (method: string, params: unknown) 
     connectors: [connector],
   })
   await connect(wagmi, { connector: wagmi.connectors[0]! } as never)
-  return { client: createCallsClient(wagmi), asked }
+  return { client: createCallsClient(wagmi), wagmi, asked }
 }
 
 const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
@@ -127,5 +129,42 @@ describe('wallet_showCallsStatus', () => {
       UnknownCallsIdError,
     )
     expect(asked).toEqual([])
+  })
+})
+
+describe("the wallet's wallet_getCapabilities answer, asked once for a while", () => {
+  const SMART = { '0x7a69': { atomic: { status: 'supported' } } }
+
+  it('a batch check then a permission check for the same account and chain ask the wallet once', async () => {
+    const { client, wagmi, asked } = await walletWith('injected', () => SMART)
+    await expect(client.capabilities({ address: ALICE, chainId: foundry.id })).resolves.toBe('supported')
+    await expect(
+      createPermissionsClient(wagmi).accountKind({ address: ALICE, chainId: foundry.id }),
+    ).resolves.toEqual({ kind: 'smartAccount', permissions: false })
+    expect(asked.map((each) => each.method)).toEqual(['wallet_getCapabilities'])
+  })
+
+  it('asks again for another account, once the answer is older than WALLET_CAPABILITIES_FRESH_MS, and after a failure', async () => {
+    let fail = true
+    const { wagmi, asked } = await walletWith('injected', () => {
+      if (fail) throw rpcError(-32603, 'Internal error')
+      return SMART
+    })
+    let clock = 1_000
+    const now = () => clock
+    const ask = (address: string, chainId: number) => walletCapabilitiesOf(wagmi, { address, chainId }, now)
+    await expect(ask(ALICE, foundry.id)).rejects.toMatchObject({ code: -32603 })
+    fail = false
+    await expect(ask(ALICE, foundry.id)).resolves.toEqual(SMART) // the failure was not kept
+    await expect(ask(ALICE.toLowerCase(), foundry.id)).resolves.toEqual(SMART) // the same account
+    expect(asked).toHaveLength(2)
+    await ask('0x70997970C51812dc3A010C7d01b50e0d17dc79C8', foundry.id)
+    expect(asked).toHaveLength(3)
+    clock += WALLET_CAPABILITIES_FRESH_MS - 1
+    await ask(ALICE, foundry.id)
+    expect(asked).toHaveLength(3)
+    clock += 1
+    await ask(ALICE, foundry.id)
+    expect(asked).toHaveLength(4)
   })
 })
