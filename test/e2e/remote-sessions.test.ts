@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2eContext, hostButton, startE2e, truncated } from './support.ts'
+import {
+  approveInWcWallet,
+  type E2eContext,
+  hostButton,
+  openWalletConnectQr,
+  startE2e,
+  truncated,
+  wcQrCode,
+} from './support.ts'
 
 /*
  * SPEC §4 remote sessions, end to end: the kit's session client (role app) beside WalletConnect's provider,
@@ -15,31 +23,9 @@ afterAll(async () => {
   await e2e?.close()
 })
 
-const qrCode = (page: Page) => page.getByRole('img', { name: 'WalletConnect QR code' })
-
-async function openQrView(page: Page): Promise<string> {
-  await hostButton(page).click()
-  await page
-    .getByRole('dialog')
-    .getByRole('button', { name: /WalletConnect/ })
-    .click()
-  await page.locator('[data-view="ConnectingWalletConnectBasic"]').waitFor()
-  await qrCode(page).waitFor({ timeout: 60_000 })
-  const uri = await qrCode(page).getAttribute('data-uri')
-  if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
-  return uri
-}
-
-async function approveIn(uri: string, inspect?: string): Promise<Page> {
-  const wallet = await e2e.browser.newPage()
-  const query = `uri=${encodeURIComponent(uri)}${inspect ? `&inspect=${encodeURIComponent(inspect)}` : ''}`
-  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?${query}`)
-  await wallet
-    .getByRole('region', { name: 'Session proposal' })
-    .getByRole('button', { name: 'Approve' })
-    .click()
-  return wallet
-}
+const openQrView = (page: Page) => openWalletConnectQr(page, 'ConnectingWalletConnectBasic')
+const approveIn = (uri: string, inspect?: string) =>
+  approveInWcWallet(e2e, uri, inspect ? `&inspect=${encodeURIComponent(inspect)}` : '')
 
 describe('remote sessions in Chromium', () => {
   it('a proposal left unanswered expires and the QR view offers a fresh one, which connects', async () => {
@@ -50,13 +36,13 @@ describe('remote sessions in Chromium', () => {
     await expect
       .poll(
         async () =>
-          (await qrCode(page).count()) > 0 && (await qrCode(page).getAttribute('data-uri')) !== first,
+          (await wcQrCode(page).count()) > 0 && (await wcQrCode(page).getAttribute('data-uri')) !== first,
         {
           timeout: 30_000,
         },
       )
       .toBe(true)
-    const fresh = (await qrCode(page).getAttribute('data-uri')) ?? ''
+    const fresh = (await wcQrCode(page).getAttribute('data-uri')) ?? ''
     expect(fresh).toMatch(/^wc:[0-9a-f]{64}@2\?/)
     expect(fresh.split('@')[0]).not.toBe(first.split('@')[0])
     expect(await page.locator('[data-view="ConnectingWalletConnectBasic"]').getByRole('alert').count()).toBe(

@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RelayLogEntry } from '../../sandbox/relay/relay.ts'
-import { type E2eContext, hostButton, startE2e, truncated } from './support.ts'
+import {
+  approveInWcWallet,
+  type E2eContext,
+  hostButton,
+  openWalletConnectQr,
+  startE2e,
+  truncated,
+} from './support.ts'
 
 /*
  * Sessions that last (SPEC §4 "Extending a session resets its expiry", §7 wc_sessionExtend, wc_sessionPing), end
@@ -17,30 +24,9 @@ afterAll(async () => {
   await e2e?.close()
 })
 
-const qrCode = (page: Page) => page.getByRole('img', { name: 'WalletConnect QR code' })
-
-async function openQrView(page: Page): Promise<string> {
-  await hostButton(page).click()
-  await page
-    .getByRole('dialog')
-    .getByRole('button', { name: /WalletConnect/ })
-    .click()
-  await qrCode(page).waitFor({ timeout: 60_000 })
-  const uri = await qrCode(page).getAttribute('data-uri')
-  if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
-  return uri
-}
-
+const openQrView = (page: Page) => openWalletConnectQr(page)
 /** The wallet page approves the app's proposal; `query` adds its own options. */
-async function approveIn(uri: string, query = ''): Promise<Page> {
-  const wallet = await e2e.browser.newPage()
-  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}${query}`)
-  await wallet
-    .getByRole('region', { name: 'Session proposal' })
-    .getByRole('button', { name: 'Approve' })
-    .click()
-  return wallet
-}
+const approveIn = (uri: string, query = '') => approveInWcWallet(e2e, uri, query)
 
 const connectedAs = (page: Page) => hostButton(page).textContent()
 const logged = (method: string, kind: RelayLogEntry['kind'], since: number) =>

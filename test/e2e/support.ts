@@ -130,6 +130,37 @@ export async function switchInWallet(page: Page, chainIdHex: string) {
   await pending
 }
 
+/** The kit's WalletConnect QR code (its `data-uri` is the pairing URI). */
+export const wcQrCode = (page: Page) => page.getByRole('img', { name: 'WalletConnect QR code' })
+
+/**
+ * Opens Connect from the host's button and picks WalletConnect: answers the pairing URI its QR code carries.
+ * `view`: the kit's view the QR must show in (e.g. `ConnectingWalletConnectBasic`), waited for first.
+ */
+export async function openWalletConnectQr(page: Page, view?: string): Promise<string> {
+  await hostButton(page).click()
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /WalletConnect/ })
+    .click()
+  if (view) await page.locator(`[data-view="${view}"]`).waitFor()
+  await wcQrCode(page).waitFor({ timeout: 60_000 })
+  const uri = await wcQrCode(page).getAttribute('data-uri')
+  if (!uri?.startsWith('wc:')) throw new Error(`no pairing URI: ${uri}`)
+  return uri
+}
+
+/** The sandbox WalletConnect wallet page opens `uri` and approves the app's proposal; `query` adds its options. */
+export async function approveInWcWallet(e2e: E2eContext, uri: string, query = ''): Promise<Page> {
+  const wallet = await e2e.browser.newPage()
+  await wallet.goto(`${e2e.sandbox.wallets.wcWalletUrl}?uri=${encodeURIComponent(uri)}${query}`)
+  await wallet
+    .getByRole('region', { name: 'Session proposal' })
+    .getByRole('button', { name: 'Approve' })
+    .click()
+  return wallet
+}
+
 /** An address as the kit shows it (SPEC §9: 4 + 6 characters), computed independently of the kit. */
 export const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
 
