@@ -1,8 +1,7 @@
-import { StrictMode, useState } from 'react'
+import { lazy, StrictMode, Suspense, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { encodeFunctionData, erc20Abi, formatUnits, parseEther, parseUnits } from 'viem'
 import { useConfig, useSendTransaction, useSignMessage } from 'wagmi'
-import { getCallsStatus } from 'wagmi/actions'
 import { KIT_LOCALES, type KitLocale } from '../src'
 import {
   ConnectButton,
@@ -19,7 +18,13 @@ import {
 } from '../src/react'
 import { createDemoKit, payModeOf } from './kit'
 import { sandboxConfig } from './sandbox-config'
-import { SmartSessions } from './smartSessions'
+
+/*
+ * `?smartSessions=1` only: its app signer and bundler client (viem's account abstraction, a private key) are the
+ * demo's own weight, not the kit's, so they load with that page and stay out of the demo's first click
+ * (`npm run bench:size` measures the demo as a host).
+ */
+const SmartSessions = lazy(() => import('./smartSessions').then((m) => ({ default: m.SmartSessions })))
 
 /** The demo's kit, from its URL's options and the sandbox's services (`demo/kit.ts`). */
 const kit = createDemoKit(sandboxConfig, window.location.search, window.location.origin)
@@ -94,6 +99,7 @@ function SendBatch({ show }: { show: (promise: Promise<string>) => void }) {
       { to: usdc, data: transfer },
     ])
     setBatchId(id)
+    const { getCallsStatus } = await import('./callsStatus')
     const final = await getCallsStatus(wagmi, { id })
     setReceipts(JSON.stringify((final.receipts ?? []).map(receiptRecord)))
     setCallsStatus(`${final.status} (${final.receipts?.length ?? 0} receipts)`)
@@ -235,7 +241,9 @@ function App() {
         <SendBatch show={show} />
         <Assets />
         {new URLSearchParams(window.location.search).get('smartSessions') === '1' ? (
-          <SmartSessions usdcOf={sandboxUsdc} />
+          <Suspense fallback={null}>
+            <SmartSessions usdcOf={sandboxUsdc} />
+          </Suspense>
         ) : null}
         {payMode === '1' || payMode === 'off' ? (
           <button
