@@ -39,7 +39,12 @@ const FEATURES: Record<WalletFeature, { label: MessageKey; view: ViewName }> = {
   send: { label: 'feature.send', view: 'WalletSend' },
 }
 
-const SOLANA_FEATURES: ReadonlySet<WalletFeature> = new Set<WalletFeature>(['receive', 'send', 'swaps', 'onramp'])
+const SOLANA_FEATURES: ReadonlySet<WalletFeature> = new Set<WalletFeature>([
+  'receive',
+  'send',
+  'swaps',
+  'onramp',
+])
 
 const TAB_LABELS: Record<AccountTab, MessageKey> = {
   tokens: 'tab.tokens',
