@@ -202,7 +202,7 @@ describe('the convert calls on the sandbox Solana chain', () => {
     ['elsewhere', 'sends the visitor’s tokens to another owner'],
     ['overdraw', 'takes more than the amount'],
     ['short', 'gives less than the least amount out'],
-  ] as const)('the hostile fault (%s) builds a transaction that %s', async (kind) => {
+  ] as const)('the hostile fault (%s) builds a transaction that %s', async (kind, _what) => {
     const visitor = Keypair.fromSecretKey(solana.accounts[4]!.secretKey)
     const q = await quote(visitor, `${CHAIN}:${usdc}`, SOL, 10_000_000n)
     await fetch(`${api.origin}/__fault`, {
@@ -234,6 +234,19 @@ describe('the convert calls on the sandbox Solana chain', () => {
   })
 })
 
+describe('the sandbox control of the quote window', () => {
+  it('POST /__solana-maker/expire ends every quote given: its build is refused (410)', async () => {
+    const visitor = Keypair.fromSecretKey(solana.accounts[6]!.secretKey)
+    const q = await quote(visitor, `${CHAIN}:${usdc}`, SOL, 1_000_000n)
+    const res = await fetch(`${api.origin}/__solana-maker/expire`, { method: 'POST' })
+    expect(res.status).toBe(200)
+    const late = await build(visitor, q)
+    expect([late.status, late.body.error]).toEqual([410, SOLANA_QUOTE_EXPIRED])
+    // A fresh quote is filled again.
+    expect((await build(visitor, await quote(visitor, `${CHAIN}:${usdc}`, SOL, 1_000_000n))).status).toBe(200)
+  })
+})
+
 describe('the maker’s quote window', () => {
   it('fills a quote within its window and refuses it after (410)', async () => {
     let now = 1_000_000
@@ -260,13 +273,16 @@ describe('the maker’s quote window', () => {
     )
     const user = solana.accounts[5]!.publicKey
     const ask = async (method: 'GET' | 'POST', path: string, query: Record<string, string>, body = '') => {
-      const res = await router({
-        method,
-        url: new URL(`http://x${path}?${new URLSearchParams({ ...SDK, ...query })}`),
-        headers: {},
-        body,
-        raw: undefined as never,
-      })
+      const res = await router(
+        {
+          method,
+          url: new URL(`http://x${path}?${new URLSearchParams({ ...SDK, ...query })}`),
+          headers: {},
+          body,
+          raw: undefined as never,
+        },
+        undefined as never,
+      )
       return res as { status?: number; json: Record<string, unknown> }
     }
     const quoted = await ask('GET', '/v1/convert/quotes', {

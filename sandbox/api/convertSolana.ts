@@ -440,5 +440,22 @@ export function solanaConvert(options: SolanaConvertOptions) {
     })
   }
 
-  return { over, maker: maker.publicKey.toBase58(), quotes }
+  /** Every quote given so far left past its window (the sandbox's way to test a stale quote without waiting). */
+  function expireAll(): number {
+    const past = now() - 1
+    for (const quote of quotes.values()) quote.expiresAt = Math.min(quote.expiresAt, past)
+    return quotes.size
+  }
+
+  /** The sandbox-only route: `POST /__solana-maker/expire` ends every quote's window now. */
+  const controlRoutes: Route[] = [
+    {
+      method: 'POST',
+      pattern: /^\/__solana-maker\/expire$/,
+      sdkParams: false,
+      handle: () => ({ json: { expired: expireAll() } }),
+    },
+  ]
+
+  return { over, controlRoutes, expireAll, maker: maker.publicKey.toBase58(), quotes }
 }

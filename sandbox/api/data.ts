@@ -676,6 +676,7 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         address: getAddress(options.onrampPartner.address),
       },
     }),
+    ...(solanaSwaps?.controlRoutes ?? []),
     ...(solanaSwaps?.over ?? ((evm: Route[]) => evm))(
       convertRoutes({
         client,

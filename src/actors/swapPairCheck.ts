@@ -53,8 +53,8 @@ export function createSwapPairCheck({
       await Promise.all(
         contracts.map(async (address) => {
           const [stated, onChain] = await Promise.all([
-            listed(request.chainId, address, signal),
-            read({ chainId: request.chainId, address: address.trim() as Address }, signal),
+            listed(eip155Chain(request.chainId), address, signal),
+            read({ chainId: eip155Chain(request.chainId), address: address.trim() as Address }, signal),
           ])
           if (!stated)
             throw new SwapTokenMismatchError({ details: `${address} is not among the tokens offered` })

@@ -100,8 +100,11 @@ const holding = (side: SolanaSwapSide, owner: PublicKey) =>
 /** Whether the ed25519 `signature` of `signer` over `message` is valid (WebCrypto). */
 async function verifies(signer: PublicKey, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
   try {
-    const key = await crypto.subtle.importKey('raw', signer.toBytes(), { name: 'Ed25519' }, false, ['verify'])
-    return await crypto.subtle.verify('Ed25519', key, signature, message)
+    const bytes = (view: Uint8Array) => Uint8Array.from(view)
+    const key = await crypto.subtle.importKey('raw', bytes(signer.toBytes()), { name: 'Ed25519' }, false, [
+      'verify',
+    ])
+    return await crypto.subtle.verify('Ed25519', key, bytes(signature), bytes(message))
   } catch {
     return false
   }

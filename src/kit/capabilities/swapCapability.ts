@@ -32,7 +32,8 @@ export const swapCapability: Capability = {
       ? {
           chainId: account.chainId,
           userAddress: account.address,
-          connectorId: account.connectorId,
+          // On Solana the wallet asked to sign after the maker.
+          ...(account.namespace === 'solana' ? { connectorId: account.connectorId } : {}),
           balances: [...balances],
           ...(config.swapSlippage ? { slippage: config.swapSlippage } : {}),
         }

@@ -4,7 +4,7 @@
  * for gas), the approvals the allowance needs (USDT-style: zero first), the least amount out, and what each slot
  * is asked for.
  */
-import { formatUnits, numberToHex, parseUnits } from 'viem'
+import { type Address, formatUnits, numberToHex, parseUnits } from 'viem'
 import { NATIVE_TOKEN_ADDRESS, TX_RECEIPT_TIMEOUT_MS } from '../../constants'
 import type { BaseError } from '../../errors/base'
 import {
@@ -242,6 +242,17 @@ export function checkRequestOf(context: SwapContext): SwapCheckRequest {
   }
 }
 
+/**
+ * The account's eip155 chain and address, for what only an eip155 swap reaches (approvals, batches, receipts:
+ * a Solana swap has none of them).
+ */
+export function eip155Of(context: Pick<SwapContext, 'chainId' | 'userAddress'>): {
+  chainId: number
+  address: Address
+} {
+  return { chainId: Number(context.chainId), address: context.userAddress as Address }
+}
+
 export function receiptRequestOf(context: SwapContext): SwapReceiptRequest {
-  return { hash: context.hash!, chainId: context.chainId, timeoutMs: TX_RECEIPT_TIMEOUT_MS }
+  return { hash: context.hash!, chainId: eip155Of(context).chainId, timeoutMs: TX_RECEIPT_TIMEOUT_MS }
 }
