@@ -1,4 +1,5 @@
 import { type Address, isAddress } from 'viem'
+import { eip155Chain } from '../api/convert'
 import type { TokenMetadataReader } from '../chains/eip155/tokenMetadata'
 import { tokenMetadataMismatch } from '../chains/eip155/tokenMetadata'
 import { NATIVE_TOKEN_ADDRESS } from '../constants'
