@@ -237,7 +237,7 @@ export function createSolanaSwapSlots({
           details: `Built by ${built.maker}, quoted by ${input.maker}`,
         })
       const side = (address: string) =>
-        address === NATIVE_TOKEN_ADDRESS || address === '' ? { decimals: 9 } : { mint: address, decimals: 0 }
+        address === NATIVE_TOKEN_ADDRESS || address === '' ? {} : { mint: address }
       await checkSolanaSwap(built.transaction, {
         account: input.account,
         maker: input.maker,

@@ -28,16 +28,16 @@ const usdcForSol: SolanaSwapExpectation = {
   account: visitor.publicKey.toBase58(),
   maker: maker.publicKey.toBase58(),
   feePayer: visitor.publicKey.toBase58(),
-  tokenIn: { mint: usdc.toBase58(), decimals: 6 },
-  tokenOut: { decimals: 9 },
+  tokenIn: { mint: usdc.toBase58() },
+  tokenOut: {},
   amountIn: 10_000_000n,
   minAmountOut: 66_000_000n,
 }
 /** 1 SOL → USDC, the visitor's USDC account created in it. */
 const solForUsdc: SolanaSwapExpectation = {
   ...usdcForSol,
-  tokenIn: { decimals: 9 },
-  tokenOut: { mint: usdc.toBase58(), decimals: 6 },
+  tokenIn: {},
+  tokenOut: { mint: usdc.toBase58() },
   amountIn: 1_000_000_000n,
   minAmountOut: 148_000_000n,
 }

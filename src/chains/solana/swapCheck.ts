@@ -36,7 +36,6 @@ import {
 export interface SolanaSwapSide {
   /** Base58 mint; absent for SOL. */
   mint?: string | undefined
-  decimals: number
 }
 
 /** What the swap the visitor reviewed is. */
