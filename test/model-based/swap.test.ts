@@ -21,6 +21,7 @@ import {
   type SwapApproveRequest,
   type SwapBuildRequest,
   type SwapNotice,
+  type SwapQuote,
   type SwapQuoteRequest,
   type SwapReceipt,
   type SwapSendRequest,
@@ -770,7 +771,7 @@ describe('swap machine on Solana (a maker fills the quote)', () => {
     const machine = swapMachine.provide({
       actors: {
         fetchTokens: fromPromise(async () => [SOLANA_INPUT.from, SOLANA_INPUT.to]),
-        fetchQuote: fromPromise(async () => {
+        fetchQuote: fromPromise(async (): Promise<SwapQuote> => {
           calls.quotes++
           return { ...SOLANA_QUOTE, id: `quote-${calls.quotes}` }
         }),
