@@ -1,5 +1,6 @@
 import type { KitEndpoints } from '../src/config.ts'
 import { DEV_WALLET_IDS } from './api/catalogue.ts'
+import { solanaMakerKeypair } from './api/convertSolana.ts'
 import { type DataApi, startDataApi } from './api/data.ts'
 import { openDatabase, type SandboxDb } from './api/db.ts'
 import { type ListingApi, startListingApi } from './api/listing.ts'
@@ -73,6 +74,8 @@ export interface SandboxOptions {
    * `WALLETSTATE_ALLOWED_ORIGINS`, else none.
    */
   allowedOrigins?: readonly string[]
+  /** How long the Solana swap maker fills a quote, ms (default 30 s; tests of a stale quote make it short). */
+  solanaQuoteWindowMs?: number
 }
 
 export interface Sandbox {
@@ -179,10 +182,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     )
     const bundlerUrlP = bundlerP.then((bundler) => bundler.url)
     bundlerUrlP.catch(() => undefined)
-    // The sandbox Solana wallet's key is funded as the dev keys are.
-    const solanaP = startSolana({ port: ports.solana ?? 0, origins, fund: [SOLANA_DEV_WALLET_ADDRESS] }).then(
-      track,
-    )
+    // The sandbox Solana wallet's key and the swap maker's are funded as the dev keys are.
+    const solanaMaker = solanaMakerKeypair()
+    const solanaSwapOptions =
+      options.solanaQuoteWindowMs === undefined ? {} : { quoteWindowMs: options.solanaQuoteWindowMs }
+    const solanaP = startSolana({
+      port: ports.solana ?? 0,
+      origins,
+      fund: [SOLANA_DEV_WALLET_ADDRESS, solanaMaker.publicKey.toBase58()],
+    }).then(track)
     const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
     const dbP = openDatabase().then(track<SandboxDb>)
@@ -209,7 +217,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           // The second chain's balances and prices, read from its own anvil.
           moreChains: [{ chainId: chain2.chainId, rpcUrl: chain2.rpcUrl, tokens: chain2.tokens }],
           // Balances for `SANDBOX_SOLANA_CHAIN_ID` are read from the Solana chain.
-          solana: { rpcUrl: solana.rpcUrl, mints: solana.mints },
+          solana: { rpcUrl: solana.rpcUrl, mints: solana.mints, maker: solanaMaker, ...solanaSwapOptions },
           db,
           swapRouter: chain.contracts.router,
           // The URL generator's orders open on the partner page, which delivers them from its account.

@@ -50,7 +50,7 @@ const ON_DEMAND_FEATURES = [
   { name: 'swap', chunk: /(^|\/)(Swap|SwapPreview|SwapSelectToken|swapShared|swap|convert)\d*-[\w-]+\.js$/ },
   // Solana's connection and adapter (@solana/web3.js, the wallet adapter): the demo as built here configures only
   // the EVM chain (no sandbox: no Solana network), so this is what a host with only EVM networks fetches of it.
-  { name: 'solana', chunk: /(^|\/)(solana|solanaConnection|solanaSend)\d*-[\w-]+\.js$/ },
+  { name: 'solana', chunk: /(^|\/)(solana|solanaConnection|solanaSend|solanaSwap)\d*-[\w-]+\.js$/ },
   // Pay's view (issue 18, `features.pay` off by default): fetched only when the host opens a payment.
   { name: 'pay', chunk: /(^|\/)Pay\d*-[\w-]+\.js$/ },
   // Account names (issue 20): the registration views and their shared pieces, fetched when "Choose a name" is

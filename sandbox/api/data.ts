@@ -14,6 +14,7 @@ import { errorJson, type SandboxResponse, type SandboxService, startService } fr
 import { ChainIndex } from './chainIndex.ts'
 import { chainUnavailable, createRouter, parseBody, parseQuery, type Route } from './common.ts'
 import { convertRoutes } from './convert.ts'
+import { solanaConvert } from './convertSolana.ts'
 import { openDatabase, type SandboxDb } from './db.ts'
 import { decodeCursor, historyPage, nftPage, type Presenter } from './history.ts'
 import { badgeSvg, SVG_HEADERS } from './images.ts'
@@ -289,6 +290,26 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
   let origin = ''
   const iconUrl = (symbol: string) => `${origin}/icons/${encodeURIComponent(symbol.toUpperCase())}.svg`
   const priceOf = (symbol: string) => prices[symbol.toUpperCase()] ?? 0
+  // The Solana swap maker, when the chain has one: the convert calls naming the Solana chain are its.
+  const solanaSwaps =
+    solana && options.solana?.maker
+      ? solanaConvert({
+          chainId: solana.chainId,
+          rpcUrl: options.solana.rpcUrl,
+          usdc: options.solana.mints.usdc,
+          maker: options.solana.maker,
+          ...(options.solana.quoteWindowMs === undefined
+            ? {}
+            : { quoteWindowMs: options.solana.quoteWindowMs }),
+          priceOf,
+          iconUrl,
+          hostile: (path) => {
+            const fault = service.fault.current
+            if (fault.mode !== 'hostile' || !path.endsWith('/build-transaction')) return undefined
+            return service.fault.take(path) === undefined ? undefined : (fault.build ?? 'elsewhere')
+          },
+        })
+      : undefined
   const index = new ChainIndex({ db, client, chainId: caip2, tokens })
   const presenter: Presenter = {
     chainId: caip2,
@@ -655,14 +676,17 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
         address: getAddress(options.onrampPartner.address),
       },
     }),
-    ...convertRoutes({
-      client,
-      chainId: options.chainId,
-      router: options.swapRouter === undefined ? undefined : getAddress(options.swapRouter),
-      tokens,
-      iconUrl,
-      hostile: (path) => service.fault.current.mode === 'hostile' && service.fault.take(path) !== undefined,
-    }),
+    ...(solanaSwaps?.controlRoutes ?? []),
+    ...(solanaSwaps?.over ?? ((evm: Route[]) => evm))(
+      convertRoutes({
+        client,
+        chainId: options.chainId,
+        router: options.swapRouter === undefined ? undefined : getAddress(options.swapRouter),
+        tokens,
+        iconUrl,
+        hostile: (path) => service.fault.current.mode === 'hostile' && service.fault.take(path) !== undefined,
+      }),
+    ),
   ]
 
   let service: SandboxService

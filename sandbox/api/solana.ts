@@ -1,3 +1,4 @@
+import type { Keypair } from '@solana/web3.js'
 import * as v from 'valibot'
 import { SANDBOX_GENESIS_HASH, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../solana/rpc.ts'
 import { decodePublicKey } from '../solana/svm.ts'
@@ -23,6 +24,13 @@ export interface DataApiSolanaOptions {
   mints: { usdc: string }
   /** The CAIP-2 id the chain is served under; default {@link SANDBOX_SOLANA_CHAIN_ID}. */
   chainId?: string
+  /**
+   * The swap maker's key (funded with SOL and USDC on the chain): with it the convert calls answer this chain
+   * (src: ./convertSolana.ts); without it they answer it as an unsupported network.
+   */
+  maker?: Keypair
+  /** How long the maker fills a quote, ms (default 30 s). */
+  quoteWindowMs?: number
 }
 
 /** Name, symbol and decimals of a holding. */

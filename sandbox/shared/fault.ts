@@ -21,6 +21,8 @@ export const FaultSchema = v.strictObject({
   times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   retryAfterSeconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(3600))),
   path: v.optional(v.pipe(v.string(), v.startsWith('/'))),
+  /** `hostile` on a Solana swap build: what the maker's transaction does wrong (default `elsewhere`). */
+  build: v.optional(v.picklist(['elsewhere', 'overdraw', 'short'])),
 })
 
 export type Fault = v.InferOutput<typeof FaultSchema>

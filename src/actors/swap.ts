@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { Config } from 'wagmi'
 import { getPublicClient, sendTransaction } from 'wagmi/actions'
 import { fromPromise } from 'xstate'
-import type { ConvertClient } from '../api/convert'
+import { type ConvertClient, eip155Chain } from '../api/convert'
 import { createKitQueryClient } from '../api/queryClient'
 import { createCallsClient } from '../chains/eip155/calls'
 import { simulateBalanceChanges } from '../chains/eip155/simulate'
@@ -85,14 +85,15 @@ export function createSwapActors({
     sendCalls,
     callsStatus,
     fetchTokens: fromPromise<SwapToken[], SwapTokensRequest>(
-      mapped('tokens', async (input, signal) =>
-        pair.remember(input.chainId, await convert.tokens(input.chainId, signal)),
-      ),
+      mapped('tokens', async (input, signal) => {
+        const chainId = eip155Chain(input.chainId)
+        return pair.remember(chainId, await convert.tokens(chainId, signal))
+      }),
     ),
     fetchQuote: fromPromise<SwapQuote, SwapQuoteRequest>(
       mapped('quote', async (input, signal) => {
         await pair.check(input, signal)
-        return convert.quote(input, await convert.gasPrice(input.chainId, signal), signal)
+        return convert.quote(input, await convert.gasPrice(eip155Chain(input.chainId), signal), signal)
       }),
     ),
     fetchAllowance: fromPromise<string, SwapAllowanceRequest>(
@@ -109,9 +110,9 @@ export function createSwapActors({
       const problem = checkSwapBuild(
         { approvals: input.approvals, swap: input.swap },
         {
-          chainId: input.chainId,
+          chainId: eip155Chain(input.chainId),
           routers,
-          account: input.account,
+          account: input.account as Address,
           tokenIn: input.tokenIn,
           tokenOut: input.tokenOut,
           amountIn: BigInt(input.amountIn),
@@ -127,20 +128,21 @@ export function createSwapActors({
     // See before you sign: the checked transactions simulated in order from the account on the chain's node
     // (src/chains/eip155/simulate.ts). A node that cannot simulate answers `unavailable`, never a guess.
     simulate: fromPromise<SwapSimulation, SwapSimulationRequest>(async ({ input }) => {
-      const client = getPublicClient(wagmi, { chainId: input.chainId })
+      const client = getPublicClient(wagmi, { chainId: eip155Chain(input.chainId) })
+      const account = input.account as Address
       if (!client)
         return {
-          account: input.account,
+          account,
           result: { status: 'unavailable', reason: 'No client for the chain' },
         }
       const result = await simulateBalanceChanges(client, {
-        account: input.account,
+        account,
         calls: input.calls.map((call) => ({ to: call.to, data: call.data, value: BigInt(call.value) })),
         tokens: input.tokens,
       })
-      if (result.status !== 'simulated') return { account: input.account, result }
+      if (result.status !== 'simulated') return { account, result }
       const changes = result.changes.map((change) => ({ ...change, delta: change.delta.toString() }))
-      return { account: input.account, result: { status: 'simulated', changes } }
+      return { account, result: { status: 'simulated', changes } }
     }),
     sendTransaction: fromPromise<Hex, SwapSendRequest>(
       mapped('send', (input) =>

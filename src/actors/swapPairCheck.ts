@@ -1,4 +1,5 @@
 import { type Address, isAddress } from 'viem'
+import { eip155Chain } from '../api/convert'
 import type { TokenMetadataReader } from '../chains/eip155/tokenMetadata'
 import { tokenMetadataMismatch } from '../chains/eip155/tokenMetadata'
 import { NATIVE_TOKEN_ADDRESS } from '../constants'
@@ -53,8 +54,8 @@ export function createSwapPairCheck({
       await Promise.all(
         contracts.map(async (address) => {
           const [stated, onChain] = await Promise.all([
-            listed(request.chainId, address, signal),
-            read({ chainId: request.chainId, address: address.trim() as Address }, signal),
+            listed(eip155Chain(request.chainId), address, signal),
+            read({ chainId: eip155Chain(request.chainId), address: address.trim() as Address }, signal),
           ])
           if (!stated)
             throw new SwapTokenMismatchError({ details: `${address} is not among the tokens offered` })

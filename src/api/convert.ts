@@ -15,6 +15,7 @@ import type {
   SwapAllowanceRequest,
   SwapApproveRequest,
   SwapBuildRequest,
+  SwapChainId,
   SwapQuote,
   SwapQuoteRequest,
   SwapToken,
@@ -87,6 +88,16 @@ const STAGE_ERRORS: Record<Stage, new (parameters: BaseErrorParameters) => SwapE
   allowance: SwapAllowanceError,
   gasPrice: SwapQuoteError,
   build: SwapBuildError,
+}
+
+/**
+ * The eip155 reference of a swap's chain: this client serves eip155 chains (Solana's swaps go through their own
+ * slots, src/actors/solanaSwap.ts); another namespace is SPEC §8's unsupported network.
+ */
+export function eip155Chain(chainId: SwapChainId): number {
+  if (typeof chainId !== 'number')
+    throw new SwapNetworkNotSupportedError({ details: `${chainId} is not an eip155 chain` })
+  return chainId
 }
 
 /** The CAIP-10 reference of a token on a chain (the native currency as 0xeee…). */
@@ -180,9 +191,9 @@ export function createConvertClient(options: ConvertClientOptions) {
       const { quotes } = await call('quote', 'v1/convert/quotes', QuotesSchema, {
         query: {
           amount: request.amount,
-          userAddress: tokenRef(request.chainId, request.userAddress),
-          from: tokenRef(request.chainId, request.from),
-          to: tokenRef(request.chainId, request.to),
+          userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
+          from: tokenRef(eip155Chain(request.chainId), request.from),
+          to: tokenRef(eip155Chain(request.chainId), request.to),
           gasPrice: gasPrice.toString(),
         },
         signal,
@@ -202,8 +213,8 @@ export function createConvertClient(options: ConvertClientOptions) {
     async allowance(request: SwapAllowanceRequest, signal?: AbortSignal): Promise<string> {
       const { allowance } = await call('allowance', 'v1/convert/allowance', AllowanceSchema, {
         query: {
-          tokenAddress: tokenRef(request.chainId, request.tokenAddress),
-          userAddress: tokenRef(request.chainId, request.userAddress),
+          tokenAddress: tokenRef(eip155Chain(request.chainId), request.tokenAddress),
+          userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
         },
         signal,
       })
@@ -214,9 +225,9 @@ export function createConvertClient(options: ConvertClientOptions) {
     async buildApprove(request: SwapApproveRequest, signal?: AbortSignal): Promise<SwapTransaction> {
       const { tx } = await call('build', 'v1/convert/build-approve', ApproveSchema, {
         query: {
-          userAddress: tokenRef(request.chainId, request.userAddress),
-          from: tokenRef(request.chainId, request.from),
-          to: tokenRef(request.chainId, request.to),
+          userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
+          from: tokenRef(eip155Chain(request.chainId), request.from),
+          to: tokenRef(eip155Chain(request.chainId), request.to),
           amount: request.amount,
         },
         signal,
@@ -234,9 +245,9 @@ export function createConvertClient(options: ConvertClientOptions) {
           amount: request.amount,
           eip155: { slippage: request.slippage },
           projectId: options.projectId,
-          from: tokenRef(request.chainId, request.from),
-          to: tokenRef(request.chainId, request.to),
-          userAddress: tokenRef(request.chainId, request.userAddress),
+          from: tokenRef(eip155Chain(request.chainId), request.from),
+          to: tokenRef(eip155Chain(request.chainId), request.to),
+          userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
           ...(request.disableEstimate ? { disableEstimate: true } : {}),
         },
         signal,

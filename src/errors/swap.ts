@@ -284,3 +284,40 @@ function messagesOf(error: unknown): string {
   })
   return parts.join(' | ')
 }
+
+/** What differed in a Solana swap transaction from the swap the preview shows. */
+export type SolanaSwapMismatch =
+  | 'transaction'
+  | 'feePayer'
+  | 'signers'
+  | 'makerSignature'
+  | 'recipient'
+  | 'amountIn'
+  | 'minAmountOut'
+  | 'instruction'
+
+/**
+ * The Solana transaction the swap service (its maker) built and signed is not the swap the preview describes:
+ * the visitor's tokens go elsewhere than the maker or more than the amount leave, less than the least amount
+ * shown comes in, another instruction touches the visitor's accounts, the maker's signature is not valid, or the
+ * fee payer is not the one shown. Nothing was sent to the wallet; `mismatch` names what differed.
+ */
+export class SolanaSwapMismatchError extends SwapError {
+  override name = 'SolanaSwapMismatchError'
+  readonly mismatch: SolanaSwapMismatch
+  constructor(parameters: BaseErrorParameters & { mismatch: SolanaSwapMismatch }) {
+    super(
+      'The swap service prepared a Solana transaction that does not match your swap, so it was not sent to your wallet.',
+      parameters,
+    )
+    this.mismatch = parameters.mismatch
+  }
+}
+
+/** The maker refused to fill a quote past its window: the form asks for a fresh quote. */
+export class SwapQuoteExpiredError extends SwapError {
+  override name = 'SwapQuoteExpiredError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('This quote has expired. Get a fresh quote to swap.', parameters)
+  }
+}

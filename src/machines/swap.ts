@@ -81,6 +81,7 @@ const swapTransactions = linkTransaction(
     context: ({ input }) => ({
       chainId: input.chainId,
       userAddress: input.userAddress,
+      connectorId: input.connectorId,
       tokens: [],
       from: input.from,
       to: input.to,

@@ -1,7 +1,9 @@
-import { Connection, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
+import { getAssociatedTokenAddressSync, getOrCreateAssociatedTokenAccount, transfer } from '@solana/spl-token'
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { solanaQuoteAmount } from '../../sandbox/api/convertSolana.ts'
 import {
   approveInFrame,
   type E2eContext,
@@ -23,6 +25,8 @@ import {
 let e2e: E2eContext
 let page: Page
 let solana: Connection
+/** The embedded wallet's EVM account. */
+let evm: string
 
 /** The demo's "Send SOL" recipient (demo/main.tsx): the ed25519 key of the seed 32 × 0x11. */
 const RECIPIENT = 'F25s3DdjXdCxYBhh2z8FBusVEMT4b9bGNFVKJi3wFoF4'
@@ -48,8 +52,8 @@ async function chooseNetwork(p: Page, from: string, to: string) {
 }
 
 describe('the embedded wallet on Solana (issue 17)', () => {
-  it('logs in by e-mail, switches to Solana, sends 0.01 SOL approved in the frame, and back to EVM', async () => {
-    const evm = await logInByEmail(e2e, page, freshEmail('solana-embedded'))
+  it('logs in by e-mail, switches to Solana, sends 0.01 SOL approved in the frame', async () => {
+    evm = await logInByEmail(e2e, page, freshEmail('solana-embedded'))
     expect(await hostButton(page).textContent()).toBe(truncated(evm))
 
     // Solana Sandbox: nothing connected there, but the login carries over: no Connect view.
@@ -83,8 +87,56 @@ describe('the embedded wallet on Solana (issue 17)', () => {
     const spent = 10 * LAMPORTS_PER_SOL - (await solana.getBalance(owner))
     expect(spent - AMOUNT).toBeGreaterThan(0)
     expect(spent - AMOUNT).toBeLessThanOrEqual(10_000)
+  })
 
-    // Back to the EVM network: the EVM embedded account shows again.
+  // Issue 38: the maker's swap, the embedded wallet signing after the maker, approved in the frame.
+  it('swaps 10 USDC → SOL on Solana, approved in the frame: USDC −10 exactly, SOL + the quote less the fee', async () => {
+    const owner = new PublicKey((await page.getByTestId('demo-address').textContent()) ?? '')
+    // The embedded wallet holds SOL only: a dev key gives it 10 USDC first.
+    const mint = new PublicKey(e2e.sandbox.solana.mints.usdc)
+    const giver = Keypair.fromSecretKey(e2e.sandbox.solana.accounts[7]!.secretKey)
+    const to = await getOrCreateAssociatedTokenAccount(solana, giver, mint, owner)
+    await transfer(
+      solana,
+      giver,
+      getAssociatedTokenAddressSync(mint, giver.publicKey),
+      to.address,
+      giver,
+      10_000_000n,
+    )
+    const usdc = async () => BigInt((await solana.getTokenAccountBalance(to.address)).value.amount)
+    const before = { usdc: await usdc(), sol: BigInt(await solana.getBalance(owner)) }
+    await hostButton(page).click()
+    await view(page, 'Account').getByRole('button', { name: 'Swap', exact: true }).click()
+    const swap = view(page, 'Swap')
+    await swap.getByRole('button', { name: /^Select token to pay/ }).click()
+    await view(page, 'SwapSelectToken').getByRole('button', { name: 'USDC', exact: true }).click()
+    await swap.getByRole('button', { name: /^Select token to receive/ }).click()
+    await view(page, 'SwapSelectToken').getByRole('button', { name: 'SOL', exact: true }).click()
+    await swap.getByRole('textbox', { name: 'You pay' }).fill('10')
+    const review = swap.getByRole('button', { name: 'Review swap' })
+    await expect.poll(() => review.isEnabled(), { timeout: 20_000 }).toBe(true)
+    await review.click()
+    const confirm = view(page, 'SwapPreview').getByRole('button', { name: 'Swap', exact: true })
+    await expect.poll(() => confirm.isEnabled(), { timeout: 20_000 }).toBe(true)
+    expect(await view(page, 'SwapPreview').getByTestId('swap-gas').textContent()).toBe('0.00001 SOL')
+    await confirm.click()
+    await approveInFrame(page)
+    await expect
+      .poll(() => page.locator('.ws-toast').textContent(), { timeout: 30_000 })
+      .toMatch(/^Swapped 10 USDC for 0\.0664/)
+    const { toAmount } = solanaQuoteAmount(
+      10_000_000n,
+      { decimals: 6, price: 1 },
+      { decimals: 9, price: 150 },
+    )
+    expect(await usdc()).toBe(before.usdc - 10_000_000n)
+    expect(BigInt(await solana.getBalance(owner))).toBe(before.sol + toAmount - 10_000n)
+    await page.keyboard.press('Escape')
+  })
+
+  it('back to the EVM network: the EVM embedded account shows again', async () => {
+    const account = page.getByTestId('demo-address')
     await chooseNetwork(page, 'Solana Sandbox', 'Walletstate Sandbox')
     await expect.poll(() => hostButton(page).textContent(), { timeout: 15_000 }).toBe(truncated(evm))
     expect(await account.textContent()).toBe(evm)

@@ -1,6 +1,7 @@
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { solanaMakerKeypair, solanaQuoteAmount } from '../../sandbox/api/convertSolana.ts'
 import {
   type E2eContext,
   hostButton,
@@ -128,6 +129,100 @@ describe('sending on Solana through the send views (issue 17)', () => {
     const form = view(page, 'WalletSend')
     await form.getByRole('textbox', { name: 'Receiver' }).fill('sandbox-dev.reown.id')
     await form.getByRole('button', { name: 'Invalid address: names work on EVM networks only' }).waitFor()
+    expect(e2e.pageErrors).toEqual([])
+  })
+})
+
+/*
+ * Issue 38: swap on Solana, filled by the sandbox convert API's maker (one transaction: the visitor's USDC to the
+ * maker, the maker's SOL to the visitor), its transaction checked by the kit before the wallet is asked.
+ */
+describe('swapping on Solana with the maker (issue 38)', () => {
+  const maker = solanaMakerKeypair().publicKey.toBase58()
+  const preview = () => view(page, 'SwapPreview')
+
+  /** From Account (or the form): Swap, the pair, the amount typed, a quote shown. */
+  async function fillSwap(from: string, to: string, amount: string) {
+    if ((await view(page, 'Swap').count()) === 0)
+      await view(page, 'Account').getByRole('button', { name: 'Swap', exact: true }).click()
+    const swap = view(page, 'Swap')
+    await swap.getByRole('button', { name: /^Select token to pay/ }).click()
+    await view(page, 'SwapSelectToken').getByRole('button', { name: from, exact: true }).click()
+    await swap.getByRole('button', { name: /^Select token to receive/ }).click()
+    await view(page, 'SwapSelectToken').getByRole('button', { name: to, exact: true }).click()
+    await swap.getByRole('textbox', { name: 'You pay' }).fill(amount)
+    const review = swap.getByRole('button', { name: 'Review swap' })
+    await expect.poll(() => review.isEnabled(), { timeout: 20_000 }).toBe(true)
+    return review
+  }
+  const fault = (body: unknown) =>
+    fetch(`${e2e.sandbox.api.origin}/__fault`, { method: 'POST', body: JSON.stringify(body) })
+
+  it('swaps 10 USDC → SOL: USDC −10 exactly, SOL + the quote less the fee shown, the maker the other way', async () => {
+    // From the send form the last case left: back to Account, where Swap shows on a Solana account.
+    await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
+    await view(page, 'Account').getByRole('button', { name: 'Swap', exact: true }).waitFor()
+    const before = await Promise.all([usdcOf(me), lamportsOf(me), usdcOf(maker), lamportsOf(maker)])
+    await (await fillSwap('USDC', 'SOL', '10')).click()
+    const swapButton = preview().getByRole('button', { name: 'Swap', exact: true })
+    await expect.poll(() => swapButton.isEnabled(), { timeout: 20_000 }).toBe(true)
+    // Two signatures (the maker's and the visitor's), paid by the visitor.
+    expect(await preview().getByTestId('swap-gas').textContent()).toBe('0.00001 SOL')
+    const fee = 10_000n
+    const { toAmount } = solanaQuoteAmount(
+      10_000_000n,
+      { decimals: 6, price: 1 },
+      { decimals: 9, price: 150 },
+    )
+    await swapButton.click()
+    await solanaPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await expect
+      .poll(() => toast().textContent(), { timeout: 20_000 })
+      .toMatch(/^Swapped 10 USDC for 0\.0664/)
+    expect(await usdcOf(me)).toBe(before[0] - 10_000_000n)
+    expect(await lamportsOf(me)).toBe(before[1] + toAmount - fee)
+    expect(await usdcOf(maker)).toBe(before[2] + 10_000_000n)
+    expect(await lamportsOf(maker)).toBe(before[3] - toAmount)
+    await view(page, 'Account').waitFor()
+  })
+
+  it('hostile builds (tokens elsewhere, more than the amount, less than the least) are refused before the wallet', async () => {
+    const before = await usdcOf(me)
+    for (const build of ['elsewhere', 'overdraw', 'short']) {
+      const review = await fillSwap('USDC', 'SOL', '5')
+      expect((await fault({ mode: 'hostile', times: 1, build })).status).toBe(200)
+      await review.click()
+      await expect
+        .poll(() => preview().getByRole('alert').textContent(), { timeout: 20_000 })
+        .toBe(
+          'The swap service prepared a Solana transaction that does not match your swap, so it was not sent to your wallet.',
+        )
+      expect(await solanaPrompt(page).count()).toBe(0)
+      await preview().getByRole('button', { name: 'Edit' }).click()
+      await view(page, 'Swap').waitFor()
+    }
+    expect(await usdcOf(me)).toBe(before)
+  })
+
+  it('a quote past its window is refused by the maker; the form asks for a fresh quote', async () => {
+    const review = await fillSwap('USDC', 'SOL', '5')
+    expect((await fetch(`${e2e.sandbox.api.origin}/__solana-maker/expire`, { method: 'POST' })).status).toBe(
+      200,
+    )
+    await review.click()
+    await expect
+      .poll(() => preview().getByRole('alert').textContent(), { timeout: 20_000 })
+      .toBe('This quote has expired. Get a fresh quote to swap.')
+    // "Try again" asks the maker for a fresh quote; the form, back to, offers the review with it.
+    await preview().getByRole('button', { name: 'Try again' }).click()
+    await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
+    await expect
+      .poll(() => view(page, 'Swap').getByRole('button', { name: 'Review swap' }).isEnabled(), {
+        timeout: 20_000,
+      })
+      .toBe(true)
+    await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
+    await view(page, 'Account').waitFor()
     expect(e2e.pageErrors).toEqual([])
   })
 })

@@ -13,7 +13,7 @@ import {
   SWAP_QUOTE_DEBOUNCE_MS,
   SWAP_QUOTE_REFRESH_MS,
 } from '../../src/constants'
-import { swapErrorInfo, toSwapError } from '../../src/errors/swap'
+import { SwapQuoteExpiredError, swapErrorInfo, toSwapError } from '../../src/errors/swap'
 import type { SendCallsRequest } from '../../src/machines/calls/batch'
 import type { AtomicStatus, CallsStatus } from '../../src/machines/calls/types'
 import {
@@ -21,6 +21,7 @@ import {
   type SwapApproveRequest,
   type SwapBuildRequest,
   type SwapNotice,
+  type SwapQuote,
   type SwapQuoteRequest,
   type SwapReceipt,
   type SwapSendRequest,
@@ -35,7 +36,22 @@ import {
   validateSwap,
 } from '../../src/machines/swap'
 import { assertCoverage, type ReplayResult, replayPath } from '../../src/testing'
-import { ALICE, ETH, HASH, INPUT, invariant, LOW_GAS, model, never, QUOTE, short, USDT } from './swap.model'
+import {
+  ALICE,
+  ETH,
+  HASH,
+  INPUT,
+  invariant,
+  LOW_GAS,
+  model,
+  never,
+  QUOTE,
+  SOLANA_INPUT,
+  SOLANA_QUOTE,
+  short,
+  solanaModel,
+  USDT,
+} from './swap.model'
 
 /** The swap machine's model (swap.model.ts): every path replayed, the invariants checked in every state. */
 describe('swap machine, model-based', () => {
@@ -49,10 +65,22 @@ describe('swap machine, model-based', () => {
     })
   }
 
+  it('has the expected number of covering paths on Solana (the maker path)', () => {
+    expect(solanaModel.paths.length).toBe(46)
+  })
+
+  for (const path of solanaModel.paths) {
+    it(`replays on Solana ${short(path)}`, () => {
+      replayPath(solanaModel, path, { invariant })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
     expect(results).toHaveLength(81)
-    assertCoverage(model, results)
+    // The Solana paths take the transitions only a Solana swap can (no allowance, a quote past its window).
+    const solana = solanaModel.paths.map((path) => replayPath(solanaModel, path, { invariant }))
+    assertCoverage(model, [...results, ...solana])
   })
 })
 
@@ -83,7 +111,7 @@ const honest = {
         input.to as Address,
         BigInt(input.amount),
         minimumOut(QUOTE.toAmount, input.slippage),
-        input.userAddress,
+        input.userAddress as Address,
         DEADLINE,
       ],
     }),
@@ -396,7 +424,7 @@ describe('swap machine, the build checked before the wallet', () => {
             input.to as Address,
             BigInt(input.amount),
             0n,
-            input.userAddress,
+            input.userAddress as Address,
             DEADLINE,
           ],
         }),
@@ -716,5 +744,103 @@ describe('swap machine, the approval and the swap in one confirmation', () => {
       details: '1 of 2 calls reverted or were not sent',
     })
     expect(failed.context).toMatchObject({ from: USDT, to: ETH, amount: '10' })
+  })
+})
+
+describe('swap machine on Solana (a maker fills the quote)', () => {
+  /** The chart with Solana's slots faked: the maker's quote and build, the check passing, the wallet answering. */
+  function startSolana(options: { expired?: boolean } = {}) {
+    const calls = {
+      quotes: 0,
+      builds: [] as SwapBuildRequest[],
+      sent: [] as SwapSendRequest[],
+      allowances: 0,
+    }
+    const clock = new SimulatedClock()
+    const tx: SwapTransaction = {
+      to: '0x',
+      data: '0x',
+      value: '0',
+      solana: {
+        transaction: 'AQID',
+        maker: SOLANA_QUOTE.maker!,
+        feePayer: SOLANA_INPUT.userAddress,
+        fee: '10000',
+      },
+    }
+    const machine = swapMachine.provide({
+      actors: {
+        fetchTokens: fromPromise(async () => [SOLANA_INPUT.from, SOLANA_INPUT.to]),
+        fetchQuote: fromPromise(async (): Promise<SwapQuote> => {
+          calls.quotes++
+          return { ...SOLANA_QUOTE, id: `quote-${calls.quotes}` }
+        }),
+        fetchAllowance: fromPromise(async () => {
+          calls.allowances++
+          return '0'
+        }),
+        buildSwap: fromPromise(async ({ input }: { input: SwapBuildRequest }) => {
+          calls.builds.push(input)
+          if (options.expired && calls.builds.length === 1) throw new SwapQuoteExpiredError()
+          return tx
+        }),
+        checkBuild: fromPromise(async ({ input }) => ({ approvals: [], swap: input.swap, validForMs: 0 })),
+        simulate: fromPromise(async (): Promise<SwapSimulation> => {
+          throw new Error('Solana swaps are checked, not simulated')
+        }),
+        sendTransaction: fromPromise(async ({ input }: { input: SwapSendRequest }) => {
+          calls.sent.push(input)
+          return 'signature'.padEnd(88, '1') as Hex
+        }),
+        waitForReceipt: fromPromise(async (): Promise<SwapReceipt> => {
+          throw new Error('a Solana swap reads no receipt')
+        }),
+      },
+    })
+    const actor = createActor(machine, { input: SOLANA_INPUT, clock }).start()
+    return { actor, clock, calls }
+  }
+
+  it('builds the quote by its id, asks no allowance, and ends with the wallet’s answer (no receipt read)', async () => {
+    const run = startSolana()
+    await waitFor(run.actor, (s) => s.matches('form'))
+    run.actor.send({ type: 'swap.setAmount', amount: '10' })
+    run.clock.increment(SWAP_QUOTE_DEBOUNCE_MS)
+    await waitFor(run.actor, (s) => s.matches({ form: 'quoted' }))
+    run.actor.send({ type: 'swap.review' })
+    await waitFor(run.actor, (s) => s.matches({ preview: 'ready' }))
+    expect(run.calls.allowances).toBe(0)
+    expect(run.calls.builds[0]).toMatchObject({ quoteId: 'quote-1', amount: '10000000' })
+    run.actor.send({ type: 'swap.confirm' })
+    const done = await waitFor(run.actor, (s) => s.matches('done'))
+    expect(run.calls.sent).toHaveLength(1)
+    expect(run.calls.sent[0]).toMatchObject({
+      chainId: SOLANA_INPUT.chainId,
+      connectorId: SOLANA_INPUT.connectorId,
+      from: SOLANA_INPUT.userAddress,
+      solana: { maker: SOLANA_QUOTE.maker },
+    })
+    expect(done.context.hashKind).toBe('swap')
+  })
+
+  it('a quote past its window: the maker refuses the build, and the form asks for a fresh quote', async () => {
+    const run = startSolana({ expired: true })
+    await waitFor(run.actor, (s) => s.matches('form'))
+    run.actor.send({ type: 'swap.setAmount', amount: '10' })
+    run.clock.increment(SWAP_QUOTE_DEBOUNCE_MS)
+    await waitFor(run.actor, (s) => s.matches({ form: 'quoted' }))
+    run.actor.send({ type: 'swap.review' })
+    const stale = await waitFor(run.actor, (s) => s.matches({ form: 'quoteFailed' }))
+    expect(stale.context.error).toMatchObject({
+      name: 'SwapQuoteExpiredError',
+      message: 'This quote has expired. Get a fresh quote to swap.',
+    })
+    expect(run.calls.sent).toEqual([])
+    run.actor.send({ type: 'swap.retry' })
+    await waitFor(run.actor, (s) => s.matches({ form: 'quoted' }))
+    expect(run.calls.quotes).toBe(2)
+    run.actor.send({ type: 'swap.review' })
+    await waitFor(run.actor, (s) => s.matches({ preview: 'ready' }))
+    expect(run.calls.builds[1]).toMatchObject({ quoteId: 'quote-2' })
   })
 })

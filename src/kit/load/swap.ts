@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
 import { createSwapActors, refreshAfterSwap } from '../../actors/swap'
+import { withSolanaSwap } from '../../actors/swapChains'
 import { createConvertClient } from '../../api/convert'
 import type { ResolvedKitConfig } from '../../config'
 import type { CapabilityKit, CapabilityServices, LoadedCapability } from '../../machines/capability'
@@ -13,9 +14,18 @@ import { type SwapActorRef, swapMachine } from '../../machines/swap'
  */
 export function swapLogic(config: ResolvedKitConfig, queryClient: QueryClient, wagmi: Config) {
   const convert = createConvertClient({ api: config.endpoints.api, projectId: config.projectId })
-  return swapMachine.provide({
-    actors: createSwapActors({ wagmi, convert, routers: config.swapRouters, queryClient }),
-  })
+  const evm = createSwapActors({ wagmi, convert, routers: config.swapRouters, queryClient })
+  const hasSolana = config.networks.some((n) => n.chainNamespace === 'solana')
+  if (!hasSolana) return swapMachine.provide({ actors: evm })
+  // Solana's swap (its maker's transactions, over @solana/web3.js) is a further `import()`, on its first use.
+  const solana = async () =>
+    (await import('../../actors/solanaSwap')).createSolanaSwapSlots({
+      api: config.endpoints.api,
+      projectId: config.projectId,
+      networks: config.networks,
+      rpcMap: config.rpcMap,
+    })
+  return swapMachine.provide({ actors: withSolanaSwap(evm, solana) })
 }
 
 /** The swap capability's code: its flow, and its glue beside the kit. */

@@ -1,7 +1,7 @@
 import { and } from 'xstate'
 import { SWAP_EXPIRY_MARGIN_MS } from '../../constants'
 import type { BatchInput, BatchOutput } from '../calls/batch'
-import { batchCallsOf } from './rules'
+import { batchCallsOf, eip155Of } from './rules'
 import { swapSetup } from './setup'
 
 /**
@@ -27,7 +27,7 @@ export const swapReadingCapabilities = swapSetup.createStateConfig({
   invoke: {
     id: 'walletCapabilities',
     src: 'capabilities',
-    input: ({ context }) => ({ address: context.userAddress, chainId: context.chainId }),
+    input: ({ context }) => eip155Of(context),
     onDone: [
       {
         guard: and(['walletBatchesAtomically', 'batchedCallsNeedToAndDataStarting0x']),
@@ -50,7 +50,7 @@ export const swapConfirmingBatch = swapSetup.createStateConfig({
     src: 'batch',
     input: ({ context, event }): BatchInput => ({
       calls: batchCallsOf(context),
-      chainId: context.chainId,
+      chainId: eip155Of(context).chainId,
       atomicRequired: true,
       prompts: 1,
       // One payment, one batch: it is awaited until the swap is past its deadline (as checked), and a margin

@@ -19,7 +19,12 @@ export const swapPreview = swapSetup.createStateConfig({
   states: {
     choosing: {
       entry: 'clearBuild',
-      always: [{ guard: 'fromIsNative', target: 'preparing' }, { target: 'checkingAllowance' }],
+      always: [
+        { guard: 'fromIsNative', target: 'preparing' },
+        // The maker's swap is a transfer the visitor signs: no allowance on Solana.
+        { guard: 'approvesNothing', target: 'preparing' },
+        { target: 'checkingAllowance' },
+      ],
     },
     checkingAllowance: {
       tags: 'busy',
@@ -107,15 +112,25 @@ export const swapPreview = swapSetup.createStateConfig({
               slippage: context.slippage,
               // Before the approval is mined the API cannot estimate the swap's gas; the wallet does.
               ...(needsApproval(context) ? { disableEstimate: true } : {}),
+              // A maker's quote is filled by its id (Solana).
+              ...(context.quote?.id ? { quoteId: context.quote.id } : {}),
             }),
             onDone: {
               target: '#swap.preview.checking',
               actions: { type: 'setBuiltSwap', params: ({ event }) => event.output },
             },
-            onError: {
-              target: '#swap.preview.unavailable',
-              actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
-            },
+            onError: [
+              {
+                // The maker no longer fills the quote: the form says so and asks for a fresh one.
+                guard: { type: 'quoteExpired', params: errorOf },
+                target: '#swap.form.quoteFailed',
+                actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'quote' }) },
+              },
+              {
+                target: '#swap.preview.unavailable',
+                actions: { type: 'setError', params: (args) => ({ error: errorOf(args), stage: 'build' }) },
+              },
+            ],
           },
         },
       },

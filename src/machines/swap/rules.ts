@@ -4,7 +4,7 @@
  * for gas), the approvals the allowance needs (USDT-style: zero first), the least amount out, and what each slot
  * is asked for.
  */
-import { formatUnits, numberToHex, parseUnits } from 'viem'
+import { type Address, formatUnits, numberToHex, parseUnits } from 'viem'
 import { NATIVE_TOKEN_ADDRESS, TX_RECEIPT_TIMEOUT_MS } from '../../constants'
 import type { BaseError } from '../../errors/base'
 import {
@@ -86,7 +86,9 @@ function balanceOf(context: Pick<SwapContext, 'balances'>, token: SwapToken): bi
 }
 
 function nativeOf(token: SwapToken): SwapToken {
-  return { address: SWAP_NATIVE_ADDRESS, symbol: '', name: '', decimals: 18, chainId: token.chainId }
+  // SOL has 9 decimals (lamports), eip155 native currencies 18.
+  const decimals = token.chainId.startsWith('solana:') ? 9 : 18
+  return { address: SWAP_NATIVE_ADDRESS, symbol: '', name: '', decimals, chainId: token.chainId }
 }
 
 /**
@@ -220,11 +222,17 @@ export function batchCallsOf(context: SwapContext): KitBatchCall[] {
   }))
 }
 
+/** Whether the swap is on a Solana network (a maker's transaction, signed by the maker first). */
+export function isSolanaSwap(context: Pick<SwapContext, 'chainId'>): boolean {
+  return typeof context.chainId === 'string' && context.chainId.startsWith('solana:')
+}
+
 /** What was built, beside the swap the preview shows, for `checkBuild`. Only called with a swap built. */
 export function checkRequestOf(context: SwapContext): SwapCheckRequest {
   return {
     chainId: context.chainId,
     account: context.userAddress,
+    ...(context.quote?.maker ? { maker: context.quote.maker } : {}),
     tokenIn: context.from!.address,
     tokenOut: context.to!.address,
     amountIn: amountOf(context)!.toString(),
@@ -234,6 +242,17 @@ export function checkRequestOf(context: SwapContext): SwapCheckRequest {
   }
 }
 
+/**
+ * The account's eip155 chain and address, for what only an eip155 swap reaches (approvals, batches, receipts:
+ * a Solana swap has none of them).
+ */
+export function eip155Of(context: Pick<SwapContext, 'chainId' | 'userAddress'>): {
+  chainId: number
+  address: Address
+} {
+  return { chainId: Number(context.chainId), address: context.userAddress as Address }
+}
+
 export function receiptRequestOf(context: SwapContext): SwapReceiptRequest {
-  return { hash: context.hash!, chainId: context.chainId, timeoutMs: TX_RECEIPT_TIMEOUT_MS }
+  return { hash: context.hash!, chainId: eip155Of(context).chainId, timeoutMs: TX_RECEIPT_TIMEOUT_MS }
 }

@@ -14,6 +14,7 @@ import {
   ApproveRevertedError,
   SwapBuildMismatchError,
   SwapPendingError,
+  SwapQuoteExpiredError,
   SwapRequestExpiredError,
   SwapRevertedError,
   type SwapStage,
@@ -44,6 +45,7 @@ import {
   checkedApproval,
   expectedOf,
   isNative,
+  isSolanaSwap,
   maxAmount,
   needsApproval,
   pairOf,
@@ -134,8 +136,12 @@ export const swapSetup = setup({
   guards: {
     quotable: ({ context }) => amountOf(context) !== undefined && pairOf(context) !== undefined,
     reviewBlocked: ({ context }) => validateSwap(context) !== undefined,
+    /** The maker refused to build a quote past its window (Solana): a fresh quote is needed. */
+    quoteExpired: (_, error: unknown) => error instanceof SwapQuoteExpiredError,
     quoteBlocked: ({ context }, quote: SwapQuote) => validateSwap({ ...context, quote }) !== undefined,
     fromIsNative: ({ context }) => context.from !== undefined && isNative(context.from),
+    /** A Solana swap: the visitor signs the maker's transaction, whose transfers need no allowance. */
+    approvesNothing: ({ context }) => isSolanaSwap(context),
     needsApproval: ({ context }) => needsApproval(context),
     /** An approval is due, and it was checked: only then is it sent (one that was not is refused). */
     nextApprovalChecked: ({ context }) => needsApproval(context) && checkedApproval(context) !== undefined,

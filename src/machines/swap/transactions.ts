@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { SWAP_EXPIRY_MARGIN_MS } from '../../constants'
 import type { TransactionInput, TransactionOutput } from '../transaction'
-import { approvalRequestOf } from './rules'
+import { approvalRequestOf, isSolanaSwap } from './rules'
 import { swapSetup } from './setup'
 import type { SwapContext, SwapSendRequest } from './types'
 
@@ -52,7 +52,13 @@ const sentAs = (kind: 'approve' | 'swap') =>
 
 /** The checked swap, as the wallet is asked for it. */
 function swapRequestOf(context: SwapContext): SwapSendRequest {
-  return { ...context.prepared!.swap, chainId: context.chainId, kind: 'swap' }
+  return {
+    ...context.prepared!.swap,
+    chainId: context.chainId,
+    kind: 'swap',
+    // On Solana the wallet that signs, as the account shown.
+    ...(isSolanaSwap(context) ? { connectorId: context.connectorId, from: context.userAddress } : {}),
+  }
 }
 
 /** What the preview's confirm (or a mined approval) leads to: the approval due, sent only as it was checked (one
@@ -126,7 +132,11 @@ export const swapSwapping = swapSetup.createStateConfig({
       request: swapRequestOf(context),
       // One payment, one transaction: past the time limit the swap the wallet holds is awaited until it is past
       // its deadline (as checked), and a margin for block times, when it can no longer pay.
-      rules: { holdsNonce: false, deadlineMs: (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS },
+      // On Solana the wallet signs (after the maker), sends and confirms: its answer is the end (no receipt read),
+      // and its time limit fails the swap, as a Solana send's does.
+      rules: isSolanaSwap(context)
+        ? { holdsNonce: false, confirmedByWallet: true }
+        : { holdsNonce: false, deadlineMs: (context.prepared?.validForMs ?? 0) + SWAP_EXPIRY_MARGIN_MS },
       // "Check again" (from `failed.unconfirmed`): only the receipt of the swap sent is looked for.
       ...(event.type === 'swap.retry' ? { hash: context.hash } : {}),
     }),
@@ -141,6 +151,12 @@ export const swapSwapping = swapSetup.createStateConfig({
         guard: { type: 'transactionExpired', params: outputOf },
         target: '#swap.failed.retryable',
         actions: 'setExpired',
+      },
+      // Solana's (no deadline held: the wallet's time limit fails the swap, as a Solana send's does).
+      {
+        guard: { type: 'transactionTimedOut', params: outputOf },
+        target: '#swap.failed.retryable',
+        actions: 'setTimedOut',
       },
       {
         guard: { type: 'transactionReverted', params: outputOf },

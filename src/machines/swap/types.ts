@@ -7,6 +7,12 @@ import type { TransactionNotice } from '../transaction/types'
 
 export type { TokenBalance } from '../send/types'
 
+/**
+ * The chain a swap is on: an eip155 reference, or a Solana network's CAIP-2 id (its swaps are filled by the
+ * convert API's maker: one transaction the maker signs first, src/chains/solana/swapCheck.ts).
+ */
+export type SwapChainId = number | `solana:${string}`
+
 /** A token the convert API swaps (SPEC §7 `GET /v1/convert/tokens`). */
 export interface SwapToken {
   /** The contract, or the 0xeee… marker for the native currency. */
@@ -31,8 +37,14 @@ export interface SwapQuote {
   priceImpact?: number | undefined
   /** The provider's fee, in the `from` token's base units. */
   fee?: string | undefined
-  /** The most the swap transaction's gas can cost, in wei. */
+  /** The most the swap transaction's gas can cost, in wei (on Solana: the network fee, lamports). */
   gasFee: string
+  /** The maker's quote id, which its build takes (Solana); absent for a pool's quote. */
+  id?: string | undefined
+  /** The maker (base58) that fills the quote and signs its transaction first (Solana). */
+  maker?: string | undefined
+  /** Unix ms after which the maker no longer fills the quote (Solana). */
+  expiresAt?: number | undefined
 }
 
 /** A transaction the convert API built (build-approve, build-transaction), for the wallet to send. */
@@ -44,18 +56,35 @@ export interface SwapTransaction {
   /** Gas limit, when the API estimated it. */
   gas?: string | undefined
   gasPrice?: string | undefined
+  /**
+   * On Solana (no EVM call: `to` and `data` are '0x', `value` '0'): the maker's transaction, base64 of its wire
+   * bytes, signed by the maker; the visitor's wallet adds the fee payer's signature.
+   */
+  solana?: SwapSolanaTransaction | undefined
+}
+
+/** A Solana swap transaction as the maker built it. */
+export interface SwapSolanaTransaction {
+  /** Base64 wire bytes of the versioned transaction. */
+  transaction: string
+  /** The maker (base58), its first signer. */
+  maker: string
+  /** Who pays the network fee (base58): the visitor. */
+  feePayer: string
+  /** The network fee, lamports. */
+  fee: string
 }
 
 /** What `fetchTokens` takes. */
 export interface SwapTokensRequest {
-  /** eip155 reference. */
-  chainId: number
+  chainId: SwapChainId
 }
 
 /** What `fetchQuote` takes (SPEC §7 quotes: amount, userAddress, from, to). */
 export interface SwapQuoteRequest {
-  chainId: number
-  userAddress: Address
+  chainId: SwapChainId
+  /** A 0x address on eip155, base58 on Solana. */
+  userAddress: string
   from: string
   to: string
   /** In the `from` token's base units. */
@@ -64,15 +93,15 @@ export interface SwapQuoteRequest {
 
 /** What `fetchAllowance` takes (SPEC §7 allowance: tokenAddress, userAddress). Answers base units. */
 export interface SwapAllowanceRequest {
-  chainId: number
-  userAddress: Address
+  chainId: SwapChainId
+  userAddress: string
   tokenAddress: string
 }
 
 /** What `buildApprove` takes: the allowance to set, '0' first when a smaller one is in the way (USDT-style). */
 export interface SwapApproveRequest {
-  chainId: number
-  userAddress: Address
+  chainId: SwapChainId
+  userAddress: string
   from: string
   to: string
   /** In the `from` token's base units. */
@@ -85,6 +114,8 @@ export interface SwapBuildRequest extends SwapQuoteRequest {
   slippage: number
   /** Built before its approval is mined: the API cannot estimate its gas (the wallet does, when it sends). */
   disableEstimate?: boolean
+  /** The maker's quote to fill (Solana). */
+  quoteId?: string
 }
 
 /** An approval built for the swap, with the allowance it sets (the amount, or '0' first, USDT-style). */
@@ -105,8 +136,10 @@ export interface SwapBuild {
  * the convert API names the tokens, the amount, the least amount out the preview shows), on the account's chain.
  */
 export interface SwapCheckRequest {
-  chainId: number
-  account: Address
+  chainId: SwapChainId
+  account: string
+  /** The maker the quote named (Solana): the one whose signature the transaction must carry. */
+  maker?: string | undefined
   tokenIn: string
   tokenOut: string
   /** Base units of the token paid. */
@@ -130,8 +163,8 @@ export interface SwapPrepared {
  * then the swap), from the account, with the two tokens of the pair as the preview names and scales them.
  */
 export interface SwapSimulationRequest {
-  chainId: number
-  account: Address
+  chainId: SwapChainId
+  account: string
   calls: SwapTransaction[]
   tokens: { address: Address; symbol: string; decimals: number }[]
 }
@@ -141,7 +174,10 @@ export type SwapSimulation = SendSimulation
 
 /** What `sendTransaction` takes: a built transaction on its chain. Answers the hash. */
 export interface SwapSendRequest extends SwapTransaction {
-  chainId: number
+  chainId: SwapChainId
+  /** On Solana: the wallet (its connector) that signs, and the account it must sign as. */
+  connectorId?: string | undefined
+  from?: string | undefined
   /** For the wallet's prompt and the activity list. */
   kind: 'approve' | 'swap'
 }
@@ -160,9 +196,14 @@ export interface SwapReceipt {
 }
 
 export interface SwapContext {
-  /** The account's chain (eip155 reference) and address: the kit starts a swap machine per account. */
-  chainId: number
-  userAddress: Address
+  /**
+   * The account's chain (eip155 reference, or a Solana network's CAIP-2 id) and address (0x, or base58): the kit
+   * starts a swap machine per account.
+   */
+  chainId: SwapChainId
+  userAddress: string
+  /** The account's connector (Solana: the wallet asked to sign after the maker). */
+  connectorId?: string | undefined
   tokens: SwapToken[]
   from: SwapToken | undefined
   to: SwapToken | undefined
@@ -192,8 +233,10 @@ export interface SwapContext {
 }
 
 export interface SwapInput {
-  chainId: number
-  userAddress: Address
+  chainId: SwapChainId
+  userAddress: string
+  /** The connector of the account (Solana: the wallet asked to sign). */
+  connectorId?: string
   from?: SwapToken
   to?: SwapToken
   balances?: TokenBalance[]
@@ -232,12 +275,13 @@ export type SwapEvent =
 export type SwapNotice =
   /** The review passed: the preview is open (the kit shows SwapPreview when the form asked for it). */
   | { type: 'swap.previewing' }
-  | { type: 'swap.submitted'; hash: Hex; chainId: number; kind: 'approve' | 'swap' }
+  | { type: 'swap.submitted'; hash: Hex; chainId: SwapChainId; kind: 'approve' | 'swap' }
   /** The swap was mined: the kit refreshes balances and history and shows a success toast. */
   | {
       type: 'swap.succeeded'
+      /** The transaction's hash (0x), or its signature (base58) on Solana. */
       hash: Hex
-      chainId: number
+      chainId: SwapChainId
       from: string
       to: string
       /** Decimals, in each token's units. */

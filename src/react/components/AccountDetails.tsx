@@ -39,7 +39,12 @@ const FEATURES: Record<WalletFeature, { label: MessageKey; view: ViewName }> = {
   send: { label: 'feature.send', view: 'WalletSend' },
 }
 
-const SOLANA_FEATURES: ReadonlySet<WalletFeature> = new Set<WalletFeature>(['receive', 'send'])
+const SOLANA_FEATURES: ReadonlySet<WalletFeature> = new Set<WalletFeature>([
+  'receive',
+  'send',
+  'swaps',
+  'onramp',
+])
 
 const TAB_LABELS: Record<AccountTab, MessageKey> = {
   tokens: 'tab.tokens',
@@ -150,12 +155,14 @@ export default function AccountDetails() {
   // A send that lands while this view shows (the visitor left its preview) refreshes what is shown here too.
   useRefreshAfterSend(useSendActor())
   const { namespace, chainId } = useKitAccount()
-  // On Solana: receive and send; swap and buy are eip155's for now (issue 17).
-  // Buy, also not in the SPEC's restricted time zones (the kit's rule).
+  // Buy where its capability is offered (its namespaces; not in the SPEC's restricted time zones: the kit's rule).
   const buyOffered = useSelector(kit, (s) => selectCapabilityOffered(s, 'onramp'))
-  // Swap only where the host names the chain's router (`swapRouters`, validated with the config): the build check
-  // refuses every build elsewhere, so the flow would end in a refusal.
-  const swapOffered = config.swapRouters[`eip155:${chainId}`] !== undefined
+  // Swap on eip155 only where the host names the chain's router (`swapRouters`, validated with the config): the
+  // build check refuses every build elsewhere, so the flow would end in a refusal. On Solana the convert API's
+  // maker fills it (its transaction checked before the wallet is asked).
+  const swapCapabilityOffered = useSelector(kit, (s) => selectCapabilityOffered(s, 'swap'))
+  const swapOffered =
+    namespace === 'solana' ? swapCapabilityOffered : config.swapRouters[`eip155:${chainId}`] !== undefined
   const shown = config.features.walletFeaturesOrder.filter(
     (feature) =>
       config.features[feature] &&

@@ -180,9 +180,12 @@ function Preview({ swap }: { swap: SwapActorRef }) {
             <div>
               <dt>{t('send.networkFee')}</dt>
               <dd data-testid="swap-gas">
-                {t('swap.upTo', {
-                  amount: `${formatBaseUnits(quote.gasFee, nativeDecimals, 8, locale)} ${nativeSymbol}`,
-                })}
+                {/* A Solana swap's fee is exact (its signatures); an eip155 swap's is a gas limit's worth. */}
+                {quote.maker
+                  ? `${formatBaseUnits(quote.gasFee, nativeDecimals, 9, locale)} ${nativeSymbol}`
+                  : t('swap.upTo', {
+                      amount: `${formatBaseUnits(quote.gasFee, nativeDecimals, 8, locale)} ${nativeSymbol}`,
+                    })}
               </dd>
             </div>
             <div>
