@@ -407,3 +407,14 @@ export const KIT_EIP155_METHODS: readonly string[] = [
 // ERC-7715 permissions, ours: how many granted permissions' public records (no key) the kit keeps in storage, all
 // accounts together, so they are listed again after a reload.
 export const STORED_PERMISSIONS_MAX = 64
+
+/**
+ * SPEC §1/§7: the Solana wallet methods a WalletConnect session asks for (WalletConnect's Solana RPC, as the
+ * sandbox wallet page and the Solana wallets serve it): Solana's own pairing, and a multichain pairing's solana
+ * namespace.
+ */
+export const KIT_SOLANA_METHODS: readonly string[] = [
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAndSendTransaction',
+]

@@ -38,6 +38,7 @@ import {
   describeProposal,
   domainFact,
   type FormatAuthMessage,
+  offerNamespaces,
   planRequest,
   planSignIn,
   type RequestPlan,
@@ -615,6 +616,8 @@ async function main(): Promise<void> {
 
   const url = new URL(window.location.href)
   const inspect = await inspector(url.searchParams.get('inspect'))
+  // `?namespaces=eip155,solana`: the namespaces this wallet offers (all it has by default).
+  const namespaces = offerNamespaces(url.searchParams.get('namespaces'))
 
   verifyOrigin = new URL(config.relayUrl.replace(/^ws/, 'http')).origin
   client = await SignClient.init({
@@ -663,7 +666,7 @@ async function main(): Promise<void> {
   app.dataset.state = 'ready'
   app.removeAttribute('aria-busy')
   status(
-    `Ready: ${address} on ${caipChain}, ${solanaAddress} on ${solanaChain}${oneClickAuth ? '' : ' (one-click auth off)'}`,
+    `Ready: ${address} on ${caipChain}, ${solanaAddress} on ${solanaChain}${oneClickAuth ? '' : ' (one-click auth off)'} (offers ${[...namespaces].join(', ')})`,
   )
 
   const uri = url.searchParams.get('uri')

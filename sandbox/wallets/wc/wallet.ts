@@ -104,8 +104,22 @@ function grantedNamespaces({ requiredNamespaces, optionalNamespaces }: ProposalI
     asked.flatMap(([key, ns]) => [namespaceOf(key), ...(ns.chains ?? []).map(namespaceOf)]),
   )
   const chains = union(requestedChains(requiredNamespaces), requestedChains(optionalNamespaces))
-  const solana = chains.includes(solanaChain)
-  return { eip155: namespaces.has('eip155') || !solana, solana }
+  const solana = chains.includes(solanaChain) && offered.has('solana')
+  return { eip155: (namespaces.has('eip155') || !solana) && offered.has('eip155'), solana }
+}
+
+/** The namespaces the page offers (`?namespaces=eip155,solana`): all it has unless the page was told fewer. */
+let offered: ReadonlySet<string> = SERVED_NAMESPACES
+
+/**
+ * Which of its namespaces the page offers in the sessions it grants (`?namespaces=` on its URL): those named that
+ * it has; all of them when none is named (or the list names none it has).
+ */
+export function offerNamespaces(list: string | null): ReadonlySet<string> {
+  const named = (list ?? '').split(',').map((n) => n.trim())
+  const kept = new Set(named.filter((n) => SERVED_NAMESPACES.has(n)))
+  offered = kept.size > 0 ? kept : SERVED_NAMESPACES
+  return offered
 }
 
 // ---------------------------------------------------------------------------------------------- proposals

@@ -1,12 +1,16 @@
 import { Connection } from '@solana/web3.js'
+import type { Config } from 'wagmi'
 import type { ActorRefFrom } from 'xstate'
 import { createSolanaConnectionActors, solanaWalletClient } from '../../actors/solanaConnection'
 
 export { solanaWalletClient } from '../../actors/solanaConnection'
 
 import type { EmbeddedBridge } from '../../chains/eip155/embeddedBridge'
+import { WALLETCONNECT_CONNECTOR_ID } from '../../chains/eip155/walletConnect'
+import type { SignClientLike } from '../../chains/solana/walletConnect'
 import { walletConnectParameters } from '../../chains/walletConnectParameters'
 import type { ResolvedKitConfig } from '../../config'
+import { SolanaWalletNotFoundError } from '../../errors/solana'
 import type { CapabilityKit, LoadedCapability } from '../../machines/capability'
 import type { ConnectorInfo } from '../../machines/connection'
 import { defineConnectionMachine } from '../../machines/connection'
@@ -24,6 +28,7 @@ export function solanaConnectionLogic(
   config: ResolvedKitConfig,
   store: KitStore,
   embeddedBridge?: EmbeddedBridge,
+  wagmi?: Config,
 ) {
   // The default network first, when it is a Solana one: a connection with none chosen is made on it.
   const chainIds = [config.defaultNetwork, ...config.networks]
@@ -33,6 +38,8 @@ export function solanaConnectionLogic(
     store,
     chainIds,
     walletConnect: walletConnectParameters(config),
+    // A multichain pairing (eip155's WalletConnect proposing Solana too): its Solana side reads that session.
+    ...(wagmi ? { sharedSignClient: () => sharedSignClientOf(wagmi) } : {}),
     ...(embeddedBridge ? { embeddedBridge } : {}),
   })
   // WalletConnect's pairing on Solana is attested like eip155's (SPEC §3 Verify context).
@@ -44,8 +51,20 @@ export function solanaConnectionCode(
   config: ResolvedKitConfig,
   store: KitStore,
   embeddedBridge?: EmbeddedBridge,
+  wagmi?: Config,
 ): LoadedCapability<ReturnType<typeof solanaConnectionLogic>> {
-  return { logic: solanaConnectionLogic(config, store, embeddedBridge), glue: solanaConnectionGlue }
+  return { logic: solanaConnectionLogic(config, store, embeddedBridge, wagmi), glue: solanaConnectionGlue }
+}
+
+/** eip155's WalletConnect connector's sign client (`sharedSignClient`, src/chains/eip155/walletConnect.ts). */
+async function sharedSignClientOf(wagmi: Config): Promise<SignClientLike> {
+  const connector = wagmi.connectors.find((c) => c.id === WALLETCONNECT_CONNECTOR_ID) as
+    | { sharedSignClient?: () => Promise<unknown> }
+    | undefined
+  const client = await connector?.sharedSignClient?.()
+  if (!client)
+    throw new SolanaWalletNotFoundError({ details: 'No WalletConnect provider for a multichain pairing' })
+  return client as SignClientLike
 }
 
 /** Its glue: Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */

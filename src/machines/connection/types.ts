@@ -16,6 +16,8 @@ export interface ConnectorInfo {
   type: ConnectorType
   chain: 'eip155' | 'solana'
   imageUrl?: string
+  /** A `multichain` connector's namespaces: one pairing gives an account on each the wallet approves. */
+  chains?: readonly ChainNamespace[]
   rdns?: string
   explorerId?: string
 }
@@ -29,6 +31,11 @@ export interface ChosenWallet {
   mobileLink?: string
   desktopLink?: string
   webappLink?: string
+  /**
+   * The chain namespaces the listing says the wallet supports (from its CAIP-2 `chains`): one with several of
+   * the kit's namespaces pairs once for all of them (SPEC §1 `multichain`).
+   */
+  namespaces?: readonly string[]
 }
 
 export interface RecentWallet {
@@ -84,6 +91,8 @@ export interface ConnectTarget {
   connectorId: string
   wallet?: ChosenWallet
   method: ConnectMethod
+  /** The other namespaces the pairing proposes beside this connection's own (a `multichain` wallet). */
+  alsoPropose?: readonly string[]
 }
 
 export interface ConnectionContext {
@@ -154,6 +163,8 @@ export interface ReconnectOutput {
 
 export interface ConnectInput {
   connectorId: string
+  /** The other namespaces a WalletConnect pairing proposes beside this one's (a `multichain` wallet). */
+  alsoPropose?: readonly string[]
   /** The network the visitor chose, if any (the wallet's own otherwise). */
   chainId?: ChainId
 }
@@ -164,7 +175,14 @@ export interface ConnectOutput {
 }
 
 export type ConnectionEvent =
-  | { type: 'connection.connect'; connectorId: string; wallet?: ChosenWallet; method?: ConnectMethod }
+  | {
+      type: 'connection.connect'
+      connectorId: string
+      wallet?: ChosenWallet
+      method?: ConnectMethod
+      /** The other namespaces a WalletConnect pairing proposes too (a `multichain` wallet's). */
+      alsoPropose?: readonly string[]
+    }
   | { type: 'connection.cancel' }
   | { type: 'connection.retry' }
   | { type: 'connection.disconnect' }

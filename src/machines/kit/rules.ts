@@ -227,6 +227,36 @@ export const DEFAULT_CHAIN: ChainNamespace = 'eip155'
 export const connectionCapabilityOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
   context.input.capabilities.find((capability) => capability.connection?.chain === chain)
 
+/** `chain`'s connector for a multichain WalletConnect pairing's account there, if its connection has one. */
+export const multichainConnectorOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
+  chain === DEFAULT_CHAIN
+    ? undefined
+    : connectionCapabilityOf(context, chain)?.connection?.multichainConnectorId
+
+/**
+ * SPEC §1 `multichain`: the kit's other namespaces a wallet picked from the listing names beside the default one,
+ * which the default namespace's WalletConnect pairing proposes too (one approval): each configured, its
+ * connection running, with a connector for a multichain pairing's account. None for a wallet on one namespace.
+ */
+export function multichainAlso(
+  context: Pick<KitContext, 'input' | 'config' | 'capabilitiesRunning'>,
+  wallet: ChosenWallet,
+): ChainNamespace[] {
+  const named = wallet.namespaces ?? []
+  if (!named.includes(DEFAULT_CHAIN)) return []
+  return context.input.capabilities.flatMap((capability) => {
+    const chain = capability.connection?.chain
+    return chain !== undefined &&
+      chain !== DEFAULT_CHAIN &&
+      named.includes(chain) &&
+      context.config.networks.some((n) => n.chainNamespace === chain) &&
+      connectionRuns(context, chain) &&
+      multichainConnectorOf(context, chain) !== undefined
+      ? [chain]
+      : []
+  })
+}
+
 /** `chain`'s connection runs: the default one always; another once its capability's statechart runs. */
 export function connectionRuns(
   context: Pick<KitContext, 'input' | 'capabilitiesRunning'>,
