@@ -10,6 +10,7 @@ import {
   fromPromise,
   SimulatedClock,
 } from 'xstate'
+import { MULTICHAIN_SOLANA_CONNECTOR_ID } from '../../src/chains/solana/connectorIds'
 import { AFTER_OPEN_PAINT_MS } from '../../src/constants'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
@@ -813,6 +814,62 @@ describe('kit rules', () => {
       account: acc,
       method: 'browser',
       reconnected,
+    })
+
+    it('a multichain wallet (SPEC §1): one pairing proposes Solana too; once approved, Solana takes its account, kept beside the EVM one; the session ending takes both', async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      const wallet = { id: 'wc-wallet', name: 'WC Wallet', imageUrl: 'x', namespaces: ['eip155', 'solana'] }
+      send({ type: 'wallet.select', wallet })
+      expect(told('connection')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: 'walletConnect',
+          wallet,
+          method: 'qrcode',
+          alsoPropose: ['solana'],
+        },
+      ])
+      expect(told('solana')).toEqual([])
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([
+        { type: 'connection.connect', connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID, method: 'qrcode' },
+      ])
+      const along = { ...solanaAccount, connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID }
+      send(connected(along))
+      // The EVM account stays the one shown; Solana's is there for Networks, without a prompt.
+      expect(kit.getSnapshot().context.connected).toEqual(account('walletConnect'))
+      expect(kit.getSnapshot().context.accounts.solana).toEqual(along)
+      expect(kit.getSnapshot().context.pairedAlong).toEqual([])
+      // The session ends from the EVM side: Solana's connection lets go of the account it took from it.
+      send({ type: 'account.disconnected' })
+      expect(told('solana')).toContainEqual({ type: 'connection.disconnect' })
+      expect(kit.getSnapshot().context.accounts).toEqual({})
+      expect(kit.getSnapshot().context.connected).toBeUndefined()
+    })
+
+    it('a wallet on one namespace, or a local connector, pairs for its own namespace only', async () => {
+      const { send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send({
+        type: 'wallet.select',
+        wallet: { id: 'evm-only', name: 'EVM', imageUrl: 'x', namespaces: ['eip155'] },
+      })
+      expect(told('connection')[0]).not.toHaveProperty('alsoPropose')
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([])
+      send({
+        type: 'kit.connectors',
+        connectors: [{ id: 'io.both', name: 'Both', type: 'announced', chain: 'eip155', rdns: 'io.both' }],
+      })
+      send({
+        type: 'wallet.select',
+        wallet: { id: 'both', name: 'Both', rdns: 'io.both', namespaces: ['eip155', 'solana'] },
+      })
+      expect(told('connection')).toContainEqual(
+        expect.objectContaining({ connectorId: 'io.both', method: 'browser' }),
+      )
+      expect(told('solana')).toEqual([])
     })
 
     it("Solana's code loads at start with a Solana network, never without one", async () => {
