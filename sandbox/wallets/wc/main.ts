@@ -27,6 +27,7 @@ import {
 import type { RpcResponse } from '../../../src/session/types.ts'
 import { type ProviderRpcError, rpcErrors, toProviderError } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
+import { BIP122_CHAIN, bip122Address } from './bip122.ts'
 import { setUpLifetime } from './lifetime.ts'
 import { solanaAddress, solanaChain } from './solana.ts'
 import { byId, type Card, logLine, renderCard, renderSessions, type SessionRow, setAlert } from './view.ts'
@@ -612,6 +613,8 @@ async function main(): Promise<void> {
   byId('account-network').textContent = `${config.chain.name} (${caipChain})`
   byId('solana-address').textContent = solanaAddress
   byId('solana-network').textContent = `${config.solana.chainName} (${solanaChain})`
+  byId('bip122-address').textContent = bip122Address
+  byId('bip122-network').textContent = `Bitcoin regtest (${BIP122_CHAIN}; no node: signing only)`
   status('Starting…')
 
   const url = new URL(window.location.href)
