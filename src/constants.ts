@@ -418,3 +418,14 @@ export const KIT_SOLANA_METHODS: readonly string[] = [
   'solana_signTransaction',
   'solana_signAndSendTransaction',
 ]
+
+/**
+ * SPEC §1/§7: a multichain WalletConnect pairing also proposes bip122 (optional): WalletConnect's Bitcoin RPC
+ * methods, on Bitcoin mainnet, testnet and regtest (CAIP-2: the genesis block hash's first 32 hex characters).
+ */
+export const KIT_BIP122_METHODS: readonly string[] = ['signMessage', 'getAccountAddresses', 'sendTransfer']
+export const BIP122_CHAIN_IDS: readonly string[] = [
+  'bip122:000000000019d6689c085ae165831e93',
+  'bip122:000000000933ea01ad0ee984209779ba',
+  'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+]

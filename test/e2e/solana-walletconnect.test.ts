@@ -3,6 +3,7 @@ import bs58 from 'bs58'
 import type { Page } from 'playwright-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bip122Address } from '../../sandbox/wallets/wc/bip122.ts'
 import { closeModal, type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
 
 /**
@@ -186,13 +187,16 @@ describe('a multichain WalletConnect wallet (issue 37): one entry, one approval,
     await qr.waitFor({ timeout: 60_000 })
     const uri = (await qr.getAttribute('data-uri')) ?? ''
     const w = await e2e.browser.newPage()
-    await w.goto(`${e2e.sandbox.wallets.wcWalletUrl}?namespaces=eip155,solana&uri=${encodeURIComponent(uri)}`)
+    await w.goto(
+      `${e2e.sandbox.wallets.wcWalletUrl}?namespaces=eip155,solana,bip122&uri=${encodeURIComponent(uri)}`,
+    )
     const proposal = w.getByRole('region', { name: 'Session proposal' })
     await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 20_000 })
-    // One proposal for both namespaces: the card offers the EVM account and the Solana one.
+    // One proposal for both namespaces (and Bitcoin, optional): the card offers an account on each.
     const card = (await proposal.textContent()) ?? ''
     expect(card).toContain(evm)
     expect(card).toContain(sol)
+    expect(card).toContain(bip122Address)
     await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
     await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
 

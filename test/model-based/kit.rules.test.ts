@@ -831,6 +831,12 @@ describe('kit rules', () => {
         },
       ])
       expect(told('solana')).toEqual([])
+      // A wallet that names Bitcoin too: its pairing proposes bip122 as well (optional).
+      const withBitcoin = { ...wallet, namespaces: ['eip155', 'solana', 'bip122'] }
+      send({ type: 'wallet.select', wallet: withBitcoin })
+      expect(told('connection')).toContainEqual(
+        expect.objectContaining({ type: 'connection.connect', alsoPropose: ['solana', 'bip122'] }),
+      )
       send({ ...connected(account('walletConnect')), method: 'qrcode' })
       expect(told('solana')).toEqual([
         { type: 'connection.connect', connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID, method: 'qrcode' },

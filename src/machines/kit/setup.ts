@@ -531,6 +531,11 @@ export const kitSetup = setup({
       const chain: ChainNamespace = local?.chain ?? remote?.chain ?? DEFAULT_CHAIN
       // SPEC §1 multichain: a listing wallet on several of the kit's namespaces pairs once for all of them.
       const along = local || remote ? [] : multichainAlso(context, event.wallet)
+      // SPEC §1: the pairing of a wallet that names Bitcoin proposes bip122 too, as optional.
+      const alsoPropose =
+        along.length > 0 && event.wallet.namespaces?.includes('bip122') && !along.includes('bip122' as never)
+          ? [...along, 'bip122']
+          : along
       if (chain !== context.activeNamespace) activate(context, enqueue, chain)
       enqueue.assign({ connecting: connectorId, pairedAlong: along })
       toChainConnection(context, enqueue, chain, {
@@ -538,7 +543,7 @@ export const kitSetup = setup({
         connectorId,
         wallet: event.wallet,
         method: local ? 'browser' : 'qrcode',
-        ...(along.length > 0 ? { alsoPropose: along } : {}),
+        ...(alsoPropose.length > 0 ? { alsoPropose } : {}),
       })
       enqueue.sendTo('modal', {
         type: 'router.push',
