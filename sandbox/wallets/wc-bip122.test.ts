@@ -1,48 +1,23 @@
 import bs58 from 'bs58'
-import { type Hex, hexToBytes, recoverPublicKey, ripemd160, sha256, toHex } from 'viem'
+import { sha256, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   BIP122_CHAIN,
   bip122Address,
   bitcoinMessageHash,
-  compressPublicKey,
   planBip122Request,
   signBitcoinMessage,
 } from './wc/bip122.ts'
+import {
+  legacyMessageHash,
+  recoveredBitcoinAddress as recoveredAddress,
+} from './wc/bitcoinMessage.test-support.ts'
 
 /**
  * The WalletConnect wallet page's bip122 account: a regtest P2PKH address, and `signMessage` in Bitcoin Core's
  * legacy message format. Each signature is checked as `verifymessage` does, with viem's secp256k1 recovery (the
  * @noble/curves it wraps): the key recovered from the compact signature must hash to the address.
  */
-
-/** Bitcoin Core's message hash, written here from its definition (not the page's): the check stays independent. */
-function legacyMessageHash(message: string): Hex {
-  const text = new TextEncoder().encode(message)
-  if (text.length >= 0xfd) throw new Error('the test keeps to short messages')
-  const magic = new TextEncoder().encode('Bitcoin Signed Message:\n')
-  return sha256(sha256(Uint8Array.from([magic.length, ...magic, text.length, ...text])))
-}
-
-/** The address a legacy message signature recovers to (null when it does not parse). */
-async function recoveredAddress(message: string, base64: string): Promise<string | null> {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
-  if (bytes.length !== 65) return null
-  const header = bytes[0]!
-  if (header < 31 || header > 34) return null // compressed-key P2PKH only
-  const signature = {
-    r: toHex(bytes.subarray(1, 33)),
-    s: toHex(bytes.subarray(33, 65)),
-    yParity: header - 31,
-  }
-  const publicKey = await recoverPublicKey({ hash: legacyMessageHash(message), signature })
-  const payload = Uint8Array.from([
-    0x6f,
-    ...hexToBytes(ripemd160(sha256(compressPublicKey(publicKey as Hex)))),
-  ])
-  const checksum = hexToBytes(sha256(sha256(payload))).subarray(0, 4)
-  return bs58.encode(Uint8Array.from([...payload, ...checksum]))
-}
 
 const request = (method: string, params: unknown, chainId = BIP122_CHAIN) =>
   ({ id: 1, topic: 't', chainId, request: { method, params } }) as never

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bip122Address } from '../../sandbox/wallets/wc/bip122.ts'
+import { recoveredBitcoinAddress } from '../../sandbox/wallets/wc/bitcoinMessage.test-support.ts'
 import { closeModal, type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
 
 /**
@@ -237,6 +238,52 @@ describe('a multichain WalletConnect wallet (issue 37): one entry, one approval,
     // Still one session on the wallet page: nothing paired again.
     expect(await w.locator('li[data-topic][data-state="active"]').count()).toBe(1)
     expect(leaving).toEqual([])
+    await w.close()
+    await p.close()
+  })
+
+  it('Bitcoin (bip122): the wallet page’s regtest account shows, with its address and QR in Receive, no balance claimed; the demo signs through useKitBitcoin and the signature verifies', async () => {
+    const evm = e2e.sandbox.wallets.wcAddress
+    const p = await e2e.newPage('?bitcoin=1')
+    await hostButton(p).getByText('Connect Wallet').click()
+    const entry = p.getByRole('dialog').getByRole('button', { name: /Walletstate WC Wallet/ })
+    await entry.click({ timeout: 20_000 })
+    const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
+    await qr.waitFor({ timeout: 60_000 })
+    const uri = (await qr.getAttribute('data-uri')) ?? ''
+    const w = await e2e.browser.newPage()
+    await w.goto(`${e2e.sandbox.wallets.wcWalletUrl}?namespaces=eip155,bip122&uri=${encodeURIComponent(uri)}`)
+    const proposal = w.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 20_000 })
+    expect(await proposal.textContent()).toContain(bip122Address)
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+
+    await hostButton(p).click()
+    await view(p, 'Account').waitFor()
+    await p.getByRole('button', { name: 'Walletstate Sandbox' }).click()
+    await view(p, 'Networks')
+      .getByRole('button', { name: /Bitcoin Regtest/ })
+      .click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(bip122Address))
+    await expect.poll(() => p.getByTestId('account-balance').textContent()).not.toMatch(/\d.*BTC/)
+    await view(p, 'Account').getByRole('button', { name: 'Receive' }).click()
+    await view(p, 'WalletReceive').waitFor()
+    expect(await p.getByTestId('receive-address').textContent()).toBe(bip122Address)
+    expect(await view(p, 'WalletReceive').getByRole('img').count()).toBeGreaterThan(0)
+    await closeModal(p)
+
+    await p.getByRole('button', { name: 'Sign message' }).click()
+    const request = w.getByRole('region', { name: 'Signature request' })
+    await request.getByText('signMessage').first().waitFor({ timeout: 20_000 })
+    await request.getByRole('button', { name: 'Approve', exact: true }).click()
+    const result = p.getByTestId('demo-result')
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/^[A-Za-z0-9+/]{87}=$/)
+    const message = `Hello from the Walletstate demo to ${bip122Address}`
+    expect(await recoveredBitcoinAddress(message, (await result.textContent()) ?? '')).toBe(bip122Address)
+    expect(await recoveredBitcoinAddress(`${message}.`, (await result.textContent()) ?? '')).not.toBe(
+      bip122Address,
+    )
     await w.close()
     await p.close()
   })

@@ -6,17 +6,15 @@ import { createSolanaConnectionActors, solanaWalletClient } from '../../actors/s
 export { solanaWalletClient } from '../../actors/solanaConnection'
 
 import type { EmbeddedBridge } from '../../chains/eip155/embeddedBridge'
-import { WALLETCONNECT_CONNECTOR_ID } from '../../chains/eip155/walletConnect'
-import type { SignClientLike } from '../../chains/solana/walletConnect'
 import { walletConnectParameters } from '../../chains/walletConnectParameters'
 import type { ResolvedKitConfig } from '../../config'
-import { SolanaWalletNotFoundError } from '../../errors/solana'
 import type { CapabilityKit, LoadedCapability } from '../../machines/capability'
 import type { ConnectorInfo } from '../../machines/connection'
 import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
 import { followConnectorsOf } from '../followConnectors'
 import { verifyDomainLogic } from '../verifyDomain'
+import { sharedSignClientOf } from './sharedSignClient'
 
 /**
  * Solana's connection: the connection machine with the Solana adapter's slots (issue 17): Wallet Standard
@@ -54,17 +52,6 @@ export function solanaConnectionCode(
   wagmi?: Config,
 ): LoadedCapability<ReturnType<typeof solanaConnectionLogic>> {
   return { logic: solanaConnectionLogic(config, store, embeddedBridge, wagmi), glue: solanaConnectionGlue }
-}
-
-/** eip155's WalletConnect connector's sign client (`sharedSignClient`, src/chains/eip155/walletConnect.ts). */
-async function sharedSignClientOf(wagmi: Config): Promise<SignClientLike> {
-  const connector = wagmi.connectors.find((c) => c.id === WALLETCONNECT_CONNECTOR_ID) as
-    | { sharedSignClient?: () => Promise<unknown> }
-    | undefined
-  const client = await connector?.sharedSignClient?.()
-  if (!client)
-    throw new SolanaWalletNotFoundError({ details: 'No WalletConnect provider for a multichain pairing' })
-  return client as SignClientLike
 }
 
 /** Its glue: Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */

@@ -205,13 +205,19 @@ export function fetchBalances(
   enqueue: { sendTo: (to: AccountRef, event: AccountEvent) => void },
   account: ConnectionAccount | undefined = context.connected,
 ) {
-  if (!context.account || !account) return
+  if (!context.account || !account || !balanceServed(account)) return
   enqueue.sendTo(context.account, {
     type: 'account.fetchBalances',
     address: account.address,
     chainId: caip2(account.chainId),
   })
 }
+
+/**
+ * SPEC §1: balances are read on eip155 and Solana; a Bitcoin (bip122) account's are not (there is no Bitcoin
+ * service), so none is asked for, and none claimed.
+ */
+export const balanceServed = (account: ConnectionAccount): boolean => chainNamespaceOf(account) !== 'bip122'
 
 /** The account if it is on eip155 (sign-in, swap and the wagmi-based send are eip155's). */
 export const evmAccount = (account: ConnectionAccount | undefined): Eip155Account | undefined =>
