@@ -542,13 +542,13 @@ export function toChosenWallet(wallet: WalletListing): ChosenWallet {
 }
 
 /** The chain namespaces of a listing entry's CAIP-2 chains (SPEC §1 `multichain`), each once, in order. */
-function namespacesOf(chains: readonly string[] | undefined): { namespaces?: string[] } {
-  const namespaces = [
+function namespacesOf(chains: readonly string[] | undefined): { chainNamespaces?: string[] } {
+  const chainNamespaces = [
     ...new Set(
       (chains ?? []).map((chain) => chain.split(':')[0] ?? '').filter((n) => /^[-a-z0-9]{3,8}$/.test(n)),
     ),
   ]
-  return namespaces.length > 0 ? { namespaces } : {}
+  return chainNamespaces.length > 0 ? { chainNamespaces } : {}
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

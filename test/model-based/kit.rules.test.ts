@@ -819,7 +819,12 @@ describe('kit rules', () => {
     it('a multichain wallet (SPEC §1): one pairing proposes Solana too; once approved, Solana takes its account, kept beside the EVM one; the session ending takes both', async () => {
       const { kit, send, told } = kitWithRecorders(withSolana())
       await tick()
-      const wallet = { id: 'wc-wallet', name: 'WC Wallet', imageUrl: 'x', namespaces: ['eip155', 'solana'] }
+      const wallet = {
+        id: 'wc-wallet',
+        name: 'WC Wallet',
+        imageUrl: 'x',
+        chainNamespaces: ['eip155', 'solana'],
+      }
       send({ type: 'wallet.select', wallet })
       expect(told('connection')).toEqual([
         {
@@ -832,7 +837,7 @@ describe('kit rules', () => {
       ])
       expect(told('solana')).toEqual([])
       // A wallet that names Bitcoin too: its pairing proposes bip122 as well (optional).
-      const withBitcoin = { ...wallet, namespaces: ['eip155', 'solana', 'bip122'] }
+      const withBitcoin = { ...wallet, chainNamespaces: ['eip155', 'solana', 'bip122'] }
       send({ type: 'wallet.select', wallet: withBitcoin })
       expect(told('connection')).toContainEqual(
         expect.objectContaining({ type: 'connection.connect', alsoPropose: ['solana', 'bip122'] }),
@@ -859,7 +864,7 @@ describe('kit rules', () => {
       await tick()
       send({
         type: 'wallet.select',
-        wallet: { id: 'evm-only', name: 'EVM', imageUrl: 'x', namespaces: ['eip155'] },
+        wallet: { id: 'evm-only', name: 'EVM', imageUrl: 'x', chainNamespaces: ['eip155'] },
       })
       expect(told('connection')[0]).not.toHaveProperty('alsoPropose')
       send({ ...connected(account('walletConnect')), method: 'qrcode' })
@@ -870,7 +875,7 @@ describe('kit rules', () => {
       })
       send({
         type: 'wallet.select',
-        wallet: { id: 'both', name: 'Both', rdns: 'io.both', namespaces: ['eip155', 'solana'] },
+        wallet: { id: 'both', name: 'Both', rdns: 'io.both', chainNamespaces: ['eip155', 'solana'] },
       })
       expect(told('connection')).toContainEqual(
         expect.objectContaining({ connectorId: 'io.both', method: 'browser' }),

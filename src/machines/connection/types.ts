@@ -35,7 +35,7 @@ export interface ChosenWallet {
    * The chain namespaces the listing says the wallet supports (from its CAIP-2 `chains`): one with several of
    * the kit's namespaces pairs once for all of them (SPEC §1 `multichain`).
    */
-  namespaces?: readonly string[]
+  chainNamespaces?: readonly string[]
 }
 
 export interface RecentWallet {

@@ -248,13 +248,13 @@ export function multichainAlso(
   context: Pick<KitContext, 'input' | 'config' | 'capabilitiesRunning'>,
   wallet: ChosenWallet,
 ): ChainNamespace[] {
-  const named = wallet.namespaces ?? []
-  if (!named.includes(DEFAULT_CHAIN)) return []
+  const listed = wallet.chainNamespaces ?? []
+  if (!listed.includes(DEFAULT_CHAIN)) return []
   return context.input.capabilities.flatMap((capability) => {
     const chain = capability.connection?.chain
     return chain !== undefined &&
       chain !== DEFAULT_CHAIN &&
-      named.includes(chain) &&
+      listed.includes(chain) &&
       context.config.networks.some((n) => n.chainNamespace === chain) &&
       connectionRuns(context, chain) &&
       multichainConnectorOf(context, chain) !== undefined

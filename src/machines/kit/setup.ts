@@ -533,7 +533,9 @@ export const kitSetup = setup({
       const along = local || remote ? [] : multichainAlso(context, event.wallet)
       // SPEC §1: the pairing of a wallet that names Bitcoin proposes bip122 too, as optional.
       const alsoPropose =
-        along.length > 0 && event.wallet.namespaces?.includes('bip122') && !along.includes('bip122' as never)
+        along.length > 0 &&
+        event.wallet.chainNamespaces?.includes('bip122') &&
+        !along.includes('bip122' as never)
           ? [...along, 'bip122']
           : along
       if (chain !== context.activeNamespace) activate(context, enqueue, chain)
