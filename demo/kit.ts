@@ -132,7 +132,9 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
       : {}),
     ...(Object.keys(walletConnect).length > 0 ? { walletConnect } : {}),
     networks: [
-      ...(solanaChain ? [localChain, solanaChain, ...moreChains] : [localChain, ...moreChains]),
+      localChain,
+      ...(solanaChain ? [solanaChain] : []),
+      ...moreChains,
       // `?bitcoin=1`: Bitcoin regtest, where a multichain WalletConnect wallet's bip122 account shows (no balance:
       // the sandbox has no Bitcoin node).
       ...(params.get('bitcoin') === '1' ? [BITCOIN_REGTEST] : []),

@@ -410,7 +410,7 @@ export interface UseKitBitcoinReturnType {
   /** The Bitcoin (bip122) account a multichain WalletConnect wallet shared; `undefined` when none. */
   address: string | undefined
   /** Its CAIP-2 network (`bip122:` + the genesis hash's first 32 hex characters). */
-  chainId: string | undefined
+  chainId: `bip122:${string}` | undefined
   /**
    * Signs `message` with the wallet's Bitcoin account (WalletConnect's `signMessage`, ecdsa: Bitcoin's legacy
    * message format); the signing address and the signature (base64). No balance is read on Bitcoin.
@@ -438,7 +438,8 @@ export interface UseKitBitcoinReturnType {
  */
 export function useKitBitcoin(): UseKitBitcoinReturnType {
   const kit = useKitActor()
-  const account = useSelector(kit, (s) => s.context.accounts.bip122)
+  const held = useSelector(kit, (s) => s.context.accounts.bip122)
+  const account = held?.namespace === 'bip122' ? held : undefined
   const connected = account !== undefined
   const signMessage = useCallback(
     async (message: string) => {
