@@ -33,6 +33,7 @@ import {
   selectCapabilityOffered,
   selectLegalAccepted,
 } from '../../src/machines/kit'
+import { fetchBalances } from '../../src/machines/kit/rules'
 import { createSiwe } from '../../src/siwx/siwe'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
@@ -857,6 +858,27 @@ describe('kit rules', () => {
       expect(told('solana')).toContainEqual({ type: 'connection.disconnect' })
       expect(kit.getSnapshot().context.accounts).toEqual({})
       expect(kit.getSnapshot().context.connected).toBeUndefined()
+    })
+
+    it('Bitcoin (bip122): no balance is asked for its account (no Bitcoin service), where an EVM or Solana one is', () => {
+      const sent: unknown[] = []
+      const enqueue = { sendTo: (_: unknown, event: unknown) => void sent.push(event) }
+      const context = { account: {} } as never
+      const bitcoin = {
+        namespace: 'bip122',
+        address: 'mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef',
+        addresses: ['mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef'],
+        chainId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+        connectorId: 'bip122:walletconnect:multichain',
+      } as const
+      fetchBalances(context, enqueue, bitcoin)
+      expect(sent).toEqual([])
+      fetchBalances(context, enqueue, solanaAccount)
+      fetchBalances(context, enqueue, account('injected'))
+      expect(sent).toEqual([
+        { type: 'account.fetchBalances', address: solanaAccount.address, chainId: SOLANA },
+        { type: 'account.fetchBalances', address: account('injected').address, chainId: 'eip155:31337' },
+      ])
     })
 
     it('a wallet on one namespace, or a local connector, pairs for its own namespace only', async () => {
