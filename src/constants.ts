@@ -411,3 +411,25 @@ export const STORED_PERMISSIONS_MAX = 64
 // EIP-5792, ours: how long a wallet's `wallet_getCapabilities` answer serves the same connector, account and chain
 // (a permission grant right after a batch check asks the wallet once).
 export const WALLET_CAPABILITIES_FRESH_MS = 30_000
+
+/**
+ * SPEC §1/§7: the Solana wallet methods a WalletConnect session asks for (WalletConnect's Solana RPC, as the
+ * sandbox wallet page and the Solana wallets serve it): Solana's own pairing, and a multichain pairing's solana
+ * namespace.
+ */
+export const KIT_SOLANA_METHODS: readonly string[] = [
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAndSendTransaction',
+]
+
+/**
+ * SPEC §1/§7: a multichain WalletConnect pairing also proposes bip122 (optional): WalletConnect's Bitcoin RPC
+ * methods, on Bitcoin mainnet, testnet and regtest (CAIP-2: the genesis block hash's first 32 hex characters).
+ */
+export const KIT_BIP122_METHODS: readonly string[] = ['signMessage', 'getAccountAddresses', 'sendTransfer']
+export const BIP122_CHAIN_IDS: readonly string[] = [
+  'bip122:000000000019d6689c085ae165831e93',
+  'bip122:000000000933ea01ad0ee984209779ba',
+  'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+]

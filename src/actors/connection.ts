@@ -7,6 +7,7 @@ import { DISCONNECT_TIMEOUT_MS, WALLET_NAME_MAX_LENGTH } from '../constants'
 import type {
   ChainId,
   ChosenWallet,
+  ConnectInput,
   ConnectionEvent,
   ConnectOutput,
   ConnectorInfo,
@@ -79,8 +80,8 @@ export function createEip155ConnectionActors({
       return run
     }),
 
-    connect: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) =>
-      (await calls()).connect(input.connectorId, signal),
+    connect: fromPromise<ConnectOutput, ConnectInput>(async ({ input, signal }) =>
+      (await calls()).connect(input.connectorId, signal, input.alsoPropose),
     ),
 
     disconnect: fromPromise<void, { connectorId: string | undefined }>(async ({ input }) =>

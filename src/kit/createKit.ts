@@ -20,6 +20,7 @@ import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { builtInCapabilities } from './capabilities'
+import { bip122ConnectionCapability } from './capabilities/bip122Connection'
 import { smartSessionsCapabilityFor } from './capabilities/smartSessionsCapability'
 import { solanaConnectionCapability } from './capabilities/solanaConnection'
 import { followConnectorsOf } from './followConnectors'
@@ -187,6 +188,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
         ...builtInCapabilities,
         smartSessionsCapabilityFor(store),
         solanaConnectionCapability(store, bridge),
+        bip122ConnectionCapability(store),
       ].filter((own) => !options.capabilities?.some((c) => c.id === own.id)),
       ...(options.capabilities ?? []),
     ].map(

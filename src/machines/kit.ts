@@ -322,6 +322,7 @@ export function initialKitContext(input: KitInput): KitContext {
     accounts: {},
     activeNamespace: rest.activeNamespace,
     connecting: undefined,
+    pairedAlong: [],
     connectors: [],
     balances: [],
     remoteSessions: undefined,

@@ -10,6 +10,7 @@ import {
   fromPromise,
   SimulatedClock,
 } from 'xstate'
+import { MULTICHAIN_SOLANA_CONNECTOR_ID } from '../../src/chains/solana/connectorIds'
 import { AFTER_OPEN_PAINT_MS } from '../../src/constants'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
@@ -32,6 +33,7 @@ import {
   selectCapabilityOffered,
   selectLegalAccepted,
 } from '../../src/machines/kit'
+import { fetchBalances } from '../../src/machines/kit/rules'
 import { createSiwe } from '../../src/siwx/siwe'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
@@ -813,6 +815,94 @@ describe('kit rules', () => {
       account: acc,
       method: 'browser',
       reconnected,
+    })
+
+    it('a multichain wallet (SPEC §1): one pairing proposes Solana too; once approved, Solana takes its account, kept beside the EVM one; the session ending takes both', async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      const wallet = {
+        id: 'wc-wallet',
+        name: 'WC Wallet',
+        imageUrl: 'x',
+        chainNamespaces: ['eip155', 'solana'],
+      }
+      send({ type: 'wallet.select', wallet })
+      expect(told('connection')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: 'walletConnect',
+          wallet,
+          method: 'qrcode',
+          alsoPropose: ['solana'],
+        },
+      ])
+      expect(told('solana')).toEqual([])
+      // A wallet that names Bitcoin too: its pairing proposes bip122 as well (optional).
+      const withBitcoin = { ...wallet, chainNamespaces: ['eip155', 'solana', 'bip122'] }
+      send({ type: 'wallet.select', wallet: withBitcoin })
+      expect(told('connection')).toContainEqual(
+        expect.objectContaining({ type: 'connection.connect', alsoPropose: ['solana', 'bip122'] }),
+      )
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([
+        { type: 'connection.connect', connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID, method: 'qrcode' },
+      ])
+      const along = { ...solanaAccount, connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID }
+      send(connected(along))
+      // The EVM account stays the one shown; Solana's is there for Networks, without a prompt.
+      expect(kit.getSnapshot().context.connected).toEqual(account('walletConnect'))
+      expect(kit.getSnapshot().context.accounts.solana).toEqual(along)
+      expect(kit.getSnapshot().context.pairedAlong).toEqual([])
+      // The session ends from the EVM side: Solana's connection lets go of the account it took from it.
+      send({ type: 'account.disconnected' })
+      expect(told('solana')).toContainEqual({ type: 'connection.disconnect' })
+      expect(kit.getSnapshot().context.accounts).toEqual({})
+      expect(kit.getSnapshot().context.connected).toBeUndefined()
+    })
+
+    it('Bitcoin (bip122): no balance is asked for its account (no Bitcoin service), where an EVM or Solana one is', () => {
+      const sent: unknown[] = []
+      const enqueue = { sendTo: (_: unknown, event: unknown) => void sent.push(event) }
+      const context = { account: {} } as never
+      const bitcoin = {
+        namespace: 'bip122',
+        address: 'mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef',
+        addresses: ['mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef'],
+        chainId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+        connectorId: 'bip122:walletconnect:multichain',
+      } as const
+      fetchBalances(context, enqueue, bitcoin)
+      expect(sent).toEqual([])
+      fetchBalances(context, enqueue, solanaAccount)
+      fetchBalances(context, enqueue, account('injected'))
+      expect(sent).toEqual([
+        { type: 'account.fetchBalances', address: solanaAccount.address, chainId: SOLANA },
+        { type: 'account.fetchBalances', address: account('injected').address, chainId: 'eip155:31337' },
+      ])
+    })
+
+    it('a wallet on one namespace, or a local connector, pairs for its own namespace only', async () => {
+      const { send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send({
+        type: 'wallet.select',
+        wallet: { id: 'evm-only', name: 'EVM', imageUrl: 'x', chainNamespaces: ['eip155'] },
+      })
+      expect(told('connection')[0]).not.toHaveProperty('alsoPropose')
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([])
+      send({
+        type: 'kit.connectors',
+        connectors: [{ id: 'io.both', name: 'Both', type: 'announced', chain: 'eip155', rdns: 'io.both' }],
+      })
+      send({
+        type: 'wallet.select',
+        wallet: { id: 'both', name: 'Both', rdns: 'io.both', chainNamespaces: ['eip155', 'solana'] },
+      })
+      expect(told('connection')).toContainEqual(
+        expect.objectContaining({ connectorId: 'io.both', method: 'browser' }),
+      )
+      expect(told('solana')).toEqual([])
     })
 
     it("Solana's code loads at start with a Solana network, never without one", async () => {

@@ -1,7 +1,7 @@
 import { type Config, type Connector, type CreateConnectorFn, createConfig, createStorage } from 'wagmi'
 import { evmChainOf, type ResolvedKitConfig } from '../../config'
 import { browserStorage, createKitStore, guardStorage } from '../../storage'
-import { walletConnectParameters } from '../walletConnectParameters'
+import { otherWalletConnectNamespaces, walletConnectParameters } from '../walletConnectParameters'
 import { EMBEDDED_CONNECTOR_ID, embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
 import { bundlerUrlFor, chainTransport } from './transport'
@@ -104,6 +104,7 @@ function kitConnectors(
       id: WALLETCONNECT_CONNECTOR_ID,
       create: lazyWalletConnect({
         ...walletConnectParameters(config),
+        otherNamespaces: otherWalletConnectNamespaces(config),
         hasStoredSession: () =>
           store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
           store.read('connectionStatus') === 'connected',

@@ -205,13 +205,19 @@ export function fetchBalances(
   enqueue: { sendTo: (to: AccountRef, event: AccountEvent) => void },
   account: ConnectionAccount | undefined = context.connected,
 ) {
-  if (!context.account || !account) return
+  if (!context.account || !account || !balanceServed(account)) return
   enqueue.sendTo(context.account, {
     type: 'account.fetchBalances',
     address: account.address,
     chainId: caip2(account.chainId),
   })
 }
+
+/**
+ * SPEC §1: balances are read on eip155 and Solana; a Bitcoin (bip122) account's are not (there is no Bitcoin
+ * service), so none is asked for, and none claimed.
+ */
+export const balanceServed = (account: ConnectionAccount): boolean => chainNamespaceOf(account) !== 'bip122'
 
 /** The account if it is on eip155 (sign-in, swap and the wagmi-based send are eip155's). */
 export const evmAccount = (account: ConnectionAccount | undefined): Eip155Account | undefined =>
@@ -226,6 +232,36 @@ export const DEFAULT_CHAIN: ChainNamespace = 'eip155'
 /** The capability that is `chain`'s connection, if one is registered. */
 export const connectionCapabilityOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
   context.input.capabilities.find((capability) => capability.connection?.chain === chain)
+
+/** `chain`'s connector for a multichain WalletConnect pairing's account there, if its connection has one. */
+export const multichainConnectorOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
+  chain === DEFAULT_CHAIN
+    ? undefined
+    : connectionCapabilityOf(context, chain)?.connection?.multichainConnectorId
+
+/**
+ * SPEC §1 `multichain`: the kit's other namespaces a wallet picked from the listing names beside the default one,
+ * which the default namespace's WalletConnect pairing proposes too (one approval): each configured, its
+ * connection running, with a connector for a multichain pairing's account. None for a wallet on one namespace.
+ */
+export function multichainAlso(
+  context: Pick<KitContext, 'input' | 'config' | 'capabilitiesRunning'>,
+  wallet: ChosenWallet,
+): ChainNamespace[] {
+  const listed = wallet.chainNamespaces ?? []
+  if (!listed.includes(DEFAULT_CHAIN)) return []
+  return context.input.capabilities.flatMap((capability) => {
+    const chain = capability.connection?.chain
+    return chain !== undefined &&
+      chain !== DEFAULT_CHAIN &&
+      listed.includes(chain) &&
+      context.config.networks.some((n) => n.chainNamespace === chain) &&
+      connectionRuns(context, chain) &&
+      multichainConnectorOf(context, chain) !== undefined
+      ? [chain]
+      : []
+  })
+}
 
 /** `chain`'s connection runs: the default one always; another once its capability's statechart runs. */
 export function connectionRuns(

@@ -105,6 +105,11 @@ export interface KitContext {
   activeNamespace: ChainNamespace
   /** The connector the kit last asked the connection to connect (cleared once connected or disconnected). */
   connecting: string | undefined
+  /**
+   * SPEC §1 `multichain`: the other namespaces the pairing under way proposed too; once it connects, each gets
+   * the account the wallet approved there (kept beside the one shown), and leaves this list.
+   */
+  pairedAlong: readonly ChainNamespace[]
   /** The connection's connectors, as the connection lists them (`kit.connectors`). */
   connectors: readonly ConnectorInfo[]
   /** The account's latest balances (the send flow's token picker starts from them). */

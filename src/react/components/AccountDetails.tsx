@@ -106,7 +106,18 @@ export function AccountProfile() {
  */
 export function AccountBalance() {
   const { namespace } = useKitAccount()
+  if (namespace === 'bip122') return <NoBalance />
   return namespace === 'solana' ? <SolanaBalance /> : <EvmBalance />
+}
+
+/** Bitcoin (bip122): no balance service, so none is claimed (SPEC §1: balances on eip155 and Solana). */
+function NoBalance() {
+  const t = useT()
+  return (
+    <p className="ws-balance" data-testid="account-balance">
+      {t('account.balanceUnavailable')}
+    </p>
+  )
 }
 
 /** SOL, from the account's balances (the Data API reads them from the chain; SOL is the entry without a mint). */
@@ -166,7 +177,10 @@ export default function AccountDetails() {
   const shown = config.features.walletFeaturesOrder.filter(
     (feature) =>
       config.features[feature] &&
-      (namespace === 'eip155' || SOLANA_FEATURES.has(feature)) &&
+      (namespace === 'eip155' ||
+        (namespace === 'solana' && SOLANA_FEATURES.has(feature)) ||
+        // Bitcoin (bip122): its address to receive on; nothing is sent or bought through the kit there.
+        (namespace === 'bip122' && feature === 'receive')) &&
       (feature !== 'onramp' || buyOffered) &&
       (feature !== 'swaps' || swapOffered),
   )
