@@ -520,7 +520,10 @@ const isKitNetwork = (network: object): network is KitNetwork =>
 const kitNetworkOf = (network: KitNetworkInput): KitNetwork =>
   isKitNetwork(network) ? network : defineEvmNetwork(network)
 
-/** What is wrong with a host's config, one "path: problem" each (empty when nothing is). */
+/**
+ * What is wrong with a host's config, one "path: problem" each (empty when nothing is).
+ * @internal
+ */
 export function configProblems(config: unknown): string[] {
   const problems: string[] = []
   const report: Report = (path, problem) => {
@@ -714,7 +717,10 @@ function checkAccountTypes(types: unknown, report: Report): void {
   }
 }
 
-/** The RPC URL a network's calls go to outside the provider's host: its `rpcMap` entry, else its own first URL. */
+/**
+ * The RPC URL a network's calls go to outside the provider's host: its `rpcMap` entry, else its own first URL.
+ * @internal
+ */
 export function networkRpcUrl(
   config: Pick<ResolvedKitConfig, 'rpcMap'>,
   network: Pick<KitNetwork, 'caipNetworkId' | 'rpcUrls'>,
@@ -725,6 +731,7 @@ export function networkRpcUrl(
 /**
  * A page the visitor reads (terms, privacy policy): `https:`, or `http:` on the loopback host only (a local
  * sandbox), without credentials; else `undefined`.
+ * @internal
  */
 export function safePageUrl(value: unknown): string | undefined {
   const link = normaliseLink(value)
@@ -838,7 +845,10 @@ function checkSignIn(value: unknown, path: keyof typeof SIGN_IN_FUNCTIONS, repor
       report(`${path}.${name}`, 'must be a function')
 }
 
-/** The chain namespaces this kit has an adapter for (`src/chains/`). */
+/**
+ * The chain namespaces this kit has an adapter for (`src/chains/`).
+ * @internal
+ */
 export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155', 'solana', 'bip122']
 
 /** A network's namespace, by its `chainNamespace` and its CAIP-2 id alike, has a chain adapter. */
@@ -992,6 +1002,7 @@ export function defineEvmNetwork(chain: EvmChain): KitNetwork {
  * The chain an eip155 network was made from (a viem chain given to `networks` or to `defineEvmNetwork`), with
  * what the kit network does not carry (its contracts, such as Multicall3, its formatters); `undefined` for a
  * network written out by hand.
+ * @internal
  */
 export function evmChainOf(network: KitNetwork): EvmChain | undefined {
   return sourceChains.get(network)

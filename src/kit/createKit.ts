@@ -46,7 +46,10 @@ export interface KitHandle {
 
 const handles = new WeakMap<object, KitHandle>()
 
-/** What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`. */
+/**
+ * What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`.
+ * @internal
+ */
 export function kitHandleOf(machine: object): KitHandle | undefined {
   return handles.get(machine)
 }
@@ -64,6 +67,7 @@ export function adoptQueryClient(machine: object, queryClient: QueryClient): voi
 /**
  * The kit's wagmi config and QueryClient for `<KitRoot>`: those `createKitMachine` built, or fresh ones from
  * the config for a kit machine provided by hand (tests).
+ * @internal
  */
 export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitHandle {
   return handles.get(machine) ?? { wagmi: getWagmiConfig(config), queryClient: createKitQueryClient() }
