@@ -407,3 +407,9 @@ export const KIT_EIP155_METHODS: readonly string[] = [
 // ERC-7715 permissions, ours: how many granted permissions' public records (no key) the kit keeps in storage, all
 // accounts together, so they are listed again after a reload.
 export const STORED_PERMISSIONS_MAX = 64
+
+// §9 Multicall batch size, native balance cache, image preload race, pending transactions
+/** The most calldata bytes one multicall of batched chain reads carries (viem's `batch.multicall.batchSize`). §9 */
+export const MULTICALL_BATCH_SIZE_BYTES = 1_024
+/** How long the native balance Account shows stays fresh: a second opening within it asks the chain nothing. §9 */
+export const NATIVE_BALANCE_CACHE_MS = BALANCE_CACHE_MS

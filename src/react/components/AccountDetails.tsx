@@ -5,6 +5,7 @@ import { useBalance } from 'wagmi'
 import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../api/dataApi'
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
+import { NATIVE_BALANCE_CACHE_MS } from '../../constants'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
 import { selectCapabilityOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
@@ -127,7 +128,12 @@ function EvmBalance() {
   const balance = useBalance({
     address: address as `0x${string}` | undefined,
     chainId: typeof chainId === 'number' ? chainId : undefined,
-    query: { enabled: !!address && !!network && typeof chainId === 'number' },
+    // SPEC §9 native balance cache: Account opened again within 30 s shows it without asking the chain; a send
+    // refreshes it at once (`useRefreshAfterSend` invalidates wagmi's balance queries).
+    query: {
+      enabled: !!address && !!network && typeof chainId === 'number',
+      staleTime: NATIVE_BALANCE_CACHE_MS,
+    },
   })
   const { t, locale } = useI18n()
   const shown = !network
