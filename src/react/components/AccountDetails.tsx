@@ -26,6 +26,7 @@ import {
   useDataApi,
 } from './accountShared'
 import { useRefreshAfterSend } from './sendShared'
+import { TokenIcon, useTokenImage } from './TokenIcon'
 
 /*
  * The Account view's details (SPEC §2, §3): profile name and image, the portfolio's value, the wallet features,
@@ -306,14 +307,11 @@ function TokensTab() {
 
 function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
   const { locale } = useI18n()
+  const tokenImage = useTokenImage()
   const quantity = formatQuantity(balance.quantity.numeric, 4, locale)
   return (
     <li className="ws-line" data-testid="token-balance" data-symbol={balance.symbol}>
-      {balance.iconUrl ? (
-        <img className="ws-token-icon" src={balance.iconUrl} alt="" />
-      ) : (
-        <span className="ws-token-icon" aria-hidden="true" />
-      )}
+      <TokenIcon src={balance.iconUrl} fallback={tokenImage(balance.symbol)} />
       <span className="ws-grow">
         <span className="ws-ellipsis">{balance.name}</span>
         {usd ? <span className="ws-muted ws-small">{formatUsd(balance.value, locale)}</span> : null}
