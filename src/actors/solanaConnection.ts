@@ -18,6 +18,7 @@ import {
   type SolanaWalletConnectClient,
 } from '../chains/solana/walletConnect'
 import type { WalletConnectParameters } from '../chains/walletConnectParameters'
+import { CONNECTOR_IMAGE_IDS } from '../constants'
 import { SwitchChainError } from '../errors/connection'
 import { SolanaWalletNotFoundError } from '../errors/solana'
 import type {
@@ -177,6 +178,7 @@ export function createSolanaConnectionActors({
             type: wallet.id === SOLANA_WALLETCONNECT_ID ? 'walletconnect' : 'announced',
             chain: 'solana',
             ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
+            ...(wallet.id === SOLANA_WALLETCONNECT_ID ? { imageId: CONNECTOR_IMAGE_IDS.walletConnect } : {}),
           }),
         )
         send()

@@ -16,6 +16,11 @@ export interface ConnectorInfo {
   type: ConnectorType
   chain: 'eip155' | 'solana'
   imageUrl?: string
+  /**
+   * The provider's image id (a listing entry's `image_id`, or the kit's own connectors' `CONNECTOR_IMAGE_IDS`):
+   * the image is fetched from `GET /public/getAssetImage/{imageId}` when the connector brings no `imageUrl`.
+   */
+  imageId?: string
   rdns?: string
   explorerId?: string
 }
@@ -26,6 +31,8 @@ export interface ChosenWallet {
   name: string
   rdns?: string
   imageUrl?: string
+  /** SPEC §3 Connector `imageId`: its image from the provider's host when there is no `imageUrl`. */
+  imageId?: string
   mobileLink?: string
   desktopLink?: string
   webappLink?: string
