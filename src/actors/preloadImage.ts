@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate'
-import { assetImageUrl } from '../api/images'
 import type { KitEndpoints } from '../config'
 import type { ChosenWallet } from '../machines/connection'
+import { assetImageUrl } from '../utils/images'
 
 /**
  * The kit's `preloadImage` slot (SPEC §9 image preload race): loads the chosen wallet's image into the browser's

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react'
-import { currencyImageUrl, tokenImageUrl } from '../../api/images'
+import { currencyImageUrl, tokenImageUrl } from '../../utils/images'
 import { useKitConfig } from '../hooks'
 
 /**

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { assetImageUrl } from '../../api/images'
 import type { ChosenWallet } from '../../machines/connection'
+import { assetImageUrl } from '../../utils/images'
 import { useKitConfig } from '../hooks'
 
 /** A wallet's image: its own (`imageUrl`), else the provider's of its SPEC §3 `imageId` (getAssetImage). */

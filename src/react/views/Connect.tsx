@@ -1,9 +1,9 @@
 import { Fragment, useEffect, useId, useState } from 'react'
-import { assetImageUrl } from '../../api/images'
 import type { KitCustomWallet } from '../../config'
 import { AFTER_OPEN_PAINT_MS, CONNECTOR_IMAGE_IDS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectLegalAccepted } from '../../machines/kit'
+import { assetImageUrl } from '../../utils/images'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
 import {

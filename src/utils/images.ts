@@ -1,5 +1,5 @@
 import type { KitEndpoints } from '../config'
-import { apiUrl } from './http'
+import { SDK_TYPE, SDK_VERSION } from '../constants'
 
 /*
  * The listing API's image endpoints (SPEC §7): `GET /public/getAssetImage/{id}` (networks, connectors),
@@ -17,8 +17,15 @@ const TOKEN_SYMBOL = /^[A-Za-z0-9_-]{1,32}$/
 
 type ImageEndpoints = Pick<KitEndpoints, 'walletsApi'>
 
-const imageUrl = (endpoints: ImageEndpoints, projectId: string, path: string, id: string) =>
-  apiUrl(endpoints.walletsApi, `public/${path}/${encodeURIComponent(id)}`, projectId).toString()
+/** `{walletsApi}/public/{path}/{id}` with the SDK parameters (as the API clients' `apiUrl`; the views may not import those). */
+function imageUrl(endpoints: ImageEndpoints, projectId: string, path: string, id: string): string {
+  const base = endpoints.walletsApi
+  const url = new URL(`public/${path}/${encodeURIComponent(id)}`, base.endsWith('/') ? base : `${base}/`)
+  url.searchParams.set('projectId', projectId)
+  url.searchParams.set('st', SDK_TYPE)
+  url.searchParams.set('sv', SDK_VERSION)
+  return url.toString()
+}
 
 /**
  * A network's or connector's image by its image id (`GET /public/getAssetImage/{id}`); `undefined` for an id
