@@ -388,7 +388,8 @@ export class FakeFrame {
       case 'reload':
         // As the secure site's frame: it answers, reloads (dropping what it waited on) and announces itself again.
         this.answer(id, ok())
-        if (this.announce) this.deliver?.({ type: 'frame.ready', payload: { version: FRAME_PROTOCOL_VERSION } })
+        if (this.announce)
+          this.deliver?.({ type: 'frame.ready', payload: { version: FRAME_PROTOCOL_VERSION } })
         return
     }
   }
