@@ -433,3 +433,19 @@ export const BIP122_CHAIN_IDS: readonly string[] = [
   'bip122:000000000933ea01ad0ee984209779ba',
   'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
 ]
+
+// §9 Multicall batch size, native balance cache, image preload race, pending transactions
+/** The most calldata bytes one multicall of batched chain reads carries (viem's `batch.multicall.batchSize`). §9 */
+export const MULTICALL_BATCH_SIZE_BYTES = 1_024
+/** How long the native balance Account shows stays fresh: a second opening within it asks the chain nothing. §9 */
+export const NATIVE_BALANCE_CACHE_MS = BALANCE_CACHE_MS
+
+/**
+ * SPEC §3 Connector `imageId`: the provider's image ids (`GET /public/getAssetImage/{id}`, SPEC §7) of the kit's own
+ * connectors, shown when the connector brings no icon of its own.
+ */
+export const CONNECTOR_IMAGE_IDS = {
+  walletConnect: '5fca2d83-f6c9-bb4a-5d36-af55fc278c00',
+  auth: '4e6d4e17-83ac-acc4-b890-b8ec50690b00',
+  injected: '065e0730-2be8-c000-e845-0fc9c55dea00',
+} as const

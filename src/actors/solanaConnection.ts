@@ -20,6 +20,7 @@ import {
   type SolanaWalletConnectClient,
 } from '../chains/solana/walletConnect'
 import type { WalletConnectParameters } from '../chains/walletConnectParameters'
+import { CONNECTOR_IMAGE_IDS } from '../constants'
 import { SwitchChainError } from '../errors/connection'
 import { SolanaWalletNotFoundError } from '../errors/solana'
 import type {
@@ -186,6 +187,9 @@ export function createSolanaConnectionActors({
               type: wallet.id === SOLANA_WALLETCONNECT_ID ? 'walletconnect' : 'announced',
               chain: 'solana',
               ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
+              ...(wallet.id === SOLANA_WALLETCONNECT_ID
+                ? { imageId: CONNECTOR_IMAGE_IDS.walletConnect }
+                : {}),
             }),
           ),
           ...(walletConnectSetup?.shared
@@ -196,6 +200,7 @@ export function createSolanaConnectionActors({
                   type: 'multichain',
                   chain: 'solana',
                   chains: ['eip155', 'solana'],
+                  imageId: CONNECTOR_IMAGE_IDS.walletConnect,
                 } satisfies ConnectorInfo,
               ]
             : []),

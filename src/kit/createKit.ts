@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
 import { createMachine, fromCallback, fromPromise, type StateMachine } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
+import { createPreloadImageActor } from '../actors/preloadImage'
 import { createTelemetryActor } from '../actors/telemetry'
 import { createKitQueryClient } from '../api/queryClient'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
@@ -321,6 +322,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
        * request): not on the host's page, from the modal's open on (issue 14).
        */
       loadWallets: fromPromise(async () => (await import('./load/wallets')).walletsLogic()),
+      preloadImage: createPreloadImageActor(resolved),
       /** Loads the account machine and the Data API client, whose balance call fills its slot. */
       loadAccount: fromPromise(async () =>
         (await import('./load/account')).accountLogic(resolved, services.queryClient),

@@ -11,7 +11,7 @@ import {
   SimulatedClock,
 } from 'xstate'
 import { MULTICHAIN_SOLANA_CONNECTOR_ID } from '../../src/chains/solana/connectorIds'
-import { AFTER_OPEN_PAINT_MS } from '../../src/constants'
+import { AFTER_OPEN_PAINT_MS, IMAGE_PRELOAD_RACE_MS } from '../../src/constants'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { sendCapability } from '../../src/kit/capabilities/sendCapability'
@@ -50,6 +50,8 @@ function kitWithRecorders(
   loadWallets: () => Promise<unknown> = async () => createMachine({}),
   /** The kit's clock: a SimulatedClock for the tests that move time (the open's paint). */
   clock?: SimulatedClock,
+  /** The chosen wallet's image preload (SPEC §9 image preload race): done at once unless a test says otherwise. */
+  preloadImage: () => Promise<void> = async () => {},
 ) {
   const log: Log = []
   const invoked = (name: string) =>
@@ -127,6 +129,7 @@ function kitWithRecorders(
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
       loadWallets: fromPromise(loadWallets) as never,
+      preloadImage: fromPromise(preloadImage) as never,
     },
   })
   const kit = createActor(machine, {
@@ -1153,23 +1156,25 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
   it('SPEC §2 ConnectingWalletConnectBasic: WalletConnect itself, or a wallet the listing gives nothing to show it by, pairs unbranded; a listing wallet on its own QR view', async () => {
     const { send, told } = kitWithRecorders()
     await tick()
-    const views = (wallet: { id: string; name: string; imageUrl?: string; webappLink?: string }) => {
+    const views = async (wallet: { id: string; name: string; imageUrl?: string; webappLink?: string }) => {
       told('modal')
       send({ type: 'wallet.select', wallet })
+      // A wallet's image is preloaded before its view shows (SPEC §9 image preload race; at once here).
+      await tick()
       const pushed = told('modal').filter((e) => e.type === 'router.push')
       send({ type: 'connection.cancel' })
       return pushed
     }
-    expect(views({ id: 'walletConnect', name: 'WalletConnect' })).toEqual([
+    expect(await views({ id: 'walletConnect', name: 'WalletConnect' })).toEqual([
       { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
     ])
-    expect(views({ id: 'unlisted', name: 'Unlisted' })).toEqual([
+    expect(await views({ id: 'unlisted', name: 'Unlisted' })).toEqual([
       { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
     ])
-    expect(views({ id: 'listed', name: 'Listed', imageUrl: 'https://img.example/listed.png' })).toEqual([
-      { type: 'router.push', view: 'ConnectingWalletConnect' },
-    ])
-    expect(views({ id: 'web', name: 'Web', webappLink: 'https://wallet.example' })).toEqual([
+    expect(await views({ id: 'listed', name: 'Listed', imageUrl: 'https://img.example/listed.png' })).toEqual(
+      [{ type: 'router.push', view: 'ConnectingWalletConnect' }],
+    )
+    expect(await views({ id: 'web', name: 'Web', webappLink: 'https://wallet.example' })).toEqual([
       { type: 'router.push', view: 'ConnectingWalletConnect' },
     ])
   })
@@ -1253,5 +1258,38 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
       'connection.connect',
       'connection.connect',
     ])
+  })
+})
+
+describe('SPEC §9 image preload race 2 s', () => {
+  it("a wallet's image is raced against 2 s before its Connecting view shows; a wallet without one shows at once", async () => {
+    const clock = new SimulatedClock()
+    let loaded: () => void = () => {}
+    const { send, told } = kitWithRecorders(
+      {},
+      undefined,
+      clock,
+      () => new Promise<void>((r) => (loaded = r)),
+    )
+    const wallet = { id: 'some-wallet', name: 'Some Wallet', imageUrl: 'https://img.example/w.png' }
+    send({ type: 'wallet.select', wallet })
+    // The connect starts at once; the view waits for the image.
+    expect(told('connection')).toHaveLength(1)
+    expect(told('modal')).toEqual([])
+    clock.increment(IMAGE_PRELOAD_RACE_MS - 1)
+    expect(told('modal')).toEqual([])
+    clock.increment(1)
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'ConnectingWalletConnect' }])
+    // The image loads before the 2 s: the view shows then.
+    send({ type: 'wallet.select', wallet: { ...wallet, imageUrl: undefined, imageId: 'abc-123' } })
+    expect(told('modal')).toEqual([])
+    loaded()
+    await tick()
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'ConnectingWalletConnect' }])
+    clock.increment(IMAGE_PRELOAD_RACE_MS)
+    expect(told('modal')).toEqual([])
+    // No image to wait for: at once.
+    send({ type: 'wallet.select', wallet: { id: 'plain', name: 'Plain' } })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'ConnectingWalletConnectBasic' }])
   })
 })

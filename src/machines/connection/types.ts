@@ -18,6 +18,11 @@ export interface ConnectorInfo {
   imageUrl?: string
   /** A `multichain` connector's namespaces: one pairing gives an account on each the wallet approves. */
   chains?: readonly ChainNamespace[]
+  /**
+   * The provider's image id (a listing entry's `image_id`, or the kit's own connectors' `CONNECTOR_IMAGE_IDS`):
+   * the image is fetched from `GET /public/getAssetImage/{imageId}` when the connector brings no `imageUrl`.
+   */
+  imageId?: string
   rdns?: string
   explorerId?: string
 }
@@ -28,6 +33,8 @@ export interface ChosenWallet {
   name: string
   rdns?: string
   imageUrl?: string
+  /** SPEC §3 Connector `imageId`: its image from the provider's host when there is no `imageUrl`. */
+  imageId?: string
   mobileLink?: string
   desktopLink?: string
   webappLink?: string

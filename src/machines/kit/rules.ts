@@ -42,7 +42,11 @@ export { matchConnector } from './matchConnector'
  */
 export const pairsWithoutBranding = (wallet: ChosenWallet, walletConnectId: string): boolean =>
   wallet.id === walletConnectId ||
-  (!wallet.imageUrl && !wallet.mobileLink && !wallet.desktopLink && !wallet.webappLink)
+  (!wallet.imageUrl && !wallet.imageId && !wallet.mobileLink && !wallet.desktopLink && !wallet.webappLink)
+
+/** SPEC §9 image preload race: the chosen wallet has an image to wait for (its own, or the provider's by id). */
+export const chosenWalletHasImage = ({ event }: { event: KitEvent }): boolean =>
+  event.type === 'kit.showConnecting' && !!(event.wallet?.imageUrl || event.wallet?.imageId)
 
 /** The views that show the account's balances: the Account view's details (a capability's: its `balanceViews`). */
 const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Account'])
@@ -67,6 +71,7 @@ export const is = {
       ? event.themeMode === 'dark' || event.themeMode === 'light'
       : event.type === 'kit.setThemeVariables' && themeVariablesProblems(event.themeVariables).length === 0,
   legalAccepted: ({ context }) => legalAccepted(context),
+  chosenWalletHasImage,
   storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
   embeddedOn: ({ context }) => embeddedOn(context),
   /** A device without hover (touch): the login frame loads when the modal opens, not on a pointer's intent. */

@@ -13,6 +13,7 @@ import { isKitLocale, type KitLocale } from '../../config'
 import {
   AFTER_OPEN_PAINT_MS,
   EMBEDDED_LOAD_AFTER_OPEN_MS,
+  IMAGE_PRELOAD_RACE_MS,
   ON_DEMAND_LOAD_TIMEOUT_MS,
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
 } from '../../constants'
@@ -23,6 +24,7 @@ import { type CapabilityHostMachine, capabilityHostMachine, hostId } from '../ca
 import {
   type ChainId,
   type ChainNamespace,
+  type ChosenWallet,
   type ConnectionAccount,
   type ConnectionMachine,
   chainNamespaceOf,
@@ -125,6 +127,11 @@ export const kitSetup = setup({
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
     loadWallets: pending<WalletsLogic>(),
+    /**
+     * SPEC §9 image preload race: loads the chosen wallet's image (its `imageUrl`, else the provider's image of its
+     * `imageId`), done when it loaded or failed. Unprovided it is done at once.
+     */
+    preloadImage: fromPromise<void, ChosenWallet>(async () => {}),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
     followFrame: quiet(),
     followRemoteSessions: quiet(),
@@ -138,6 +145,8 @@ export const kitSetup = setup({
     embeddedAfterOpen: EMBEDDED_LOAD_AFTER_OPEN_MS,
     /** Ours (src/constants.ts): the listing's code and the analytics config wait past the open dialog's first paint. */
     afterOpenPaint: AFTER_OPEN_PAINT_MS,
+    /** SPEC §9 image preload race 2 s. */
+    imagePreloadRace: IMAGE_PRELOAD_RACE_MS,
   },
   actions: {
     spawnFrame: assign(({ context, spawn }, embedded: EmbeddedLoad) => {
@@ -547,8 +556,9 @@ export const kitSetup = setup({
         method: local ? 'browser' : 'qrcode',
         ...(alsoPropose.length > 0 ? { alsoPropose } : {}),
       })
-      enqueue.sendTo('modal', {
-        type: 'router.push',
+      enqueue.raise({
+        type: 'kit.showConnecting',
+        wallet: event.wallet,
         view: local
           ? 'ConnectingExternal'
           : pairsWithoutBranding(event.wallet, context.input.connectorIds.walletConnect)
@@ -557,6 +567,19 @@ export const kitSetup = setup({
       })
       // The session client follows eip155's WalletConnect provider; Solana's client keeps its own sessions.
       if (!local && !remote) enqueue.raise({ type: 'remoteSessions.load' })
+    }),
+    holdConnectingView: assign(({ event }) => {
+      assertEvent(event, 'kit.showConnecting')
+      return { connectingView: { view: event.view, wallet: event.wallet } }
+    }),
+    showConnectingView: sendTo('modal', ({ event }) => {
+      assertEvent(event, 'kit.showConnecting')
+      return { type: 'router.push' as const, view: event.view }
+    }),
+    showHeldConnectingView: enqueueActions(({ context, enqueue }) => {
+      if (context.connectingView)
+        enqueue.sendTo('modal', { type: 'router.push', view: context.connectingView.view })
+      enqueue.assign({ connectingView: undefined })
     }),
     /** A login in the frame connects the kit through the embedded wallet's connector. */
     connectEmbedded: enqueueActions(({ context, enqueue, event }) => {

@@ -136,6 +136,11 @@ export interface KitContext {
    * stored (consent is the visitor's act on this visit, to the terms the host links now).
    */
   legalAccepted: boolean
+  /**
+   * The Connecting view the chosen wallet is shown in, held while its image preloads (SPEC §9 image preload
+   * race), with the wallet whose image it shows.
+   */
+  connectingView: { view: ViewName; wallet: ChosenWallet } | undefined
   /** The theme shown, from the config's; `kit.setThemeMode` and `kit.setThemeVariables` change it at run time. */
   theme: KitTheme
 }
@@ -188,6 +193,8 @@ export type KitEvent =
   | { type: 'legal.accept'; accepted: boolean }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
+  /** Raised by the kit: the chosen wallet's Connecting view is due (once its image preloaded, or 2 s passed). */
+  | { type: 'kit.showConnecting'; view: ViewName; wallet: ChosenWallet }
   | { type: 'remoteSessions.load' }
   /** The wallet listing's code is needed (the modal opened; a view asked the listing): loads it, or retries. */
   | { type: 'listing.load' }

@@ -5,6 +5,7 @@ import { useBalance } from 'wagmi'
 import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../api/dataApi'
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
+import { NATIVE_BALANCE_CACHE_MS } from '../../constants'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
 import { selectCapabilityOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
@@ -25,6 +26,7 @@ import {
   useDataApi,
 } from './accountShared'
 import { useRefreshAfterSend } from './sendShared'
+import { TokenIcon, useTokenImage } from './TokenIcon'
 
 /*
  * The Account view's details (SPEC §2, §3): profile name and image, the portfolio's value, the wallet features,
@@ -143,7 +145,12 @@ function EvmBalance() {
   const balance = useBalance({
     address: address as `0x${string}` | undefined,
     chainId: typeof chainId === 'number' ? chainId : undefined,
-    query: { enabled: !!address && !!network && typeof chainId === 'number' },
+    // SPEC §9 native balance cache: Account opened again within 30 s shows it without asking the chain; a send
+    // refreshes it at once (`useRefreshAfterSend` invalidates wagmi's balance queries).
+    query: {
+      enabled: !!address && !!network && typeof chainId === 'number',
+      staleTime: NATIVE_BALANCE_CACHE_MS,
+    },
   })
   const { t, locale } = useI18n()
   const shown = !network
@@ -321,14 +328,11 @@ function TokensTab() {
 
 function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
   const { locale } = useI18n()
+  const tokenImage = useTokenImage()
   const quantity = formatQuantity(balance.quantity.numeric, 4, locale)
   return (
     <li className="ws-line" data-testid="token-balance" data-symbol={balance.symbol}>
-      {balance.iconUrl ? (
-        <img className="ws-token-icon" src={balance.iconUrl} alt="" />
-      ) : (
-        <span className="ws-token-icon" aria-hidden="true" />
-      )}
+      <TokenIcon src={balance.iconUrl} fallback={tokenImage(balance.symbol)} />
       <span className="ws-grow">
         <span className="ws-ellipsis">{balance.name}</span>
         {usd ? <span className="ws-muted ws-small">{formatUsd(balance.value, locale)}</span> : null}
