@@ -124,7 +124,7 @@ export class InvalidEmailError extends FrameError {
   }
 }
 
-/** A one-time code that cannot be one (six digits, as the frame protocol requires). Ours: SPEC names no text. */
+/** A one-time code that cannot be one (blank, or longer than any code). Ours: SPEC names no text. */
 export class InvalidOtpError extends FrameError {
   override name = 'InvalidOtpError'
   constructor(parameters: BaseErrorParameters = {}) {

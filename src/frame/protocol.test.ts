@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { isSolanaAddress } from '../chains/solana/address'
-import { CommandResults, FrameUserSchema, isSolanaFrameUser } from './protocol'
+import { CommandPayloads, CommandResults, FrameUserSchema, isSolanaFrameUser } from './protocol'
 
 /** The sandbox's Solana chain and a real ed25519 public key (base58, 32 bytes). */
 const SOLANA_CHAIN = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx'
@@ -92,5 +92,18 @@ describe('switchNetwork result', () => {
     expect(parses(schema, { chainId: SOLANA_CHAIN, address: EVM })).toBe(false)
     expect(parses(schema, { chainId: 'solana:devnet', address: SOL_ADDRESS })).toBe(false)
     expect(parses(schema, { chainId: SOLANA_CHAIN, address: 42 })).toBe(false)
+  })
+})
+
+describe('SPEC §5 one-time code', () => {
+  it('one-time code is a string: any non-blank code is sent as typed (trimmed), not six digits only', () => {
+    for (const otp of ['123456', '12', 'AB-12cd', ' 9876543210 '])
+      expect(v.parse(CommandPayloads.connectOtp, { otp })).toEqual({ otp: otp.trim() })
+    expect(v.parse(CommandPayloads.updateEmailPrimaryOtp, { otp: 'x7' })).toEqual({ otp: 'x7' })
+  })
+
+  it('refuses no code at all: blank, not a string, or longer than any code', () => {
+    for (const otp of ['', '   ', 123456, undefined, 'x'.repeat(65)])
+      expect(parses(CommandPayloads.connectOtp, { otp })).toBe(false)
   })
 })

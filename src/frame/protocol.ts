@@ -181,7 +181,18 @@ const Address = v.pipe(
   v.check((value: string) => isEvmAddress(value), 'Address: 0x plus 40 hex characters'),
 )
 const Email = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('Invalid email'))
-const Otp = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'One-time code: 6 digits'))
+/** Longest one-time code sent (ours: no code is near it). */
+const OTP_MAX_CHARS = 64
+/**
+ * SPEC §5 "One-time code is a string": whatever the frame mailed (its format is the frame's to check), so long
+ * as there is one; the bound only keeps a pasted page out of a message.
+ */
+const Otp = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty('One-time code: a non-empty string'),
+  v.maxLength(OTP_MAX_CHARS, 'One-time code: a non-empty string'),
+)
 const ChainId = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.string(), v.maxLength(80))])
 /** A Solana CAIP-2 chain id (`solana:` and 32 base58 characters of the genesis hash). */
 const SolanaChainId = v.pipe(

@@ -222,7 +222,7 @@ describe('frameMachine: e-mail login', () => {
     expect(h.auth()).toEqual({ email: 'otp' })
     expect(selectFrameView(h.snapshot())).toBe('EmailVerifyOtp')
 
-    h.send({ type: 'frame.submitOtp', otp: '12' })
+    h.send({ type: 'frame.submitOtp', otp: '   ' })
     expect(h.error()).toBe('Invalid code')
     expect(h.auth()).toEqual({ email: 'otp' })
     h.send({ type: 'frame.submitOtp', otp: '000000' })
