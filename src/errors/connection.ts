@@ -97,6 +97,22 @@ export class DisconnectError extends BaseError {
   }
 }
 
+/**
+ * SPEC §8 "per-chain failures reported as 'Failed to disconnect chains'": the disconnect of one chain namespace
+ * (each namespace's connection disconnects its own) failed; its details name the namespace. The visitor's toast
+ * keeps 'Failed to disconnect'; this is the error the failure is reported as.
+ *
+ * @example
+ * chainsDisconnectError(['eip155'], cause).shortMessage // 'Failed to disconnect chains'
+ */
+export function chainsDisconnectError(namespaces: readonly string[], cause?: unknown): DisconnectError {
+  return new DisconnectError({
+    chains: true,
+    details: `Not disconnected: ${namespaces.join(', ')}`,
+    ...(cause === undefined ? {} : { cause }),
+  })
+}
+
 export class SwitchChainError extends BaseError {
   override name = 'SwitchChainError'
   readonly code = 4902

@@ -1,4 +1,6 @@
 import { type ActorRefFrom, assertEvent, assign } from 'xstate'
+import { CONNECT_TIMEOUT_MS } from '../constants'
+import { ConnectTimeoutError, DisconnectError } from '../errors/connection'
 import { connectionSetup, DISCONNECTED } from './connection/setup'
 import type {
   ChainId,
@@ -208,6 +210,10 @@ export function defineConnectionMachine() {
                   type: 'setError',
                   params: ({ event }: { event: { error: unknown } }) => event.error,
                 },
+                {
+                  type: 'reportConnectFailure',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
               ],
             },
           },
@@ -234,7 +240,15 @@ export function defineConnectionMachine() {
             after: {
               connectTimeout: {
                 target: '#connection.disconnected.failed',
-                actions: ['forgetLinking', 'setConnectTimedOut', 'notifyTimedOut'],
+                actions: [
+                  'forgetLinking',
+                  'setConnectTimedOut',
+                  'notifyTimedOut',
+                  {
+                    type: 'reportConnectFailure',
+                    params: () => new ConnectTimeoutError({ timeoutMs: CONNECT_TIMEOUT_MS }),
+                  },
+                ],
               },
             },
           },
@@ -374,6 +388,10 @@ export function defineConnectionMachine() {
               'persistDisconnected',
               'notifyDisconnected',
               'notifyFailure',
+              {
+                type: 'reportDisconnectFailure',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
             ],
           },
         },
@@ -386,6 +404,10 @@ export function defineConnectionMachine() {
               'persistDisconnected',
               'notifyDisconnected',
               'notifyFailure',
+              {
+                type: 'reportDisconnectFailure',
+                params: () => new DisconnectError({ details: 'The connector did not answer in time' }),
+              },
             ],
           },
         },

@@ -11,6 +11,7 @@ import {
   SimulatedClock,
 } from 'xstate'
 import { AFTER_OPEN_PAINT_MS } from '../../src/constants'
+import { ALERTS } from '../../src/errors/base'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { sendCapability } from '../../src/kit/capabilities/sendCapability'
@@ -793,6 +794,35 @@ describe('kit rules', () => {
           type: 'track',
           event: 'CONNECT_SUCCESS',
           properties: { method: 'browser', connector: 'injected' },
+        },
+      },
+    ])
+  })
+
+  it('errors are reported (SPEC §7): a failure becomes an error event with errorType, errorMessage, stackTrace', () => {
+    const { send, told } = kitWithRecorders()
+    const report = {
+      errorType: 'UserRejectedError',
+      errorMessage: 'Connection declined in the wallet.',
+      stackTrace: 'at x',
+    }
+    send({ type: 'kit.reportError', event: 'CONNECT_ERROR', report })
+    expect(told('telemetry')).toEqual([
+      { type: 'telemetry.send', event: { type: 'error', event: 'CONNECT_ERROR', ...report } },
+    ])
+    send({
+      type: 'embedded.failed',
+      error: { name: 'FrameLoadError', message: 'Unable to load email login dependency' },
+      alert: ALERTS.EMBEDDED_WALLET_LOAD_FAILED,
+    })
+    expect(told('telemetry')).toEqual([
+      {
+        type: 'telemetry.send',
+        event: {
+          type: 'error',
+          event: 'EMBEDDED_WALLET_ERROR',
+          errorType: 'FrameLoadError',
+          errorMessage: 'Unable to load email login dependency',
         },
       },
     ])

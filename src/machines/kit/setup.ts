@@ -321,6 +321,27 @@ export const kitSetup = setup({
         if (capability.connection && context.capabilitiesRunning.includes(capability.id))
           toChainConnection(context, enqueue, capability.connection.chain, { type: 'connection.cancel' })
     }),
+    /** SPEC §7: a failure, as an error event (its `errorType`, `errorMessage`, `stackTrace`); capped by the slot. */
+    reportError: sendTo('telemetry', ({ event }) => {
+      assertEvent(event, 'kit.reportError')
+      return {
+        type: 'telemetry.send',
+        event: { type: 'error', event: event.event, ...event.report },
+      }
+    }),
+    /** SPEC §7: the login frame failed to load (or refused the page): reported as an error event. */
+    reportFrameFailure: sendTo('telemetry', ({ event }) => {
+      assertEvent(event, 'embedded.failed')
+      return {
+        type: 'telemetry.send',
+        event: {
+          type: 'error',
+          event: 'EMBEDDED_WALLET_ERROR',
+          errorType: event.error.name,
+          errorMessage: event.error.message,
+        },
+      }
+    }),
     showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
     /** A wallet request (connect, send) timed out: SPEC §8 alert REQUEST_TIMED_OUT. */
     showTimedOutAlert: assign(({ context }) => addAlert(context, ALERTS.REQUEST_TIMED_OUT)),
