@@ -277,6 +277,15 @@ describe('kit rules', () => {
     expect(told('modal')).toEqual([])
   })
 
+  it('modal shake (SPEC §2): a send form refused on review (an invalid amount) shakes the modal', async () => {
+    const { send, told } = kitWithRecorders()
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    told('modal')
+    send({ type: 'send.refused' })
+    expect(told('modal')).toEqual([{ type: 'modal.shake' }])
+  })
+
   it('a disconnect closes the modal and resets the account and the send flow', async () => {
     const { send, told, log } = kitWithRecorders()
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
@@ -797,6 +806,12 @@ describe('kit rules', () => {
         },
       },
     ])
+  })
+
+  it('modal shake (SPEC §2): a code or address the frame refused shakes the modal', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'embedded.refused', reason: 'code' })
+    expect(told('modal')).toEqual([{ type: 'modal.shake' }])
   })
 
   it('errors are reported (SPEC §7): a failure becomes an error event with errorType, errorMessage, stackTrace', () => {

@@ -387,6 +387,8 @@ export const frameSetup = setup({
     }),
     setInvalidEmail: assign({ error: () => frameErrorInfo(new InvalidEmailError()) }),
     setInvalidOtp: assign({ error: () => frameErrorInfo(new InvalidOtpError()) }),
+    /** The visitor's code or address was refused: the kit shakes the modal (SPEC §2). */
+    emitRefused: emit((_, reason: 'code' | 'email') => ({ type: 'embedded.refused' as const, reason })),
     /** SPEC §5: 'Please try again after {n} seconds', n the seconds left rounded up. */
     setThrottled: assign(({ context }) => {
       const left = (context.cooldownUntil ?? 0) - context.now()

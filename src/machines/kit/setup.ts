@@ -321,6 +321,8 @@ export const kitSetup = setup({
         if (capability.connection && context.capabilitiesRunning.includes(capability.id))
           toChainConnection(context, enqueue, capability.connection.chain, { type: 'connection.cancel' })
     }),
+    /** SPEC §2: a refused action shakes the modal (its 500 ms is the modal's `shake` delay). */
+    shakeModal: sendTo('modal', { type: 'modal.shake' }),
     /** SPEC §7: a failure, as an error event (its `errorType`, `errorMessage`, `stackTrace`); capped by the slot. */
     reportError: sendTo('telemetry', ({ event }) => {
       assertEvent(event, 'kit.reportError')

@@ -191,7 +191,14 @@ export type KitEvent =
   /** From the login frame, through `followFrame`. */
   | Extract<
       FrameEmitted,
-      { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' | 'embedded.rpcNotAllowed' }
+      {
+        type:
+          | 'embedded.connected'
+          | 'embedded.disconnected'
+          | 'embedded.failed'
+          | 'embedded.rpcNotAllowed'
+          | 'embedded.refused'
+      }
     >
   /**
    * A failure to report to telemetry (SPEC §7 error props), with the event it is reported as: a connection's
