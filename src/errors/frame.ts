@@ -132,6 +132,28 @@ export class InvalidOtpError extends FrameError {
   }
 }
 
+/**
+ * SPEC §5: an answer that should be a transaction hash (0x and 64 hex characters) is not one. Never shown or
+ * kept as a hash. Ours: SPEC names no text.
+ */
+export class InvalidTransactionHashError extends FrameError {
+  override name = 'InvalidTransactionHashError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid transaction hash', parameters)
+  }
+}
+
+/**
+ * SPEC §5: an answer that should be a signed message (0x and 62 or more hex characters) is not one. Never shown
+ * or kept as a signature. Ours: SPEC names no text.
+ */
+export class InvalidSignatureError extends FrameError {
+  override name = 'InvalidSignatureError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid signature', parameters)
+  }
+}
+
 /** What a snapshot keeps of a frame error: the kit's one `ErrorInfo` (this name is kept for existing code). */
 export type FrameErrorInfo = ErrorInfo
 

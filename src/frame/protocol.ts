@@ -475,3 +475,32 @@ type SchemasMatchTheirTypes = [
   Expect<Same<v.InferOutput<typeof replySchema>, FrameReply>>,
   Expect<Same<v.InferOutput<typeof frameEventSchema>, FrameEvent>>,
 ]
+
+/** SPEC §5: a transaction hash is 0x and 64 hex characters. */
+export const isTransactionHash = (value: unknown): boolean =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
+/** SPEC §5: a signed message is 0x and 62 or more hex characters. */
+export const isSignature = (value: unknown): boolean =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{62,}$/.test(value)
+
+/** The RPC methods whose answer is a signature, and the one whose answer is a transaction hash. */
+const SIGNATURE_METHODS: ReadonlySet<string> = new Set([
+  'personal_sign',
+  'eth_sign',
+  'eth_signTypedData',
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v4',
+])
+
+/**
+ * What is wrong with the frame's answer to an RPC request, by SPEC §5: a signing method's answer that is no
+ * signature (`'signature'`), `eth_sendTransaction`'s that is no transaction hash (`'hash'`); else undefined.
+ *
+ * @example
+ * malformedRpcResult('eth_sendTransaction', '0x12') // 'hash'
+ */
+export function malformedRpcResult(method: string, result: unknown): 'hash' | 'signature' | undefined {
+  if (method === 'eth_sendTransaction') return isTransactionHash(result) ? undefined : 'hash'
+  if (SIGNATURE_METHODS.has(method)) return isSignature(result) ? undefined : 'signature'
+  return undefined
+}

@@ -339,8 +339,9 @@ export const kitSetup = setup({
         event: {
           type: 'error',
           event: 'EMBEDDED_WALLET_ERROR',
-          errorType: event.error.name,
-          errorMessage: event.error.message,
+          // A notice without its error (a stand-in frame) is still reported, as the load failure it stands for.
+          errorType: event.error?.name ?? 'FrameLoadError',
+          errorMessage: event.error?.message ?? 'Unable to load email login dependency',
         },
       }
     }),
