@@ -251,12 +251,12 @@ const legal = modelWith(
 
 // `account.changed` (another of the wallet's shared accounts shown, SPEC §3 allAccounts): +1 path in each model,
 // +3 in the restoring and legal ones, whose bounded graphs take the root's new transition from more end states.
-const PATHS = 81
-const RESTORING_PATHS = 63
-const TOUCH_PATHS = 79
-const FOLLOWER_PATHS = 81
-const SOLANA_PATHS = 79
-const LEGAL_PATHS = 53
+const PATHS = 83
+const RESTORING_PATHS = 65
+const TOUCH_PATHS = 81
+const FOLLOWER_PATHS = 83
+const SOLANA_PATHS = 81
+const LEGAL_PATHS = 55
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.
