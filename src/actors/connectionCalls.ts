@@ -15,9 +15,8 @@ import {
   ConnectorAccountNotFoundError,
   ConnectorNotFoundError,
   DisconnectError,
-  SwitchChainError,
+  switchChainError,
   toConnectionError,
-  UserRejectedError,
 } from '../errors/connection'
 import type {
   ChosenWallet,
@@ -150,10 +149,8 @@ export function createConnectionCalls({
         const chain = await switchChain(wagmi, { chainId })
         return chain.id
       } catch (error) {
-        // A decline stays a decline; anything else is the SPEC's 'Failed to switch to chain'.
-        const mapped = toConnectionError(error)
-        if (mapped instanceof UserRejectedError) throw mapped
-        throw new SwitchChainError({ cause: error })
+        // A decline stays a decline; a 32603 is 'invalid chain id'; anything else 'Failed to switch to chain'.
+        throw switchChainError(error)
       }
     },
 

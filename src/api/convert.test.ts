@@ -82,9 +82,28 @@ describe('convert client', () => {
     expect(query.get('gasPrice')).toBe('2')
   })
 
-  it('turns the SPEC’s refusals into its errors, and anything else into the step’s', async () => {
+  it("unsupported network: empty results — no tokens, no quotes, allowance '0' (SPEC §8), not errors", async () => {
+    const notServed = () => answering(400, { error: 'Network not supported for Swaps' }).client
+    expect(await notServed().tokens(1)).toEqual([])
+    expect(await notServed().allowance({ chainId: 1, tokenAddress: USDC, userAddress: ME })).toBe('0')
+    // No quotes: the same answer as a pair the API has no quote for.
     await expect(
-      answering(400, { error: 'Network not supported for Swaps' }).client.tokens(1),
+      notServed().quote({ chainId: 1, userAddress: ME, from: USDC, to: USDC, amount: '1' }, 1n),
+    ).rejects.toBeInstanceOf(SwapQuoteError)
+    // Any other failure is still the step's.
+    await expect(answering(500, { error: 'down' }).client.tokens(1)).rejects.toBeInstanceOf(SwapTokensError)
+  })
+
+  it('turns the SPEC’s refusals into its errors, and anything else into the step’s', async () => {
+    // SPEC §8: thrown by the approve and swap calls (the reads answer empty results instead: below).
+    await expect(
+      answering(400, { error: 'Network not supported for Swaps' }).client.buildApprove({
+        chainId: 1,
+        userAddress: ME,
+        from: USDC,
+        to: USDC,
+        amount: '1',
+      }),
     ).rejects.toBeInstanceOf(SwapNetworkNotSupportedError)
     await expect(
       answering(400, { error: 'Network not supported for Gas Price' }).client.gasPrice(1),

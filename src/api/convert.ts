@@ -125,6 +125,20 @@ function transactionOf(
   }
 }
 
+/**
+ * SPEC §8 "Unsupported network: empty results (no quotes or tokens, allowance '0')": the API said it does not
+ * serve the network ('Network not supported for Swaps' / '… for Gas Price'); the read answers `empty` instead.
+ */
+async function emptyWhenNotServed<T>(read: Promise<T>, empty: T): Promise<T> {
+  try {
+    return await read
+  } catch (error) {
+    if (error instanceof SwapNetworkNotSupportedError || error instanceof GasPriceNetworkNotSupportedError)
+      return empty
+    throw error
+  }
+}
+
 export function createConvertClient(options: ConvertClientOptions) {
   const timeoutMs = options.timeoutMs ?? DATA_API_TIMEOUT_MS
   const fail =
@@ -153,10 +167,13 @@ export function createConvertClient(options: ConvertClientOptions) {
   return {
     /** The tokens the API swaps on a chain (empty on a network it does not serve). */
     async tokens(chainId: number, signal?: AbortSignal): Promise<SwapToken[]> {
-      const { tokens } = await call('tokens', 'v1/convert/tokens', TokensSchema, {
-        query: { chainId: `eip155:${chainId}` },
-        signal,
-      })
+      const { tokens } = await emptyWhenNotServed(
+        call('tokens', 'v1/convert/tokens', TokensSchema, {
+          query: { chainId: `eip155:${chainId}` },
+          signal,
+        }),
+        { tokens: [] },
+      )
       return tokens.flatMap((item) => {
         const parsed = v.safeParse(TokenSchema, item)
         if (!parsed.success) return []
@@ -188,16 +205,20 @@ export function createConvertClient(options: ConvertClientOptions) {
 
     /** The best quote for the amount, with its network fee at `gasPrice`; the API's other fields dropped. */
     async quote(request: SwapQuoteRequest, gasPrice: bigint, signal?: AbortSignal): Promise<SwapQuote> {
-      const { quotes } = await call('quote', 'v1/convert/quotes', QuotesSchema, {
-        query: {
-          amount: request.amount,
-          userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
-          from: tokenRef(eip155Chain(request.chainId), request.from),
-          to: tokenRef(eip155Chain(request.chainId), request.to),
-          gasPrice: gasPrice.toString(),
-        },
-        signal,
-      })
+      // A network the API does not serve has no quotes (SPEC §8): the same answer as a pair without one.
+      const { quotes } = await emptyWhenNotServed(
+        call('quote', 'v1/convert/quotes', QuotesSchema, {
+          query: {
+            amount: request.amount,
+            userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
+            from: tokenRef(eip155Chain(request.chainId), request.from),
+            to: tokenRef(eip155Chain(request.chainId), request.to),
+            gasPrice: gasPrice.toString(),
+          },
+          signal,
+        }),
+        { quotes: [] },
+      )
       const [best] = quotes
       if (!best) throw new SwapQuoteError({ details: 'The Data API has no quote for this pair' })
       return {
@@ -209,15 +230,18 @@ export function createConvertClient(options: ConvertClientOptions) {
       }
     },
 
-    /** Base units the router may take from the account. */
+    /** Base units the router may take from the account ('0' on a network the API does not serve). */
     async allowance(request: SwapAllowanceRequest, signal?: AbortSignal): Promise<string> {
-      const { allowance } = await call('allowance', 'v1/convert/allowance', AllowanceSchema, {
-        query: {
-          tokenAddress: tokenRef(eip155Chain(request.chainId), request.tokenAddress),
-          userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
-        },
-        signal,
-      })
+      const { allowance } = await emptyWhenNotServed(
+        call('allowance', 'v1/convert/allowance', AllowanceSchema, {
+          query: {
+            tokenAddress: tokenRef(eip155Chain(request.chainId), request.tokenAddress),
+            userAddress: tokenRef(eip155Chain(request.chainId), request.userAddress),
+          },
+          signal,
+        }),
+        { allowance: '0' },
+      )
       return allowance
     },
 

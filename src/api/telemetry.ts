@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { ANALYTICS_CONFIG_TIMEOUT_MS, TELEMETRY_ERRORS_PER_WINDOW, TELEMETRY_WINDOW_MS } from '../constants'
+import { errorReportOf } from '../errors/base'
 import { apiUrl } from './http'
 
 /**
@@ -60,12 +61,9 @@ const AnalyticsConfigSchema = v.object({ isAnalyticsEnabled: v.boolean() })
 /** The analytics config's refusal of this page's origin. */
 const HTTP_FORBIDDEN = 403
 
-/** Longest error message and stack sent: the sink's own limits. */
-const MAX_ERROR_MESSAGE = 5_000
-const MAX_STACK_TRACE = 20_000
-
 /**
- * The SPEC §7 error props of anything thrown: its name, message (a kit error's short message first) and stack.
+ * The SPEC §7 error props of anything thrown: its name, message (a kit error's short message first) and stack
+ * (`errorReportOf`, src/errors/base.ts).
  *
  * @example
  * client.send({ type: 'error', event: 'BALANCE_FAILED', ...errorProps(error) })
@@ -73,16 +71,7 @@ const MAX_STACK_TRACE = 20_000
 export function errorProps(
   error: unknown,
 ): Pick<TelemetryEvent, 'errorType' | 'errorMessage' | 'stackTrace'> {
-  if (error instanceof Error) {
-    const short =
-      'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : undefined
-    return {
-      errorType: error.name.slice(0, 200),
-      errorMessage: (short ?? error.message).slice(0, MAX_ERROR_MESSAGE),
-      ...(error.stack ? { stackTrace: error.stack.slice(0, MAX_STACK_TRACE) } : {}),
-    }
-  }
-  return { errorType: typeof error, errorMessage: String(error).slice(0, MAX_ERROR_MESSAGE) }
+  return errorReportOf(error)
 }
 
 /**

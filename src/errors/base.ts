@@ -122,6 +122,39 @@ export interface ErrorInfo {
   details?: string
 }
 
+/**
+ * What telemetry reports of an error (SPEC §7 props `errorType`, `errorMessage`, `stackTrace`): plain data a
+ * machine can put in an event.
+ */
+export interface ErrorReport {
+  errorType: string
+  errorMessage: string
+  stackTrace?: string
+}
+
+/** Longest error message and stack reported: the telemetry sink's own limits. */
+const MAX_REPORT_MESSAGE = 5_000
+const MAX_REPORT_STACK = 20_000
+
+/**
+ * The SPEC §7 error props of anything thrown: its name, message (a kit error's short message first) and stack.
+ *
+ * @example
+ * errorReportOf(new UserRejectedError()) // { errorType: 'UserRejectedError', errorMessage: 'Connection declined in the wallet.', stackTrace: '…' }
+ */
+export function errorReportOf(error: unknown): ErrorReport {
+  if (error instanceof Error) {
+    const short =
+      'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : undefined
+    return {
+      errorType: error.name.slice(0, 200),
+      errorMessage: (short ?? error.message).slice(0, MAX_REPORT_MESSAGE),
+      ...(error.stack ? { stackTrace: error.stack.slice(0, MAX_REPORT_STACK) } : {}),
+    }
+  }
+  return { errorType: typeof error, errorMessage: String(error).slice(0, MAX_REPORT_MESSAGE) }
+}
+
 /** A configuration the kit cannot run with (SPEC §5). */
 export class ConfigError extends BaseError {
   override name = 'ConfigError'

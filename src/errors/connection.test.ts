@@ -16,9 +16,12 @@ import {
   ConnectorNotConnectedError,
   ConnectorNotFoundError,
   ConnectTimeoutError,
+  chainsDisconnectError,
   DisconnectError,
   errorInfo,
+  InvalidChainIdError,
   SwitchChainError,
+  switchChainError,
   toConnectionError,
   UserRejectedError,
 } from './connection'
@@ -223,5 +226,30 @@ describe('ConnectTimeoutError', () => {
       name: 'ConnectTimeoutError',
       message: 'The wallet did not answer in time.',
     })
+  })
+})
+
+describe('SPEC §8 codes the kit raises itself', () => {
+  it('code 32603 "invalid chain id": a switch the wallet refuses with 32603 is InvalidChainIdError, its code kept', () => {
+    const error = switchChainError(rpcError(32603, 'invalid chain id'))
+    expect(error).toBeInstanceOf(InvalidChainIdError)
+    expect(errorInfo(error)).toMatchInlineSnapshot(`
+      {
+        "code": 32603,
+        "message": "Failed to switch to chain",
+        "name": "InvalidChainIdError",
+      }
+    `)
+    expect(error.details).toBe('Invalid chain id')
+    // JSON-RPC's -32603 (internal error) is not it; a decline stays a decline.
+    expect(switchChainError(rpcError(-32603, 'Internal error'))).toBeInstanceOf(SwitchChainError)
+    expect(switchChainError(rpcError(4001, 'User rejected the request.')).name).toBe('UserRejectedError')
+  })
+
+  it("'Failed to disconnect chains' names the namespaces that did not disconnect", () => {
+    const error = chainsDisconnectError(['eip155', 'solana'], new Error('gone'))
+    expect(error.shortMessage).toBe('Failed to disconnect chains')
+    expect(error.details).toBe('Not disconnected: eip155, solana')
+    expect(error.cause).toBeInstanceOf(Error)
   })
 })

@@ -97,12 +97,58 @@ export class DisconnectError extends BaseError {
   }
 }
 
+/**
+ * SPEC §8 "per-chain failures reported as 'Failed to disconnect chains'": the disconnect of one chain namespace
+ * (each namespace's connection disconnects its own) failed; its details name the namespace. The visitor's toast
+ * keeps 'Failed to disconnect'; this is the error the failure is reported as.
+ *
+ * @example
+ * chainsDisconnectError(['eip155'], cause).shortMessage // 'Failed to disconnect chains'
+ */
+export function chainsDisconnectError(namespaces: readonly string[], cause?: unknown): DisconnectError {
+  return new DisconnectError({
+    chains: true,
+    details: `Not disconnected: ${namespaces.join(', ')}`,
+    ...(cause === undefined ? {} : { cause }),
+  })
+}
+
 export class SwitchChainError extends BaseError {
   override name = 'SwitchChainError'
   readonly code = 4902
   constructor(parameters: BaseErrorParameters = {}) {
     super('Failed to switch to chain', parameters)
   }
+}
+
+/**
+ * SPEC §8 code 32603 "invalid chain id": the wallet refused a network switch because it does not know the chain
+ * id it was asked for (some wallets answer 32603, not 4902). Its code is kept; the visitor reads the SPEC's
+ * 'Failed to switch to chain' with the reason.
+ */
+export class InvalidChainIdError extends BaseError {
+  override name = 'InvalidChainIdError'
+  readonly code = 32603
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Failed to switch to chain', { details: 'Invalid chain id', ...parameters })
+  }
+}
+
+/** SPEC §8 code 32603 ("invalid chain id"; not JSON-RPC's -32603 internal error). */
+export const INVALID_CHAIN_ID_CODE = 32603
+
+/**
+ * A failed network switch as the kit reports it: a decline stays a decline; a wallet's 32603 anywhere on the
+ * cause chain is {@link InvalidChainIdError}; anything else is 'Failed to switch to chain' (4902).
+ *
+ * @example
+ * switchChainError({ code: 32603, message: 'invalid chain id' }).name // 'InvalidChainIdError'
+ */
+export function switchChainError(error: unknown): BaseError {
+  const mapped = toConnectionError(error)
+  if (mapped instanceof UserRejectedError) return mapped
+  if (hasCode(error, INVALID_CHAIN_ID_CODE)) return new InvalidChainIdError({ cause: error })
+  return new SwitchChainError({ cause: error })
 }
 
 /** Another of the wallet's shared accounts could not be made the one shown (its connector refused or vanished). */

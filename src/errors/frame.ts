@@ -124,11 +124,33 @@ export class InvalidEmailError extends FrameError {
   }
 }
 
-/** A one-time code that cannot be one (six digits, as the frame protocol requires). Ours: SPEC names no text. */
+/** A one-time code that cannot be one (blank, or longer than any code). Ours: SPEC names no text. */
 export class InvalidOtpError extends FrameError {
   override name = 'InvalidOtpError'
   constructor(parameters: BaseErrorParameters = {}) {
     super('Invalid code', parameters)
+  }
+}
+
+/**
+ * SPEC §5: an answer that should be a transaction hash (0x and 64 hex characters) is not one. Never shown or
+ * kept as a hash. Ours: SPEC names no text.
+ */
+export class InvalidTransactionHashError extends FrameError {
+  override name = 'InvalidTransactionHashError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid transaction hash', parameters)
+  }
+}
+
+/**
+ * SPEC §5: an answer that should be a signed message (0x and 62 or more hex characters) is not one. Never shown
+ * or kept as a signature. Ours: SPEC names no text.
+ */
+export class InvalidSignatureError extends FrameError {
+  override name = 'InvalidSignatureError'
+  constructor(parameters: BaseErrorParameters = {}) {
+    super('Invalid signature', parameters)
   }
 }
 

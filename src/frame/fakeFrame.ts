@@ -181,7 +181,8 @@ export class FakeFrame {
     if (waiting?.command !== 'rpcRequest') return
     this.send({ type: 'frame.approvalSettled', payload: { requestId: id, approved: true } })
     if (options.later) this.approved.add(id)
-    else this.answer(id, ok(`0x${'5'.repeat(130)}`))
+    // As the frame answers: a transaction's hash (SPEC §5: 0x and 64 hex), or a signature.
+    else this.answer(id, ok(`0x${'5'.repeat(waiting.detail === 'eth_sendTransaction' ? 64 : 130)}`))
   }
 
   /** An approved request held with `approve(id, { later: true })` is done: the frame answers with its result. */

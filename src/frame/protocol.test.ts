@@ -1,7 +1,13 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { isSolanaAddress } from '../chains/solana/address'
-import { CommandResults, FrameUserSchema, isSolanaFrameUser } from './protocol'
+import {
+  CommandPayloads,
+  CommandResults,
+  FrameUserSchema,
+  isSolanaFrameUser,
+  malformedRpcResult,
+} from './protocol'
 
 /** The sandbox's Solana chain and a real ed25519 public key (base58, 32 bytes). */
 const SOLANA_CHAIN = 'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx'
@@ -92,5 +98,39 @@ describe('switchNetwork result', () => {
     expect(parses(schema, { chainId: SOLANA_CHAIN, address: EVM })).toBe(false)
     expect(parses(schema, { chainId: 'solana:devnet', address: SOL_ADDRESS })).toBe(false)
     expect(parses(schema, { chainId: SOLANA_CHAIN, address: 42 })).toBe(false)
+  })
+})
+
+describe('SPEC §5 one-time code', () => {
+  it('one-time code is a string: any non-blank code is sent as typed (trimmed), not six digits only', () => {
+    for (const otp of ['123456', '12', 'AB-12cd', ' 9876543210 '])
+      expect(v.parse(CommandPayloads.connectOtp, { otp })).toEqual({ otp: otp.trim() })
+    expect(v.parse(CommandPayloads.updateEmailPrimaryOtp, { otp: 'x7' })).toEqual({ otp: 'x7' })
+  })
+
+  it('refuses no code at all: blank, not a string, or longer than any code', () => {
+    for (const otp of ['', '   ', 123456, undefined, 'x'.repeat(65)])
+      expect(parses(CommandPayloads.connectOtp, { otp })).toBe(false)
+  })
+})
+
+describe('SPEC §5 transaction hash and signed message', () => {
+  it('transaction hash: 0x plus 64 hex characters; signed message: 0x plus 62 or more hex characters', () => {
+    expect(malformedRpcResult('eth_sendTransaction', `0x${'ab'.repeat(32)}`)).toBeUndefined()
+    for (const bad of [
+      '0x12',
+      `0x${'ab'.repeat(33)}`,
+      `0x${'zz'.repeat(32)}`,
+      42,
+      null,
+      `${'ab'.repeat(32)}`,
+    ])
+      expect(malformedRpcResult('eth_sendTransaction', bad)).toBe('hash')
+    expect(malformedRpcResult('personal_sign', `0x${'5'.repeat(62)}`)).toBeUndefined()
+    expect(malformedRpcResult('eth_signTypedData_v4', `0x${'5'.repeat(130)}`)).toBeUndefined()
+    for (const bad of [`0x${'5'.repeat(61)}`, '0x', 'signed', `0x${'g'.repeat(130)}`, {}])
+      expect(malformedRpcResult('personal_sign', bad)).toBe('signature')
+    // Reads are not checked here.
+    expect(malformedRpcResult('eth_getBalance', '0x10')).toBeUndefined()
   })
 })

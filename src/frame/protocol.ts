@@ -182,7 +182,18 @@ const Address = v.pipe(
   v.check((value: string) => isEvmAddress(value), 'Address: 0x plus 40 hex characters'),
 )
 const Email = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('Invalid email'))
-const Otp = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'One-time code: 6 digits'))
+/** Longest one-time code sent (ours: no code is near it). */
+const OTP_MAX_CHARS = 64
+/**
+ * SPEC §5 "One-time code is a string": whatever the frame mailed (its format is the frame's to check), so long
+ * as there is one; the bound only keeps a pasted page out of a message.
+ */
+const Otp = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty('One-time code: a non-empty string'),
+  v.maxLength(OTP_MAX_CHARS, 'One-time code: a non-empty string'),
+)
 const ChainId = v.union([v.pipe(v.number(), v.integer(), v.minValue(1)), v.pipe(v.string(), v.maxLength(80))])
 /** A Solana CAIP-2 chain id (`solana:` and 32 base58 characters of the genesis hash). */
 const SolanaChainId = v.pipe(
@@ -484,3 +495,32 @@ type SchemasMatchTheirTypes = [
   Expect<Same<v.InferOutput<typeof replySchema>, FrameReply>>,
   Expect<Same<v.InferOutput<typeof frameEventSchema>, FrameEvent>>,
 ]
+
+/** SPEC §5: a transaction hash is 0x and 64 hex characters. */
+export const isTransactionHash = (value: unknown): boolean =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
+/** SPEC §5: a signed message is 0x and 62 or more hex characters. */
+export const isSignature = (value: unknown): boolean =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{62,}$/.test(value)
+
+/** The RPC methods whose answer is a signature, and the one whose answer is a transaction hash. */
+const SIGNATURE_METHODS: ReadonlySet<string> = new Set([
+  'personal_sign',
+  'eth_sign',
+  'eth_signTypedData',
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v4',
+])
+
+/**
+ * What is wrong with the frame's answer to an RPC request, by SPEC §5: a signing method's answer that is no
+ * signature (`'signature'`), `eth_sendTransaction`'s that is no transaction hash (`'hash'`); else undefined.
+ *
+ * @example
+ * malformedRpcResult('eth_sendTransaction', '0x12') // 'hash'
+ */
+export function malformedRpcResult(method: string, result: unknown): 'hash' | 'signature' | undefined {
+  if (method === 'eth_sendTransaction') return isTransactionHash(result) ? undefined : 'hash'
+  if (SIGNATURE_METHODS.has(method)) return isSignature(result) ? undefined : 'signature'
+  return undefined
+}

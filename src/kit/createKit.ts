@@ -14,7 +14,13 @@ import type { EmbeddedWallet } from '../embedded/load'
 import type { Capability, CapabilityServices, RegisteredCapability } from '../machines/capability'
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
 import type { FrameActorRef } from '../machines/frame'
-import { defineKitMachine, initialKitContext, type KitEvent, type KitInput } from '../machines/kit'
+import {
+  type ConnectionActorRef,
+  defineKitMachine,
+  initialKitContext,
+  type KitEvent,
+  type KitInput,
+} from '../machines/kit'
 import type { AccountRef, SessionClientRef } from '../machines/kit/types'
 import { signInConfig, siwxOf } from '../siwx/adapter'
 import { browserStorage, createKitStore } from '../storage'
@@ -245,12 +251,23 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
         bridge.setLoader(() => sendBack({ type: 'embedded.load' }))
         return () => bridge.setLoader(undefined)
       }),
-      /** The connection's connectors, for matching a picked wallet to a local one. */
-      followConnectors: fromCallback<KitEvent>(({ sendBack, system }) =>
-        followConnectorsOf(system.get('connection'), (connectors) =>
+      /**
+       * The connection's connectors, for matching a picked wallet to a local one; and its failures, for the
+       * kit's error telemetry (SPEC §7).
+       */
+      followConnectors: fromCallback<KitEvent>(({ sendBack, system }) => {
+        const connection = system.get('connection') as ConnectionActorRef | undefined
+        const stop = followConnectorsOf(connection, (connectors) =>
           sendBack({ type: 'kit.connectors', connectors }),
-        ),
-      ),
+        )
+        const failures = connection?.on('connection.failed', ({ event, report }) =>
+          sendBack({ type: 'kit.reportError', event, report }),
+        )
+        return () => {
+          stop()
+          failures?.unsubscribe()
+        }
+      }),
       /** Keeps the namespace the visitor chose last (SPEC §3 last-used chain). */
       chainStore: fromCallback<{ type: 'chain.active'; chain: ChainNamespace }>(({ receive }) => {
         receive((event) => store.write('lastUsedChain', event.chain))
@@ -277,6 +294,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
           frame.on('embedded.disconnected', (event) => sendBack(event)),
           frame.on('embedded.failed', (event) => sendBack(event)),
           frame.on('embedded.rpcNotAllowed', (event) => sendBack(event)),
+          frame.on('embedded.refused', (event) => sendBack(event)),
         ]
         let view = selectFrameView(frame.getSnapshot())
         if (view) sendBack({ type: 'embedded.view', view, previous: undefined, connected: false })

@@ -535,3 +535,59 @@ describe('selectStatus', () => {
     h.stop()
   })
 })
+
+describe('connectionMachine: failures reported for telemetry (SPEC §7 error props, §8)', () => {
+  const failures = (h: Harness) => {
+    const seen: {
+      event: string
+      report: { errorType: string; errorMessage: string; stackTrace?: string }
+    }[] = []
+    h.connection.on('connection.failed', ({ event, report }) => seen.push({ event, report }))
+    return seen
+  }
+
+  it('errors are reported: a declined connection emits CONNECT_ERROR with errorType, errorMessage, stackTrace', async () => {
+    const h = harness()
+    const seen = failures(h)
+    await startDisconnected(h)
+    h.send({ type: 'connection.connect', connectorId: 'io.metamask' })
+    h.last(h.calls.connect).reject(rejected4001())
+    await flush()
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({
+      event: 'CONNECT_ERROR',
+      report: { errorType: 'UserRejectedError', errorMessage: 'Connection declined in the wallet.' },
+    })
+    expect(seen[0]?.report.stackTrace).toContain('UserRejectedError')
+    // The flow's own notices are unchanged: the report is for telemetry only.
+    expect(h.notices).toEqual([])
+    h.stop()
+  })
+
+  it("'Failed to disconnect chains': a disconnect that fails on one namespace is reported per chain, naming it", async () => {
+    const h = harness()
+    const seen = failures(h)
+    await startDisconnected(h)
+    await connectWith(h, account())
+    h.send({ type: 'connection.disconnect' })
+    h.last(h.calls.disconnect).reject(new DisconnectError({ cause: new Error('provider gone') }))
+    await flush()
+    expect(seen).toEqual([
+      {
+        event: 'DISCONNECT_ERROR',
+        report: expect.objectContaining({
+          errorType: 'DisconnectError',
+          errorMessage: 'Failed to disconnect chains',
+        }),
+      },
+    ])
+    expect(seen[0]?.report.stackTrace).toContain('Not disconnected: eip155')
+    // The visitor is still told 'Failed to disconnect' (the toast), as before.
+    expect(h.notices.at(-1)).toEqual({
+      type: 'toast.show',
+      variant: 'error',
+      message: 'Failed to disconnect',
+    })
+    h.stop()
+  })
+})

@@ -1,4 +1,6 @@
 import { type ActorRefFrom, assertEvent, assign } from 'xstate'
+import { CONNECT_TIMEOUT_MS } from '../constants'
+import { ConnectTimeoutError, DisconnectError } from '../errors/connection'
 import { connectionSetup, DISCONNECTED } from './connection/setup'
 import type {
   ChainId,
@@ -209,6 +211,10 @@ export function defineConnectionMachine() {
                   type: 'setError',
                   params: ({ event }: { event: { error: unknown } }) => event.error,
                 },
+                {
+                  type: 'reportConnectFailure',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
               ],
             },
           },
@@ -235,7 +241,15 @@ export function defineConnectionMachine() {
             after: {
               connectTimeout: {
                 target: '#connection.disconnected.failed',
-                actions: ['forgetLinking', 'setConnectTimedOut', 'notifyTimedOut'],
+                actions: [
+                  'forgetLinking',
+                  'setConnectTimedOut',
+                  'notifyTimedOut',
+                  {
+                    type: 'reportConnectFailure',
+                    params: () => new ConnectTimeoutError({ timeoutMs: CONNECT_TIMEOUT_MS }),
+                  },
+                ],
               },
             },
           },
@@ -375,6 +389,10 @@ export function defineConnectionMachine() {
               'persistDisconnected',
               'notifyDisconnected',
               'notifyFailure',
+              {
+                type: 'reportDisconnectFailure',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
             ],
           },
         },
@@ -387,6 +405,10 @@ export function defineConnectionMachine() {
               'persistDisconnected',
               'notifyDisconnected',
               'notifyFailure',
+              {
+                type: 'reportDisconnectFailure',
+                params: () => new DisconnectError({ details: 'The connector did not answer in time' }),
+              },
             ],
           },
         },

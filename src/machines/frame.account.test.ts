@@ -208,6 +208,21 @@ describe('frameMachine: RPC requests', () => {
     ])
   })
 
+  it('SPEC §5: a malformed transaction hash or signature from the frame is a clear error, never the answer', async () => {
+    const h = start()
+    await ready(h)
+    await loginByEmail(h)
+    h.frame.silent.add('rpcRequest')
+    const sending = frameRpc(h.actor, { method: 'eth_sendTransaction', params: [{}] })
+    const signing = frameRpc(h.actor, { method: 'personal_sign', params: ['0x68656c6c6f', '0x0'] })
+    const [tx, sign] = h.frame.posted.filter((p) => p.request.type === 'rpcRequest').slice(-2)
+    h.frame.send({ id: tx!.request.id, type: 'frame.reply', payload: { ok: true, result: '0x1234' } })
+    h.frame.send({ id: sign!.request.id, type: 'frame.reply', payload: { ok: true, result: '0xdead' } })
+    await expect(sending).rejects.toMatchObject({ shortMessage: 'Invalid transaction hash' })
+    await expect(signing).rejects.toMatchObject({ shortMessage: 'Invalid signature' })
+    expect(h.emitted.some((e) => e.type === 'embedded.rpcResult')).toBe(false)
+  })
+
   it('behavior: a declined signature rejects with "Signature declined" (4001)', async () => {
     const h = start()
     await ready(h)

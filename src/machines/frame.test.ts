@@ -209,6 +209,33 @@ describe('frameMachine: e-mail login', () => {
     expect(h.frame.posted).toEqual([])
   })
 
+  it('modal shake (SPEC §2): a refused code, malformed here or wrong by the frame, and a refused address are told', async () => {
+    const h = start()
+    await ready(h)
+    const refusals = () => h.emitted.filter((e) => e.type === 'embedded.refused')
+    h.send({ type: 'frame.connectEmail', email: 'not-an-email' })
+    expect(refusals()).toEqual([{ type: 'embedded.refused', reason: 'email' }])
+    h.send({ type: 'frame.connectEmail', email: ALICE })
+    await flush()
+    expect(h.auth()).toEqual({ email: 'otp' })
+    h.send({ type: 'frame.submitOtp', otp: ' ' })
+    expect(refusals()).toHaveLength(2)
+    h.send({ type: 'frame.submitOtp', otp: '12' })
+    await flush()
+    expect(h.error()).toBe('Invalid one-time code')
+    expect(refusals()).toEqual([
+      { type: 'embedded.refused', reason: 'email' },
+      { type: 'embedded.refused', reason: 'code' },
+      { type: 'embedded.refused', reason: 'code' },
+    ])
+    // The right code is not a refusal.
+    h.send({ type: 'frame.submitOtp', otp: h.frame.codeFor(ALICE)! })
+    await flush()
+    await flush()
+    expect(h.auth()).toEqual({ connected: 'idle' })
+    expect(refusals()).toHaveLength(3)
+  })
+
   it('behavior: a new device is approved by e-mail first, a wrong code keeps its error for the retry, the right one connects', async () => {
     const h = start({ accounts: [] })
     await ready(h)
@@ -222,7 +249,7 @@ describe('frameMachine: e-mail login', () => {
     expect(h.auth()).toEqual({ email: 'otp' })
     expect(selectFrameView(h.snapshot())).toBe('EmailVerifyOtp')
 
-    h.send({ type: 'frame.submitOtp', otp: '12' })
+    h.send({ type: 'frame.submitOtp', otp: '   ' })
     expect(h.error()).toBe('Invalid code')
     expect(h.auth()).toEqual({ email: 'otp' })
     h.send({ type: 'frame.submitOtp', otp: '000000' })

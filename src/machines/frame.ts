@@ -92,7 +92,10 @@ const ready = frameSetup.createStateConfig({
           entry: 'endFlow',
           on: {
             'frame.connectEmail': [
-              { guard: 'invalidEmail', actions: 'setInvalidEmail' },
+              {
+                guard: 'invalidEmail',
+                actions: ['setInvalidEmail', { type: 'emitRefused', params: 'email' }],
+              },
               { guard: 'coolingDown', actions: 'setThrottled' },
               { target: 'email', actions: 'startEmail' },
             ],

@@ -150,7 +150,11 @@ export function defineKitMachine() {
         guard: 'connectedThroughEmbedded',
         actions: sendTo('connection', { type: 'connection.lost' }),
       },
-      'embedded.failed': { actions: 'showFrameAlert' },
+      'embedded.failed': { actions: ['showFrameAlert', 'reportFrameFailure'] },
+      // SPEC §2 modal shake: the frame refused the visitor's code or address.
+      'embedded.refused': { actions: 'shakeModal' },
+      // SPEC §7: with analytics on, failures are reported (the telemetry slot caps them, 5 per 60 s).
+      'kit.reportError': { actions: 'reportError' },
       // SPEC §8: the RPC-method-not-allowed alert is shown 300 ms after the refusal (named delay).
       'embedded.rpcNotAllowed': { actions: 'scheduleRpcNotAllowedAlert' },
       'kit.rpcNotAllowedAlert': { actions: 'showRpcNotAllowedAlert' },

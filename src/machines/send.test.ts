@@ -88,6 +88,22 @@ describe('send machine: the form', () => {
     for (const list of Object.values(t.calls)) expect(list).toHaveLength(0)
   })
 
+  it('modal shake (SPEC §2): an invalid amount, or any form refused on review, is told; a valid one is not', () => {
+    const t = harness()
+    const refusals = () => t.notices.filter((n) => n.type === 'send.refused').length
+    t.send(
+      { type: 'send.setToken', token: USDT },
+      { type: 'send.setReceiver', receiverAddress: BOB },
+      { type: 'send.setAmount', amount: '1.0000001' },
+      { type: 'send.preview' },
+    )
+    expect(t.context().error?.message).toBe('Invalid amount')
+    expect(refusals()).toBe(1)
+    t.send({ type: 'send.setAmount', amount: '1' }, { type: 'send.preview' })
+    expect(t.snapshot().value).not.toBe('editing')
+    expect(refusals()).toBe(1)
+  })
+
   it('send.setMax fills the balance; for the native currency less the last fee estimate', async () => {
     const t = harness()
     expect(t.snapshot().can({ type: 'send.setMax' })).toBe(false)

@@ -139,8 +139,8 @@ export const sendMachine = linkTransaction(
           'send.setReceiver': { actions: 'setReceiver' },
           'send.setMax': { guard: 'hasToken', actions: 'setMax' },
           'send.preview': [
-            { guard: 'receiverChecksumInvalid', actions: 'showValidationError' },
-            { guard: 'formInvalid', actions: 'showValidationError' },
+            { guard: 'receiverChecksumInvalid', actions: ['showValidationError', 'emitRefused'] },
+            { guard: 'formInvalid', actions: ['showValidationError', 'emitRefused'] },
             { guard: 'isErc20', target: 'checkingToken', actions: 'clearError' },
             { guard: 'receiverIsName', target: 'resolving', actions: 'clearError' },
             { target: 'previewing', actions: 'acceptAddress' },

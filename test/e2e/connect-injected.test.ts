@@ -104,4 +104,17 @@ describe('telemetry', () => {
     )
     expect(connects[0]?.st).toBe('walletstate')
   })
+
+  it('errors are reported: the sink received an error event with errorType after the declined connection', async () => {
+    const declined = async () =>
+      (await e2e.sandbox.api.telemetry(e2e.sandbox.projectId)).filter(
+        (e) => e.props.event === 'CONNECT_ERROR',
+      )
+    await expect.poll(async () => (await declined()).length).toBeGreaterThanOrEqual(1)
+    expect((await declined())[0]?.props).toMatchObject({
+      type: 'error',
+      errorType: 'UserRejectedError',
+      errorMessage: 'Connection declined in the wallet.',
+    })
+  })
 })

@@ -11,6 +11,7 @@ import {
   freshEmail,
   hostButton,
   logInByEmail,
+  mail,
   SHORT_ADDRESS,
   startE2e,
   startEmailLogin,
@@ -162,6 +163,32 @@ describe('embedded wallet by e-mail, in Chromium against the secure site', () =>
     await expect
       .poll(() => page.getByTestId('demo-result').textContent(), { timeout: 20_000 })
       .toMatch(/Signature declined/)
+    await page.close()
+  })
+
+  it('modal shake: an invalid one-time code shakes the modal (its shake animation is seen, then ends)', async () => {
+    const page = await e2e.newPage()
+    const email = freshEmail('shaken')
+    await startEmailLogin(page, email)
+    const otp = view(page, 'EmailVerifyOtp')
+    const device = view(page, 'EmailVerifyDevice')
+    await otp.or(device).waitFor({ timeout: 30_000 })
+    // The code field shows once this device is approved (the site asks a new device first).
+    if ((await device.count()) > 0) {
+      const approve = await e2e.browser.newPage()
+      await approve.goto(await mail(e2e, email, 'link'))
+      await approve.getByText('The new device is approved').waitFor()
+      await approve.close()
+      await otp.waitFor({ timeout: 30_000 })
+    }
+    await otp.getByRole('textbox', { name: 'Code' }).fill('12')
+    await otp.getByRole('button', { name: 'Continue' }).click()
+    const shaking = page.locator('.ws-dialog[data-shaking]')
+    await shaking.waitFor({ state: 'attached', timeout: 10_000 })
+    expect(await shaking.evaluate((el) => getComputedStyle(el).animationName)).toBe('ws-shake')
+    // The shake ends by itself (its 500 ms, SPEC §2); the refused code's error stays.
+    await shaking.waitFor({ state: 'detached', timeout: 5_000 })
+    await otp.getByRole('alert').waitFor()
     await page.close()
   })
 

@@ -53,7 +53,7 @@ export const frameEvents: Event[] = [
   { type: 'frame.connectEmail', email: ALICE },
   { type: 'frame.connectEmail', email: 'not-an-email' },
   { type: 'frame.submitOtp', otp: MODEL_OTP },
-  { type: 'frame.submitOtp', otp: '12' },
+  { type: 'frame.submitOtp', otp: '  ' },
   { type: 'frame.resendCode' },
   { type: 'frame.cancel' },
   { type: 'frame.connectSocial', provider: 'google' },

@@ -12,6 +12,7 @@ import {
 } from 'xstate'
 import { MULTICHAIN_SOLANA_CONNECTOR_ID } from '../../src/chains/solana/connectorIds'
 import { AFTER_OPEN_PAINT_MS, IMAGE_PRELOAD_RACE_MS } from '../../src/constants'
+import { ALERTS } from '../../src/errors/base'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { sendCapability } from '../../src/kit/capabilities/sendCapability'
@@ -279,6 +280,15 @@ describe('kit rules', () => {
     send(shown('Account'))
     send({ type: 'send.previewing' })
     expect(told('modal')).toEqual([])
+  })
+
+  it('modal shake (SPEC §2): a send form refused on review (an invalid amount) shakes the modal', async () => {
+    const { send, told } = kitWithRecorders()
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    told('modal')
+    send({ type: 'send.refused' })
+    expect(told('modal')).toEqual([{ type: 'modal.shake' }])
   })
 
   it('a disconnect closes the modal and resets the account and the send flow', async () => {
@@ -798,6 +808,41 @@ describe('kit rules', () => {
           type: 'track',
           event: 'CONNECT_SUCCESS',
           properties: { method: 'browser', connector: 'injected' },
+        },
+      },
+    ])
+  })
+
+  it('modal shake (SPEC §2): a code or address the frame refused shakes the modal', () => {
+    const { send, told } = kitWithRecorders()
+    send({ type: 'embedded.refused', reason: 'code' })
+    expect(told('modal')).toEqual([{ type: 'modal.shake' }])
+  })
+
+  it('errors are reported (SPEC §7): a failure becomes an error event with errorType, errorMessage, stackTrace', () => {
+    const { send, told } = kitWithRecorders()
+    const report = {
+      errorType: 'UserRejectedError',
+      errorMessage: 'Connection declined in the wallet.',
+      stackTrace: 'at x',
+    }
+    send({ type: 'kit.reportError', event: 'CONNECT_ERROR', report })
+    expect(told('telemetry')).toEqual([
+      { type: 'telemetry.send', event: { type: 'error', event: 'CONNECT_ERROR', ...report } },
+    ])
+    send({
+      type: 'embedded.failed',
+      error: { name: 'FrameLoadError', message: 'Unable to load email login dependency' },
+      alert: ALERTS.EMBEDDED_WALLET_LOAD_FAILED,
+    })
+    expect(told('telemetry')).toEqual([
+      {
+        type: 'telemetry.send',
+        event: {
+          type: 'error',
+          event: 'EMBEDDED_WALLET_ERROR',
+          errorType: 'FrameLoadError',
+          errorMessage: 'Unable to load email login dependency',
         },
       },
     ])

@@ -260,12 +260,13 @@ const legal = modelWith(
 // +3 in the restoring and legal ones, whose bounded graphs take the root's new transition from more end states.
 // SPEC §9 image preload race (the `walletImage` region: preloading, left by the image, an error or the 2 s race):
 // +4 in each model, +1 in the restoring one and +2 in the legal one, whose bounded graphs reach it from fewer states.
-const PATHS = 85
-const RESTORING_PATHS = 64
-const TOUCH_PATHS = 83
-const FOLLOWER_PATHS = 85
-const SOLANA_PATHS = 83
-const LEGAL_PATHS = 55
+// SPEC §7 error telemetry and §2 shake (`kit.reportError`, `embedded.refused`): +2 in each model.
+const PATHS = 87
+const RESTORING_PATHS = 66
+const TOUCH_PATHS = 85
+const FOLLOWER_PATHS = 87
+const SOLANA_PATHS = 85
+const LEGAL_PATHS = 57
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

@@ -50,6 +50,8 @@ export function sendGlue(send: SendActorRef, kit: CapabilityKit) {
     send.on('send.failed', ({ error }) => {
       if (kit.view() === 'Pay') kit.send({ type: 'pay.transferFailed', error })
     }),
+    // SPEC §2 modal shake: the form was refused (an invalid amount, receiver or token).
+    send.on('send.refused', () => kit.send({ type: 'modal.shake' })),
     send.on('send.previewing', () => {
       if (kit.view() === 'WalletSend') kit.send({ type: 'router.push', view: 'WalletSendPreview' })
     }),

@@ -1,6 +1,7 @@
 import {
   assertEvent,
   assign,
+  emit,
   enqueueActions,
   fromCallback,
   fromPromise,
@@ -18,12 +19,15 @@ import {
   SELECT_ACCOUNT_TIMEOUT_MS,
   SWITCH_CHAIN_TIMEOUT_MS,
 } from '../../constants'
+import { errorReportOf } from '../../errors/base'
 import {
   ConnectTimeoutError,
+  chainsDisconnectError,
   DisconnectError,
   errorInfo,
   SelectAccountError,
   SwitchChainError,
+  toConnectionError,
 } from '../../errors/connection'
 import type {
   ChainId,
@@ -31,6 +35,7 @@ import type {
   ConnectInput,
   ConnectionAccount,
   ConnectionContext,
+  ConnectionEmitted,
   ConnectionEvent,
   ConnectionInput,
   ConnectionNotice,
@@ -77,6 +82,7 @@ export const connectionSetup = setup({
     events: {} as ConnectionEvent,
     input: {} as ConnectionInput,
     tags: {} as ConnectionTag,
+    emitted: {} as ConnectionEmitted,
   },
   actors: {
     reconnect: fromPromise<ReconnectOutput>(notProvided('reconnect')),
@@ -383,6 +389,22 @@ export const connectionSetup = setup({
         type: 'toast.show',
         variant: 'error',
         message: context.error?.message ?? 'Failed to disconnect',
+      }),
+    ),
+    /** SPEC §7: a connect that failed (declined, refused, timed out), for the kit's error telemetry. */
+    reportConnectFailure: emit(
+      (_, error: unknown): ConnectionEmitted => ({
+        type: 'connection.failed',
+        event: 'CONNECT_ERROR',
+        report: errorReportOf(toConnectionError(error)),
+      }),
+    ),
+    /** SPEC §7, §8: a disconnect that failed on this namespace, reported as 'Failed to disconnect chains'. */
+    reportDisconnectFailure: emit(
+      ({ context }, error: unknown): ConnectionEmitted => ({
+        type: 'connection.failed',
+        event: 'DISCONNECT_ERROR',
+        report: errorReportOf(chainsDisconnectError([context.namespace], error)),
       }),
     ),
     notifyChain: sendParent(({ context }): ConnectionNotice => {

@@ -1,4 +1,5 @@
 import type { DomainVerification } from '../../api/verify'
+import type { ErrorReport } from '../../errors/base'
 import type { ErrorInfo } from '../../errors/connection'
 
 /** The connection machine's types: what it holds, takes, tells its parent and asks its slots for. */
@@ -245,6 +246,16 @@ export type ConnectionNotice =
   /** Wallets will not see this page's domain as verified (INVALID) or see it as a scam: SPEC §8 alert
    * UNVERIFIED_DOMAIN. */
   | { type: 'connection.domainUnverified'; verification: DomainVerification }
+
+/**
+ * What the connection emits (`actor.on(type, …)`): a failure for the kit's error telemetry (SPEC §7), with the
+ * event it is reported as. Not a notice to the parent: nothing in the flow waits on it.
+ */
+export type ConnectionEmitted = {
+  type: 'connection.failed'
+  event: 'CONNECT_ERROR' | 'DISCONNECT_ERROR'
+  report: ErrorReport
+}
 
 /** What the persistence slot is asked to store. */
 export type PersistRequest =

@@ -1,6 +1,6 @@
 import { askFrame } from './requests'
 import { frameSetup } from './setup'
-import { AUTH_IDLE, answers, emailAction, FETCHING_USER, submitCode, typedCode } from './steps'
+import { AUTH_IDLE, answers, codeRefused, emailAction, FETCHING_USER, submitCode, typedCode } from './steps'
 
 /**
  * The e-mail login (SPEC §4, §5): the address is sent; the frame asks for this device's approval by e-mail
@@ -81,7 +81,7 @@ export const emailLogin = frameSetup.createStateConfig({
       ...askFrame('connectOtp', typedCode),
       on: {
         'frame.authDone': { guard: answers('connectOtp'), target: FETCHING_USER },
-        'frame.authFailed': { target: 'otp', actions: 'setError' },
+        'frame.authFailed': { target: 'otp', actions: codeRefused },
       },
     },
   },

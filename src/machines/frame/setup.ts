@@ -28,6 +28,8 @@ import {
   frameErrorInfo,
   InvalidEmailError,
   InvalidOtpError,
+  InvalidSignatureError,
+  InvalidTransactionHashError,
   RpcNotAllowedError,
   replyError,
   SmartAccountUnsupportedError,
@@ -38,6 +40,7 @@ import {
   CommandResults,
   type FrameCommand,
   isSolanaFrameUser,
+  malformedRpcResult,
   SAFE_RPC_METHODS,
 } from '../../frame/protocol'
 import type { FrameInbound, FrameTransportCommand, FrameTransportInput } from '../../frame/transport'
@@ -273,7 +276,17 @@ export const frameSetup = setup({
       enqueue.assign({ rpc: context.rpc.filter((r) => r.id !== event.id) })
       enqueue.stopChild(request.actor)
       const { reply } = event
-      if (reply.ok) enqueue.emit({ type: 'embedded.rpcResult', ref: request.ref, result: reply.result })
+      // SPEC §5: a hash or signature that is not one is an error, never handed on as the answer.
+      const malformed = reply.ok ? malformedRpcResult(request.method, reply.result) : undefined
+      if (malformed) {
+        const details = `The frame answered ${request.method.slice(0, 100)} with no ${malformed === 'hash' ? 'transaction hash' : 'signature'}.`
+        const error =
+          malformed === 'hash'
+            ? new InvalidTransactionHashError({ details })
+            : new InvalidSignatureError({ details })
+        enqueue.emit({ type: 'embedded.rpcError', ref: request.ref, error: frameErrorInfo(error) })
+      } else if (reply.ok)
+        enqueue.emit({ type: 'embedded.rpcResult', ref: request.ref, result: reply.result })
       else {
         const error = replyError(reply.error)
         enqueue.emit({ type: 'embedded.rpcError', ref: request.ref, error: frameErrorInfo(error) })
@@ -387,6 +400,8 @@ export const frameSetup = setup({
     }),
     setInvalidEmail: assign({ error: () => frameErrorInfo(new InvalidEmailError()) }),
     setInvalidOtp: assign({ error: () => frameErrorInfo(new InvalidOtpError()) }),
+    /** The visitor's code or address was refused: the kit shakes the modal (SPEC §2). */
+    emitRefused: emit((_, reason: 'code' | 'email') => ({ type: 'embedded.refused' as const, reason })),
     /** SPEC §5: 'Please try again after {n} seconds', n the seconds left rounded up. */
     setThrottled: assign(({ context }) => {
       const left = (context.cooldownUntil ?? 0) - context.now()

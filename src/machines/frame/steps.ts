@@ -37,10 +37,16 @@ export function updateAction(action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OT
  */
 export function submitCode(submitting: string) {
   return [
-    { guard: 'invalidOtp' as const, actions: 'setInvalidOtp' as const },
+    {
+      guard: 'invalidOtp' as const,
+      actions: ['setInvalidOtp' as const, { type: 'emitRefused' as const, params: 'code' as const }],
+    },
     { target: submitting, actions: 'clearError' as const },
   ]
 }
+
+/** The frame refused the code (wrong, expired): its error is shown and the modal shakes (SPEC §2). */
+export const codeRefused = ['setError' as const, { type: 'emitRefused' as const, params: 'code' as const }]
 
 /** The code the visitor typed, as the submitting step sends it. */
 export const typedCode = ({ event }: { event: FrameMachineEvent }) => {

@@ -179,6 +179,11 @@ export type FrameEmitted =
   | { type: 'embedded.failed'; error: FrameErrorInfo; alert: KitAlert }
   /** The frame refused an RPC method for this session (4200, 'Requested RPC call is not allowed'). */
   | { type: 'embedded.rpcNotAllowed'; method: string }
+  /**
+   * The visitor's action was refused: a one-time code (malformed, or wrong by the frame's word) or an e-mail
+   * address. The kit shakes the modal (SPEC §2 modal shake).
+   */
+  | { type: 'embedded.refused'; reason: 'code' | 'email' }
 
 /** What the persistence slot stores (SPEC §3); nothing secret. The slot stamps the time itself. */
 export type FramePersistRequest =

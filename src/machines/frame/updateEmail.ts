@@ -1,6 +1,14 @@
 import { askFrame } from './requests'
 import { frameSetup } from './setup'
-import { ACCOUNT_IDLE, answers, REFRESHING_USER, submitCode, typedCode, updateAction } from './steps'
+import {
+  ACCOUNT_IDLE,
+  answers,
+  codeRefused,
+  REFRESHING_USER,
+  submitCode,
+  typedCode,
+  updateAction,
+} from './steps'
 
 /**
  * Changing the account's e-mail (SPEC §4): the new address is sent (UpdateEmailWallet), then a code mailed
@@ -37,7 +45,7 @@ export const updateEmail = frameSetup.createStateConfig({
       ...askFrame('updateEmailPrimaryOtp', typedCode),
       on: {
         'frame.authDone': { guard: answers('updateEmailPrimaryOtp'), target: 'secondaryOtp' },
-        'frame.authFailed': { target: 'primaryOtp', actions: 'setError' },
+        'frame.authFailed': { target: 'primaryOtp', actions: codeRefused },
       },
     },
     /** UpdateEmailSecondaryOtp: the code sent to the new address. */
@@ -56,7 +64,7 @@ export const updateEmail = frameSetup.createStateConfig({
           target: REFRESHING_USER,
           actions: 'persistNewEmail',
         },
-        'frame.authFailed': { target: 'secondaryOtp', actions: 'setError' },
+        'frame.authFailed': { target: 'secondaryOtp', actions: codeRefused },
       },
     },
   },

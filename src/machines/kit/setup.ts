@@ -333,6 +333,30 @@ export const kitSetup = setup({
         if (capability.connection && context.capabilitiesRunning.includes(capability.id))
           toChainConnection(context, enqueue, capability.connection.chain, { type: 'connection.cancel' })
     }),
+    /** SPEC §2: a refused action shakes the modal (its 500 ms is the modal's `shake` delay). */
+    shakeModal: sendTo('modal', { type: 'modal.shake' }),
+    /** SPEC §7: a failure, as an error event (its `errorType`, `errorMessage`, `stackTrace`); capped by the slot. */
+    reportError: sendTo('telemetry', ({ event }) => {
+      assertEvent(event, 'kit.reportError')
+      return {
+        type: 'telemetry.send',
+        event: { type: 'error', event: event.event, ...event.report },
+      }
+    }),
+    /** SPEC §7: the login frame failed to load (or refused the page): reported as an error event. */
+    reportFrameFailure: sendTo('telemetry', ({ event }) => {
+      assertEvent(event, 'embedded.failed')
+      return {
+        type: 'telemetry.send',
+        event: {
+          type: 'error',
+          event: 'EMBEDDED_WALLET_ERROR',
+          // A notice without its error (a stand-in frame) is still reported, as the load failure it stands for.
+          errorType: event.error?.name ?? 'FrameLoadError',
+          errorMessage: event.error?.message ?? 'Unable to load email login dependency',
+        },
+      }
+    }),
     showEmbeddedUnavailable: assign(({ context }) => addAlert(context, ALERTS.EMBEDDED_WALLET_LOAD_FAILED)),
     /** A wallet request (connect, send) timed out: SPEC §8 alert REQUEST_TIMED_OUT. */
     showTimedOutAlert: assign(({ context }) => addAlert(context, ALERTS.REQUEST_TIMED_OUT)),

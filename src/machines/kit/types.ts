@@ -1,7 +1,7 @@
 import type { ActorRefFrom, PromiseActorLogic } from 'xstate'
 import type { KitLocale, KitThemeVariables, ResolvedKitConfig, ThemeEvent, ThemeMode } from '../../config'
 import type { EmbeddedWallet } from '../../embedded/load'
-import type { KitAlert } from '../../errors/base'
+import type { ErrorReport, KitAlert } from '../../errors/base'
 import type { ViewName } from '../../views'
 import type { AccountEvent, AccountMachine, AccountNotice } from '../account'
 import type {
@@ -203,8 +203,20 @@ export type KitEvent =
   /** From the login frame, through `followFrame`. */
   | Extract<
       FrameEmitted,
-      { type: 'embedded.connected' | 'embedded.disconnected' | 'embedded.failed' | 'embedded.rpcNotAllowed' }
+      {
+        type:
+          | 'embedded.connected'
+          | 'embedded.disconnected'
+          | 'embedded.failed'
+          | 'embedded.rpcNotAllowed'
+          | 'embedded.refused'
+      }
     >
+  /**
+   * A failure to report to telemetry (SPEC §7 error props), with the event it is reported as: a connection's
+   * (`connection.failed`, through `followConnectors`), or the login frame's.
+   */
+  | { type: 'kit.reportError'; event: string; report: ErrorReport }
   /** The analytics config refused this page's origin (403, from the `telemetry` slot). */
   | { type: 'telemetry.configRefused'; status: number }
   /** The wallet listing refused the project id (through `followWallets`). */

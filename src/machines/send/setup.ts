@@ -312,6 +312,8 @@ export const sendSetup = setup({
     })),
     /** The form was accepted: the kit shows the preview (`send.previewing`). */
     emitPreviewing: emit({ type: 'send.previewing' as const }),
+    /** The form was refused (no amount, a bad amount or receiver): the kit shakes the modal (SPEC §2). */
+    emitRefused: emit({ type: 'send.refused' as const }),
     /** Pay: the payment's token, amount and recipient become the form (the sender is the kit's account). */
     takePayment: assign(({ context, event }) => {
       assertEvent(event, 'send.pay')

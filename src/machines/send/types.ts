@@ -211,6 +211,8 @@ export type SendEvent =
 /** What the send machine tells the kit (`actor.on(type, …)`). */
 export type SendNotice =
   | { type: 'send.previewing' }
+  /** The form was refused on review (SPEC §5: amount, receiver, token): the modal shakes (SPEC §2). */
+  | { type: 'send.refused' }
   | { type: 'send.submitted'; hash: Hex; chainId: number }
   | {
       type: 'send.succeeded'
