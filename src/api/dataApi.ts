@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { isAddress } from 'viem'
+import { isSolanaAddress } from '../chains/solana/address'
 import type { ResolvedKitConfig } from '../config'
 import {
   DATA_API_MAX_ITEMS,
@@ -455,7 +456,10 @@ export interface DataApiClient {
   isNetworkSupported(chainId: string, options?: CallOptions): Promise<boolean>
   /** Token balances (SPEC §3), decimals '0' dropped (SPEC §5); empty and `supported: false` off-network. */
   getBalances(parameters: GetBalancesParameters): Promise<BalancesResult>
-  /** One page of transfer history, newest first. */
+  /**
+   * One page of transfer history, newest first (eip155). With `onramp`, that provider's orders for the account,
+   * on eip155 or on a Solana network (a base58 account).
+   */
   getHistory(parameters: GetHistoryParameters): Promise<HistoryPage>
   /** One page of the NFTs an account holds (spam included, flagged). */
   getNfts(parameters: GetNftsParameters): Promise<NftPage>
@@ -585,11 +589,22 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     },
 
     async getHistory({ account, chainId, cursor, onramp, signal }) {
-      if (!(await evmSupported('history', chainId, signal))) return { data: [], next: null, supported: false }
+      // A provider's orders are listed on Solana too (activity is eip155's, SPEC §1).
+      const solanaOrders = onramp !== undefined && chainNamespaceOf(chainId) === 'solana'
+      const served = solanaOrders
+        ? await supportedFor('history', chainId, signal)
+        : await evmSupported('history', chainId, signal)
+      if (!served) return { data: [], next: null, supported: false }
+      if (solanaOrders && !isSolanaAddress(account)) {
+        throw new DataApiError('history', {
+          kind: 'input',
+          details: `Not a Solana address: ${String(account).slice(0, 60)}`,
+        })
+      }
       const page = await call(
         'history',
         {
-          path: `v1/account/${encodeURIComponent(evmAddress(account, 'history'))}/history`,
+          path: `v1/account/${encodeURIComponent(solanaOrders ? account : evmAddress(account, 'history'))}/history`,
           query: { cursor: cursor ?? undefined, onramp, chainId },
           signal,
         },
