@@ -130,7 +130,7 @@ const PurchaseCurrencySchema = v.picklist(
   PURCHASE_CURRENCIES,
   `purchaseCurrency must be one of ${PURCHASE_CURRENCIES.join(', ')}`,
 )
-const NetworkSchema = v.picklist(ONRAMP_NETWORKS, `network must be one of ${ONRAMP_NETWORKS.join(', ')}`)
+const NetworkSchema = v.picklist(ONRAMP_NETWORKS, `network must be ${ONRAMP_NETWORKS.join(' or ')}`)
 
 /** `POST /v1/onramp/quote`. */
 export const QuoteBodySchema = v.object({
