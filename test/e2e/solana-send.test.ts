@@ -242,7 +242,10 @@ describe('buying on Solana through the partner page (issue 38)', () => {
     await coinbase.click()
     const partner = await popup
     await partner.waitForURL((url) => url.origin === e2e.sandbox.onrampPartner.origin, { timeout: 20_000 })
-    await partner.getByText(me).waitFor()
+    // The order delivers to the visitor's base58 address, on the sandbox's Solana network.
+    const field = (name: string) => partner.locator(`[data-field="${name}"]`).textContent()
+    await expect.poll(() => field('address')).toBe(me)
+    expect(await field('network')).toBe('Walletstate Sandbox Solana')
     await partner.getByRole('button', { name: 'Complete purchase' }).click()
     const status = page.getByRole('status').filter({ hasText: 'Purchase' })
     await expect
