@@ -104,19 +104,23 @@ const onChain = (chainId: OnrampChainId) => (network: OnrampNetwork) => networkC
 
 /**
  * The options an account can buy with: the networks of its namespace only (a 0x address receives on eip155
- * networks, a base58 one on Solana's), the purchase currencies left without a network dropped.
+ * networks, a base58 one on Solana's), the purchase currencies left without a network dropped; the options
+ * themselves when all of them are on its namespace.
  *
  * @example
  * optionsFor(options, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp').purchaseCurrencies.map((c) => c.id) // ['USDC', 'SOL']
  */
 export function optionsFor(options: OnrampOptions, chainId: OnrampChainId): OnrampOptions {
   const namespace = namespaceOf(chainId)
+  const ours = (network: OnrampNetwork) => namespaceOf(networkChainId(network)) === namespace
+  // All of them on the account's namespace: the options as they are (the same object).
+  if (options.purchaseCurrencies.every((currency) => currency.networks.every(ours))) return options
   return {
     ...options,
     purchaseCurrencies: options.purchaseCurrencies
       .map((currency) => ({
         ...currency,
-        networks: currency.networks.filter((network) => namespaceOf(networkChainId(network)) === namespace),
+        networks: currency.networks.filter(ours),
       }))
       .filter((currency) => currency.networks.length > 0),
   }
