@@ -19,6 +19,8 @@ import {
  * 0.5 SOL to another sandbox key and 10 USDC to a fresh key (its token account created by the send), each
  * approved in the wallet's prompt; a success toast, the modal back on Account (SPEC §2), and the SVM balances,
  * read here with web3.js, changed by exactly what was sent. A declined prompt keeps the form and says so.
+ * Issue 38: swaps with the sandbox's Solana maker, and Buy on Solana: 50 USD of USDC through the partner page,
+ * delivered on the SVM (exactly 49.5 USDC) with the kit's toast and Tokens saying so.
  */
 let e2e: E2eContext
 let page: Page
