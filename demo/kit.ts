@@ -38,6 +38,15 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
     }),
   )
 
+  const BITCOIN_REGTEST: KitNetwork = {
+    id: '0f9188f13cb7b2c71f2a335e3a4fc328',
+    name: 'Bitcoin Regtest',
+    chainNamespace: 'bip122',
+    caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+    nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+    rpcUrls: { default: { http: [] } },
+    testnet: true,
+  }
   /** The sandbox's Solana chain (issue 17), beside the EVM one: one modal for both namespaces. */
   const solanaChain: KitNetwork | undefined = sandboxConfig.solana
     ? defineSolanaNetwork({
@@ -122,7 +131,14 @@ export function createDemoKit(sandboxConfig: DemoSandboxConfig, search: string, 
         }
       : {}),
     ...(Object.keys(walletConnect).length > 0 ? { walletConnect } : {}),
-    networks: solanaChain ? [localChain, solanaChain, ...moreChains] : [localChain, ...moreChains],
+    networks: [
+      localChain,
+      ...(solanaChain ? [solanaChain] : []),
+      ...moreChains,
+      // `?bitcoin=1`: Bitcoin regtest, where a multichain WalletConnect wallet's bip122 account shows (no balance:
+      // the sandbox has no Bitcoin node).
+      ...(params.get('bitcoin') === '1' ? [BITCOIN_REGTEST] : []),
+    ],
     // The kit asks a wallet only for swaps through this router (it checks every transaction the API builds).
     ...(sandboxConfig.swapRouter
       ? { swapRouters: { [`eip155:${localChain.id}`]: sandboxConfig.swapRouter } }

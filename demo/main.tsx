@@ -9,6 +9,7 @@ import {
   type KitRootProps,
   useKitAccount,
   useKitAssets,
+  useKitBitcoin,
   useKitLocale,
   useKitPay,
   useKitSendCalls,
@@ -186,6 +187,7 @@ function LocaleSelect() {
 function App() {
   const { isConnected, address, namespace } = useKitAccount()
   const solana = useKitSolana()
+  const bitcoin = useKitBitcoin()
   const session = useKitSession()
   const theme = useKitTheme()
   const [result, setResult] = useState('')
@@ -219,14 +221,21 @@ function App() {
           onClick={() => {
             const message = `Hello from the Walletstate demo to ${address}`
             // On Solana the wallet signs through the kit; the signature is base58.
-            show(namespace === 'solana' ? solana.signMessage(message) : sign.mutateAsync({ message }))
+            // On Bitcoin (bip122), the legacy message format: the signature is base64.
+            show(
+              namespace === 'solana'
+                ? solana.signMessage(message)
+                : namespace === 'bip122'
+                  ? bitcoin.signMessage(message).then(({ signature }) => signature)
+                  : sign.mutateAsync({ message }),
+            )
           }}
         >
           Sign message
         </button>
         <button
           type="button"
-          disabled={!isConnected || send.isPending || namespace === 'solana'}
+          disabled={!isConnected || send.isPending || namespace !== 'eip155'}
           onClick={() => show(send.mutateAsync({ to: RECIPIENT, value: parseEther('0.01') }))}
         >
           Send transaction

@@ -275,6 +275,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             webapp_link: wallets.wcWalletUrl,
             // Its universal link: on a phone the kit opens `${wcWalletUrl}wc?uri=…`, the same page (issue 18).
             mobile_link: wallets.wcWalletUrl,
+            // Both of its namespaces (the sandbox chains and Solana's): a multichain wallet, one entry in Connect.
+            chains: [
+              'eip155:31337',
+              `eip155:${SANDBOX_CHAIN_2_ID}`,
+              'eip155:1',
+              SANDBOX_SOLANA_CHAIN_ID,
+              // Bitcoin regtest: the page's bip122 account (signing only; no Bitcoin node in the sandbox).
+              'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+            ],
           },
         ],
       }).then(track),

@@ -126,7 +126,7 @@ describe('resolveConfig', () => {
       'projectId: must be a string',
       'networks.0.id: must be a non-negative integer or a non-empty string',
       'networks.0.name: must be a non-empty string',
-      "networks.0.chainNamespace: must be 'eip155' or 'solana'",
+      "networks.0.chainNamespace: must be 'eip155', 'solana' or 'bip122'",
       'networks.0.nativeCurrency: must have a name, a symbol and whole-number decimals',
       'networks.0.rpcUrls.default.http: must be a list of URLs',
       "themeMode: must be 'dark' or 'light'",
@@ -136,6 +136,19 @@ describe('resolveConfig', () => {
       'endpoints.mirror: is not an endpoint',
     ])
     expect(configProblems(base)).toEqual([])
+    // Bitcoin (bip122): named by its genesis block hash's first 32 hex characters.
+    const bitcoin = {
+      id: '0f9188f13cb7b2c71f2a335e3a4fc328',
+      name: 'Bitcoin Regtest',
+      chainNamespace: 'bip122',
+      caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+      nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+      rpcUrls: { default: { http: [] } },
+    }
+    expect(configProblems({ ...base, networks: [network, bitcoin] })).toEqual([])
+    expect(
+      configProblems({ ...base, networks: [network, { ...bitcoin, caipNetworkId: 'bip122:regtest' }] }),
+    ).toEqual(['networks.1.caipNetworkId: must be bip122:{genesis block hash, first 32 hex characters}'])
     expect(configProblems(null)).toEqual(['config: must be an object'])
     expect(configProblems({ ...base, networks: [null] })).toEqual(['networks.0: must be a network object'])
   })

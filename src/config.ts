@@ -30,7 +30,8 @@ export type KitNetworkInput = KitNetwork | EvmChain
 export interface KitNetwork {
   id: number | string
   name: string
-  chainNamespace: 'eip155' | 'solana'
+  /** bip122 (Bitcoin): a multichain WalletConnect wallet's account, held and signing; no balance is read. */
+  chainNamespace: 'eip155' | 'solana' | 'bip122'
   /** `namespace:reference`, e.g. `eip155:1`. */
   caipNetworkId: `${string}:${string}`
   nativeCurrency: { name: string; symbol: string; decimals: number }
@@ -461,6 +462,8 @@ const ENDPOINT_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_ENDPOINTS
 type Report = (path: string, problem: string) => void
 
 const SOLANA_NETWORK_ID = /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/
+/** CAIP-2's bip122 profile: the genesis block hash's first 32 hex characters. */
+const BIP122_NETWORK_ID = /^bip122:[0-9a-f]{32}$/
 
 /**
  * A host's network: a viem chain as it is (neither `chainNamespace` nor `caipNetworkId`: eip155, its id a chain
@@ -479,14 +482,16 @@ function checkNetwork(network: unknown, path: string, report: Report): void {
     report(`${path}.id`, 'must be a non-negative integer or a non-empty string')
   if (typeof name !== 'string' || name.length === 0) report(`${path}.name`, 'must be a non-empty string')
   if (written) {
-    if (chainNamespace !== 'eip155' && chainNamespace !== 'solana')
-      report(`${path}.chainNamespace`, "must be 'eip155' or 'solana'")
+    if (chainNamespace !== 'eip155' && chainNamespace !== 'solana' && chainNamespace !== 'bip122')
+      report(`${path}.chainNamespace`, "must be 'eip155', 'solana' or 'bip122'")
     if (typeof caipNetworkId !== 'string' || !CAIP_NETWORK_ID.test(caipNetworkId))
       report(`${path}.caipNetworkId`, 'must be namespace:reference')
     // A Solana network is named by its genesis hash (CAIP-2's Solana profile): the wallet adapter's cluster names
     // (`solana:mainnet`) are not network ids.
     else if (chainNamespace === 'solana' && !SOLANA_NETWORK_ID.test(caipNetworkId))
       report(`${path}.caipNetworkId`, 'must be solana:{genesis hash, 32 characters}')
+    else if (chainNamespace === 'bip122' && !BIP122_NETWORK_ID.test(caipNetworkId))
+      report(`${path}.caipNetworkId`, 'must be bip122:{genesis block hash, first 32 hex characters}')
     // On eip155 the CAIP-2 id is derived from the chain id: the two never name different chains.
     else if (
       chainNamespace === 'eip155' &&
@@ -515,7 +520,10 @@ const isKitNetwork = (network: object): network is KitNetwork =>
 const kitNetworkOf = (network: KitNetworkInput): KitNetwork =>
   isKitNetwork(network) ? network : defineEvmNetwork(network)
 
-/** What is wrong with a host's config, one "path: problem" each (empty when nothing is). */
+/**
+ * What is wrong with a host's config, one "path: problem" each (empty when nothing is).
+ * @internal
+ */
 export function configProblems(config: unknown): string[] {
   const problems: string[] = []
   const report: Report = (path, problem) => {
@@ -709,7 +717,10 @@ function checkAccountTypes(types: unknown, report: Report): void {
   }
 }
 
-/** The RPC URL a network's calls go to outside the provider's host: its `rpcMap` entry, else its own first URL. */
+/**
+ * The RPC URL a network's calls go to outside the provider's host: its `rpcMap` entry, else its own first URL.
+ * @internal
+ */
 export function networkRpcUrl(
   config: Pick<ResolvedKitConfig, 'rpcMap'>,
   network: Pick<KitNetwork, 'caipNetworkId' | 'rpcUrls'>,
@@ -720,6 +731,7 @@ export function networkRpcUrl(
 /**
  * A page the visitor reads (terms, privacy policy): `https:`, or `http:` on the loopback host only (a local
  * sandbox), without credentials; else `undefined`.
+ * @internal
  */
 export function safePageUrl(value: unknown): string | undefined {
   const link = normaliseLink(value)
@@ -833,8 +845,11 @@ function checkSignIn(value: unknown, path: keyof typeof SIGN_IN_FUNCTIONS, repor
       report(`${path}.${name}`, 'must be a function')
 }
 
-/** The chain namespaces this kit has an adapter for (`src/chains/`). */
-export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155', 'solana']
+/**
+ * The chain namespaces this kit has an adapter for (`src/chains/`).
+ * @internal
+ */
+export const CHAIN_ADAPTER_NAMESPACES: readonly string[] = ['eip155', 'solana', 'bip122']
 
 /** A network's namespace, by its `chainNamespace` and its CAIP-2 id alike, has a chain adapter. */
 function hasChainAdapter(network: KitNetwork): boolean {
@@ -987,6 +1002,7 @@ export function defineEvmNetwork(chain: EvmChain): KitNetwork {
  * The chain an eip155 network was made from (a viem chain given to `networks` or to `defineEvmNetwork`), with
  * what the kit network does not carry (its contracts, such as Multicall3, its formatters); `undefined` for a
  * network written out by hand.
+ * @internal
  */
 export function evmChainOf(network: KitNetwork): EvmChain | undefined {
   return sourceChains.get(network)

@@ -411,3 +411,41 @@ export const STORED_PERMISSIONS_MAX = 64
 // EIP-5792, ours: how long a wallet's `wallet_getCapabilities` answer serves the same connector, account and chain
 // (a permission grant right after a batch check asks the wallet once).
 export const WALLET_CAPABILITIES_FRESH_MS = 30_000
+
+/**
+ * SPEC §1/§7: the Solana wallet methods a WalletConnect session asks for (WalletConnect's Solana RPC, as the
+ * sandbox wallet page and the Solana wallets serve it): Solana's own pairing, and a multichain pairing's solana
+ * namespace.
+ */
+export const KIT_SOLANA_METHODS: readonly string[] = [
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAndSendTransaction',
+]
+
+/**
+ * SPEC §1/§7: a multichain WalletConnect pairing also proposes bip122 (optional): WalletConnect's Bitcoin RPC
+ * methods, on Bitcoin mainnet, testnet and regtest (CAIP-2: the genesis block hash's first 32 hex characters).
+ */
+export const KIT_BIP122_METHODS: readonly string[] = ['signMessage', 'getAccountAddresses', 'sendTransfer']
+export const BIP122_CHAIN_IDS: readonly string[] = [
+  'bip122:000000000019d6689c085ae165831e93',
+  'bip122:000000000933ea01ad0ee984209779ba',
+  'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+]
+
+// §9 Multicall batch size, native balance cache, image preload race, pending transactions
+/** The most calldata bytes one multicall of batched chain reads carries (viem's `batch.multicall.batchSize`). §9 */
+export const MULTICALL_BATCH_SIZE_BYTES = 1_024
+/** How long the native balance Account shows stays fresh: a second opening within it asks the chain nothing. §9 */
+export const NATIVE_BALANCE_CACHE_MS = BALANCE_CACHE_MS
+
+/**
+ * SPEC §3 Connector `imageId`: the provider's image ids (`GET /public/getAssetImage/{id}`, SPEC §7) of the kit's own
+ * connectors, shown when the connector brings no icon of its own.
+ */
+export const CONNECTOR_IMAGE_IDS = {
+  walletConnect: '5fca2d83-f6c9-bb4a-5d36-af55fc278c00',
+  auth: '4e6d4e17-83ac-acc4-b890-b8ec50690b00',
+  injected: '065e0730-2be8-c000-e845-0fc9c55dea00',
+} as const

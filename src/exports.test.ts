@@ -146,6 +146,7 @@ describe('exports', () => {
         "useKitActor",
         "useKitAlerts",
         "useKitAssets",
+        "useKitBitcoin",
         "useKitConfig",
         "useKitLocale",
         "useKitPay",

@@ -61,7 +61,7 @@ describe('KitConfig', () => {
   test('defineEvmNetwork turns a viem-style chain into a KitNetwork', () => {
     expectTypeOf(defineEvmNetwork).returns.toEqualTypeOf<KitNetwork>()
     expectTypeOf(defineEvmNetwork).parameter(0).toHaveProperty('id').toEqualTypeOf<number>()
-    expectTypeOf<KitNetwork['chainNamespace']>().toEqualTypeOf<'eip155' | 'solana'>()
+    expectTypeOf<KitNetwork['chainNamespace']>().toEqualTypeOf<'eip155' | 'solana' | 'bip122'>()
   })
 
   test('resolveConfig fills in every default: the resolved config has no optional keys', () => {

@@ -96,12 +96,14 @@ export const STORED_VALUES = {
   walletName: boundedString(200),
   connectorId: boundedString(200),
   activeNetwork: matching(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/),
-  lastUsedChain: oneOf('eip155', 'solana'),
+  lastUsedChain: oneOf('eip155', 'solana', 'bip122'),
   connectionStatus: oneOf('connected', 'disconnected'),
   /** Solana's connection (issue 17), beside eip155's: its wallet, status and network (SPEC §3 per chain). */
   solanaConnectorId: boundedString(200),
   solanaConnectionStatus: oneOf('connected', 'disconnected'),
   solanaNetwork: matching(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/),
+  /** A multichain WalletConnect session's Bitcoin account is connected (restored from that session on a reload). */
+  bip122ConnectionStatus: oneOf('connected', 'disconnected'),
   connectedSocial: boundedString(40),
   /** SPEC §3: the embedded wallet's login flag, its e-mail and the last login time (epoch ms). */
   emailLoginFlag: (value: unknown) => (typeof value === 'boolean' ? value : undefined),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CONNECTOR_IMAGE_IDS } from '../../src/constants.ts'
 import {
   ASSET_IMAGE_IDS,
   DEFAULT_ALLOWED_ORIGINS,
@@ -250,6 +251,13 @@ describe('images', () => {
     await svg('/public/getCurrencyImage/USD')
     await svg('/public/getCurrencyImage/eur')
     for (const symbol of ['ETH', 'USDC', 'USDT', 'STK']) await svg(`/public/getTokenImage/${symbol}`)
+  })
+
+  it("serves the kit's own connector images (SPEC §3 Connector imageId, the kit's CONNECTOR_IMAGE_IDS)", async () => {
+    for (const [id, imageId] of Object.entries(CONNECTOR_IMAGE_IDS)) {
+      expect(ASSET_IMAGE_IDS[`connector:${id}`]).toBe(imageId)
+      await svg(`/public/getAssetImage/${imageId}`)
+    }
   })
 
   it('answers 404 for unknown image ids', async () => {

@@ -1,4 +1,12 @@
 import * as v from 'valibot'
+import {
+  decodeDeployData,
+  decodeFunctionData,
+  deploylessCallViaBytecodeBytecode,
+  type Hex,
+  multicall3Abi,
+  parseAbi,
+} from 'viem'
 import { parseJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import type { AllowedOrigins } from '../shared/origins.ts'
 import { type Chain, SANDBOX_CAIP_CHAIN_ID } from './chain.ts'
@@ -22,6 +30,23 @@ export interface RpcServiceOptions {
 
 /** The bundler this host fronts (SPEC §7 `bundler` query parameter): alto is Pimlico's. */
 export const BUNDLER_NAME = 'pimlico'
+
+/** Entries the request log keeps (`GET /__log`); the oldest go first. */
+export const RPC_LOG_MAX = 2_000
+
+/**
+ * One HTTP request the RPC host took (`GET /__log`, from Node): the page that sent it, the chain it named and
+ * each call in it, an
+ * `eth_call` with the number of contract reads it carries (more than one when it is a Multicall3 `aggregate3`,
+ * at an address or deployless). Tests read it to see how the kit asks the chain: batched, cached.
+ */
+export interface RpcLogEntry {
+  at: number
+  /** The page that asked (its `Origin` header), if a page did. */
+  origin?: string
+  chainId: string
+  calls: { method: string; reads?: number; to?: string }[]
+}
 
 /** Batches larger than this are refused, as hosted RPC providers do. */
 export const MAX_BATCH = 100
@@ -110,11 +135,14 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
     [chain, ...(options.moreChains ?? [])].map((c) => [`eip155:${c.chainId}`, c]),
   )
   const servedList = [...served.keys()].join(', ')
+  const log: RpcLogEntry[] = []
   return startService({
     name: 'rpc',
     ...(options.origins ? { origins: options.origins } : {}),
     port: options.port ?? 0,
+    privatePaths: ['/__log'],
     async handler(req) {
+      if (req.url.pathname === '/__log' && req.method === 'GET') return { json: { entries: log } }
       const path = req.url.pathname.replace(/\/$/, '')
       if (path !== '/v1' && path !== '/v1/bundler') return undefined
       if (req.method !== 'POST') {
@@ -172,6 +200,16 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
       const answer = (request: JsonRpcRequest) =>
         bundler ? forward(upstream, request, 'bundler') : answerOne(upstream, request)
       const requests = parsed.output
+      if (!bundler) {
+        const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+        log.push({
+          at: Date.now(),
+          ...(origin ? { origin } : {}),
+          chainId,
+          calls: [requests].flat().map(logged),
+        })
+        if (log.length > RPC_LOG_MAX) log.splice(0, log.length - RPC_LOG_MAX)
+      }
       if (!Array.isArray(requests)) return answer(requests)
       // Each call of a batch goes upstream on its own so a refused method only fails its own entry.
       const answers = await Promise.all(requests.map(answer))
@@ -182,6 +220,45 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
       return replies.length === 0 ? { status: 204 } : { json: replies }
     },
   })
+}
+
+const DEPLOYLESS_CALL = parseAbi(['constructor(bytes, bytes)'])
+
+/** A call as the log keeps it: its method, and for an `eth_call` its target and how many reads it carries. */
+function logged(request: JsonRpcRequest): RpcLogEntry['calls'][number] {
+  if (request.method !== 'eth_call' || !Array.isArray(request.params)) return { method: request.method }
+  const tx = request.params[0] as { to?: unknown; data?: unknown; input?: unknown } | undefined
+  const to = typeof tx?.to === 'string' ? tx.to.toLowerCase() : undefined
+  const data = typeof tx?.data === 'string' ? tx.data : typeof tx?.input === 'string' ? tx.input : undefined
+  return { method: request.method, ...(to ? { to } : {}), reads: data ? readsIn(data as Hex, to) : 1 }
+}
+
+/**
+ * How many contract reads an `eth_call` carries: the calls of a Multicall3 `aggregate3` (sent to a deployed
+ * Multicall3, or deployless: viem's deployless-call bytecode with the multicall's code and calldata as its
+ * constructor arguments, no `to`), else 1.
+ */
+function readsIn(data: Hex, to: string | undefined): number {
+  const aggregate = (calldata: Hex) => {
+    try {
+      const { functionName, args } = decodeFunctionData({ abi: multicall3Abi, data: calldata })
+      return functionName === 'aggregate3' ? (args[0] as readonly unknown[]).length : 1
+    } catch {
+      return 1
+    }
+  }
+  if (to) return aggregate(data)
+  if (!data.startsWith(deploylessCallViaBytecodeBytecode)) return 1
+  try {
+    const { args } = decodeDeployData({
+      abi: DEPLOYLESS_CALL,
+      bytecode: deploylessCallViaBytecodeBytecode,
+      data,
+    })
+    return aggregate(args[1] as Hex)
+  } catch {
+    return 1
+  }
 }
 
 /** Answers one JSON-RPC call: locally for methods a hosted RPC handles itself, otherwise from anvil. */

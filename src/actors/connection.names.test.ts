@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { createConfig, http } from 'wagmi'
 import { injected } from 'wagmi/connectors'
 import { type AnyEventObject, createActor, setup } from 'xstate'
-import { WALLET_NAME_MAX_LENGTH } from '../constants'
+import { CONNECTOR_IMAGE_IDS, WALLET_NAME_MAX_LENGTH } from '../constants'
 import type { ConnectionEvent, ConnectorInfo } from '../machines/connection'
 import { createKitStore } from '../storage'
-import { createEip155ConnectionActors, toConnectorInfo } from './connection'
+import { connectorImageId, createEip155ConnectionActors, toConnectorInfo } from './connection'
 
 /**
  * Wallet names from EIP-6963 announcements and injected providers are cleaned as the listing's are (guards
@@ -88,5 +88,24 @@ describe('wallet names from EIP-6963 announcements and injected providers', () =
     expect(info?.name.startsWith('EvilWWW')).toBe(true)
     expect(Array.from(info?.name ?? '')).toHaveLength(WALLET_NAME_MAX_LENGTH)
     expect(info?.name.endsWith('\u2026')).toBe(true)
+  })
+})
+
+describe('SPEC §3 Connector imageId', () => {
+  it("the kit's own connectors and a plain injected wallet carry the provider image id; an announced wallet its icon", () => {
+    const wagmi = createConfig({
+      chains: [mainnet],
+      transports: { [mainnet.id]: http('http://127.0.0.1:9') },
+      multiInjectedProviderDiscovery: false,
+      connectors: [
+        injected({ target: { id: 'window.plain', name: 'Plain', provider: () => provider as never } }),
+      ],
+    })
+    const [plain] = wagmi.connectors.map(toConnectorInfo)
+    expect(plain).toMatchObject({ type: 'injected', imageId: CONNECTOR_IMAGE_IDS.injected })
+    expect(connectorImageId('walletconnect')).toBe(CONNECTOR_IMAGE_IDS.walletConnect)
+    expect(connectorImageId('auth')).toBe(CONNECTOR_IMAGE_IDS.auth)
+    expect(connectorImageId('announced')).toBeUndefined()
+    expect(connectorImageId('external')).toBeUndefined()
   })
 })

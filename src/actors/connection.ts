@@ -3,10 +3,11 @@ import { watchConnectors } from 'wagmi/actions'
 import { fromCallback, fromPromise } from 'xstate'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
 import { WALLETCONNECT_CONNECTOR_ID } from '../chains/eip155/walletConnect'
-import { DISCONNECT_TIMEOUT_MS, WALLET_NAME_MAX_LENGTH } from '../constants'
+import { CONNECTOR_IMAGE_IDS, DISCONNECT_TIMEOUT_MS, WALLET_NAME_MAX_LENGTH } from '../constants'
 import type {
   ChainId,
   ChosenWallet,
+  ConnectInput,
   ConnectionEvent,
   ConnectOutput,
   ConnectorInfo,
@@ -79,8 +80,8 @@ export function createEip155ConnectionActors({
       return run
     }),
 
-    connect: fromPromise<ConnectOutput, { connectorId: string }>(async ({ input, signal }) =>
-      (await calls()).connect(input.connectorId, signal),
+    connect: fromPromise<ConnectOutput, ConnectInput>(async ({ input, signal }) =>
+      (await calls()).connect(input.connectorId, signal, input.alsoPropose),
     ),
 
     disconnect: fromPromise<void, { connectorId: string | undefined }>(async ({ input }) =>
@@ -225,6 +226,7 @@ export function toConnectorInfo(connector: Connector): ConnectorInfo {
             ? 'announced'
             : 'injected'
   const imageUrl = safeIcon(connector.icon)
+  const imageId = connectorImageId(type)
   return {
     id: connector.id,
     name:
@@ -233,6 +235,18 @@ export function toConnectorInfo(connector: Connector): ConnectorInfo {
     type,
     chain: 'eip155',
     ...(imageUrl ? { imageUrl } : {}),
+    ...(imageId ? { imageId } : {}),
     ...(rdns ? { rdns } : {}),
   }
+}
+
+/** SPEC §3 Connector `imageId`: the provider's image of the kit's own connectors and of a plain injected wallet. */
+export function connectorImageId(type: ConnectorInfo['type']): string | undefined {
+  return type === 'walletconnect'
+    ? CONNECTOR_IMAGE_IDS.walletConnect
+    : type === 'auth'
+      ? CONNECTOR_IMAGE_IDS.auth
+      : type === 'injected'
+        ? CONNECTOR_IMAGE_IDS.injected
+        : undefined
 }

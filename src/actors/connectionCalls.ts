@@ -86,9 +86,18 @@ export function createConnectionCalls({
       return { account: currentAccount(wagmi), connections: connectionsOf(wagmi) }
     },
 
-    async connect(connectorId: string, signal: AbortSignal): Promise<ConnectOutput> {
+    async connect(
+      connectorId: string,
+      signal: AbortSignal,
+      alsoPropose?: readonly string[],
+    ): Promise<ConnectOutput> {
       const connector = findConnector(connectorId)
-      if (!connector) throw new ConnectorNotFoundError({ details: connectorId })
+      if (!connector)
+        throw new ConnectorNotFoundError({ details: connectorId })
+        // A multichain wallet: WalletConnect's next pairing proposes its other namespaces too (one approval).
+      ;(connector as { alsoPropose?: (namespaces: readonly string[]) => void }).alsoPropose?.(
+        alsoPropose ?? [],
+      )
       // An attempt that replaces a cancelled one (a retry, a fresh QR code) starts once the cancelled one has
       // ended: its disconnect must not land on the new pairing.
       const previous = ending.get(connector.id)

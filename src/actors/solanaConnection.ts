@@ -12,12 +12,15 @@ import {
   subscribeSolanaWallets,
   watchEmbeddedSolana,
 } from '../chains/solana'
+import { MULTICHAIN_SOLANA_CONNECTOR_ID } from '../chains/solana/connectorIds'
 import {
   createSolanaWalletConnect,
+  type SignClientLike,
   SOLANA_WALLETCONNECT_ID,
   type SolanaWalletConnectClient,
 } from '../chains/solana/walletConnect'
 import type { WalletConnectParameters } from '../chains/walletConnectParameters'
+import { CONNECTOR_IMAGE_IDS } from '../constants'
 import { SwitchChainError } from '../errors/connection'
 import { SolanaWalletNotFoundError } from '../errors/solana'
 import type {
@@ -50,6 +53,11 @@ export interface SolanaActorDependencies {
   embeddedBridge?: Pick<EmbeddedBridge, 'frame' | 'watch'>
   /** WalletConnect's project id, relay and app metadata: with them, WalletConnect is one of Solana's connectors. */
   walletConnect?: WalletConnectParameters
+  /**
+   * eip155's WalletConnect sign client (its provider's, loaded on first use): with it, a multichain pairing's
+   * Solana account is a connector too (`MULTICHAIN_SOLANA_CONNECTOR_ID`, type `multichain`).
+   */
+  sharedSignClient?: () => Promise<SignClientLike>
 }
 
 /** The page's Solana wallet clients, one per connector (a Wallet Standard wallet is one per page too). */
@@ -74,8 +82,9 @@ export function createSolanaConnectionActors({
   registerWaitMs = 1_000,
   embeddedBridge,
   walletConnect,
+  sharedSignClient,
 }: SolanaActorDependencies) {
-  setUpWalletConnect(walletConnect, chainIds)
+  setUpWalletConnect(walletConnect, chainIds, sharedSignClient)
   const stored = store.read('solanaNetwork') as `solana:${string}` | undefined
   let chainId: `solana:${string}` | undefined = stored && chainIds.includes(stored) ? stored : chainIds[0]
 
@@ -170,15 +179,32 @@ export function createSolanaConnectionActors({
         send()
       })
       const stopWallets = subscribeSolanaWallets((wallets) => {
-        announced = withWalletConnect(wallets).map(
-          (wallet): ConnectorInfo => ({
-            id: wallet.id,
-            name: wallet.name,
-            type: wallet.id === SOLANA_WALLETCONNECT_ID ? 'walletconnect' : 'announced',
-            chain: 'solana',
-            ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
-          }),
-        )
+        announced = [
+          ...withWalletConnect(wallets).map(
+            (wallet): ConnectorInfo => ({
+              id: wallet.id,
+              name: wallet.name,
+              type: wallet.id === SOLANA_WALLETCONNECT_ID ? 'walletconnect' : 'announced',
+              chain: 'solana',
+              ...(wallet.icon ? { imageUrl: wallet.icon } : {}),
+              ...(wallet.id === SOLANA_WALLETCONNECT_ID
+                ? { imageId: CONNECTOR_IMAGE_IDS.walletConnect }
+                : {}),
+            }),
+          ),
+          ...(walletConnectSetup?.shared
+            ? [
+                {
+                  id: MULTICHAIN_SOLANA_CONNECTOR_ID,
+                  name: 'WalletConnect',
+                  type: 'multichain',
+                  chain: 'solana',
+                  chains: ['eip155', 'solana'],
+                  imageId: CONNECTOR_IMAGE_IDS.walletConnect,
+                } satisfies ConnectorInfo,
+              ]
+            : []),
+        ]
         send()
       })
       return () => {
@@ -237,24 +263,34 @@ function registered(connectorId: string, waitMs: number, signal: AbortSignal): P
  * reconnect of its stored session), never before.
  */
 let walletConnectSetup:
-  | { parameters: WalletConnectParameters; chainIds: readonly `solana:${string}`[] }
+  | {
+      parameters: WalletConnectParameters
+      chainIds: readonly `solana:${string}`[]
+      shared: (() => Promise<SignClientLike>) | undefined
+    }
   | undefined
 
 function setUpWalletConnect(
   parameters: WalletConnectParameters | undefined,
   chainIds: readonly `solana:${string}`[],
+  shared: (() => Promise<SignClientLike>) | undefined,
 ): void {
-  walletConnectSetup = parameters ? { parameters, chainIds } : undefined
+  walletConnectSetup = parameters ? { parameters, chainIds, shared } : undefined
 }
 
-/** WalletConnect's client when `connectorId` is its connector and the kit configured it; else undefined. */
+/**
+ * WalletConnect's client when `connectorId` is its connector (Solana's own pairing, or a multichain pairing's
+ * Solana side over eip155's sign client) and the kit configured it; else undefined.
+ */
 function walletConnectClient(connectorId: string): SolanaWalletConnectClient | undefined {
-  if (connectorId !== SOLANA_WALLETCONNECT_ID || !walletConnectSetup) return undefined
+  const shared = connectorId === MULTICHAIN_SOLANA_CONNECTOR_ID ? walletConnectSetup?.shared : undefined
+  if ((connectorId !== SOLANA_WALLETCONNECT_ID && !shared) || !walletConnectSetup) return undefined
   let client = clients.get(connectorId) as SolanaWalletConnectClient | undefined
   if (!client) {
     client = createSolanaWalletConnect({
       ...walletConnectSetup.parameters,
       chainIds: walletConnectSetup.chainIds,
+      ...(shared ? { shared: true, init: shared } : {}),
     })
     clients.set(connectorId, client)
   }

@@ -204,7 +204,10 @@ export function parseWalletListing(value: unknown): WalletListing | undefined {
   return parsed.success ? compact(parsed.output) : undefined
 }
 
-/** The query string of a `getWallets` call, in a stable order (tests and caches rely on it). */
+/**
+ * The query string of a `getWallets` call, in a stable order (tests and caches rely on it).
+ * @internal
+ */
 export function walletsUrl(parameters: Omit<FetchWalletsParameters, 'signal' | 'timeoutMs'>): URL {
   const url = apiUrl(parameters.walletsApi, 'getWallets', parameters.projectId, {
     page: parameters.page,

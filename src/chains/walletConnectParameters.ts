@@ -1,4 +1,10 @@
 import type { ResolvedKitConfig } from '../config'
+import {
+  BIP122_CHAIN_IDS,
+  KIT_BIP122_METHODS,
+  KIT_SOLANA_METHODS,
+  SESSION_DEFAULT_EVENTS,
+} from '../constants'
 
 /*
  * What every WalletConnect client of the kit is configured with (eip155's provider, Solana's sign client): one
@@ -51,4 +57,29 @@ export function walletConnectParameters(config: ResolvedKitConfig): WalletConnec
 export function offHostedVerify(core: unknown): void {
   const verify = (core as { verify?: { isDevEnv?: boolean } } | undefined)?.verify
   if (verify) verify.isDevEnv = true
+}
+
+/**
+ * The kit's namespaces other than eip155 as a multichain pairing proposes them beside eip155 (SPEC §1: methods
+ * and the default events per namespace): Solana on the configured Solana networks, and bip122 (optional).
+ *
+ * @example
+ * const { solana } = otherWalletConnectNamespaces(resolveConfig(config))
+ */
+export function otherWalletConnectNamespaces(
+  config: Pick<ResolvedKitConfig, 'networks'>,
+): Record<string, { chains: string[]; methods: string[]; events: string[] }> {
+  const solana = config.networks.filter((n) => n.chainNamespace === 'solana').map((n) => n.caipNetworkId)
+  // Bitcoin (bip122) is proposed as optional on its public chains and regtest: a wallet may add its account.
+  const bip122 = {
+    chains: [...BIP122_CHAIN_IDS],
+    methods: [...KIT_BIP122_METHODS],
+    events: [...SESSION_DEFAULT_EVENTS],
+  }
+  return solana.length === 0
+    ? { bip122 }
+    : {
+        solana: { chains: solana, methods: [...KIT_SOLANA_METHODS], events: [...SESSION_DEFAULT_EVENTS] },
+        bip122,
+      }
 }

@@ -384,8 +384,13 @@ export class FakeFrame {
       }
       case 'syncTheme':
       case 'syncDappData':
-      case 'reload':
         return this.answer(id, ok())
+      case 'reload':
+        // As the secure site's frame: it answers, reloads (dropping what it waited on) and announces itself again.
+        this.answer(id, ok())
+        if (this.announce)
+          this.deliver?.({ type: 'frame.ready', payload: { version: FRAME_PROTOCOL_VERSION } })
+        return
     }
   }
 }

@@ -12,6 +12,7 @@ import { isEvmAddress } from '../utils/caip'
  * Requests go app → frame with an `id`; the frame answers each with exactly one `frame.reply` carrying the same
  * `id`: `{ ok: true, result }` or `{ ok: false, error: { message, code? } }`. The frame also sends events
  * without an `id` (ready, approval needed or settled, a social result).
+ * @internal
  */
 export const FRAME_PROTOCOL_VERSION = 1
 
@@ -246,6 +247,7 @@ const commandPayloads = {
   reload: v.object({}),
   rejectRpcRequests: v.object({}),
 } satisfies Record<FrameCommand, v.GenericSchema>
+/** @internal */
 export const CommandPayloads: { [C in FrameCommand]: Schema<FrameCommandPayloads[C]> } = commandPayloads
 
 export type CommandPayload<C extends FrameCommand> = FrameCommandPayloads[C]
@@ -260,6 +262,7 @@ const frameEvmUserSchema = v.object({
   preferredAccountType: accountTypeSchema,
   smartAccountDeployed: v.optional(v.boolean()),
 })
+/** @internal */
 export const FrameEvmUserSchema: Schema<FrameEvmUser> = frameEvmUserSchema
 
 /**
@@ -275,10 +278,12 @@ const frameSolanaUserSchema = v.object({
   preferredAccountType: v.literal('eoa'),
   smartAccountDeployed: v.optional(v.boolean()),
 })
+/** @internal */
 export const FrameSolanaUserSchema: Schema<FrameSolanaUser> = frameSolanaUserSchema
 
 /** SPEC §3 User from the login frame: eip155's, or Solana's when its chain id is `solana:`. */
 const frameUserSchema = v.union([frameEvmUserSchema, frameSolanaUserSchema])
+/** @internal */
 export const FrameUserSchema: Schema<FrameUser> = frameUserSchema
 
 /**
@@ -298,12 +303,14 @@ const switchNetworkResultSchema = v.union([
   v.object({ chainId: EvmChainId, address: v.optional(Address) }),
   v.object({ chainId: SolanaChainId, address: v.optional(SolanaAddress) }),
 ])
+/** @internal */
 export const SwitchNetworkResultSchema: Schema<SwitchNetworkResult> = switchNetworkResultSchema
 
 /** SPEC §4: e-mail connect answers what the visitor must do next. */
 const emailConnectResultSchema = v.object({
   action: v.picklist(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']),
 })
+/** @internal */
 export const EmailConnectResultSchema: Schema<FrameCommandResults['connectEmail']> = emailConnectResultSchema
 
 /** An address the kit may open or show as a QR code: http(s) only, never a script URL. */
@@ -313,6 +320,7 @@ const HttpUrl = v.pipe(v.string(), v.maxLength(4096), v.url(), v.regex(/^https?:
 const updateEmailResultSchema = v.object({
   action: v.picklist(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']),
 })
+/** @internal */
 export const UpdateEmailResultSchema: Schema<FrameCommandResults['updateEmail']> = updateEmailResultSchema
 
 /**
@@ -330,6 +338,7 @@ const commandResults = {
   updateEmail: updateEmailResultSchema,
   initSmartAccount: v.object({ address: Address, isDeployed: v.optional(v.boolean()) }),
 } satisfies Partial<Record<FrameCommand, v.GenericSchema>>
+/** @internal */
 export const CommandResults: { [C in keyof FrameCommandResults]: Schema<FrameCommandResults[C]> } =
   commandResults
 
@@ -342,6 +351,7 @@ const socialResultSchema = v.object({
   type: v.literal('frame.socialResult'),
   payload: v.object({ uri: v.pipe(v.string(), v.maxLength(4096)) }),
 })
+/** @internal */
 export const SocialResultSchema: Schema<SocialResult> = socialResultSchema
 
 /** The envelope every message is, before its type is looked at. */
@@ -350,6 +360,7 @@ const envelopeSchema = v.object({
   type: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
   payload: v.optional(v.unknown()),
 })
+/** @internal */
 export const EnvelopeSchema: Schema<Envelope> = envelopeSchema
 
 /** App → frame request. */
@@ -358,6 +369,7 @@ const requestSchema = v.object({
   type: v.picklist(FRAME_COMMANDS),
   payload: v.optional(v.unknown()),
 })
+/** @internal */
 export const RequestSchema: Schema<FrameRequest> = requestSchema
 
 /** Frame → app: one reply per request. */
@@ -375,6 +387,7 @@ const replySchema = v.object({
     }),
   ]),
 })
+/** @internal */
 export const ReplySchema: Schema<FrameReply> = replySchema
 
 /** Frame → app events (no id). */
@@ -394,15 +407,22 @@ const frameEventSchema = v.variant('type', [
   /** The page is not on the project's allowed origins (SPEC §5): the invalid-app-configuration alert. */
   v.object({ type: v.literal('frame.originNotAllowed'), payload: v.object({ origin: v.string() }) }),
 ])
-/** Its `options` name each event's type (the transport tells an unknown event from a malformed one). */
+/**
+ * Its `options` name each event's type (the transport tells an unknown event from a malformed one).
+ * @internal
+ */
 export const FrameEventSchema: Schema<FrameEvent> & {
   readonly options: readonly {
     readonly entries: { readonly type: { readonly literal: FrameEvent['type'] } }
   }[]
 } = frameEventSchema
 
-/** Signing calls need the visitor's confirmation in the frame; everything else listed here is read-only. */
+/**
+ * Signing calls need the visitor's confirmation in the frame; everything else listed here is read-only.
+ * @internal
+ */
 export const SIGNING_METHODS = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
+/** @internal */
 export const SAFE_RPC_METHODS = [
   'eth_accounts',
   'eth_chainId',

@@ -68,6 +68,7 @@ export interface FrameChannel {
   readonly stats: FrameChannelStats
 }
 
+/** @internal */
 export const emptyStats = (): FrameChannelStats => ({
   accepted: 0,
   dropped: 0,
@@ -212,6 +213,7 @@ export type FrameTransportInput = FrameUrlParameters
 /**
  * Who waits for which reply: a reply goes to the actor that posted the request, if it still runs; other
  * inbound messages (events, replies no one waits for) go to the machine.
+ * @internal
  */
 export function replyRouter(sendBack: (inbound: FrameInbound) => void) {
   const waiting = new Map<string, AnyActorRef>()

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
 import { createMachine, fromCallback, fromPromise, type StateMachine } from 'xstate'
 import { createEip155ConnectionActors } from '../actors/connection'
+import { createPreloadImageActor } from '../actors/preloadImage'
 import { createTelemetryActor } from '../actors/telemetry'
 import { createKitQueryClient } from '../api/queryClient'
 import { EMBEDDED_CONNECTOR_ID } from '../chains/eip155/embedded'
@@ -20,6 +21,7 @@ import { browserStorage, createKitStore } from '../storage'
 import { reusesPairing, visitorTimeZone, withoutHover } from '../utils/environment'
 import { browserMobileSignals, isMobileBrowser } from '../utils/mobile'
 import { builtInCapabilities } from './capabilities'
+import { bip122ConnectionCapability } from './capabilities/bip122Connection'
 import { smartSessionsCapabilityFor } from './capabilities/smartSessionsCapability'
 import { solanaConnectionCapability } from './capabilities/solanaConnection'
 import { followConnectorsOf } from './followConnectors'
@@ -45,7 +47,10 @@ export interface KitHandle {
 
 const handles = new WeakMap<object, KitHandle>()
 
-/** What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`. */
+/**
+ * What `createKitMachine` built beside the machine (wagmi, the QueryClient), for `<KitRoot>`.
+ * @internal
+ */
 export function kitHandleOf(machine: object): KitHandle | undefined {
   return handles.get(machine)
 }
@@ -63,6 +68,7 @@ export function adoptQueryClient(machine: object, queryClient: QueryClient): voi
 /**
  * The kit's wagmi config and QueryClient for `<KitRoot>`: those `createKitMachine` built, or fresh ones from
  * the config for a kit machine provided by hand (tests).
+ * @internal
  */
 export function kitServicesFor(machine: object, config: ResolvedKitConfig): KitHandle {
   return handles.get(machine) ?? { wagmi: getWagmiConfig(config), queryClient: createKitQueryClient() }
@@ -187,6 +193,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
         ...builtInCapabilities,
         smartSessionsCapabilityFor(store),
         solanaConnectionCapability(store, bridge),
+        bip122ConnectionCapability(store),
       ].filter((own) => !options.capabilities?.some((c) => c.id === own.id)),
       ...(options.capabilities ?? []),
     ].map(
@@ -315,6 +322,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
        * request): not on the host's page, from the modal's open on (issue 14).
        */
       loadWallets: fromPromise(async () => (await import('./load/wallets')).walletsLogic()),
+      preloadImage: createPreloadImageActor(resolved),
       /** Loads the account machine and the Data API client, whose balance call fills its slot. */
       loadAccount: fromPromise(async () =>
         (await import('./load/account')).accountLogic(resolved, services.queryClient),

@@ -189,6 +189,7 @@ export function defineConnectionMachine() {
             src: 'connect',
             input: ({ context }): ConnectInput => ({
               connectorId: context.target!.connectorId,
+              ...(context.target!.alsoPropose ? { alsoPropose: context.target!.alsoPropose } : {}),
               ...(context.preferredChainId !== undefined ? { chainId: context.preferredChainId } : {}),
             }),
             onDone: {

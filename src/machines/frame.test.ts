@@ -401,17 +401,14 @@ describe('frameMachine: social and Farcaster', () => {
     expect(h.error()).toBe('A problem occurred while trying initialize authentication')
   })
 
-  it('behavior: Farcaster shows its URI, waits 100 ms, then waits on the visitor without a timeout', async () => {
+  it('behavior: Farcaster shows its URI and waits on the visitor at once, without a timeout', async () => {
     const h = start()
     await ready(h)
     h.send({ type: 'frame.connectFarcaster' })
     await flush()
-    expect(h.auth()).toEqual({ farcaster: 'showingUri' })
+    expect(h.auth()).toEqual({ farcaster: 'connecting' })
     expect(h.context().farcasterUrl).toBe('https://farcaster.example/~/siwf?channel=abc')
     expect(selectFrameView(h.snapshot())).toBe('ConnectingFarcaster')
-    h.clock.increment(FARCASTER_RELOAD_DELAY_MS - 1)
-    expect(h.posted()).toEqual(['getFarcasterUri'])
-    h.clock.increment(1)
     expect(h.posted()).toEqual(['getFarcasterUri', 'connectFarcaster'])
     expect(h.requests()).toEqual([
       { id: 'r2', command: 'connectFarcaster', owner: 'auth', timeoutMs: undefined },
@@ -423,5 +420,26 @@ describe('frameMachine: social and Farcaster', () => {
     await flush()
     expect(h.auth()).toEqual({ connected: 'idle' })
     expect(h.context().social).toBe('farcaster')
+  })
+
+  it('SPEC §9 Farcaster reload delay 100 ms: a Farcaster login left has the frame reloaded 100 ms later', async () => {
+    const h = start()
+    await ready(h)
+    h.send({ type: 'frame.connectFarcaster' })
+    await flush()
+    expect(h.auth()).toEqual({ farcaster: 'connecting' })
+    h.send({ type: 'frame.cancel' })
+    expect(selectFrameView(h.snapshot())).toBeUndefined()
+    h.clock.increment(FARCASTER_RELOAD_DELAY_MS - 1)
+    expect(h.posted()).toEqual(['getFarcasterUri', 'connectFarcaster'])
+    h.clock.increment(1)
+    expect(h.posted()).toEqual(['getFarcasterUri', 'connectFarcaster', 'reload'])
+    // The frame reloads and announces itself again: after its ready wait, logins go on as before.
+    await flush()
+    await flush()
+    expect(selectFrameStatus(h.snapshot())).toBe('loading')
+    h.clock.increment(FRAME_READY_DELAY_MS)
+    expect(selectFrameStatus(h.snapshot())).toBe('ready')
+    expect(h.auth()).toBe('idle')
   })
 })

@@ -103,6 +103,22 @@ const ready = frameSetup.createStateConfig({
         email: emailLogin,
         social: socialLogin,
         farcaster: farcasterLogin,
+        /**
+         * SPEC §9 Farcaster reload delay: the visitor left a Farcaster login the frame still waits on (it has no
+         * end of its own); 100 ms later the frame is reloaded, which drops that wait, and the kit waits for the
+         * frame to announce itself ready again.
+         */
+        farcasterLeft: {
+          after: { farcasterReload: 'reloadingFrame' },
+        },
+        reloadingFrame: {
+          tags: 'busy',
+          ...askFrame('reload'),
+          on: {
+            'frame.authDone': { guard: answers('reload'), target: '#frame.lifecycle.active.loading' },
+            'frame.authFailed': { target: 'idle' },
+          },
+        },
         fetchingUser: {
           tags: ['busy', 'signingIn'],
           ...askFrame('getUser', ({ context }) => ({ chainId: context.chainId })),

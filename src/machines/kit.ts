@@ -269,6 +269,32 @@ export function defineKitMachine() {
     },
     type: 'parallel',
     states: {
+      /**
+       * SPEC §9 image preload race: the chosen wallet's Connecting view shows once its image has loaded (so it
+       * never pops in), or after 2 s (`imagePreloadRace`) should it be slow; a wallet without one shows at once.
+       * The connect itself has started already (the wallet's prompt does not wait for the image).
+       */
+      walletImage: {
+        initial: 'idle',
+        on: {
+          'kit.showConnecting': [
+            { guard: 'chosenWalletHasImage', target: '.preloading', actions: 'holdConnectingView' },
+            { target: '.idle', actions: 'showConnectingView' },
+          ],
+        },
+        states: {
+          idle: {},
+          preloading: {
+            invoke: {
+              src: 'preloadImage',
+              input: ({ context }) => context.connectingView!.wallet,
+              onDone: { target: 'idle', actions: 'showHeldConnectingView' },
+              onError: { target: 'idle', actions: 'showHeldConnectingView' },
+            },
+            after: { imagePreloadRace: { target: 'idle', actions: 'showHeldConnectingView' } },
+          },
+        },
+      },
       /** The embedded wallet (SPEC §4 login frame); a stored login loads it at start. */
       embedded: {
         ...onDemand({
@@ -322,6 +348,7 @@ export function initialKitContext(input: KitInput): KitContext {
     accounts: {},
     activeNamespace: rest.activeNamespace,
     connecting: undefined,
+    pairedAlong: [],
     connectors: [],
     balances: [],
     remoteSessions: undefined,
@@ -333,6 +360,7 @@ export function initialKitContext(input: KitInput): KitContext {
     walletsPending: [],
     theme: { themeMode: config.themeMode, themeVariables: config.themeVariables },
     legalAccepted: false,
+    connectingView: undefined,
   }
 }
 

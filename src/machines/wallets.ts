@@ -537,7 +537,18 @@ export function toChosenWallet(wallet: WalletListing): ChosenWallet {
     ...optional('mobileLink', safeDeepLink(wallet.mobile_link)),
     ...optional('desktopLink', safeDeepLink(wallet.desktop_link)),
     ...optional('webappLink', safeHttpUrl(wallet.webapp_link)),
+    ...namespacesOf(wallet.chains),
   }
+}
+
+/** The chain namespaces of a listing entry's CAIP-2 chains (SPEC §1 `multichain`), each once, in order. */
+function namespacesOf(chains: readonly string[] | undefined): { chainNamespaces?: string[] } {
+  const chainNamespaces = [
+    ...new Set(
+      (chains ?? []).map((chain) => chain.split(':')[0] ?? '').filter((n) => /^[-a-z0-9]{3,8}$/.test(n)),
+    ),
+  ]
+  return chainNamespaces.length > 0 ? { chainNamespaces } : {}
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

@@ -50,11 +50,11 @@ describe('useKitAccount', () => {
       status: ConnectionStatus
       isConnected: boolean
       address: string | undefined
-      chainId: number | `solana:${string}` | undefined
-      namespace: 'eip155' | 'solana'
+      chainId: number | `solana:${string}` | `bip122:${string}` | undefined
+      namespace: 'eip155' | 'solana' | 'bip122'
       connectorId: string | undefined
       allAccounts: readonly {
-        namespace: 'eip155' | 'solana'
+        namespace: 'eip155' | 'solana' | 'bip122'
         address: string
         type: 'eoa' | 'smartAccount'
       }[]
@@ -84,6 +84,7 @@ describe('the other hooks', () => {
     expectTypeOf(useConnectionActor().getSnapshot().context.account).toExtend<
       | { namespace?: 'eip155'; address: `0x${string}`; chainId: number; connectorId: string }
       | { namespace: 'solana'; address: string; chainId: `solana:${string}`; connectorId: string }
+      | { namespace: 'bip122'; address: string; chainId: `bip122:${string}`; connectorId: string }
       | undefined
     >()
   })

@@ -406,6 +406,52 @@ export function useKitSolana(): UseKitSolanaReturnType {
   return { address: account?.address, signMessage, sendSol }
 }
 
+export interface UseKitBitcoinReturnType {
+  /** The Bitcoin (bip122) account a multichain WalletConnect wallet shared; `undefined` when none. */
+  address: string | undefined
+  /** Its CAIP-2 network (`bip122:` + the genesis hash's first 32 hex characters). */
+  chainId: `bip122:${string}` | undefined
+  /**
+   * Signs `message` with the wallet's Bitcoin account (WalletConnect's `signMessage`, ecdsa: Bitcoin's legacy
+   * message format); the signing address and the signature (base64). No balance is read on Bitcoin.
+   */
+  signMessage: (message: string) => Promise<{ address: string; signature: string }>
+}
+
+/**
+ * The Bitcoin account of a multichain WalletConnect wallet (SPEC §1: bip122), and its message signing. Bitcoin's
+ * code loads only when a Bitcoin network is configured.
+ *
+ * @example
+ * ```tsx
+ * import { useKitBitcoin } from 'walletstate/react'
+ *
+ * export function ProveBitcoin() {
+ *   const { address, signMessage } = useKitBitcoin()
+ *   return (
+ *     <button type="button" disabled={!address} onClick={() => void signMessage('I own this address')}>
+ *       Sign with Bitcoin
+ *     </button>
+ *   )
+ * }
+ * ```
+ */
+export function useKitBitcoin(): UseKitBitcoinReturnType {
+  const kit = useKitActor()
+  const held = useSelector(kit, (s) => s.context.accounts.bip122)
+  const account = held?.namespace === 'bip122' ? held : undefined
+  const connected = account !== undefined
+  const signMessage = useCallback(
+    async (message: string) => {
+      if (!connected) throw new Error('No Bitcoin account is connected')
+      const { signBitcoinMessage } = await import('../kit/load/bip122')
+      return signBitcoinMessage(message)
+    },
+    [connected],
+  )
+  return { address: account?.address, chainId: account?.chainId, signMessage }
+}
+
 export interface UseKitLocaleReturnType {
   /** The locale the kit was asked for (its catalog may still be loading: the views keep the last one meanwhile). */
   locale: KitLocale

@@ -33,6 +33,7 @@ export { ConnectButton, type ConnectButtonProps } from './components/ConnectButt
 export { useKitActor } from './context'
 export {
   type UseKitAccountReturnType,
+  type UseKitBitcoinReturnType,
   type UseKitLocaleReturnType,
   type UseKitReturnType,
   type UseKitSessionReturnType,
@@ -43,6 +44,7 @@ export {
   useKit,
   useKitAccount,
   useKitAlerts,
+  useKitBitcoin,
   useKitConfig,
   useKitLocale,
   useKitSession,

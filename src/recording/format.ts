@@ -133,6 +133,7 @@ export interface Recording {
 /**
  * The saved form of one recorder's records: its header's fields, then the records. What the recorder's
  * `recording()`, the viewer's "Save recording" and the tests that read the inspector's stream all build.
+ * @internal
  */
 export function recordingOf(
   header: Pick<RecordingHeader, 'startedAt' | 'redacted'> | undefined,

@@ -66,7 +66,10 @@ import { isUpdateInOrder } from './validateUpdate'
  * reaches the WalletConnect client. Each check returns the rule's SPEC §8 error, or `undefined` when it holds.
  */
 
-/** The records as the SPEC §5 rules read them, at `now` (read once by the caller). */
+/**
+ * The records as the SPEC §5 rules read them, at `now` (read once by the caller).
+ * @internal
+ */
 export function recordsView(context: SessionClientContext, now: number): RecordsView {
   return {
     now,
@@ -77,7 +80,10 @@ export function recordsView(context: SessionClientContext, now: number): Records
   }
 }
 
-/** A record the client holds, or held a moment ago (SPEC §4: reusing it is refused). */
+/**
+ * A record the client holds, or held a moment ago (SPEC §4: reusing it is refused).
+ * @internal
+ */
 export function isKnownKey(
   context: Pick<
     SessionClientContext,
@@ -102,14 +108,20 @@ export function isKnownKey(
   }
 }
 
-/** The chain the app starts on: the namespace's default, else the first approved one. */
+/**
+ * The chain the app starts on: the namespace's default, else the first approved one.
+ * @internal
+ */
 export function defaultChain(namespaces: Namespaces): string | undefined {
   const preferred = namespaces.eip155?.defaultChain
   if (preferred) return parseChainId(preferred) ? preferred : formatChainId('eip155', preferred)
   return sessionChains(namespaces)[0]
 }
 
-/** A chain reference from a chainChanged payload or a switch request: `1`, `'0x1'` or `'1'` → `'1'`. */
+/**
+ * A chain reference from a chainChanged payload or a switch request: `1`, `'0x1'` or `'1'` → `'1'`.
+ * @internal
+ */
 export function chainReference(data: unknown): string | undefined {
   if (typeof data === 'number' && Number.isSafeInteger(data)) return String(data)
   if (typeof data === 'string' && /^0x[0-9a-f]+$/i.test(data)) return BigInt(data).toString()
@@ -117,14 +129,20 @@ export function chainReference(data: unknown): string | undefined {
   return undefined
 }
 
-/** The chain a chainChanged event moved to, in the event's namespace (`eip155:10`). */
+/**
+ * The chain a chainChanged event moved to, in the event's namespace (`eip155:10`).
+ * @internal
+ */
 export function changedChain(chainId: string, data: unknown): string | undefined {
   const namespace = chainNamespaceOf(chainId)
   const reference = chainReference(data)
   return namespace === undefined || reference === undefined ? undefined : formatChainId(namespace, reference)
 }
 
-/** The chain a fulfilled wallet_switchEthereumChain moved to, so the app follows it. */
+/**
+ * The chain a fulfilled wallet_switchEthereumChain moved to, so the app follows it.
+ * @internal
+ */
 export function switchTarget(event: Extract<SessionNotice, { type: 'request.settled' }>): string | undefined {
   if (event.outcome !== 'fulfilled' || event.request.method !== 'wallet_switchEthereumChain') return undefined
   const params = event.request.params
@@ -141,6 +159,7 @@ type SendCommand = Extract<SessionCommand, { type: 'request.send' }>
  * App: where a request goes, from the records at `now`. No session: 'Please call connect() before request()'. A
  * locally handled eip155 method is answered here (SPEC §7); anything else must pass the request rule (SPEC §5)
  * to be sent, and gets its expiry (epoch ms, capped by the client's request lifetime).
+ * @internal
  */
 export function planRequest(context: SessionClientContext, event: SendCommand, now: number): RequestPlan {
   const refused = (rule: RequestRule, error: SessionError): RequestPlan => ({ kind: 'refused', rule, error })
@@ -198,7 +217,9 @@ export function planRequest(context: SessionClientContext, event: SendCommand, n
 
 // ----------------------------------------------------------------------------------------------- the rules
 
-/** One SPEC §5 rule over the client's records and the command or report it checks. */
+/**
+ * One SPEC §5 rule over the client's records and the command or report it checks.
+ */
 export type ClientRule = (
   context: SessionClientContext,
   event: SessionClientEvent,
@@ -549,13 +570,19 @@ export const clientRules = {
 
 export type ClientRuleName = keyof typeof clientRules
 
-/** Whether a request refused by its plan broke `rule`. */
+/**
+ * Whether a request refused by its plan broke `rule`.
+ * @internal
+ */
 export const planBroke = (plan: RequestPlan | undefined, rule: RequestRule): boolean =>
   plan?.kind === 'refused' && plan.rule === rule
 
 // ------------------------------------------------------------------------------------------------ errors
 
-/** Any failure, as snapshot data: a session error found along the cause chain, else the mapped one. */
+/**
+ * Any failure, as snapshot data: a session error found along the cause chain, else the mapped one.
+ * @internal
+ */
 export function errorInfoOf(error: unknown): SessionErrorInfo {
   if (error instanceof BaseError) {
     const found = error.walk((e) => e instanceof SessionError)
@@ -577,6 +604,7 @@ const SESSION_ENDED_CODE = new SessionEndedError().code
 /**
  * Whether a failure means the request's session ended (the library rejects what is pending when the peer ends
  * the session, with USER_DISCONNECTED): a `SessionEndedError` along the cause chain, or that code.
+ * @internal
  */
 export function endedWithSession(error: unknown): boolean {
   if (error instanceof BaseError && error.walk((e) => e instanceof SessionEndedError)) return true

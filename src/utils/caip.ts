@@ -80,12 +80,13 @@ export function eip155ChainId(chainId: number | bigint): Caip2 {
 }
 
 /**
- * The CAIP-2 id of a kit chain id: `eip155:{n}` for an EVM chain's number; a Solana chain id is already one.
+ * The CAIP-2 id of a kit chain id: `eip155:{n}` for an EVM chain's number; a Solana (or Bitcoin) chain id is
+ * already one.
  *
  * @example caipChainId(1) // 'eip155:1'
  * caipChainId('solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZx') // the same
  */
-export function caipChainId(chainId: number | `solana:${string}`): Caip2 {
+export function caipChainId(chainId: number | `solana:${string}` | `bip122:${string}`): Caip2 {
   return typeof chainId === 'number' ? eip155ChainId(chainId) : (chainId as Caip2)
 }
 

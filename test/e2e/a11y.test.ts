@@ -413,6 +413,13 @@ describe('axe on every view of the modal, in Chromium against the sandbox', () =
 
       await buy.getByRole('button', { name: /^Payment currency/ }).click()
       await audit(wallet, 'OnRampFiatSelect', view(wallet, 'OnRampFiatSelect').getByRole('button').first())
+      // SPEC §7 getCurrencyImage: each currency's icon comes from the listing host's image endpoint, and loads.
+      const icon = view(wallet, 'OnRampFiatSelect').locator('img.ws-token-icon').first()
+      await expect
+        .poll(() =>
+          icon.evaluate((img: HTMLImageElement) => img.naturalWidth > 0 && new URL(img.src).pathname),
+        )
+        .toMatch(/^\/public\/getCurrencyImage\/[A-Z]{3}$/)
       await backTo(wallet, 'OnRampProviders')
       await buy.getByRole('button', { name: /^You buy/ }).click()
       await audit(wallet, 'OnRampTokenSelect', view(wallet, 'OnRampTokenSelect').getByRole('button').first())

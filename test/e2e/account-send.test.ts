@@ -1,6 +1,7 @@
 import type { Page, Request } from 'playwright-core'
 import { type Address, createPublicClient, erc20Abi, formatUnits, type Hex, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RpcLogEntry } from '../../sandbox/chain/rpc.ts'
 import { type E2eContext, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
 
 /**
@@ -114,6 +115,41 @@ describe('account and send, in Chromium against the sandbox', () => {
     expect(await view('Account').getByTestId('account-profile-name').textContent()).toBe(
       'sandbox-dev.reown.id',
     )
+  })
+
+  it('SPEC §9 native balance cache 30 s and multicall batch size 1024 bytes: Account opened again asks the chain for no balance; both reads of a token are one eth_call', async () => {
+    const demo = new URL(e2e.sandbox.demo!.url).origin
+    const kitCalls = async () => {
+      const { entries } = (await (await fetch(`${e2e.sandbox.rpc.origin}/__log`)).json()) as {
+        entries: RpcLogEntry[]
+      }
+      return entries.filter((e) => e.origin === demo).flatMap((e) => e.calls)
+    }
+    // Account was opened by the test before, within 30 s: closed and opened again, it shows the balance it read.
+    const before = (await kitCalls()).length
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    await hostButton(page).click()
+    await expect.poll(() => view('Account').getByTestId('account-balance').textContent()).toMatch(/ ETH$/)
+    // Then reads that must reach the chain: a send of STK up to its preview (the token's decimals and symbol).
+    await view('Account').getByRole('button', { name: 'Send', exact: true }).click()
+    await view('WalletSend')
+      .getByRole('button', { name: /^(Select token|Token: )/ })
+      .click()
+    await view('WalletSendSelectToken').locator('button[data-symbol="STK"]').click()
+    const form = view('WalletSend')
+    await form.getByRole('button', { name: 'Token: STK' }).waitFor()
+    await form.getByRole('textbox', { name: 'Amount' }).fill('1')
+    await form.getByRole('textbox', { name: 'Receiver' }).fill(recipient)
+    await form.getByRole('button', { name: 'Preview send' }).click()
+    await expect.poll(() => view('WalletSendPreview').getByTestId('send-fee').textContent()).toMatch(/ ETH$/)
+    const since = (await kitCalls()).slice(before)
+    expect(since.filter((c) => c.method === 'eth_getBalance')).toEqual([])
+    // The token's two reads went in one request: an eth_call carrying both (a multicall).
+    expect(since).toContainEqual({ method: 'eth_call', reads: 2 })
+    await kit().getByRole('button', { name: 'Back' }).click()
+    await kit().getByRole('button', { name: 'Back' }).click()
+    await view('Account').waitFor()
   })
 
   const hashes: Hex[] = []

@@ -3,6 +3,8 @@ import bs58 from 'bs58'
 import type { Page } from 'playwright-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bip122Address } from '../../sandbox/wallets/wc/bip122.ts'
+import { recoveredBitcoinAddress } from '../../sandbox/wallets/wc/bitcoinMessage.test-support.ts'
 import { closeModal, type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
 
 /**
@@ -163,5 +165,126 @@ describe('WalletConnect on the solana namespace (issue 17), in Chromium through 
     await evmWallet.close()
     expect(e2e.pageErrors).toEqual([])
     expect(outside).toEqual([])
+  })
+})
+
+describe('a multichain WalletConnect wallet (issue 37): one entry, one approval, an account on each namespace', () => {
+  it('the wallet page with both namespaces is one wallet in Connect; one approval gives an EVM and a Solana account; Networks switches between them without a prompt; a reload keeps both', async () => {
+    const evm = e2e.sandbox.wallets.wcAddress
+    const sol = e2e.sandbox.wallets.wcSolanaAddress
+    const p = await e2e.newPage()
+    const leaving: string[] = []
+    p.on('request', (request) => {
+      if (!/^(data:|blob:|https?:\/\/127\.0\.0\.1[:/]|wss?:\/\/127\.0\.0\.1[:/])/.test(request.url()))
+        leaving.push(request.url())
+    })
+    await hostButton(p).getByText('Connect Wallet').click()
+    const entries = p.getByRole('dialog').getByRole('button', { name: /Walletstate WC Wallet/ })
+    await entries.first().waitFor({ timeout: 20_000 })
+    expect(await entries.count()).toBe(1)
+    await entries.click()
+    await view(p, 'ConnectingWalletConnect').waitFor()
+    const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
+    await qr.waitFor({ timeout: 60_000 })
+    const uri = (await qr.getAttribute('data-uri')) ?? ''
+    const w = await e2e.browser.newPage()
+    await w.goto(
+      `${e2e.sandbox.wallets.wcWalletUrl}?namespaces=eip155,solana,bip122&uri=${encodeURIComponent(uri)}`,
+    )
+    const proposal = w.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 20_000 })
+    // One proposal for both namespaces (and Bitcoin, optional): the card offers an account on each.
+    const card = (await proposal.textContent()) ?? ''
+    expect(card).toContain(evm)
+    expect(card).toContain(sol)
+    expect(card).toContain(bip122Address)
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+
+    const toNetwork = async (from: string, to: RegExp) => {
+      await hostButton(p).click()
+      await view(p, 'Account').waitFor()
+      await p.getByRole('button', { name: from }).click()
+      await view(p, 'Networks').getByRole('button', { name: to }).click()
+    }
+    // Solana's account is there already: Networks shows it, and the wallet is asked nothing.
+    await toNetwork('Walletstate Sandbox', /Solana Sandbox/)
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(sol))
+    await view(p, 'Account').waitFor()
+    await closeModal(p)
+    await toNetwork('Solana Sandbox', /Walletstate Sandbox/)
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+    await closeModal(p)
+    expect(await proposal.count()).toBe(0)
+    expect(await w.locator('li[data-topic][data-state="active"]').count()).toBe(1)
+
+    // A reload keeps both: the EVM account, and Solana's from the same session, which signs.
+    await p.reload()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+    await toNetwork('Walletstate Sandbox', /Solana Sandbox/)
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(sol))
+    await closeModal(p)
+    await p.getByRole('button', { name: 'Sign message' }).click()
+    const request = w.getByRole('region', { name: 'Signature request' })
+    await request.getByText('solana_signMessage').first().waitFor({ timeout: 20_000 })
+    await request.getByRole('button', { name: 'Approve', exact: true }).click()
+    const result = p.getByTestId('demo-result')
+    await expect
+      .poll(() => result.textContent(), { timeout: 20_000 })
+      .toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)
+    const message = new TextEncoder().encode(`Hello from the Walletstate demo to ${sol}`)
+    const signature = bs58.decode((await result.textContent()) ?? '')
+    expect(nacl.sign.detached.verify(message, signature, new PublicKey(sol).toBytes())).toBe(true)
+    // Still one session on the wallet page: nothing paired again.
+    expect(await w.locator('li[data-topic][data-state="active"]').count()).toBe(1)
+    expect(leaving).toEqual([])
+    await w.close()
+    await p.close()
+  })
+
+  it('Bitcoin (bip122): the wallet page’s regtest account shows, with its address and QR in Receive, no balance claimed; the demo signs through useKitBitcoin and the signature verifies', async () => {
+    const evm = e2e.sandbox.wallets.wcAddress
+    const p = await e2e.newPage('?bitcoin=1')
+    await hostButton(p).getByText('Connect Wallet').click()
+    const entry = p.getByRole('dialog').getByRole('button', { name: /Walletstate WC Wallet/ })
+    await entry.click({ timeout: 20_000 })
+    const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
+    await qr.waitFor({ timeout: 60_000 })
+    const uri = (await qr.getAttribute('data-uri')) ?? ''
+    const w = await e2e.browser.newPage()
+    await w.goto(`${e2e.sandbox.wallets.wcWalletUrl}?namespaces=eip155,bip122&uri=${encodeURIComponent(uri)}`)
+    const proposal = w.getByRole('region', { name: 'Session proposal' })
+    await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 20_000 })
+    expect(await proposal.textContent()).toContain(bip122Address)
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+
+    await hostButton(p).click()
+    await view(p, 'Account').waitFor()
+    await p.getByRole('button', { name: 'Walletstate Sandbox' }).click()
+    await view(p, 'Networks')
+      .getByRole('button', { name: /Bitcoin Regtest/ })
+      .click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(bip122Address))
+    await expect.poll(() => p.getByTestId('account-balance').textContent()).not.toMatch(/\d.*BTC/)
+    await view(p, 'Account').getByRole('button', { name: 'Receive' }).click()
+    await view(p, 'WalletReceive').waitFor()
+    expect(await p.getByTestId('receive-address').textContent()).toBe(bip122Address)
+    expect(await view(p, 'WalletReceive').getByRole('img').count()).toBeGreaterThan(0)
+    await closeModal(p)
+
+    await p.getByRole('button', { name: 'Sign message' }).click()
+    const request = w.getByRole('region', { name: 'Signature request' })
+    await request.getByText('signMessage').first().waitFor({ timeout: 20_000 })
+    await request.getByRole('button', { name: 'Approve', exact: true }).click()
+    const result = p.getByTestId('demo-result')
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/^[A-Za-z0-9+/]{87}=$/)
+    const message = `Hello from the Walletstate demo to ${bip122Address}`
+    expect(await recoveredBitcoinAddress(message, (await result.textContent()) ?? '')).toBe(bip122Address)
+    expect(await recoveredBitcoinAddress(`${message}.`, (await result.textContent()) ?? '')).not.toBe(
+      bip122Address,
+    )
+    await w.close()
+    await p.close()
   })
 })

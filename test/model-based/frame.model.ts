@@ -95,6 +95,7 @@ export const frameEvents: Event[] = [
   done('getFarcasterUri', { url: 'https://farcaster.example/~/siwf?channel=1' }),
   done('getFarcasterUri', {}),
   done('connectFarcaster'),
+  done('reload'),
   done('getUser', USER),
   done('getUser', { address: 'not an address' }),
   done('switchNetwork', { chainId: 10 }),
@@ -205,6 +206,7 @@ const WAITING: unknown[] = [
   { connected: { updateEmail: 'submittingPrimary' } },
   { connected: { updateEmail: 'submittingSecondary' } },
   'signingOut',
+  'reloadingFrame',
 ]
 /** Those the visitor sees a spinner for (the others wait on the visitor: an e-mail link, the Farcaster app). */
 const SPINNING = WAITING.filter(

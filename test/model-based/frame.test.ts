@@ -43,7 +43,9 @@ describe('frame machine, model-based', () => {
     // 114: + a switchNetwork answer the protocol refuses (issue 17: an EVM address for a Solana chain).
     // 123: + the smart account's setup after a login on it (answered, answered badly, refused) and a fresh
     // login given the config's account type (setPreferredAccount, then getUser again) (issue 36).
-    expect(fresh.paths.length).toBe(123)
+    // 126: the Farcaster wait starts at once (no 100 ms wait, -1); a Farcaster login left reloads the frame 100 ms
+    // later (SPEC §9 Farcaster reload delay: farcasterLeft, reloadingFrame answered or failed, +4).
+    expect(fresh.paths.length).toBe(126)
     // 27: the replies and the timeout of the stored login's check are the request actor's now (its model below).
     // 28: + the stored login on the smart account, set up once it is back (initSmartAccount) (issue 36).
     expect(restored.paths.length).toBe(28)
@@ -75,7 +77,8 @@ describe('frame machine, model-based', () => {
     // 352: each state with an EOA or a smart account (the account type decides where a refused switch goes).
     // 1426: and whether the config's type was already asked for, and whether the network has a smart account
     // (both decide where a login or a switch goes) (issue 36).
-    expect(states).toHaveLength(1426)
+    // 1442: + the Farcaster login left and the frame reloading (SPEC §9 Farcaster reload delay).
+    expect(states).toHaveLength(1442)
   })
 
   describe('the request actor', () => {

@@ -10,7 +10,8 @@ import {
   fromPromise,
   SimulatedClock,
 } from 'xstate'
-import { AFTER_OPEN_PAINT_MS } from '../../src/constants'
+import { MULTICHAIN_SOLANA_CONNECTOR_ID } from '../../src/chains/solana/connectorIds'
+import { AFTER_OPEN_PAINT_MS, IMAGE_PRELOAD_RACE_MS } from '../../src/constants'
 import { namesCapability } from '../../src/kit/capabilities/namesCapability'
 import { onrampCapability } from '../../src/kit/capabilities/onrampCapability'
 import { sendCapability } from '../../src/kit/capabilities/sendCapability'
@@ -32,6 +33,7 @@ import {
   selectCapabilityOffered,
   selectLegalAccepted,
 } from '../../src/machines/kit'
+import { fetchBalances } from '../../src/machines/kit/rules'
 import { createSiwe } from '../../src/siwx/siwe'
 import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, shown, testAccount } from './kit.fixtures'
 
@@ -48,6 +50,8 @@ function kitWithRecorders(
   loadWallets: () => Promise<unknown> = async () => createMachine({}),
   /** The kit's clock: a SimulatedClock for the tests that move time (the open's paint). */
   clock?: SimulatedClock,
+  /** The chosen wallet's image preload (SPEC §9 image preload race): done at once unless a test says otherwise. */
+  preloadImage: () => Promise<void> = async () => {},
 ) {
   const log: Log = []
   const invoked = (name: string) =>
@@ -125,6 +129,7 @@ function kitWithRecorders(
       loadRemoteSessions: fromPromise(async () => standIn) as never,
       loadAccount: fromPromise(async () => standIn) as never,
       loadWallets: fromPromise(loadWallets) as never,
+      preloadImage: fromPromise(preloadImage) as never,
     },
   })
   const kit = createActor(machine, {
@@ -815,6 +820,94 @@ describe('kit rules', () => {
       reconnected,
     })
 
+    it('a multichain wallet (SPEC §1): one pairing proposes Solana too; once approved, Solana takes its account, kept beside the EVM one; the session ending takes both', async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      const wallet = {
+        id: 'wc-wallet',
+        name: 'WC Wallet',
+        imageUrl: 'x',
+        chainNamespaces: ['eip155', 'solana'],
+      }
+      send({ type: 'wallet.select', wallet })
+      expect(told('connection')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: 'walletConnect',
+          wallet,
+          method: 'qrcode',
+          alsoPropose: ['solana'],
+        },
+      ])
+      expect(told('solana')).toEqual([])
+      // A wallet that names Bitcoin too: its pairing proposes bip122 as well (optional).
+      const withBitcoin = { ...wallet, chainNamespaces: ['eip155', 'solana', 'bip122'] }
+      send({ type: 'wallet.select', wallet: withBitcoin })
+      expect(told('connection')).toContainEqual(
+        expect.objectContaining({ type: 'connection.connect', alsoPropose: ['solana', 'bip122'] }),
+      )
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([
+        { type: 'connection.connect', connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID, method: 'qrcode' },
+      ])
+      const along = { ...solanaAccount, connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID }
+      send(connected(along))
+      // The EVM account stays the one shown; Solana's is there for Networks, without a prompt.
+      expect(kit.getSnapshot().context.connected).toEqual(account('walletConnect'))
+      expect(kit.getSnapshot().context.accounts.solana).toEqual(along)
+      expect(kit.getSnapshot().context.pairedAlong).toEqual([])
+      // The session ends from the EVM side: Solana's connection lets go of the account it took from it.
+      send({ type: 'account.disconnected' })
+      expect(told('solana')).toContainEqual({ type: 'connection.disconnect' })
+      expect(kit.getSnapshot().context.accounts).toEqual({})
+      expect(kit.getSnapshot().context.connected).toBeUndefined()
+    })
+
+    it('Bitcoin (bip122): no balance is asked for its account (no Bitcoin service), where an EVM or Solana one is', () => {
+      const sent: unknown[] = []
+      const enqueue = { sendTo: (_: unknown, event: unknown) => void sent.push(event) }
+      const context = { account: {} } as never
+      const bitcoin = {
+        namespace: 'bip122',
+        address: 'mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef',
+        addresses: ['mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef'],
+        chainId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+        connectorId: 'bip122:walletconnect:multichain',
+      } as const
+      fetchBalances(context, enqueue, bitcoin)
+      expect(sent).toEqual([])
+      fetchBalances(context, enqueue, solanaAccount)
+      fetchBalances(context, enqueue, account('injected'))
+      expect(sent).toEqual([
+        { type: 'account.fetchBalances', address: solanaAccount.address, chainId: SOLANA },
+        { type: 'account.fetchBalances', address: account('injected').address, chainId: 'eip155:31337' },
+      ])
+    })
+
+    it('a wallet on one namespace, or a local connector, pairs for its own namespace only', async () => {
+      const { send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send({
+        type: 'wallet.select',
+        wallet: { id: 'evm-only', name: 'EVM', imageUrl: 'x', chainNamespaces: ['eip155'] },
+      })
+      expect(told('connection')[0]).not.toHaveProperty('alsoPropose')
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([])
+      send({
+        type: 'kit.connectors',
+        connectors: [{ id: 'io.both', name: 'Both', type: 'announced', chain: 'eip155', rdns: 'io.both' }],
+      })
+      send({
+        type: 'wallet.select',
+        wallet: { id: 'both', name: 'Both', rdns: 'io.both', chainNamespaces: ['eip155', 'solana'] },
+      })
+      expect(told('connection')).toContainEqual(
+        expect.objectContaining({ connectorId: 'io.both', method: 'browser' }),
+      )
+      expect(told('solana')).toEqual([])
+    })
+
     it("Solana's code loads at start with a Solana network, never without one", async () => {
       const evmOnly = kitWithRecorders()
       await tick()
@@ -1063,23 +1156,25 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
   it('SPEC §2 ConnectingWalletConnectBasic: WalletConnect itself, or a wallet the listing gives nothing to show it by, pairs unbranded; a listing wallet on its own QR view', async () => {
     const { send, told } = kitWithRecorders()
     await tick()
-    const views = (wallet: { id: string; name: string; imageUrl?: string; webappLink?: string }) => {
+    const views = async (wallet: { id: string; name: string; imageUrl?: string; webappLink?: string }) => {
       told('modal')
       send({ type: 'wallet.select', wallet })
+      // A wallet's image is preloaded before its view shows (SPEC §9 image preload race; at once here).
+      await tick()
       const pushed = told('modal').filter((e) => e.type === 'router.push')
       send({ type: 'connection.cancel' })
       return pushed
     }
-    expect(views({ id: 'walletConnect', name: 'WalletConnect' })).toEqual([
+    expect(await views({ id: 'walletConnect', name: 'WalletConnect' })).toEqual([
       { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
     ])
-    expect(views({ id: 'unlisted', name: 'Unlisted' })).toEqual([
+    expect(await views({ id: 'unlisted', name: 'Unlisted' })).toEqual([
       { type: 'router.push', view: 'ConnectingWalletConnectBasic' },
     ])
-    expect(views({ id: 'listed', name: 'Listed', imageUrl: 'https://img.example/listed.png' })).toEqual([
-      { type: 'router.push', view: 'ConnectingWalletConnect' },
-    ])
-    expect(views({ id: 'web', name: 'Web', webappLink: 'https://wallet.example' })).toEqual([
+    expect(await views({ id: 'listed', name: 'Listed', imageUrl: 'https://img.example/listed.png' })).toEqual(
+      [{ type: 'router.push', view: 'ConnectingWalletConnect' }],
+    )
+    expect(await views({ id: 'web', name: 'Web', webappLink: 'https://wallet.example' })).toEqual([
       { type: 'router.push', view: 'ConnectingWalletConnect' },
     ])
   })
@@ -1163,5 +1258,38 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
       'connection.connect',
       'connection.connect',
     ])
+  })
+})
+
+describe('SPEC §9 image preload race 2 s', () => {
+  it("a wallet's image is raced against 2 s before its Connecting view shows; a wallet without one shows at once", async () => {
+    const clock = new SimulatedClock()
+    let loaded: () => void = () => {}
+    const { send, told } = kitWithRecorders(
+      {},
+      undefined,
+      clock,
+      () => new Promise<void>((r) => (loaded = r)),
+    )
+    const wallet = { id: 'some-wallet', name: 'Some Wallet', imageUrl: 'https://img.example/w.png' }
+    send({ type: 'wallet.select', wallet })
+    // The connect starts at once; the view waits for the image.
+    expect(told('connection')).toHaveLength(1)
+    expect(told('modal')).toEqual([])
+    clock.increment(IMAGE_PRELOAD_RACE_MS - 1)
+    expect(told('modal')).toEqual([])
+    clock.increment(1)
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'ConnectingWalletConnect' }])
+    // The image loads before the 2 s: the view shows then.
+    send({ type: 'wallet.select', wallet: { ...wallet, imageUrl: undefined, imageId: 'abc-123' } })
+    expect(told('modal')).toEqual([])
+    loaded()
+    await tick()
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'ConnectingWalletConnect' }])
+    clock.increment(IMAGE_PRELOAD_RACE_MS)
+    expect(told('modal')).toEqual([])
+    // No image to wait for: at once.
+    send({ type: 'wallet.select', wallet: { id: 'plain', name: 'Plain' } })
+    expect(told('modal')).toEqual([{ type: 'router.push', view: 'ConnectingWalletConnectBasic' }])
   })
 })

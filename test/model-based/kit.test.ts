@@ -111,6 +111,13 @@ const events = [
   { type: 'account.balancesUnavailable', message: 'Token Balance Unavailable', reason: 'failed' },
   { type: 'account.disconnected' },
   { type: 'wallet.select', wallet: { id: 'metamask', name: 'MetaMask' } },
+  // SPEC §9 image preload race: a wallet with an image (its view waits for it, 2 s at most), one without.
+  {
+    type: 'kit.showConnecting',
+    view: 'ConnectingWalletConnect',
+    wallet: { id: 'w', name: 'W', imageUrl: 'https://img.example/w.png' },
+  },
+  { type: 'kit.showConnecting', view: 'ConnectingWalletConnectBasic', wallet: { id: 'p', name: 'P' } },
   { type: 'remoteSessions.sessionEnded', topic: 't', outcome: 'expired' },
   { type: 'connection.switchChain', chainId: 1 },
   { type: 'telemetry.configRefused', status: 403 },
@@ -251,12 +258,14 @@ const legal = modelWith(
 
 // `account.changed` (another of the wallet's shared accounts shown, SPEC §3 allAccounts): +1 path in each model,
 // +3 in the restoring and legal ones, whose bounded graphs take the root's new transition from more end states.
-const PATHS = 81
-const RESTORING_PATHS = 63
-const TOUCH_PATHS = 79
-const FOLLOWER_PATHS = 81
-const SOLANA_PATHS = 79
-const LEGAL_PATHS = 53
+// SPEC §9 image preload race (the `walletImage` region: preloading, left by the image, an error or the 2 s race):
+// +4 in each model, +1 in the restoring one and +2 in the legal one, whose bounded graphs reach it from fewer states.
+const PATHS = 85
+const RESTORING_PATHS = 64
+const TOUCH_PATHS = 83
+const FOLLOWER_PATHS = 85
+const SOLANA_PATHS = 83
+const LEGAL_PATHS = 55
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

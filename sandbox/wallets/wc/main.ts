@@ -27,6 +27,7 @@ import {
 import type { RpcResponse } from '../../../src/session/types.ts'
 import { type ProviderRpcError, rpcErrors, toProviderError } from '../common/eth.ts'
 import { DEV_WALLET_ICON } from '../common/icon.ts'
+import { BIP122_CHAIN, bip122Address } from './bip122.ts'
 import { setUpLifetime } from './lifetime.ts'
 import { solanaAddress, solanaChain } from './solana.ts'
 import { byId, type Card, logLine, renderCard, renderSessions, type SessionRow, setAlert } from './view.ts'
@@ -38,6 +39,7 @@ import {
   describeProposal,
   domainFact,
   type FormatAuthMessage,
+  offerNamespaces,
   planRequest,
   planSignIn,
   type RequestPlan,
@@ -611,10 +613,14 @@ async function main(): Promise<void> {
   byId('account-network').textContent = `${config.chain.name} (${caipChain})`
   byId('solana-address').textContent = solanaAddress
   byId('solana-network').textContent = `${config.solana.chainName} (${solanaChain})`
+  byId('bip122-address').textContent = bip122Address
+  byId('bip122-network').textContent = `Bitcoin regtest (${BIP122_CHAIN}; no node: signing only)`
   status('Starting…')
 
   const url = new URL(window.location.href)
   const inspect = await inspector(url.searchParams.get('inspect'))
+  // `?namespaces=eip155,solana`: the namespaces this wallet offers (all it has by default).
+  const namespaces = offerNamespaces(url.searchParams.get('namespaces'))
 
   verifyOrigin = new URL(config.relayUrl.replace(/^ws/, 'http')).origin
   client = await SignClient.init({
@@ -663,7 +669,7 @@ async function main(): Promise<void> {
   app.dataset.state = 'ready'
   app.removeAttribute('aria-busy')
   status(
-    `Ready: ${address} on ${caipChain}, ${solanaAddress} on ${solanaChain}${oneClickAuth ? '' : ' (one-click auth off)'}`,
+    `Ready: ${address} on ${caipChain}, ${solanaAddress} on ${solanaChain}${oneClickAuth ? '' : ' (one-click auth off)'} (offers ${[...namespaces].join(', ')})`,
   )
 
   const uri = url.searchParams.get('uri')

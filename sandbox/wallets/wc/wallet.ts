@@ -25,6 +25,7 @@ import {
   toProviderError,
   toViemChain,
 } from '../common/eth.ts'
+import { BIP122_CHAIN, BIP122_EVENTS, BIP122_METHODS, bip122Account, planBip122Request } from './bip122.ts'
 import { planSolanaRequest, SOLANA_EVENTS, SOLANA_METHODS, solanaAccount, solanaChain } from './solana.ts'
 
 /*
@@ -80,7 +81,7 @@ function requestedList(namespaces: ProposalNamespaces, field: 'methods' | 'event
 const namespaceOf = (keyOrChain: string) => keyOrChain.split(':')[0] ?? ''
 
 /** The namespaces this wallet has an account in. */
-const SERVED_NAMESPACES = new Set(['eip155', 'solana'])
+const SERVED_NAMESPACES = new Set(['eip155', 'solana', 'bip122'])
 
 /** The methods or events of one namespace (its `eip155` key or inline `eip155:1` keys). */
 function requestedListOf(
@@ -104,8 +105,27 @@ function grantedNamespaces({ requiredNamespaces, optionalNamespaces }: ProposalI
     asked.flatMap(([key, ns]) => [namespaceOf(key), ...(ns.chains ?? []).map(namespaceOf)]),
   )
   const chains = union(requestedChains(requiredNamespaces), requestedChains(optionalNamespaces))
-  const solana = chains.includes(solanaChain)
-  return { eip155: namespaces.has('eip155') || !solana, solana }
+  const solana = chains.includes(solanaChain) && offered.has('solana')
+  const bip122 = chains.includes(BIP122_CHAIN) && offered.has('bip122')
+  return {
+    eip155: (namespaces.has('eip155') || !(solana || bip122)) && offered.has('eip155'),
+    solana,
+    bip122,
+  }
+}
+
+/** The namespaces the page offers (`?namespaces=eip155,solana`): all it has unless the page was told fewer. */
+let offered: ReadonlySet<string> = SERVED_NAMESPACES
+
+/**
+ * Which of its namespaces the page offers in the sessions it grants (`?namespaces=` on its URL): those named that
+ * it has; all of them when none is named (or the list names none it has).
+ */
+export function offerNamespaces(list: string | null): ReadonlySet<string> {
+  const named = (list ?? '').split(',').map((n) => n.trim())
+  const kept = new Set(named.filter((n) => SERVED_NAMESPACES.has(n)))
+  offered = kept.size > 0 ? kept : SERVED_NAMESPACES
+  return offered
 }
 
 // ---------------------------------------------------------------------------------------------- proposals
@@ -160,11 +180,12 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
         .join(', '),
     })
   if (granted.solana) facts.push({ label: 'Solana account', value: solanaAccount })
+  if (granted.bip122) facts.push({ label: 'Bitcoin account', value: bip122Account })
   const missing = unsupportedRequirements(proposal)
   return missing.length > 0
     ? {
         facts,
-        note: `This wallet serves ${[...evmCaipChains, solanaChain].join(', ')} only; the app requires ${missing.join(', ')}.`,
+        note: `This wallet serves ${[...evmCaipChains, solanaChain, BIP122_CHAIN].join(', ')} only; the app requires ${missing.join(', ')}.`,
       }
     : { facts }
 }
@@ -172,7 +193,7 @@ export function describeProposal(proposal: ProposalInfo): { facts: Fact[]; note?
 function unsupportedRequirements({ requiredNamespaces }: ProposalInfo): string[] {
   const foreign = Object.keys(requiredNamespaces).filter((key) => !SERVED_NAMESPACES.has(namespaceOf(key)))
   const chains = requestedChains(requiredNamespaces).filter(
-    (chain) => evmChainOf(chain) === undefined && chain !== solanaChain,
+    (chain) => evmChainOf(chain) === undefined && chain !== solanaChain && chain !== BIP122_CHAIN,
   )
   return union(foreign, chains)
 }
@@ -211,6 +232,14 @@ export function approvalFor(
       accounts: [solanaAccount],
       methods: union(SOLANA_METHODS, requestedListOf(requiredNamespaces, 'solana', 'methods')),
       events: union(SOLANA_EVENTS, requestedListOf(requiredNamespaces, 'solana', 'events')),
+    }
+  }
+  if (granted.bip122) {
+    namespaces.bip122 = {
+      chains: [BIP122_CHAIN],
+      accounts: [bip122Account],
+      methods: union(BIP122_METHODS, requestedListOf(requiredNamespaces, 'bip122', 'methods')),
+      events: union(BIP122_EVENTS, requestedListOf(requiredNamespaces, 'bip122', 'events')),
     }
   }
   return { kind: 'approve', namespaces }
@@ -256,6 +285,7 @@ export function planRequest(request: RequestInfo, peer: string): RequestPlan {
   const signer = signerFor(shared, method, params)
   const accountFact = { label: 'Account', value: signer.address }
   if (namespaceOf(request.chainId) === 'solana') return planSolanaRequest(request, peer)
+  if (namespaceOf(request.chainId) === 'bip122') return planBip122Request(request, peer)
   try {
     const chain = evmChainOf(request.chainId)
     if (chain === undefined) {

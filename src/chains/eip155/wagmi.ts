@@ -1,7 +1,8 @@
 import { type Config, type Connector, type CreateConnectorFn, createConfig, createStorage } from 'wagmi'
 import { evmChainOf, type ResolvedKitConfig } from '../../config'
+import { MULTICALL_BATCH_SIZE_BYTES } from '../../constants'
 import { browserStorage, createKitStore, guardStorage } from '../../storage'
-import { walletConnectParameters } from '../walletConnectParameters'
+import { otherWalletConnectNamespaces, walletConnectParameters } from '../walletConnectParameters'
 import { EMBEDDED_CONNECTOR_ID, embeddedWallet } from './embedded'
 import { createEmbeddedBridge, type EmbeddedBridge } from './embeddedBridge'
 import { bundlerUrlFor, chainTransport } from './transport'
@@ -65,6 +66,7 @@ export function getWagmiConfig(
   const created = createConfig({
     chains: (chains.length > 0 ? chains : [placeholderChain]) as [WagmiChain, ...WagmiChain[]],
     transports,
+    batch: Object.fromEntries(chains.map((chain) => [chain.id, multicallBatch(chain)])),
     connectors: kitConnectors(config, options).map(({ create }) => create),
     multiInjectedProviderDiscovery: true,
     // SPEC §8: a storage that throws (full, blocked) is only logged, never a rejection inside wagmi.
@@ -104,6 +106,7 @@ function kitConnectors(
       id: WALLETCONNECT_CONNECTOR_ID,
       create: lazyWalletConnect({
         ...walletConnectParameters(config),
+        otherNamespaces: otherWalletConnectNamespaces(config),
         hasStoredSession: () =>
           store.read('connectorId') === WALLETCONNECT_CONNECTOR_ID &&
           store.read('connectionStatus') === 'connected',
@@ -143,6 +146,24 @@ export function getEmbeddedBridge(config: ResolvedKitConfig): EmbeddedBridge {
     bridges.set(config, bridge)
   }
   return bridge
+}
+
+/**
+ * SPEC §9 "Multicall batch size 1024 bytes": the contract reads a chain client is asked for at once go to the
+ * chain as one `eth_call` to Multicall3 (`aggregate3`), each multicall carrying at most 1024 bytes of calldata.
+ * On a chain whose definition names no Multicall3 (a local or custom chain), the multicall is deployless (its
+ * code sent with the call), so the reads are still one request.
+ *
+ * @example
+ * multicallBatch({ id: 31337, contracts: {} })
+ * // { multicall: { batchSize: 1024, deployless: true } }
+ */
+export function multicallBatch(chain: { contracts?: { multicall3?: unknown } | undefined }): {
+  multicall: { batchSize: number; deployless: boolean }
+} {
+  return {
+    multicall: { batchSize: MULTICALL_BATCH_SIZE_BYTES, deployless: !chain.contracts?.multicall3 },
+  }
 }
 
 const noStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} }

@@ -20,6 +20,29 @@ export interface LazyWalletConnectParameters {
    * the session alone, and the kit then asks for the signature as for any wallet.
    */
   authenticate?: OneClickAuthenticate
+  /**
+   * The kit's other namespaces as a pairing proposes them (SPEC §1: methods and events per namespace): a
+   * `multichain` wallet's pairing proposes those it names beside eip155 (`alsoPropose`), in one approval.
+   */
+  otherNamespaces?: Readonly<Record<string, ProposedNamespace>>
+}
+
+/** A namespace of a session proposal (its chains, methods and events). */
+export interface ProposedNamespace {
+  chains: string[]
+  methods: string[]
+  events: string[]
+}
+
+/** The parts of WalletConnect's provider a multichain pairing reaches (it has no public types here). */
+interface MultichainProvider {
+  session?: unknown
+  signer: {
+    client?: unknown
+    connect: (
+      params: { optionalNamespaces?: Record<string, ProposedNamespace> } & Record<string, unknown>,
+    ) => Promise<unknown>
+  }
 }
 
 type Inner = ReturnType<CreateConnectorFn>
@@ -51,6 +74,8 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       })
       return loading
     }
+    /** The other namespaces the next pairing proposes (`alsoPropose`), once. */
+    let proposing: readonly string[] = []
     return {
       id: WALLETCONNECT_CONNECTOR_ID,
       name: 'WalletConnect',
@@ -60,11 +85,35 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       },
       async connect(options) {
         const loaded = await load()
+        const extra = proposing
+        proposing = []
         if (parameters.authenticate && !options?.isReconnecting) {
           const { pairByOneClickAuth } = await import('./oneClickPairing')
           await pairByOneClickAuth(loaded, config, parameters.authenticate)
         }
-        return loaded.connect(options) as never
+        const namespaces = Object.fromEntries(
+          extra.flatMap((name) => {
+            const namespace = parameters.otherNamespaces?.[name]
+            return namespace ? [[name, namespace] as const] : []
+          }),
+        )
+        if (options?.isReconnecting || Object.keys(namespaces).length === 0)
+          return loaded.connect(options) as never
+        return proposingAlso((await loaded.getProvider()) as MultichainProvider, namespaces, () =>
+          loaded.connect(options),
+        ) as never
+      },
+      /** The next pairing also proposes these of the kit's other namespaces (a `multichain` wallet). */
+      alsoPropose(namespaces: readonly string[]) {
+        proposing = namespaces
+      },
+      /**
+       * The sign client the provider runs on (WalletConnect's code loads if it has not): a multichain session's
+       * other namespaces are read and used through it (Solana's multichain client).
+       */
+      async sharedSignClient() {
+        const provider = (await (await load()).getProvider()) as MultichainProvider
+        return provider.signer.client
       },
       async disconnect() {
         if (!inner && !parameters.hasStoredSession()) return
@@ -118,4 +167,26 @@ export function lazyWalletConnect(parameters: LazyWalletConnectParameters): Crea
       },
     }
   })
+}
+
+/**
+ * Runs `connect` (wagmi's connect of the provider) with the provider's session proposal widened: the namespaces
+ * given join its `optionalNamespaces` (2.25 dapps propose everything as optional), so the wallet's one approval
+ * covers eip155 and them. The provider keeps its eip155 part as ever; the rest is read from the session.
+ */
+async function proposingAlso<T>(
+  provider: MultichainProvider,
+  namespaces: Record<string, ProposedNamespace>,
+  connect: () => Promise<T>,
+): Promise<T> {
+  if (provider.session) return connect()
+  const { signer } = provider
+  const original = signer.connect
+  signer.connect = (params) =>
+    original.call(signer, { ...params, optionalNamespaces: { ...params.optionalNamespaces, ...namespaces } })
+  try {
+    return await connect()
+  } finally {
+    signer.connect = original
+  }
 }

@@ -373,6 +373,38 @@ describe('createSolanaWalletConnect', () => {
     expect(expired).toHaveBeenCalledTimes(1)
   })
 
+  it('a multichain pairing’s Solana side (shared): takes the Solana account of the shared client’s session, never proposes; none is a refusal; a disconnect leaves the session to eip155', async () => {
+    const both = {
+      ...fakeSignClient().session,
+      namespaces: {
+        eip155: { accounts: [`eip155:31337:0x${'1'.repeat(40)}`] },
+        solana: { accounts: [`${CHAIN}:${ADDRESS}`] },
+      },
+    }
+    const shared = (fake: ReturnType<typeof fakeSignClient>) =>
+      createSolanaWalletConnect({
+        projectId: 'p',
+        relayUrl: 'ws://127.0.0.1:1',
+        metadata: { name: 'Test', description: '', url: 'http://127.0.0.1', icons: [] },
+        chainIds: [CHAIN],
+        shared: true,
+        init: async () => fake.client,
+      })
+    const fake = fakeSignClient({ stored: [both] })
+    const wallet = shared(fake)
+    expect(await wallet.connect()).toEqual({ address: ADDRESS, chains: [CHAIN] })
+    expect(fake.proposals).toEqual([])
+    expect(await wallet.signMessage('x')).toBe(SIGNATURE)
+    expect(fake.requests[0]).toMatchObject({ topic: both.topic, chainId: CHAIN })
+    await wallet.disconnect()
+    expect(fake.disconnects).toEqual([])
+    expect(wallet.account).toBeNull()
+    // The wallet approved eip155 alone: nothing to take.
+    const evmOnly = fakeSignClient({ stored: [{ ...both, namespaces: { eip155: both.namespaces.eip155 } }] })
+    expect(await rejected(shared(evmOnly).connect())).toBeInstanceOf(SolanaAccountError)
+    expect(evmOnly.proposals).toEqual([])
+  })
+
   it('a session without a usable Solana account is ended and refused', async () => {
     const fake = fakeSignClient({ namespaces: { solana: { accounts: ['solana:abc:0xnotakey'] } } })
     const { wallet } = makeClient(fake)

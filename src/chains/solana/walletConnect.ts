@@ -7,7 +7,7 @@ import {
 } from '@solana/web3.js'
 import bs58 from 'bs58'
 import * as v from 'valibot'
-import { SESSION_DEFAULT_EVENTS } from '../../constants'
+import { KIT_SOLANA_METHODS, SESSION_DEFAULT_EVENTS } from '../../constants'
 import {
   SolanaAccountError,
   SolanaNotConnectedError,
@@ -38,11 +38,7 @@ import type { SolanaAccount, SolanaSendOptions, SolanaWalletClient } from './wal
 export const SOLANA_WALLETCONNECT_ID = 'solana:walletconnect'
 
 /** The methods proposed: WalletConnect's Solana RPC, as the sandbox wallet page and the Solana wallets serve it. */
-export const SOLANA_WALLETCONNECT_METHODS = [
-  'solana_signMessage',
-  'solana_signTransaction',
-  'solana_signAndSendTransaction',
-] as const
+export const SOLANA_WALLETCONNECT_METHODS = KIT_SOLANA_METHODS
 
 /** The storage prefix of this client's core: apart from eip155's (`walletstate`). */
 export const SOLANA_WALLETCONNECT_STORAGE_PREFIX = 'walletstate-solana'
@@ -90,6 +86,12 @@ export interface SolanaWalletConnectOptions extends WalletConnectParameters {
   storagePrefix?: string
   /** Makes the sign client; `SignClient.init` of the kit's WalletConnect bundle, fetched on first use, unless set. */
   init?: (options: SignClientOptions) => Promise<SignClientLike>
+  /**
+   * A multichain pairing's Solana side (SPEC §1 `multichain`): the sign client is eip155's provider's (`init`),
+   * whose pairing proposed Solana too. This client never proposes: a connect takes the Solana account of the
+   * session that pairing made, and a disconnect lets go of it here only (the session is eip155's to end).
+   */
+  shared?: boolean
 }
 
 /** A pairing URI to show (as a QR code) while a connect waits for the wallet, and when it expires (epoch ms). */
@@ -287,7 +289,7 @@ export function createSolanaWalletConnect(options: SolanaWalletConnectOptions): 
   }
 
   async function connect(connectOptions?: { silent?: boolean }): Promise<SolanaAccount | null> {
-    if (connectOptions?.silent) {
+    if (connectOptions?.silent || options.shared) {
       let made: SignClientLike
       try {
         made = await load()
@@ -295,6 +297,8 @@ export function createSolanaWalletConnect(options: SolanaWalletConnectOptions): 
         throw toSolanaError(error, 'connect')
       }
       session = restored(made)
+      if (!session && options.shared && !connectOptions?.silent)
+        throw new SolanaAccountError({ details: 'The wallet approved no Solana account in the session' })
       return session ? publicAccount(session.account) : null
     }
     let approved: WalletConnectSession
@@ -395,7 +399,7 @@ export function createSolanaWalletConnect(options: SolanaWalletConnectOptions): 
     async disconnect() {
       const current = session
       session = undefined
-      if (!current || !client) return
+      if (!current || !client || options.shared) return
       try {
         await client.disconnect({ topic: current.topic, reason: USER_DISCONNECTED })
       } catch (error) {

@@ -1,5 +1,8 @@
 import type { EmbeddedBridge } from '../../chains/eip155/embeddedBridge'
-import { EMBEDDED_SOLANA_CONNECTOR_ID } from '../../chains/solana/connectorIds'
+import {
+  EMBEDDED_SOLANA_CONNECTOR_ID,
+  MULTICHAIN_SOLANA_CONNECTOR_ID,
+} from '../../chains/solana/connectorIds'
 import type { ResolvedKitConfig } from '../../config'
 import type { Capability } from '../../machines/capability'
 import type { KitStore } from '../../storage'
@@ -19,10 +22,15 @@ export function solanaConnectionCapability(store: KitStore, bridge: EmbeddedBrid
   return {
     id: 'solanaConnection',
     views: [],
-    connection: { chain: 'solana', embeddedConnectorId: EMBEDDED_SOLANA_CONNECTOR_ID },
+    connection: {
+      chain: 'solana',
+      embeddedConnectorId: EMBEDDED_SOLANA_CONNECTOR_ID,
+      multichainConnectorId: MULTICHAIN_SOLANA_CONNECTOR_ID,
+    },
     offered: solanaConfigured,
     atStart: solanaConfigured,
-    load: async ({ config }) => (await import('../load/solana')).solanaConnectionCode(config, store, bridge),
+    load: async ({ config, wagmi }) =>
+      (await import('../load/solana')).solanaConnectionCode(config, store, bridge, wagmi),
     /** On the configured Solana networks (the one chosen last first). */
     input: ({ config }) => ({
       namespace: 'solana',

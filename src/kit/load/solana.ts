@@ -1,4 +1,5 @@
 import { Connection } from '@solana/web3.js'
+import type { Config } from 'wagmi'
 import type { ActorRefFrom } from 'xstate'
 import { createSolanaConnectionActors, solanaWalletClient } from '../../actors/solanaConnection'
 
@@ -13,6 +14,7 @@ import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
 import { followConnectorsOf } from '../followConnectors'
 import { verifyDomainLogic } from '../verifyDomain'
+import { sharedSignClientOf } from './sharedSignClient'
 
 /**
  * Solana's connection: the connection machine with the Solana adapter's slots (issue 17): Wallet Standard
@@ -24,6 +26,7 @@ export function solanaConnectionLogic(
   config: ResolvedKitConfig,
   store: KitStore,
   embeddedBridge?: EmbeddedBridge,
+  wagmi?: Config,
 ) {
   // The default network first, when it is a Solana one: a connection with none chosen is made on it.
   const chainIds = [config.defaultNetwork, ...config.networks]
@@ -33,6 +36,8 @@ export function solanaConnectionLogic(
     store,
     chainIds,
     walletConnect: walletConnectParameters(config),
+    // A multichain pairing (eip155's WalletConnect proposing Solana too): its Solana side reads that session.
+    ...(wagmi ? { sharedSignClient: () => sharedSignClientOf(wagmi) } : {}),
     ...(embeddedBridge ? { embeddedBridge } : {}),
   })
   // WalletConnect's pairing on Solana is attested like eip155's (SPEC §3 Verify context).
@@ -44,8 +49,9 @@ export function solanaConnectionCode(
   config: ResolvedKitConfig,
   store: KitStore,
   embeddedBridge?: EmbeddedBridge,
+  wagmi?: Config,
 ): LoadedCapability<ReturnType<typeof solanaConnectionLogic>> {
-  return { logic: solanaConnectionLogic(config, store, embeddedBridge), glue: solanaConnectionGlue }
+  return { logic: solanaConnectionLogic(config, store, embeddedBridge, wagmi), glue: solanaConnectionGlue }
 }
 
 /** Its glue: Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */

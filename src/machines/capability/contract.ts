@@ -97,7 +97,15 @@ export interface Capability<Logic extends AnyActorLogic = AnyActorLogic> {
    * (`account.connected`, …, sent to its parent) as its own. `embeddedConnectorId`: the embedded wallet's
    * connector there (a login in the frame carries over to it without Connect).
    */
-  readonly connection?: { readonly chain: ChainNamespace; readonly embeddedConnectorId?: string }
+  readonly connection?: {
+    readonly chain: ChainNamespace
+    readonly embeddedConnectorId?: string
+    /**
+     * Its connector for a multichain WalletConnect pairing's account on this namespace (SPEC §1 `multichain`):
+     * the kit connects it once the default namespace's pairing, which proposed this namespace too, is approved.
+     */
+    readonly multichainConnectorId?: string
+  }
   /** The event its statechart takes when the visitor leaves one of its views (back, close, Escape), if any. */
   readonly leave?: (view: string) => EventFromLogic<Logic> | undefined
 }

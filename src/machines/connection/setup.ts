@@ -205,6 +205,7 @@ export const connectionSetup = setup({
         target: {
           connectorId: event.connectorId,
           ...(event.wallet ? { wallet: event.wallet } : {}),
+          ...(event.alsoPropose?.length ? { alsoPropose: event.alsoPropose } : {}),
           // On a mobile browser a wallet with a mobile link is opened by it, not scanned (issue 18 item 5).
           method: method === 'qrcode' && context.mobile && event.wallet?.mobileLink ? 'mobile' : method,
         },

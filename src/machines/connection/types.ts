@@ -14,8 +14,15 @@ export interface ConnectorInfo {
   id: string
   name: string
   type: ConnectorType
-  chain: 'eip155' | 'solana'
+  chain: ChainNamespace
   imageUrl?: string
+  /** A `multichain` connector's namespaces: one pairing gives an account on each the wallet approves. */
+  chains?: readonly ChainNamespace[]
+  /**
+   * The provider's image id (a listing entry's `image_id`, or the kit's own connectors' `CONNECTOR_IMAGE_IDS`):
+   * the image is fetched from `GET /public/getAssetImage/{imageId}` when the connector brings no `imageUrl`.
+   */
+  imageId?: string
   rdns?: string
   explorerId?: string
 }
@@ -26,9 +33,16 @@ export interface ChosenWallet {
   name: string
   rdns?: string
   imageUrl?: string
+  /** SPEC §3 Connector `imageId`: its image from the provider's host when there is no `imageUrl`. */
+  imageId?: string
   mobileLink?: string
   desktopLink?: string
   webappLink?: string
+  /**
+   * The chain namespaces the listing says the wallet supports (from its CAIP-2 `chains`): one with several of
+   * the kit's namespaces pairs once for all of them (SPEC §1 `multichain`).
+   */
+  chainNamespaces?: readonly string[]
 }
 
 export interface RecentWallet {
@@ -40,10 +54,10 @@ export interface RecentWallet {
 }
 
 /** The chain namespaces the kit connects (SPEC §1); each has its own connection machine. */
-export type ChainNamespace = 'eip155' | 'solana'
+export type ChainNamespace = 'eip155' | 'solana' | 'bip122'
 
 /** A chain id: a number on eip155, the CAIP-2 id (`solana:` + genesis hash) on Solana. */
-export type ChainId = number | `solana:${string}`
+export type ChainId = number | `solana:${string}` | `bip122:${string}`
 
 /** An account connected on eip155 (`namespace` is absent or 'eip155'). */
 export interface Eip155Account {
@@ -67,8 +81,22 @@ export interface SolanaConnectionAccount {
   labels?: Readonly<Record<string, string>>
 }
 
+/**
+ * An account connected on Bitcoin (bip122): an address on a CAIP-2 chain (`bip122:` + the genesis hash's first
+ * 32 hex characters), as a multichain WalletConnect session gives it. The kit signs messages with it; no balance
+ * is read (there is no Bitcoin service).
+ */
+export interface Bip122ConnectionAccount {
+  namespace: 'bip122'
+  address: string
+  addresses: readonly string[]
+  chainId: `bip122:${string}`
+  connectorId: string
+  labels?: Readonly<Record<string, string>>
+}
+
 /** SPEC §3 account state of one namespace. */
-export type ConnectionAccount = Eip155Account | SolanaConnectionAccount
+export type ConnectionAccount = Eip155Account | SolanaConnectionAccount | Bip122ConnectionAccount
 
 /** SPEC §3 `allAccounts`: one of the accounts a wallet shares on a namespace. */
 export interface SharedAccount {
@@ -84,6 +112,8 @@ export interface ConnectTarget {
   connectorId: string
   wallet?: ChosenWallet
   method: ConnectMethod
+  /** The other namespaces the pairing proposes beside this connection's own (a `multichain` wallet). */
+  alsoPropose?: readonly string[]
 }
 
 export interface ConnectionContext {
@@ -154,6 +184,8 @@ export interface ReconnectOutput {
 
 export interface ConnectInput {
   connectorId: string
+  /** The other namespaces a WalletConnect pairing proposes beside this one's (a `multichain` wallet). */
+  alsoPropose?: readonly string[]
   /** The network the visitor chose, if any (the wallet's own otherwise). */
   chainId?: ChainId
 }
@@ -164,7 +196,14 @@ export interface ConnectOutput {
 }
 
 export type ConnectionEvent =
-  | { type: 'connection.connect'; connectorId: string; wallet?: ChosenWallet; method?: ConnectMethod }
+  | {
+      type: 'connection.connect'
+      connectorId: string
+      wallet?: ChosenWallet
+      method?: ConnectMethod
+      /** The other namespaces a WalletConnect pairing proposes too (a `multichain` wallet's). */
+      alsoPropose?: readonly string[]
+    }
   | { type: 'connection.cancel' }
   | { type: 'connection.retry' }
   | { type: 'connection.disconnect' }

@@ -2,7 +2,11 @@ import { askFrame } from './requests'
 import { frameSetup } from './setup'
 import { AUTH_IDLE, answers, FETCHING_USER, result } from './steps'
 
-/** The Farcaster login (SPEC §4, ConnectingFarcaster): a sign-in URI shown as a QR code, then the wait. */
+/**
+ * The Farcaster login (SPEC §4, ConnectingFarcaster): a sign-in URI shown as a QR code, and at once the wait on
+ * the visitor's Farcaster app. The frame's wait has no end of its own: the visitor leaving it (cancel) has the
+ * frame reloaded 100 ms later (SPEC §9 Farcaster reload delay, `farcasterReload`), which drops that wait.
+ */
 export const farcasterLogin = frameSetup.createStateConfig({
   tags: 'farcaster',
   meta: { view: 'ConnectingFarcaster' },
@@ -15,23 +19,20 @@ export const farcasterLogin = frameSetup.createStateConfig({
       ...askFrame('getFarcasterUri'),
       on: {
         'frame.authDone': [
-          { guard: result('getFarcasterUri'), target: 'showingUri', actions: 'setFarcasterUrl' },
+          { guard: result('getFarcasterUri'), target: 'connecting', actions: 'setFarcasterUrl' },
           { guard: answers('getFarcasterUri'), target: AUTH_IDLE, actions: 'setBadReply' },
         ],
         'frame.authFailed': { target: AUTH_IDLE, actions: 'setError' },
       },
     },
-    /** The QR code is up; the wait on the login starts a moment later (SPEC §9). */
-    showingUri: {
-      after: { farcasterReload: 'connecting' },
-    },
-    /** Waits for the visitor's Farcaster app: no timeout. */
+    /** Waits for the visitor's Farcaster app: no timeout; a cancel reloads the frame (its wait dropped). */
     connecting: {
       tags: 'awaitingApp',
       ...askFrame('connectFarcaster'),
       on: {
         'frame.authDone': { guard: answers('connectFarcaster'), target: FETCHING_USER },
         'frame.authFailed': { target: AUTH_IDLE, actions: 'setError' },
+        'frame.cancel': { target: '#frameAuth.farcasterLeft', actions: 'clearError' },
       },
     },
   },

@@ -42,7 +42,11 @@ export { matchConnector } from './matchConnector'
  */
 export const pairsWithoutBranding = (wallet: ChosenWallet, walletConnectId: string): boolean =>
   wallet.id === walletConnectId ||
-  (!wallet.imageUrl && !wallet.mobileLink && !wallet.desktopLink && !wallet.webappLink)
+  (!wallet.imageUrl && !wallet.imageId && !wallet.mobileLink && !wallet.desktopLink && !wallet.webappLink)
+
+/** SPEC §9 image preload race: the chosen wallet has an image to wait for (its own, or the provider's by id). */
+export const chosenWalletHasImage = ({ event }: { event: KitEvent }): boolean =>
+  event.type === 'kit.showConnecting' && !!(event.wallet?.imageUrl || event.wallet?.imageId)
 
 /** The views that show the account's balances: the Account view's details (a capability's: its `balanceViews`). */
 const BALANCE_VIEWS: ReadonlySet<ViewName> = new Set<ViewName>(['Account'])
@@ -67,6 +71,7 @@ export const is = {
       ? event.themeMode === 'dark' || event.themeMode === 'light'
       : event.type === 'kit.setThemeVariables' && themeVariablesProblems(event.themeVariables).length === 0,
   legalAccepted: ({ context }) => legalAccepted(context),
+  chosenWalletHasImage,
   storedLogin: ({ context }) => embeddedOn(context) && context.input.storedLogin,
   embeddedOn: ({ context }) => embeddedOn(context),
   /** A device without hover (touch): the login frame loads when the modal opens, not on a pointer's intent. */
@@ -205,13 +210,19 @@ export function fetchBalances(
   enqueue: { sendTo: (to: AccountRef, event: AccountEvent) => void },
   account: ConnectionAccount | undefined = context.connected,
 ) {
-  if (!context.account || !account) return
+  if (!context.account || !account || !balanceServed(account)) return
   enqueue.sendTo(context.account, {
     type: 'account.fetchBalances',
     address: account.address,
     chainId: caip2(account.chainId),
   })
 }
+
+/**
+ * SPEC §1: balances are read on eip155 and Solana; a Bitcoin (bip122) account's are not (there is no Bitcoin
+ * service), so none is asked for, and none claimed.
+ */
+export const balanceServed = (account: ConnectionAccount): boolean => chainNamespaceOf(account) !== 'bip122'
 
 /** The account if it is on eip155 (sign-in, swap and the wagmi-based send are eip155's). */
 export const evmAccount = (account: ConnectionAccount | undefined): Eip155Account | undefined =>
@@ -226,6 +237,36 @@ export const DEFAULT_CHAIN: ChainNamespace = 'eip155'
 /** The capability that is `chain`'s connection, if one is registered. */
 export const connectionCapabilityOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
   context.input.capabilities.find((capability) => capability.connection?.chain === chain)
+
+/** `chain`'s connector for a multichain WalletConnect pairing's account there, if its connection has one. */
+export const multichainConnectorOf = (context: Pick<KitContext, 'input'>, chain: ChainNamespace) =>
+  chain === DEFAULT_CHAIN
+    ? undefined
+    : connectionCapabilityOf(context, chain)?.connection?.multichainConnectorId
+
+/**
+ * SPEC §1 `multichain`: the kit's other namespaces a wallet picked from the listing names beside the default one,
+ * which the default namespace's WalletConnect pairing proposes too (one approval): each configured, its
+ * connection running, with a connector for a multichain pairing's account. None for a wallet on one namespace.
+ */
+export function multichainAlso(
+  context: Pick<KitContext, 'input' | 'config' | 'capabilitiesRunning'>,
+  wallet: ChosenWallet,
+): ChainNamespace[] {
+  const listed = wallet.chainNamespaces ?? []
+  if (!listed.includes(DEFAULT_CHAIN)) return []
+  return context.input.capabilities.flatMap((capability) => {
+    const chain = capability.connection?.chain
+    return chain !== undefined &&
+      chain !== DEFAULT_CHAIN &&
+      listed.includes(chain) &&
+      context.config.networks.some((n) => n.chainNamespace === chain) &&
+      connectionRuns(context, chain) &&
+      multichainConnectorOf(context, chain) !== undefined
+      ? [chain]
+      : []
+  })
+}
 
 /** `chain`'s connection runs: the default one always; another once its capability's statechart runs. */
 export function connectionRuns(

@@ -13,6 +13,7 @@ import { isKitLocale, type KitLocale } from '../../config'
 import {
   AFTER_OPEN_PAINT_MS,
   EMBEDDED_LOAD_AFTER_OPEN_MS,
+  IMAGE_PRELOAD_RACE_MS,
   ON_DEMAND_LOAD_TIMEOUT_MS,
   RPC_METHOD_NOT_ALLOWED_ALERT_DELAY_MS,
 } from '../../constants'
@@ -23,6 +24,7 @@ import { type CapabilityHostMachine, capabilityHostMachine, hostId } from '../ca
 import {
   type ChainId,
   type ChainNamespace,
+  type ChosenWallet,
   type ConnectionAccount,
   type ConnectionMachine,
   chainNamespaceOf,
@@ -58,6 +60,8 @@ import {
   fetchBalances,
   is,
   matchConnector,
+  multichainAlso,
+  multichainConnectorOf,
   networkOf,
   pairsWithoutBranding,
   toChainConnection,
@@ -123,6 +127,11 @@ export const kitSetup = setup({
     loadRemoteSessions: pending<SessionClientLogic>(),
     loadAccount: pending<AccountLogic>(),
     loadWallets: pending<WalletsLogic>(),
+    /**
+     * SPEC §9 image preload race: loads the chosen wallet's image (its `imageUrl`, else the provider's image of its
+     * `imageId`), done when it loaded or failed. Unprovided it is done at once.
+     */
+    preloadImage: fromPromise<void, ChosenWallet>(async () => {}),
     /** Followers of a running capability: its notices (and the frame's view) as kit events. */
     followFrame: quiet(),
     followRemoteSessions: quiet(),
@@ -136,6 +145,8 @@ export const kitSetup = setup({
     embeddedAfterOpen: EMBEDDED_LOAD_AFTER_OPEN_MS,
     /** Ours (src/constants.ts): the listing's code and the analytics config wait past the open dialog's first paint. */
     afterOpenPaint: AFTER_OPEN_PAINT_MS,
+    /** SPEC §9 image preload race 2 s. */
+    imagePreloadRace: IMAGE_PRELOAD_RACE_MS,
   },
   actions: {
     spawnFrame: assign(({ context, spawn }, embedded: EmbeddedLoad) => {
@@ -316,6 +327,7 @@ export const kitSetup = setup({
     }),
     /** Leaving a connecting view ends the attempt, whichever namespace it was on. */
     cancelConnecting: enqueueActions(({ context, enqueue }) => {
+      if (context.pairedAlong.length > 0) enqueue.assign({ pairedAlong: [] })
       enqueue.sendTo('connection', { type: 'connection.cancel' })
       for (const capability of context.input.capabilities)
         if (capability.connection && context.capabilitiesRunning.includes(capability.id))
@@ -376,8 +388,11 @@ export const kitSetup = setup({
       assertEvent(event, 'account.connected')
       const chain = chainNamespaceOf(event.account)
       const accounts = { ...context.accounts, [chain]: event.account }
-      const kept = event.reconnected && chain !== context.activeNamespace
+      // A multichain pairing's other namespace (or one reconnected at start) is kept beside the one shown.
+      const along = context.pairedAlong.includes(chain)
+      const kept = (event.reconnected || along) && chain !== context.activeNamespace
       const shown = kept ? context.connected : event.account
+      if (along) enqueue.assign({ pairedAlong: context.pairedAlong.filter((c) => c !== chain) })
       tellAccounts(enqueue, context, {
         change: 'connected',
         chain,
@@ -400,8 +415,17 @@ export const kitSetup = setup({
       // A swap flow is for one account: the one connected now gets its own.
       endAccountFlows(enqueue)
       enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
-      if (event.account.connectorId === context.input.connectorIds.walletConnect)
+      if (event.account.connectorId === context.input.connectorIds.walletConnect) {
         enqueue.raise({ type: 'remoteSessions.load' })
+        // SPEC §1 multichain: the pairing proposed other namespaces too; each takes what the wallet approved there.
+        if (!event.reconnected)
+          for (const other of context.pairedAlong)
+            toChainConnection(context, enqueue, other, {
+              type: 'connection.connect',
+              connectorId: multichainConnectorOf(context, other)!,
+              method: event.method,
+            })
+      }
       fetchBalances(context, enqueue, event.account)
       if (event.reconnected) return
       // A capability may go on from a fresh connect in a view of its own (sign-in: ConnectingSiwe, open while it
@@ -424,6 +448,15 @@ export const kitSetup = setup({
       const chain = chainOfNotice(event)
       const accounts: KitContext['accounts'] = { ...context.accounts }
       delete accounts[chain]
+      // SPEC §1 multichain: the default namespace's WalletConnect session ended, and with it the accounts other
+      // namespaces took from it (their connections let go of them).
+      if (context.accounts[chain]?.connectorId === context.input.connectorIds.walletConnect)
+        for (const other of Object.keys(accounts) as ChainNamespace[]) {
+          const connectorId = multichainConnectorOf(context, other)
+          if (connectorId === undefined || accounts[other]?.connectorId !== connectorId) continue
+          delete accounts[other]
+          toChainConnection(context, enqueue, other, { type: 'connection.disconnect' })
+        }
       // Another namespace still connected (its account is untouched: SPEC §4, disconnect is per chain).
       const other = (Object.keys(accounts) as ChainNamespace[]).find((chain) => accounts[chain] !== undefined)
       // When the one shown goes, the other's is shown, if connected.
@@ -505,16 +538,27 @@ export const kitSetup = setup({
       const remote = local ? undefined : remoteConnector(context)
       const connectorId = local?.id ?? remote?.id ?? context.input.connectorIds.walletConnect
       const chain: ChainNamespace = local?.chain ?? remote?.chain ?? DEFAULT_CHAIN
+      // SPEC §1 multichain: a listing wallet on several of the kit's namespaces pairs once for all of them.
+      const along = local || remote ? [] : multichainAlso(context, event.wallet)
+      // SPEC §1: the pairing of a wallet that names Bitcoin proposes bip122 too, as optional.
+      const alsoPropose =
+        along.length > 0 &&
+        event.wallet.chainNamespaces?.includes('bip122') &&
+        !along.includes('bip122' as never)
+          ? [...along, 'bip122']
+          : along
       if (chain !== context.activeNamespace) activate(context, enqueue, chain)
-      enqueue.assign({ connecting: connectorId })
+      enqueue.assign({ connecting: connectorId, pairedAlong: along })
       toChainConnection(context, enqueue, chain, {
         type: 'connection.connect',
         connectorId,
         wallet: event.wallet,
         method: local ? 'browser' : 'qrcode',
+        ...(alsoPropose.length > 0 ? { alsoPropose } : {}),
       })
-      enqueue.sendTo('modal', {
-        type: 'router.push',
+      enqueue.raise({
+        type: 'kit.showConnecting',
+        wallet: event.wallet,
         view: local
           ? 'ConnectingExternal'
           : pairsWithoutBranding(event.wallet, context.input.connectorIds.walletConnect)
@@ -523,6 +567,19 @@ export const kitSetup = setup({
       })
       // The session client follows eip155's WalletConnect provider; Solana's client keeps its own sessions.
       if (!local && !remote) enqueue.raise({ type: 'remoteSessions.load' })
+    }),
+    holdConnectingView: assign(({ event }) => {
+      assertEvent(event, 'kit.showConnecting')
+      return { connectingView: { view: event.view, wallet: event.wallet } }
+    }),
+    showConnectingView: sendTo('modal', ({ event }) => {
+      assertEvent(event, 'kit.showConnecting')
+      return { type: 'router.push' as const, view: event.view }
+    }),
+    showHeldConnectingView: enqueueActions(({ context, enqueue }) => {
+      if (context.connectingView)
+        enqueue.sendTo('modal', { type: 'router.push', view: context.connectingView.view })
+      enqueue.assign({ connectingView: undefined })
     }),
     /** A login in the frame connects the kit through the embedded wallet's connector. */
     connectEmbedded: enqueueActions(({ context, enqueue, event }) => {

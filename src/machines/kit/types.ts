@@ -105,6 +105,11 @@ export interface KitContext {
   activeNamespace: ChainNamespace
   /** The connector the kit last asked the connection to connect (cleared once connected or disconnected). */
   connecting: string | undefined
+  /**
+   * SPEC §1 `multichain`: the other namespaces the pairing under way proposed too; once it connects, each gets
+   * the account the wallet approved there (kept beside the one shown), and leaves this list.
+   */
+  pairedAlong: readonly ChainNamespace[]
   /** The connection's connectors, as the connection lists them (`kit.connectors`). */
   connectors: readonly ConnectorInfo[]
   /** The account's latest balances (the send flow's token picker starts from them). */
@@ -131,6 +136,11 @@ export interface KitContext {
    * stored (consent is the visitor's act on this visit, to the terms the host links now).
    */
   legalAccepted: boolean
+  /**
+   * The Connecting view the chosen wallet is shown in, held while its image preloads (SPEC §9 image preload
+   * race), with the wallet whose image it shows.
+   */
+  connectingView: { view: ViewName; wallet: ChosenWallet } | undefined
   /** The theme shown, from the config's; `kit.setThemeMode` and `kit.setThemeVariables` change it at run time. */
   theme: KitTheme
 }
@@ -183,6 +193,8 @@ export type KitEvent =
   | { type: 'legal.accept'; accepted: boolean }
   /** A wallet picked in Connect or All Wallets: a local connector if one matches, WalletConnect otherwise. */
   | { type: 'wallet.select'; wallet: ChosenWallet }
+  /** Raised by the kit: the chosen wallet's Connecting view is due (once its image preloaded, or 2 s passed). */
+  | { type: 'kit.showConnecting'; view: ViewName; wallet: ChosenWallet }
   | { type: 'remoteSessions.load' }
   /** The wallet listing's code is needed (the modal opened; a view asked the listing): loads it, or retries. */
   | { type: 'listing.load' }

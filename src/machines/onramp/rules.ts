@@ -143,6 +143,7 @@ export function networkOf(
 /**
  * The purchase currency and network once options are known: the one asked for on the account's chain, else
  * another on that chain, else the one asked for (or the first) on its first network.
+ * @internal
  */
 export function pickPurchase(
   options: OnrampOptions,
@@ -159,7 +160,10 @@ export function pickPurchase(
   return chosen ? purchaseOn(chosen, chainId) : { purchaseCurrency: wanted, chainId }
 }
 
-/** A purchase currency the visitor chose: on the form's chain when it is there, else on its first network. */
+/**
+ * A purchase currency the visitor chose: on the form's chain when it is there, else on its first network.
+ * @internal
+ */
 export function purchaseOn(
   currency: OnrampPurchaseCurrency,
   chainId: OnrampChainId,
@@ -168,13 +172,19 @@ export function purchaseOn(
   return { purchaseCurrency: currency.id, chainId: network ? networkChainId(network) : chainId }
 }
 
-/** The payment currency once options are known: the one asked for, else USD, else the first. */
+/**
+ * The payment currency once options are known: the one asked for, else USD, else the first.
+ * @internal
+ */
 export function pickPaymentCurrency(options: OnrampOptions, wanted: string): string {
   const ids = options.paymentCurrencies.map((c) => c.id)
   return ids.find((id) => id === wanted) ?? ids.find((id) => id === 'USD') ?? ids[0] ?? wanted
 }
 
-/** The providers still to be quoted for the form as it is, in the options' order. */
+/**
+ * The providers still to be quoted for the form as it is, in the options' order.
+ * @internal
+ */
 export function unquotedProviders(
   context: Pick<OnrampContext, 'options' | 'quotes' | 'quoteFailures'>,
 ): OnrampProvider[] {
@@ -183,7 +193,10 @@ export function unquotedProviders(
   )
 }
 
-/** The orders that were not there before the partner page opened. */
+/**
+ * The orders that were not there before the partner page opened.
+ * @internal
+ */
 export function newOrders(
   context: Pick<OnrampContext, 'baseline'>,
   orders: readonly OnrampOrder[],
@@ -192,7 +205,10 @@ export function newOrders(
   return orders.filter((order) => !before.has(order.id))
 }
 
-/** The new order that was confirmed, if one was. */
+/**
+ * The new order that was confirmed, if one was.
+ * @internal
+ */
 export function confirmedOrder(
   context: Pick<OnrampContext, 'baseline'>,
   orders: readonly OnrampOrder[],
@@ -200,7 +216,10 @@ export function confirmedOrder(
   return newOrders(context, orders).find((order) => order.status === 'confirmed')
 }
 
-/** Whether a new order is still pending: paid, not settled yet (the machine asks after confirmed and failed). */
+/**
+ * Whether a new order is still pending: paid, not settled yet (the machine asks after confirmed and failed).
+ * @internal
+ */
 export function orderPending(
   context: Pick<OnrampContext, 'baseline'>,
   orders: readonly OnrampOrder[],
@@ -208,7 +227,10 @@ export function orderPending(
   return newOrders(context, orders).some((o) => o.status === 'pending')
 }
 
-/** Whether a new order failed (and none was confirmed). */
+/**
+ * Whether a new order failed (and none was confirmed).
+ * @internal
+ */
 export function orderFailed(
   context: Pick<OnrampContext, 'baseline'>,
   orders: readonly OnrampOrder[],
@@ -229,6 +251,7 @@ export function quoteRequestOf(context: OnrampContext): OnrampQuoteRequest {
   }
 }
 
+/** @internal */
 export function urlRequestOf(context: OnrampContext): OnrampUrlRequest {
   return {
     address: context.address,
@@ -241,6 +264,7 @@ export function urlRequestOf(context: OnrampContext): OnrampUrlRequest {
   }
 }
 
+/** @internal */
 export function purchasesRequestOf(context: OnrampContext): OnrampPurchasesRequest {
   return { address: context.address, chainId: context.chainId, provider: context.provider! }
 }

@@ -90,7 +90,10 @@ export function isSolanaAddress(value: string): boolean {
   return zeros + Math.ceil(hex.length / 2) === 32
 }
 
-/** The form is about a Solana token. */
+/**
+ * The form is about a Solana token.
+ * @internal
+ */
 export const isSolanaContext = (context: Pick<SendContext, 'token'>) =>
   context.token !== undefined && isSolanaToken(context.token)
 
@@ -171,7 +174,10 @@ export function hasWrongChecksum(receiver: string | undefined): boolean {
   return !isAddress(text, { strict: true })
 }
 
-/** What differs between the selected token's stated decimals and symbol and its contract's; undefined if none. */
+/**
+ * What differs between the selected token's stated decimals and symbol and its contract's; undefined if none.
+ * @internal
+ */
 export function tokenMismatchOf(
   context: Pick<SendContext, 'token'>,
   onChain: TokenOnChain,
@@ -248,7 +254,10 @@ export function sendRequestOf(context: SendContext): SendRequest {
   }
 }
 
-/** Whether the native balance pays the fee (and, for the native currency, the amount too), as far as known. */
+/**
+ * Whether the native balance pays the fee (and, for the native currency, the amount too), as far as known.
+ * @internal
+ */
 export function canPayFee(context: SendContext, fee: FeeEstimate): boolean {
   const token = context.token!
   const feeWei = BigInt(fee.fee)
@@ -280,7 +289,10 @@ export function sameToken(a: TokenBalance, b: TokenBalance): boolean {
   return key(a) !== undefined && key(a) === key(b)
 }
 
-/** What Pay's rules check a payment against: the kit's networks and the account that sends. */
+/**
+ * What Pay's rules check a payment against: the kit's networks and the account that sends.
+ * @internal
+ */
 export function paymentContext(
   context: SendContext,
   event: { networks: PayContext['networks'] },

@@ -49,13 +49,17 @@ export function parseSwapAmount(amount: string, decimals: number): bigint | unde
   return parseUnits(text, decimals)
 }
 
-/** The amount paid in base units, when positive and valid for the `from` token. */
+/**
+ * The amount paid in base units, when positive and valid for the `from` token.
+ * @internal
+ */
 export function amountOf(context: Pick<SwapContext, 'from' | 'amount'>): bigint | undefined {
   if (!context.from) return undefined
   const value = parseSwapAmount(context.amount, context.from.decimals)
   return value === undefined || value === 0n ? undefined : value
 }
 
+/** @internal */
 export function pairOf(context: Pick<SwapContext, 'from' | 'to'>): [SwapToken, SwapToken] | undefined {
   const { from, to } = context
   return from && to && !sameToken(from, to) ? [from, to] : undefined
@@ -136,7 +140,10 @@ export function needsApproval(context: Pick<SwapContext, 'from' | 'amount' | 'al
   return amount !== undefined && BigInt(context.allowance) < amount
 }
 
-/** The allowance the next approval sets: zero first when a smaller non-zero one is in the way (USDT-style). */
+/**
+ * The allowance the next approval sets: zero first when a smaller non-zero one is in the way (USDT-style).
+ * @internal
+ */
 export function approveAmountOf(context: SwapContext): string {
   const allowance = BigInt(context.allowance ?? '0')
   return allowance > 0n ? '0' : amountOf(context)!.toString()
@@ -162,18 +169,27 @@ export function quoteRequestOf(context: SwapContext): SwapQuoteRequest {
   }
 }
 
-/** A built transaction without the API's gas limit, for the wallet to estimate when it is sent. */
+/**
+ * A built transaction without the API's gas limit, for the wallet to estimate when it is sent.
+ * @internal
+ */
 export function withoutGas({ gas: _gas, ...transaction }: SwapTransaction): SwapTransaction {
   return transaction
 }
 
-/** The checked approval that sets the allowance due next (zero first, USDT-style, then the amount). */
+/**
+ * The checked approval that sets the allowance due next (zero first, USDT-style, then the amount).
+ * @internal
+ */
 export function checkedApproval(context: SwapContext): SwapApproval | undefined {
   const amount = approveAmountOf(context)
   return context.prepared?.approvals.find((a) => a.amount === amount)
 }
 
-/** Only entered when `approvalChecked` holds. */
+/**
+ * Only entered when `approvalChecked` holds.
+ * @internal
+ */
 export function approvalRequestOf(context: SwapContext): SwapSendRequest {
   return { ...checkedApproval(context)!.transaction, chainId: context.chainId, kind: 'approve' }
 }
@@ -189,7 +205,10 @@ export function minimumOut(toAmount: string, slippage: number): bigint {
   return (BigInt(toAmount) * keep) / 100_000_000n
 }
 
-/** What the preview shows will move: the amount out, at least the least amount out in. */
+/**
+ * What the preview shows will move: the amount out, at least the least amount out in.
+ * @internal
+ */
 export function expectedOf(context: SwapContext) {
   return expectedOfSwap(
     context.from!,
@@ -213,6 +232,7 @@ export function simulationRequestOf(context: SwapContext): SwapSimulationRequest
 /**
  * The checked approvals, then the checked swap, as one batch (the calls simulated, in the same order): the wallet's
  * one confirmation when it batches atomically. Each value in wei as hex; gas is the wallet's to estimate.
+ * @internal
  */
 export function batchCallsOf(context: SwapContext): KitBatchCall[] {
   return simulationRequestOf(context).calls.map(({ to, data, value }) => ({
@@ -222,12 +242,18 @@ export function batchCallsOf(context: SwapContext): KitBatchCall[] {
   }))
 }
 
-/** Whether the swap is on a Solana network (a maker's transaction, signed by the maker first). */
+/**
+ * Whether the swap is on a Solana network (a maker's transaction, signed by the maker first).
+ * @internal
+ */
 export function isSolanaSwap(context: Pick<SwapContext, 'chainId'>): boolean {
   return typeof context.chainId === 'string' && context.chainId.startsWith('solana:')
 }
 
-/** What was built, beside the swap the preview shows, for `checkBuild`. Only called with a swap built. */
+/**
+ * What was built, beside the swap the preview shows, for `checkBuild`. Only called with a swap built.
+ * @internal
+ */
 export function checkRequestOf(context: SwapContext): SwapCheckRequest {
   return {
     chainId: context.chainId,
@@ -245,6 +271,7 @@ export function checkRequestOf(context: SwapContext): SwapCheckRequest {
 /**
  * The account's eip155 chain and address, for what only an eip155 swap reaches (approvals, batches, receipts:
  * a Solana swap has none of them).
+ * @internal
  */
 export function eip155Of(context: Pick<SwapContext, 'chainId' | 'userAddress'>): {
   chainId: number
@@ -253,6 +280,7 @@ export function eip155Of(context: Pick<SwapContext, 'chainId' | 'userAddress'>):
   return { chainId: Number(context.chainId), address: context.userAddress as Address }
 }
 
+/** @internal */
 export function receiptRequestOf(context: SwapContext): SwapReceiptRequest {
   return { hash: context.hash!, chainId: eip155Of(context).chainId, timeoutMs: TX_RECEIPT_TIMEOUT_MS }
 }

@@ -5,6 +5,7 @@ import { useBalance } from 'wagmi'
 import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../api/dataApi'
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
+import { NATIVE_BALANCE_CACHE_MS } from '../../constants'
 import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
 import { selectCapabilityOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
@@ -25,6 +26,7 @@ import {
   useDataApi,
 } from './accountShared'
 import { useRefreshAfterSend } from './sendShared'
+import { TokenIcon, useTokenImage } from './TokenIcon'
 
 /*
  * The Account view's details (SPEC §2, §3): profile name and image, the portfolio's value, the wallet features,
@@ -106,7 +108,18 @@ export function AccountProfile() {
  */
 export function AccountBalance() {
   const { namespace } = useKitAccount()
+  if (namespace === 'bip122') return <NoBalance />
   return namespace === 'solana' ? <SolanaBalance /> : <EvmBalance />
+}
+
+/** Bitcoin (bip122): no balance service, so none is claimed (SPEC §1: balances on eip155 and Solana). */
+function NoBalance() {
+  const t = useT()
+  return (
+    <p className="ws-balance" data-testid="account-balance">
+      {t('account.balanceUnavailable')}
+    </p>
+  )
 }
 
 /** SOL, from the account's balances (the Data API reads them from the chain; SOL is the entry without a mint). */
@@ -132,7 +145,12 @@ function EvmBalance() {
   const balance = useBalance({
     address: address as `0x${string}` | undefined,
     chainId: typeof chainId === 'number' ? chainId : undefined,
-    query: { enabled: !!address && !!network && typeof chainId === 'number' },
+    // SPEC §9 native balance cache: Account opened again within 30 s shows it without asking the chain; a send
+    // refreshes it at once (`useRefreshAfterSend` invalidates wagmi's balance queries).
+    query: {
+      enabled: !!address && !!network && typeof chainId === 'number',
+      staleTime: NATIVE_BALANCE_CACHE_MS,
+    },
   })
   const { t, locale } = useI18n()
   const shown = !network
@@ -166,7 +184,10 @@ export default function AccountDetails() {
   const shown = config.features.walletFeaturesOrder.filter(
     (feature) =>
       config.features[feature] &&
-      (namespace === 'eip155' || SOLANA_FEATURES.has(feature)) &&
+      (namespace === 'eip155' ||
+        (namespace === 'solana' && SOLANA_FEATURES.has(feature)) ||
+        // Bitcoin (bip122): its address to receive on; nothing is sent or bought through the kit there.
+        (namespace === 'bip122' && feature === 'receive')) &&
       (feature !== 'onramp' || buyOffered) &&
       (feature !== 'swaps' || swapOffered),
   )
@@ -307,14 +328,11 @@ function TokensTab() {
 
 function TokenRow({ balance, usd }: { balance: TokenBalance; usd: boolean }) {
   const { locale } = useI18n()
+  const tokenImage = useTokenImage()
   const quantity = formatQuantity(balance.quantity.numeric, 4, locale)
   return (
     <li className="ws-line" data-testid="token-balance" data-symbol={balance.symbol}>
-      {balance.iconUrl ? (
-        <img className="ws-token-icon" src={balance.iconUrl} alt="" />
-      ) : (
-        <span className="ws-token-icon" aria-hidden="true" />
-      )}
+      <TokenIcon src={balance.iconUrl} fallback={tokenImage(balance.symbol)} />
       <span className="ws-grow">
         <span className="ws-ellipsis">{balance.name}</span>
         {usd ? <span className="ws-muted ws-small">{formatUsd(balance.value, locale)}</span> : null}

@@ -1,4 +1,15 @@
 import { useState } from 'react'
+import type { ChosenWallet } from '../../machines/connection'
+import { assetImageUrl } from '../../utils/images'
+import { useKitConfig } from '../hooks'
+
+/** A wallet's image: its own (`imageUrl`), else the provider's of its SPEC §3 `imageId` (getAssetImage). */
+export function useWalletImageSrc(
+  wallet: Pick<ChosenWallet, 'imageUrl' | 'imageId'> | undefined,
+): string | undefined {
+  const { endpoints, projectId } = useKitConfig()
+  return wallet?.imageUrl ?? assetImageUrl(endpoints, projectId, wallet?.imageId)
+}
 
 /**
  * A wallet's icon, or its initial when there is none or it fails to load. Decorative: the wallet's name is

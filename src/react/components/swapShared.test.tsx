@@ -85,3 +85,14 @@ describe('TokenLogo', () => {
     expect(html).toBe('<span class="ws-token-icon" aria-hidden="true"></span>')
   })
 })
+
+describe('SPEC §7 getTokenImage: token icons from the image endpoint', () => {
+  it('without a logo from the API, the provider image of the symbol is shown', () => {
+    const fallback = 'https://wallets.example/public/getTokenImage/USDC?projectId=p1'
+    expect(
+      renderToStaticMarkup(<TokenLogo token={{ logoUri: 'javascript:alert(1)' }} fallback={fallback} />),
+    ).toContain(
+      `<img class="ws-token-icon" src="${fallback.replace('&', '&amp;')}" alt="" referrerPolicy="no-referrer"/>`,
+    )
+  })
+})

@@ -4,6 +4,7 @@ import { safeHttpUrl } from '../../utils/httpUrl'
 import { useCapability } from '../hooks'
 import { localizeText, useT } from '../i18nViews'
 import { AccountStyle, formatQuantity } from './accountShared'
+import { TokenIcon } from './TokenIcon'
 import { ViewLoading } from './ViewLoading'
 
 /*
@@ -62,15 +63,17 @@ export function SwapFlowLoading({ failed, retry }: { failed: boolean; retry: () 
 
 /**
  * A token's logo, decorative (its symbol is always next to it as text). The convert API's `logoUri` is the
- * API's to choose: only an `http:`/`https:` address is shown, anything else leaves the place empty.
+ * API's to choose: only an `http:`/`https:` address is shown; else the provider's image of the symbol
+ * (`fallback`, SPEC §7 `getTokenImage`), or the place is left empty.
  */
-export function TokenLogo({ token }: { token: Pick<SwapToken, 'logoUri'> }) {
-  const src = safeHttpUrl(token.logoUri)
-  return src ? (
-    <img className="ws-token-icon" src={src} alt="" referrerPolicy="no-referrer" />
-  ) : (
-    <span className="ws-token-icon" aria-hidden="true" />
-  )
+export function TokenLogo({
+  token,
+  fallback,
+}: {
+  token: Pick<SwapToken, 'logoUri'>
+  fallback?: string | undefined
+}) {
+  return <TokenIcon src={safeHttpUrl(token.logoUri)} fallback={fallback} />
 }
 
 /** The address part of a balance's (CAIP-10 or plain) address, lower case; '' for the native currency. */

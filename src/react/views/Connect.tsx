@@ -1,8 +1,9 @@
 import { Fragment, useEffect, useId, useState } from 'react'
 import type { KitCustomWallet } from '../../config'
-import { AFTER_OPEN_PAINT_MS } from '../../constants'
+import { AFTER_OPEN_PAINT_MS, CONNECTOR_IMAGE_IDS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
 import { selectLegalAccepted } from '../../machines/kit'
+import { assetImageUrl } from '../../utils/images'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
 import {
@@ -31,7 +32,11 @@ const BADGES: Record<string, MessageKey | undefined> = {
   Installed: 'connect.badge.installed',
 }
 
-const WALLETCONNECT: ChosenWallet = { id: 'walletConnect', name: 'WalletConnect' }
+const WALLETCONNECT: ChosenWallet = {
+  id: 'walletConnect',
+  name: 'WalletConnect',
+  imageId: CONNECTOR_IMAGE_IDS.walletConnect,
+}
 
 /*
  * The legal checkbox (`features.legalCheckbox`, off by default) is a chunk of its own, with its texts and styles: a
@@ -159,6 +164,9 @@ function WalletList({
     config.customWallets,
   )
   const t = useT()
+  // SPEC §3 Connector imageId: a wallet without its own image shows the provider's (getAssetImage).
+  const walletImage = (wallet: ChosenWallet) =>
+    wallet.imageUrl ?? assetImageUrl(config.endpoints, config.projectId, wallet.imageId)
   return (
     <ul className="ws-list" aria-label={t('connect.wallets')}>
       <ConnectListedWallets onChange={setListing} />
@@ -174,7 +182,7 @@ function WalletList({
             ref={focusFirst && index === 0 ? focusOnMount : undefined}
             onClick={() => kit.send({ type: 'wallet.select', wallet: item.wallet })}
           >
-            <WalletImage name={item.wallet.name} src={item.wallet.imageUrl} />
+            <WalletImage name={item.wallet.name} src={walletImage(item.wallet)} />
             <span>{item.wallet.name}</span>
             {item.badge ? (
               <span className="ws-badge">{BADGES[item.badge] ? t(BADGES[item.badge]!) : item.badge}</span>
@@ -223,6 +231,7 @@ const connectorWallet = (connector: ConnectorInfo): ChosenWallet => ({
   name: connector.name,
   ...(connector.rdns ? { rdns: connector.rdns } : {}),
   ...(connector.imageUrl ? { imageUrl: connector.imageUrl } : {}),
+  ...(connector.imageId ? { imageId: connector.imageId } : {}),
 })
 
 /** The Connect view's list in the configured connector order, each wallet once. */

@@ -1,7 +1,7 @@
 import { selectConnectFailed, selectIsConnecting } from '../../machines/connection'
 import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
-import { WalletImage } from '../components/WalletImage'
+import { useWalletImageSrc, WalletImage } from '../components/WalletImage'
 import { useConnectionActor } from '../hooks'
 import { useT } from '../i18nViews'
 
@@ -13,9 +13,10 @@ export default function ConnectingExternal() {
   const busy = useSelector(connection, selectIsConnecting)
   const t = useT()
   const name = wallet?.name ?? t('common.yourWallet')
+  const image = useWalletImageSrc(wallet)
   return (
     <div className="ws-center">
-      <WalletImage name={name} src={wallet?.imageUrl} size={64} />
+      <WalletImage name={name} src={image} size={64} />
       {failed ? (
         <ConnectFailed />
       ) : (

@@ -10,7 +10,7 @@ import { walletLinkWithUri } from '../../utils/walletLinks'
 import { useSelector } from '../actor'
 import { ConnectFailed } from '../components/ConnectFailed'
 import { QrCode } from '../components/QrCode'
-import { WalletImage } from '../components/WalletImage'
+import { useWalletImageSrc, WalletImage } from '../components/WalletImage'
 import { useConnectionActor, useToast } from '../hooks'
 import { useT } from '../i18nViews'
 
@@ -44,11 +44,12 @@ function Pairing({ branded }: { branded: boolean }) {
   const remaining = useRemainingSeconds(expiry)
   const t = useT()
   const name = branded && wallet && wallet.id !== 'walletConnect' ? wallet.name : t('common.yourWallet')
+  const image = useWalletImageSrc(wallet)
 
   if (failed) {
     return (
       <div className="ws-center">
-        {branded ? <WalletImage name={name} src={wallet?.imageUrl} size={64} /> : null}
+        {branded ? <WalletImage name={name} src={image} size={64} /> : null}
         <ConnectFailed />
       </div>
     )

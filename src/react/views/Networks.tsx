@@ -5,7 +5,7 @@ import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
 
-const NAMESPACE_NAMES = { eip155: 'EVM', solana: 'Solana' } as const
+const NAMESPACE_NAMES = { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' } as const
 
 /** The app's networks; once connected, choosing one asks the wallet to switch (SPEC §2 Networks). */
 export default function Networks() {

@@ -1,6 +1,7 @@
 import type { OnrampActorRef } from '../../machines/onramp'
 import { useSelector } from '../actor'
 import { currencyName, OnrampFlowLoading, OnrampStyle, useOnrampFlow } from '../components/onrampShared'
+import { TokenIcon, useCurrencyImage } from '../components/TokenIcon'
 import { useKitActor } from '../context'
 import { useI18n } from '../i18nViews'
 
@@ -21,6 +22,7 @@ function FiatPicker({ onramp }: { onramp: OnrampActorRef }) {
   )
   const selected = useSelector(onramp, (s) => s.context.paymentCurrency)
   const { t, locale } = useI18n()
+  const currencyImage = useCurrencyImage()
   const ids = currencies ? currencies.split(',') : []
   return (
     <div className="ws-stack">
@@ -38,6 +40,7 @@ function FiatPicker({ onramp }: { onramp: OnrampActorRef }) {
                 kit.send({ type: 'router.back' })
               }}
             >
+              <TokenIcon fallback={currencyImage(id)} />
               <span>{id}</span>
               <span className="ws-muted ws-end">{currencyName(id, locale)}</span>
             </button>

@@ -20,6 +20,7 @@ import {
   TokenLogo,
   useSwapFlow,
 } from '../components/swapShared'
+import { useTokenImage } from '../components/TokenIcon'
 import { useKitActor } from '../context'
 import { errorText, localizeText, useI18n, useT } from '../i18nViews'
 
@@ -226,6 +227,7 @@ function TokenButton({
   onClick: () => void
 }) {
   const t = useT()
+  const tokenImage = useTokenImage()
   const name = side === 'from' ? t('swap.selectPay') : t('swap.selectReceive')
   return (
     <button
@@ -237,7 +239,7 @@ function TokenButton({
     >
       {token ? (
         <>
-          <TokenLogo token={token} />
+          <TokenLogo token={token} fallback={tokenImage(token.symbol)} />
           <span>{token.symbol}</span>
         </>
       ) : (

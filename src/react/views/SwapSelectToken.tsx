@@ -11,6 +11,7 @@ import {
   TokenLogo,
   useSwapFlow,
 } from '../components/swapShared'
+import { useTokenImage } from '../components/TokenIcon'
 import { useKitActor } from '../context'
 import { useModalActor } from '../hooks'
 import { useI18n } from '../i18nViews'
@@ -49,6 +50,7 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
   const selected = useSelector(swap, (s) => (side === 'from' ? s.context.from : s.context.to))
   const error = useSelector(swap, (s) => s.context.error)
   const [search, setSearch] = useState('')
+  const tokenImage = useTokenImage()
   const searchId = useId()
   const listId = useId()
   const { t, locale } = useI18n()
@@ -98,7 +100,7 @@ function TokenPicker({ swap, side }: { swap: SwapActorRef; side: Side }) {
             const detailId = `${listId}-${index}`
             return (
               <li key={`${token.chainId}:${token.address.toLowerCase()}`} className="ws-item ws-pick-row">
-                <TokenLogo token={token} />
+                <TokenLogo token={token} fallback={tokenImage(token.symbol)} />
                 <span className="ws-grow">
                   {/* Named by its symbol alone (issue 16's contract), all it shows; its name and balance,
                       beside it, describe it. */}

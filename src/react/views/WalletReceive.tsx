@@ -10,7 +10,7 @@ import { useT } from '../i18nViews'
  */
 export default function WalletReceive() {
   const config = useKitConfig()
-  const { address, chainId } = useKitAccount()
+  const { address, chainId, namespace } = useKitAccount()
   const { show } = useToast()
   const networksId = useId()
   const t = useT()
@@ -25,7 +25,10 @@ export default function WalletReceive() {
   }, [address, show, t])
   if (!address) return <p className="ws-muted">{t('account.none')}</p>
   // The account is an EVM one: it receives on every eip155 network of the app.
-  const networks = config.networks.filter((network) => network.chainNamespace === 'eip155')
+  // A Bitcoin (bip122) account receives on its own network.
+  const networks = config.networks.filter((network) =>
+    namespace === 'bip122' ? network.caipNetworkId === chainId : network.chainNamespace === 'eip155',
+  )
   return (
     <div className="ws-center">
       <AccountStyle />
@@ -44,7 +47,7 @@ export default function WalletReceive() {
           {networks.map((network) => (
             <li key={network.caipNetworkId} className="ws-line" data-network={network.caipNetworkId}>
               <span className="ws-grow">{network.name}</span>
-              {Number(network.id) === chainId ? (
+              {Number(network.id) === chainId || network.caipNetworkId === chainId ? (
                 <span className="ws-badge">{t('common.connected')}</span>
               ) : null}
             </li>

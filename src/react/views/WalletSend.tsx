@@ -12,6 +12,7 @@ import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { PickRowStyle } from '../components/pickRow'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
+import { TokenIcon, useTokenImage } from '../components/TokenIcon'
 import { useKitActor } from '../context'
 import { errorText, localizeText, useI18n } from '../i18nViews'
 
@@ -32,6 +33,7 @@ export default function WalletSend() {
 function SendForm({ send }: { send: SendActorRef }) {
   const kit = useKitActor()
   const token = useSelector(send, (s) => s.context.token)
+  const tokenImage = useTokenImage()
   const amount = useSelector(send, (s) => s.context.sendTokenAmount ?? '')
   const receiver = useSelector(send, (s) => s.context.receiverAddress ?? '')
   const error = useSelector(send, selectFormError)
@@ -84,7 +86,7 @@ function SendForm({ send }: { send: SendActorRef }) {
         <span className="ws-label">{t('send.token')}</span>
         {/* The picker shows the token's symbol, all of its visible name; the balance beside it describes it. */}
         <div className="ws-item ws-pick-row">
-          {token?.iconUrl ? <img className="ws-token-icon" src={token.iconUrl} alt="" /> : null}
+          {token ? <TokenIcon src={token.iconUrl} fallback={tokenImage(token.symbol)} /> : null}
           <span className="ws-grow">
             <button
               type="button"

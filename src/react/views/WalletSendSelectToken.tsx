@@ -3,6 +3,7 @@ import { isNativeToken, type SendActorRef } from '../../machines/send'
 import { useSelector } from '../actor'
 import { AccountStyle, formatQuantity, useAccountBalances } from '../components/accountShared'
 import { SendFlowLoading, useSendFlow } from '../components/sendShared'
+import { TokenIcon, useTokenImage } from '../components/TokenIcon'
 import { useKitActor } from '../context'
 import { useI18n } from '../i18nViews'
 
@@ -25,6 +26,7 @@ function TokenPicker({
   const tokens = useSelector(send, (s) => s.context.tokenBalances)
   const selected = useSelector(send, (s) => s.context.token)
   const [search, setSearch] = useState('')
+  const tokenImage = useTokenImage()
   const searchId = useId()
   const { t, locale } = useI18n()
   const wanted = search.trim().toLowerCase()
@@ -86,7 +88,7 @@ function TokenPicker({
                     kit.send({ type: 'router.back' })
                   }}
                 >
-                  {token.iconUrl ? <img className="ws-token-icon" src={token.iconUrl} alt="" /> : null}
+                  <TokenIcon src={token.iconUrl} fallback={tokenImage(token.symbol)} />
                   <span className="ws-grow">
                     <span>{token.name}</span>
                     <span className="ws-muted ws-small">{token.symbol}</span>
