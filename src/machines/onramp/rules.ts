@@ -109,6 +109,7 @@ const onChain = (chainId: OnrampChainId) => (network: OnrampNetwork) => networkC
  *
  * @example
  * optionsFor(options, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp').purchaseCurrencies.map((c) => c.id) // ['USDC', 'SOL']
+ * @internal
  */
 export function optionsFor(options: OnrampOptions, chainId: OnrampChainId): OnrampOptions {
   const namespace = namespaceOf(chainId)
