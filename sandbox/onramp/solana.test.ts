@@ -212,6 +212,14 @@ describe('the onramp on the sandbox Solana network', () => {
     expect(
       read.data.map((item) => [item.id, item.metadata.status, item.transfers[0]?.quantity.numeric]),
     ).toEqual([[id, 'confirmed', '49.5']])
+    // On Solana the client asks for a base58 account's orders only.
+    await expect(
+      client.getHistory({
+        account: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        chainId: SANDBOX_SOLANA_CHAIN_ID,
+        onramp: 'coinbase',
+      }),
+    ).rejects.toMatchObject({ name: 'DataApiError', kind: 'input' })
   })
 
   it('delivers SOL by a system transfer: the buyer holds exactly the lamports bought', async () => {
