@@ -32,7 +32,7 @@ const packageOf = (id: string) => id.split('/').slice(0, id.startsWith('@') ? 2 
 
 /** Entry-level modules a lazy chunk imports too (see `manualChunks` below). */
 const SHARED_WITH_LAZY_CHUNKS =
-  /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds|api\/queryClient)\.ts$/
+  /src\/(chains\/walletConnectParameters|kit\/verifyDomain|chains\/solana\/connectorIds|api\/queryClient|utils\/images)\.ts$/
 
 /**
  * `'use client'` on every file that imports React (dist/react.js, its chunks of hooks and components, the lazy
