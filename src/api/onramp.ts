@@ -1,5 +1,4 @@
 import * as v from 'valibot'
-import { isSolanaAddress } from '../chains/solana/address'
 import { DATA_API_TIMEOUT_MS, ONRAMP_PARTNER_ORIGINS } from '../constants'
 import type { BaseErrorParameters } from '../errors/base'
 import {
@@ -108,9 +107,10 @@ const NetworkSchema = v.union([
     name: id(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/),
     display_name: label(100),
     chain_id: id(SOLANA_REFERENCE),
+    // 32 to 44 base58 characters (a public key's length in base58), or '' when not given.
     contract_address: v.pipe(
       v.string(),
-      v.check((value) => value === '' || isSolanaAddress(value), 'is not a Solana address'),
+      v.regex(/^([1-9A-HJ-NP-Za-km-z]{32,44})?$/, 'is not a Solana address'),
     ),
   }),
 ])

@@ -182,7 +182,7 @@ describe('onramp client: options', () => {
             symbol: 'SOL',
             networks: [
               onSolana,
-              // A reference that is not 32 base58 characters; a mint of 31 bytes; a 0x contract on Solana.
+              // A reference that is not 32 base58 characters; a mint too short for a public key; a 0x contract on Solana.
               { ...onSolana, chain_id: 'DxPJSVPMqPyW4TvqMa3Eki2nRaRCbwY0' },
               { ...onSolana, chain_id: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', contract_address: '1'.repeat(31) },
               {
