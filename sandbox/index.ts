@@ -17,7 +17,7 @@ import {
 import { bundlerEndpoint, rpcEndpoint, startRpcService } from './chain/rpc.ts'
 import { type DemoServer, startDemoServer } from './demo-server.ts'
 import { type InspectorServer, startInspectorServer } from './inspector/server.ts'
-import { type OnrampPartner, startOnrampPartner } from './onramp/partner.ts'
+import { type OnrampPartner, partnerSolanaKeypair, startOnrampPartner } from './onramp/partner.ts'
 import { ONRAMP_PROVIDER_IDS } from './onramp/pricing.ts'
 import { type Relay, startRelay } from './relay/relay.ts'
 import { type SecureSite, startSecureSite } from './secure-site/server.ts'
@@ -189,7 +189,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const solanaP = startSolana({
       port: ports.solana ?? 0,
       origins,
-      fund: [SOLANA_DEV_WALLET_ADDRESS, solanaMaker.publicKey.toBase58()],
+      fund: [
+        SOLANA_DEV_WALLET_ADDRESS,
+        solanaMaker.publicKey.toBase58(),
+        partnerSolanaKeypair().publicKey.toBase58(),
+      ],
     }).then(track)
     const relayP = startRelay({ port: ports.relay ?? 0, origins }).then(track)
     const inspectorP = startInspectorServer({ port: ports.inspector ?? 0, origins }).then(track)
@@ -204,8 +208,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }).then(track),
     )
     // The partner page tops its account up on the chain (USDC minted by the first dev account) before it serves.
-    const onrampPartnerP = Promise.all([chainP, dbP]).then(([chain, db]) =>
-      startOnrampPartner({ chain, db, port: ports.onrampPartner ?? 0, origins }).then(track),
+    // It delivers Solana purchases from its Solana key, funded by the Solana chain's start.
+    const onrampPartnerP = Promise.all([chainP, dbP, solanaP]).then(([chain, db, solana]) =>
+      startOnrampPartner({
+        chain,
+        db,
+        port: ports.onrampPartner ?? 0,
+        origins,
+        solana: { rpcUrl: solana.rpcUrl, usdcMint: solana.mints.usdc },
+      }).then(track),
     )
     const apiP = Promise.all([chainP, chain2P, dbP, solanaP, onrampPartnerP]).then(
       ([chain, chain2, db, solana, onrampPartner]) =>
@@ -221,7 +232,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           db,
           swapRouter: chain.contracts.router,
           // The URL generator's orders open on the partner page, which delivers them from its account.
-          onrampPartner: { origin: onrampPartner.origin, address: onrampPartner.address },
+          onrampPartner: {
+            origin: onrampPartner.origin,
+            address: onrampPartner.address,
+            solanaAddress: onrampPartner.solanaAddress,
+          },
         }).then(track),
     )
     const walletsP = Promise.all([chainP, chain2P, rpcP, relayP, solanaP]).then(

@@ -123,9 +123,10 @@ export interface DataApiOptions {
   swapRouter?: string
   /**
    * The onramp's partner page (`startOnrampPartner()`): its origin, where the URL generator sends buyers, and the
-   * account it delivers from. Without it the generator answers 503; options, quotes and the history still work.
+   * account it delivers from (`solanaAddress`: its key on the Solana chain, for purchases delivered there). Without
+   * it the generator answers 503; options, quotes and the history still work.
    */
-  onrampPartner?: { origin: string; address: string }
+  onrampPartner?: { origin: string; address: string; solanaAddress?: string | undefined }
   /**
    * Further EVM chains whose balances and token prices it answers, read live from each one's JSON-RPC (the
    * sandbox's second chain). History, NFTs, names and swaps stay the first chain's.
@@ -449,9 +450,14 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
       handle: async ({ req, params: [account = ''] }) => {
         const parsed = parseQuery(req.url, ['cursor', 'onramp', 'chainId'], HistoryQuerySchema)
         if ('error' in parsed) return parsed.error
+        const { cursor, onramp, chainId } = parsed.value
+        // A provider's orders delivered on the Solana chain: for a base58 account.
+        if (onramp !== undefined && solana && chainId === solana.chainId) {
+          if (!isSolanaAddress(account)) return errorJson(400, `Invalid address: ${account.slice(0, 100)}`)
+          return onrampHistoryPage({ db, usdc, iconUrl: presenter.iconUrl }, account, onramp, cursor, chainId)
+        }
         const invalid = badAddress(account)
         if (invalid) return invalid
-        const { cursor, onramp, chainId } = parsed.value
         if (onramp !== undefined) {
           if (!served(chainId)) return { json: EMPTY_PAGE }
           return onrampHistoryPage(
@@ -674,7 +680,9 @@ export async function startDataApi(options: DataApiOptions): Promise<DataApi> {
       partner: options.onrampPartner && {
         origin: options.onrampPartner.origin,
         address: getAddress(options.onrampPartner.address),
+        solanaAddress: options.onrampPartner.solanaAddress,
       },
+      solana: solana && { chainId: solana.chainId, usdcMint: options.solana!.mints.usdc },
     }),
     ...(solanaSwaps?.controlRoutes ?? []),
     ...(solanaSwaps?.over ?? ((evm: Route[]) => evm))(

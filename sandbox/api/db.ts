@@ -209,6 +209,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE profile_names ADD COLUMN signature TEXT CHECK (signature ~ '^0x([0-9a-f]{2})+$');
     `,
   },
+  {
+    id: 7,
+    name: 'onramp orders on Solana',
+    // Orders delivered on the sandbox Solana chain: the buyer, the SPL mint and the partner in base58, the
+    // delivery's signature in base58; eip155 orders keep their hex checks.
+    sql: `
+      ALTER TABLE onramp_orders DROP CONSTRAINT onramp_orders_address_check;
+      ALTER TABLE onramp_orders DROP CONSTRAINT onramp_orders_token_address_check;
+      ALTER TABLE onramp_orders DROP CONSTRAINT onramp_orders_partner_address_check;
+      ALTER TABLE onramp_orders DROP CONSTRAINT onramp_orders_tx_hash_check;
+      ALTER TABLE onramp_orders ADD CONSTRAINT onramp_orders_addresses CHECK (
+        CASE WHEN chain_id LIKE 'solana:%'
+          THEN address ~ '^[1-9A-HJ-NP-Za-km-z]{32,44}$'
+            AND (token_address IS NULL OR token_address ~ '^[1-9A-HJ-NP-Za-km-z]{32,44}$')
+            AND partner_address ~ '^[1-9A-HJ-NP-Za-km-z]{32,44}$'
+            AND (tx_hash IS NULL OR tx_hash ~ '^[1-9A-HJ-NP-Za-km-z]{64,88}$')
+          ELSE address ~ '^0x[0-9a-f]{40}$'
+            AND (token_address IS NULL OR token_address ~ '^0x[0-9a-f]{40}$')
+            AND partner_address ~ '^0x[0-9a-f]{40}$'
+            AND (tx_hash IS NULL OR tx_hash ~ '^0x[0-9a-f]{64}$')
+        END
+      );
+    `,
+  },
 ]
 
 export interface SandboxDbOptions {

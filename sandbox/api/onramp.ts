@@ -13,8 +13,13 @@ import {
   ONRAMP_NATIVE_ADDRESS,
   ONRAMP_NETWORK,
   ONRAMP_NETWORK_DISPLAY_NAME,
+  ONRAMP_NETWORKS,
   ONRAMP_PROVIDER_IDS,
   ONRAMP_PROVIDERS,
+  ONRAMP_SOLANA_NATIVE_ADDRESS,
+  ONRAMP_SOLANA_NETWORK,
+  ONRAMP_SOLANA_NETWORK_DISPLAY_NAME,
+  type OnrampNetworkName,
   type OnrampPrice,
   type OnrampProviderId,
   outOfRange,
@@ -34,16 +39,20 @@ import { errorJson, type SandboxResponse } from '../shared/http.ts'
 import { parseBody, type Route } from './common.ts'
 import type { SandboxDb } from './db.ts'
 import { decodeCursor, encodeCursor, HISTORY_PAGE_SIZE, type Page } from './history.ts'
+import { isSolanaAddress } from './solana.ts'
 
 /**
  * The Data API's onramp calls (SPEC §7, issue 19), answered from the sandbox's own catalogue (`onramp/pricing.ts`)
  * and orders (`onramp/orders.ts`, the sandbox database):
  * - `GET /v1/onramp/options`: what can be bought (USDC on the sandbox chain, when the API serves the token, and
- *   native ETH), with what (USD, EUR; card and bank limits) and from whom (`providers`).
+ *   native ETH; with `solana`, SOL and the sandbox USDC on the sandbox Solana chain, network
+ *   `walletstate-sandbox-solana`, `chain_id` its CAIP-2 reference), with what (USD, EUR; card and bank limits)
+ *   and from whom (`providers`).
  * - `POST /v1/onramp/quote` `{ purchaseCurrency, paymentCurrency, amount, network, provider?, paymentMethod? }`:
  *   the fee, subtotal, total and purchase amount. An amount outside the limits is 400 'amount out of range' with
  *   `min` and `max` (the payment method's when given, else the widest any method allows).
  * - `POST /v1/generators/onrampurl`: stores a `pending` order and answers `{ url }` on the partner page's origin.
+ *   The destination wallet is a 0x address on the sandbox chain, a base58 public key (32 bytes) on Solana.
  * - `GET /v1/account/{address}/history?onramp=<provider>` (through {@link onrampHistoryPage}): that provider's
  *   orders for the address as history items of operation `buy`: those the buyer submitted (paid: pending while
  *   the partner settles them, then confirmed, or failed); a checkout opened and never paid is not listed.
@@ -98,8 +107,13 @@ export interface OnrampRoutesOptions {
   chainId: number
   /** The chain's USDC; without it only ETH is sold. */
   usdc?: { address: Address; name: string; symbol: string; decimals: number }
-  /** The partner page's origin and the account it delivers from; without it the URL generator answers 503. */
-  partner?: { origin: string; address: Address } | undefined
+  /**
+   * The partner page's origin and the accounts it delivers from (`solanaAddress` on Solana); without it the URL
+   * generator answers 503.
+   */
+  partner?: { origin: string; address: Address; solanaAddress?: string | undefined } | undefined
+  /** The sandbox Solana chain (its CAIP-2 id and USDC mint): with it SOL and USDC are sold there too. */
+  solana?: { chainId: string; usdcMint: string } | undefined
 }
 
 const providerMessage = `must be one of ${ONRAMP_PROVIDER_IDS.join(', ')}`
@@ -116,7 +130,7 @@ const PurchaseCurrencySchema = v.picklist(
   PURCHASE_CURRENCIES,
   `purchaseCurrency must be one of ${PURCHASE_CURRENCIES.join(', ')}`,
 )
-const NetworkSchema = v.literal(ONRAMP_NETWORK, `network must be ${ONRAMP_NETWORK}`)
+const NetworkSchema = v.picklist(ONRAMP_NETWORKS, `network must be ${ONRAMP_NETWORKS.join(' or ')}`)
 
 /** `POST /v1/onramp/quote`. */
 export const QuoteBodySchema = v.object({
@@ -144,12 +158,17 @@ const PresetSchema = (name: string) =>
     v.regex(/^\d{1,30}(\.\d{1,40})?$/, `${name} must be a decimal number like "50.00"`),
   )
 
+/**
+ * A destination wallet's address: a 0x address (eip155) or a base58 Solana public key of 32 bytes; which one the
+ * order's network takes is checked with it ({@link destinationRefusal}).
+ */
 const DestinationWalletSchema = v.object({
   address: v.pipe(
     v.string('destinationWallets[].address must be a string'),
+    v.maxLength(64, 'destinationWallets[].address is too long'),
     v.check(
-      (value) => isAddress(value, { strict: false }),
-      'destinationWallets[].address must be a 0x address',
+      (value) => isAddress(value, { strict: false }) || isSolanaAddress(value),
+      'destinationWallets[].address must be a 0x address or a base58 Solana address',
     ),
   ),
   blockchains: v.pipe(
@@ -188,19 +207,73 @@ export const UrlBodySchema = v.object({
   paymentMethod: v.optional(PaymentMethodSchema, 'card'),
 })
 
+/**
+ * Why `address` cannot receive on `network`, or `undefined` when it can: the sandbox chain takes a 0x address,
+ * the Solana network a base58 public key that decodes to 32 bytes.
+ *
+ * @example
+ * destinationRefusal('walletstate-sandbox-solana', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+ * // 'destinationWallets[].address must be a base58 Solana address (32 bytes) on walletstate-sandbox-solana'
+ */
+export function destinationRefusal(network: OnrampNetworkName, address: string): string | undefined {
+  if (network === ONRAMP_SOLANA_NETWORK) {
+    return isSolanaAddress(address)
+      ? undefined
+      : `destinationWallets[].address must be a base58 Solana address (32 bytes) on ${network}`
+  }
+  return isAddress(address, { strict: false })
+    ? undefined
+    : `destinationWallets[].address must be a 0x address on ${network}`
+}
+
 /** The 400 of an amount outside the limits. */
 function amountOutOfRange(limits: { min: string; max: string }, currency: string): SandboxResponse {
   return errorJson(400, 'amount out of range', { min: limits.min, max: limits.max, currency })
 }
 
-/** What the sandbox sells, with its name and where it lives on the chain. */
-function assetsOf(options: OnrampRoutesOptions): Map<PurchaseCurrencyId, { name: string; contract: string }> {
-  const assets = new Map<PurchaseCurrencyId, { name: string; contract: string }>()
-  if (options.usdc)
-    assets.set('USDC', { name: options.usdc.name, contract: getAddress(options.usdc.address) })
-  assets.set('ETH', { name: 'Ether', contract: ONRAMP_NATIVE_ADDRESS })
+/** Where an asset is sold: the network, its chain (CAIP-2) and the token there (`null`: the native currency). */
+interface AssetNetwork {
+  network: OnrampNetworkName
+  chainId: string
+  /** `contract_address` of the options. */
+  contract: string
+  /** What the partner delivers: the token, or `null` for the native currency. */
+  token: string | null
+}
+
+/** What the sandbox sells, with its name and the networks it lives on. */
+function assetsOf(
+  options: OnrampRoutesOptions,
+): Map<PurchaseCurrencyId, { name: string; networks: AssetNetwork[] }> {
+  const evm = (contract: string, token: string | null): AssetNetwork => ({
+    network: ONRAMP_NETWORK,
+    chainId: `eip155:${options.chainId}`,
+    contract,
+    token,
+  })
+  const solana = (contract: string, token: string | null): AssetNetwork[] =>
+    options.solana
+      ? [{ network: ONRAMP_SOLANA_NETWORK, chainId: options.solana.chainId, contract, token }]
+      : []
+  const assets = new Map<PurchaseCurrencyId, { name: string; networks: AssetNetwork[] }>()
+  const usdc = [
+    ...(options.usdc ? [evm(getAddress(options.usdc.address), getAddress(options.usdc.address))] : []),
+    ...(options.solana ? solana(options.solana.usdcMint, options.solana.usdcMint) : []),
+  ]
+  if (usdc.length > 0) assets.set('USDC', { name: options.usdc?.name ?? 'USD Coin', networks: usdc })
+  assets.set('ETH', { name: 'Ether', networks: [evm(ONRAMP_NATIVE_ADDRESS, null)] })
+  if (options.solana)
+    assets.set('SOL', { name: 'Solana', networks: solana(ONRAMP_SOLANA_NATIVE_ADDRESS, null) })
   return assets
 }
+
+const NETWORK_DISPLAY_NAMES: Record<OnrampNetworkName, string> = {
+  [ONRAMP_NETWORK]: ONRAMP_NETWORK_DISPLAY_NAME,
+  [ONRAMP_SOLANA_NETWORK]: ONRAMP_SOLANA_NETWORK_DISPLAY_NAME,
+}
+
+/** The options' `chain_id`: the eip155 reference, or the Solana chain's CAIP-2 reference. */
+const chainReference = (chainId: string) => chainId.slice(chainId.indexOf(':') + 1)
 
 /**
  * The onramp routes of the Data API (see the module comment).
@@ -210,21 +283,21 @@ function assetsOf(options: OnrampRoutesOptions): Map<PurchaseCurrencyId, { name:
  */
 export function onrampRoutes(options: OnrampRoutesOptions): Route[] {
   const assets = assetsOf(options)
-  const caip2 = `eip155:${options.chainId}`
+  /** Where `currency` is sold on `network`, if it is. */
+  const soldOn = (currency: PurchaseCurrencyId, network: OnrampNetworkName) =>
+    assets.get(currency)?.networks.find((n) => n.network === network)
 
   const onrampOptions = (): OnrampOptions => ({
     purchaseCurrencies: [...assets].map(([id, asset]) => ({
       id,
       name: asset.name,
       symbol: id,
-      networks: [
-        {
-          name: ONRAMP_NETWORK,
-          display_name: ONRAMP_NETWORK_DISPLAY_NAME,
-          chain_id: String(options.chainId),
-          contract_address: asset.contract,
-        },
-      ],
+      networks: asset.networks.map((n) => ({
+        name: n.network,
+        display_name: NETWORK_DISPLAY_NAMES[n.network],
+        chain_id: chainReference(n.chainId),
+        contract_address: n.contract,
+      })),
     })),
     paymentCurrencies: PAYMENT_CURRENCIES.map((id) => ({
       id,
@@ -241,8 +314,8 @@ export function onrampRoutes(options: OnrampRoutesOptions): Route[] {
     purchaseAmount: { amount: purchaseAmountOf(price), currency: price.purchaseCurrency },
   })
 
-  const notSold = (currency: string) =>
-    errorJson(400, `purchaseCurrency ${currency} is not sold on ${ONRAMP_NETWORK}`)
+  const notSold = (currency: string, network: string) =>
+    errorJson(400, `purchaseCurrency ${currency} is not sold on ${network}`)
 
   return [
     {
@@ -257,7 +330,7 @@ export function onrampRoutes(options: OnrampRoutesOptions): Route[] {
         const parsed = parseBody(req.body, QuoteBodySchema, 'quote')
         if ('error' in parsed) return parsed.error
         const body = parsed.value
-        if (!assets.has(body.purchaseCurrency)) return notSold(body.purchaseCurrency)
+        if (!soldOn(body.purchaseCurrency, body.network)) return notSold(body.purchaseCurrency, body.network)
         const cents = parseCents(body.amount)!
         const limits = outOfRange(cents, body.paymentMethod)
         if (limits) return amountOutOfRange(limits, body.paymentCurrency)
@@ -275,8 +348,13 @@ export function onrampRoutes(options: OnrampRoutesOptions): Route[] {
         const body = parsed.value
         const wallet = body.destinationWallets.find((w) => w.blockchains.includes(body.defaultNetwork))
         if (!wallet) return errorJson(400, `No destination wallet on ${body.defaultNetwork}`)
-        const asset = wallet.assets.find((a): a is PurchaseCurrencyId => assets.has(a as PurchaseCurrencyId))
-        if (!asset) return notSold(wallet.assets.join(', ').slice(0, 100))
+        const refused = destinationRefusal(body.defaultNetwork, wallet.address)
+        if (refused) return errorJson(400, refused)
+        const asset = wallet.assets.find(
+          (a): a is PurchaseCurrencyId => soldOn(a as PurchaseCurrencyId, body.defaultNetwork) !== undefined,
+        )
+        if (!asset) return notSold(wallet.assets.join(', ').slice(0, 100), body.defaultNetwork)
+        const where = soldOn(asset, body.defaultNetwork)!
         let price: OnrampPrice
         if (body.presetFiatAmount !== undefined) {
           const cents = parseCents(body.presetFiatAmount)
@@ -296,14 +374,18 @@ export function onrampRoutes(options: OnrampRoutesOptions): Route[] {
         if (price.purchaseUnits <= 0n)
           return amountOutOfRange(limitsOf(body.paymentMethod), body.paymentCurrency)
         if (!options.partner) return errorJson(503, 'Onramp partner page not configured')
+        const onSolana = body.defaultNetwork === ONRAMP_SOLANA_NETWORK
+        const partnerAddress = onSolana ? options.partner.solanaAddress : options.partner.address
+        if (!partnerAddress)
+          return errorJson(503, `Onramp partner page does not deliver on ${body.defaultNetwork}`)
         const order = await createOrder(options.db, {
           provider: body.provider,
           partnerUserId: body.partnerUserId,
-          address: getAddress(wallet.address),
-          chainId: caip2,
+          address: onSolana ? wallet.address : getAddress(wallet.address),
+          chainId: where.chainId,
           network: body.defaultNetwork,
           purchaseCurrency: asset,
-          tokenAddress: asset === 'USDC' ? getAddress(options.usdc!.address) : null,
+          tokenAddress: where.token,
           decimals: ONRAMP_ASSETS[asset].decimals,
           paymentCurrency: body.paymentCurrency,
           paymentMethod: body.paymentMethod,
@@ -312,7 +394,7 @@ export function onrampRoutes(options: OnrampRoutesOptions): Route[] {
           fee: formatCents(price.feeCents),
           purchaseAmount: purchaseAmountOf(price),
           purchaseBase: baseUnitsOf(price),
-          partnerAddress: options.partner.address,
+          partnerAddress,
         })
         return { json: { url: `${options.partner.origin}/order/${order.id}` } }
       },
@@ -363,7 +445,7 @@ export const OnrampProviderQuerySchema = v.picklist(ONRAMP_PROVIDER_IDS, provide
  */
 export async function onrampHistoryPage(
   options: Pick<OnrampRoutesOptions, 'db' | 'usdc'> & { iconUrl(symbol: string): string | undefined },
-  account: Address,
+  account: string,
   provider: OnrampProviderId,
   cursor: string | undefined,
   chainId: string | undefined,
@@ -384,7 +466,11 @@ export async function onrampHistoryPage(
     limit: HISTORY_PAGE_SIZE + 1,
   })
   const page = orders.slice(0, HISTORY_PAGE_SIZE)
-  const names: Record<PurchaseCurrencyId, string> = { USDC: options.usdc?.name ?? 'USD Coin', ETH: 'Ether' }
+  const names: Record<PurchaseCurrencyId, string> = {
+    USDC: options.usdc?.name ?? 'USD Coin',
+    ETH: 'Ether',
+    SOL: 'Solana',
+  }
   const data = page.map((order) =>
     orderHistoryItem(order, {
       name: names[order.purchaseCurrency] ?? order.purchaseCurrency,

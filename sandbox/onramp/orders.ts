@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Address, getAddress } from 'viem'
+import { getAddress } from 'viem'
 import type { SandboxDb } from '../api/db.ts'
 import type { OnrampProviderId, PaymentCurrencyId, PaymentMethodId, PurchaseCurrencyId } from './pricing.ts'
 
@@ -10,6 +10,18 @@ import type { OnrampProviderId, PaymentCurrencyId, PaymentMethodId, PurchaseCurr
  * (`failed`). The Data API lists the submitted ones by provider and address (`delivering` reads as pending).
  */
 
+/**
+ * An address as the orders keep it: on eip155 lower-case hex (checksummed when read), on Solana base58 as it is
+ * (base58 is case-sensitive).
+ */
+export function storedAddress(chainId: string, address: string): string {
+  return chainId.startsWith('eip155:') ? address.toLowerCase() : address
+}
+
+/** An address as an order shows it: checksummed on eip155, base58 as stored on Solana. */
+const shownAddress = (chainId: string, address: string): string =>
+  chainId.startsWith('eip155:') ? getAddress(address) : address
+
 /** Order ids: 16 random bytes as lower-case hex. */
 export const ORDER_ID = /^[0-9a-f]{32}$/
 
@@ -19,15 +31,15 @@ export interface OnrampOrder {
   id: string
   provider: OnrampProviderId
   partnerUserId: string
-  /** The destination wallet, checksummed. */
-  address: Address
+  /** The destination wallet: checksummed on eip155, base58 on Solana. */
+  address: string
   /** CAIP-2 of the chain the purchase is delivered on. */
   chainId: string
   /** The provider's network name (`walletstate-sandbox`). */
   network: string
   purchaseCurrency: PurchaseCurrencyId
-  /** The token delivered; `null` for the native currency. */
-  tokenAddress: Address | null
+  /** The token delivered (an ERC-20, or an SPL mint on Solana); `null` for the native currency. */
+  tokenAddress: string | null
   /** Decimals of the asset on the chain. */
   decimals: number
   paymentCurrency: PaymentCurrencyId
@@ -40,8 +52,8 @@ export interface OnrampOrder {
   purchaseAmount: string
   /** The purchase in base units (what the partner transfers). */
   purchaseBase: bigint
-  /** The account the partner delivers from. */
-  partnerAddress: Address
+  /** The account the partner delivers from (on the order's chain). */
+  partnerAddress: string
   status: OrderStatus
   /** The delivery transaction, once sent. */
   txHash: string | null
@@ -98,11 +110,11 @@ function toOrder(row: OrderRow): OnrampOrder {
     id: row.id,
     provider: row.provider as OnrampProviderId,
     partnerUserId: row.partner_user_id,
-    address: getAddress(row.address),
+    address: shownAddress(row.chain_id, row.address),
     chainId: row.chain_id,
     network: row.network,
     purchaseCurrency: row.purchase_currency as PurchaseCurrencyId,
-    tokenAddress: row.token_address ? getAddress(row.token_address) : null,
+    tokenAddress: row.token_address ? shownAddress(row.chain_id, row.token_address) : null,
     decimals: row.decimals,
     paymentCurrency: row.payment_currency as PaymentCurrencyId,
     paymentMethod: row.payment_method as PaymentMethodId,
@@ -111,7 +123,7 @@ function toOrder(row: OrderRow): OnrampOrder {
     fee: row.fee,
     purchaseAmount: row.purchase_amount,
     purchaseBase: BigInt(row.purchase_base),
-    partnerAddress: getAddress(row.partner_address),
+    partnerAddress: shownAddress(row.chain_id, row.partner_address),
     status: row.status as OrderStatus,
     txHash: row.tx_hash,
     failure: row.failure,
@@ -136,11 +148,11 @@ export async function createOrder(db: SandboxDb, order: NewOrder): Promise<Onram
       id,
       order.provider,
       order.partnerUserId,
-      order.address.toLowerCase(),
+      storedAddress(order.chainId, order.address),
       order.chainId,
       order.network,
       order.purchaseCurrency,
-      order.tokenAddress?.toLowerCase() ?? null,
+      order.tokenAddress === null ? null : storedAddress(order.chainId, order.tokenAddress),
       order.decimals,
       order.paymentCurrency,
       order.paymentMethod,
@@ -149,7 +161,7 @@ export async function createOrder(db: SandboxDb, order: NewOrder): Promise<Onram
       order.fee,
       order.purchaseAmount,
       order.purchaseBase.toString(),
-      order.partnerAddress.toLowerCase(),
+      storedAddress(order.chainId, order.partnerAddress),
     ],
   )
   return toOrder(rows[0]!)
@@ -186,7 +198,15 @@ async function transition(
             completed_at = CASE WHEN $6::boolean THEN now() ELSE completed_at END
       WHERE id = $1 AND status = $2
       RETURNING ${COLUMNS}`,
-    [id, from, to, set.txHash?.toLowerCase() ?? null, set.failure ?? null, set.completed ?? false],
+    [
+      id,
+      from,
+      to,
+      // A 0x hash lower-case; a Solana signature (base58) as it is.
+      set.txHash === undefined ? null : set.txHash.startsWith('0x') ? set.txHash.toLowerCase() : set.txHash,
+      set.failure ?? null,
+      set.completed ?? false,
+    ],
   )
   return rows[0] ? toOrder(rows[0]) : undefined
 }
@@ -227,7 +247,8 @@ export async function listOrders(
       LIMIT $5`,
     [
       query.provider,
-      query.address.toLowerCase(),
+      // A 0x address is kept lower-case; base58 as it is.
+      query.address.startsWith('0x') ? query.address.toLowerCase() : query.address,
       query.chainId ?? null,
       query.beforeSeq ?? null,
       query.limit,

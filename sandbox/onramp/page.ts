@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { escapeHtml } from '../secure-site/pages.ts'
 import type { OnrampOrder } from './orders.ts'
-import { ONRAMP_NETWORK_DISPLAY_NAME, providerOf } from './pricing.ts'
+import {
+  ONRAMP_NETWORK_DISPLAY_NAME,
+  ONRAMP_SOLANA_NETWORK,
+  ONRAMP_SOLANA_NETWORK_DISPLAY_NAME,
+  providerOf,
+} from './pricing.ts'
 
 /**
  * The partner page's HTML (server-rendered; every value escaped), its stylesheet and its script (`page.js`,
@@ -122,7 +127,7 @@ export function orderPage(order: OnrampOrder): string {
     <dt>Fee (${escapeHtml(provider.feePercent.toFixed(1))} %)</dt><dd data-field="fee">${escapeHtml(`${order.fee} ${order.paymentCurrency}`)}</dd>
     <dt>You receive</dt><dd data-field="amount">${escapeHtml(`${order.purchaseAmount} ${order.purchaseCurrency}`)}</dd>
     <dt>Token</dt><dd data-field="token">${escapeHtml(order.purchaseCurrency)}${order.tokenAddress ? ` <code>${escapeHtml(order.tokenAddress)}</code>` : ' (native)'}</dd>
-    <dt>Network</dt><dd data-field="network">${escapeHtml(ONRAMP_NETWORK_DISPLAY_NAME)}</dd>
+    <dt>Network</dt><dd data-field="network">${escapeHtml(order.network === ONRAMP_SOLANA_NETWORK ? ONRAMP_SOLANA_NETWORK_DISPLAY_NAME : ONRAMP_NETWORK_DISPLAY_NAME)}</dd>
     <dt>To wallet</dt><dd data-field="address"><code>${escapeHtml(order.address)}</code></dd>
     <dt>Customer</dt><dd data-field="customer">${escapeHtml(order.partnerUserId)}</dd>
   </dl>

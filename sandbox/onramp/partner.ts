@@ -1,3 +1,17 @@
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token'
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  type TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js'
 import * as v from 'valibot'
 import {
   type Address,
@@ -15,6 +29,7 @@ import type { SandboxDb } from '../api/db.ts'
 import { abis, DEV_MNEMONIC } from '../chain/chain.ts'
 import { errorJson, type SandboxResponse, type SandboxService, startService } from '../shared/http.ts'
 import type { AllowedOrigins } from '../shared/origins.ts'
+import { seedBytes } from '../solana/svm.ts'
 import {
   claimForDelivery,
   confirmDelivery,
@@ -33,7 +48,10 @@ import { providerOf } from './pricing.ts'
  * The sandbox's stand-in for the onramp providers' checkout (issue 19): its own HTTP server on its own origin.
  * The Data API's URL generator sends the buyer to `/order/{id}`; the page shows the order and a fake card or bank
  * account. "Complete purchase" has this server send the purchase from its funded account on the sandbox chain
- * (USDC `transfer`, or native ETH), wait for the receipt and mark the order `confirmed` with the hash; "Complete
+ * (USDC `transfer`, or native ETH), wait for the receipt and mark the order `confirmed` with the hash; an order
+ * on the sandbox Solana chain is sent from its funded Solana key (SOL by a system transfer, the sandbox USDC by an
+ * SPL `transferChecked`, the buyer's associated token account created in the same transaction when missing) and
+ * confirmed with the transaction's signature; "Complete
  * later" takes the payment but settles it a few seconds later (`laterMs`): the order is paid and pending
  * (`delivering`, listed as pending) when the window closes, then delivered and confirmed as above; "Fail
  * purchase" marks it `failed`; "Cancel" only closes the window (the order stays `pending`, never paid).
@@ -54,6 +72,11 @@ export const PARTNER_ACCOUNT_INDEX = 10
 
 /** What the partner account holds after start (topped up to it): enough for any number of test purchases. */
 export const PARTNER_FUNDING = { usdc: 1_000_000n * 10n ** 6n, eth: 1_000n * 10n ** 18n } as const
+
+/** The partner's fixed Solana key (public, for the local sandbox only, as the dev keys are). */
+export function partnerSolanaKeypair(): Keypair {
+  return Keypair.fromSeed(seedBytes('walletstate onramp partner solana'))
+}
 
 /** How long a delivery may take to be mined. */
 const RECEIPT_TIMEOUT_MS = 60_000
@@ -81,11 +104,19 @@ export interface OnrampPartnerOptions {
   funding?: { usdc: bigint; eth: bigint }
   /** How long a "Complete later" payment stays pending before it is delivered; default {@link PARTNER_LATER_MS}. */
   laterMs?: number
+  /**
+   * The sandbox Solana chain, for orders delivered there: its RPC, its USDC mint and the partner's key there
+   * (default {@link partnerSolanaKeypair}), funded with SOL and USDC by the chain's start (`startSolana({ fund })`).
+   * Without it a Solana order fails to deliver (502).
+   */
+  solana?: { rpcUrl: string; usdcMint: string; keypair?: Keypair }
 }
 
 export interface OnrampPartner extends SandboxService {
   /** The account purchases are delivered from. */
   address: Address
+  /** The Solana key purchases on Solana are delivered from (base58), when the partner has the chain. */
+  solanaAddress: string | undefined
   /** The page of an order. */
   orderUrl(id: string): string
 }
@@ -96,12 +127,13 @@ export interface PartnerOrderView {
   provider: string
   providerName: string
   status: OnrampOrder['status']
-  address: Address
+  /** 0x on eip155, base58 on Solana. */
+  address: string
   network: string
   purchaseCurrency: string
   purchaseAmount: string
-  /** The token delivered, `null` for native ETH. */
-  tokenAddress: Address | null
+  /** The token delivered (an SPL mint on Solana), `null` for the native currency. */
+  tokenAddress: string | null
   paymentCurrency: string
   paymentMethod: string
   paymentTotal: string
@@ -232,18 +264,94 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
     return run
   }
 
+  const svm = options.solana && {
+    connection: new Connection(options.solana.rpcUrl, 'confirmed'),
+    keypair: options.solana.keypair ?? partnerSolanaKeypair(),
+    usdcMint: new PublicKey(options.solana.usdcMint),
+  }
+
+  /**
+   * Sends a Solana order: SOL by a system transfer, an SPL token by `transferChecked` after creating the buyer's
+   * associated token account when it is missing (idempotent: no failure when it exists). Answers the signature and
+   * what confirms it.
+   */
+  async function sendOnSolana(order: OnrampOrder) {
+    if (!svm) throw new Error('the partner has no Solana chain')
+    const payer = svm.keypair.publicKey
+    const buyer = new PublicKey(order.address)
+    let instructions: TransactionInstruction[]
+    if (order.tokenAddress) {
+      const mint = new PublicKey(order.tokenAddress)
+      if (!mint.equals(svm.usdcMint)) throw new Error(`the partner does not hold ${order.tokenAddress}`)
+      const to = getAssociatedTokenAddressSync(mint, buyer)
+      instructions = [
+        createAssociatedTokenAccountIdempotentInstruction(payer, to, buyer, mint),
+        createTransferCheckedInstruction(
+          getAssociatedTokenAddressSync(mint, payer),
+          mint,
+          to,
+          payer,
+          order.purchaseBase,
+          order.decimals,
+        ),
+      ]
+    } else {
+      instructions = [
+        SystemProgram.transfer({ fromPubkey: payer, toPubkey: buyer, lamports: order.purchaseBase }),
+      ]
+    }
+    const { blockhash, lastValidBlockHeight } = await svm.connection.getLatestBlockhash('confirmed')
+    const message = new TransactionMessage({ payerKey: payer, recentBlockhash: blockhash, instructions })
+    const transaction = new VersionedTransaction(message.compileToV0Message())
+    transaction.sign([svm.keypair])
+    const signature = await svm.connection.sendRawTransaction(transaction.serialize())
+    return { signature, blockhash, lastValidBlockHeight }
+  }
+
+  /** Delivers a Solana order and confirms it (or fails it) by its signature. */
+  async function deliverOnSolana(order: OnrampOrder): Promise<SandboxResponse> {
+    let sent: Awaited<ReturnType<typeof sendOnSolana>>
+    try {
+      sent = await serially(() => sendOnSolana(order))
+    } catch (error) {
+      await releaseClaim(db, order.id)
+      return errorJson(502, `The partner could not send the purchase: ${firstLine(error)}`)
+    }
+    await recordDeliveryHash(db, order.id, sent.signature)
+    try {
+      const outcome = await svm!.connection.confirmTransaction(sent, 'confirmed')
+      if (outcome.value.err) {
+        const failed = await failOrder(db, order.id, 'delivering', 'The delivery transaction failed')
+        return errorJson(502, 'The delivery transaction failed', failed ? { order: view(failed) } : {})
+      }
+    } catch (error) {
+      const failed = await failOrder(db, order.id, 'delivering', `Not confirmed: ${firstLine(error)}`)
+      return errorJson(
+        502,
+        `The delivery was not confirmed: ${firstLine(error)}`,
+        failed ? { order: view(failed) } : {},
+      )
+    }
+    const confirmed = await confirmDelivery(db, order.id, sent.signature)
+    if (!confirmed) return errorJson(500, 'The order changed while it was delivered')
+    return { json: view(confirmed) }
+  }
+
   async function deliver(order: OnrampOrder): Promise<SandboxResponse> {
+    if (order.chainId.startsWith('solana:')) return deliverOnSolana(order)
+    const token = order.tokenAddress as Address | null
+    const to = order.address as Address
     let hash: Hex
     try {
       hash = await serially(() =>
-        order.tokenAddress
+        token
           ? wallet.writeContract({
-              address: order.tokenAddress,
+              address: token,
               abi: erc20Abi,
               functionName: 'transfer',
-              args: [order.address, order.purchaseBase],
+              args: [to, order.purchaseBase],
             })
-          : wallet.sendTransaction({ to: order.address, value: order.purchaseBase }),
+          : wallet.sendTransaction({ to, value: order.purchaseBase }),
       )
     } catch (error) {
       // Nothing was sent: the order is pending again and may be completed later.
@@ -424,6 +532,7 @@ export async function startOnrampPartner(options: OnrampPartnerOptions): Promise
   origin = service.origin
   return Object.assign(service, {
     address: account.address,
+    solanaAddress: svm?.keypair.publicKey.toBase58(),
     orderUrl: (id: string) => `${origin}/order/${id}`,
   })
 }

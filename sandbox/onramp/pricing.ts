@@ -24,6 +24,16 @@ const FEE_BPS: Record<OnrampProviderId, bigint> = { coinbase: 100n, meld: 190n }
 export const ONRAMP_NETWORK = 'walletstate-sandbox'
 export const ONRAMP_NETWORK_DISPLAY_NAME = 'Walletstate Sandbox'
 
+/** The sandbox Solana chain, by the provider's network name: SOL and its USDC are delivered there. */
+export const ONRAMP_SOLANA_NETWORK = 'walletstate-sandbox-solana'
+export const ONRAMP_SOLANA_NETWORK_DISPLAY_NAME = 'Walletstate Sandbox Solana'
+/** The network names the sandbox delivers on. */
+export const ONRAMP_NETWORKS = [ONRAMP_NETWORK, ONRAMP_SOLANA_NETWORK] as const
+export type OnrampNetworkName = (typeof ONRAMP_NETWORKS)[number]
+
+/** How the native SOL is named in the options' `contract_address` (the convert calls' convention). */
+export const ONRAMP_SOLANA_NATIVE_ADDRESS = 'So11111111111111111111111111111111111111111'
+
 /** The address that names the native currency in the options' `contract_address`. */
 export const ONRAMP_NATIVE_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
@@ -33,7 +43,7 @@ export type PaymentCurrencyId = (typeof PAYMENT_CURRENCIES)[number]
 export const PAYMENT_METHODS = ['card', 'ach_bank_account'] as const
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number]
 
-export const PURCHASE_CURRENCIES = ['USDC', 'ETH'] as const
+export const PURCHASE_CURRENCIES = ['USDC', 'ETH', 'SOL'] as const
 export type PurchaseCurrencyId = (typeof PURCHASE_CURRENCIES)[number]
 
 /** The limits of a fiat amount by payment method, the same in USD and EUR (SPEC §9), as decimal strings. */
@@ -57,6 +67,7 @@ export const ONRAMP_ASSETS: Readonly<
 > = {
   USDC: { priceUsd: 1n, quoteDecimals: 6, decimals: 6 },
   ETH: { priceUsd: 3000n, quoteDecimals: 8, decimals: 18 },
+  SOL: { priceUsd: 150n, quoteDecimals: 9, decimals: 9 },
 }
 
 /** A fiat amount: digits with at most two decimals. */
@@ -171,7 +182,7 @@ export function priceCrypto(
   }
 }
 
-/** The purchase in the asset's base units on the chain (wei for ETH). */
+/** The purchase in the asset's base units on the chain (wei for ETH, lamports for SOL). */
 export function baseUnitsOf(price: Pick<OnrampPrice, 'purchaseCurrency' | 'purchaseUnits'>): bigint {
   const asset = ONRAMP_ASSETS[price.purchaseCurrency]
   return price.purchaseUnits * 10n ** BigInt(asset.decimals - asset.quoteDecimals)

@@ -106,6 +106,31 @@ describe('onramp orders from the history', () => {
     ])
   })
 
+  it('on Solana: asks for the base58 account’s orders on the Solana network; a signature is the delivery', async () => {
+    const buyer = '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB'
+    const signature = '5'.repeat(87)
+    const asked: GetHistoryParameters[] = []
+    const actors = createOnrampActors({
+      onramp: {} as OnrampClient,
+      dataApi: {
+        getHistory: async (parameters) => {
+          asked.push(parameters)
+          return { data: [item('a', 'confirmed', { hash: signature })], next: null, supported: true }
+        },
+      },
+    })
+    const chainId = 'solana:DxPJSVPMqPyW4TvqMa3Eki2nRaRCbwYC' as const
+    const actor = createActor(actors.fetchPurchases, {
+      input: { address: buyer, chainId, provider: 'coinbase' },
+    })
+    actor.start()
+    const done = await waitFor(actor, (s) => s.status !== 'active')
+    expect(done.output).toEqual([
+      { id: 'a', status: 'confirmed', amount: '49.5', symbol: 'USDC', hash: signature },
+    ])
+    expect(asked).toEqual([{ account: buyer, chainId, onramp: 'coinbase', signal: expect.any(AbortSignal) }])
+  })
+
   it('fails when the Data API does not serve the network, and keeps the Data API’s own errors', async () => {
     const run = async (getHistory: () => Promise<HistoryPage>) => {
       const actors = createOnrampActors({ onramp: {} as OnrampClient, dataApi: { getHistory } })

@@ -9,6 +9,7 @@ import {
   toOnrampError,
 } from '../errors/onramp'
 import type {
+  OnrampChainId,
   OnrampEvent,
   OnrampOptions,
   OnrampOrder,
@@ -71,7 +72,7 @@ export function createOnrampActors({
       }
     }
   return {
-    fetchOptions: fromPromise<OnrampOptions, { chainId: number }>(
+    fetchOptions: fromPromise<OnrampOptions, { chainId: OnrampChainId }>(
       mapped('options', (_, signal) => onramp.options(signal)),
     ),
     fetchQuote: fromPromise<OnrampQuote, OnrampQuoteRequest>(
@@ -82,14 +83,15 @@ export function createOnrampActors({
     ),
     fetchPurchases: fromPromise<OnrampOrder[], OnrampPurchasesRequest>(
       mapped('purchases', async (input, signal) => {
+        const chainId = typeof input.chainId === 'number' ? `eip155:${input.chainId}` : input.chainId
         const page = await dataApi.getHistory({
           account: input.address,
-          chainId: `eip155:${input.chainId}`,
+          chainId,
           onramp: input.provider,
           signal,
         })
         if (!page.supported)
-          throw new OnrampPurchasesError({ details: `The Data API does not serve eip155:${input.chainId}` })
+          throw new OnrampPurchasesError({ details: `The Data API does not serve ${chainId}` })
         return ordersOf(page.data)
       }),
     ),
@@ -99,7 +101,8 @@ export function createOnrampActors({
   }
 }
 
-const HASH = /^0x[0-9a-fA-F]{64}$/
+/** A delivery's transaction: an eip155 hash, or a Solana signature (64 bytes in base58). */
+const HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/
 
 /**
  * A provider's orders from its history page (issue 19: `operationType` `buy`, the order id as `id`, the purchase

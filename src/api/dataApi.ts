@@ -446,6 +446,12 @@ export interface AddressLookupParameters extends CallOptions {
   sender?: string
 }
 
+/**
+ * A Solana account as a path segment: 32 to 44 base58 characters (the Data API decodes it; the kit's own
+ * check, src/chains/solana/address.ts, is not imported here: this module is in the entry, the onramp's lazily).
+ */
+const BASE58_ACCOUNT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+
 export interface DataApiClient {
   readonly api: string
   readonly projectId: string
@@ -455,7 +461,10 @@ export interface DataApiClient {
   isNetworkSupported(chainId: string, options?: CallOptions): Promise<boolean>
   /** Token balances (SPEC §3), decimals '0' dropped (SPEC §5); empty and `supported: false` off-network. */
   getBalances(parameters: GetBalancesParameters): Promise<BalancesResult>
-  /** One page of transfer history, newest first. */
+  /**
+   * One page of transfer history, newest first (eip155). With `onramp`, that provider's orders for the account,
+   * on eip155 or on a Solana network (a base58 account).
+   */
   getHistory(parameters: GetHistoryParameters): Promise<HistoryPage>
   /** One page of the NFTs an account holds (spam included, flagged). */
   getNfts(parameters: GetNftsParameters): Promise<NftPage>
@@ -585,11 +594,22 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     },
 
     async getHistory({ account, chainId, cursor, onramp, signal }) {
-      if (!(await evmSupported('history', chainId, signal))) return { data: [], next: null, supported: false }
+      // A provider's orders are listed on Solana too (activity is eip155's, SPEC §1).
+      const solanaOrders = onramp !== undefined && chainNamespaceOf(chainId) === 'solana'
+      const served = solanaOrders
+        ? await supportedFor('history', chainId, signal)
+        : await evmSupported('history', chainId, signal)
+      if (!served) return { data: [], next: null, supported: false }
+      if (solanaOrders && !BASE58_ACCOUNT.test(account)) {
+        throw new DataApiError('history', {
+          kind: 'input',
+          details: `Not a Solana address: ${account.slice(0, 60)}`,
+        })
+      }
       const page = await call(
         'history',
         {
-          path: `v1/account/${encodeURIComponent(evmAddress(account, 'history'))}/history`,
+          path: `v1/account/${encodeURIComponent(solanaOrders ? account : evmAddress(account, 'history'))}/history`,
           query: { cursor: cursor ?? undefined, onramp, chainId },
           signal,
         },

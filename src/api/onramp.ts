@@ -27,7 +27,7 @@ import { dataApiCall, type RequestFailure } from './http'
 /**
  * Client of the Data API's onramp calls (SPEC §7: `GET /v1/onramp/options`, `POST /v1/onramp/quote`,
  * `POST /v1/generators/onrampurl`), loaded with the Buy flow. Every answer is parsed with a schema: a body that
- * does not fit fails the call; inside the options, an entry that does not fit (a network off eip155, a limit
+ * does not fit fails the call; inside the options, an entry that does not fit (a network off eip155 and Solana, a limit
  * whose min is above its max) is dropped, the rest kept. Failures leave as the onramp's errors
  * (src/errors/onramp.ts): `OnrampOptionsError`, `OnrampQuoteError`, `OnrampUrlError`. The flow falls back on
  * the first two (SPEC §8); the partner link must be `https:` (or `http:` on the loopback host, the sandbox) and
@@ -84,17 +84,36 @@ function keepValid<S extends v.GenericSchema>(
 
 const byId = (item: { id: string }) => item.id
 
-const NetworkSchema = v.object({
-  name: id(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/),
-  display_name: label(100),
-  // eip155 only: the kit delivers to an EVM address.
-  chain_id: id(/^[1-9]\d{0,15}$/),
-  contract_address: v.pipe(
-    v.string(),
-    v.regex(/^(0x[0-9a-fA-F]{40})?$/, 'is not an address'),
-    v.toLowerCase(),
-  ),
-})
+/** A Solana network's CAIP-2 reference: the first 32 base58 characters of its genesis hash. */
+const SOLANA_REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32}$/
+
+/**
+ * A network of eip155 (a decimal `chain_id`, a 0x contract kept lower-case) or of Solana (a base58 reference, an
+ * SPL mint or the native marker kept as it is: base58 is case-sensitive); the kit delivers to the account's
+ * address on its own namespace.
+ */
+const NetworkSchema = v.union([
+  v.object({
+    name: id(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/),
+    display_name: label(100),
+    chain_id: id(/^[1-9]\d{0,15}$/),
+    contract_address: v.pipe(
+      v.string(),
+      v.regex(/^(0x[0-9a-fA-F]{40})?$/, 'is not an address'),
+      v.toLowerCase(),
+    ),
+  }),
+  v.object({
+    name: id(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/),
+    display_name: label(100),
+    chain_id: id(SOLANA_REFERENCE),
+    // 32 to 44 base58 characters (a public key's length in base58), or '' when not given.
+    contract_address: v.pipe(
+      v.string(),
+      v.regex(/^([1-9A-HJ-NP-Za-km-z]{32,44})?$/, 'is not a Solana address'),
+    ),
+  }),
+])
 
 const PurchaseCurrencySchema = v.object({
   id: id(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/),
@@ -289,7 +308,8 @@ export function createOnrampClient(options: OnrampClientOptions) {
             { address: request.address, blockchains: [request.network], assets: [request.purchaseCurrency] },
           ],
           defaultNetwork: request.network,
-          partnerUserId: request.address.toLowerCase(),
+          // A 0x address lower-case; base58 as it is (it is case-sensitive).
+          partnerUserId: request.address.startsWith('0x') ? request.address.toLowerCase() : request.address,
           defaultExperience: 'buy',
           presetFiatAmount: Number(request.amount),
           provider: request.provider,

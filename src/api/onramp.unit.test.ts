@@ -165,6 +165,42 @@ describe('onramp client: options', () => {
     expect(options.providers).toEqual([{ id: 'coinbase', name: 'Coinbase', feePercent: 1 }])
   })
 
+  it('keeps Solana networks (a base58 reference, a mint or the native marker kept as written), drops malformed ones', async () => {
+    const onSolana = {
+      name: 'walletstate-sandbox-solana',
+      display_name: 'Walletstate Sandbox Solana',
+      chain_id: 'DxPJSVPMqPyW4TvqMa3Eki2nRaRCbwYC',
+      contract_address: 'So11111111111111111111111111111111111111111',
+    }
+    handler = () => ({
+      body: {
+        ...GOOD_OPTIONS,
+        purchaseCurrencies: [
+          {
+            id: 'SOL',
+            name: 'Solana',
+            symbol: 'SOL',
+            networks: [
+              onSolana,
+              // A reference that is not 32 base58 characters; a mint too short for a public key; a 0x contract on Solana.
+              { ...onSolana, chain_id: 'DxPJSVPMqPyW4TvqMa3Eki2nRaRCbwY0' },
+              { ...onSolana, chain_id: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', contract_address: '1'.repeat(31) },
+              {
+                ...onSolana,
+                chain_id: '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+                contract_address: usdcOnBase.contract_address,
+              },
+            ],
+          },
+        ],
+      },
+    })
+    const options = await client().options()
+    expect(options.purchaseCurrencies).toEqual([
+      { id: 'SOL', name: 'Solana', symbol: 'SOL', networks: [onSolana] },
+    ])
+  })
+
   it('uses the built-in providers when the answer names none (SPEC §7 answers carry no providers)', async () => {
     handler = () => ({ body: { ...GOOD_OPTIONS, providers: undefined } })
     expect((await client().options()).providers).toEqual(ONRAMP_PROVIDERS)

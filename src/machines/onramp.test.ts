@@ -23,7 +23,16 @@ import {
   selectOnrampStatus,
   validateOnrampAmount,
 } from './onramp'
-import { confirmedOrder, newOrders, orderFailed, pickPurchase } from './onramp/rules'
+import {
+  confirmedOrder,
+  networkChainId,
+  newOrders,
+  optionsFor,
+  orderFailed,
+  pickPurchase,
+  purchasesRequestOf,
+  urlRequestOf,
+} from './onramp/rules'
 
 // The Buy flow's rules and texts; its paths are replayed in test/model-based/onramp.test.ts.
 
@@ -269,6 +278,115 @@ describe('onramp machine slots', () => {
     expect(selectOnrampStatus(actor.getSnapshot())).toBe('editing')
     const { currency, network } = selectOnrampAsset(actor.getSnapshot())
     expect([currency?.id, network?.name]).toEqual(['USDC', 'optimism'])
+    actor.stop()
+  })
+})
+
+describe('onramp on Solana', () => {
+  const SANDBOX_SOLANA = 'solana:DxPJSVPMqPyW4TvqMa3Eki2nRaRCbwYC' as const
+  const solanaNetwork = (contract: string) => ({
+    name: 'walletstate-sandbox-solana',
+    display_name: 'Walletstate Sandbox Solana',
+    chain_id: SANDBOX_SOLANA.slice('solana:'.length),
+    contract_address: contract,
+  })
+  // As the sandbox answers: USDC on the EVM chain and on Solana, ETH on the EVM chain, SOL on Solana.
+  const evm = sampleOnrampOptions(31337)
+  const options: OnrampOptions = {
+    ...evm,
+    purchaseCurrencies: [
+      {
+        ...evm.purchaseCurrencies[0]!,
+        networks: [
+          ...evm.purchaseCurrencies[0]!.networks,
+          solanaNetwork('GZ6N8vXkzuQTZ9YvqPfP3cCKxQ9bqXLKiqRZPcwmQNeg'),
+        ],
+      },
+      evm.purchaseCurrencies[1]!,
+      {
+        id: 'SOL',
+        name: 'Solana',
+        symbol: 'SOL',
+        networks: [solanaNetwork('So11111111111111111111111111111111111111111')],
+      },
+    ],
+  }
+
+  it('reads a network’s chain: a decimal chain_id is eip155, a base58 reference Solana', () => {
+    expect(networkChainId({ chain_id: '31337' })).toBe(31337)
+    expect(networkChainId(solanaNetwork(''))).toBe(SANDBOX_SOLANA)
+  })
+
+  it('keeps to the account’s namespace: a Solana account buys on Solana only, an EVM one on eip155 only', () => {
+    const onSolana = optionsFor(options, SANDBOX_SOLANA)
+    expect(onSolana.purchaseCurrencies.map((c) => [c.id, c.networks.map((n) => n.name)])).toEqual([
+      ['USDC', ['walletstate-sandbox-solana']],
+      ['SOL', ['walletstate-sandbox-solana']],
+    ])
+    expect(pickPurchase(onSolana, 'USDC', SANDBOX_SOLANA)).toEqual({
+      purchaseCurrency: 'USDC',
+      chainId: SANDBOX_SOLANA,
+    })
+    const onEvm = optionsFor(options, 31337)
+    expect(onEvm.purchaseCurrencies.map((c) => c.id)).toEqual(['USDC', 'ETH'])
+    expect(onEvm.purchaseCurrencies.flatMap((c) => c.networks).every((n) => /^\d+$/.test(n.chain_id))).toBe(
+      true,
+    )
+  })
+
+  it('falls back to Solana samples for a Solana account: USDC and SOL, never an EVM network', () => {
+    const samples = optionsFor(sampleOnrampOptions(SANDBOX_SOLANA), SANDBOX_SOLANA)
+    expect(samples.purchaseCurrencies.map((c) => [c.id, c.networks[0]?.name])).toEqual([
+      ['USDC', 'solana'],
+      ['SOL', 'solana'],
+    ])
+    // 50 USD less 1 % at the sample price of 150 USD: 0.33 SOL.
+    const quote = mockQuote(
+      {
+        purchaseCurrency: 'SOL',
+        paymentCurrency: 'USD',
+        amount: '50.00',
+        network: 'solana',
+        provider: 'coinbase',
+        paymentMethod: 'card',
+      },
+      ONRAMP_PROVIDERS[0]!,
+    )
+    expect(quote?.purchaseAmount).toEqual({ amount: '0.33', currency: 'SOL' })
+  })
+
+  it('a Solana account’s flow delivers to its base58 address on the Solana network', async () => {
+    const address = '3oGHMXGt3YnzuuEs496heyLgzXBvXKGDEbvLZ1hbALvB'
+    const machine = onrampMachine.provide({
+      actors: {
+        fetchOptions: fromPromise(async () => options),
+        fetchQuote: fromPromise(() => new Promise<OnrampQuote>(() => {})),
+        generateUrl: fromPromise(() => new Promise<string>(() => {})),
+        fetchPurchases: fromPromise(async () => [] as OnrampOrder[]),
+        openPartner: fromCallback(() => {}),
+      },
+    })
+    const actor = createActor(machine, { input: { address, chainId: SANDBOX_SOLANA } })
+    actor.start()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const { currency, network } = selectOnrampAsset(actor.getSnapshot())
+    expect([currency?.id, network?.name]).toEqual(['USDC', 'walletstate-sandbox-solana'])
+    actor.send({ type: 'onramp.setPurchaseCurrency', id: 'ETH' })
+    // ETH is not delivered on Solana: the form keeps USDC.
+    expect(actor.getSnapshot().context.purchaseCurrency).toBe('USDC')
+    actor.send({ type: 'onramp.setPurchaseCurrency', id: 'SOL' })
+    const { context } = actor.getSnapshot()
+    expect(context).toMatchObject({ purchaseCurrency: 'SOL', chainId: SANDBOX_SOLANA })
+    expect(urlRequestOf({ ...context, provider: 'coinbase' })).toMatchObject({
+      address,
+      network: 'walletstate-sandbox-solana',
+      purchaseCurrency: 'SOL',
+    })
+    expect(purchasesRequestOf({ ...context, provider: 'coinbase' })).toEqual({
+      address,
+      chainId: SANDBOX_SOLANA,
+      provider: 'coinbase',
+    })
     actor.stop()
   })
 })

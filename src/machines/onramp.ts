@@ -46,6 +46,7 @@ import type { OnrampOrder } from './onramp/types'
  */
 
 export {
+  networkChainId,
   networkOf,
   normaliseFiatAmount,
   ONRAMP_PAYMENT_METHODS,

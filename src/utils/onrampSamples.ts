@@ -1,6 +1,7 @@
 import { formatUnits, parseUnits } from 'viem'
 import { NATIVE_TOKEN_ADDRESS, ONRAMP_LIMITS } from '../constants'
 import type {
+  OnrampChainId,
   OnrampNetwork,
   OnrampOptions,
   OnrampProvider,
@@ -52,14 +53,38 @@ function sampleNetwork(chainId: number, sample: SampleNetwork, contract: string)
   }
 }
 
+/** Solana mainnet as the samples name it: its CAIP-2 reference, USDC's mint, and how native SOL is named. */
+const SOLANA_SAMPLE = {
+  name: 'solana',
+  display_name: 'Solana',
+  chain_id: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  usdc: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+  native: 'So11111111111111111111111111111111111111111',
+} as const
+
+/** USDC and SOL on Solana mainnet (the samples for a Solana account). */
+function solanaSamples(): OnrampPurchaseCurrency[] {
+  const network = (contract: string): OnrampNetwork => ({
+    name: SOLANA_SAMPLE.name,
+    display_name: SOLANA_SAMPLE.display_name,
+    chain_id: SOLANA_SAMPLE.chain_id,
+    contract_address: contract,
+  })
+  return [
+    { id: 'USDC', name: 'USD Coin', symbol: 'USDC', networks: [network(SOLANA_SAMPLE.usdc)] },
+    { id: 'SOL', name: 'Solana', symbol: 'SOL', networks: [network(SOLANA_SAMPLE.native)] },
+  ]
+}
+
 /**
  * The sample options (SPEC §3 shape): USDC and ETH on the networks above, paid in USD or EUR with SPEC §9's
- * fallback limits, through the two providers. The account's network comes first when the samples know it.
+ * fallback limits, through the two providers. The account's network comes first when the samples know it. For a
+ * Solana account: USDC and SOL on Solana mainnet.
  *
  * @example
  * sampleOnrampOptions(8453).purchaseCurrencies[0].networks[0].name // 'base'
  */
-export function sampleOnrampOptions(chainId?: number): OnrampOptions {
+export function sampleOnrampOptions(chainId?: OnrampChainId): OnrampOptions {
   const networks = [...SAMPLE_NETWORKS].sort(([a], [b]) => Number(b === chainId) - Number(a === chainId))
   const usdc: OnrampPurchaseCurrency = {
     id: 'USDC',
@@ -76,7 +101,7 @@ export function sampleOnrampOptions(chainId?: number): OnrampOptions {
       .map(([id, sample]) => sampleNetwork(id, sample, NATIVE_TOKEN_ADDRESS)),
   }
   return {
-    purchaseCurrencies: [usdc, eth],
+    purchaseCurrencies: typeof chainId === 'string' ? solanaSamples() : [usdc, eth],
     paymentCurrencies: (['USD', 'EUR'] as const).map((id) => ({
       id,
       payment_method_limits: [
@@ -98,6 +123,7 @@ const PAYMENT_RATES: Record<string, Rate> = { USD: [1n, 1n], EUR: [108n, 100n] }
 const PURCHASE_PRICES: Record<string, { usd: Rate; decimals: number }> = {
   USDC: { usd: [1n, 1n], decimals: 6 },
   ETH: { usd: [3000n, 1n], decimals: 8 },
+  SOL: { usd: [150n, 1n], decimals: 9 },
 }
 
 const FIAT = /^(\d{1,12})(\.\d{0,2})?$/

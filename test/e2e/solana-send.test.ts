@@ -1,5 +1,6 @@
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
 import type { Page } from 'playwright-core'
+import { formatUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { solanaMakerKeypair, solanaQuoteAmount } from '../../sandbox/api/convertSolana.ts'
 import {
@@ -18,6 +19,8 @@ import {
  * 0.5 SOL to another sandbox key and 10 USDC to a fresh key (its token account created by the send), each
  * approved in the wallet's prompt; a success toast, the modal back on Account (SPEC §2), and the SVM balances,
  * read here with web3.js, changed by exactly what was sent. A declined prompt keeps the form and says so.
+ * Issue 38: swaps with the sandbox's Solana maker, and Buy on Solana: 50 USD of USDC through the partner page,
+ * delivered on the SVM (exactly 49.5 USDC) with the kit's toast and Tokens saying so.
  */
 let e2e: E2eContext
 let page: Page
@@ -223,6 +226,44 @@ describe('swapping on Solana with the maker (issue 38)', () => {
       .toBe(true)
     await page.locator('.ws-dialog').getByRole('button', { name: 'Back' }).click()
     await view(page, 'Account').waitFor()
+    expect(e2e.pageErrors).toEqual([])
+  })
+})
+
+describe('buying on Solana through the partner page (issue 38)', () => {
+  it('buys 50 USD of USDC: delivered on the SVM (exactly 49.5 USDC), the toast says so, Tokens shows it', async () => {
+    const before = await usdcOf(me)
+    await view(page, 'Account').getByRole('button', { name: 'Buy', exact: true }).click()
+    const buy = view(page, 'OnRampProviders')
+    await buy.getByRole('textbox', { name: 'Amount' }).fill('50')
+    const coinbase = buy.getByRole('button', { name: 'Coinbase', exact: true })
+    await expect.poll(() => coinbase.isEnabled(), { timeout: 20_000 }).toBe(true)
+    // Coinbase's fee is 1 %: 49.50 USD of the sandbox USDC on its Solana network.
+    await expect.poll(() => buy.getByText('You get 49.5 USDC').count()).toBe(1)
+    const popup = page.context().waitForEvent('page', { timeout: 20_000 })
+    await coinbase.click()
+    const partner = await popup
+    await partner.waitForURL((url) => url.origin === e2e.sandbox.onrampPartner.origin, { timeout: 20_000 })
+    // The order delivers to the visitor's base58 address, on the sandbox's Solana network.
+    const field = (name: string) => partner.locator(`[data-field="${name}"]`).textContent()
+    await expect.poll(() => field('address')).toBe(me)
+    expect(await field('network')).toBe('Walletstate Sandbox Solana')
+    await partner.getByRole('button', { name: 'Complete purchase' }).click()
+    const status = page.getByRole('status').filter({ hasText: 'Purchase' })
+    await expect
+      .poll(() => status.first().textContent(), { timeout: 30_000 })
+      .toContain('Purchase complete: received 49.5 USDC')
+    expect(await usdcOf(me)).toBe(before + 49_500_000n)
+    // Back on Account, the balances read again: Tokens shows what the SVM holds now.
+    await view(page, 'OnRampPurchase').getByRole('button', { name: 'Back to account' }).click()
+    const row = view(page, 'Account').locator('[data-testid="token-balance"][data-symbol="USDC"]')
+    const [whole, fraction = ''] = formatUnits(before + 49_500_000n, 6).split('.')
+    const cut = fraction.slice(0, 4).replace(/0+$/, '')
+    await expect
+      .poll(async () => ((await row.getByTestId('token-quantity').textContent()) ?? '').split(' ')[0], {
+        timeout: 20_000,
+      })
+      .toBe(cut ? `${whole}.${cut}` : whole)
     expect(e2e.pageErrors).toEqual([])
   })
 })

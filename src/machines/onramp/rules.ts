@@ -8,6 +8,7 @@ import { ONRAMP_LIMITS } from '../../constants'
 import { OnrampAmountOutOfRangeError } from '../../errors/onramp'
 import { formatCents } from '../../utils/onrampSamples'
 import type {
+  OnrampChainId,
   OnrampContext,
   OnrampNetwork,
   OnrampOptions,
@@ -84,7 +85,47 @@ export function validateOnrampAmount(
   return new OnrampAmountOutOfRangeError(limits)
 }
 
-const onChain = (chainId: number) => (network: OnrampNetwork) => Number(network.chain_id) === chainId
+/**
+ * The chain a network of the options is on: its decimal `chain_id` as an eip155 reference, or a Solana network's
+ * CAIP-2 id from its base58 reference.
+ *
+ * @example
+ * networkChainId({ ...network, chain_id: '8453' }) // 8453
+ * networkChainId({ ...network, chain_id: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' }) // 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+ */
+export function networkChainId(network: Pick<OnrampNetwork, 'chain_id'>): OnrampChainId {
+  return /^\d+$/.test(network.chain_id) ? Number(network.chain_id) : `solana:${network.chain_id}`
+}
+
+/** The namespace of a delivery chain: an account receives only on its own. */
+const namespaceOf = (chainId: OnrampChainId) => (typeof chainId === 'number' ? 'eip155' : 'solana')
+
+const onChain = (chainId: OnrampChainId) => (network: OnrampNetwork) => networkChainId(network) === chainId
+
+/**
+ * The options an account can buy with: the networks of its namespace only (a 0x address receives on eip155
+ * networks, a base58 one on Solana's), the purchase currencies left without a network dropped; the options
+ * themselves when all of them are on its namespace.
+ *
+ * @example
+ * optionsFor(options, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp').purchaseCurrencies.map((c) => c.id) // ['USDC', 'SOL']
+ * @internal
+ */
+export function optionsFor(options: OnrampOptions, chainId: OnrampChainId): OnrampOptions {
+  const namespace = namespaceOf(chainId)
+  const ours = (network: OnrampNetwork) => namespaceOf(networkChainId(network)) === namespace
+  // All of them on the account's namespace: the options as they are (the same object).
+  if (options.purchaseCurrencies.every((currency) => currency.networks.every(ours))) return options
+  return {
+    ...options,
+    purchaseCurrencies: options.purchaseCurrencies
+      .map((currency) => ({
+        ...currency,
+        networks: currency.networks.filter(ours),
+      }))
+      .filter((currency) => currency.networks.length > 0),
+  }
+}
 
 /** The purchase currency of the form. */
 export function purchaseCurrencyOf(
@@ -108,8 +149,8 @@ export function networkOf(
 export function pickPurchase(
   options: OnrampOptions,
   wanted: string,
-  chainId: number,
-): { purchaseCurrency: string; chainId: number } {
+  chainId: OnrampChainId,
+): { purchaseCurrency: string; chainId: OnrampChainId } {
   const currencies = options.purchaseCurrencies
   const here = (c: OnrampPurchaseCurrency) => c.networks.some(onChain(chainId))
   const chosen =
@@ -126,10 +167,10 @@ export function pickPurchase(
  */
 export function purchaseOn(
   currency: OnrampPurchaseCurrency,
-  chainId: number,
-): { purchaseCurrency: string; chainId: number } {
+  chainId: OnrampChainId,
+): { purchaseCurrency: string; chainId: OnrampChainId } {
   const network = currency.networks.find(onChain(chainId)) ?? currency.networks[0]
-  return { purchaseCurrency: currency.id, chainId: network ? Number(network.chain_id) : chainId }
+  return { purchaseCurrency: currency.id, chainId: network ? networkChainId(network) : chainId }
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   confirmedOrder,
   networkOf,
   ONRAMP_PAYMENT_METHODS,
+  optionsFor,
   orderFailed,
   orderPending,
   pickPaymentCurrency,
@@ -41,6 +42,7 @@ import {
   validateOnrampAmount,
 } from './rules'
 import type {
+  OnrampChainId,
   OnrampContext,
   OnrampEvent,
   OnrampInput,
@@ -80,7 +82,7 @@ export const onrampSetup = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    fetchOptions: fromPromise<OnrampOptions, { chainId: number }>(notProvided('fetchOptions')),
+    fetchOptions: fromPromise<OnrampOptions, { chainId: OnrampChainId }>(notProvided('fetchOptions')),
     fetchQuote: fromPromise<OnrampQuote, OnrampQuoteRequest>(notProvided('fetchQuote')),
     generateUrl: fromPromise<string, OnrampUrlRequest>(notProvided('generateUrl')),
     /**
@@ -146,15 +148,19 @@ export const onrampSetup = setup({
     purchasePending: ({ context }, orders: OnrampOrder[]) => orderPending(context, orders),
   },
   actions: {
-    setOptions: assign(({ context }, params: { options: OnrampOptions; estimates: boolean }) => ({
-      options: params.options,
-      estimates: params.estimates,
-      paymentCurrency: pickPaymentCurrency(params.options, context.paymentCurrency),
-      ...pickPurchase(params.options, context.purchaseCurrency, context.chainId),
-    })),
+    /** The options, kept to the networks of the account's namespace (where its address can receive). */
+    setOptions: assign(({ context }, params: { options: OnrampOptions; estimates: boolean }) => {
+      const options = optionsFor(params.options, context.chainId)
+      return {
+        options,
+        estimates: params.estimates,
+        paymentCurrency: pickPaymentCurrency(options, context.paymentCurrency),
+        ...pickPurchase(options, context.purchaseCurrency, context.chainId),
+      }
+    }),
     /** SPEC §8: the options failed, the built-in samples stand in (for the account's network when they know it). */
     useSampleOptions: assign(({ context }) => {
-      const options = sampleOnrampOptions(context.chainId)
+      const options = optionsFor(sampleOnrampOptions(context.chainId), context.chainId)
       return {
         options,
         estimates: true,

@@ -1,7 +1,12 @@
 /** The onramp (Buy) flow's types (src/machines/onramp.ts): its context, events, notices and what its slots take. */
-import type { Address } from 'viem'
 import type { ErrorInfo } from '../../errors/base'
 import type { OnrampAmountOutOfRangeError } from '../../errors/onramp'
+
+/**
+ * The chain a purchase is delivered on: an eip155 reference, or a Solana network's CAIP-2 id (the account's
+ * namespace decides which networks of the options it can receive on).
+ */
+export type OnrampChainId = number | `solana:${string}`
 
 /** How the visitor pays the partner (SPEC §3 `payment_method_limits` ids the kit offers). */
 export type OnrampPaymentMethod = 'card' | 'ach_bank_account'
@@ -20,9 +25,9 @@ export interface OnrampNetwork {
   /** The provider's network name (`walletstate-sandbox`, `ethereum`): the quote's and the URL's `network`. */
   name: string
   display_name: string
-  /** The eip155 reference as a decimal string. */
+  /** The eip155 reference as a decimal string, or a Solana network's CAIP-2 reference (base58). */
   chain_id: string
-  /** The token contract, or the 0xeee… marker for the native currency. */
+  /** The token contract (an SPL mint on Solana), or the native currency's marker (0xeee…, So111…). */
   contract_address: string
 }
 
@@ -32,7 +37,7 @@ export interface OnrampPurchaseCurrency {
   id: string
   name: string
   symbol: string
-  /** Only eip155 networks (with a decimal `chain_id`) are kept. */
+  /** Only eip155 and Solana networks are kept. */
   networks: OnrampNetwork[]
 }
 
@@ -96,8 +101,8 @@ export interface OnrampQuoteRequest {
 
 /** What `generateUrl` takes (SPEC §7 `POST /v1/generators/onrampurl`). */
 export interface OnrampUrlRequest {
-  /** The destination wallet. */
-  address: Address
+  /** The destination wallet: a 0x address, or base58 on Solana. */
+  address: string
   /** The network's name. */
   network: string
   purchaseCurrency: string
@@ -118,9 +123,9 @@ export type OnrampPartnerCommand = { type: 'partner.navigate'; url: string }
 
 /** What `fetchPurchases` takes: that provider's orders for the address (`history?onramp=<provider>`). */
 export interface OnrampPurchasesRequest {
-  address: Address
-  /** The eip155 reference of the delivery network. */
-  chainId: number
+  address: string
+  /** The delivery network. */
+  chainId: OnrampChainId
   provider: string
 }
 
@@ -146,10 +151,13 @@ export interface OnrampPurchase {
 }
 
 export interface OnrampContext {
-  /** The destination wallet: the kit starts an onramp machine per account. */
-  address: Address
-  /** The delivery network (eip155 reference): the account's, unless the purchase currency is not on it. */
-  chainId: number
+  /** The destination wallet (0x, or base58 on Solana): the kit starts an onramp machine per account. */
+  address: string
+  /**
+   * The delivery network: the account's, unless the purchase currency is not on it (then another of the
+   * account's namespace).
+   */
+  chainId: OnrampChainId
   /** What can be bought and paid with; undefined until loaded. */
   options: OnrampOptions | undefined
   /** The options are the kit's built-in samples (the Data API failed, SPEC §8): the views say "estimate". */
@@ -179,15 +187,15 @@ export interface OnrampContext {
 }
 
 export interface OnrampInput {
-  address: Address
-  chainId: number
+  address: string
+  chainId: OnrampChainId
 }
 
 export type OnrampEvent =
   | { type: 'onramp.setPaymentCurrency'; id: string }
   | { type: 'onramp.setPurchaseCurrency'; id: string }
   /** One of the purchase currency's networks. */
-  | { type: 'onramp.setNetwork'; chainId: number }
+  | { type: 'onramp.setNetwork'; chainId: OnrampChainId }
   | { type: 'onramp.setAmount'; amount: string }
   | { type: 'onramp.setPaymentMethod'; id: OnrampPaymentMethod }
   /** A provider with a quote, the amount within the limits: the partner page is opened. */

@@ -1,4 +1,4 @@
-import type { OnrampActorRef } from '../../machines/onramp'
+import { networkChainId, type OnrampActorRef, type OnrampChainId } from '../../machines/onramp'
 import { useSelector } from '../actor'
 import { OnrampFlowLoading, OnrampStyle, useOnrampFlow } from '../components/onrampShared'
 import { useKitActor } from '../context'
@@ -18,7 +18,7 @@ interface Entry {
   id: string
   symbol: string
   name: string
-  chainId: number
+  chainId: OnrampChainId
   network: string
 }
 
@@ -37,7 +37,7 @@ function TokenPicker({ onramp }: { onramp: OnrampActorRef }) {
             id: currency.id,
             symbol: currency.symbol,
             name: currency.name,
-            chainId: Number(network.chain_id),
+            chainId: networkChainId(network),
             network: network.display_name,
           }),
         ),
