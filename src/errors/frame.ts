@@ -200,3 +200,20 @@ export function toFrameError(info: FrameErrorInfo): FrameError {
   error.name = info.name
   return error
 }
+
+/**
+ * SPEC §7: what the error event of a login frame that failed to load carries (`errorType`, `errorMessage`), from
+ * the failure's plain data; a notice without it (a stand-in frame) is reported as the load failure it stands for.
+ *
+ * @example
+ * frameFailureReport(undefined) // { errorType: 'FrameLoadError', errorMessage: 'Unable to load email login dependency' }
+ */
+export function frameFailureReport(error: FrameErrorInfo | undefined): {
+  errorType: string
+  errorMessage: string
+} {
+  return {
+    errorType: error?.name ?? 'FrameLoadError',
+    errorMessage: error?.message ?? 'Unable to load email login dependency',
+  }
+}

@@ -19,6 +19,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
+import { frameFailureReport } from '../../errors/frame'
 import type { ViewName } from '../../views'
 import { type CapabilityHostMachine, capabilityHostMachine, hostId } from '../capability'
 import {
@@ -351,9 +352,7 @@ export const kitSetup = setup({
         event: {
           type: 'error',
           event: 'EMBEDDED_WALLET_ERROR',
-          // A notice without its error (a stand-in frame) is still reported, as the load failure it stands for.
-          errorType: event.error?.name ?? 'FrameLoadError',
-          errorMessage: event.error?.message ?? 'Unable to load email login dependency',
+          ...frameFailureReport(event.error),
         },
       }
     }),
