@@ -908,6 +908,45 @@ describe('kit rules', () => {
       expect(kit.getSnapshot().context.connected).toBeUndefined()
     })
 
+    it("a multichain wallet picked while Solana is shown pairs once for both, through the EVM pairing, not Solana's own", async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      send({ type: 'network.select', caipNetworkId: SOLANA })
+      expect(kit.getSnapshot().context.activeNamespace).toBe('solana')
+      send({
+        type: 'kit.connectors',
+        connectors: [
+          { id: 'solana:walletconnect', name: 'WalletConnect', type: 'walletconnect', chain: 'solana' },
+        ],
+      })
+      told('solana')
+      const wallet = {
+        id: 'wc-wallet',
+        name: 'WC Wallet',
+        imageUrl: 'x',
+        chainNamespaces: ['eip155', 'solana'],
+      }
+      send({ type: 'wallet.select', wallet })
+      expect(told('connection')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: 'walletConnect',
+          wallet,
+          method: 'qrcode',
+          alsoPropose: ['solana'],
+        },
+      ])
+      expect(told('solana')).not.toContainEqual(expect.objectContaining({ type: 'connection.connect' }))
+      expect(kit.getSnapshot().context.activeNamespace).toBe('eip155')
+      // A wallet on Solana alone still pairs with Solana's own WalletConnect while Solana is shown.
+      send({ type: 'network.select', caipNetworkId: SOLANA })
+      told('solana')
+      send({ type: 'wallet.select', wallet: { ...wallet, id: 'sol-only', chainNamespaces: ['solana'] } })
+      expect(told('solana')).toContainEqual(
+        expect.objectContaining({ type: 'connection.connect', connectorId: 'solana:walletconnect' }),
+      )
+    })
+
     it('Bitcoin (bip122): no balance is asked for its account (no Bitcoin service), where an EVM or Solana one is', () => {
       const sent: unknown[] = []
       const enqueue = { sendTo: (_: unknown, event: unknown) => void sent.push(event) }

@@ -557,12 +557,13 @@ export const kitSetup = setup({
     selectWallet: enqueueActions(({ context, enqueue, event }) => {
       assertEvent(event, 'wallet.select')
       const local = matchConnector(context.connectors, event.wallet)
+      // SPEC §1 multichain: a listing wallet on several of the kit's namespaces pairs once for all of them, through
+      // the default namespace's WalletConnect pairing, whichever namespace is shown.
+      const along = local ? [] : multichainAlso(context, event.wallet)
       // No local connector: WalletConnect, Solana's own while Solana is the namespace shown (issue 17).
-      const remote = local ? undefined : remoteConnector(context)
+      const remote = local || along.length > 0 ? undefined : remoteConnector(context)
       const connectorId = local?.id ?? remote?.id ?? context.input.connectorIds.walletConnect
       const chain: ChainNamespace = local?.chain ?? remote?.chain ?? DEFAULT_CHAIN
-      // SPEC §1 multichain: a listing wallet on several of the kit's namespaces pairs once for all of them.
-      const along = local || remote ? [] : multichainAlso(context, event.wallet)
       // SPEC §1: the pairing of a wallet that names Bitcoin proposes bip122 too, as optional.
       const alsoPropose =
         along.length > 0 &&
