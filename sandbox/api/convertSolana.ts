@@ -20,6 +20,7 @@ import { parseBody, parseQuery, type Route, type RouteContext } from './common.t
 import {
   DEFAULT_SLIPPAGE_PERCENT,
   MAX_SLIPPAGE_PERCENT,
+  type SwapQuote,
   UNSUPPORTED_GAS_PRICE,
   UNSUPPORTED_SWAPS,
 } from './convert.ts'
@@ -68,17 +69,12 @@ export function solanaMakerKeypair(): Keypair {
   return Keypair.fromSeed(seedBytes('walletstate solana swap maker'))
 }
 
-/** One quote of `GET /v1/convert/quotes` on Solana: the EVM quote's fields, plus the maker's id and window. */
-export interface SolanaSwapQuote {
+/**
+ * One quote of `GET /v1/convert/quotes` on Solana: the EVM quote's fields (its `fee` is the maker's spread, base
+ * units of the token paid), with the maker's id and window instead of a pool.
+ */
+export interface SolanaSwapQuote extends Omit<SwapQuote, 'id' | 'pool'> {
   id: string
-  fromAmount: string
-  fromAccount: string
-  toAmount: string
-  toAccount: string
-  priceImpact: number
-  /** The maker's spread, base units of the token paid. */
-  fee: string
-  feePercent: number
   /** Unix ms after which the maker refuses to build it. */
   expiresAt: number
   /** The maker's address (base58). */
