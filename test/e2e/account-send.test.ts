@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core'
 import { type Address, createPublicClient, erc20Abi, formatUnits, type Hex, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RpcLogEntry } from '../../sandbox/chain/rpc.ts'
-import { type E2eContext, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
+import { type E2eContext, fillSendForm, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
 
 /**
  * Issue 7's acceptance in Chromium against the sandbox: connected with the injected dev wallet (dev account 0),
@@ -72,16 +72,7 @@ async function approveInWallet() {
 
 /** From Account: Send, a token, an amount and the receiver, the preview with its fee, Send, approved. */
 async function send(symbol: string, amount: string, to: Address) {
-  await view('Account').getByRole('button', { name: 'Send', exact: true }).click()
-  await view('WalletSend')
-    .getByRole('button', { name: /^(Select token|Token: )/ })
-    .click()
-  await view('WalletSendSelectToken').locator(`button[data-symbol="${symbol}"]`).click()
-  const form = view('WalletSend')
-  await form.getByRole('button', { name: `Token: ${symbol}` }).waitFor()
-  await form.getByRole('textbox', { name: 'Amount' }).fill(amount)
-  await form.getByRole('textbox', { name: 'Receiver' }).fill(to)
-  await form.getByRole('button', { name: 'Preview send' }).click()
+  await fillSendForm(page, { symbol, amount, receiver: to })
   const preview = view('WalletSendPreview')
   expect(await preview.getByTestId('send-amount').textContent()).toBe(`${amount} ${symbol}`)
   expect(await preview.getByTestId('send-receiver').textContent()).toBe(truncated(to))
@@ -132,16 +123,7 @@ describe('account and send, in Chromium against the sandbox', () => {
     await hostButton(page).click()
     await expect.poll(() => view('Account').getByTestId('account-balance').textContent()).toMatch(/ ETH$/)
     // Then reads that must reach the chain: a send of STK up to its preview (the token's decimals and symbol).
-    await view('Account').getByRole('button', { name: 'Send', exact: true }).click()
-    await view('WalletSend')
-      .getByRole('button', { name: /^(Select token|Token: )/ })
-      .click()
-    await view('WalletSendSelectToken').locator('button[data-symbol="STK"]').click()
-    const form = view('WalletSend')
-    await form.getByRole('button', { name: 'Token: STK' }).waitFor()
-    await form.getByRole('textbox', { name: 'Amount' }).fill('1')
-    await form.getByRole('textbox', { name: 'Receiver' }).fill(recipient)
-    await form.getByRole('button', { name: 'Preview send' }).click()
+    await fillSendForm(page, { symbol: 'STK', amount: '1', receiver: recipient })
     await expect.poll(() => view('WalletSendPreview').getByTestId('send-fee').textContent()).toMatch(/ ETH$/)
     const since = (await kitCalls()).slice(before)
     expect(since.filter((c) => c.method === 'eth_getBalance')).toEqual([])

@@ -11,7 +11,15 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectInjected, type E2eContext, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
+import {
+  connectInjected,
+  type E2eContext,
+  fillSendForm,
+  hostButton,
+  startE2e,
+  truncated,
+  walletPrompt,
+} from './support.ts'
 
 /**
  * SPEC §3 allAccounts (issue 37 point 4), in Chromium against the sandbox: the injected dev wallet shares two
@@ -125,16 +133,7 @@ describe('the injected dev wallet shares two accounts (SPEC §3 allAccounts)', (
     const balanceOf = (account: Address) =>
       client.readContract({ address: stk.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] })
     const [fromBefore, toBefore] = [await balanceOf(second), await balanceOf(to)]
-    await view('Account').getByRole('button', { name: 'Send', exact: true }).click()
-    await view('WalletSend')
-      .getByRole('button', { name: /^(Select token|Token: )/ })
-      .click()
-    await view('WalletSendSelectToken').locator('button[data-symbol="STK"]').click()
-    const form = view('WalletSend')
-    await form.getByRole('button', { name: 'Token: STK' }).waitFor()
-    await form.getByRole('textbox', { name: 'Amount' }).fill('2')
-    await form.getByRole('textbox', { name: 'Receiver' }).fill(to)
-    await form.getByRole('button', { name: 'Preview send' }).click()
+    await fillSendForm(page, { symbol: 'STK', amount: '2', receiver: to })
     const preview = view('WalletSendPreview')
     await expect.poll(() => preview.getByTestId('send-fee').textContent()).toMatch(/^0\.\d+ ETH$/)
     await preview.getByRole('button', { name: 'Send', exact: true }).click()

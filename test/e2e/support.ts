@@ -161,6 +161,23 @@ export async function approveInWcWallet(e2e: E2eContext, uri: string, query = ''
   return wallet
 }
 
+/**
+ * From Account: Send, the token by its symbol, the amount and the receiver typed, then "Preview send" (the preview's
+ * own checks are the caller's).
+ */
+export async function fillSendForm(page: Page, send: { symbol: string; amount: string; receiver: string }) {
+  await view(page, 'Account').getByRole('button', { name: 'Send', exact: true }).click()
+  await view(page, 'WalletSend')
+    .getByRole('button', { name: /^(Select token|Token: )/ })
+    .click()
+  await view(page, 'WalletSendSelectToken').locator(`button[data-symbol="${send.symbol}"]`).click()
+  const form = view(page, 'WalletSend')
+  await form.getByRole('button', { name: `Token: ${send.symbol}` }).waitFor()
+  await form.getByRole('textbox', { name: 'Amount' }).fill(send.amount)
+  await form.getByRole('textbox', { name: 'Receiver' }).fill(send.receiver)
+  await form.getByRole('button', { name: 'Preview send' }).click()
+}
+
 /** An address as the kit shows it (SPEC §9: 4 + 6 characters), computed independently of the kit. */
 export const truncated = (address: string) => `${address.slice(0, 4)}...${address.slice(-6)}`
 
