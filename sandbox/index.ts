@@ -5,7 +5,7 @@ import { type DataApi, startDataApi } from './api/data.ts'
 import { openDatabase, type SandboxDb } from './api/db.ts'
 import { type ListingApi, startListingApi } from './api/listing.ts'
 import { SANDBOX_SOLANA_CHAIN_ID } from './api/solana.ts'
-import { type Bundler, startBundler } from './chain/bundler.ts'
+import { type OnDemandBundler, onDemandBundler, startBundler } from './chain/bundler.ts'
 import {
   type Chain,
   SANDBOX_CHAIN_2_ID,
@@ -88,10 +88,12 @@ export interface Sandbox {
    */
   chain2: Chain
   /**
-   * The ERC-4337 bundler (Pimlico's alto) for the chain's EntryPoint v0.7, on its own port (`bundler.url`, no
-   * project check); the kit and the secure site reach it through the RPC host, `endpoints.bundler` (SPEC §7).
+   * The ERC-4337 bundler (Pimlico's alto) for the chain's EntryPoint v0.7, on its own port (no project check);
+   * the kit and the secure site reach it through the RPC host, `endpoints.bundler` (SPEC §7). alto starts with
+   * the first bundler call the RPC host fronts, or `bundler.start()`: most pages never send a user operation,
+   * and alto is a Node process of its own (a second or two of CPU at every sandbox's start).
    */
-  bundler: Bundler
+  bundler: OnDemandBundler
   /** The Solana chain (litesvm): JSON-RPC on `rpcUrl`, subscriptions on `wsUrl` (the next port). */
   solana: Solana
   rpc: SandboxService
@@ -151,7 +153,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stops.push(() => service.close())
     return service
   }
+  let closed = false
   const close = async () => {
+    closed = true
     for (const stop of stops.reverse()) {
       try {
         await stop()
@@ -175,13 +179,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // Its anvil starts now; the first chain's setup is loaded into it, not deployed a second time.
       copyOf: chainP,
     }).then(track)
-    // alto takes a second or two to start: beside everything else, not before it. The RPC host fronts it and
-    // waits for it only when a bundler call comes.
-    const bundlerP = chainP.then((chain) =>
-      startBundler({ chainRpcUrl: chain.rpcUrl, port: ports.bundler ?? 0 }).then(track),
+    // alto starts on the first bundler call (the RPC host asks for its URL then), or a port fixed for it.
+    const bundler = onDemandBundler(
+      () => chainP.then((chain) => startBundler({ chainRpcUrl: chain.rpcUrl, port: ports.bundler ?? 0 })),
+      (stop) => stops.push(stop),
+      () => closed,
     )
-    const bundlerUrlP = bundlerP.then((bundler) => bundler.url)
-    bundlerUrlP.catch(() => undefined)
+    if (ports.bundler !== undefined) bundler.start().catch(() => undefined)
     // The sandbox Solana wallet's key and the swap maker's are funded as the dev keys are.
     const solanaMaker = solanaMakerKeypair()
     const solanaSwapOptions =
@@ -204,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         moreChains: [chain2],
         port: ports.rpc ?? 0,
         origins,
-        bundlerUrl: bundlerUrlP,
+        bundlerUrl: () => bundler.start().then((started) => started.url),
       }).then(track),
     )
     // The partner page tops its account up on the chain (USDC minted by the first dev account) before it serves.
@@ -331,7 +335,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const all = [
       chainP,
       chain2P,
-      bundlerP,
       solanaP,
       relayP,
       inspectorP,
@@ -349,7 +352,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const [
       chain,
       chain2,
-      bundler,
       solana,
       relay,
       inspector,
@@ -362,7 +364,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ] = await Promise.all([
       chainP,
       chain2P,
-      bundlerP,
       solanaP,
       relayP,
       inspectorP,
@@ -427,7 +428,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ['RPC host', rpcUrl],
       ['RPC host, second chain', rpcEndpoint(rpc.origin, projectId, `eip155:${chain2.chainId}`)],
       ['Bundler (ERC-4337, EntryPoint v0.7)', bundlerEndpoint(rpc.origin, projectId)],
-      ['Bundler, alto direct', bundler.url],
+      ['Bundler, alto direct', 'starts with the first bundler call'],
       ['Relay (WalletConnect)', relay.url],
       ['Data API', api.origin],
       ['Wallet-listing API', walletsApi.origin],

@@ -1,3 +1,8 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 
 /**
@@ -253,7 +258,8 @@ export interface SandboxDb {
 
 /**
  * Opens the sandbox database (PGlite: Postgres compiled to WebAssembly, in process) and brings its schema up
- * to date. Opening takes a few seconds, so services that start together should share one.
+ * to date. Opening takes a second or two (a few tenths once the image of the migrated schema is cached, see
+ * `schemaImagePath`), so services that start together should share one.
  *
  * @example
  * const db = await openDatabase()
@@ -261,10 +267,20 @@ export interface SandboxDb {
  * await db.close()
  */
 export async function openDatabase(options: SandboxDbOptions = {}): Promise<SandboxDb> {
-  const pg = options.dataDir ? new PGlite(options.dataDir) : new PGlite()
+  // An in-memory database of the sandbox's own schema starts from the cached image of a migrated one (~0.3 s
+  // instead of ~1.5 s of initdb and migrations: every e2e file starts a sandbox); `migrate` below then finds
+  // nothing left to run.
+  const cached = !options.dataDir && !options.migrations
+  const image = cached ? await readSchemaImage() : undefined
+  const pg = options.dataDir
+    ? new PGlite(options.dataDir)
+    : image
+      ? new PGlite({ loadDataDir: image })
+      : new PGlite()
   await pg.waitReady
   try {
     await migrate(pg, options.migrations ?? MIGRATIONS)
+    if (cached && !image) await writeSchemaImage(pg)
   } catch (error) {
     await pg.close()
     throw error
@@ -312,5 +328,48 @@ export async function migrate(pg: PGlite, migrations: readonly Migration[]): Pro
         migration.name,
       ])
     })
+  }
+}
+
+/**
+ * Where the image of a freshly migrated database is kept: node_modules/.cache (ignored by git, gone with a clean
+ * install), one file per PGlite version and schema, so a new migration or PGlite makes a new one.
+ */
+function schemaImagePath(): string {
+  const manifest = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url)
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }
+  const key = createHash('sha256')
+    .update(version)
+    .update(JSON.stringify(MIGRATIONS))
+    .digest('hex')
+    .slice(0, 16)
+  return fileURLToPath(
+    new URL(`../../node_modules/.cache/walletstate-sandbox/db-${key}.tar`, import.meta.url),
+  )
+}
+
+/** The cached image, or undefined (none yet, or unreadable: the database is then built and migrated). */
+async function readSchemaImage(): Promise<Blob | undefined> {
+  try {
+    return new Blob([await readFile(schemaImagePath())])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Keeps the image of a database just migrated. Written beside and renamed into place, so two sandboxes starting
+ * at once never read half a file; a failure only means the next start migrates again.
+ */
+async function writeSchemaImage(pg: PGlite): Promise<void> {
+  const path = schemaImagePath()
+  const partial = `${path}.${process.pid}.${Date.now()}`
+  try {
+    const image = await pg.dumpDataDir('none')
+    await mkdir(join(path, '..'), { recursive: true })
+    await writeFile(partial, new Uint8Array(await image.arrayBuffer()))
+    await rename(partial, path)
+  } catch {
+    await rm(partial, { force: true })
   }
 }

@@ -140,3 +140,35 @@ export async function startBundler(options: StartBundlerOptions): Promise<Bundle
     throw error
   }
 }
+
+/** alto started when first needed (`onDemandBundler`). */
+export interface OnDemandBundler {
+  /** Starts alto the first time, and gives every caller that one; rejects once the sandbox is closing. */
+  start(): Promise<Bundler>
+}
+
+/**
+ * A bundler that starts on the first `start()`: `startOne` runs once, and `register` is handed the stop that ends
+ * it (run by the sandbox's close, even while alto is still starting). After `isClosed()` nothing starts.
+ */
+export function onDemandBundler(
+  startOne: () => Promise<Bundler>,
+  register: (stop: () => Promise<void>) => void,
+  isClosed: () => boolean,
+): OnDemandBundler {
+  let running: Promise<Bundler> | undefined
+  return {
+    start() {
+      if (!running) {
+        if (isClosed()) return Promise.reject(new Error('The sandbox is closed: no bundler starts'))
+        const starting = startOne()
+        running = starting
+        register(async () => {
+          const bundler = await starting.catch(() => undefined)
+          await bundler?.close()
+        })
+      }
+      return running
+    },
+  }
+}

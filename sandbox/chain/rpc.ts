@@ -22,10 +22,11 @@ export interface RpcServiceOptions {
   /** Page origins that may call it (CORS). Default: loopback pages. */
   origins?: AllowedOrigins
   /**
-   * The ERC-4337 bundler's own URL (alto), or a promise of it while it starts: `POST /v1/bundler` forwards to it.
+   * The ERC-4337 bundler's own URL (alto), a promise of it while it starts, or a function that starts it on the first
+   * bundler call and gives its URL: `POST /v1/bundler` forwards to it.
    * Unset: that path answers 404.
    */
-  bundlerUrl?: string | Promise<string>
+  bundlerUrl?: string | Promise<string> | (() => Promise<string>)
 }
 
 /** The bundler this host fronts (SPEC §7 `bundler` query parameter): alto is Pimlico's. */
@@ -185,7 +186,9 @@ export async function startRpcService(options: RpcServiceOptions): Promise<Sandb
         }
         if (options.bundlerUrl === undefined) return refusal(404, -32601, 'No bundler runs on this RPC host')
         try {
-          upstream = await options.bundlerUrl
+          upstream = await (typeof options.bundlerUrl === 'function'
+            ? options.bundlerUrl()
+            : options.bundlerUrl)
         } catch {
           return refusal(502, -32603, 'The bundler did not start')
         }
