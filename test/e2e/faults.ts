@@ -63,8 +63,9 @@ export async function setFault(service: Service, fault: Fault): Promise<void> {
 
 const pages: Page[] = []
 
-export async function openPage(): Promise<Page> {
-  const page = await current.newPage()
+/** The demo in a page of its own; `clock: true` installs Playwright's clock (see `fastForwardUntil`). */
+export async function openPage(options: { clock?: boolean } = {}): Promise<Page> {
+  const page = await current.newPage('', options)
   pages.push(page)
   // The first visit of a fresh demo server may wait for Vite to optimise dependencies (and reload once).
   await hostButton(page).getByText('Connect Wallet').waitFor({ timeout: 90_000 })

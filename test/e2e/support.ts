@@ -26,7 +26,12 @@ export interface E2eContext {
   browser: Browser
   /** Page errors and console errors, so a test can assert the page ran clean. */
   pageErrors: string[]
-  newPage(path?: string): Promise<Page>
+  /**
+   * A page of its own (its own browser context) at the demo's `path`. `clock: true` installs Playwright's clock
+   * in it before the page loads: time flows as usual, and a test jumps over one of the SPEC's long limits with
+   * `page.clock.fastForward` (or `fastForwardUntil`) instead of waiting it out.
+   */
+  newPage(path?: string, options?: { clock?: boolean }): Promise<Page>
   close(): Promise<void>
 }
 
@@ -55,9 +60,10 @@ export async function startE2e(options: SandboxOptions = {}): Promise<E2eContext
     sandbox,
     browser,
     pageErrors,
-    async newPage(path = '') {
+    async newPage(path = '', options = {}) {
       const page = await browser.newPage()
       page.on('pageerror', (error) => pageErrors.push(error.message))
+      if (options.clock) await page.clock.install()
       const demo = sandbox.demo
       if (!demo) throw new Error('the sandbox was started without the demo')
       await page.goto(new URL(path, demo.url).toString())
@@ -331,4 +337,20 @@ export async function splBalanceOf(solana: Connection, mint: string, owner: stri
     (sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount as string),
     0n,
   )
+}
+
+/**
+ * Moves the page's clock (installed with `newPage(path, { clock: true })`) on by `stepMs` at a time, firing the
+ * timers due, until `done` holds: a SPEC limit (a 20 s load, a 30 s block) passes in a moment, and whether its
+ * timer was armed before the first step or after does not matter. Fails after `maxMs` of page time.
+ */
+export async function fastForwardUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  { stepMs = 1_000, maxMs = 120_000 }: { stepMs?: number; maxMs?: number } = {},
+): Promise<void> {
+  for (let moved = 0; !(await done()); moved += stepMs) {
+    if (moved >= maxMs) throw new Error(`still not done after ${maxMs} ms of page time`)
+    await page.clock.fastForward(stepMs)
+  }
 }
