@@ -1,7 +1,8 @@
 import type { Page, Request } from 'playwright-core'
-import { type Address, createPublicClient, erc20Abi, formatUnits, type Hex, http, parseUnits } from 'viem'
+import { type Address, createPublicClient, erc20Abi, type Hex, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RpcLogEntry } from '../../sandbox/chain/rpc.ts'
+import { chainBalances, tokensTab } from './balances.ts'
 import { type E2eContext, fillSendForm, hostButton, startE2e, truncated, walletPrompt } from './support.ts'
 
 /**
@@ -32,40 +33,6 @@ const kit = () => page.locator('.ws-dialog')
 const view = (name: string) => page.locator(`[data-view="${name}"]`)
 const toast = () => page.locator('.ws-toast')
 
-/** A quantity as the kit shows it: at most 4 decimals, cut, trailing zeros dropped (computed here, not by the kit). */
-function shown(raw: bigint, decimals: number): string {
-  const [whole, fraction = ''] = formatUnits(raw, decimals).split('.')
-  const cut = fraction.slice(0, 4).replace(/0+$/, '')
-  return cut ? `${whole}.${cut}` : whole!
-}
-
-/** What the chain holds for `account`, symbol → quantity as shown. */
-async function onChain(account: Address): Promise<Record<string, string>> {
-  const out: Record<string, string> = { ETH: shown(await client.getBalance({ address: account }), 18) }
-  for (const token of e2e.sandbox.chain.tokens) {
-    const raw = await client.readContract({
-      address: token.address,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [account],
-    })
-    out[token.symbol] = shown(raw, token.decimals)
-  }
-  return out
-}
-
-/** The Tokens tab as shown, symbol → quantity. */
-async function onScreen(): Promise<Record<string, string>> {
-  const rows = view('Account').getByTestId('token-balance')
-  const out: Record<string, string> = {}
-  for (const row of await rows.all()) {
-    const symbol = (await row.getAttribute('data-symbol')) ?? ''
-    const text = (await row.getByTestId('token-quantity').textContent()) ?? ''
-    out[symbol] = text.split(' ')[0] ?? ''
-  }
-  return out
-}
-
 async function approveInWallet() {
   await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
 }
@@ -95,8 +62,8 @@ describe('account and send, in Chromium against the sandbox', () => {
     await hostButton(page).click()
     await view('Account').waitFor()
     await expect.poll(() => view('Account').getByTestId('token-balance').count()).toBe(4)
-    const chain = await onChain(me)
-    expect(await onScreen()).toEqual(chain)
+    const chain = await chainBalances(client, e2e.sandbox.chain.tokens, me)
+    expect(await tokensTab(page)).toEqual(chain)
     for (const symbol of ['USDC', 'STK', 'USDT']) expect(Number(chain[symbol])).toBeGreaterThan(0)
     await expect
       .poll(() => view('Account').getByTestId('account-balance').textContent())
@@ -150,7 +117,9 @@ describe('account and send, in Chromium against the sandbox', () => {
     const tx = block.transactions.find((t) => t.from.toLowerCase() === me.toLowerCase())!
     expect((await client.getTransactionReceipt({ hash: tx.hash })).status).toBe('success')
     hashes.push(tx.hash)
-    await expect.poll(async () => (await onScreen()).STK).toBe((await onChain(me)).STK)
+    await expect
+      .poll(async () => (await tokensTab(page)).STK)
+      .toBe((await chainBalances(client, e2e.sandbox.chain.tokens, me)).STK)
   })
 
   it('sends 0.01 ETH: approved in the wallet, the receipt arrives, back on the form, reset', async () => {
@@ -187,8 +156,8 @@ describe('account and send, in Chromium against the sandbox', () => {
 
   it('the balances on screen match the chain', async () => {
     await view('Account').getByRole('tab', { name: 'Tokens' }).click()
-    const chain = await onChain(me)
-    await expect.poll(onScreen).toEqual(chain)
+    const chain = await chainBalances(client, e2e.sandbox.chain.tokens, me)
+    await expect.poll(() => tokensTab(page)).toEqual(chain)
     await expect
       .poll(() => view('Account').getByTestId('account-balance').textContent())
       .toBe(`${chain.ETH} ETH`)
@@ -253,7 +222,7 @@ describe('a failing balance call', () => {
       await tryAgain.click()
       await expect.poll(() => view('Account').getByTestId('token-balance').count()).toBe(4)
       expect(requests).toHaveLength(2)
-      expect(await onScreen()).toEqual(await onChain(me))
+      expect(await tokensTab(page)).toEqual(await chainBalances(client, e2e.sandbox.chain.tokens, me))
     } finally {
       page.off('request', onRequest)
     }

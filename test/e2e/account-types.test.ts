@@ -3,7 +3,6 @@ import {
   createPublicClient,
   createWalletClient,
   erc20Abi,
-  formatUnits,
   getAddress,
   http,
   parseEther,
@@ -11,6 +10,7 @@ import {
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shownQuantity } from './balances.ts'
 import {
   approveInFrame,
   type E2eContext,
@@ -36,13 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close()
 })
-
-/** A balance as the kit shows it: at most 4 decimals, cut, trailing zeros dropped (computed here, not by the kit). */
-function shown(raw: bigint): string {
-  const [whole, fraction = ''] = formatUnits(raw, 18).split('.')
-  const cut = fraction.slice(0, 4).replace(/0+$/, '')
-  return `${cut ? `${whole}.${cut}` : whole} ETH`
-}
 
 describe('account types of the embedded wallet, in Chromium against the sandbox', () => {
   it('e-mail login is on the smart account; switching to the EOA changes the address, balance and sender; a reload keeps it', async () => {
@@ -73,7 +66,7 @@ describe('account types of the embedded wallet, in Chromium against the sandbox'
     const balance = account.getByTestId('account-balance')
     await expect
       .poll(() => balance.textContent(), { timeout: 30_000 })
-      .toBe(shown(await client.getBalance({ address: smart })))
+      .toBe(`${shownQuantity(await client.getBalance({ address: smart }), 18)} ETH`)
 
     // 5 USDC through the kit's Send from the smart account: one user operation (its transaction goes to the
     // EntryPoint, sent by the bundler; the secure site waits for its receipt through the bundler), the recipient up
@@ -125,8 +118,8 @@ describe('account types of the embedded wallet, in Chromium against the sandbox'
     expect(await hostButton(page).textContent()).toBe(truncated(eoa))
     // An EOA has no code; the balance shown is the EOA's, not the smart account's.
     expect(await client.getCode({ address: eoa })).toBeUndefined()
-    const eoaBalance = shown(await client.getBalance({ address: eoa }))
-    expect(eoaBalance).not.toBe(shown(await client.getBalance({ address: smart })))
+    const eoaBalance = `${shownQuantity(await client.getBalance({ address: eoa }), 18)} ETH`
+    expect(eoaBalance).not.toBe(`${shownQuantity(await client.getBalance({ address: smart }), 18)} ETH`)
     await expect.poll(() => balance.textContent(), { timeout: 30_000 }).toBe(eoaBalance)
     await expect(
       account.getByRole('button', { name: 'Switch to your smart account' }).isVisible(),

@@ -4,13 +4,13 @@ import {
   createPublicClient,
   createWalletClient,
   erc20Abi,
-  formatUnits,
   http,
   parseUnits,
   verifyMessage,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chainBalances, tokensTab } from './balances.ts'
 import {
   connectInjected,
   type E2eContext,
@@ -63,39 +63,6 @@ const accountList = (p: Page = page) => p.getByRole('list', { name: "Your wallet
 const accountButton = (address: string, p: Page = page) =>
   accountList(p).getByRole('button', { name: truncated(address), exact: true })
 
-/** A quantity as the kit shows it: at most 4 decimals, cut, trailing zeros dropped (computed here). */
-function shown(raw: bigint, decimals: number): string {
-  const [whole, fraction = ''] = formatUnits(raw, decimals).split('.')
-  const cut = fraction.slice(0, 4).replace(/0+$/, '')
-  return cut ? `${whole}.${cut}` : whole!
-}
-
-/** What the chain holds for `account`, symbol → quantity as shown. */
-async function onChain(account: Address): Promise<Record<string, string>> {
-  const out: Record<string, string> = { ETH: shown(await client.getBalance({ address: account }), 18) }
-  for (const token of e2e.sandbox.chain.tokens) {
-    const raw = await client.readContract({
-      address: token.address,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [account],
-    })
-    out[token.symbol] = shown(raw, token.decimals)
-  }
-  return out
-}
-
-/** The Tokens tab as shown, symbol → quantity. */
-async function onScreen(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {}
-  for (const row of await view('Account').getByTestId('token-balance').all()) {
-    const symbol = (await row.getAttribute('data-symbol')) ?? ''
-    const text = (await row.getByTestId('token-quantity').textContent()) ?? ''
-    out[symbol] = text.split(' ')[0] ?? ''
-  }
-  return out
-}
-
 const current = (address: string, p: Page = page) => accountButton(address, p).getAttribute('aria-current')
 
 describe('the injected dev wallet shares two accounts (SPEC §3 allAccounts)', () => {
@@ -108,11 +75,13 @@ describe('the injected dev wallet shares two accounts (SPEC §3 allAccounts)', (
     expect(await current(first)).toBe('true')
     expect(await current(second)).toBeNull()
     await expect.poll(() => view('Account').getByTestId('token-balance').count()).toBe(4)
-    await expect.poll(onScreen).toEqual(await onChain(first))
+    await expect
+      .poll(() => tokensTab(page))
+      .toEqual(await chainBalances(client, e2e.sandbox.chain.tokens, first))
   })
 
   it('choosing the second changes the address shown and the Tokens to what the chain holds for it', async () => {
-    const before = await onChain(first)
+    const before = await chainBalances(client, e2e.sandbox.chain.tokens, first)
     await accountButton(second).click()
     await expect
       .poll(() => view('Account').getByTestId('account-address').textContent())
@@ -120,8 +89,8 @@ describe('the injected dev wallet shares two accounts (SPEC §3 allAccounts)', (
     await expect.poll(() => hostButton(page).textContent()).toBe(truncated(second))
     expect(await current(second)).toBe('true')
     expect(await current(first)).toBeNull()
-    const chain = await onChain(second)
-    await expect.poll(onScreen).toEqual(chain)
+    const chain = await chainBalances(client, e2e.sandbox.chain.tokens, second)
+    await expect.poll(() => tokensTab(page)).toEqual(chain)
     // Not the first account's balances left on screen: the second has 250 USDC more.
     expect(chain.USDC).not.toBe(before.USDC)
     expect(Number(chain.USDC) - Number(before.USDC)).toBe(250)
@@ -146,7 +115,9 @@ describe('the injected dev wallet shares two accounts (SPEC §3 allAccounts)', (
     await expect.poll(() => page.locator('.ws-toast').textContent()).toBe('Sent 2 STK')
     expect(fromBefore - (await balanceOf(second))).toBe(parseUnits('2', stk.decimals))
     expect((await balanceOf(to)) - toBefore).toBe(parseUnits('2', stk.decimals))
-    await expect.poll(async () => (await onScreen()).STK).toBe((await onChain(second)).STK)
+    await expect
+      .poll(async () => (await tokensTab(page)).STK)
+      .toBe((await chainBalances(client, e2e.sandbox.chain.tokens, second)).STK)
   })
 
   it('back to the first by keyboard: the list is buttons a keyboard reaches, the Tokens follow', async () => {
@@ -156,7 +127,9 @@ describe('the injected dev wallet shares two accounts (SPEC §3 allAccounts)', (
       .poll(() => view('Account').getByTestId('account-address').textContent())
       .toBe(truncated(first))
     expect(await current(first)).toBe('true')
-    await expect.poll(onScreen).toEqual(await onChain(first))
+    await expect
+      .poll(() => tokensTab(page))
+      .toEqual(await chainBalances(client, e2e.sandbox.chain.tokens, first))
   })
 
   it('after a reload the wallet order decides again: the first shown, both listed', async () => {

@@ -1,14 +1,7 @@
 import type { Page } from 'playwright-core'
-import {
-  type Address,
-  createPublicClient,
-  createTestClient,
-  formatUnits,
-  type Hex,
-  http,
-  parseEther,
-} from 'viem'
+import { type Address, createPublicClient, createTestClient, type Hex, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shownQuantity } from './balances.ts'
 import {
   approveInFrame,
   closeModal,
@@ -46,13 +39,6 @@ afterAll(async () => {
   await e2e?.close()
 })
 
-/** A quantity as the kit shows it: at most 4 decimals, cut, trailing zeros dropped (computed here, not by the kit). */
-function shown(raw: bigint): string {
-  const [whole, fraction = ''] = formatUnits(raw, 18).split('.')
-  const cut = fraction.slice(0, 4).replace(/0+$/, '')
-  return `${cut ? `${whole}.${cut}` : whole} ETH`
-}
-
 /** Gives `address` a balance on the second chain that no account holds on the first, so the two cannot be confused. */
 async function setSecondBalance(address: Address, ether: string) {
   const test = createTestClient({ mode: 'anvil', transport: http(e2e.sandbox.chain2.rpcUrl) })
@@ -77,7 +63,7 @@ async function expectSecondBalanceShown(page: Page, address: Address, ether: str
   expect(await first.getBalance({ address })).not.toBe(onSecond)
   await expect
     .poll(() => view(page, 'Account').getByTestId('account-balance').textContent(), { timeout: 30_000 })
-    .toBe(shown(onSecond))
+    .toBe(`${shownQuantity(onSecond, 18)} ETH`)
 }
 
 /** The demo's "Send transaction", approved by `approve`: mined on the second chain only. */

@@ -3,6 +3,7 @@ import bs58 from 'bs58'
 import type { Page } from 'playwright-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shownQuantity } from './balances.ts'
 import {
   closeModal,
   type E2eContext,
@@ -36,14 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close()
 })
-
-/** What the kit should show for a quantity: at most 4 decimals, cut, trailing zeros dropped. */
-function shown(units: bigint, decimals: number, max = 4): string {
-  const text = units.toString().padStart(decimals + 1, '0')
-  const whole = text.slice(0, -decimals)
-  const fraction = text.slice(-decimals).slice(0, max).replace(/0+$/, '')
-  return fraction ? `${whole}.${fraction}` : whole
-}
 
 const usdcOf = (owner: string) => splBalanceOf(solana, e2e.sandbox.solana.mints.usdc, owner)
 
@@ -84,11 +77,13 @@ describe('Solana beside eip155 in one modal (issue 17)', () => {
     const lamports = BigInt(await solana.getBalance(new PublicKey(address)))
     await expect
       .poll(() => page.getByTestId('account-balance').textContent(), { timeout: 15_000 })
-      .toBe(`${shown(lamports, 9)} SOL`)
+      .toBe(`${shownQuantity(lamports, 9)} SOL`)
     const usdc = await usdcOf(address)
     expect(usdc).toBeGreaterThan(0n)
     const row = page.locator('[data-testid="token-balance"][data-symbol="USDC"]')
-    await expect.poll(() => row.getByTestId('token-quantity').textContent()).toBe(`${shown(usdc, 6)} USDC`)
+    await expect
+      .poll(() => row.getByTestId('token-quantity').textContent())
+      .toBe(`${shownQuantity(usdc, 6)} USDC`)
     // Activity and NFTs are eip155's; the Solana account has Tokens only.
     expect(await page.getByRole('tab').allTextContents()).toEqual(['Tokens'])
     await closeModal(page)
