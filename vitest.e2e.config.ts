@@ -21,6 +21,11 @@ export default defineConfig({
     setupFiles: ['test/e2e/setup.ts'],
     fileParallelism: true,
     maxWorkers: 2,
+    // A worker runs file after file with its module cache kept: each file still starts its own sandbox and
+    // browser (nothing a test does outlives its file), but the harness, the sandbox's services and their packages
+    // are imported once a worker, not once a file (~1.5 s of CPU a file; the helpers' module state is per call or
+    // a constant's cache).
+    isolate: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,
     expect: { poll: { timeout: 10_000 } },

@@ -340,17 +340,24 @@ export async function splBalanceOf(solana: Connection, mint: string, owner: stri
 }
 
 /**
- * Moves the page's clock (installed with `newPage(path, { clock: true })`) on by `stepMs` at a time, firing the
- * timers due, until `done` holds: a SPEC limit (a 20 s load, a 30 s block) passes in a moment, and whether its
- * timer was armed before the first step or after does not matter. Fails after `maxMs` of page time.
+ * Moves the page's clock (installed with `newPage(path, { clock: true })`) on by `stepMs` at each poll, firing the
+ * timers due, until `done` holds: a SPEC limit (a 20 s load, a 30 s block) passes in moments. The page's own work
+ * between two steps (a chunk that loads, a request that settles) runs in real time, so a timer armed late is
+ * still reached; fails after `timeoutMs` of real time, as `expect.poll` does.
  */
 export async function fastForwardUntil(
   page: Page,
   done: () => Promise<boolean>,
-  { stepMs = 1_000, maxMs = 120_000 }: { stepMs?: number; maxMs?: number } = {},
+  { stepMs = 1_000, timeoutMs = 30_000 }: { stepMs?: number; timeoutMs?: number } = {},
 ): Promise<void> {
-  for (let moved = 0; !(await done()); moved += stepMs) {
-    if (moved >= maxMs) throw new Error(`still not done after ${maxMs} ms of page time`)
-    await page.clock.fastForward(stepMs)
-  }
+  await expect
+    .poll(
+      async () => {
+        if (await done()) return true
+        await page.clock.fastForward(stepMs)
+        return done()
+      },
+      { timeout: timeoutMs, interval: 100 },
+    )
+    .toBe(true)
 }
