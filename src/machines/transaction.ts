@@ -1,8 +1,16 @@
 import type { Hex } from 'viem'
-import { type AnyActorLogic, type AnyStateMachine, not } from 'xstate'
+import { type AnyActorLogic, type AnyStateMachine, and, not } from 'xstate'
 import { TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import { linkChild } from './link'
-import { askOf, chainOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
+import {
+  askOf,
+  chainOf,
+  errorOf,
+  malformedHashError,
+  nonceCheckOf,
+  outputOf,
+  transactionSetup,
+} from './transaction/setup'
 import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt } from './transaction/types'
 
 /**
@@ -14,6 +22,10 @@ import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt }
  * sending (the time limit `timeLimit` counts from here): `nonce` (`readNonce`, when the rules hold one) →
  * `asking` (`ask`: the wallet; the held nonce in the request) → confirming: `waiting` for the receipt up to
  * `receiptTimeout`, then `polling` for it up to `pendingPolling` → mined (the output: hash, receipt).
+ *
+ * A wallet's answer that is no transaction hash (SPEC §5: 0x and 64 hex characters) is never shown, kept or
+ * awaited: with a held nonce it goes to `overdue` like a request left to the wallet (it may have been sent under the
+ * nonce), else the transaction fails with `InvalidTransactionHashError`.
  *
  * Past the time limit, by the rules:
  * - a held nonce: `overdue` — nothing is offered until the chain says whether a transaction took the nonce
@@ -142,6 +154,36 @@ export const transactionMachine = transactionSetup.createMachine({
                   { type: 'setHash', params: outputOf<string> },
                   { type: 'mined', params: undefined },
                 ],
+              },
+              // SPEC §5: an answer that is no transaction hash is never shown, kept or awaited as one. With the
+              // nonce held the wallet may still have sent a transaction with it: the chain tells (`overdue`), never
+              // a failure that offers to pay again.
+              {
+                guard: and([{ type: 'malformedHash', params: outputOf<unknown> }, 'walletMayHoldRequest']),
+                target: '#transaction.overdue',
+                actions: [
+                  'markNonceAbandoned',
+                  {
+                    type: 'notify',
+                    params: (args) => ({
+                      type: 'transaction.failedAgain' as const,
+                      error: malformedHashError(args),
+                    }),
+                  },
+                ],
+              },
+              // No nonce held: nothing on the chain can say what the wallet did; the request failed.
+              {
+                guard: { type: 'malformedHash', params: outputOf<unknown> },
+                target: '#transaction.ended',
+                actions: {
+                  type: 'fail',
+                  params: (args) => ({
+                    status: 'failed',
+                    reason: 'declined',
+                    error: malformedHashError(args),
+                  }),
+                },
               },
               {
                 target: '#transaction.confirming',

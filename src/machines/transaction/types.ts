@@ -101,7 +101,11 @@ export type TransactionNotice =
   | { type: 'transaction.submitted'; hash: string }
   /** The wallet did not answer within the time limit (SPEC §8 alert REQUEST_TIMED_OUT). */
   | { type: 'transaction.timedOut' }
-  /** A request sent again failed while an earlier one is still open: the chain is asked about the nonce. */
+  /**
+   * A request sent again failed while an earlier one is still open, or the wallet answered no transaction hash
+   * (SPEC §5, `InvalidTransactionHashError`) while it may have sent one with the held nonce: the chain is asked
+   * about the nonce.
+   */
   | { type: 'transaction.failedAgain'; error: unknown }
   /** Past the time limit: where it stands. */
   | { type: 'transaction.overdue'; stage: OverdueStage }
