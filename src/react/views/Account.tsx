@@ -2,8 +2,10 @@ import { lazy, Suspense } from 'react'
 import { selectIsDisconnecting } from '../../machines/connection'
 import { networkOfChain } from '../../utils/caip'
 import { truncateAddress } from '../../utils/format'
+import { networkImageUrl } from '../../utils/networkImages'
 import { useSelector } from '../actor'
 import { RemoteSessionNotice } from '../components/RemoteSessionNotice'
+import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
@@ -88,9 +90,17 @@ export default function AccountView() {
       <button
         type="button"
         className="ws-secondary"
-        style={{ width: '100%' }}
+        style={{ width: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8 }}
         onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
       >
+        {/* SPEC §7: the network's icon from the provider (getAssetImage), else its initial. */}
+        {network ? (
+          <WalletImage
+            name={network.name}
+            size={20}
+            src={networkImageUrl(config.endpoints, config.projectId, network.caipNetworkId)}
+          />
+        ) : null}
         {network?.name ?? t('account.unsupportedNetwork')}
       </button>
       <Suspense fallback={null}>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_FEATURES, defineEvmNetwork, resolveConfig } from '../../config'
 import type { ConnectorInfo, RecentWallet } from '../../machines/connection'
-import { orderWallets } from './Connect'
+import { orderWallets, withListingImage } from './Connect'
 import { walletLinks } from './ConnectingWalletConnect'
 
 const network = defineEvmNetwork({
@@ -82,6 +82,41 @@ describe('orderWallets', () => {
       'connector:hostLedger',
     ])
     expect(orderWallets(['injected'], connectors, []).map((item) => item.key)).toEqual(['connector:io.dev'])
+  })
+
+  it("SPEC §3 Connector imageId: a local connector without an icon takes its listing entry's image (getWalletImage/{image_id})", () => {
+    const walletImage =
+      'https://wallets.example/getWalletImage/0b4e4a4c-aaaa-bbbb-cccc-000000000000?projectId=p'
+    const listed = {
+      featured: [],
+      recommended: [{ id: 'listed-dev', name: 'Dev Wallet', rdns: 'io.dev', imageUrl: walletImage }],
+    }
+    const plain: ConnectorInfo[] = [
+      // Matched by rdns, no icon of its own (the kit's generic image id of its type only).
+      {
+        id: 'io.dev',
+        name: 'Dev Wallet',
+        type: 'injected',
+        chain: 'eip155',
+        rdns: 'io.dev',
+        imageId: 'generic',
+      },
+      // Matched by nothing in the listing.
+      { id: 'hostLedger', name: 'Host Ledger', type: 'external', chain: 'eip155' },
+    ]
+    const items = orderWallets(['injected', 'external', 'recommended'], plain, [], listed)
+    expect(items.map((i) => [i.key, i.wallet.imageUrl])).toEqual([
+      ['connector:io.dev', walletImage],
+      ['connector:hostLedger', undefined],
+    ])
+    // Its own icon (an EIP-6963 announcement's) stays.
+    const own = { ...plain[0]!, type: 'announced' as const, imageUrl: 'data:image/svg+xml,<svg/>' }
+    expect(withListingImage(own, listed.recommended)).toBe(own)
+    // Matched as choosing it would be: by id too; never a WalletConnect connector.
+    const byId: ConnectorInfo = { id: 'listed-dev', name: 'Dev', type: 'injected', chain: 'eip155' }
+    expect(withListingImage(byId, listed.recommended).imageUrl).toBe(walletImage)
+    const wc: ConnectorInfo = { id: 'listed-dev', name: 'WC', type: 'walletconnect', chain: 'eip155' }
+    expect(withListingImage(wc, listed.recommended).imageUrl).toBeUndefined()
   })
 
   it('behavior: a custom wallet’s links open it with the pairing URI', () => {

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useId, useState } from 'react'
 import type { KitCustomWallet } from '../../config'
 import { AFTER_OPEN_PAINT_MS, CONNECTOR_IMAGE_IDS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
-import { selectLegalAccepted } from '../../machines/kit'
+import { matchConnector, selectLegalAccepted } from '../../machines/kit'
 import { assetImageUrl } from '../../utils/images'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
@@ -234,6 +234,17 @@ const connectorWallet = (connector: ConnectorInfo): ChosenWallet => ({
   ...(connector.imageId ? { imageId: connector.imageId } : {}),
 })
 
+/**
+ * SPEC §3 Connector `imageId`: a local connector without an icon of its own takes the image of the listing entry it
+ * matches (by rdns or id, as choosing it would: `matchConnector`), the listing's `image_id` served by
+ * `GET /getWalletImage/{image_id}` (the entry's `imageUrl`). It wins over the kit's generic image of its type.
+ */
+export function withListingImage(connector: ConnectorInfo, listed: readonly ChosenWallet[]): ConnectorInfo {
+  if (connector.imageUrl) return connector
+  const entry = listed.find((wallet) => wallet.imageUrl && matchConnector([connector], wallet))
+  return entry?.imageUrl ? { ...connector, imageUrl: entry.imageUrl } : connector
+}
+
 /** The Connect view's list in the configured connector order, each wallet once. */
 export function orderWallets(
   order: readonly string[],
@@ -244,6 +255,7 @@ export function orderWallets(
 ): WalletItem[] {
   const out: WalletItem[] = []
   const seen = new Set<string>()
+  const listed = [...listing.featured, ...listing.recommended]
   const add = (item: WalletItem, ...keys: (string | undefined)[]) => {
     if (keys.some((k) => k !== undefined && seen.has(k))) return
     for (const k of keys) if (k !== undefined) seen.add(k)
@@ -274,7 +286,11 @@ export function orderWallets(
       for (const connector of connectors) {
         if (connector.type !== 'injected' && connector.type !== 'announced') continue
         add(
-          { key: `connector:${connector.id}`, wallet: connectorWallet(connector), badge: 'Installed' },
+          {
+            key: `connector:${connector.id}`,
+            wallet: connectorWallet(withListingImage(connector, listed)),
+            badge: 'Installed',
+          },
           connector.id,
           connector.rdns,
         )
@@ -284,7 +300,7 @@ export function orderWallets(
       for (const connector of connectors) {
         if (connector.type !== 'external') continue
         add(
-          { key: `connector:${connector.id}`, wallet: connectorWallet(connector) },
+          { key: `connector:${connector.id}`, wallet: connectorWallet(withListingImage(connector, listed)) },
           connector.id,
           connector.rdns,
         )

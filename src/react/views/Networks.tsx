@@ -1,6 +1,8 @@
 import { selectIsSwitching } from '../../machines/connection'
 import { networkOfChain } from '../../utils/caip'
+import { networkImageUrl } from '../../utils/networkImages'
 import { useSelector } from '../actor'
+import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
@@ -41,6 +43,12 @@ export function NetworkList({ label }: { label?: string }) {
                 disabled={shown || switching || (!otherNamespace && !canSwitch)}
                 onClick={() => kit.send({ type: 'network.select', caipNetworkId: network.caipNetworkId })}
               >
+                {/* SPEC §7: the network's icon from the provider (getAssetImage), else its initial. */}
+                <WalletImage
+                  name={network.name}
+                  size={24}
+                  src={networkImageUrl(config.endpoints, config.projectId, network.caipNetworkId)}
+                />
                 <span>{network.name}</span>
                 {shown ? (
                   <span className="ws-badge">{t('common.connected')}</span>
