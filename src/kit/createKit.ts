@@ -295,6 +295,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
           frame.on('embedded.failed', (event) => sendBack(event)),
           frame.on('embedded.rpcNotAllowed', (event) => sendBack(event)),
           frame.on('embedded.refused', (event) => sendBack(event)),
+          frame.on('embedded.loadingUser', (event) => sendBack(event)),
         ]
         let view = selectFrameView(frame.getSnapshot())
         if (view) sendBack({ type: 'embedded.view', view, previous: undefined, connected: false })

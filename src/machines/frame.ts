@@ -136,10 +136,18 @@ const ready = frameSetup.createStateConfig({
               {
                 guard: answers('getUser'),
                 target: 'idle',
-                actions: ['setBadReply', 'endFlow', 'stopRestoring'],
+                actions: [
+                  'setBadReply',
+                  'endFlow',
+                  'stopRestoring',
+                  { type: 'emitLoadingUser', params: false },
+                ],
               },
             ],
-            'frame.authFailed': { target: 'idle', actions: ['setError', 'endFlow', 'stopRestoring'] },
+            'frame.authFailed': {
+              target: 'idle',
+              actions: ['setError', 'endFlow', 'stopRestoring', { type: 'emitLoadingUser', params: false }],
+            },
           },
         },
         /**

@@ -335,6 +335,11 @@ export const frameSetup = setup({
       const error = new FrameOriginNotAllowedError({ origin: event.payload.origin })
       return { error: frameErrorInfo(error), alert: error.alert }
     }),
+    /**
+     * SPEC §2 loading toast: a social or Farcaster login is done in the frame and the account's data is being read
+     * (`loading`), or that read failed (`!loading`; a read that worked ends in `embedded.connected`).
+     */
+    emitLoadingUser: emit((_, loading: boolean) => ({ type: 'embedded.loadingUser' as const, loading })),
     emitFailed: emit(({ context }) => ({
       type: 'embedded.failed' as const,
       error: context.error ?? frameErrorInfo(new FrameLoadError()),

@@ -184,6 +184,11 @@ export type FrameEmitted =
    * address. The kit shakes the modal (SPEC §2 modal shake).
    */
   | { type: 'embedded.refused'; reason: 'code' | 'email' }
+  /**
+   * A social or Farcaster login is done and the account's data is read from the frame (`loading`), or that read
+   * failed (`loading: false`). The kit shows a loading toast meanwhile (SPEC §2 toasts).
+   */
+  | { type: 'embedded.loadingUser'; loading: boolean }
 
 /** What the persistence slot stores (SPEC §3); nothing secret. The slot stamps the time itself. */
 export type FramePersistRequest =

@@ -210,6 +210,7 @@ export type KitEvent =
           | 'embedded.failed'
           | 'embedded.rpcNotAllowed'
           | 'embedded.refused'
+          | 'embedded.loadingUser'
       }
     >
   /**
