@@ -349,7 +349,9 @@ describe('the sign-in machine: SPEC §5 signed message 0x plus 62 or more hex ch
         signMessage: fromPromise(async () => answer as `0x${string}`),
         verifyAndKeep: fromPromise(async ({ input }) => {
           verified.push(input)
-          return actors.verifyAndKeep.config({ input } as never)
+          const verify = (actors.verifyAndKeep as unknown as { config: (a: unknown) => Promise<never> })
+            .config
+          return verify({ input })
         }),
       },
     })

@@ -1,6 +1,16 @@
-import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import {
+  type ActorRefFrom,
+  and,
+  assertEvent,
+  assign,
+  emit,
+  fromPromise,
+  not,
+  type SnapshotFrom,
+  setup,
+} from 'xstate'
 import type { BalancesResult, TokenBalance } from '../api/dataApi'
-import { TOKEN_BALANCE_RETRY_BLOCK_MS } from '../constants'
+import { PENDING_TRANSACTIONS_MAX, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../constants'
 import { DATA_API_ERROR_MESSAGES } from '../errors/api'
 import type { ErrorInfo } from '../errors/connection'
 import { isCaip2 } from '../utils/caip'
@@ -28,6 +38,11 @@ import { isCaip2 } from '../utils/caip'
  * machine.
  *
  * Views read the tags (`loading`, `ready`, `unsupported`, `blocked`) through {@link selectBalancesStatus}.
+ *
+ * Beside them, the kit's own pending transactions (SPEC §9, at most 99): a transaction a flow of the kit sent
+ * (`account.transactionSent`) stays listed until it is confirmed or failed (`account.transactionSettled`), so
+ * Activity shows it as pending before the Data API lists it. The list keeps the newest: a 100th drops the oldest
+ * (`pendingListFull`); a flow is never refused for it (what was sent is out there whether listed or not).
  */
 
 /**
@@ -56,6 +71,17 @@ export interface AccountContext {
   forceUpdate: boolean
   /** Why the last fetch failed; cleared by the next answer. */
   error: ErrorInfo | undefined
+  /** SPEC §9: the transactions the kit sent that are not confirmed yet, oldest first, at most 99. */
+  pending: PendingTransaction[]
+}
+
+/** A transaction a flow of the kit sent, not confirmed yet (SPEC §9 pending transactions). */
+export interface PendingTransaction {
+  hash: string
+  /** CAIP-2. */
+  chainId: string
+  /** The account shown when it was sent (the balances' owner), when one was. */
+  address: string | undefined
 }
 
 export type AccountEvent =
@@ -66,6 +92,10 @@ export type AccountEvent =
   | { type: 'account.refreshBalances' }
   /** Disconnected: the balances are dropped (a running block stays: it is about attempts, not accounts). */
   | { type: 'account.clear' }
+  /** A flow of the kit sent a transaction (`chainId` CAIP-2): pending until settled (SPEC §9). */
+  | { type: 'account.transactionSent'; hash: string; chainId: string }
+  /** The transaction is confirmed, or failed: no longer pending. */
+  | { type: 'account.transactionSettled'; hash: string }
 
 /** What the machine tells the kit (`actor.on(type, …)`). */
 export type AccountNotice =
@@ -122,6 +152,11 @@ export const accountMachine = setup({
       !sameOwner(context.owner, ownerOf(event)),
     hasOwner: ({ context }) => context.owner !== undefined,
     unsupported: (_, result: BalancesResult) => !result.supported,
+    /** SPEC §9 pending transactions limit: 99 listed, so a new one drops the oldest. */
+    pendingListFull: ({ context }) => context.pending.length >= PENDING_TRANSACTIONS_MAX,
+    /** Announced again (a flow that saw it twice): listed once, as the newest. */
+    alreadyPending: ({ context, event }) =>
+      event.type === 'account.transactionSent' && context.pending.some((p) => p.hash === event.hash),
   },
   actions: {
     /** A new owner's balances replace the old ones only when they arrive; the old ones are not theirs. */
@@ -143,6 +178,18 @@ export const accountMachine = setup({
       },
     })),
     clear: assign({ owner: undefined, balances: [], forceUpdate: false, error: undefined }),
+    dropOldestPending: assign(({ context }) => ({ pending: context.pending.slice(1) })),
+    addPending: assign(({ context, event }) => {
+      assertEvent(event, 'account.transactionSent')
+      const others = context.pending.filter((p) => p.hash !== event.hash)
+      return {
+        pending: [...others, { hash: event.hash, chainId: event.chainId, address: context.owner?.address }],
+      }
+    }),
+    settlePending: assign(({ context, event }) => {
+      assertEvent(event, 'account.transactionSettled')
+      return { pending: context.pending.filter((p) => p.hash !== event.hash) }
+    }),
     /** During the block the failure stays on record: only the data goes. */
     dropBalances: assign({ owner: undefined, balances: [], forceUpdate: false }),
     emitUpdated: emit(({ context }) => ({
@@ -163,8 +210,18 @@ export const accountMachine = setup({
   },
 }).createMachine({
   id: 'account',
-  context: { owner: undefined, balances: [], forceUpdate: false, error: undefined },
+  context: { owner: undefined, balances: [], forceUpdate: false, error: undefined, pending: [] },
   type: 'parallel',
+  on: {
+    'account.transactionSent': [
+      {
+        guard: and(['pendingListFull', not('alreadyPending')]),
+        actions: ['dropOldestPending', 'addPending'],
+      },
+      { actions: 'addPending' },
+    ],
+    'account.transactionSettled': { actions: 'settlePending' },
+  },
   states: {
     tab: {
       initial: 'tokens',
@@ -305,3 +362,24 @@ export function selectPortfolioValue(snapshot: AccountSnapshot | undefined): num
 export function selectCanFetchBalances(snapshot: AccountSnapshot | undefined, owner: BalancesOwner): boolean {
   return !!snapshot && snapshot.can({ type: 'account.fetchBalances', ...owner })
 }
+
+/**
+ * The kit's pending transactions (SPEC §9) of `address` on `chainId` (CAIP-2), newest first, for Activity.
+ *
+ * @example
+ * const pending = useSelector(account, (s) => selectPendingTransactions(s, address, 'eip155:1'))
+ */
+export function selectPendingTransactions(
+  snapshot: AccountSnapshot | undefined,
+  address: string | undefined,
+  chainId: string | undefined,
+): PendingTransaction[] {
+  if (!snapshot) return NO_PENDING
+  const mine = snapshot.context.pending.filter(
+    (p) =>
+      p.chainId === chainId &&
+      (p.address === undefined || p.address.toLowerCase() === address?.toLowerCase()),
+  )
+  return mine.length === 0 ? NO_PENDING : mine.reverse()
+}
+const NO_PENDING: PendingTransaction[] = []

@@ -371,7 +371,10 @@ export const signInMachine = setup({
         input: ({ context }) => ({ message: context.message!, account: context.account! }),
         onDone: [
           {
-            guard: { type: 'malformedSignature', params: ({ event }) => event.output },
+            guard: {
+              type: 'malformedSignature',
+              params: ({ event }: { event: { output: unknown } }) => event.output,
+            },
             target: 'failed',
             actions: 'setMalformedSignature',
           },

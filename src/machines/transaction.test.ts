@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, toPromise } from 'xstate'
 import { InvalidTransactionHashError } from '../errors/frame'
-import { type TransactionInput, transactionMachine } from './transaction'
+import { type TransactionInput, type TransactionReceipt, transactionMachine } from './transaction'
 
 /** A test wallet that answers every transaction request with `answer`; the chain is never asked. */
 function withWallet(answer: string) {
@@ -14,7 +14,9 @@ function withWallet(answer: string) {
       readNonce: fromPromise(unexpected),
       checkNonce: fromPromise(unexpected),
       watchNonce: fromPromise(unexpected),
-      waitForReceipt: fromPromise(async () => ({ status: 'success' as const, blockNumber: '1' })),
+      waitForReceipt: fromPromise(
+        async (): Promise<TransactionReceipt> => ({ status: 'success', blockNumber: '1' }),
+      ),
       pollReceipt: fromPromise(unexpected),
     },
   })
