@@ -145,20 +145,12 @@ export function defineKitMachine() {
         { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
       ],
       'frame.*': { guard: 'frameRuns', actions: forwardTo(({ context }) => context.frame!) },
-      'embedded.connected': {
-        guard: not('connectedThroughEmbedded'),
-        actions: ['hideLoadingUserToast', 'connectEmbedded'],
-      },
+      'embedded.connected': { guard: not('connectedThroughEmbedded'), actions: 'connectEmbedded' },
       'embedded.disconnected': {
         guard: 'connectedThroughEmbedded',
         actions: sendTo('connection', { type: 'connection.lost' }),
       },
-      'embedded.failed': { actions: ['hideLoadingUserToast', 'showFrameAlert', 'reportFrameFailure'] },
-      // SPEC §2 toasts, `loading`: a social or Farcaster login is done; the account's data loads from the frame.
-      'embedded.loadingUser': [
-        { guard: 'userLoading', actions: 'showLoadingUserToast' },
-        { actions: 'hideLoadingUserToast' },
-      ],
+      'embedded.failed': { actions: ['showFrameAlert', 'reportFrameFailure'] },
       // SPEC §2 modal shake: the frame refused the visitor's code or address.
       'embedded.refused': { actions: 'shakeModal' },
       // SPEC §7: with analytics on, failures are reported (the telemetry slot caps them, 5 per 60 s).

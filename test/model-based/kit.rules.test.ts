@@ -845,33 +845,6 @@ describe('kit rules', () => {
     expect(told('modal')).toEqual([{ type: 'modal.shake' }])
   })
 
-  it("toasts (SPEC §2), loading: after a social or Farcaster login, 'Loading user data' until the account's data came", () => {
-    const { send, told } = kitWithRecorders()
-    send({ type: 'embedded.loadingUser', loading: true })
-    expect(told('toast')).toEqual([{ type: 'toast.show', variant: 'loading', message: 'Loading user data' }])
-    // The data came: the login connects, and its loading toast (only that one) goes.
-    send({
-      type: 'embedded.connected',
-      user: { address: '0x0' } as never,
-      social: 'google',
-      reconnected: false,
-    })
-    expect(told('toast')).toEqual([{ type: 'toast.hide', message: 'Loading user data' }])
-    // The read failed, or the frame did: the toast goes too.
-    const failed = kitWithRecorders()
-    failed.send({ type: 'embedded.loadingUser', loading: true })
-    failed.send({ type: 'embedded.loadingUser', loading: false })
-    expect(failed.told('toast').at(-1)).toEqual({ type: 'toast.hide', message: 'Loading user data' })
-    const frameFailed = kitWithRecorders()
-    frameFailed.send({ type: 'embedded.loadingUser', loading: true })
-    frameFailed.send({
-      type: 'embedded.failed',
-      error: { name: 'FrameLoadError', message: 'Unable to load email login dependency' },
-      alert: ALERTS.EMBEDDED_WALLET_LOAD_FAILED,
-    })
-    expect(frameFailed.told('toast').at(-1)).toEqual({ type: 'toast.hide', message: 'Loading user data' })
-  })
-
   it('errors are reported (SPEC §7): a failure becomes an error event with errorType, errorMessage, stackTrace', () => {
     const { send, told } = kitWithRecorders()
     const report = {

@@ -104,9 +104,6 @@ const events = [
   { type: 'embedded.view', view: undefined, previous: 'EmailVerifyOtp', connected: true },
   { type: 'embedded.view', view: undefined, previous: 'UpdateEmailWallet', connected: true },
   { type: 'embedded.connected', social: undefined },
-  // SPEC §2 loading toast: a social or Farcaster login's account data loading, and its read failing.
-  { type: 'embedded.loadingUser', loading: true },
-  { type: 'embedded.loadingUser', loading: false },
   { type: 'embedded.failed', alert: { code: 'FRAME_FAILED', shortMessage: 'Frame failed', longMessage: '' } },
   { type: 'kit.connectors', connectors: [] },
   { type: 'kit.dismissAlert', code: 'FRAME_FAILED' },
@@ -264,13 +261,12 @@ const legal = modelWith(
 // SPEC §9 image preload race (the `walletImage` region: preloading, left by the image, an error or the 2 s race):
 // +4 in each model, +1 in the restoring one and +2 in the legal one, whose bounded graphs reach it from fewer states.
 // SPEC §7 error telemetry and §2 shake (`kit.reportError`, `embedded.refused`): +2 in each model.
-// SPEC §2 loading toast (`embedded.loadingUser`, loading and its read failed): +2 in each model.
-const PATHS = 89
-const RESTORING_PATHS = 68
-const TOUCH_PATHS = 87
-const FOLLOWER_PATHS = 89
-const SOLANA_PATHS = 87
-const LEGAL_PATHS = 59
+const PATHS = 87
+const RESTORING_PATHS = 66
+const TOUCH_PATHS = 85
+const FOLLOWER_PATHS = 87
+const SOLANA_PATHS = 85
+const LEGAL_PATHS = 57
 
 function invariant(s: KitSnapshot) {
   // A capability runs exactly when its region is `running`, and its ref is typed and kept.

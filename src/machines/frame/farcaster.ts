@@ -34,7 +34,7 @@ export const farcasterLogin = frameSetup.createStateConfig({
         'frame.authDone': {
           guard: answers('connectFarcaster'),
           target: FETCHING_USER,
-          actions: { type: 'emitLoadingUser', params: true },
+          actions: 'showLoadingUser',
         },
         'frame.authFailed': { target: AUTH_IDLE, actions: 'setError' },
         'frame.cancel': { target: '#frameAuth.farcasterLeft', actions: 'clearError' },

@@ -155,6 +155,9 @@ function enqueueAbort(enqueue: Queue, context: FrameContext, all: boolean) {
     enqueue.raise({ type: 'frame.approvalCleared' })
 }
 
+/** The loading toast after a social or Farcaster login, while the account's data is read (the incumbent's words). */
+export const LOADING_USER_TOAST = 'Loading user data'
+
 export const frameSetup = setup({
   types: {
     context: {} as FrameContext,
@@ -336,10 +339,12 @@ export const frameSetup = setup({
       return { error: frameErrorInfo(error), alert: error.alert }
     }),
     /**
-     * SPEC §2 loading toast: a social or Farcaster login is done in the frame and the account's data is being read
-     * (`loading`), or that read failed (`!loading`; a read that worked ends in `embedded.connected`).
+     * SPEC §2 toasts, `loading`: a social or Farcaster login is done in the frame and the account's data is read
+     * (the kit's toast shows it, role=status).
      */
-    emitLoadingUser: emit((_, loading: boolean) => ({ type: 'embedded.loadingUser' as const, loading })),
+    showLoadingUser: emit({ type: 'toast.show', variant: 'loading', message: LOADING_USER_TOAST } as const),
+    /** The account's data came, or did not: its loading toast goes (a toast that replaced it stays). */
+    hideLoadingUser: emit({ type: 'toast.hide', message: LOADING_USER_TOAST } as const),
     emitFailed: emit(({ context }) => ({
       type: 'embedded.failed' as const,
       error: context.error ?? frameErrorInfo(new FrameLoadError()),

@@ -56,7 +56,7 @@ export const socialLogin = frameSetup.createStateConfig({
         'frame.authDone': {
           guard: answers('connectSocial'),
           target: FETCHING_USER,
-          actions: { type: 'emitLoadingUser', params: true },
+          actions: 'showLoadingUser',
         },
         'frame.authFailed': { target: AUTH_IDLE, actions: 'setError' },
       },

@@ -185,10 +185,11 @@ export type FrameEmitted =
    */
   | { type: 'embedded.refused'; reason: 'code' | 'email' }
   /**
-   * A social or Farcaster login is done and the account's data is read from the frame (`loading`), or that read
-   * failed (`loading: false`). The kit shows a loading toast meanwhile (SPEC §2 toasts).
+   * SPEC §2 toasts, `loading`: a social or Farcaster login is done and the account's data is read from the frame;
+   * then its toast goes (only that toast: `message`). The kit shows them in its toast.
    */
-  | { type: 'embedded.loadingUser'; loading: boolean }
+  | { type: 'toast.show'; variant: 'loading'; message: string }
+  | { type: 'toast.hide'; message: string }
 
 /** What the persistence slot stores (SPEC §3); nothing secret. The slot stamps the time itself. */
 export type FramePersistRequest =

@@ -153,8 +153,6 @@ export const is = {
   frameLoggedIn: ({ event }) =>
     event.type === 'embedded.view' && event.connected && event.previous !== 'ApproveTransaction',
   frameRuns: ({ context }) => !!context.frame,
-  /** A social or Farcaster login is done and the frame reads the account's data (SPEC §2 loading toast). */
-  userLoading: ({ event }) => event.type === 'embedded.loadingUser' && event.loading,
   accountRuns: ({ context }) => !!context.account,
   walletsRun: ({ context }) => !!context.wallets,
   /** The visitor leaves a capability's view whose statechart hears it being left (its `leave`). */

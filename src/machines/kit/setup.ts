@@ -57,9 +57,6 @@ import type {
   WalletsRef,
 } from './types'
 
-/** The loading toast's text after a social or Farcaster login (the incumbent's words). */
-export const LOADING_USER_TOAST = 'Loading user data'
-
 /** A slot `createKit` fills (`.provide`); run unprovided, it never settles, so nothing happens by accident. */
 const pending = <Output>() => fromPromise<Output>(() => new Promise<never>(() => {}))
 const quiet = () => fromCallback<KitEvent>(() => {})
@@ -317,14 +314,6 @@ export const kitSetup = setup({
     }),
     /** SPEC §2: a refused action shakes the modal (its 500 ms is the modal's `shake` delay). */
     shakeModal: sendTo('modal', { type: 'modal.shake' }),
-    /** SPEC §2 toasts, `loading`: after a social or Farcaster login, while the frame reads the account's data. */
-    showLoadingUserToast: sendTo('toast', {
-      type: 'toast.show',
-      variant: 'loading',
-      message: LOADING_USER_TOAST,
-    }),
-    /** The account's data came (or did not): its loading toast goes; a toast that replaced it stays. */
-    hideLoadingUserToast: sendTo('toast', { type: 'toast.hide', message: LOADING_USER_TOAST }),
     /** SPEC §7: a failure, as an error event (its `errorType`, `errorMessage`, `stackTrace`); capped by the slot. */
     reportError: sendTo('telemetry', ({ event }) => {
       assertEvent(event, 'kit.reportError')

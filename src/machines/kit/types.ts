@@ -210,7 +210,6 @@ export type KitEvent =
           | 'embedded.failed'
           | 'embedded.rpcNotAllowed'
           | 'embedded.refused'
-          | 'embedded.loadingUser'
       }
     >
   /**

@@ -2,13 +2,12 @@ import { lazy, Suspense } from 'react'
 import { selectIsDisconnecting } from '../../machines/connection'
 import { networkOfChain } from '../../utils/caip'
 import { truncateAddress } from '../../utils/format'
-import { networkImageUrl } from '../../utils/networkImages'
 import { useSelector } from '../actor'
 import { RemoteSessionNotice } from '../components/RemoteSessionNotice'
-import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
+import { NetworkIcon } from './Networks'
 
 /** Only an embedded wallet's account needs it, so it loads with the login frame's code, not with the kit. */
 const EmbeddedAccount = lazy(() => import('../components/EmbeddedAccount'))
@@ -94,13 +93,7 @@ export default function AccountView() {
         onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
       >
         {/* SPEC §7: the network's icon from the provider (getAssetImage), else its initial. */}
-        {network ? (
-          <WalletImage
-            name={network.name}
-            size={20}
-            src={networkImageUrl(config.endpoints, config.projectId, network.caipNetworkId)}
-          />
-        ) : null}
+        {network ? <NetworkIcon network={network} size={20} /> : null}
         {network?.name ?? t('account.unsupportedNetwork')}
       </button>
       <Suspense fallback={null}>

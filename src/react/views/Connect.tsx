@@ -2,7 +2,7 @@ import { Fragment, useEffect, useId, useState } from 'react'
 import type { KitCustomWallet } from '../../config'
 import { AFTER_OPEN_PAINT_MS, CONNECTOR_IMAGE_IDS } from '../../constants'
 import type { ChosenWallet, ConnectorInfo, RecentWallet } from '../../machines/connection'
-import { matchConnector, selectLegalAccepted } from '../../machines/kit'
+import { selectLegalAccepted } from '../../machines/kit'
 import { assetImageUrl } from '../../utils/images'
 import { useSelector } from '../actor'
 import { EmailLogin, FrameNotice, SocialLogins } from '../components/FrameLogin'
@@ -225,24 +225,20 @@ export function customWallet(wallet: KitCustomWallet): ChosenWallet {
   }
 }
 
-/** A local connector as Connect lists it. */
-const connectorWallet = (connector: ConnectorInfo): ChosenWallet => ({
-  id: connector.id,
-  name: connector.name,
-  ...(connector.rdns ? { rdns: connector.rdns } : {}),
-  ...(connector.imageUrl ? { imageUrl: connector.imageUrl } : {}),
-  ...(connector.imageId ? { imageId: connector.imageId } : {}),
-})
-
 /**
- * SPEC §3 Connector `imageId`: a local connector without an icon of its own takes the image of the listing entry it
- * matches (by rdns or id, as choosing it would: `matchConnector`), the listing's `image_id` served by
- * `GET /getWalletImage/{image_id}` (the entry's `imageUrl`). It wins over the kit's generic image of its type.
+ * A local connector as Connect lists it. Without an icon of its own it takes the image of the listing entry it
+ * matches (SPEC §3 Connector `imageId`: `getWalletImage/{image_id}`, found by the listing's code,
+ * `ConnectListing.imageOf`), over the kit's generic image of its type.
  */
-export function withListingImage(connector: ConnectorInfo, listed: readonly ChosenWallet[]): ConnectorInfo {
-  if (connector.imageUrl) return connector
-  const entry = listed.find((wallet) => wallet.imageUrl && matchConnector([connector], wallet))
-  return entry?.imageUrl ? { ...connector, imageUrl: entry.imageUrl } : connector
+const connectorWallet = (connector: ConnectorInfo, listing: ConnectListing): ChosenWallet => {
+  const imageUrl = connector.imageUrl ?? listing.imageOf?.(connector)
+  return {
+    id: connector.id,
+    name: connector.name,
+    ...(connector.rdns ? { rdns: connector.rdns } : {}),
+    ...(imageUrl ? { imageUrl } : {}),
+    ...(connector.imageId ? { imageId: connector.imageId } : {}),
+  }
 }
 
 /** The Connect view's list in the configured connector order, each wallet once. */
@@ -255,7 +251,6 @@ export function orderWallets(
 ): WalletItem[] {
   const out: WalletItem[] = []
   const seen = new Set<string>()
-  const listed = [...listing.featured, ...listing.recommended]
   const add = (item: WalletItem, ...keys: (string | undefined)[]) => {
     if (keys.some((k) => k !== undefined && seen.has(k))) return
     for (const k of keys) if (k !== undefined) seen.add(k)
@@ -288,7 +283,7 @@ export function orderWallets(
         add(
           {
             key: `connector:${connector.id}`,
-            wallet: connectorWallet(withListingImage(connector, listed)),
+            wallet: connectorWallet(connector, listing),
             badge: 'Installed',
           },
           connector.id,
@@ -300,7 +295,7 @@ export function orderWallets(
       for (const connector of connectors) {
         if (connector.type !== 'external') continue
         add(
-          { key: `connector:${connector.id}`, wallet: connectorWallet(withListingImage(connector, listed)) },
+          { key: `connector:${connector.id}`, wallet: connectorWallet(connector, listing) },
           connector.id,
           connector.rdns,
         )
