@@ -38,11 +38,7 @@ import { isCaip2 } from '../utils/caip'
  * machine.
  *
  * Views read the tags (`loading`, `ready`, `unsupported`, `blocked`) through {@link selectBalancesStatus}.
- *
- * Beside them, the kit's own pending transactions (SPEC §9, at most 99): a transaction a flow of the kit sent
- * (`account.transactionSent`) stays listed until it is confirmed or failed (`account.transactionSettled`), so
- * Activity shows it as pending before the Data API lists it. The list keeps the newest: a 100th drops the oldest
- * (`pendingListFull`); a flow is never refused for it (what was sent is out there whether listed or not).
+ * Beside them, the kit's pending transactions (SPEC §9).
  */
 
 /**
@@ -71,16 +67,14 @@ export interface AccountContext {
   forceUpdate: boolean
   /** Why the last fetch failed; cleared by the next answer. */
   error: ErrorInfo | undefined
-  /** SPEC §9: the transactions the kit sent that are not confirmed yet, oldest first, at most 99. */
+  /** SPEC §9: sent by the kit, not confirmed yet; oldest first, at most 99. */
   pending: PendingTransaction[]
 }
 
-/** A transaction a flow of the kit sent, not confirmed yet (SPEC §9 pending transactions). */
+/** SPEC §9 pending transaction: `chainId` CAIP-2, `address` the account shown when it was sent. */
 export interface PendingTransaction {
   hash: string
-  /** CAIP-2. */
   chainId: string
-  /** The account shown when it was sent (the balances' owner), when one was. */
   address: string | undefined
 }
 
@@ -92,9 +86,8 @@ export type AccountEvent =
   | { type: 'account.refreshBalances' }
   /** Disconnected: the balances are dropped (a running block stays: it is about attempts, not accounts). */
   | { type: 'account.clear' }
-  /** A flow of the kit sent a transaction (`chainId` CAIP-2): pending until settled (SPEC §9). */
+  /** SPEC §9: pending (`chainId` CAIP-2) until settled (confirmed or failed). */
   | { type: 'account.transactionSent'; hash: string; chainId: string }
-  /** The transaction is confirmed, or failed: no longer pending. */
   | { type: 'account.transactionSettled'; hash: string }
 
 /** What the machine tells the kit (`actor.on(type, …)`). */
@@ -212,6 +205,9 @@ export const accountMachine = setup({
   id: 'account',
   context: { owner: undefined, balances: [], forceUpdate: false, error: undefined, pending: [] },
   type: 'parallel',
+  // SPEC §9 pending transactions: one a flow of the kit sent stays listed until confirmed or failed, so Activity
+  // shows it before the Data API does. At most 99: a 100th drops the oldest (`pendingListFull`); a flow is never
+  // refused for it (what was sent is out there, listed or not).
   on: {
     'account.transactionSent': [
       {
@@ -363,12 +359,7 @@ export function selectCanFetchBalances(snapshot: AccountSnapshot | undefined, ow
   return !!snapshot && snapshot.can({ type: 'account.fetchBalances', ...owner })
 }
 
-/**
- * The kit's pending transactions (SPEC §9) of `address` on `chainId` (CAIP-2), newest first, for Activity.
- *
- * @example
- * const pending = useSelector(account, (s) => selectPendingTransactions(s, address, 'eip155:1'))
- */
+/** The kit's pending transactions (SPEC §9) of `address` on `chainId` (CAIP-2), newest first. @internal */
 export function selectPendingTransactions(
   snapshot: AccountSnapshot | undefined,
   address: string | undefined,

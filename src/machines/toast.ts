@@ -5,8 +5,7 @@ import { TOAST_DURATION_MS, TOAST_RESHOW_MS } from '../constants'
  * Toasts (SPEC §2): variants success, loading and error. One shows at a time; a new toast while one is open
  * closes it and shows 150 ms later. A second new toast inside those 150 ms replaces the waiting one (the
  * latest message wins; the wait is not restarted). Success and error toasts close by themselves; a loading
- * toast stays until it is replaced or hidden. A hide that names a message (`toast.hide {message}`: what was loading
- * is done) hides only that toast, never one that has replaced it (`hidesAnother`).
+ * toast stays until it is replaced or hidden; `toast.hide {message}` hides only that toast (`hidesAnother`).
  */
 export type ToastVariant = 'success' | 'loading' | 'error'
 
@@ -24,7 +23,6 @@ export interface ToastContext {
 
 export type ToastEvent =
   | { type: 'toast.show'; variant: ToastVariant; message: string }
-  /** Hides the toast; with `message`, only a toast of that message (shown or waiting to show). */
   | { type: 'toast.hide'; message?: string }
 
 export const toastMachine = setup({

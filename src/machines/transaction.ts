@@ -23,10 +23,6 @@ import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt }
  * `asking` (`ask`: the wallet; the held nonce in the request) → confirming: `waiting` for the receipt up to
  * `receiptTimeout`, then `polling` for it up to `pendingPolling` → mined (the output: hash, receipt).
  *
- * A wallet's answer that is no transaction hash (SPEC §5: 0x and 64 hex characters) is never shown, kept or
- * awaited: with a held nonce it goes to `overdue` like a request left to the wallet (it may have been sent under the
- * nonce), else the transaction fails with `InvalidTransactionHashError`.
- *
  * Past the time limit, by the rules:
  * - a held nonce: `overdue` — nothing is offered until the chain says whether a transaction took the nonce
  *   (`checkNonce`, then `watchNonce`). Mined as this request → its receipt; taken by another transaction → a

@@ -556,12 +556,9 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
 }
 
-/**
- * SPEC §3 Connector `imageId`: the image of the listing entry a local connector matches (by rdns or id, as
- * choosing it would: `matchConnector`), i.e. the listing's `image_id` served by `GET /getWalletImage/{image_id}`
- * (the entry's `imageUrl`); undefined when none matches or it has no image. Connect shows it for a connector
- * without an icon of its own.
- */
+// SPEC §3 Connector `imageId`: the image (`getWalletImage/{image_id}`) of the listing entry a local connector
+// matches as choosing it would (`matchConnector`); Connect shows it for a connector without an icon of its own.
+/** @internal */
 export function listingImageOf(
   connector: ConnectorInfo,
   listed: readonly ChosenWallet[],

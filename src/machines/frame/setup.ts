@@ -155,7 +155,7 @@ function enqueueAbort(enqueue: Queue, context: FrameContext, all: boolean) {
     enqueue.raise({ type: 'frame.approvalCleared' })
 }
 
-/** The loading toast after a social or Farcaster login, while the account's data is read (the incumbent's words). */
+// The loading toast after a social or Farcaster login, while the account's data is read (the incumbent's words).
 export const LOADING_USER_TOAST = 'Loading user data'
 
 export const frameSetup = setup({

@@ -184,10 +184,7 @@ export type FrameEmitted =
    * address. The kit shakes the modal (SPEC §2 modal shake).
    */
   | { type: 'embedded.refused'; reason: 'code' | 'email' }
-  /**
-   * SPEC §2 toasts, `loading`: a social or Farcaster login is done and the account's data is read from the frame;
-   * then its toast goes (only that toast: `message`). The kit shows them in its toast.
-   */
+  /** SPEC §2 loading toast: a social or Farcaster login's account data read, then done. */
   | { type: 'toast.show'; variant: 'loading'; message: string }
   | { type: 'toast.hide'; message: string }
 
