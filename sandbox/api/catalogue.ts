@@ -271,9 +271,19 @@ export function buildCatalogue(extra: readonly ListingWalletInput[] = []): Listi
   return all.map(({ id, name, image_id, ...rest }, i) => ({ id, name, image_id, order: i + 1, ...rest }))
 }
 
+/**
+ * The networks with an image (SPEC §7 `getAssetImage`): the listing's chains, and this sandbox's own (its second
+ * anvil and its Solana, whose genesis hash is sandbox/solana/rpc.ts's `SANDBOX_GENESIS_HASH`).
+ */
+const NETWORK_IMAGE_NAMES: Record<string, string> = {
+  ...CHAIN_NAMES,
+  'eip155:31338': 'Second Sandbox',
+  'solana:Hq4dzz54z5Mz3UNbSXtqh2tF4zCBtKZxJRRevfEkSSoW': 'Solana Sandbox',
+}
+
 /** Network and connector images (`GET /public/getAssetImage/{id}`), keyed by CAIP-2 id or `connector:<id>`. */
 export const ASSET_IMAGE_IDS: Record<string, string> = Object.fromEntries([
-  ...Object.keys(CHAIN_NAMES).map((chain) => [chain, uuidId(`walletstate/image/network/${chain}`)]),
+  ...Object.keys(NETWORK_IMAGE_NAMES).map((chain) => [chain, uuidId(`walletstate/image/network/${chain}`)]),
   ...['injected', 'walletConnect', 'auth', 'coinbaseWallet', 'safe'].map((id) => [
     `connector:${id}`,
     uuidId(`walletstate/image/connector/${id}`),
@@ -282,7 +292,10 @@ export const ASSET_IMAGE_IDS: Record<string, string> = Object.fromEntries([
 
 /** Labels for the asset images, so each badge shows sensible initials. */
 export const ASSET_IMAGE_LABELS: Record<string, string> = Object.fromEntries(
-  Object.entries(ASSET_IMAGE_IDS).map(([key, id]) => [id, CHAIN_NAMES[key] ?? key.replace('connector:', '')]),
+  Object.entries(ASSET_IMAGE_IDS).map(([key, id]) => [
+    id,
+    NETWORK_IMAGE_NAMES[key] ?? key.replace('connector:', ''),
+  ]),
 )
 
 /** Fiat currencies served by `GET /public/getCurrencyImage/{code}` (ISO 4217 codes, upper case). */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONNECTOR_IMAGE_IDS } from '../../src/constants.ts'
+import { NETWORK_IMAGE_IDS } from '../../src/utils/networkImages.ts'
+import { SANDBOX_GENESIS_HASH } from '../solana/rpc.ts'
 import {
   ASSET_IMAGE_IDS,
   DEFAULT_ALLOWED_ORIGINS,
@@ -258,6 +260,14 @@ describe('images', () => {
       expect(ASSET_IMAGE_IDS[`connector:${id}`]).toBe(imageId)
       await svg(`/public/getAssetImage/${imageId}`)
     }
+  })
+
+  it("serves the kit's network images (SPEC §7 network icons use getAssetImage, the kit's NETWORK_IMAGE_IDS)", async () => {
+    for (const [caip, imageId] of Object.entries(NETWORK_IMAGE_IDS)) {
+      expect(ASSET_IMAGE_IDS[caip]).toBe(imageId)
+      await svg(`/public/getAssetImage/${imageId}`)
+    }
+    expect(NETWORK_IMAGE_IDS[`solana:${SANDBOX_GENESIS_HASH}`]).toBeDefined()
   })
 
   it('answers 404 for unknown image ids', async () => {

@@ -4,7 +4,7 @@ import { verifyMessage } from 'viem/actions'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { createConfig, custom } from 'wagmi'
-import { type ActorRefFrom, createActor, SimulatedClock, waitFor } from 'xstate'
+import { type ActorRefFrom, createActor, fromPromise, SimulatedClock, waitFor } from 'xstate'
 import { SignatureVerificationError } from '../errors/signIn'
 import { type SignInAccount, signInMachine, TIMER_MAX_MS } from '../machines/signIn'
 import { createSiwe, SIWE_STORAGE_KEY } from '../siwx/siwe'
@@ -334,5 +334,52 @@ describe('the sign-in machine over its slots: a session ends at its expiry (issu
     expect((await settled(s.actor)).value).toBe('skipped')
     expect(Math.max(...s.delays)).toBeLessThanOrEqual(TIMER_MAX_MS)
     expect(s.delays).toContain(days30 - TIMER_MAX_MS)
+  })
+})
+
+describe('the sign-in machine: SPEC §5 signed message 0x plus 62 or more hex characters', () => {
+  /** The machine over the SIWE preset, with a test wallet that answers every message with `answer`. */
+  function withWallet(answer: string) {
+    const siwe = createSiwe({ storage: memoryStorage(), domain: DOMAIN, uri: URI })
+    const verified: unknown[] = []
+    const actors = createSignInActors({ wagmi: hostileChain().wagmi, siwx: siwe })
+    const machine = signInMachine.provide({
+      actors: {
+        ...actors,
+        signMessage: fromPromise(async () => answer as `0x${string}`),
+        verifyAndKeep: fromPromise(async ({ input }) => {
+          verified.push(input)
+          const verify = (actors.verifyAndKeep as unknown as { config: (a: unknown) => Promise<never> })
+            .config
+          return verify({ input })
+        }),
+      },
+    })
+    const actor = createActor(machine, { input: { required: false } }).start()
+    return { actor, verified, siwe }
+  }
+
+  it('a wallet answering no signed message: sign-in fails with "Invalid signature", nothing verified or kept', async () => {
+    for (const answer of ['0x', `0x${'ab'.repeat(30)}`, `0x${'zz'.repeat(65)}`, 'ab'.repeat(65)]) {
+      const { actor, verified, siwe } = withWallet(answer)
+      actor.send({ type: 'signIn.account', account: ALICE })
+      await waitFor(actor, (s) => s.matches('asking'))
+      actor.send({ type: 'signIn.sign' })
+      await waitFor(actor, (s) => !s.hasTag('busy'))
+      expect(actor.getSnapshot().value).toBe('failed')
+      expect(actor.getSnapshot().context).toMatchObject({ error: 'Invalid signature', signature: undefined })
+      expect(verified).toEqual([])
+      expect(await siwe.getSessions(CHAIN, alice.address)).toEqual([])
+    }
+  })
+
+  it('62 hex characters is a signed message: it goes on to be verified (and, garbage, refused there)', async () => {
+    const { actor, verified } = withWallet(`0x${'ab'.repeat(31)}`)
+    actor.send({ type: 'signIn.account', account: ALICE })
+    await waitFor(actor, (s) => s.matches('asking'))
+    actor.send({ type: 'signIn.sign' })
+    await waitFor(actor, (s) => !s.hasTag('busy'))
+    expect(verified).toHaveLength(1)
+    expect(actor.getSnapshot().context.error).toBe('Signature verification failed')
   })
 })

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { isSolanaAddress } from '../chains/solana/address'
 import { isSolanaChainId } from '../chains/solana/chains'
 import { isEvmAddress } from '../utils/caip'
+import { isSignature, isTransactionHash } from '../utils/rpcResults'
 
 /**
  * The login-frame protocol (SPEC §4, §7): the kit (the "app", a page on the host's origin) and the hidden frame
@@ -496,12 +497,8 @@ type SchemasMatchTheirTypes = [
   Expect<Same<v.InferOutput<typeof frameEventSchema>, FrameEvent>>,
 ]
 
-/** SPEC §5: a transaction hash is 0x and 64 hex characters. */
-export const isTransactionHash = (value: unknown): boolean =>
-  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
-/** SPEC §5: a signed message is 0x and 62 or more hex characters. */
-export const isSignature = (value: unknown): boolean =>
-  typeof value === 'string' && /^0x[0-9a-fA-F]{62,}$/.test(value)
+// SPEC §5's shapes, the same check as every other wallet's answers get.
+export { isSignature, isTransactionHash }
 
 /** The RPC methods whose answer is a signature, and the one whose answer is a transaction hash. */
 const SIGNATURE_METHODS: ReadonlySet<string> = new Set([

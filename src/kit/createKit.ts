@@ -13,7 +13,7 @@ import { SDK_VERSION } from '../constants'
 import type { EmbeddedWallet } from '../embedded/load'
 import type { Capability, CapabilityServices, RegisteredCapability } from '../machines/capability'
 import { type ChainNamespace, defineConnectionMachine } from '../machines/connection'
-import type { FrameActorRef } from '../machines/frame'
+import type { FrameActorRef, FrameEmitted } from '../machines/frame'
 import {
   type ConnectionActorRef,
   defineKitMachine,
@@ -289,12 +289,19 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
         if (!frame || !embedded) return () => {}
         const { selectFrameView } = embedded
         bridge.attach(frame)
+        // The frame's notices the kit hears as its own events (with SPEC §2's loading toast of a social or
+        // Farcaster login, while its account's data is read).
+        const heard = [
+          'embedded.connected',
+          'embedded.disconnected',
+          'embedded.failed',
+          'embedded.rpcNotAllowed',
+          'embedded.refused',
+          'toast.show',
+          'toast.hide',
+        ] as const satisfies readonly (FrameEmitted['type'] & KitEvent['type'])[]
         const subscriptions = [
-          frame.on('embedded.connected', (event) => sendBack(event)),
-          frame.on('embedded.disconnected', (event) => sendBack(event)),
-          frame.on('embedded.failed', (event) => sendBack(event)),
-          frame.on('embedded.rpcNotAllowed', (event) => sendBack(event)),
-          frame.on('embedded.refused', (event) => sendBack(event)),
+          ...heard.map((type) => frame.on(type, sendBack as (event: FrameEmitted) => void)),
         ]
         let view = selectFrameView(frame.getSnapshot())
         if (view) sendBack({ type: 'embedded.view', view, previous: undefined, connected: false })

@@ -1,6 +1,16 @@
-import { type ActorRefFrom, assertEvent, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import {
+  type ActorRefFrom,
+  and,
+  assertEvent,
+  assign,
+  emit,
+  fromPromise,
+  not,
+  type SnapshotFrom,
+  setup,
+} from 'xstate'
 import type { BalancesResult, TokenBalance } from '../api/dataApi'
-import { TOKEN_BALANCE_RETRY_BLOCK_MS } from '../constants'
+import { PENDING_TRANSACTIONS_MAX, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../constants'
 import { DATA_API_ERROR_MESSAGES } from '../errors/api'
 import type { ErrorInfo } from '../errors/connection'
 import { isCaip2 } from '../utils/caip'
@@ -28,6 +38,7 @@ import { isCaip2 } from '../utils/caip'
  * machine.
  *
  * Views read the tags (`loading`, `ready`, `unsupported`, `blocked`) through {@link selectBalancesStatus}.
+ * Beside them, the kit's pending transactions (SPEC §9).
  */
 
 /**
@@ -56,6 +67,15 @@ export interface AccountContext {
   forceUpdate: boolean
   /** Why the last fetch failed; cleared by the next answer. */
   error: ErrorInfo | undefined
+  /** SPEC §9: sent by the kit, not confirmed yet; oldest first, at most 99. */
+  pending: PendingTransaction[]
+}
+
+/** SPEC §9 pending transaction: `chainId` CAIP-2, `address` the account shown when it was sent. */
+export interface PendingTransaction {
+  hash: string
+  chainId: string
+  address: string | undefined
 }
 
 export type AccountEvent =
@@ -66,6 +86,9 @@ export type AccountEvent =
   | { type: 'account.refreshBalances' }
   /** Disconnected: the balances are dropped (a running block stays: it is about attempts, not accounts). */
   | { type: 'account.clear' }
+  /** SPEC §9: pending (`chainId` CAIP-2) until settled (confirmed or failed). */
+  | { type: 'account.transactionSent'; hash: string; chainId: string }
+  | { type: 'account.transactionSettled'; hash: string }
 
 /** What the machine tells the kit (`actor.on(type, …)`). */
 export type AccountNotice =
@@ -122,6 +145,11 @@ export const accountMachine = setup({
       !sameOwner(context.owner, ownerOf(event)),
     hasOwner: ({ context }) => context.owner !== undefined,
     unsupported: (_, result: BalancesResult) => !result.supported,
+    /** SPEC §9 pending transactions limit: 99 listed, so a new one drops the oldest. */
+    pendingListFull: ({ context }) => context.pending.length >= PENDING_TRANSACTIONS_MAX,
+    /** Announced again (a flow that saw it twice): listed once, as the newest. */
+    alreadyPending: ({ context, event }) =>
+      event.type === 'account.transactionSent' && context.pending.some((p) => p.hash === event.hash),
   },
   actions: {
     /** A new owner's balances replace the old ones only when they arrive; the old ones are not theirs. */
@@ -143,6 +171,18 @@ export const accountMachine = setup({
       },
     })),
     clear: assign({ owner: undefined, balances: [], forceUpdate: false, error: undefined }),
+    dropOldestPending: assign(({ context }) => ({ pending: context.pending.slice(1) })),
+    addPending: assign(({ context, event }) => {
+      assertEvent(event, 'account.transactionSent')
+      const others = context.pending.filter((p) => p.hash !== event.hash)
+      return {
+        pending: [...others, { hash: event.hash, chainId: event.chainId, address: context.owner?.address }],
+      }
+    }),
+    settlePending: assign(({ context, event }) => {
+      assertEvent(event, 'account.transactionSettled')
+      return { pending: context.pending.filter((p) => p.hash !== event.hash) }
+    }),
     /** During the block the failure stays on record: only the data goes. */
     dropBalances: assign({ owner: undefined, balances: [], forceUpdate: false }),
     emitUpdated: emit(({ context }) => ({
@@ -163,8 +203,21 @@ export const accountMachine = setup({
   },
 }).createMachine({
   id: 'account',
-  context: { owner: undefined, balances: [], forceUpdate: false, error: undefined },
+  context: { owner: undefined, balances: [], forceUpdate: false, error: undefined, pending: [] },
   type: 'parallel',
+  // SPEC §9 pending transactions: one a flow of the kit sent stays listed until confirmed or failed, so Activity
+  // shows it before the Data API does. At most 99: a 100th drops the oldest (`pendingListFull`); a flow is never
+  // refused for it (what was sent is out there, listed or not).
+  on: {
+    'account.transactionSent': [
+      {
+        guard: and(['pendingListFull', not('alreadyPending')]),
+        actions: ['dropOldestPending', 'addPending'],
+      },
+      { actions: 'addPending' },
+    ],
+    'account.transactionSettled': { actions: 'settlePending' },
+  },
   states: {
     tab: {
       initial: 'tokens',
@@ -305,3 +358,19 @@ export function selectPortfolioValue(snapshot: AccountSnapshot | undefined): num
 export function selectCanFetchBalances(snapshot: AccountSnapshot | undefined, owner: BalancesOwner): boolean {
   return !!snapshot && snapshot.can({ type: 'account.fetchBalances', ...owner })
 }
+
+/** The kit's pending transactions (SPEC §9) of `address` on `chainId` (CAIP-2), newest first. @internal */
+export function selectPendingTransactions(
+  snapshot: AccountSnapshot | undefined,
+  address: string | undefined,
+  chainId: string | undefined,
+): PendingTransaction[] {
+  if (!snapshot) return NO_PENDING
+  const mine = snapshot.context.pending.filter(
+    (p) =>
+      p.chainId === chainId &&
+      (p.address === undefined || p.address.toLowerCase() === address?.toLowerCase()),
+  )
+  return mine.length === 0 ? NO_PENDING : mine.reverse()
+}
+const NO_PENDING: PendingTransaction[] = []

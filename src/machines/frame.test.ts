@@ -414,6 +414,39 @@ describe('frameMachine: social and Farcaster', () => {
     expect(h.context().socialUri).toBeUndefined()
   })
 
+  it("SPEC §2 toasts, loading: a social or Farcaster login done, the account's data is said to load before it connects", async () => {
+    const loadingThenConnected = (h: ReturnType<typeof start>) =>
+      h.emitted
+        .filter((e) => e.type.startsWith('toast.') || e.type === 'embedded.connected')
+        .map((e) => ('message' in e ? `${e.type}:${e.message}` : e.type))
+    const social = start()
+    await ready(social)
+    social.send({ type: 'frame.connectSocial', provider: 'google' })
+    await flush()
+    expect(loadingThenConnected(social)).toEqual([])
+    social.popup.finish()
+    await flush()
+    await flush()
+    expect(social.auth()).toEqual({ connected: 'idle' })
+    expect(loadingThenConnected(social)).toEqual([
+      'toast.show:Loading user data',
+      'embedded.connected',
+      'toast.hide:Loading user data',
+    ])
+    const farcaster = start()
+    await ready(farcaster)
+    farcaster.send({ type: 'frame.connectFarcaster' })
+    await flush()
+    farcaster.frame.approveFarcaster()
+    await flush()
+    await flush()
+    expect(loadingThenConnected(farcaster)).toEqual([
+      'toast.show:Loading user data',
+      'embedded.connected',
+      'toast.hide:Loading user data',
+    ])
+  })
+
   it('behavior: closing the popup cancels quietly; a blocked one says why', async () => {
     const h = start()
     await ready(h)

@@ -136,10 +136,13 @@ const ready = frameSetup.createStateConfig({
               {
                 guard: answers('getUser'),
                 target: 'idle',
-                actions: ['setBadReply', 'endFlow', 'stopRestoring'],
+                actions: ['setBadReply', 'endFlow', 'stopRestoring', 'hideLoadingUser'],
               },
             ],
-            'frame.authFailed': { target: 'idle', actions: ['setError', 'endFlow', 'stopRestoring'] },
+            'frame.authFailed': {
+              target: 'idle',
+              actions: ['setError', 'endFlow', 'stopRestoring', 'hideLoadingUser'],
+            },
           },
         },
         /**
@@ -168,7 +171,8 @@ const ready = frameSetup.createStateConfig({
         },
         connected: {
           tags: 'connected',
-          entry: 'onConnected',
+          // The account's data came: the loading toast of a social or Farcaster login goes.
+          entry: ['onConnected', 'hideLoadingUser'],
           exit: { type: 'abortRpcRequests', params: { all: true } },
           on: {
             'frame.signOut': 'signingOut',
@@ -392,7 +396,7 @@ export const frameMachine = frameSetup.createMachine({
         },
         failed: {
           tags: 'failed',
-          entry: ['loseSession', 'emitFailed'],
+          entry: ['loseSession', 'emitFailed', 'hideLoadingUser'],
           on: { ...notReady, 'frame.retry': { target: 'active', actions: 'resetForRetry' } },
         },
       },

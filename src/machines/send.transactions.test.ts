@@ -376,6 +376,44 @@ describe('send machine: sending and confirming', () => {
     expect(t.context().hash).toBe(HASH)
   })
 
+  it('SPEC §5 transaction hash 0x plus 64 hex characters: a wallet answering another is never shown or stored; the chain is asked about the nonce, never "try again"', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    // The test wallet answers 62 hex characters: not a transaction hash.
+    t.calls.sendNative[0]!.resolve(`0x${'ab'.repeat(31)}` as typeof HASH)
+    await flush()
+    // It may have sent a transaction with the payment's nonce all the same: the chain tells, nothing is offered.
+    expect(t.snapshot().value).toEqual({ transaction: { overdue: 'checking' } })
+    expect(t.snapshot().can({ type: 'send.retry' })).toBe(false)
+    expect(t.context()).toMatchObject({
+      hash: undefined,
+      error: { name: 'InvalidTransactionHashError', message: 'Invalid transaction hash' },
+    })
+    expect(t.notices.map((n) => n.type)).not.toContain('send.submitted')
+    expect(t.calls.waitForReceipt).toHaveLength(0)
+    expect(t.transaction()?.context.hash).toBeUndefined()
+    expect(t.transaction()?.context.nonce).toMatchObject({ nonce: NONCE, abandoned: true })
+    expect(t.calls.checkNonce[0]!.input).toMatchObject({ from: SENDER, nonce: NONCE })
+    // The chain names the payment's transaction: its receipt is awaited under the chain's hash.
+    t.calls.checkNonce[0]!.resolve({ status: 'mined', hash: HASH })
+    await flush()
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.context().hash).toBe(HASH)
+    expect(t.calls.sendNative).toHaveLength(1)
+  })
+
+  it('SPEC §5 transaction hash: a well-formed one (0x plus 64 hex characters, any case) is taken as is', async () => {
+    const t = harness()
+    await toReady(t, ETH, '0.01')
+    t.send({ type: 'send.confirm' })
+    const upper = `0x${'AB'.repeat(32)}` as typeof HASH
+    t.calls.sendNative[0]!.resolve(upper)
+    await flush()
+    expect(t.snapshot().value).toEqual({ transaction: 'confirming' })
+    expect(t.context().hash).toBe(upper)
+  })
+
   it('another transaction took the nonce: said, and "Send again" reads a new one', async () => {
     const t = harness()
     await toReady(t, ETH, '0.01')

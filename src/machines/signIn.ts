@@ -1,7 +1,9 @@
 import { type ActorRefFrom, assign, emit, fromCallback, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import { SIGN_IN_SIGNATURE_TIMEOUT_MS } from '../constants'
+import { InvalidSignatureError } from '../errors/frame'
 import { SignInRequiredError, SignInTimeoutError } from '../errors/signIn'
 import type { SiwxMessage, SiwxSession } from '../siwx/types'
+import { isSignature } from '../utils/rpcResults'
 
 /**
  * Sign-in with the wallet (SPEC §1 `siwx`, issue 15), in the kit, loaded on demand when the host configures it.
@@ -175,6 +177,11 @@ export const signInMachine = setup({
     sessionExpiry: ({ context }) => Math.min(remainingOf(context), TIMER_MAX_MS),
   },
   guards: {
+    /**
+     * SPEC §5: the wallet's answer is no signed message (0x and 62 or more hex characters): never verified or
+     * kept as a signature.
+     */
+    malformedSignature: (_, answer: unknown) => !isSignature(answer),
     /** The host requires sign-in (SIWX `getRequired`). */
     required: ({ context }) => context.required,
     /** `findSession` found no kept session whose signature checks out. */
@@ -238,6 +245,15 @@ export const signInMachine = setup({
     /** A slot failed (its `xstate.error.actor.*` event): its text is shown on ConnectingSiwe. */
     setError: assign({ error: ({ event }) => errorText('error' in event ? event.error : undefined) }),
     clearError: assign({ error: undefined }),
+    /** SPEC §5: the wallet answered no signed message. */
+    setMalformedSignature: assign({
+      error: () =>
+        errorText(
+          new InvalidSignatureError({
+            details: 'The wallet answered the sign-in message with no signature.',
+          }),
+        ),
+    }),
     notifyAsked: emit({ type: 'signIn.asked' } as const),
     notifySignedIn: emit(({ context }) => ({ type: 'signIn.signedIn' as const, session: context.session! })),
     notifySkipped: emit({ type: 'signIn.skipped' } as const),
@@ -353,7 +369,17 @@ export const signInMachine = setup({
         id: 'signMessage',
         src: 'signMessage',
         input: ({ context }) => ({ message: context.message!, account: context.account! }),
-        onDone: { target: 'verifying', actions: assign({ signature: ({ event }) => event.output }) },
+        onDone: [
+          {
+            guard: {
+              type: 'malformedSignature',
+              params: ({ event }: { event: { output: unknown } }) => event.output,
+            },
+            target: 'failed',
+            actions: 'setMalformedSignature',
+          },
+          { target: 'verifying', actions: assign({ signature: ({ event }) => event.output }) },
+        ],
         onError: { target: 'failed', actions: 'setError' },
       },
       after: {

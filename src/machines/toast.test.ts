@@ -48,4 +48,23 @@ describe('toastMachine', () => {
     actor.send({ type: 'toast.hide' })
     expect(actor.getSnapshot().matches('closed')).toBe(true)
   })
+
+  it('behavior: a hide naming a message hides only that toast, never the one that replaced it', () => {
+    const { actor, clock, current } = start()
+    actor.send({ type: 'toast.show', variant: 'loading', message: 'Loading user data' })
+    actor.send({ type: 'toast.hide', message: 'Something else' })
+    expect(current()?.message).toBe('Loading user data')
+    // Replaced: the hide for the loading toast leaves the next one (waiting its 150 ms, then shown) alone.
+    actor.send({ type: 'toast.show', variant: 'success', message: 'Welcome' })
+    actor.send({ type: 'toast.hide', message: 'Loading user data' })
+    clock.increment(TOAST_RESHOW_MS)
+    expect(current()).toEqual({ variant: 'success', message: 'Welcome' })
+    actor.send({ type: 'toast.hide', message: 'Loading user data' })
+    expect(current()?.message).toBe('Welcome')
+    // Its own message hides it.
+    actor.send({ type: 'toast.show', variant: 'loading', message: 'Loading user data' })
+    clock.increment(TOAST_RESHOW_MS)
+    actor.send({ type: 'toast.hide', message: 'Loading user data' })
+    expect(actor.getSnapshot().matches('closed')).toBe(true)
+  })
 })

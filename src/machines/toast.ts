@@ -5,7 +5,7 @@ import { TOAST_DURATION_MS, TOAST_RESHOW_MS } from '../constants'
  * Toasts (SPEC §2): variants success, loading and error. One shows at a time; a new toast while one is open
  * closes it and shows 150 ms later. A second new toast inside those 150 ms replaces the waiting one (the
  * latest message wins; the wait is not restarted). Success and error toasts close by themselves; a loading
- * toast stays until it is replaced or hidden.
+ * toast stays until it is replaced or hidden; `toast.hide {message}` hides only that toast (`hidesAnother`).
  */
 export type ToastVariant = 'success' | 'loading' | 'error'
 
@@ -23,7 +23,7 @@ export interface ToastContext {
 
 export type ToastEvent =
   | { type: 'toast.show'; variant: ToastVariant; message: string }
-  | { type: 'toast.hide' }
+  | { type: 'toast.hide'; message?: string }
 
 export const toastMachine = setup({
   types: {
@@ -37,6 +37,11 @@ export const toastMachine = setup({
   },
   guards: {
     closesByItself: ({ context }) => context.current?.variant !== 'loading',
+    /** A hide naming another message than the toast shown (or waiting to show): that toast stays. */
+    hidesAnother: ({ context, event }) =>
+      event.type === 'toast.hide' &&
+      event.message !== undefined &&
+      (context.pending ?? context.current)?.message !== event.message,
   },
   actions: {
     show: assign(({ event }) => {
@@ -63,14 +68,14 @@ export const toastMachine = setup({
       after: { toastDuration: { guard: 'closesByItself', target: 'closed', actions: 'clear' } },
       on: {
         'toast.show': { target: 'replacing', actions: 'queue' },
-        'toast.hide': { target: 'closed', actions: 'clear' },
+        'toast.hide': [{ guard: 'hidesAnother' }, { target: 'closed', actions: 'clear' }],
       },
     },
     replacing: {
       after: { toastReshow: { target: 'open', actions: 'showPending' } },
       on: {
         'toast.show': { actions: 'queue' },
-        'toast.hide': { target: 'closed', actions: 'clear' },
+        'toast.hide': [{ guard: 'hidesAnother' }, { target: 'closed', actions: 'clear' }],
       },
     },
   },

@@ -1,8 +1,16 @@
 import type { Hex } from 'viem'
-import { type AnyActorLogic, type AnyStateMachine, not } from 'xstate'
+import { type AnyActorLogic, type AnyStateMachine, and, not } from 'xstate'
 import { TX_RECEIPT_TIMEOUT_MS } from '../constants'
 import { linkChild } from './link'
-import { askOf, chainOf, errorOf, nonceCheckOf, outputOf, transactionSetup } from './transaction/setup'
+import {
+  askOf,
+  chainOf,
+  errorOf,
+  malformedHashError,
+  nonceCheckOf,
+  outputOf,
+  transactionSetup,
+} from './transaction/setup'
 import type { NonceReading, NonceStatus, TransactionOutput, TransactionReceipt } from './transaction/types'
 
 /**
@@ -142,6 +150,36 @@ export const transactionMachine = transactionSetup.createMachine({
                   { type: 'setHash', params: outputOf<string> },
                   { type: 'mined', params: undefined },
                 ],
+              },
+              // SPEC §5: an answer that is no transaction hash is never shown, kept or awaited as one. With the
+              // nonce held the wallet may still have sent a transaction with it: the chain tells (`overdue`), never
+              // a failure that offers to pay again.
+              {
+                guard: and([{ type: 'malformedHash', params: outputOf<unknown> }, 'walletMayHoldRequest']),
+                target: '#transaction.overdue',
+                actions: [
+                  'markNonceAbandoned',
+                  {
+                    type: 'notify',
+                    params: (args) => ({
+                      type: 'transaction.failedAgain' as const,
+                      error: malformedHashError(args),
+                    }),
+                  },
+                ],
+              },
+              // No nonce held: nothing on the chain can say what the wallet did; the request failed.
+              {
+                guard: { type: 'malformedHash', params: outputOf<unknown> },
+                target: '#transaction.ended',
+                actions: {
+                  type: 'fail',
+                  params: (args) => ({
+                    status: 'failed',
+                    reason: 'declined',
+                    error: malformedHashError(args),
+                  }),
+                },
               },
               {
                 target: '#transaction.confirming',

@@ -19,7 +19,8 @@ import {
 import { WALLETS_API_ERROR_MESSAGE } from '../errors/api'
 import { BaseError } from '../errors/base'
 import { safeDeepLink, safeHttpUrl } from '../utils/links'
-import type { ChosenWallet } from './connection'
+import type { ChosenWallet, ConnectorInfo } from './connection'
+import { matchConnector } from './kit/matchConnector'
 
 /**
  * The All Wallets list (SPEC §9 wallet pages) as a statechart.
@@ -553,4 +554,14 @@ function namespacesOf(chains: readonly string[] | undefined): { chainNamespaces?
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
+}
+
+// SPEC §3 Connector `imageId`: the image (`getWalletImage/{image_id}`) of the listing entry a local connector
+// matches as choosing it would (`matchConnector`); Connect shows it for a connector without an icon of its own.
+/** @internal */
+export function listingImageOf(
+  connector: ConnectorInfo,
+  listed: readonly ChosenWallet[],
+): string | undefined {
+  return listed.find((wallet) => wallet.imageUrl && matchConnector([connector], wallet))?.imageUrl
 }

@@ -226,8 +226,21 @@ describe('social and Farcaster login', () => {
     const [popup] = await Promise.all([page.waitForEvent('popup'), google.click()])
     await popup.getByRole('textbox', { name: 'Email' }).waitFor({ timeout: 30_000 })
     await popup.getByRole('textbox', { name: 'Email' }).fill(freshEmail('social'))
+    // SPEC §2 toasts, loading: every toast shown from here on, however briefly (the account's data may come fast).
+    await page.evaluate(() => {
+      const seen: string[] = []
+      ;(window as unknown as { toastsSeen: string[] }).toastsSeen = seen
+      new MutationObserver(() => {
+        for (const toast of document.querySelectorAll('.ws-toast')) {
+          const entry = `${toast.getAttribute('role')}:${toast.getAttribute('data-variant')}:${toast.textContent}`
+          if (seen.at(-1) !== entry) seen.push(entry)
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
     await popup.getByRole('button', { name: 'Continue' }).click()
     await expect.poll(() => hostButton(page).textContent(), { timeout: 30_000 }).toMatch(SHORT_ADDRESS)
+    const seen = await page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen)
+    expect(seen).toContain('status:loading:Loading user data')
     await page.close()
   })
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { type Address, createPublicClient, createTestClient, type Hex, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NETWORK_IMAGE_IDS } from '../../src/utils/networkImages'
 import { shownQuantity } from './balances.ts'
 import {
   approveInFrame,
@@ -103,6 +104,13 @@ describe('switching between the two sandbox EVM chains, in Chromium', () => {
     await setSecondBalance(me, '4321.5')
     const approve = () => walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
     await switchToSecond(page, approve)
+    // SPEC §7 network icons use getAssetImage: the network button's icon, loaded from the sandbox's endpoint.
+    const icon = view(page, 'Account').getByRole('button', { name: 'Second Sandbox' }).locator('img')
+    await expect
+      .poll(() =>
+        icon.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? img.src : '')),
+      )
+      .toContain(`/public/getAssetImage/${NETWORK_IMAGE_IDS['eip155:31338']}?`)
     await expectSecondBalanceShown(page, me, '4321.5')
     await sendLandsOnSecond(page, me, approve)
     await page.close()

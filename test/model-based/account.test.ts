@@ -9,7 +9,7 @@ import type {
   TokenBalance,
 } from '../../src/api/dataApi'
 import { balancesQuery } from '../../src/api/queries'
-import { BALANCE_CACHE_MS, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
+import { BALANCE_CACHE_MS, PENDING_TRANSACTIONS_MAX, TOKEN_BALANCE_RETRY_BLOCK_MS } from '../../src/constants'
 import { DataApiError } from '../../src/errors/api'
 import {
   type AccountNotice,
@@ -17,6 +17,7 @@ import {
   type BalancesOwner,
   selectBalancesStatus,
   selectCurrentTab,
+  selectPendingTransactions,
   selectPortfolioValue,
   TOKEN_BALANCE_UNAVAILABLE,
 } from '../../src/machines/account'
@@ -36,8 +37,11 @@ import {
  * requests is a path.
  */
 const never = <T>() => new Promise<T>(() => {})
+/** The SPEC's 99 pending transactions, as 2 for the graph's sake (the unit test below fills the real 99). */
+const MODEL_PENDING_MAX = 2
 const modelMachine = accountMachine.provide({
   actors: { fetchBalances: fromPromise(never<BalancesResult>) },
+  guards: { pendingListFull: ({ context }) => context.pending.length >= MODEL_PENDING_MAX },
 })
 
 type Machine = typeof modelMachine
@@ -96,8 +100,30 @@ function serialize(snapshot: Snapshot): string {
 }
 
 const model = createModel(modelMachine, { events, serializeState: serialize })
-/** Covering paths of the model (a change to the machine shows here). */
-const PATHS = 20
+/**
+ * Covering paths of the model (a change to the machine shows here). SPEC §9 pending transactions: +2 (the list's
+ * two events, which this model sends bare and does not follow).
+ */
+const PATHS = 22
+
+/**
+ * SPEC §9 pending transactions, a model of its own (the list is independent of the balances and tabs): sent,
+ * sent again, a full list dropping the oldest, settled.
+ */
+const pendingModel = createModel(modelMachine, {
+  events: [
+    // The balances' events the graph must be able to send (a bare one is no event of theirs), kept to one each.
+    { type: 'account.fetchBalances', address: ALICE, chainId: CHAIN },
+    answers[0]!,
+    { type: 'account.transactionSent', hash: '0xa', chainId: CHAIN },
+    { type: 'account.transactionSent', hash: '0xb', chainId: CHAIN },
+    { type: 'account.transactionSent', hash: '0xc', chainId: CHAIN },
+    { type: 'account.transactionSettled', hash: '0xa' },
+  ],
+  serializeState: (snapshot) =>
+    JSON.stringify({ value: snapshot.value, pending: snapshot.context.pending.map((p) => p.hash) }),
+})
+const PENDING_PATHS = 14
 
 const canFetch = (snapshot: Snapshot, owner: BalancesOwner) =>
   snapshot.can({ type: 'account.fetchBalances', ...owner })
@@ -172,10 +198,28 @@ describe('account machine, model-based', () => {
     })
   }
 
+  it('pending transactions (SPEC §9): the model of the list has the expected number of covering paths', () => {
+    expect(pendingModel.paths.length).toBe(PENDING_PATHS)
+  })
+
+  for (const path of pendingModel.paths) {
+    it(`pending transactions: replays ${short(path)}`, () => {
+      replayPath(pendingModel, path, {
+        invariant: (snapshot) => {
+          invariant(snapshot)
+          const hashes = snapshot.context.pending.map((p) => p.hash)
+          if (hashes.length > MODEL_PENDING_MAX) throw new Error('more pending transactions than the limit')
+          if (new Set(hashes).size !== hashes.length) throw new Error('a pending transaction listed twice')
+        },
+      })
+    })
+  }
+
   it('reaches every state and takes every transition of the machine (replaying every path itself)', () => {
     const results: ReplayResult[] = model.paths.map((path) => replayPath(model, path, { invariant }))
     expect(results).toHaveLength(PATHS)
-    assertCoverage(model, results)
+    const pending = pendingModel.paths.map((path) => replayPath(pendingModel, path, { invariant }))
+    assertCoverage(model, [...results, ...pending])
   })
 })
 
@@ -313,5 +357,42 @@ describe('account machine, behaviour', () => {
     actor.send({ type: 'account.selectTab', tab: 'nfts' })
     expect(selectCurrentTab(actor.getSnapshot())).toBe('nfts')
     actor.stop()
+  })
+})
+
+describe('account machine: SPEC §9 pending transactions limit 99', () => {
+  const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
+
+  it('the kit lists what it sent until settled; a 100th drops the oldest, never refused', () => {
+    expect(PENDING_TRANSACTIONS_MAX).toBe(99)
+    const actor = createActor(accountMachine).start()
+    actor.send({ type: 'account.fetchBalances', address: ALICE, chainId: CHAIN })
+    for (let n = 1; n <= 100; n++)
+      actor.send({ type: 'account.transactionSent', hash: hash(n), chainId: CHAIN })
+    const pending = actor.getSnapshot().context.pending
+    expect(pending).toHaveLength(99)
+    expect(pending[0]).toEqual({ hash: hash(2), chainId: CHAIN, address: ALICE })
+    expect(pending.at(-1)?.hash).toBe(hash(100))
+    // The same transaction announced again is listed once, as the newest.
+    actor.send({ type: 'account.transactionSent', hash: hash(50), chainId: CHAIN })
+    expect(actor.getSnapshot().context.pending).toHaveLength(99)
+    expect(actor.getSnapshot().context.pending.at(-1)?.hash).toBe(hash(50))
+    actor.send({ type: 'account.transactionSettled', hash: hash(100) })
+    expect(actor.getSnapshot().context.pending.map((p) => p.hash)).not.toContain(hash(100))
+    expect(actor.getSnapshot().context.pending).toHaveLength(98)
+  })
+
+  it("Activity's pending ones: the account's on the network shown, newest first", () => {
+    const actor = createActor(accountMachine).start()
+    actor.send({ type: 'account.fetchBalances', address: ALICE, chainId: CHAIN })
+    actor.send({ type: 'account.transactionSent', hash: hash(1), chainId: CHAIN })
+    actor.send({ type: 'account.transactionSent', hash: hash(2), chainId: OTHER_CHAIN })
+    actor.send({ type: 'account.transactionSent', hash: hash(3), chainId: CHAIN })
+    const shown = (address: string, chainId: string) =>
+      selectPendingTransactions(actor.getSnapshot(), address, chainId).map((p) => p.hash)
+    expect(shown(ALICE.toLowerCase(), CHAIN)).toEqual([hash(3), hash(1)])
+    expect(shown(ALICE, OTHER_CHAIN)).toEqual([hash(2)])
+    expect(shown(BOB, CHAIN)).toEqual([])
+    expect(selectPendingTransactions(undefined, ALICE, CHAIN)).toEqual([])
   })
 })

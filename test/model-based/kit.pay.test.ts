@@ -31,6 +31,9 @@ import { kitTestInput, kitTestInputWithSolana, SOLANA_SANDBOX, testAccount } fro
  */
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+/** The wallets' transaction hashes (SPEC §5: 0x and 64 hex characters; anything else is refused). */
+const NATIVE_HASH = `0x${'ab'.repeat(32)}` as Hex
+const ERC20_HASH = `0x${'de'.repeat(32)}` as Hex
 
 function payInput(pay: boolean, base: KitInput = kitTestInput('kit-pay')): KitInput {
   const { config } = base
@@ -116,11 +119,11 @@ function kitWithSendFlow(
       sendNative: fromPromise<Hex, SendTransactionRequest>(async ({ input }) => {
         sent.push(input)
         if (wallet.answer === 'decline') throw new UserRejectedError()
-        return '0xabc'
+        return NATIVE_HASH
       }),
       sendErc20: fromPromise<Hex, SendTransactionRequest & { token: Hex }>(async ({ input }) => {
         sent.push(input)
-        return '0xdef'
+        return ERC20_HASH
       }),
       waitForReceipt: fromPromise<SendReceipt, ReceiptRequest>(async () => ({
         status: 'success',
@@ -271,7 +274,7 @@ describe('the kit’s Pay, with the real send flow', () => {
     expect(sent).toEqual([
       { chainId: 31337, to: RECIPIENT, amount: 250_000_000_000_000_000n, fee: expect.anything(), nonce: 3 },
     ])
-    expect(records()?.pay).toMatchObject({ id: 1, status: 'succeeded', hash: '0xabc' })
+    expect(records()?.pay).toMatchObject({ id: 1, status: 'succeeded', hash: NATIVE_HASH })
     expect(view()).toBeUndefined()
   })
 

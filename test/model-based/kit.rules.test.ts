@@ -212,6 +212,32 @@ describe('kit rules', () => {
     expect(told('toast')).toEqual([{ type: 'toast.show', variant: 'success', message: 'Sent 1 STK' }])
   })
 
+  it('SPEC §9 pending transactions: a send sent is pending for the account until confirmed or reverted', async () => {
+    const { send, log } = kitWithRecorders()
+    send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })
+    send(shown('Account', 'WalletSend'))
+    await tick()
+    const toAccount = () => {
+      const events = log.filter(([to, e]) => to === 'account' && e.type.startsWith('account.transaction'))
+      log.length = 0
+      return events.map(([, e]) => e)
+    }
+    toAccount()
+    send({ type: 'send.submitted', hash: '0x1', chainId: 31337 })
+    expect(toAccount()).toEqual([{ type: 'account.transactionSent', hash: '0x1', chainId: 'eip155:31337' }])
+    send(succeeded(true))
+    expect(toAccount()).toEqual([{ type: 'account.transactionSettled', hash: '0x1' }])
+    // Not seen mined within the polling window: still pending. Reverted: settled.
+    send({ type: 'send.failed', hash: '0x2', error: { name: 'TransactionPendingError', message: 'pending' } })
+    expect(toAccount()).toEqual([])
+    send({
+      type: 'send.failed',
+      hash: '0x3',
+      error: { name: 'TransactionRevertedError', message: 'reverted' },
+    })
+    expect(toAccount()).toEqual([{ type: 'account.transactionSettled', hash: '0x3' }])
+  })
+
   it('after a Solana send, SOL and SPL alike, the modal returns to Account (SPEC §2)', async () => {
     const { send, told, log } = kitWithRecorders()
     send({ type: 'account.connected', account: account('injected'), method: 'browser', reconnected: true })

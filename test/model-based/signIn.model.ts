@@ -99,6 +99,8 @@ const answers = [
   { type: 'xstate.done.actor.createMessage', output: MESSAGE },
   { type: 'xstate.error.actor.createMessage', error: new Error('nonce service down') },
   { type: 'xstate.done.actor.signMessage', output: SESSION.signature },
+  // SPEC §5: a wallet answering no signed message (0x and 62 or more hex characters).
+  { type: 'xstate.done.actor.signMessage', output: `0x${'11'.repeat(30)}` },
   { type: 'xstate.error.actor.signMessage', error: new Error('User rejected the request.') },
   { type: 'xstate.done.actor.verifyAndKeep', output: { session: SESSION, at: AT } },
   { type: 'xstate.error.actor.verifyAndKeep', error: new SignatureVerificationError() },

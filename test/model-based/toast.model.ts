@@ -12,6 +12,8 @@ export const toastModel = () =>
       { type: 'toast.show', variant: 'loading', message: 'Sending' },
       { type: 'toast.show', variant: 'error', message: 'Failed' },
       { type: 'toast.hide' },
+      // What was loading is done: only its toast goes, never one that replaced it.
+      { type: 'toast.hide', message: 'Sending' },
     ],
   })
 

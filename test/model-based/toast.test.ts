@@ -6,7 +6,7 @@ const model = toastModel()
 
 describe('toast machine, model-based', () => {
   it('has the expected number of covering paths', () => {
-    expect(model.paths.length).toBe(7)
+    expect(model.paths.length).toBe(9)
   })
   for (const path of model.paths) {
     it(`replays ${path.description}`, () => {
@@ -16,7 +16,7 @@ describe('toast machine, model-based', () => {
   it('reaches every state and takes every transition of the machine', () => {
     // Replays the paths itself, so it stands on its own (e.g. run alone with -t).
     const results = model.paths.map((path) => replayPath(model, path, { invariant }))
-    expect(results).toHaveLength(7)
+    expect(results).toHaveLength(9)
     assertCoverage(model, results)
   })
 })

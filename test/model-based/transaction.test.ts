@@ -31,6 +31,7 @@ import {
  */
 const never = <T>() => new Promise<T>(() => {})
 const HASH = `0x${'ab'.repeat(32)}` as Hex
+const MALFORMED = `0x${'ab'.repeat(31)}`
 const PAYER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
@@ -62,6 +63,8 @@ const events = [
   { type: 'xstate.done.actor.readNonce', output: { from: PAYER, nonce: 5, fromBlock: '100' } },
   { type: 'xstate.error.actor.readNonce', error: new Error('RPC down') },
   { type: 'xstate.done.actor.ask', output: HASH },
+  // SPEC §5: a wallet's answer that is no transaction hash (0x and 64 hex characters).
+  { type: 'xstate.done.actor.ask', output: MALFORMED },
   { type: 'xstate.error.actor.ask', error: new Error('User rejected the request') },
   { type: 'xstate.done.actor.waitForReceipt', output: { status: 'success', blockNumber: '1' } },
   { type: 'xstate.done.actor.waitForReceipt', output: { status: 'reverted', blockNumber: '1' } },
@@ -170,7 +173,7 @@ function short(path: ModelPath): string {
     .join(' → ')
 }
 
-const PATHS: Record<string, number> = { nonce: 25, deadline: 11, plain: 10, wallet: 3, sent: 3 }
+const PATHS: Record<string, number> = { nonce: 26, deadline: 12, plain: 11, wallet: 3, sent: 3 }
 
 describe('transaction machine, model-based', () => {
   for (const [name, model] of models) {

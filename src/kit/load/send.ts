@@ -32,11 +32,13 @@ export function sendCapabilityCode(
  * The send flow's glue. A transfer landed: while Pay shows it is the host's payment (Pay closes), else the
  * preview moves on (SPEC §2, `routeAfterSend`); either way the balances are read again and a toast says so. A
  * transfer failing while Pay shows is kept for the payment; the form accepted shows the preview; the send
- * flow's answer to a payment goes to Pay; a wallet request that ran out of time raises the kit's alert.
+ * flow's answer to a payment goes to Pay; a wallet request that ran out of time raises the kit's alert. A
+ * transaction sent is the account's pending one (SPEC §9) until it is confirmed or reverted.
  */
 export function sendGlue(send: SendActorRef, kit: CapabilityKit) {
   const subscriptions = [
     send.on('send.succeeded', (notice) => {
+      kit.send({ type: 'account.transactionSettled', hash: notice.hash })
       const paid = kit.view() === 'Pay'
       if (paid) kit.send({ type: 'pay.sent', hash: notice.hash })
       else if (kit.view() === 'WalletSendPreview') kit.send(routeAfterSend(notice))
@@ -47,9 +49,16 @@ export function sendGlue(send: SendActorRef, kit: CapabilityKit) {
         message: `${paid ? 'Paid' : 'Sent'} ${notice.amount} ${notice.symbol}`,
       })
     }),
-    send.on('send.failed', ({ error }) => {
+    send.on('send.failed', ({ error, hash }) => {
       if (kit.view() === 'Pay') kit.send({ type: 'pay.transferFailed', error })
+      // SPEC §9 pending transactions: a sent one that reverted is settled; one not seen mined stays pending.
+      if (hash && error.name !== 'TransactionPendingError')
+        kit.send({ type: 'account.transactionSettled', hash })
     }),
+    // SPEC §9 pending transactions: what the kit sent is pending in Activity until it is confirmed.
+    send.on('send.submitted', ({ hash, chainId }) =>
+      kit.send({ type: 'account.transactionSent', hash, chainId: `eip155:${chainId}` }),
+    ),
     // SPEC §2 modal shake: the form was refused (an invalid amount, receiver or token).
     send.on('send.refused', () => kit.send({ type: 'modal.shake' })),
     send.on('send.previewing', () => {

@@ -46,7 +46,16 @@ export function swapCapabilityCode(
 export function swapGlue({ config, queryClient }: Pick<CapabilityServices, 'config' | 'queryClient'>) {
   return (swap: SwapActorRef, kit: CapabilityKit) => {
     const subscriptions = [
+      // SPEC §9 pending transactions: the swap sent is pending in Activity until it is confirmed or reverted.
+      swap.on('swap.submitted', ({ hash, chainId, kind }) => {
+        if (kind === 'swap')
+          kit.send({ type: 'account.transactionSent', hash, chainId: caipOfSwapChain(chainId) })
+      }),
+      swap.on('swap.failed', ({ error, hash }) => {
+        if (hash && error.name !== 'SwapPendingError') kit.send({ type: 'account.transactionSettled', hash })
+      }),
       swap.on('swap.succeeded', (notice) => {
+        kit.send({ type: 'account.transactionSettled', hash: notice.hash })
         if (kit.view() === 'SwapPreview') kit.send({ type: 'router.reset', view: 'Account' })
         kit.send({ type: 'account.refreshBalances' })
         kit.send({ type: 'toast.show', variant: 'success', message: notice.message })
@@ -65,4 +74,9 @@ export function swapGlue({ config, queryClient }: Pick<CapabilityServices, 'conf
       for (const subscription of subscriptions) subscription.unsubscribe()
     }
   }
+}
+
+/** A swap's chain as CAIP-2 (an eip155 chain number, or Solana's id already). */
+function caipOfSwapChain(chainId: number | `solana:${string}`): string {
+  return typeof chainId === 'number' ? `eip155:${chainId}` : chainId
 }

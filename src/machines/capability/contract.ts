@@ -185,14 +185,18 @@ export interface CapabilityKit {
 }
 
 /**
- * The kit's events a capability's glue may send: toasts, the modal's moves, the account's refresh, a disconnect
+ * The kit's events a capability's glue may send: toasts, the modal's moves, the account's refresh and pending
+ * transactions (SPEC §9), a disconnect
  * (of `chain`'s account; the one shown without it), the request-timed-out alert (SPEC §8), and any capability's
  * own events (by their prefix).
  */
 export type CapabilityKitEvent =
   | ToastEvent
   | ModalEvent
-  | Extract<AccountEvent, { type: 'account.refreshBalances' }>
+  | Extract<
+      AccountEvent,
+      { type: 'account.refreshBalances' | 'account.transactionSent' | 'account.transactionSettled' }
+    >
   | { type: 'connection.disconnect'; chain?: ChainNamespace }
   /** A connection's connectors changed (a namespace's connection capability's glue). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }

@@ -30,7 +30,12 @@ export const farcasterLogin = frameSetup.createStateConfig({
       tags: 'awaitingApp',
       ...askFrame('connectFarcaster'),
       on: {
-        'frame.authDone': { guard: answers('connectFarcaster'), target: FETCHING_USER },
+        // SPEC §2 loading toast: the account's data is read next.
+        'frame.authDone': {
+          guard: answers('connectFarcaster'),
+          target: FETCHING_USER,
+          actions: 'showLoadingUser',
+        },
         'frame.authFailed': { target: AUTH_IDLE, actions: 'setError' },
         'frame.cancel': { target: '#frameAuth.farcasterLeft', actions: 'clearError' },
       },

@@ -155,6 +155,9 @@ function enqueueAbort(enqueue: Queue, context: FrameContext, all: boolean) {
     enqueue.raise({ type: 'frame.approvalCleared' })
 }
 
+// The loading toast after a social or Farcaster login, while the account's data is read (the incumbent's words).
+export const LOADING_USER_TOAST = 'Loading user data'
+
 export const frameSetup = setup({
   types: {
     context: {} as FrameContext,
@@ -335,6 +338,13 @@ export const frameSetup = setup({
       const error = new FrameOriginNotAllowedError({ origin: event.payload.origin })
       return { error: frameErrorInfo(error), alert: error.alert }
     }),
+    /**
+     * SPEC §2 toasts, `loading`: a social or Farcaster login is done in the frame and the account's data is read
+     * (the kit's toast shows it, role=status).
+     */
+    showLoadingUser: emit({ type: 'toast.show', variant: 'loading', message: LOADING_USER_TOAST } as const),
+    /** The account's data came, or did not: its loading toast goes (a toast that replaced it stays). */
+    hideLoadingUser: emit({ type: 'toast.hide', message: LOADING_USER_TOAST } as const),
     emitFailed: emit(({ context }) => ({
       type: 'embedded.failed' as const,
       error: context.error ?? frameErrorInfo(new FrameLoadError()),

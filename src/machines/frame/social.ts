@@ -52,7 +52,12 @@ export const socialLogin = frameSetup.createStateConfig({
         uri: event.type === 'frame.socialCallback' ? event.uri : undefined,
       })),
       on: {
-        'frame.authDone': { guard: answers('connectSocial'), target: FETCHING_USER },
+        // SPEC §2 loading toast: the account's data is read next.
+        'frame.authDone': {
+          guard: answers('connectSocial'),
+          target: FETCHING_USER,
+          actions: 'showLoadingUser',
+        },
         'frame.authFailed': { target: AUTH_IDLE, actions: 'setError' },
       },
     },

@@ -184,6 +184,9 @@ export type FrameEmitted =
    * address. The kit shakes the modal (SPEC §2 modal shake).
    */
   | { type: 'embedded.refused'; reason: 'code' | 'email' }
+  /** SPEC §2 loading toast: a social or Farcaster login's account data read, then done. */
+  | { type: 'toast.show'; variant: 'loading'; message: string }
+  | { type: 'toast.hide'; message: string }
 
 /** What the persistence slot stores (SPEC §3); nothing secret. The slot stamps the time itself. */
 export type FramePersistRequest =

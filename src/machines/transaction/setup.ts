@@ -1,6 +1,8 @@
 import type { Hex } from 'viem'
 import { assign, enqueueActions, fromPromise, setup } from 'xstate'
 import { PENDING_TX_POLLING_MS, SEND_REQUEST_TIMEOUT_MS, TX_RECEIPT_TIMEOUT_MS } from '../../constants'
+import { InvalidTransactionHashError } from '../../errors/frame'
+import { isTransactionHash } from '../../utils/rpcResults'
 import type {
   NonceCheck,
   NonceReading,
@@ -45,6 +47,21 @@ export function chainOf(context: TransactionContext): number {
 export function nonceCheckOf(context: TransactionContext): NonceCheck {
   const { abandoned: _, ...nonce } = context.nonce!
   return { ...nonce, chainId: chainOf(context), request: context.payment }
+}
+
+/**
+ * SPEC §5: the wallet's answer that is no transaction hash, as the error it is (never shown, kept or awaited as a
+ * hash).
+ */
+export const malformedHashError = ({ event }: { event: { output: unknown } }) =>
+  new InvalidTransactionHashError({
+    details: `The wallet answered the transaction request with no transaction hash (${describeAnswer(event.output)}).`,
+  })
+
+/** A short, printable account of an untrusted answer, for an error's details. */
+function describeAnswer(answer: unknown): string {
+  if (typeof answer !== 'string') return typeof answer
+  return JSON.stringify(answer.length > 80 ? `${answer.slice(0, 80)}…` : answer)
 }
 
 export const transactionSetup = setup({
@@ -97,6 +114,12 @@ export const transactionSetup = setup({
       event.from !== undefined &&
       context.nonce !== undefined &&
       event.from.toLowerCase() !== context.nonce.from.toLowerCase(),
+    /**
+     * SPEC §5: the wallet answered with no transaction hash (0x and 64 hex characters). A wallet that confirms
+     * itself answers its own namespace's signature (Solana's base58), checked by its slot.
+     */
+    malformedHash: ({ context }, answer: unknown) =>
+      context.rules.confirmedByWallet !== true && !isTransactionHash(answer),
     /** The wallet's answer is the end (it signed, sent and confirmed): no receipt is awaited. */
     confirmedByWallet: ({ context }) => context.rules.confirmedByWallet === true,
     paymentMined: (_, status: NonceStatus) => status.status === 'mined',

@@ -101,7 +101,10 @@ export type TransactionNotice =
   | { type: 'transaction.submitted'; hash: string }
   /** The wallet did not answer within the time limit (SPEC §8 alert REQUEST_TIMED_OUT). */
   | { type: 'transaction.timedOut' }
-  /** A request sent again failed while an earlier one is still open: the chain is asked about the nonce. */
+  /**
+   * A request sent again failed while an earlier one is open, or the wallet answered no transaction hash (SPEC §5)
+   * while the nonce is held: the chain is asked about the nonce.
+   */
   | { type: 'transaction.failedAgain'; error: unknown }
   /** Past the time limit: where it stands. */
   | { type: 'transaction.overdue'; stage: OverdueStage }

@@ -6,7 +6,13 @@ import type { HistoryItem, HistoryTransfer, NftItem, TokenBalance } from '../../
 import { historyQuery, identityQuery, namesQuery, nftsQuery } from '../../api/queries'
 import type { WalletFeature } from '../../config'
 import { NATIVE_BALANCE_CACHE_MS } from '../../constants'
-import { type AccountTab, selectCurrentTab, selectPortfolioValue } from '../../machines/account'
+import {
+  type AccountTab,
+  type PendingTransaction,
+  selectCurrentTab,
+  selectPendingTransactions,
+  selectPortfolioValue,
+} from '../../machines/account'
 import { selectCapabilityOffered } from '../../machines/kit'
 import { caipChainId } from '../../utils/caip'
 import { truncateAddress } from '../../utils/format'
@@ -474,14 +480,48 @@ function ActivityTab() {
     })
   const shown = new Map(items.map(({ item, counterparty }) => [item.id, counterparty?.address]))
   const lookUps = namesToLookUp(pages, (item) => shown.get(item.id))
+  // SPEC §9 pending transactions: what the kit sent and the Data API does not list yet, newest first.
+  const { address } = useKitAccount()
+  const sent = useSelector(
+    useAccountActor(),
+    (s) => selectPendingTransactions(s, address, network?.caipNetworkId),
+    samePending,
+  )
+  const listed = new Set(items.map(({ item }) => item.metadata.hash.toLowerCase()))
+  const pending = sent.filter((p) => !listed.has(p.hash.toLowerCase()))
   const t = useT()
-  if (query.isPending) return <Status label={t('activity.loading')} />
+  const pendingList =
+    pending.length > 0 ? (
+      <ul className="ws-list" aria-label={t('activity.status.pending')}>
+        {pending.map((p) => (
+          <li key={p.hash} className="ws-line" data-testid="activity-pending" data-hash={p.hash}>
+            <span className="ws-grow">{truncateAddress(p.hash)}</span>
+            <span className="ws-muted ws-small">{t('activity.status.pending')}</span>
+          </li>
+        ))}
+      </ul>
+    ) : null
+  if (query.isPending)
+    return (
+      <>
+        {pendingList}
+        <Status label={t('activity.loading')} />
+      </>
+    )
   if (query.isError && items.length === 0)
-    return <Failed error={query.error} onRetry={() => query.refetch()} />
+    return (
+      <>
+        {pendingList}
+        <Failed error={query.error} onRetry={() => query.refetch()} />
+      </>
+    )
   return (
     <div className="ws-stack">
+      {pendingList}
       {items.length === 0 ? (
-        <p className="ws-muted">{t('activity.none')}</p>
+        pending.length === 0 ? (
+          <p className="ws-muted">{t('activity.none')}</p>
+        ) : null
       ) : (
         <ul className="ws-list" aria-label={t('tab.activity')}>
           {items.map(({ item, transfers, counterparty }) => (
@@ -499,6 +539,10 @@ function ActivityTab() {
     </div>
   )
 }
+
+/** The same pending transactions (the selector builds a new list on every snapshot). */
+const samePending = (a: readonly PendingTransaction[], b: readonly PendingTransaction[]) =>
+  a.length === b.length && a.every((p, i) => p.hash === b[i]!.hash)
 
 function ActivityRow({
   item,

@@ -1,6 +1,6 @@
 import { Suspense, use, useEffect, useRef } from 'react'
 import type { WalletListing } from '../../api/walletsApi'
-import type { ChosenWallet } from '../../machines/connection'
+import type { ChosenWallet, ConnectorInfo } from '../../machines/connection'
 import type { WalletsActorRef } from '../../machines/wallets'
 import { useSelector } from '../actor'
 import { useWalletsActor } from '../hooks'
@@ -9,6 +9,8 @@ import { useWalletsActor } from '../hooks'
 export interface ConnectListing {
   featured: readonly ChosenWallet[]
   recommended: readonly ChosenWallet[]
+  /** The image of the listing entry a local connector matches (SPEC §3 Connector `imageId`). */
+  imageOf?: (connector: ConnectorInfo) => string | undefined
 }
 
 export const NO_LISTING: ConnectListing = { featured: [], recommended: [] }
@@ -72,7 +74,7 @@ export function ListedWallets({
   wallets: WalletsActorRef
   onChange: (listing: ConnectListing) => void
 }) {
-  const { selectRecommendedWallets, toChosenWallet } = use(loadListingCode())
+  const { listingImageOf, selectRecommendedWallets, toChosenWallet } = use(loadListingCode())
   const featured = useSelector(wallets, (s) => s.context.featured)
   const recommended = useSelector(wallets, selectRecommendedWallets, sameWallets)
   // Connect starts with no listed wallets: telling it so again would only render its list once more.
@@ -80,7 +82,9 @@ export function ListedWallets({
   useEffect(() => {
     if (!told.current && featured.length === 0 && recommended.length === 0) return
     told.current = true
-    onChange({ featured: featured.map(toChosenWallet), recommended: recommended.map(toChosenWallet) })
-  }, [featured, recommended, onChange, toChosenWallet])
+    const listed = { featured: featured.map(toChosenWallet), recommended: recommended.map(toChosenWallet) }
+    const all = [...listed.featured, ...listed.recommended]
+    onChange({ ...listed, imageOf: (connector) => listingImageOf(connector, all) })
+  }, [featured, recommended, onChange, toChosenWallet, listingImageOf])
   return null
 }

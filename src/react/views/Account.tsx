@@ -7,6 +7,7 @@ import { RemoteSessionNotice } from '../components/RemoteSessionNotice'
 import { useKitActor } from '../context'
 import { useConnectionActor, useFrameActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
+import { NetworkIcon } from './Networks'
 
 /** Only an embedded wallet's account needs it, so it loads with the login frame's code, not with the kit. */
 const EmbeddedAccount = lazy(() => import('../components/EmbeddedAccount'))
@@ -88,9 +89,11 @@ export default function AccountView() {
       <button
         type="button"
         className="ws-secondary"
-        style={{ width: '100%' }}
+        style={{ width: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8 }}
         onClick={() => kit.send({ type: 'router.push', view: 'Networks' })}
       >
+        {/* SPEC §7: the network's icon from the provider (getAssetImage), else its initial. */}
+        {network ? <NetworkIcon network={network} size={20} /> : null}
         {network?.name ?? t('account.unsupportedNetwork')}
       </button>
       <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_FEATURES, defineEvmNetwork, resolveConfig } from '../../config'
 import type { ConnectorInfo, RecentWallet } from '../../machines/connection'
+import { listingImageOf } from '../../machines/wallets'
 import { orderWallets } from './Connect'
 import { walletLinks } from './ConnectingWalletConnect'
 
@@ -82,6 +83,44 @@ describe('orderWallets', () => {
       'connector:hostLedger',
     ])
     expect(orderWallets(['injected'], connectors, []).map((item) => item.key)).toEqual(['connector:io.dev'])
+  })
+
+  it("SPEC §3 Connector imageId: a local connector without an icon takes its listing entry's image (getWalletImage/{image_id})", () => {
+    const walletImage =
+      'https://wallets.example/getWalletImage/0b4e4a4c-aaaa-bbbb-cccc-000000000000?projectId=p'
+    const recommended = [{ id: 'listed-dev', name: 'Dev Wallet', rdns: 'io.dev', imageUrl: walletImage }]
+    // As the listing's code tells Connect (ListedWallets).
+    const listed = {
+      featured: [],
+      recommended,
+      imageOf: (connector: ConnectorInfo) => listingImageOf(connector, recommended),
+    }
+    const plain: ConnectorInfo[] = [
+      // Matched by rdns, no icon of its own (the kit's generic image id of its type only).
+      {
+        id: 'io.dev',
+        name: 'Dev Wallet',
+        type: 'injected',
+        chain: 'eip155',
+        rdns: 'io.dev',
+        imageId: 'generic',
+      },
+      // Matched by nothing in the listing.
+      { id: 'hostLedger', name: 'Host Ledger', type: 'external', chain: 'eip155' },
+    ]
+    const items = orderWallets(['injected', 'external', 'recommended'], plain, [], listed)
+    expect(items.map((i) => [i.key, i.wallet.imageUrl])).toEqual([
+      ['connector:io.dev', walletImage],
+      ['connector:hostLedger', undefined],
+    ])
+    // Its own icon (an EIP-6963 announcement's) stays.
+    const own = { ...plain[0]!, type: 'announced' as const, imageUrl: 'data:image/svg+xml,<svg/>' }
+    expect(orderWallets(['injected'], [own], [], listed)[0]!.wallet.imageUrl).toBe(own.imageUrl)
+    // Matched as choosing it would be: by id too; never a WalletConnect connector.
+    const byId: ConnectorInfo = { id: 'listed-dev', name: 'Dev', type: 'injected', chain: 'eip155' }
+    expect(listingImageOf(byId, recommended)).toBe(walletImage)
+    const wc: ConnectorInfo = { id: 'listed-dev', name: 'WC', type: 'walletconnect', chain: 'eip155' }
+    expect(listingImageOf(wc, recommended)).toBeUndefined()
   })
 
   it('behavior: a custom wallet’s links open it with the pairing URI', () => {

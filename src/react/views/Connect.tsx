@@ -225,14 +225,21 @@ export function customWallet(wallet: KitCustomWallet): ChosenWallet {
   }
 }
 
-/** A local connector as Connect lists it. */
-const connectorWallet = (connector: ConnectorInfo): ChosenWallet => ({
-  id: connector.id,
-  name: connector.name,
-  ...(connector.rdns ? { rdns: connector.rdns } : {}),
-  ...(connector.imageUrl ? { imageUrl: connector.imageUrl } : {}),
-  ...(connector.imageId ? { imageId: connector.imageId } : {}),
-})
+/**
+ * A local connector as Connect lists it. Without an icon of its own it takes the image of the listing entry it
+ * matches (SPEC §3 Connector `imageId`: `getWalletImage/{image_id}`, found by the listing's code,
+ * `ConnectListing.imageOf`), over the kit's generic image of its type.
+ */
+const connectorWallet = (connector: ConnectorInfo, listing: ConnectListing): ChosenWallet => {
+  const imageUrl = connector.imageUrl ?? listing.imageOf?.(connector)
+  return {
+    id: connector.id,
+    name: connector.name,
+    ...(connector.rdns ? { rdns: connector.rdns } : {}),
+    ...(imageUrl ? { imageUrl } : {}),
+    ...(connector.imageId ? { imageId: connector.imageId } : {}),
+  }
+}
 
 /** The Connect view's list in the configured connector order, each wallet once. */
 export function orderWallets(
@@ -274,7 +281,11 @@ export function orderWallets(
       for (const connector of connectors) {
         if (connector.type !== 'injected' && connector.type !== 'announced') continue
         add(
-          { key: `connector:${connector.id}`, wallet: connectorWallet(connector), badge: 'Installed' },
+          {
+            key: `connector:${connector.id}`,
+            wallet: connectorWallet(connector, listing),
+            badge: 'Installed',
+          },
           connector.id,
           connector.rdns,
         )
@@ -284,7 +295,7 @@ export function orderWallets(
       for (const connector of connectors) {
         if (connector.type !== 'external') continue
         add(
-          { key: `connector:${connector.id}`, wallet: connectorWallet(connector) },
+          { key: `connector:${connector.id}`, wallet: connectorWallet(connector, listing) },
           connector.id,
           connector.rdns,
         )

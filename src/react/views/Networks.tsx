@@ -1,11 +1,29 @@
+import type { KitNetwork } from '../../config'
 import { selectIsSwitching } from '../../machines/connection'
 import { networkOfChain } from '../../utils/caip'
+import { networkImageUrl } from '../../utils/networkImages'
 import { useSelector } from '../actor'
+import { WalletImage } from '../components/WalletImage'
 import { useKitActor } from '../context'
 import { useConnectionActor, useKitAccount, useKitConfig } from '../hooks'
 import { errorText, useT } from '../i18nViews'
 
 const NAMESPACE_NAMES = { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' } as const
+
+/**
+ * A network's icon (SPEC §7): the provider's image of it (`getAssetImage`), else its initial. Decorative: the
+ * network's name is always beside it. Account's network button shows it too.
+ */
+export function NetworkIcon({ network, size }: { network: KitNetwork; size: number }) {
+  const { endpoints, projectId } = useKitConfig()
+  return (
+    <WalletImage
+      name={network.name}
+      size={size}
+      src={networkImageUrl(endpoints, projectId, network.caipNetworkId)}
+    />
+  )
+}
 
 /** The app's networks; once connected, choosing one asks the wallet to switch (SPEC §2 Networks). */
 export default function Networks() {
@@ -41,6 +59,7 @@ export function NetworkList({ label }: { label?: string }) {
                 disabled={shown || switching || (!otherNamespace && !canSwitch)}
                 onClick={() => kit.send({ type: 'network.select', caipNetworkId: network.caipNetworkId })}
               >
+                <NetworkIcon network={network} size={24} />
                 <span>{network.name}</span>
                 {shown ? (
                   <span className="ws-badge">{t('common.connected')}</span>
