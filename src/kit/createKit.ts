@@ -350,7 +350,7 @@ export function createKitMachine(config: KitConfig, options: KitOptions = {}): B
       preloadImage: createPreloadImageActor(resolved),
       /** Loads the account machine and the Data API client, whose balance call fills its slot. */
       loadAccount: fromPromise(async () =>
-        (await import('./load/account')).accountLogic(resolved, services.queryClient),
+        (await import('./load/account')).accountLogic(resolved, services.queryClient, wagmi),
       ),
       followAccount: fromCallback<KitEvent>(({ sendBack, system }) => {
         const account = system.get('account') as AccountRef | undefined

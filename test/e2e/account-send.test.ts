@@ -48,6 +48,15 @@ async function send(symbol: string, amount: string, to: Address) {
   await approveInWallet()
 }
 
+/** What the page asked the sandbox RPC host, oldest first (its `GET /__log`). */
+async function kitCalls(): Promise<RpcLogEntry['calls']> {
+  const demo = new URL(e2e.sandbox.demo!.url).origin
+  const { entries } = (await (await fetch(`${e2e.sandbox.rpc.origin}/__log`)).json()) as {
+    entries: RpcLogEntry[]
+  }
+  return entries.filter((e) => e.origin === demo).flatMap((e) => e.calls)
+}
+
 describe('account and send, in Chromium against the sandbox', () => {
   it('connects with the injected dev wallet; Tokens shows the ERC-20 balances the chain holds', async () => {
     await hostButton(page).getByText('Connect Wallet').click()
@@ -64,6 +73,9 @@ describe('account and send, in Chromium against the sandbox', () => {
     await expect.poll(() => view('Account').getByTestId('token-balance').count()).toBe(4)
     const chain = await chainBalances(client, e2e.sandbox.chain.tokens, me)
     expect(await tokensTab(page)).toEqual(chain)
+    // The amounts are the chain's: the three ERC-20s' balanceOf and decimals went as one request (SPEC §9 multicall
+    // batch), when Account loaded.
+    expect(await kitCalls()).toContainEqual({ method: 'eth_call', reads: 6 })
     for (const symbol of ['USDC', 'STK', 'USDT']) expect(Number(chain[symbol])).toBeGreaterThan(0)
     await expect
       .poll(() => view('Account').getByTestId('account-balance').textContent())
@@ -76,13 +88,6 @@ describe('account and send, in Chromium against the sandbox', () => {
   })
 
   it('SPEC §9 native balance cache 30 s and multicall batch size 1024 bytes: Account opened again asks the chain for no balance; both reads of a token are one eth_call', async () => {
-    const demo = new URL(e2e.sandbox.demo!.url).origin
-    const kitCalls = async () => {
-      const { entries } = (await (await fetch(`${e2e.sandbox.rpc.origin}/__log`)).json()) as {
-        entries: RpcLogEntry[]
-      }
-      return entries.filter((e) => e.origin === demo).flatMap((e) => e.calls)
-    }
     // Account was opened by the test before, within 30 s: closed and opened again, it shows the balance it read.
     const before = (await kitCalls()).length
     await page.keyboard.press('Escape')
