@@ -1,12 +1,4 @@
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  type Hex,
-  http,
-  numberToHex,
-} from 'viem'
+import { type Address, createPublicClient, erc20Abi, http, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DataApi, startDataApi } from '../../sandbox/api/data.ts'
@@ -19,6 +11,7 @@ import type { EmbeddedProvider } from '../../src/chains/eip155/embeddedConnector
 import { getEmbeddedBridge, getWagmiConfig } from '../../src/chains/eip155/wagmi'
 import { defineEvmNetwork, resolveConfig } from '../../src/config'
 import type { FrameEvmUser } from '../../src/frame/protocol'
+import { fund } from './funding.ts'
 
 /**
  * `wallet_getAssets` through the embedded wallet's wagmi connector, as a host's `provider.request` reaches it,
@@ -37,32 +30,13 @@ const ETH_SENT = 1_234_567_000_000_000_001n
 const USDC_MINTED = 12_345_678n
 const holder = privateKeyToAccount(generatePrivateKey())
 
-async function mined(hash: Hex) {
-  const reader = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 20 })
-  await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-}
-
 beforeAll(async () => {
   chain = await startChain()
   ;[rpc, api] = await Promise.all([
     startRpcService({ chain }),
     startDataApi({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, tokens: chain.tokens }),
   ])
-  const deployer = createWalletClient({
-    account: privateKeyToAccount(chain.accounts[0]!.privateKey),
-    chain: chain.viemChain,
-    transport: http(chain.rpcUrl),
-  })
-  const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!
-  await mined(await deployer.sendTransaction({ to: holder.address, value: ETH_SENT }))
-  await mined(
-    await deployer.writeContract({
-      address: usdc.address,
-      abi: chain.abis.erc20,
-      functionName: 'mint',
-      args: [holder.address, USDC_MINTED],
-    }),
-  )
+  await fund(chain, holder.address, { wei: ETH_SENT, usdc: USDC_MINTED })
 })
 afterAll(async () => {
   await api?.close()

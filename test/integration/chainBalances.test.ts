@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, formatEther, type Hex, http } from 'viem'
+import { formatEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, startChain } from '../../sandbox/chain/chain.ts'
@@ -8,6 +8,7 @@ import type { BalancesResult, TokenBalance } from '../../src/api/dataApi'
 import { withChainAmounts } from '../../src/chains/eip155/chainBalances'
 import { getWagmiConfig } from '../../src/chains/eip155/wagmi'
 import { defineEvmNetwork, resolveConfig } from '../../src/config'
+import { fund } from './funding.ts'
 
 /**
  * The amounts Account shows are the chain's, not the Data API's word (the API says which tokens an account holds
@@ -25,29 +26,10 @@ const ETH_SENT = 500_000_000_000_000_001n
 /** 12.345678 USDC (6 decimals). */
 const USDC_MINTED = 12_345_678n
 
-async function mined(hash: Hex) {
-  const reader = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 20 })
-  await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-}
-
 beforeAll(async () => {
   chain = await startChain({ accountAbstraction: false })
   rpc = await startRpcService({ chain })
-  const deployer = createWalletClient({
-    account: privateKeyToAccount(chain.accounts[0]!.privateKey),
-    chain: chain.viemChain,
-    transport: http(chain.rpcUrl),
-  })
-  const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!
-  await mined(await deployer.sendTransaction({ to: holder.address, value: ETH_SENT }))
-  await mined(
-    await deployer.writeContract({
-      address: usdc.address,
-      abi: chain.abis.erc20,
-      functionName: 'mint',
-      args: [holder.address, USDC_MINTED],
-    }),
-  )
+  await fund(chain, holder.address, { wei: ETH_SENT, usdc: USDC_MINTED })
 })
 afterAll(async () => {
   await rpc?.close()
