@@ -51,6 +51,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         'viem',
         'viem/siwe',
         'wagmi/actions',
+        // Account's balances check (src/chains/eip155/chainBalances.ts): known before the first page, so opening
+        // Account never has Vite optimise a dependency it met late (and reload the page mid-test).
+        'wagmi/query',
         '@tanstack/react-query',
         'valibot',
         'qrcode',

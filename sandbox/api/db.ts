@@ -336,6 +336,13 @@ export async function migrate(pg: PGlite, migrations: readonly Migration[]): Pro
  * install), one file per PGlite version and schema, so a new migration or PGlite makes a new one.
  */
 function schemaImagePath(): string {
+  imagePath ??= imagePathFor()
+  return imagePath
+}
+
+let imagePath: string | undefined
+
+function imagePathFor(): string {
   const manifest = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url)
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }
   const key = createHash('sha256')

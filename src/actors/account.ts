@@ -2,9 +2,8 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import type { Config } from 'wagmi'
 import { fromPromise } from 'xstate'
 import { type BalancesResult, type DataApiClient, dataApiKeys } from '../api/dataApi'
-import { balancesQuery, fetchQueryFor } from '../api/queries'
+import { balancesQuery, balancesStaleTime, fetchQueryFor } from '../api/queries'
 import { withChainAmounts } from '../chains/eip155/chainBalances'
-import { BALANCE_CACHE_MS } from '../constants'
 import type { BalancesOwner } from '../machines/account'
 
 /**
@@ -31,8 +30,11 @@ export function createAccountActors({ api, queryClient, wagmi }: AccountActorDep
     queryOptions({
       queryKey: [...dataApiKeys.balances(api, input.address, input.chainId), 'onChain'] as const,
       queryFn: async ({ signal }) =>
-        withChainAmounts(chain, input, await api.getBalances({ ...input, signal })),
-      staleTime: input.forceUpdate ? 0 : BALANCE_CACHE_MS,
+        withChainAmounts(chain, input, await api.getBalances({ ...input, signal }), {
+          queryClient,
+          fresh: input.forceUpdate,
+        }),
+      staleTime: balancesStaleTime(input.forceUpdate),
       retry: false,
     })
   return {

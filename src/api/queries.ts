@@ -45,10 +45,13 @@ export function balancesQuery(
   return queryOptions({
     queryKey: dataApiKeys.balances(client, parameters.address, parameters.chainId),
     queryFn: ({ signal }) => client.getBalances({ ...parameters, signal }),
-    staleTime: parameters.forceUpdate ? 0 : BALANCE_CACHE_MS,
+    staleTime: balancesStaleTime(parameters.forceUpdate),
     retry: false,
   })
 }
+
+/** SPEC §9: balances are fresh for 30 s; after a transaction (`forceUpdate`) nothing is taken from the cache. */
+export const balancesStaleTime = (forceUpdate?: boolean) => (forceUpdate ? 0 : BALANCE_CACHE_MS)
 
 /**
  * Transfer history, one page per cursor, newest first (`useInfiniteQuery`; `fetchNextPage` follows `next`).

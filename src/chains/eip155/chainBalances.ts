@@ -1,7 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { type Address, erc20Abi, formatUnits, getAddress, isAddress } from 'viem'
 import type { Config } from 'wagmi'
 import { getBalance, readContracts } from 'wagmi/actions'
+import { getBalanceQueryOptions } from 'wagmi/query'
 import type { BalancesResult, TokenBalance } from '../../api/dataApi'
+import { NATIVE_BALANCE_CACHE_MS } from '../../constants'
 
 /**
  * The Data API's balances with every amount on the account's own EVM chain as the chain answers it: the API says
@@ -10,6 +13,8 @@ import type { BalancesResult, TokenBalance } from '../../api/dataApi'
  * multicall, SPEC §9's batch). A token whose contract does not answer both is dropped (nothing is shown that the
  * chain does not confirm); a chain that answers none of them fails the whole fetch, as a failed API call does.
  * Balances of another namespace (Solana's) or of a chain the kit does not serve are returned as they came.
+ * With `cache`, the native balance is wagmi's balance query in the kit's QueryClient: the one Account's header
+ * reads (SPEC §9 native balance cache), so the two share one request; `fresh` (after a transaction) asks again.
  *
  * @example
  * const checked = await withChainAmounts(wagmi, { address, chainId: 'eip155:1' }, await api.getBalances(...))
@@ -18,6 +23,7 @@ export async function withChainAmounts(
   wagmi: Config,
   owner: { address: string; chainId: string },
   result: BalancesResult,
+  cache?: { queryClient: QueryClient; fresh: boolean },
 ): Promise<BalancesResult> {
   const reference = /^eip155:(\d+)$/.exec(owner.chainId)?.[1]
   const chainId = Number(reference)
@@ -32,7 +38,16 @@ export async function withChainAmounts(
   const contracts = result.balances.filter(here).flatMap((balance) => contractOf(balance) ?? [])
   const [native, reads] = await Promise.all([
     result.balances.some((balance) => here(balance) && !balance.address)
-      ? getBalance(wagmi, { address: account, chainId }).then(({ value }) => value)
+      ? (cache
+          ? cache.queryClient.fetchQuery(
+              getBalanceQueryOptions(wagmi, {
+                address: owner.address as Address,
+                chainId,
+                query: { staleTime: cache.fresh ? 0 : NATIVE_BALANCE_CACHE_MS },
+              }),
+            )
+          : getBalance(wagmi, { address: account, chainId })
+        ).then(({ value }) => value)
       : undefined,
     contracts.length === 0
       ? []
