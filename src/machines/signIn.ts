@@ -245,6 +245,8 @@ export const signInMachine = setup({
     /** A slot failed (its `xstate.error.actor.*` event): its text is shown on ConnectingSiwe. */
     setError: assign({ error: ({ event }) => errorText('error' in event ? event.error : undefined) }),
     clearError: assign({ error: undefined }),
+    /** The wallet did not answer within `signatureTimeout`: its own text, not the generic failure. */
+    setTimedOut: assign({ error: () => errorText(new SignInTimeoutError()) }),
     /** SPEC §5: the wallet answered no signed message. */
     setMalformedSignature: assign({
       error: () =>
@@ -385,7 +387,7 @@ export const signInMachine = setup({
       after: {
         signatureTimeout: {
           target: 'failed',
-          actions: { type: 'setError', params: () => ({ error: new SignInTimeoutError() }) },
+          actions: 'setTimedOut',
         },
       },
       on: {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { createActor, SimulatedClock } from 'xstate'
+import { SIGN_IN_SIGNATURE_TIMEOUT_MS } from '../../src/constants'
+import { SignInTimeoutError } from '../../src/errors/signIn'
 import { assertCoverage, type ReplayResult, replayPath } from '../../src/testing'
-import { invariant, models } from './signIn.model'
+import { events, invariant, modelMachine, models } from './signIn.model'
 
 describe('sign-in machine, model-based', () => {
   for (const [name, model] of Object.entries(models)) {
@@ -27,5 +30,22 @@ describe('sign-in machine, model-based', () => {
     }
     // Both models are of the one machine: its state nodes and transitions are either's.
     assertCoverage(models.optional, [merged])
+  })
+  // The graph's paths take no delayed transition: the wallet's silence is shown on a simulated clock.
+  it('a wallet silent past signatureTimeout fails with the timeout text, not the generic one', () => {
+    const clock = new SimulatedClock()
+    const actor = createActor(modelMachine, { input: { required: false }, clock }).start()
+    const first = (type: string) => events.find((e) => e.type === type)!
+    actor.send(first('signIn.account'))
+    actor.send({ type: 'xstate.done.actor.findSession', output: undefined } as never)
+    actor.send({ type: 'signIn.sign' })
+    actor.send(first('xstate.done.actor.createMessage'))
+    expect(actor.getSnapshot().value).toBe('signing')
+    clock.increment(SIGN_IN_SIGNATURE_TIMEOUT_MS - 1)
+    expect(actor.getSnapshot().value).toBe('signing')
+    clock.increment(1)
+    expect(actor.getSnapshot().value).toBe('failed')
+    expect(actor.getSnapshot().context.error).toBe(new SignInTimeoutError().shortMessage)
+    actor.stop()
   })
 })
