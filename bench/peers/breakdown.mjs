@@ -5,7 +5,17 @@
 // byte of them to a source file through the two source maps (host chunk -> package chunk -> src/ or a package).
 // No browser: `node run.mjs` is the measurement; this says where the bytes are.
 //
-//   node breakdown.mjs [--top N] [--no-build] [--json out/breakdown.json]
+//   node breakdown.mjs [--top N] [--no-build] [--json out/breakdown.json] [--floor] [--no-minify]
+//
+// --floor: what a kit that only opens its modal on Connect would still cost before the first click, from this
+// build's own figures: the sources such a shell cannot do without (FLOOR below: the modal's statechart library
+// and charts, the config resolved and checked when the host calls createKitMachine, the modal and Connect in
+// React, the wagmi config, the error base, constants, links and storage), each "gzip if removed", and what
+// splitting the first click into several files costs (the files gzipped one by one, against one file).
+// --no-minify: the host app's build left readable (its sizes are then not comparable), to see what keeps a
+// module's code in the first click: the host's entry holds every statement of an entry-reachable package module
+// that any chunk uses, so code only a lazy chunk needs still comes first when it shares a module with first-click
+// code.
 //
 // gzip: each file gzipped alone (node:zlib level 9), as run.mjs counts it. Per source, "gzip if removed" is the
 // first-click total minus the total with that source's bytes taken out of its files (what cutting it would save,
@@ -23,6 +33,8 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     json: { type: 'string' },
     kit: { type: 'string', default: 'walletstate' },
+    floor: { type: 'boolean', default: false },
+    'no-minify': { type: 'boolean', default: false },
   },
 })
 const out = join(here, 'out/breakdown')
@@ -76,8 +88,57 @@ async function build() {
       reportCompressedSize: false,
       chunkSizeWarningLimit: 100_000,
       sourcemap: true,
+      ...(values['no-minify'] ? { minify: false } : {}),
     },
   })
+}
+
+/**
+ * The sources a kit that opens its modal on Connect (nothing fetched between the press and Connect on screen)
+ * needs before the first click, with no root statechart, connection or capability: `--floor`.
+ */
+const FLOOR = {
+  'xstate (the modal is a statechart)': ['xstate (package)'],
+  'the config resolved and checked (createKitMachine)': ['src/config.ts'],
+  'the modal and Connect (React)': [
+    'src/react/views/registry.tsx',
+    'src/react/views/Connect.tsx',
+    'src/react/components/KitModal.tsx',
+    'src/react/components/FrameLogin.tsx',
+    'src/react/components/SocialIcon.tsx',
+    'src/react/components/ListedWallets.tsx',
+    'src/react/KitRoot.tsx',
+    'src/react/components/WalletImage.tsx',
+    'src/react/components/ViewLoading.tsx',
+    'src/react/components/KitModalLoader.tsx',
+    'src/react/views/preloadable.ts',
+    'src/react/controls.ts',
+    'src/react/i18n.ts',
+    'src/react/theme.ts',
+    'src/react/hooks.ts',
+    'src/react/actor.ts',
+    'src/react/context.ts',
+    'src/react/components/socialNames.ts',
+    'src/react/glyphs.ts',
+  ],
+  'the modal and toast statecharts': ['src/machines/modal.ts', 'src/machines/toast.ts'],
+  'error base, constants, links, storage, utils': [
+    'src/errors/base.ts',
+    'src/constants.ts',
+    'src/utils/links.ts',
+    'src/storage.ts',
+    'src/utils/images.ts',
+    'src/utils/httpUrl.ts',
+    'src/utils/mobile.ts',
+    'src/utils/environment.ts',
+  ],
+  'the wagmi config: connectors, transport': [
+    'src/chains/eip155/wagmi.ts',
+    'src/chains/eip155/transport.ts',
+    'src/chains/eip155/walletConnect.ts',
+    'src/chains/eip155/embedded.ts',
+    'src/chains/eip155/embeddedBridge.ts',
+  ],
 }
 
 /** The files fetched before the click: index.html's scripts and preloads, and their static imports. */
@@ -209,7 +270,8 @@ async function main() {
   })
   rows.sort((a, b) => b.share - a.share)
   const top = Number(values.top)
-  for (const row of rows.slice(0, top)) {
+  // --floor needs every source's "gzip if removed"; the list below still prints the top N.
+  for (const row of rows.slice(0, values.floor ? rows.length : top)) {
     let without = 0
     for (const f of fileInfo) {
       const ranges = row.files.get(f.file)
@@ -250,6 +312,29 @@ async function main() {
     console.log(
       `  ${r.source.padEnd(60)} raw ${String(r.raw).padStart(6)}  share ${String(Math.round(r.share)).padStart(5)}  removed ${String(r.removed ?? '').padStart(5)}`,
     )
+  if (values.floor) {
+    const bySourceRow = new Map(rows.map((r) => [r.source, r]))
+    console.log(
+      '\nthe floor (--floor): gzip saved if removed, of the sources a modal-only shell still needs:',
+    )
+    let sum = 0
+    for (const [what, sources] of Object.entries(FLOOR)) {
+      const bytes = sources.reduce((n, s) => n + (bySourceRow.get(s)?.removed ?? 0), 0)
+      sum += bytes
+      console.log(`  ${what.padEnd(52)} ${String(bytes).padStart(6)} B`)
+    }
+    const together = gz(Buffer.concat(fileInfo.map((f) => Buffer.from(texts.get(f.file)))))
+    console.log(`  ${'sum'.padEnd(52)} ${String(sum).padStart(6)} B (${(sum / 1024).toFixed(1)} KiB)`)
+    console.log(
+      `  the first click in ${fileInfo.length} files instead of one: +${total - together} B gzip (${total} against ${together})`,
+    )
+    const rest = rows.filter(
+      (r) => r.source.startsWith('src/') && !Object.values(FLOOR).flat().includes(r.source),
+    )
+    console.log(
+      `  the kit's other sources before the first click (root, connection, capabilities...): ${rest.reduce((n, r) => n + (r.removed ?? 0), 0)} B`,
+    )
+  }
   if (values.json)
     writeFileSync(
       values.json,
