@@ -1,4 +1,5 @@
 import { ALERTS, BaseError, type BaseErrorParameters, type ErrorInfo, type KitAlert } from './base'
+import { FRAME_NOT_LOADED } from './frameReport'
 
 /**
  * Errors of the login frame and the embedded wallet (SPEC §8). The SPEC's texts are the `shortMessage`s; a
@@ -20,7 +21,7 @@ export class FrameLoadError extends FrameError {
   override name = 'FrameLoadError'
   readonly alert: KitAlert = ALERTS.EMBEDDED_WALLET_LOAD_FAILED
   constructor(parameters: BaseErrorParameters = {}) {
-    super('Unable to load email login dependency', parameters)
+    super(FRAME_NOT_LOADED, parameters)
   }
 }
 
@@ -201,19 +202,4 @@ export function toFrameError(info: FrameErrorInfo): FrameError {
   return error
 }
 
-/**
- * SPEC §7: what the error event of a login frame that failed to load carries (`errorType`, `errorMessage`), from
- * the failure's plain data; a notice without it (a stand-in frame) is reported as the load failure it stands for.
- *
- * @example
- * frameFailureReport(undefined) // { errorType: 'FrameLoadError', errorMessage: 'Unable to load email login dependency' }
- */
-export function frameFailureReport(error: FrameErrorInfo | undefined): {
-  errorType: string
-  errorMessage: string
-} {
-  return {
-    errorType: error?.name ?? 'FrameLoadError',
-    errorMessage: error?.message ?? 'Unable to load email login dependency',
-  }
-}
+export { FRAME_NOT_LOADED, frameFailureReport } from './frameReport'

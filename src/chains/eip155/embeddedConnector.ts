@@ -1,7 +1,7 @@
 import { getAddress, numberToHex } from 'viem'
 import type { CreateConnectorFn } from 'wagmi'
 import { FRAME_LOAD_TIMEOUT_MS, FRAME_SIGN_OUT_TIMEOUT_MS } from '../../constants'
-import { FrameError } from '../../errors/frame'
+import { FRAME_NOT_LOADED, FrameError } from '../../errors/frame'
 import { type FrameUser, isSolanaFrameUser } from '../../frame/protocol'
 import { frameRpc } from '../../frame/rpc'
 import { settledUser } from '../../frame/user'
@@ -10,7 +10,7 @@ import type { WalletAssetsSources } from './assets'
 import type { EmbeddedBridge, EmbeddedFrame } from './embeddedBridge'
 
 /** SPEC §8: the login frame did not come within its load time. */
-const frameNotLoaded = () => new FrameError('Unable to load email login dependency')
+const frameNotLoaded = () => new FrameError(FRAME_NOT_LOADED)
 
 /**
  * The embedded wallet connector's body: connecting, the EIP-1193 provider whose signing goes through the login

@@ -4,7 +4,7 @@ import bs58 from 'bs58'
 import * as v from 'valibot'
 import { FRAME_LOAD_TIMEOUT_MS, FRAME_REQUEST_TIMEOUT_MS } from '../../constants'
 import { BaseError } from '../../errors/base'
-import { FrameError } from '../../errors/frame'
+import { FRAME_NOT_LOADED, FrameError } from '../../errors/frame'
 import { SolanaAccountError, SolanaNotConnectedError, toSolanaError } from '../../errors/solana'
 import { type FrameUser, isSolanaFrameUser } from '../../frame/protocol'
 import { frameRpc } from '../../frame/rpc'
@@ -34,7 +34,7 @@ export const EMBEDDED_SOLANA_WALLET: SolanaWalletInfo = {
 }
 
 /** SPEC §8: the login frame did not come within its load time. */
-const frameNotLoaded = () => new FrameError('Unable to load email login dependency')
+const frameNotLoaded = () => new FrameError(FRAME_NOT_LOADED)
 
 /** A base58 signature (64 bytes: 86 to 88 characters, fewer with leading zero bytes). */
 const Signature = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 signature'))

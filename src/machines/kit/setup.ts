@@ -19,7 +19,7 @@ import {
 } from '../../constants'
 import { ALERTS, type AlertCode } from '../../errors/base'
 import { AuthConnectorNotFoundError } from '../../errors/connection'
-import { frameFailureReport } from '../../errors/frame'
+import { frameFailureReport } from '../../errors/frameReport'
 import { type CapabilityHostMachine, capabilityHostMachine, hostId } from '../capability'
 import type { ChainId, ChainNamespace, ChosenWallet, ConnectionMachine } from '../connection'
 import { frameNetwork } from '../frame/types'
