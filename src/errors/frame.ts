@@ -201,5 +201,3 @@ export function toFrameError(info: FrameErrorInfo): FrameError {
   error.name = info.name
   return error
 }
-
-export { FRAME_NOT_LOADED, frameFailureReport } from './frameReport'

@@ -6,7 +6,10 @@ import type { ErrorInfo } from './base'
  * that any chunk uses.
  */
 
-/** SPEC §9: the text of a login frame that did not load (FrameLoadError's, and the connectors' without a frame). */
+/**
+ * SPEC §9: the text of a login frame that did not load (FrameLoadError's, and the connectors' without a frame).
+ * @internal
+ */
 export const FRAME_NOT_LOADED = 'Unable to load email login dependency'
 
 /**
@@ -15,6 +18,7 @@ export const FRAME_NOT_LOADED = 'Unable to load email login dependency'
  *
  * @example
  * frameFailureReport(undefined) // { errorType: 'FrameLoadError', errorMessage: 'Unable to load email login dependency' }
+ * @internal
  */
 export function frameFailureReport(error: ErrorInfo | undefined): {
   errorType: string

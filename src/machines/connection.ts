@@ -203,20 +203,25 @@ export function defineConnectionMachine() {
                 'notifyChain',
               ],
             },
-            onError: {
-              target: 'disconnected.failed',
-              actions: [
-                'forgetLinking',
-                {
-                  type: 'setError',
-                  params: ({ event }: { event: { error: unknown } }) => event.error,
-                },
-                {
-                  type: 'reportConnectFailure',
-                  params: ({ event }: { event: { error: unknown } }) => event.error,
-                },
-              ],
-            },
+            onError: [
+              // SPEC §1 multichain: the pairing made for another namespace holds no account here (the wallet did
+              // not approve this one): nothing was asked of the visitor here, so nothing failed.
+              { guard: 'connectingAlong', target: 'disconnected.idle', actions: ['forgetLinking', 'reset'] },
+              {
+                target: 'disconnected.failed',
+                actions: [
+                  'forgetLinking',
+                  {
+                    type: 'setError',
+                    params: ({ event }: { event: { error: unknown } }) => event.error,
+                  },
+                  {
+                    type: 'reportConnectFailure',
+                    params: ({ event }: { event: { error: unknown } }) => event.error,
+                  },
+                ],
+              },
+            ],
           },
           {
             src: 'watchPairing',

@@ -5,7 +5,17 @@ import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bip122Address } from '../../sandbox/wallets/wc/bip122.ts'
 import { recoveredBitcoinAddress } from '../../sandbox/wallets/wc/bitcoinMessage.test-support.ts'
-import { closeModal, type E2eContext, hostButton, startE2e, truncated, view } from './support.ts'
+import {
+  closeModal,
+  type E2eContext,
+  hostButton,
+  openWalletConnectQr,
+  SOLANA_WALLET,
+  solanaPrompt,
+  startE2e,
+  truncated,
+  view,
+} from './support.ts'
 
 /**
  * Issue 17's acceptance in Chromium: connect by WalletConnect on the solana namespace and sign a message. The
@@ -168,6 +178,26 @@ describe('WalletConnect on the solana namespace (issue 17), in Chromium through 
   })
 })
 
+/**
+ * The sandbox WalletConnect wallet page opens `uri`, offering only `namespaces`; answers it and its proposal card
+ * (shown once it names the app), not yet approved.
+ */
+async function proposalOnWalletPage(uri: string, namespaces: string) {
+  const w = await e2e.browser.newPage()
+  await w.goto(`${e2e.sandbox.wallets.wcWalletUrl}?namespaces=${namespaces}&uri=${encodeURIComponent(uri)}`)
+  const proposal = w.getByRole('region', { name: 'Session proposal' })
+  await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 20_000 })
+  return { w, proposal, card: (await proposal.textContent()) ?? '' }
+}
+
+/** From the host button: Account, its network button (`from`), then the network `to` in Networks. */
+async function toNetwork(p: Page, from: string, to: RegExp) {
+  await hostButton(p).click()
+  await view(p, 'Account').waitFor()
+  await p.getByRole('button', { name: from }).click()
+  await view(p, 'Networks').getByRole('button', { name: to }).click()
+}
+
 describe('a multichain WalletConnect wallet (issue 37): one entry, one approval, an account on each namespace', () => {
   it('the wallet page with both namespaces is one wallet in Connect; one approval gives an EVM and a Solana account; Networks switches between them without a prompt; a reload keeps both', async () => {
     const evm = e2e.sandbox.wallets.wcAddress
@@ -187,32 +217,20 @@ describe('a multichain WalletConnect wallet (issue 37): one entry, one approval,
     const qr = p.getByRole('img', { name: 'WalletConnect QR code' })
     await qr.waitFor({ timeout: 60_000 })
     const uri = (await qr.getAttribute('data-uri')) ?? ''
-    const w = await e2e.browser.newPage()
-    await w.goto(
-      `${e2e.sandbox.wallets.wcWalletUrl}?namespaces=eip155,solana,bip122&uri=${encodeURIComponent(uri)}`,
-    )
-    const proposal = w.getByRole('region', { name: 'Session proposal' })
-    await proposal.getByText('Walletstate demo').first().waitFor({ timeout: 20_000 })
     // One proposal for both namespaces (and Bitcoin, optional): the card offers an account on each.
-    const card = (await proposal.textContent()) ?? ''
+    const { w, proposal, card } = await proposalOnWalletPage(uri, 'eip155,solana,bip122')
     expect(card).toContain(evm)
     expect(card).toContain(sol)
     expect(card).toContain(bip122Address)
     await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
     await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
 
-    const toNetwork = async (from: string, to: RegExp) => {
-      await hostButton(p).click()
-      await view(p, 'Account').waitFor()
-      await p.getByRole('button', { name: from }).click()
-      await view(p, 'Networks').getByRole('button', { name: to }).click()
-    }
     // Solana's account is there already: Networks shows it, and the wallet is asked nothing.
-    await toNetwork('Walletstate Sandbox', /Solana Sandbox/)
+    await toNetwork(p, 'Walletstate Sandbox', /Solana Sandbox/)
     await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(sol))
     await view(p, 'Account').waitFor()
     await closeModal(p)
-    await toNetwork('Solana Sandbox', /Walletstate Sandbox/)
+    await toNetwork(p, 'Solana Sandbox', /Walletstate Sandbox/)
     await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
     await closeModal(p)
     expect(await proposal.count()).toBe(0)
@@ -221,7 +239,7 @@ describe('a multichain WalletConnect wallet (issue 37): one entry, one approval,
     // A reload keeps both: the EVM account, and Solana's from the same session, which signs.
     await p.reload()
     await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
-    await toNetwork('Walletstate Sandbox', /Solana Sandbox/)
+    await toNetwork(p, 'Walletstate Sandbox', /Solana Sandbox/)
     await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(sol))
     await closeModal(p)
     await p.getByRole('button', { name: 'Sign message' }).click()
@@ -238,6 +256,53 @@ describe('a multichain WalletConnect wallet (issue 37): one entry, one approval,
     // Still one session on the wallet page: nothing paired again.
     expect(await w.locator('li[data-topic][data-state="active"]').count()).toBe(1)
     expect(leaving).toEqual([])
+    await w.close()
+    await p.close()
+  })
+
+  it("Connect's own WalletConnect entry proposes Solana too: a wallet approving both gives both accounts, Networks switches without a prompt", async () => {
+    const evm = e2e.sandbox.wallets.wcAddress
+    const sol = e2e.sandbox.wallets.wcSolanaAddress
+    const p = await e2e.newPage()
+    const uri = await openWalletConnectQr(p, 'ConnectingWalletConnectBasic')
+    const { w, proposal, card } = await proposalOnWalletPage(uri, 'eip155,solana')
+    expect(card).toContain(evm)
+    expect(card).toContain(sol)
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+    await toNetwork(p, 'Walletstate Sandbox', /Solana Sandbox/)
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(sol))
+    await view(p, 'Account').waitFor()
+    await closeModal(p)
+    // One approval: the wallet page was asked nothing more, and holds one session.
+    expect(await proposal.count()).toBe(0)
+    expect(await w.locator('li[data-topic][data-state="active"]').count()).toBe(1)
+    await w.close()
+    await p.close()
+  })
+
+  it("a wallet approving only EVM on Connect's own WalletConnect entry: EVM connects, Solana is left as it was, and another Solana wallet connects there", async () => {
+    const evm = e2e.sandbox.wallets.wcAddress
+    const p = await e2e.newPage()
+    const uri = await openWalletConnectQr(p, 'ConnectingWalletConnectBasic')
+    const { w, proposal, card } = await proposalOnWalletPage(uri, 'eip155')
+    expect(card).toContain(evm)
+    expect(card).not.toContain(e2e.sandbox.wallets.wcSolanaAddress)
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click()
+    await expect.poll(() => hostButton(p).textContent(), { timeout: 20_000 }).toBe(truncated(evm))
+    // Solana holds no account: Networks leads to Connect, where the injected Solana wallet connects as usual.
+    await toNetwork(p, 'Walletstate Sandbox', /Solana Sandbox/)
+    await view(p, 'Connect').waitFor()
+    await p
+      .getByRole('dialog')
+      .getByRole('button', { name: new RegExp(SOLANA_WALLET) })
+      .click()
+    await view(p, 'ConnectingExternal').waitFor()
+    await solanaPrompt(p).getByRole('button', { name: 'Approve' }).click()
+    await expect
+      .poll(() => hostButton(p).textContent(), { timeout: 20_000 })
+      .toBe(truncated(e2e.sandbox.wallets.solanaAddress))
+    expect(e2e.pageErrors).toEqual([])
     await w.close()
     await p.close()
   })

@@ -170,6 +170,8 @@ export const connectionEvents: Event[] = [
     wallet: { id: 'rainbow', name: 'Rainbow', mobileLink: 'rainbow://' },
   },
   { type: 'connection.connect', connectorId: 'io.metamask' },
+  // This namespace's side of another namespace's pairing (SPEC §1 multichain): a failure there is nothing failed.
+  { type: 'connection.connect', connectorId: 'multichain', along: true },
   { type: 'connection.cancel' },
   { type: 'connection.retry' },
   { type: 'connection.reset' },

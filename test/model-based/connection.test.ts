@@ -76,8 +76,9 @@ describe('connection machine, model-based', () => {
   it('has the expected number of covering paths (a change to the machine shows here)', () => {
     // +6 each: connected.selectingAccount (SPEC §3 allAccounts), its two answers (the account not shown yet, or
     // already shown by the connector's own change), its failure and time limit, and the wallet's own switch.
-    expect(reusing.paths.length).toBe(46)
-    expect(plain.paths.length).toBe(45)
+    // +1 each: a multichain pairing's side (`along`) the wallet did not approve, back to disconnected quietly.
+    expect(reusing.paths.length).toBe(47)
+    expect(plain.paths.length).toBe(46)
   })
 
   for (const [name, model] of [
@@ -110,7 +111,8 @@ describe('connection machine, model-based', () => {
       states += reached.size
     }
     // +36: connected.selectingAccount, and its failure kept as the error in `connected`, under each reachable state.
-    expect(states).toBe(202)
+    // +86: the states under a connect to a multichain pairing's side (its own target), in both models.
+    expect(states).toBe(288)
   })
 
   it('only the reusing model goes straight from disconnected to pairing', () => {
@@ -127,7 +129,7 @@ describe('connection machine, model-based', () => {
 
   it('reaches every state and takes every transition of the machine, over both models (replayed here)', () => {
     const results = replayAll([reusing, plain], { invariant: connectionInvariant })
-    expect(results).toHaveLength(46 + 45)
+    expect(results).toHaveLength(47 + 46)
     assertCoverage(reusing, results)
   })
 })

@@ -918,8 +918,14 @@ describe('kit rules', () => {
         expect.objectContaining({ type: 'connection.connect', alsoPropose: ['solana', 'bip122'] }),
       )
       send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      // `along`: Solana takes the account the wallet approved there, and none is no failure.
       expect(told('solana')).toEqual([
-        { type: 'connection.connect', connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID, method: 'qrcode' },
+        {
+          type: 'connection.connect',
+          connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID,
+          method: 'qrcode',
+          along: true,
+        },
       ])
       const along = { ...solanaAccount, connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID }
       send(connected(along))
@@ -932,6 +938,42 @@ describe('kit rules', () => {
       expect(told('solana')).toContainEqual({ type: 'connection.disconnect' })
       expect(kit.getSnapshot().context.accounts).toEqual({})
       expect(kit.getSnapshot().context.connected).toBeUndefined()
+    })
+
+    it("Connect's own WalletConnect entry, eip155 shown: its pairing proposes every namespace of the kit; Solana takes what the wallet approved, unless it holds an account of its own", async () => {
+      const { kit, send, told } = kitWithRecorders(withSolana())
+      await tick()
+      const walletConnect = { id: 'walletConnect', name: 'WalletConnect' }
+      send({ type: 'wallet.select', wallet: walletConnect })
+      expect(told('connection')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: 'walletConnect',
+          wallet: walletConnect,
+          method: 'qrcode',
+          alsoPropose: ['solana'],
+        },
+      ])
+      expect(kit.getSnapshot().context.pairedAlong).toEqual(['solana'])
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana')).toEqual([
+        {
+          type: 'connection.connect',
+          connectorId: MULTICHAIN_SOLANA_CONNECTOR_ID,
+          method: 'qrcode',
+          along: true,
+        },
+      ])
+      // A Solana account of its own (another wallet, its own pairing) is not replaced by the pairing's.
+      send({ type: 'account.disconnected' })
+      told('solana')
+      send({ type: 'network.select', caipNetworkId: SOLANA })
+      send(connected(solanaAccount))
+      send({ type: 'network.select', caipNetworkId: 'eip155:31337' })
+      send({ type: 'wallet.select', wallet: walletConnect })
+      send({ ...connected(account('walletConnect')), method: 'qrcode' })
+      expect(told('solana').filter((e) => e.type === 'connection.connect')).toEqual([])
+      expect(kit.getSnapshot().context.accounts.solana).toEqual(solanaAccount)
     })
 
     it("a multichain wallet picked while Solana is shown pairs once for both, through the EVM pairing, not Solana's own", async () => {
@@ -1237,10 +1279,16 @@ describe('kit rules: the embedded wallet across namespaces (issue 17)', () => {
       ],
     })
     const walletConnect = { id: 'walletConnect', name: 'WalletConnect' }
-    // eip155 shown: eip155's WalletConnect, as before.
+    // eip155 shown: eip155's WalletConnect, whose pairing proposes Solana too (any wallet may scan it).
     send({ type: 'wallet.select', wallet: walletConnect })
     expect(told('connection')).toEqual([
-      { type: 'connection.connect', connectorId: 'walletConnect', wallet: walletConnect, method: 'qrcode' },
+      {
+        type: 'connection.connect',
+        connectorId: 'walletConnect',
+        wallet: walletConnect,
+        method: 'qrcode',
+        alsoPropose: ['solana'],
+      },
     ])
     send({ type: 'connection.cancel' })
     send({ type: 'network.select', caipNetworkId: SOLANA_SANDBOX })

@@ -141,6 +141,8 @@ export const connectionSetup = setup({
     domainUnverified: (_, verification: DomainVerification) =>
       verification.validation === 'INVALID' || verification.isScam,
     hasTarget: ({ context }) => context.target !== undefined,
+    /** The connect under way is this namespace's side of another namespace's pairing (SPEC §1 `multichain`). */
+    connectingAlong: ({ context }) => context.target?.along === true,
     /** SPEC §3 allAccounts: the address asked for is one the wallet shares here, and not the one shown already. */
     accountShared: ({ context, event }) => {
       assertEvent(event, 'connection.selectAccount')
@@ -212,6 +214,7 @@ export const connectionSetup = setup({
           connectorId: event.connectorId,
           ...(event.wallet ? { wallet: event.wallet } : {}),
           ...(event.alsoPropose?.length ? { alsoPropose: event.alsoPropose } : {}),
+          ...(event.along ? { along: true as const } : {}),
           // On a mobile browser a wallet with a mobile link is opened by it, not scanned (issue 18 item 5).
           method: method === 'qrcode' && context.mobile && event.wallet?.mobileLink ? 'mobile' : method,
         },

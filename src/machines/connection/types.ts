@@ -115,6 +115,8 @@ export interface ConnectTarget {
   method: ConnectMethod
   /** The other namespaces the pairing proposes beside this connection's own (a `multichain` wallet). */
   alsoPropose?: readonly string[]
+  /** A side of another namespace's pairing: no account approved here is no failure. */
+  along?: true
 }
 
 export interface ConnectionContext {
@@ -204,6 +206,8 @@ export type ConnectionEvent =
       method?: ConnectMethod
       /** The other namespaces a WalletConnect pairing proposes too (a `multichain` wallet's). */
       alsoPropose?: readonly string[]
+      /** See `ConnectTarget`. */
+      along?: true
     }
   | { type: 'connection.cancel' }
   | { type: 'connection.retry' }

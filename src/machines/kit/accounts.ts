@@ -54,14 +54,17 @@ export function onConnected(context: KitContext, enqueue: KitEnqueue, event: Kit
   enqueue.sendTo('modal', { type: 'modal.connected', connected: true })
   if (event.account.connectorId === context.input.connectorIds.walletConnect) {
     enqueue.raise({ type: 'remoteSessions.load' })
-    // SPEC §1 multichain: the pairing proposed other namespaces too; each takes what the wallet approved there.
+    // SPEC §1 multichain: the pairing proposed other namespaces too; each takes what the wallet approved there
+    // (`along`: one it did not approve stays as it was, quietly), unless it holds an account of its own already.
     if (!event.reconnected)
       for (const other of context.pairedAlong)
-        toChainConnection(context, enqueue, other, {
-          type: 'connection.connect',
-          connectorId: multichainConnectorOf(context, other)!,
-          method: event.method,
-        })
+        if (!context.accounts[other])
+          toChainConnection(context, enqueue, other, {
+            type: 'connection.connect',
+            connectorId: multichainConnectorOf(context, other)!,
+            method: event.method,
+            along: true,
+          })
   }
   fetchBalances(context, enqueue, event.account)
   if (event.reconnected) return

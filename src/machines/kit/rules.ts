@@ -248,12 +248,21 @@ export const multichainConnectorOf = (context: Pick<KitContext, 'input'>, chain:
  * SPEC §1 `multichain`: the kit's other namespaces a wallet picked from the listing names beside the default one,
  * which the default namespace's WalletConnect pairing proposes too (one approval): each configured, its
  * connection running, with a connector for a multichain pairing's account. None for a wallet on one namespace.
+ * Connect's own WalletConnect entry (any wallet may scan it) proposes every one of them while the default namespace
+ * is shown, and the wallet approves those it has; while another namespace is shown it pairs that one alone.
  */
 export function multichainAlso(
-  context: Pick<KitContext, 'input' | 'config' | 'capabilitiesRunning'>,
+  context: Pick<KitContext, 'input' | 'config' | 'capabilitiesRunning' | 'activeNamespace'>,
   wallet: ChosenWallet,
 ): ChainNamespace[] {
-  const listed = wallet.chainNamespaces ?? []
+  const listed = anyWalletScans(context, wallet)
+    ? context.activeNamespace === DEFAULT_CHAIN
+      ? [
+          DEFAULT_CHAIN,
+          ...context.input.capabilities.flatMap((c) => (c.connection ? [c.connection.chain] : [])),
+        ]
+      : []
+    : (wallet.chainNamespaces ?? [])
   if (!listed.includes(DEFAULT_CHAIN)) return []
   return context.input.capabilities.flatMap((capability) => {
     const chain = capability.connection?.chain
@@ -267,6 +276,10 @@ export function multichainAlso(
       : []
   })
 }
+
+/** Connect's own WalletConnect entry, which pairs whatever wallet scans it (not a wallet of the listing). */
+const anyWalletScans = (context: Pick<KitContext, 'input'>, wallet: ChosenWallet): boolean =>
+  wallet.id === context.input.connectorIds.walletConnect
 
 /** `chain`'s connection runs: the default one always; another once its capability's statechart runs. */
 export function connectionRuns(
