@@ -6,7 +6,7 @@ import { Bip122NotConnectedError } from '../../errors/bip122'
 import type { CapabilityKit, LoadedCapability } from '../../machines/capability'
 import { type ConnectorInfo, defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
-import { followConnectorsOf } from '../followConnectors'
+import { connectionGlueOf } from './connectionGlue'
 import { sharedSignClientOf } from './sharedSignClient'
 
 /**
@@ -29,17 +29,8 @@ export function bip122ConnectionCode(
   return { logic: defineConnectionMachine().provide({ actors }), glue: bip122ConnectionGlue }
 }
 
-/** Its glue: its connector, for the kit's list. */
-function bip122ConnectionGlue(
-  connection: ActorRefFrom<ReturnType<typeof defineConnectionMachine>>,
-  kit: CapabilityKit,
-) {
-  const tell = (connectors: readonly ConnectorInfo[]) =>
-    kit.send({ type: 'kit.connectors', connectors, namespace: 'bip122' })
-  const now = connection.getSnapshot().context.connectors
-  if (now.length > 0) tell(now)
-  return followConnectorsOf(connection, tell)
-}
+/** Its glue: its connector, for the kit's list; its failures. */
+const bip122ConnectionGlue = connectionGlueOf('bip122')
 
 /**
  * Signs `message` with the connected Bitcoin account (WalletConnect's `signMessage`, the legacy message format):

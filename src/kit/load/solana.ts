@@ -12,8 +12,8 @@ import type { CapabilityKit, LoadedCapability } from '../../machines/capability'
 import type { ConnectorInfo } from '../../machines/connection'
 import { defineConnectionMachine } from '../../machines/connection'
 import type { KitStore } from '../../storage'
-import { followConnectorsOf } from '../followConnectors'
 import { verifyDomainLogic } from '../verifyDomain'
+import { connectionGlueOf } from './connectionGlue'
 import { sharedSignClientOf } from './sharedSignClient'
 
 /**
@@ -54,17 +54,8 @@ export function solanaConnectionCode(
   return { logic: solanaConnectionLogic(config, store, embeddedBridge, wagmi), glue: solanaConnectionGlue }
 }
 
-/** Its glue: Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet. */
-export function solanaConnectionGlue(
-  connection: ActorRefFrom<ReturnType<typeof solanaConnectionLogic>>,
-  kit: CapabilityKit,
-) {
-  const tell = (connectors: readonly ConnectorInfo[]) =>
-    kit.send({ type: 'kit.connectors', connectors, namespace: 'solana' })
-  const now = connection.getSnapshot().context.connectors
-  if (now.length > 0) tell(now)
-  return followConnectorsOf(connection, tell)
-}
+/** Its glue: Solana's connectors (Wallet Standard wallets), for Connect and for matching a picked wallet; its failures. */
+export const solanaConnectionGlue = connectionGlueOf('solana')
 
 /**
  * Sends `lamports` from a Solana connector's account to `to` (base58) over the network's RPC, and waits for

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { Config as WagmiConfig } from 'wagmi'
 import type { ActorRefFrom, AnyActorLogic, EventFromLogic, InputFrom } from 'xstate'
 import type { ResolvedKitConfig } from '../../config'
+import type { ErrorReport } from '../../errors/base'
 import type { AccountEvent, AccountNotice } from '../account'
 import type { ChainNamespace, ConnectionAccount, ConnectorInfo } from '../connection'
 import type { ModalEvent } from '../modal'
@@ -187,8 +188,8 @@ export interface CapabilityKit {
 /**
  * The kit's events a capability's glue may send: toasts, the modal's moves, the account's refresh and pending
  * transactions (SPEC §9), a disconnect
- * (of `chain`'s account; the one shown without it), the request-timed-out alert (SPEC §8), and any capability's
- * own events (by their prefix).
+ * (of `chain`'s account; the one shown without it), the request-timed-out alert (SPEC §8), a connection's failure
+ * (SPEC §7 telemetry), and any capability's own events (by their prefix).
  */
 export type CapabilityKitEvent =
   | ToastEvent
@@ -201,6 +202,8 @@ export type CapabilityKitEvent =
   /** A connection's connectors changed (a namespace's connection capability's glue). */
   | { type: 'kit.connectors'; connectors: readonly ConnectorInfo[]; namespace?: ChainNamespace }
   | { type: 'request.timedOut'; request: string }
+  /** A connection's failure, for the kit's error telemetry (SPEC §7; a namespace's connection capability's glue). */
+  | { type: 'kit.reportError'; event: string; report: ErrorReport }
   | CapabilityEvent
 
 /**
