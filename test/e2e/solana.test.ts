@@ -168,4 +168,28 @@ describe('Solana beside eip155 in one modal (issue 17)', () => {
     await page.reload()
     await expect.poll(() => hostButton(page).textContent(), { timeout: 15_000 }).toBe(truncated(sol))
   })
+
+  it('a Solana connect declined in the wallet is reported to the telemetry sink (SPEC §7), as an eip155 one is', async () => {
+    const declined = async () =>
+      (await e2e.sandbox.api.telemetry(e2e.sandbox.projectId)).filter(
+        (e) => e.props.event === 'CONNECT_ERROR',
+      )
+    const before = (await declined()).length
+    const p = await e2e.newPage()
+    await hostButton(p).getByText('Connect Wallet').click()
+    await p
+      .getByRole('dialog', { name: 'Connect Wallet' })
+      .getByRole('button', { name: new RegExp(SOLANA_WALLET) })
+      .click()
+    await view(p, 'ConnectingExternal').waitFor()
+    await solanaPrompt(p).getByRole('button', { name: 'Reject' }).click()
+    await expect.poll(async () => (await declined()).length, { timeout: 20_000 }).toBe(before + 1)
+    // Solana's own error family names it (src/errors/solana.ts).
+    expect((await declined()).at(-1)?.props).toMatchObject({
+      type: 'error',
+      errorType: 'SolanaUserRejectedError',
+      errorMessage: 'User rejected the request.',
+    })
+    await p.close()
+  })
 })
