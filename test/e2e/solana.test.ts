@@ -169,7 +169,7 @@ describe('Solana beside eip155 in one modal (issue 17)', () => {
     await expect.poll(() => hostButton(page).textContent(), { timeout: 15_000 }).toBe(truncated(sol))
   })
 
-  it('a Solana connect declined in the wallet is reported to the telemetry sink (SPEC §7), as an eip155 one is', async () => {
+  it('a Solana connect declined in the wallet says so as an EVM decline does, and is reported to the telemetry sink (SPEC §7)', async () => {
     const declined = async () =>
       (await e2e.sandbox.api.telemetry(e2e.sandbox.projectId)).filter(
         (e) => e.props.event === 'CONNECT_ERROR',
@@ -183,12 +183,16 @@ describe('Solana beside eip155 in one modal (issue 17)', () => {
       .click()
     await view(p, 'ConnectingExternal').waitFor()
     await solanaPrompt(p).getByRole('button', { name: 'Reject' }).click()
+    // The one refusal on every namespace: the visitor reads what an EVM wallet's decline says.
+    await view(p, 'ConnectingExternal')
+      .getByRole('alert')
+      .getByText('Connection declined in the wallet.')
+      .waitFor()
     await expect.poll(async () => (await declined()).length, { timeout: 20_000 }).toBe(before + 1)
-    // Solana's own error family names it (src/errors/solana.ts).
     expect((await declined()).at(-1)?.props).toMatchObject({
       type: 'error',
-      errorType: 'SolanaUserRejectedError',
-      errorMessage: 'User rejected the request.',
+      errorType: 'UserRejectedError',
+      errorMessage: 'Connection declined in the wallet.',
     })
     await p.close()
   })
