@@ -3,6 +3,8 @@ import { Keypair } from '@solana/web3.js'
 import { getWallets } from '@wallet-standard/app'
 import { describe, expect, it } from 'vitest'
 import { type AnyActorLogic, createActor, createMachine, toPromise } from 'xstate'
+import { UserRejectedError } from '../errors/connection'
+import { SolanaUserRejectedError } from '../errors/solana'
 import type { ConnectionEvent, PersistRequest } from '../machines/connection'
 import { createKitStore, memoryStorage } from '../storage'
 import { createSolanaConnectionActors } from './solanaConnection'
@@ -17,7 +19,7 @@ const OTHER = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' as const
 const SVG = 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4='
 
 /** A Wallet Standard wallet with one key: it authorises the site on the first connect (silent ones then too). */
-function registerFakeWallet(name: string) {
+function registerFakeWallet(name: string, { declines = false } = {}) {
   const key = Keypair.generate()
   const account = {
     address: key.publicKey.toBase58(),
@@ -39,6 +41,9 @@ function registerFakeWallet(name: string) {
       'standard:connect': {
         version: '1.0.0',
         connect: async (input?: { silent?: boolean }) => {
+          // As Phantom refuses: an EIP-1193-style 4001.
+          if (declines && !input?.silent)
+            throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
           if (!input?.silent) authorised = true
           return { accounts: authorised ? [account] : [] }
         },
@@ -149,6 +154,18 @@ describe('createSolanaConnectionActors', () => {
       run(actors.switchChain, { chainId: 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z' }),
     ).rejects.toThrow(/not a configured Solana network/)
     await expect(run(actors.switchChain, { chainId: 1 })).rejects.toThrow(/not a configured Solana network/)
+    wallet.unregister()
+  })
+
+  it("a connect the visitor declines in the wallet is the kit's one refusal (UserRejectedError), Solana's error its cause", async () => {
+    const wallet = registerFakeWallet('Declining Wallet', { declines: true })
+    const { actors, run } = setUp()
+    const error = await run(actors.connect, { connectorId: 'solana:declining-wallet' }).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(UserRejectedError)
+    expect((error as UserRejectedError).shortMessage).toBe('Connection declined in the wallet.')
+    expect((error as UserRejectedError).cause).toBeInstanceOf(SolanaUserRejectedError)
     wallet.unregister()
   })
 

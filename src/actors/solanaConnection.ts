@@ -21,8 +21,8 @@ import {
 } from '../chains/solana/walletConnect'
 import type { WalletConnectParameters } from '../chains/walletConnectParameters'
 import { CONNECTOR_IMAGE_IDS } from '../constants'
-import { SwitchChainError } from '../errors/connection'
-import { SolanaWalletNotFoundError } from '../errors/solana'
+import { SwitchChainError, UserRejectedError } from '../errors/connection'
+import { SolanaUserRejectedError, SolanaWalletNotFoundError } from '../errors/solana'
 import type {
   ChainId,
   ConnectInput,
@@ -145,8 +145,14 @@ export function createSolanaConnectionActors({
 
     connect: fromPromise<ConnectOutput, ConnectInput>(async ({ input }) => {
       if (configured(input.chainId)) chainId = input.chainId
-      const account = await clientFor(input.connectorId).connect()
-      return output(input.connectorId, account)
+      try {
+        const account = await clientFor(input.connectorId).connect()
+        return output(input.connectorId, account)
+      } catch (error) {
+        // The visitor declined in the wallet: the one refusal of every namespace (its text and its errorType), the
+        // Solana error kept as the cause.
+        throw error instanceof SolanaUserRejectedError ? new UserRejectedError({ cause: error }) : error
+      }
     }),
 
     disconnect: fromPromise<void, { connectorId: string | undefined }>(async ({ input }) => {

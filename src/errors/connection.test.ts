@@ -25,7 +25,6 @@ import {
   toConnectionError,
   UserRejectedError,
 } from './connection'
-import { SolanaAccountError, SolanaUserRejectedError } from './solana'
 
 /** An EIP-1193 provider error as wallets throw it: a plain object or Error with a numeric code. */
 const rpcError = (code: number, message: string, cause?: unknown) =>
@@ -63,23 +62,6 @@ describe('toConnectionError: a declined request (4001)', () => {
       message: 'Connection declined in the wallet.',
       code: 4001,
     })
-  })
-
-  it("a refusal in another namespace's error family (Solana's, code 4001) is the one refusal: same text, same name", () => {
-    const solana = new SolanaUserRejectedError()
-    const error = toConnectionError(solana)
-    expect(error).toBeInstanceOf(UserRejectedError)
-    expect(error.cause).toBe(solana)
-    expect(errorInfo(solana)).toEqual({
-      name: 'UserRejectedError',
-      message: 'Connection declined in the wallet.',
-      code: 4001,
-    })
-    // Its other errors, and the kit's own refusal, pass as they are.
-    const account = new SolanaAccountError()
-    expect(toConnectionError(account)).toBe(account)
-    const own = new UserRejectedError()
-    expect(toConnectionError(own)).toBe(own)
   })
 
   it('recognises wallets that reject with words instead of a code', () => {

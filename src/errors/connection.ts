@@ -201,13 +201,8 @@ export function isWagmiConnectorNotConnected(error: unknown): boolean {
  * toConnectionError(new UserRejectedRequestError(cause)) // UserRejectedError, 'Connection declined in the wallet.'
  */
 export function toConnectionError(error: unknown): BaseError {
-  // viem's and wagmi's errors have a BaseError of their own; only ours pass this check. Ours pass as they are, but a
-  // refusal in another namespace's words (Solana's error family, its own code 4001) is the one refusal: one text for
-  // the visitor and one errorType for the telemetry on every namespace.
-  if (error instanceof BaseError)
-    return !(error instanceof UserRejectedError) && (error as { code?: unknown }).code === 4001
-      ? new UserRejectedError({ cause: error })
-      : error
+  // viem's and wagmi's errors have a BaseError of their own; only ours pass this check.
+  if (error instanceof BaseError) return error
   if (isUserRejection(error)) return new UserRejectedError({ cause: error })
   for (const [matches, make] of WAGMI_ERRORS) {
     if (walkError(error, matches)) return make({ cause: error })
@@ -217,7 +212,7 @@ export function toConnectionError(error: unknown): BaseError {
 
 /** What a snapshot keeps of a connection error. */
 export function errorInfo(error: unknown): ErrorInfo {
-  const kit = toConnectionError(error)
+  const kit = error instanceof BaseError ? error : toConnectionError(error)
   const code = findCode(kit)
   return { name: kit.name, message: kit.shortMessage, ...(code === undefined ? {} : { code }) }
 }
